@@ -1,0 +1,197 @@
+package palaro
+
+import (
+	"context"
+	"regexp"
+	"time"
+)
+
+// Manila is the Philippines' time zone (UTC+8, no daylight saving), in which event times are shown.
+var Manila = time.FixedZone("Asia/Manila", 8*60*60)
+
+// EventCodePattern is what an event code, ticket type code or tag slug looks like.
+var EventCodePattern = regexp.MustCompile(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
+
+// ValidCode reports whether s is a well-formed short code (lower-case letters, digits, hyphens).
+func ValidCode(s string) bool { return len(s) <= 80 && EventCodePattern.MatchString(s) }
+
+// Event statuses, matching schema.org's eventStatus values.
+const (
+	EventScheduled   = "scheduled"
+	EventCancelled   = "cancelled"
+	EventPostponed   = "postponed"
+	EventRescheduled = "rescheduled"
+)
+
+// Payment types a ticket type can accept.
+const (
+	PaymentQR   = "QR"
+	PaymentCard = "CARD"
+)
+
+// Organizer is a company or person that runs events.
+type Organizer struct {
+	ID    int64
+	Name  string
+	Email string
+	URL   string
+}
+
+// Venue is a place where events happen.
+type Venue struct {
+	ID        int64
+	Name      string
+	Address   string
+	City      string
+	Region    string
+	Latitude  float64
+	Longitude float64
+}
+
+// Link is a labelled external link of an event (stream, Discord, official site, …).
+type Link struct {
+	Label string
+	URL   string
+}
+
+// Event is something visitors can attend and buy tickets for.
+type Event struct {
+	ID             int64
+	Code           string
+	Name           string
+	Summary        string
+	Description    string
+	StartsAt       time.Time
+	EndsAt         time.Time
+	ImageURL       string
+	Status         string
+	Popularity     int
+	Venue          Venue
+	Organizer      Organizer
+	Tags           []Tag
+	Links          []Link
+	RequiredFields []string
+	SurveyQuestion string
+	SurveyAnswers  []string
+	TicketTypes    []TicketType
+	AddOns         []AddOn
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// Tag is a label or game that groups events, with a URL slug.
+type Tag struct {
+	Slug string
+	Name string
+}
+
+// TicketType is one kind of ticket sold for an event.
+type TicketType struct {
+	ID             int64
+	EventID        int64
+	Code           string
+	Name           string
+	Description    string
+	Price          Money
+	Discount       float64
+	MaxPurchasable int
+	Capacity       int
+	Sold           int
+	SalesStart     time.Time
+	SalesEnd       time.Time
+	ShowPromoField bool
+	WithSurvey     bool
+	Disclaimer     string
+	PaymentTypes   []string
+	Seated         bool
+}
+
+// FinalPrice is the price after the ticket type's discount.
+func (t TicketType) FinalPrice() Money { return t.Price.Discounted(t.Discount) }
+
+// Available is how many tickets remain to be sold.
+func (t TicketType) Available() int {
+	if t.Sold >= t.Capacity {
+		return 0
+	}
+	return t.Capacity - t.Sold
+}
+
+// OnSale reports whether the ticket type can be bought at time now.
+func (t TicketType) OnSale(now time.Time) bool {
+	if !t.SalesStart.IsZero() && now.Before(t.SalesStart) {
+		return false
+	}
+	if !t.SalesEnd.IsZero() && now.After(t.SalesEnd) {
+		return false
+	}
+	return t.Available() > 0
+}
+
+// AddOn is an extra (merchandise, food, parking, …) sold with a ticket.
+type AddOn struct {
+	ID       int64
+	EventID  int64
+	Name     string
+	Price    Money
+	Category string
+	Notes    string
+	ImageURL string
+}
+
+// Date filter values of the event lists (SPEC.md section 2).
+const (
+	WhenAll      = ""
+	WhenToday    = "today"
+	WhenWeek     = "week"
+	WhenMonth    = "month"
+	WhenAroundMe = "around-me"
+)
+
+// ValidWhen reports whether s is a known date filter value.
+func ValidWhen(s string) bool {
+	switch s {
+	case WhenAll, WhenToday, WhenWeek, WhenMonth, WhenAroundMe:
+		return true
+	}
+	return false
+}
+
+// GeoPoint is a latitude/longitude pair in degrees.
+type GeoPoint struct {
+	Latitude  float64
+	Longitude float64
+}
+
+// EventFilter selects and orders events for a list.
+type EventFilter struct {
+	When    string
+	Tag     string
+	Near    *GeoPoint
+	Popular bool
+	Now     time.Time
+	Offset  int
+	Limit   int
+}
+
+// EventPage is one page of an event list.
+type EventPage struct {
+	Events  []*Event
+	HasMore bool
+}
+
+// EventService reads events for visitors.
+type EventService interface {
+	// FindEventByCode returns a public event with its venue, organizer, tags, links, ticket types
+	// and add-ons. Returns ENOTFOUND when no such event exists.
+	FindEventByCode(ctx context.Context, code string) (*Event, error)
+	// ListEvents returns one page of public events matching the filter (venue and tags filled,
+	// ticket types filled for price display). Returns EINVALID for a malformed filter.
+	ListEvents(ctx context.Context, filter EventFilter) (EventPage, error)
+	// ListEventsBetween returns public events overlapping [from, to), ordered by start.
+	ListEventsBetween(ctx context.Context, from, to time.Time) ([]*Event, error)
+	// FindTag returns the tag with the given slug. Returns ENOTFOUND when it does not exist.
+	FindTag(ctx context.Context, slug string) (*Tag, error)
+	// ListTags returns every tag that has at least one public event.
+	ListTags(ctx context.Context) ([]Tag, error)
+}
