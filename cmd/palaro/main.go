@@ -1,0 +1,142 @@
+// Command palaro runs Palaro: the web server and its operator subcommands.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"palaro/handlers"
+	"palaro/static"
+	"palaro/store"
+)
+
+const usage = `Usage: palaro <command> [flags]
+
+Commands:
+  serve         run the web server (migrates the database first)
+  migrate       apply database migrations
+  seed --demo   load the demo data into an empty database
+
+Environment:
+  PALARO_ADDR       listen address (default :8080)
+  PALARO_DB         SQLite database file (default data/palaro.db)
+  PALARO_BASE_URL   absolute URL used in links, sitemap and structured data (default http://localhost:8080)
+  PALARO_DEMO=1     load the demo data when the database is empty (serve)
+`
+
+func main() {
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cfg := loadConfig()
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(ctx, cfg, logger)
+	case "migrate":
+		err = withDB(ctx, cfg, func(db *store.DB) error { return nil })
+	case "seed":
+		fs := flag.NewFlagSet("seed", flag.ExitOnError)
+		demo := fs.Bool("demo", false, "load the demo data set")
+		_ = fs.Parse(os.Args[2:])
+		if !*demo {
+			err = errors.New("seed: only --demo is available")
+			break
+		}
+		err = withDB(ctx, cfg, func(db *store.DB) error { return db.SeedDemo(ctx, time.Now()) })
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+	default:
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil {
+		logger.Error("palaro "+os.Args[1]+" failed", "error", err)
+		os.Exit(1)
+	}
+}
+
+// config is Palaro's configuration, read from the environment.
+type config struct {
+	Addr         string
+	DBPath       string
+	BaseURL      string
+	Demo         bool
+	SupportEmail string
+	TagManagerID string
+	PixelID      string
+}
+
+func loadConfig() config {
+	return config{
+		Addr:         env("PALARO_ADDR", ":8080"),
+		DBPath:       env("PALARO_DB", "data/palaro.db"),
+		BaseURL:      env("PALARO_BASE_URL", "http://localhost:8080"),
+		Demo:         os.Getenv("PALARO_DEMO") == "1",
+		SupportEmail: env("PALARO_SUPPORT_EMAIL", "support@palaro.ph"),
+		TagManagerID: os.Getenv("PALARO_GTM_ID"),
+		PixelID:      os.Getenv("PALARO_PIXEL_ID"),
+	}
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+// withDB opens and migrates the database, runs fn and closes it.
+func withDB(ctx context.Context, cfg config, fn func(*store.DB) error) error {
+	if dir := filepath.Dir(cfg.DBPath); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	db, err := store.Open(cfg.DBPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.Migrate(ctx); err != nil {
+		return err
+	}
+	return fn(db)
+}
+
+func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
+	return withDB(ctx, cfg, func(db *store.DB) error {
+		if cfg.Demo {
+			empty, err := db.IsEmpty(ctx)
+			if err != nil {
+				return err
+			}
+			if empty {
+				if err := db.SeedDemo(ctx, time.Now()); err != nil {
+					return err
+				}
+				logger.Info("loaded demo data")
+			}
+		}
+		srv := handlers.New(handlers.Config{
+			BaseURL:      cfg.BaseURL,
+			SupportEmail: cfg.SupportEmail,
+			TagManagerID: cfg.TagManagerID,
+			PixelID:      cfg.PixelID,
+		}, handlers.Services{Events: store.NewEventService(db)}, static.Default(), logger)
+		logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath)
+		return srv.Start(ctx, cfg.Addr)
+	})
+}

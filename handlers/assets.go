@@ -1,0 +1,35 @@
+package handlers
+
+import (
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+)
+
+// serveAsset serves an embedded static file by its hashed name, cacheable for a year.
+func (s *Server) serveAsset(c *echo.Context) error {
+	hashed := strings.TrimPrefix(c.Request().URL.Path, "/static/")
+	name, ok := s.assets.Lookup(hashed)
+	if !ok {
+		return echo.ErrNotFound
+	}
+	data, err := s.assets.Read(name)
+	if err != nil {
+		return err
+	}
+	ctype := mime.TypeByExtension(path.Ext(name))
+	if ctype == "" {
+		ctype = http.DetectContentType(data)
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	return c.Blob(http.StatusOK, ctype, data)
+}
+
+// buildInfo answers the build identifier the page script polls hourly.
+func (s *Server) buildInfo(c *echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]string{"build": s.assets.BuildID()})
+}

@@ -1,0 +1,99 @@
+package handlers
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// calendarPage renders the calendar island with the current month's events.
+func (s *Server) calendarPage(c *echo.Context) error {
+	now := s.Now().In(palaro.Manila)
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, palaro.Manila)
+	if m, err := time.ParseInLocation("2006-01", c.QueryParam("month"), palaro.Manila); err == nil {
+		month = m
+	}
+	events, err := s.calendarMonth(c, month)
+	if err != nil {
+		return err
+	}
+	p := s.page(c, "Event calendar · Palaro", "A month calendar of eSports tournaments, concerts and conventions in the Philippines.")
+	p.Islands = []string{"calendar"}
+	props := views.CalendarProps{Month: month.Format("2006-01"), Today: now.Format("2006-01-02"), Events: events}
+	return render(c, http.StatusOK, views.CalendarPage(p, props))
+}
+
+// calendarEvents answers the events of one month (query month=YYYY-MM) as JSON.
+func (s *Server) calendarEvents(c *echo.Context) error {
+	month, err := time.ParseInLocation("2006-01", c.QueryParam("month"), palaro.Manila)
+	if err != nil {
+		return palaro.Errorf(palaro.EINVALID, "Invalid month; use YYYY-MM.")
+	}
+	events, err := s.calendarMonth(c, month)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"month": month.Format("2006-01"), "events": events})
+}
+
+// calendarMonth lists the events of the six-week grid around month (weeks start Sunday).
+func (s *Server) calendarMonth(c *echo.Context, month time.Time) ([]views.CalendarEvent, error) {
+	from := month.AddDate(0, 0, -int(month.Weekday()))
+	to := from.AddDate(0, 0, 42)
+	events, err := s.services.Events.ListEventsBetween(c.Request().Context(), from, to)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]views.CalendarEvent, 0, len(events))
+	for _, ev := range events {
+		out = append(out, views.CalendarEvent{
+			Code:  ev.Code,
+			Name:  ev.Name,
+			Start: ev.StartsAt.In(palaro.Manila).Format(time.RFC3339),
+			End:   ev.EndsAt.In(palaro.Manila).Format(time.RFC3339),
+			Place: ev.Venue.Name + ", " + ev.Venue.City,
+			URL:   "/e/" + ev.Code,
+		})
+	}
+	return out, nil
+}
+
+// eventICS answers an RFC 5545 calendar file for one event.
+func (s *Server) eventICS(c *echo.Context) error {
+	ev, err := s.services.Events.FindEventByCode(c.Request().Context(), c.Param("code"))
+	if err != nil {
+		return err
+	}
+	cal := ics.NewCalendar()
+	cal.SetMethod(ics.MethodPublish)
+	cal.SetProductId("-//Palaro//Events//EN")
+	e := cal.AddEvent(ev.Code + "@palaro.ph")
+	e.SetDtStampTime(ev.UpdatedAt.UTC())
+	e.SetStartAt(ev.StartsAt.UTC())
+	e.SetEndAt(ev.EndsAt.UTC())
+	e.SetSummary(ev.Name)
+	e.SetDescription(strings.TrimSpace(ev.Summary + "\n\n" + s.config.BaseURL + "/e/" + ev.Code))
+	e.SetLocation(ev.Venue.Name + ", " + ev.Venue.Address + ", " + ev.Venue.City)
+	e.SetURL(s.config.BaseURL + "/e/" + ev.Code)
+	e.SetOrganizer("mailto:"+orDefault(ev.Organizer.Email, s.config.SupportEmail), ics.WithCN(ev.Organizer.Name))
+	if ev.Status == palaro.EventCancelled {
+		e.SetStatus(ics.ObjectStatusCancelled)
+	} else {
+		e.SetStatus(ics.ObjectStatusConfirmed)
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize()))
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,181 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// listQuery is the parsed query of an event list: date filter, tag, page and location.
+type listQuery struct {
+	when string
+	tag  string
+	page int
+	near *palaro.GeoPoint
+}
+
+func parseListQuery(c *echo.Context) listQuery {
+	q := listQuery{when: c.QueryParam("when"), tag: c.QueryParam("tag"), page: 1}
+	if !palaro.ValidWhen(q.when) {
+		q.when = palaro.WhenAll
+	}
+	if n, err := strconv.Atoi(c.QueryParam("page")); err == nil && n > 1 && n < 1000 {
+		q.page = n
+	}
+	lat, errLat := strconv.ParseFloat(c.QueryParam("lat"), 64)
+	lng, errLng := strconv.ParseFloat(c.QueryParam("lng"), 64)
+	if q.when == palaro.WhenAroundMe && errLat == nil && errLng == nil && lat >= -90 && lat <= 90 && lng >= -180 && lng <= 180 {
+		q.near = &palaro.GeoPoint{Latitude: lat, Longitude: lng}
+	}
+	return q
+}
+
+// values encodes the query for a link, with the given page.
+func (q listQuery) values(page int, withTag bool) url.Values {
+	v := url.Values{}
+	if q.when != "" {
+		v.Set("when", q.when)
+	}
+	if withTag && q.tag != "" {
+		v.Set("tag", q.tag)
+	}
+	if q.near != nil {
+		v.Set("lat", strconv.FormatFloat(q.near.Latitude, 'f', 4, 64))
+		v.Set("lng", strconv.FormatFloat(q.near.Longitude, 'f', 4, 64))
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	return v
+}
+
+func withQuery(path string, v url.Values) string {
+	if len(v) == 0 {
+		return path
+	}
+	return path + "?" + v.Encode()
+}
+
+var filterLabels = []struct{ label, value string }{
+	{"All", palaro.WhenAll}, {"Today", palaro.WhenToday}, {"This week", palaro.WhenWeek},
+	{"This month", palaro.WhenMonth}, {"Around me", palaro.WhenAroundMe},
+}
+
+// eventList loads one page of events for the query and builds the list view model; basePath is
+// the page the list lives on ("/" or "/f/{tag}").
+func (s *Server) eventList(c *echo.Context, q listQuery, basePath string) (views.EventList, error) {
+	now := s.Now()
+	pageSize := 12
+	result, err := s.services.Events.ListEvents(c.Request().Context(), palaro.EventFilter{
+		When: q.when, Tag: q.tag, Near: q.near, Now: now, Offset: (q.page - 1) * pageSize, Limit: pageSize,
+	})
+	if err != nil {
+		return views.EventList{}, err
+	}
+	list := views.EventList{Heading: "Discover upcoming events", Empty: "No events match this filter yet. Try another date."}
+	for _, f := range filterLabels {
+		fq := listQuery{when: f.value}
+		list.Filters = append(list.Filters, views.Filter{Label: f.label, Value: f.value, Href: withQuery(basePath, fq.values(1, false)), Active: f.value == q.when})
+	}
+	if q.when == palaro.WhenAroundMe && q.near == nil {
+		list.Notice = "Allow location access in your browser to sort events by distance. Until then, here are all upcoming events."
+	}
+	for _, ev := range result.Events {
+		list.Cards = append(list.Cards, s.eventCard(ev, now, q.near))
+	}
+	if result.HasMore {
+		list.MoreHref = withQuery(basePath, q.values(q.page+1, false))
+		list.MoreFragment = withQuery("/events", q.values(q.page+1, true))
+	}
+	return list, nil
+}
+
+// home renders the home page.
+func (s *Server) home(c *echo.Context) error {
+	q := parseListQuery(c)
+	q.tag = ""
+	list, err := s.eventList(c, q, "/")
+	if err != nil {
+		return err
+	}
+	var popular []views.EventCard
+	if q.page == 1 {
+		top, err := s.services.Events.ListEvents(c.Request().Context(), palaro.EventFilter{Popular: true, Now: s.Now(), Limit: 8})
+		if err != nil {
+			return err
+		}
+		for _, ev := range top.Events {
+			popular = append(popular, s.eventCard(ev, s.Now(), nil))
+		}
+	}
+	p := s.page(c, "Palaro · eSports and events in the Philippines", "Discover eSports tournaments, concerts, cosplay and gaming conventions across the Philippines and buy tickets in pesos with QR Ph or card.")
+	p.Path = withQuery("/", listQuery{when: q.when}.values(q.page, false))
+	if q.near != nil {
+		p.Path, p.NoIndex = "/", true
+	}
+	return render(c, http.StatusOK, views.HomePage(p, list, popular))
+}
+
+// eventListFragment renders the next page of an event list for htmx's 'load more'.
+func (s *Server) eventListFragment(c *echo.Context) error {
+	q := parseListQuery(c)
+	if q.tag != "" && !palaro.ValidCode(q.tag) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Tag not found.")
+	}
+	base := "/"
+	if q.tag != "" {
+		base = "/f/" + q.tag
+	}
+	list, err := s.eventList(c, q, base)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.EventCards(list.Cards, list.MoreHref, list.MoreFragment, false))
+}
+
+// findPage renders the event list of one tag or game.
+func (s *Server) findPage(c *echo.Context) error {
+	tag, err := s.services.Events.FindTag(c.Request().Context(), c.Param("tag"))
+	if err != nil {
+		return err
+	}
+	q := parseListQuery(c)
+	q.tag = tag.Slug
+	list, err := s.eventList(c, q, "/f/"+tag.Slug)
+	if err != nil {
+		return err
+	}
+	list.Heading = "Upcoming " + tag.Name + " events"
+	p := s.page(c, tag.Name+" events in the Philippines · Palaro", "Upcoming "+tag.Name+" events, tournaments and watch parties in the Philippines. Buy tickets on Palaro.")
+	p.Nav = views.NavDefaultBack
+	p.Path = withQuery("/f/"+tag.Slug, listQuery{when: q.when}.values(q.page, false))
+	return render(c, http.StatusOK, views.FindPage(p, tag.Name, list))
+}
+
+// eventPage renders one event with its structured data.
+func (s *Server) eventPage(c *echo.Context) error {
+	ev, err := s.services.Events.FindEventByCode(c.Request().Context(), c.Param("code"))
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	p := s.page(c, ev.Name+" · "+ev.Venue.City+" · Palaro", metaDescription(ev))
+	p.Nav = views.NavDefaultBack
+	p.Image = s.imageURL(ev.ImageURL)
+	p.OGType = "event"
+	p.JSONLD = s.eventJSONLD(ev)
+	return render(c, http.StatusOK, views.EventPage(p, s.eventView(ev, now)))
+}
+
+func metaDescription(ev *palaro.Event) string {
+	d := ev.Summary + " " + formatWhen(ev.StartsAt, ev.EndsAt) + " at " + ev.Venue.Name + ", " + ev.Venue.City + "."
+	if len(d) > 300 {
+		d = d[:297] + "..."
+	}
+	return d
+}

@@ -1,0 +1,127 @@
+package handlers
+
+import (
+	"encoding/xml"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+)
+
+// eventJSONLD is the schema.org Event of an event page, with what Google's event rich results need.
+func (s *Server) eventJSONLD(ev *palaro.Event) map[string]any {
+	url := s.config.BaseURL + "/e/" + ev.Code
+	status := map[string]string{
+		palaro.EventScheduled:   "https://schema.org/EventScheduled",
+		palaro.EventCancelled:   "https://schema.org/EventCancelled",
+		palaro.EventPostponed:   "https://schema.org/EventPostponed",
+		palaro.EventRescheduled: "https://schema.org/EventRescheduled",
+	}[ev.Status]
+	var offers []map[string]any
+	for _, t := range ev.TicketTypes {
+		availability := "https://schema.org/InStock"
+		if t.Available() == 0 {
+			availability = "https://schema.org/SoldOut"
+		} else if t.Available() <= 20 {
+			availability = "https://schema.org/LimitedAvailability"
+		}
+		offer := map[string]any{
+			"@type":         "Offer",
+			"name":          t.Name,
+			"price":         t.FinalPrice().Decimal(),
+			"priceCurrency": "PHP",
+			"availability":  availability,
+			"url":           s.config.BaseURL + "/b/" + t.Code,
+		}
+		if !t.SalesStart.IsZero() {
+			offer["validFrom"] = t.SalesStart.In(palaro.Manila).Format(time.RFC3339)
+		}
+		offers = append(offers, offer)
+	}
+	data := map[string]any{
+		"@context":            "https://schema.org",
+		"@type":               "Event",
+		"name":                ev.Name,
+		"description":         ev.Summary,
+		"startDate":           ev.StartsAt.In(palaro.Manila).Format(time.RFC3339),
+		"endDate":             ev.EndsAt.In(palaro.Manila).Format(time.RFC3339),
+		"eventStatus":         status,
+		"eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
+		"url":                 url,
+		"location": map[string]any{
+			"@type": "Place",
+			"name":  ev.Venue.Name,
+			"address": map[string]any{
+				"@type":           "PostalAddress",
+				"streetAddress":   ev.Venue.Address,
+				"addressLocality": ev.Venue.City,
+				"addressRegion":   ev.Venue.Region,
+				"addressCountry":  "PH",
+			},
+			"geo": map[string]any{"@type": "GeoCoordinates", "latitude": ev.Venue.Latitude, "longitude": ev.Venue.Longitude},
+		},
+		"organizer": map[string]any{"@type": "Organization", "name": ev.Organizer.Name, "url": ev.Organizer.URL},
+	}
+	if img := s.imageURL(ev.ImageURL); img != "" {
+		data["image"] = []string{s.config.BaseURL + img}
+	}
+	if len(offers) > 0 {
+		data["offers"] = offers
+	}
+	return data
+}
+
+// robots answers robots.txt, pointing crawlers at the sitemap.
+func (s *Server) robots(c *echo.Context) error {
+	body := "User-agent: *\nAllow: /\nDisallow: /v1/\nDisallow: /b/\nDisallow: /t/\nDisallow: /q/\nDisallow: /sandbox/\n\nSitemap: " + s.config.BaseURL + "/sitemap.xml\n"
+	return c.Blob(http.StatusOK, "text/plain; charset=utf-8", []byte(body))
+}
+
+type sitemapURL struct {
+	Loc     string `xml:"loc"`
+	LastMod string `xml:"lastmod,omitempty"`
+}
+
+type sitemapURLSet struct {
+	XMLName xml.Name     `xml:"urlset"`
+	XMLNS   string       `xml:"xmlns,attr"`
+	URLs    []sitemapURL `xml:"url"`
+}
+
+// sitemapPages are the public pages listed in the sitemap besides events and tags.
+var sitemapPages = []string{"/", "/calendar", "/about", "/faq", "/contacts", "/privacy", "/terms"}
+
+// sitemap lists every public page, event and tag.
+func (s *Server) sitemap(c *echo.Context) error {
+	ctx := c.Request().Context()
+	set := sitemapURLSet{XMLNS: "http://www.sitemaps.org/schemas/sitemap/0.9"}
+	for _, p := range sitemapPages {
+		set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + p})
+	}
+	for offset := 0; ; offset += 100 {
+		page, err := s.services.Events.ListEvents(ctx, palaro.EventFilter{Now: time.Time{}.Add(time.Second), Offset: offset, Limit: 100})
+		if err != nil {
+			return err
+		}
+		for _, ev := range page.Events {
+			set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + "/e/" + ev.Code, LastMod: ev.UpdatedAt.UTC().Format("2006-01-02")})
+		}
+		if !page.HasMore {
+			break
+		}
+	}
+	tags, err := s.services.Events.ListTags(ctx)
+	if err != nil {
+		return err
+	}
+	for _, t := range tags {
+		set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + "/f/" + t.Slug})
+	}
+	out, err := xml.MarshalIndent(set, "", "  ")
+	if err != nil {
+		return err
+	}
+	return c.Blob(http.StatusOK, "application/xml; charset=utf-8", append([]byte(xml.Header), out...))
+}

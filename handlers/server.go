@@ -1,0 +1,202 @@
+// Package handlers is Palaro's HTTP layer: routes, middleware, page handlers that render the
+// views, and the /v1 JSON API.
+package handlers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v5"
+	"github.com/labstack/echo/v5/middleware"
+
+	"palaro"
+	"palaro/static"
+	"palaro/views"
+)
+
+// Config is what the HTTP layer needs from the configuration.
+type Config struct {
+	// BaseURL is the absolute URL of the site, without a trailing slash.
+	BaseURL      string
+	SupportEmail string
+	TagManagerID string
+	PixelID      string
+}
+
+// Services are the domain services the handlers call.
+type Services struct {
+	Events palaro.EventService
+}
+
+// Server is Palaro's HTTP server.
+type Server struct {
+	echo     *echo.Echo
+	config   Config
+	services Services
+	assets   *static.Assets
+	logger   *slog.Logger
+	// Now returns the current time; tests replace it.
+	Now func() time.Time
+}
+
+// New builds the server with every route registered.
+func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logger) *Server {
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.SupportEmail == "" {
+		cfg.SupportEmail = "support@palaro.ph"
+	}
+	s := &Server{echo: echo.New(), config: cfg, services: services, assets: assets, logger: logger, Now: time.Now}
+	s.echo.Logger = logger
+	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.Use(middleware.RequestID())
+	s.echo.Use(middleware.Recover())
+	s.echo.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 512}))
+	s.routes()
+	return s
+}
+
+// ServeHTTP lets the server be used as an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Echo returns the underlying Echo instance, for wiring extra routes such as the payment sandbox.
+func (s *Server) Echo() *echo.Echo { return s.echo }
+
+// Start serves HTTP on addr until ctx is cancelled, then shuts down gracefully.
+func (s *Server) Start(ctx context.Context, addr string) error {
+	sc := echo.StartConfig{Address: addr, HideBanner: true, HidePort: true, GracefulTimeout: 10 * time.Second}
+	return sc.Start(ctx, s.echo)
+}
+
+func (s *Server) routes() {
+	e := s.echo
+	e.GET("/static/*", s.serveAsset)
+	e.GET("/build.json", s.buildInfo)
+	e.GET("/robots.txt", s.robots)
+	e.GET("/sitemap.xml", s.sitemap)
+
+	e.GET("/", s.home)
+	e.GET("/events", s.eventListFragment)
+	e.GET("/e/:code", s.eventPage)
+	e.GET("/e/:code/calendar.ics", s.eventICS)
+	e.GET("/f/:tag", s.findPage)
+	e.GET("/calendar", s.calendarPage)
+	e.GET("/v1/calendar", s.calendarEvents)
+	e.GET("/about", s.aboutPage)
+	e.GET("/faq", s.faqPage)
+	e.GET("/contacts", s.contactsPage)
+	e.GET("/privacy", s.privacyPage)
+	e.GET("/terms", s.termsPage)
+	e.GET("/cookies", s.cookiesPage)
+
+	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
+}
+
+// site is what every page's frame needs.
+func (s *Server) site() views.Site {
+	return views.Site{
+		BaseURL:      s.config.BaseURL,
+		SupportEmail: s.config.SupportEmail,
+		TagManagerID: s.config.TagManagerID,
+		PixelID:      s.config.PixelID,
+		BuildID:      s.assets.BuildID(),
+		Assets:       s.assets,
+	}
+}
+
+// page returns a Page for the request with the site filled in and the navigation shown.
+func (s *Server) page(c *echo.Context, title, description string) views.Page {
+	return views.Page{
+		Site:        s.site(),
+		Title:       title,
+		Description: description,
+		Path:        c.Request().URL.Path,
+		Current:     c.Request().URL.Path,
+		Nav:         views.NavInitApp,
+		ShowNav:     true,
+	}
+}
+
+// render writes a templ component as an HTML response with the given status.
+func render(c *echo.Context, status int, component templ.Component) error {
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	if h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "no-cache")
+	}
+	c.Response().WriteHeader(status)
+	return component.Render(c.Request().Context(), c.Response())
+}
+
+// handleError maps an error to its status and renders it as JSON under /v1 and as a page elsewhere.
+func (s *Server) handleError(c *echo.Context, err error) {
+	if resp, uErr := echo.UnwrapResponse(c.Response()); uErr == nil && resp.Committed {
+		return
+	}
+	status, message := http.StatusInternalServerError, "Internal Server Error"
+	var appErr *palaro.Error
+	switch {
+	case errors.As(err, &appErr):
+		status, message = statusOf(appErr.Code), appErr.Message
+		if appErr.Code == palaro.ENOTFOUND && !isAPI(c) {
+			message = "Page Not Found"
+		}
+	case echo.StatusCode(err) != 0:
+		status = echo.StatusCode(err)
+		message = http.StatusText(status)
+		if status == http.StatusNotFound {
+			message = "Page not found"
+		}
+		var he *echo.HTTPError
+		if errors.As(err, &he) && he.Message != "" {
+			message = he.Message
+		}
+	}
+	if status >= 500 {
+		s.logger.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
+			"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "error", err)
+		message = "Internal Server Error"
+	}
+	if isAPI(c) {
+		_ = c.JSON(status, map[string]any{"message": message, "responseCode": status})
+		return
+	}
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(status)
+		return
+	}
+	p := s.page(c, message+" · Palaro", message)
+	p.NoIndex = true
+	body := "The page you are looking for does not exist or has moved."
+	if status >= 500 {
+		body = "Something went wrong on our side. Please try again in a moment."
+	} else if status != http.StatusNotFound {
+		body = message
+	}
+	_ = render(c, status, views.ErrorPage(p, message, body))
+}
+
+func isAPI(c *echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/v1/") }
+
+// statusOf maps a domain error code to an HTTP status.
+func statusOf(code string) int {
+	switch code {
+	case palaro.EINVALID:
+		return http.StatusBadRequest
+	case palaro.ENOTFOUND:
+		return http.StatusNotFound
+	case palaro.ECONFLICT:
+		return http.StatusConflict
+	case palaro.EUNAUTHORIZED:
+		return http.StatusUnauthorized
+	case palaro.EFORBIDDEN:
+		return http.StatusForbidden
+	case palaro.ETOOMANY:
+		return http.StatusTooManyRequests
+	}
+	return http.StatusInternalServerError
+}

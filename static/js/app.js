@@ -1,0 +1,219 @@
+// Palaro's page script: menu, popups, toast, loading indicator, htmx, 'around me', cookie consent
+// and the hourly build check. Pages work without it; it only enhances them.
+import htmx from 'htmx.org';
+
+const TOAST_MS = 10000;
+const BUILD_CHECK_MS = 60 * 60 * 1000;
+const RELOAD_GUARD_MS = 10000;
+
+window.htmx = htmx;
+htmx.config.defaultSwapStyle = 'outerHTML';
+htmx.config.historyCacheSize = 0;
+
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+// ---- Global events (SPEC.md section 4): toggle-nav, toggle-popup, toggle-toast, toggle-loading.
+const emit = (name, detail) => document.dispatchEvent(new CustomEvent(name, { detail }));
+window.palaro = { emit };
+
+// ---- Menu overlay
+const menu = $('#menu');
+const menuButton = $('.menu-button');
+function setMenu(open) {
+  if (!menu) return;
+  menu.classList.toggle('open', open);
+  document.body.classList.toggle('menu-open', open);
+  menuButton?.setAttribute('aria-expanded', String(open));
+  menuButton?.setAttribute('aria-label', open ? 'Close menu' : 'Open menu');
+  if (open) $('.menu-items a', menu)?.focus();
+  else if (location.hash === '#menu') history.replaceState(null, '', location.pathname + location.search);
+}
+document.addEventListener('toggle-nav', (e) => setMenu(e.detail ?? !menu?.classList.contains('open')));
+menuButton?.addEventListener('click', (e) => { e.preventDefault(); emit('toggle-nav'); });
+$('.menu-close')?.addEventListener('click', (e) => { e.preventDefault(); setMenu(false); });
+menu?.addEventListener('click', (e) => {
+  if (e.target === menu) return setMenu(false);
+  const a = e.target.closest('a');
+  if (!a || a.classList.contains('menu-close')) return;
+  // A link to the current page, or one that opens a popup, closes the menu without navigating.
+  const same = a.pathname === location.pathname && a.search === location.search;
+  if (same || a.dataset.popup) { e.preventDefault(); setMenu(false); }
+});
+if (location.hash === '#menu') setMenu(true);
+
+// ---- Popups: toggle-popup with false/null closes; {type, item} opens that popup.
+let openDialog = null;
+function togglePopup(detail) {
+  if (openDialog?.open) openDialog.close();
+  openDialog = null;
+  if (!detail) return;
+  const dialog = document.getElementById('popup-' + detail.type);
+  if (!dialog) return;
+  const item = detail.item || {};
+  if (detail.type === 'alert') {
+    $('.popup-title', dialog).textContent = item.title || '';
+    $('.alert-message', dialog).textContent = item.message || '';
+    dialog.classList.toggle('transparent', !!item.transparent);
+  }
+  if (detail.type === 'image') {
+    const img = $('img', dialog);
+    img.src = item.src;
+    img.alt = item.alt || '';
+  }
+  openDialog = dialog;
+  dialog.showModal();
+}
+document.addEventListener('toggle-popup', (e) => togglePopup(e.detail));
+document.addEventListener('click', (e) => {
+  const opener = e.target.closest('[data-popup]');
+  if (opener) {
+    e.preventDefault();
+    return emit('toggle-popup', { type: opener.dataset.popup, item: {} });
+  }
+  const img = e.target.closest('img[data-popup-image]');
+  if (img) return emit('toggle-popup', { type: 'image', item: { src: img.currentSrc || img.src, alt: img.alt } });
+  if (e.target.closest('[data-close-popup]') || (e.target.tagName === 'DIALOG' && e.target === openDialog)) {
+    return emit('toggle-popup', null);
+  }
+  if (e.target.closest('#popup-alert')) return emit('toggle-popup', null);
+});
+
+// ---- Top bar: back arrow goes back in history when there is history; refresh reloads.
+$('[data-back]')?.addEventListener('click', (e) => {
+  if (history.length > 1 && document.referrer && new URL(document.referrer).origin === location.origin) {
+    e.preventDefault();
+    history.back();
+  }
+});
+$('[data-refresh]')?.addEventListener('click', () => location.reload());
+
+// ---- Error toast: shows a message, dismissed after 10 s or on click.
+const toast = $('#toast');
+let toastTimer;
+function showToast(detail) {
+  if (!toast) return;
+  clearTimeout(toastTimer);
+  if (!detail) { toast.hidden = true; return; }
+  $('.toast-message', toast).textContent = detail.message || 'Error occured. Please try again.';
+  toast.dataset.type = detail.type || 'error';
+  toast.hidden = false;
+  toastTimer = setTimeout(() => { toast.hidden = true; }, TOAST_MS);
+}
+document.addEventListener('toggle-toast', (e) => showToast(e.detail));
+toast?.addEventListener('click', () => showToast(null));
+
+// ---- Loading indicator: on at each request start, off at each response or error.
+const loading = $('#loading');
+let pending = 0;
+function setLoading(on) {
+  pending = Math.max(0, pending + (on ? 1 : -1));
+  if (loading) loading.hidden = pending === 0;
+}
+document.addEventListener('toggle-loading', (e) => setLoading(!!e.detail));
+document.addEventListener('htmx:beforeRequest', () => setLoading(true));
+document.addEventListener('htmx:afterRequest', () => setLoading(false));
+document.addEventListener('htmx:responseError', (e) => {
+  let message = '';
+  try { message = JSON.parse(e.detail.xhr.responseText).message; } catch { /* HTML error page */ }
+  showToast({ type: 'error', message: message || 'Error occured. Please try again.' });
+});
+document.addEventListener('htmx:sendError', () => showToast({ type: 'error', message: 'Error occured. Please try again.' }));
+
+// ---- Around me: asks for the location and opens the list sorted by distance.
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[data-around-me]');
+  if (!a || !navigator.geolocation) return;
+  e.preventDefault();
+  const message = $('.around-me-message');
+  const say = (text) => { if (message) { message.textContent = text; message.hidden = false; } };
+  say('Finding events around you…');
+  navigator.geolocation.getCurrentPosition(
+    (pos) => {
+      const url = new URL(a.href, location.href);
+      url.searchParams.set('lat', pos.coords.latitude.toFixed(4));
+      url.searchParams.set('lng', pos.coords.longitude.toFixed(4));
+      location.assign(url.toString());
+    },
+    () => say('We could not get your location. Allow location access in your browser to see events around you, or pick another filter.'),
+    { timeout: 10000, maximumAge: 600000 },
+  );
+});
+
+// ---- Cookie consent: the tag manager and the ad pixel load only after consent.
+const CONSENT_KEY = 'palaro-consent';
+function loadTrackers() {
+  const script = document.currentScript || $('script[data-tag-manager]');
+  const gtm = script?.dataset.tagManager;
+  const pixel = script?.dataset.pixel;
+  if (gtm) {
+    window.dataLayer = window.dataLayer || [];
+    window.dataLayer.push({ 'gtm.start': Date.now(), event: 'gtm.js' });
+    const s = document.createElement('script');
+    s.async = true;
+    s.src = 'https://www.googletagmanager.com/gtm.js?id=' + encodeURIComponent(gtm);
+    document.head.appendChild(s);
+  }
+  if (pixel && !window.fbq) {
+    const fbq = function () { fbq.queue.push(arguments); };
+    fbq.queue = [];
+    window.fbq = fbq;
+    fbq('init', pixel);
+    fbq('track', 'PageView');
+    const s = document.createElement('script');
+    s.async = true;
+    s.src = 'https://connect.facebook.net/en_US/fbevents.js';
+    document.head.appendChild(s);
+  }
+}
+function consent() { try { return localStorage.getItem(CONSENT_KEY); } catch { return null; } }
+document.addEventListener('click', (e) => {
+  const b = e.target.closest('[data-consent]');
+  if (!b) return;
+  try { localStorage.setItem(CONSENT_KEY, b.dataset.consent); } catch { /* private mode */ }
+  $('#cookie-notice')?.setAttribute('hidden', '');
+  emit('toggle-popup', null);
+  if (b.dataset.consent === 'accepted') loadTrackers();
+});
+if (consent() === 'accepted') loadTrackers();
+else if (!consent()) $('#cookie-notice')?.removeAttribute('hidden');
+
+// ---- Build check: hourly; after a new build is found, the next navigation is a full reload.
+const buildMeta = $('meta[name="palaro-build"]');
+let staleBuild = false;
+function recentlyReloaded() {
+  try { return Date.now() - Number(sessionStorage.getItem('palaro-reloaded-at') || 0) < RELOAD_GUARD_MS; } catch { return false; }
+}
+function reloadTo(url) {
+  try { sessionStorage.setItem('palaro-reloaded-at', String(Date.now())); } catch { /* ignore */ }
+  location.assign(url);
+}
+async function checkBuild() {
+  try {
+    const res = await fetch('/build.json', { cache: 'no-store' });
+    const { build } = await res.json();
+    if (build && buildMeta && build !== buildMeta.content) staleBuild = true;
+  } catch { /* offline: try again next hour */ }
+}
+setInterval(checkBuild, BUILD_CHECK_MS);
+document.addEventListener('htmx:beforeRequest', (e) => {
+  if (staleBuild && !recentlyReloaded() && e.detail.requestConfig.verb === 'get') {
+    e.preventDefault();
+    reloadTo(location.href);
+  }
+});
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[href]');
+  if (staleBuild && a && a.origin === location.origin && !recentlyReloaded()) {
+    e.preventDefault();
+    reloadTo(a.href);
+  }
+});
+// A failed load of an island's code chunk reloads the page once (guarded by the same window).
+window.addEventListener('error', (e) => {
+  const t = e.target;
+  if (t && t.tagName === 'SCRIPT' && t.src.includes('/static/dist/') && !recentlyReloaded()) reloadTo(location.href);
+}, true);
+window.addEventListener('unhandledrejection', (e) => {
+  if (/dynamically imported module|Importing a module script failed/i.test(String(e.reason)) && !recentlyReloaded()) reloadTo(location.href);
+});
