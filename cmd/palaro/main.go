@@ -13,8 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"palaro/handlers"
-	"palaro/static"
 	"palaro/store"
 )
 
@@ -117,26 +115,11 @@ func withDB(ctx context.Context, cfg config, fn func(*store.DB) error) error {
 }
 
 func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
-	return withDB(ctx, cfg, func(db *store.DB) error {
-		if cfg.Demo {
-			empty, err := db.IsEmpty(ctx)
-			if err != nil {
-				return err
-			}
-			if empty {
-				if err := db.SeedDemo(ctx, time.Now()); err != nil {
-					return err
-				}
-				logger.Info("loaded demo data")
-			}
-		}
-		srv := handlers.New(handlers.Config{
-			BaseURL:      cfg.BaseURL,
-			SupportEmail: cfg.SupportEmail,
-			TagManagerID: cfg.TagManagerID,
-			PixelID:      cfg.PixelID,
-		}, handlers.Services{Events: store.NewEventService(db)}, static.Default(), logger)
-		logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath)
-		return srv.Start(ctx, cfg.Addr)
-	})
+	a, err := newApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath)
+	return a.server.Start(ctx, cfg.Addr)
 }

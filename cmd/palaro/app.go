@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"palaro/handlers"
+	"palaro/static"
+	"palaro/store"
+)
+
+// app is a wired Palaro: the database, the domain services and the HTTP server.
+type app struct {
+	db     *store.DB
+	server *handlers.Server
+}
+
+// newApp opens and migrates the database, loads demo data when configured and the database is
+// empty, and wires the services into the HTTP server.
+func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) {
+	if err := os.MkdirAll(filepath.Dir(cfg.DBPath), 0o755); err != nil {
+		return nil, err
+	}
+	db, err := store.Open(cfg.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if cfg.Demo {
+		empty, err := db.IsEmpty(ctx)
+		if err == nil && empty {
+			err = db.SeedDemo(ctx, time.Now())
+			logger.Info("loaded demo data")
+		}
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	server := handlers.New(handlers.Config{
+		BaseURL:      cfg.BaseURL,
+		SupportEmail: cfg.SupportEmail,
+		TagManagerID: cfg.TagManagerID,
+		PixelID:      cfg.PixelID,
+	}, handlers.Services{Events: store.NewEventService(db)}, static.Default(), logger)
+	return &app{db: db, server: server}, nil
+}
+
+// Close releases the database.
+func (a *app) Close() error { return a.db.Close() }
