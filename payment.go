@@ -1,0 +1,107 @@
+package palaro
+
+import (
+	"context"
+	"time"
+)
+
+// Statuses of a payment as a provider reports it.
+const (
+	PaymentPending = "pending"
+	PaymentPaid    = "paid"
+	PaymentFailed  = "failed"
+	PaymentExpired = "expired"
+)
+
+// LineItem is one line of a checkout: a unit price times a quantity.
+type LineItem struct {
+	Name     string
+	Amount   Money
+	Quantity int
+}
+
+// Subtotal is the line's unit amount times its quantity.
+func (l LineItem) Subtotal() Money { return l.Amount * Money(l.Quantity) }
+
+// Checkout is what the app asks a payment provider to collect for one order. Providers charge the
+// sum of the line items, so a promo discount must already be taken off the lines: Total must
+// equal that sum.
+type Checkout struct {
+	// OrderID is our order's public id; providers echo it back as the payment's reference.
+	OrderID     string
+	Description string
+	LineItems   []LineItem
+	Total       Money
+	Email       string
+	Name        string
+	// PaymentType is PaymentQR or PaymentCard.
+	PaymentType string
+	SuccessURL  string
+	CancelURL   string
+	// ExpiresAt is when the order's hold ends; a provider may expire its session sooner.
+	ExpiresAt time.Time
+}
+
+// Validate reports an EINVALID error when the checkout cannot be sent to a provider: no order id,
+// no line items, a line that is not positive, a total that is not the sum of its lines, an
+// unknown payment type or a missing return URL.
+func (c Checkout) Validate() error {
+	switch {
+	case c.OrderID == "":
+		return Errorf(EINVALID, "A checkout needs an order id.")
+	case len(c.LineItems) == 0:
+		return Errorf(EINVALID, "A checkout needs at least one line item.")
+	case c.PaymentType != PaymentQR && c.PaymentType != PaymentCard:
+		return Errorf(EINVALID, "Unknown payment type %q.", c.PaymentType)
+	case c.SuccessURL == "" || c.CancelURL == "":
+		return Errorf(EINVALID, "A checkout needs a success URL and a cancel URL.")
+	}
+	var sum Money
+	for _, l := range c.LineItems {
+		if l.Name == "" || l.Amount <= 0 || l.Quantity <= 0 {
+			return Errorf(EINVALID, "Line item %q needs a name, a positive amount and a positive quantity.", l.Name)
+		}
+		sum += l.Subtotal()
+	}
+	if sum != c.Total {
+		return Errorf(EINVALID, "The checkout total %s is not the sum of its line items %s.", c.Total, sum)
+	}
+	return nil
+}
+
+// CheckoutSession is a provider's hosted checkout created for one order.
+type CheckoutSession struct {
+	// ID is the provider's id of the session.
+	ID string
+	// URL is the page to send the buyer to.
+	URL string
+}
+
+// PaymentEvent is what a provider tells the app about a checkout session's payment.
+type PaymentEvent struct {
+	// ID is the provider's event id: the same event delivered twice has the same ID.
+	ID        string
+	SessionID string
+	OrderID   string
+	// Status is PaymentPaid, PaymentFailed, PaymentExpired or PaymentPending.
+	Status     string
+	Amount     Money
+	Method     string
+	OccurredAt time.Time
+}
+
+// PaymentProvider collects payments through a hosted checkout and reports them back.
+type PaymentProvider interface {
+	// Name returns the provider's configuration name, such as "sandbox" or "paymongo".
+	Name() string
+	// CreateCheckout creates a hosted checkout session for an order. Returns EINVALID for a
+	// checkout that fails Validate and EINTERNAL when the provider cannot be reached.
+	CreateCheckout(ctx context.Context, c Checkout) (CheckoutSession, error)
+	// ParseWebhook verifies the signature header of a webhook delivery at time now and parses
+	// its body. Returns EUNAUTHORIZED for a missing, forged or stale signature and EINVALID for
+	// a malformed body or an event type the app does not handle.
+	ParseWebhook(signatureHeader string, body []byte, now time.Time) (PaymentEvent, error)
+	// SessionStatus asks the provider for the current state of a checkout session, to reconcile
+	// orders whose webhook was lost. Returns ENOTFOUND for an unknown session.
+	SessionStatus(ctx context.Context, sessionID string) (PaymentEvent, error)
+}

@@ -1,0 +1,48 @@
+package palaro_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+)
+
+func validCheckout() palaro.Checkout {
+	return palaro.Checkout{
+		OrderID:     "ord_1",
+		LineItems:   []palaro.LineItem{{Name: "VIP", Amount: 150000, Quantity: 2}, {Name: "Shirt", Amount: 50000, Quantity: 1}},
+		Total:       350000,
+		PaymentType: palaro.PaymentCard,
+		SuccessURL:  "http://localhost/payment/success/ord_1",
+		CancelURL:   "http://localhost/b/vip",
+	}
+}
+
+func TestCheckout_Validate(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		require.NoError(t, validCheckout().Validate())
+	})
+	cases := map[string]func(c *palaro.Checkout){
+		"ErrNoOrderID":       func(c *palaro.Checkout) { c.OrderID = "" },
+		"ErrNoLineItems":     func(c *palaro.Checkout) { c.LineItems = nil },
+		"ErrPaymentType":     func(c *palaro.Checkout) { c.PaymentType = "CASH" },
+		"ErrNoSuccessURL":    func(c *palaro.Checkout) { c.SuccessURL = "" },
+		"ErrZeroQuantity":    func(c *palaro.Checkout) { c.LineItems[0].Quantity = 0 },
+		"ErrNegativeAmount":  func(c *palaro.Checkout) { c.LineItems[1].Amount = -1 },
+		"ErrTotalNotLineSum": func(c *palaro.Checkout) { c.Total = 300000 },
+	}
+	for name, mutate := range cases {
+		t.Run(name, func(t *testing.T) {
+			c := validCheckout()
+			c.LineItems = append([]palaro.LineItem(nil), c.LineItems...)
+			mutate(&c)
+			assert.Equal(t, palaro.EINVALID, palaro.ErrorCode(c.Validate()))
+		})
+	}
+}
+
+func TestLineItem_Subtotal(t *testing.T) {
+	assert.Equal(t, palaro.Money(450000), palaro.LineItem{Name: "VIP", Amount: 150000, Quantity: 3}.Subtotal())
+}
