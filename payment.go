@@ -102,6 +102,8 @@ type PaymentProvider interface {
 	// a malformed body or an event type the app does not handle.
 	ParseWebhook(signatureHeader string, body []byte, now time.Time) (PaymentEvent, error)
 	// SessionStatus asks the provider for the current state of a checkout session, to reconcile
-	// orders whose webhook was lost. Returns ENOTFOUND for an unknown session.
+	// orders whose webhook was lost. The event's ID is derived from the session and its status,
+	// so asking twice about an unchanged session gives the same ID. Returns ENOTFOUND for an
+	// unknown session and EINTERNAL when the provider cannot be reached.
 	SessionStatus(ctx context.Context, sessionID string) (PaymentEvent, error)
 }

@@ -1,0 +1,212 @@
+package payment
+
+import (
+	"encoding/json"
+	"time"
+
+	"palaro"
+)
+
+// EventCheckoutPaid is the webhook event type sent when a checkout session is paid.
+const EventCheckoutPaid = "checkout_session.payment.paid"
+
+// Statuses of PayMongo's resources that the mapping to palaro statuses reads.
+const (
+	SessionActive       = "active"
+	SessionExpired      = "expired"
+	PaymentStatusPaid   = "paid"
+	PaymentStatusFailed = "failed"
+	IntentSucceeded     = "succeeded"
+)
+
+// Event is a webhook delivery's body: {"data":{"id":"evt_…","attributes":{"type":…,"data":…}}}.
+type Event struct {
+	Data EventData `json:"data"`
+}
+
+// EventData is the event resource.
+type EventData struct {
+	ID         string          `json:"id"`
+	Type       string          `json:"type"`
+	Attributes EventAttributes `json:"attributes"`
+}
+
+// EventAttributes says what happened and carries the checkout session it happened to.
+type EventAttributes struct {
+	Type      string          `json:"type"`
+	Livemode  bool            `json:"livemode"`
+	Data      CheckoutSession `json:"data"`
+	CreatedAt int64           `json:"created_at"`
+	UpdatedAt int64           `json:"updated_at"`
+}
+
+// CheckoutSessionDocument is the body of a checkout session request or response: {"data":{…}}.
+type CheckoutSessionDocument struct {
+	Data CheckoutSession `json:"data"`
+}
+
+// CheckoutSession is a checkout session resource as PayMongo sends and receives it.
+type CheckoutSession struct {
+	ID         string                    `json:"id,omitempty"`
+	Type       string                    `json:"type,omitempty"`
+	Attributes CheckoutSessionAttributes `json:"attributes"`
+}
+
+// CheckoutSessionAttributes are a checkout session's fields; amounts are in centavos.
+type CheckoutSessionAttributes struct {
+	Billing            *Billing       `json:"billing,omitempty"`
+	CheckoutURL        string         `json:"checkout_url,omitempty"`
+	Description        string         `json:"description,omitempty"`
+	LineItems          []LineItem     `json:"line_items,omitempty"`
+	Livemode           bool           `json:"livemode,omitempty"`
+	PaymentIntent      *PaymentIntent `json:"payment_intent,omitempty"`
+	PaymentMethodTypes []string       `json:"payment_method_types,omitempty"`
+	PaymentMethodUsed  string         `json:"payment_method_used,omitempty"`
+	Payments           []Payment      `json:"payments,omitempty"`
+	ReferenceNumber    string         `json:"reference_number,omitempty"`
+	SendEmailReceipt   bool           `json:"send_email_receipt"`
+	Status             string         `json:"status,omitempty"`
+	SuccessURL         string         `json:"success_url,omitempty"`
+	CancelURL          string         `json:"cancel_url,omitempty"`
+	CreatedAt          int64          `json:"created_at,omitempty"`
+	UpdatedAt          int64          `json:"updated_at,omitempty"`
+}
+
+// Billing is the buyer's contact details.
+type Billing struct {
+	Email string `json:"email,omitempty"`
+	Name  string `json:"name,omitempty"`
+}
+
+// LineItem is one line of a checkout session.
+type LineItem struct {
+	Name     string       `json:"name"`
+	Amount   palaro.Money `json:"amount"`
+	Currency string       `json:"currency"`
+	Quantity int          `json:"quantity"`
+}
+
+// PaymentIntent is the intent behind a checkout session's payments.
+type PaymentIntent struct {
+	ID         string                  `json:"id"`
+	Type       string                  `json:"type,omitempty"`
+	Attributes PaymentIntentAttributes `json:"attributes"`
+}
+
+// PaymentIntentAttributes are a payment intent's amount and status.
+type PaymentIntentAttributes struct {
+	Amount   palaro.Money `json:"amount"`
+	Currency string       `json:"currency,omitempty"`
+	Status   string       `json:"status"`
+}
+
+// Payment is one payment attempt on a checkout session.
+type Payment struct {
+	ID         string            `json:"id"`
+	Type       string            `json:"type,omitempty"`
+	Attributes PaymentAttributes `json:"attributes"`
+}
+
+// PaymentAttributes are a payment's amount, status, method and time.
+type PaymentAttributes struct {
+	Amount   palaro.Money   `json:"amount"`
+	Currency string         `json:"currency,omitempty"`
+	Status   string         `json:"status"`
+	Source   *PaymentSource `json:"source,omitempty"`
+	PaidAt   int64          `json:"paid_at,omitempty"`
+}
+
+// PaymentSource says how a payment was made ("card", "qrph", "gcash", …).
+type PaymentSource struct {
+	ID   string `json:"id,omitempty"`
+	Type string `json:"type"`
+}
+
+// Status maps the session to a palaro payment status: paid when a payment is paid or the intent
+// succeeded, otherwise expired (or failed, if its last payment failed) once the session is no
+// longer active, otherwise pending.
+func (s CheckoutSession) Status() string {
+	a := s.Attributes
+	if _, ok := s.paidPayment(); ok {
+		return palaro.PaymentPaid
+	}
+	if a.PaymentIntent != nil && a.PaymentIntent.Attributes.Status == IntentSucceeded {
+		return palaro.PaymentPaid
+	}
+	if a.Status == SessionExpired {
+		if n := len(a.Payments); n > 0 && a.Payments[n-1].Attributes.Status == PaymentStatusFailed {
+			return palaro.PaymentFailed
+		}
+		return palaro.PaymentExpired
+	}
+	return palaro.PaymentPending
+}
+
+// PaymentEvent describes the session's payment as the app sees it. Its ID is derived from the
+// session and the status, so asking about an unchanged session twice gives the same ID.
+func (s CheckoutSession) PaymentEvent() palaro.PaymentEvent {
+	a := s.Attributes
+	ev := palaro.PaymentEvent{
+		SessionID: s.ID,
+		OrderID:   a.ReferenceNumber,
+		Status:    s.Status(),
+		Method:    a.PaymentMethodUsed,
+	}
+	ev.ID = s.ID + "/" + ev.Status
+	if p, ok := s.paidPayment(); ok {
+		ev.Amount = p.Attributes.Amount
+		if p.Attributes.PaidAt > 0 {
+			ev.OccurredAt = time.Unix(p.Attributes.PaidAt, 0)
+		}
+		if ev.Method == "" && p.Attributes.Source != nil {
+			ev.Method = p.Attributes.Source.Type
+		}
+	} else if ev.Status == palaro.PaymentPaid {
+		ev.Amount = a.PaymentIntent.Attributes.Amount
+	}
+	if ev.OccurredAt.IsZero() && a.UpdatedAt > 0 {
+		ev.OccurredAt = time.Unix(a.UpdatedAt, 0)
+	}
+	return ev
+}
+
+func (s CheckoutSession) paidPayment() (Payment, bool) {
+	for _, p := range s.Attributes.Payments {
+		if p.Attributes.Status == PaymentStatusPaid {
+			return p, true
+		}
+	}
+	return Payment{}, false
+}
+
+// ParseWebhook verifies a webhook delivery's signature header with secret (the li signature in
+// live mode, te otherwise) at time now and parses its checkout_session.payment.paid event.
+// Returns EUNAUTHORIZED for a bad or stale signature and EINVALID for a malformed body, another
+// event type, or a paid event without a paid payment.
+func ParseWebhook(header string, body []byte, secret []byte, live bool, now time.Time) (palaro.PaymentEvent, error) {
+	if err := VerifySignature(header, body, secret, live, now); err != nil {
+		return palaro.PaymentEvent{}, err
+	}
+	var e Event
+	if err := json.Unmarshal(body, &e); err != nil {
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The webhook body is not a JSON event.")
+	}
+	a := e.Data.Attributes
+	switch {
+	case e.Data.ID == "" || a.Data.ID == "":
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The webhook event has no id.")
+	case a.Type != EventCheckoutPaid:
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "Unsupported webhook event type %q.", a.Type)
+	case a.Data.Attributes.ReferenceNumber == "":
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The checkout session has no reference number.")
+	}
+	ev := a.Data.PaymentEvent()
+	if ev.Status != palaro.PaymentPaid || ev.Amount <= 0 {
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The paid event carries no paid payment.")
+	}
+	ev.ID = e.Data.ID
+	if a.CreatedAt > 0 {
+		ev.OccurredAt = time.Unix(a.CreatedAt, 0)
+	}
+	return ev, nil
+}
