@@ -78,6 +78,18 @@ type Billing struct {
 	Name  string `json:"name,omitempty"`
 }
 
+// Currency is the ISO 4217 code of every amount: Philippine pesos.
+const Currency = "PHP"
+
+// LineItems converts a checkout's lines to PayMongo line items in pesos (amounts in centavos).
+func LineItems(items []palaro.LineItem) []LineItem {
+	out := make([]LineItem, len(items))
+	for i, l := range items {
+		out[i] = LineItem{Name: l.Name, Amount: l.Amount, Currency: Currency, Quantity: l.Quantity}
+	}
+	return out
+}
+
 // LineItem is one line of a checkout session.
 type LineItem struct {
 	Name     string       `json:"name"`
