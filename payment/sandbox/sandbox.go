@@ -1,0 +1,256 @@
+// Package sandbox is the built-in, default payment provider: a hosted checkout served by the app
+// itself under /sandbox/ that behaves like a real gateway. Its card page takes PayMongo's test
+// cards, its QR Ph page shows a real EMVCo QR Ph code and lets the tester simulate the wallet's
+// payment, and it confirms each payment with a signed PayMongo-style webhook.
+//
+// cmd/palaro selects it when PALARO_PAYMENT_PROVIDER is "sandbox" or empty, signs its webhooks
+// with PALARO_PAYMENT_SECRET, keeps its sessions in the app's SQLite database (NewSQLStore) and
+// mounts Handler() for every path under /sandbox/.
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"palaro"
+	"palaro/payment"
+)
+
+// Name is the provider's configuration name.
+const Name = "sandbox"
+
+// PathPrefix is where Handler serves the checkout pages.
+const PathPrefix = "/sandbox/"
+
+// Defaults of Config's optional fields.
+const (
+	DefaultQRLifetime      = 10 * time.Minute
+	DefaultSessionLifetime = time.Hour
+)
+
+// DefaultRetryDelays are the waits between webhook delivery attempts: five attempts in about 80 s.
+var DefaultRetryDelays = []time.Duration{time.Second, 4 * time.Second, 15 * time.Second, time.Minute}
+
+// Payment methods the sandbox reports.
+const (
+	MethodCard = "card"
+	MethodQRPh = "qrph"
+)
+
+// Config configures the sandbox provider.
+type Config struct {
+	// BaseURL is the app's absolute base URL, such as http://localhost:8080.
+	BaseURL string
+	// WebhookURL is the absolute URL the signed payment webhooks are POSTed to.
+	WebhookURL string
+	// Secret signs the webhooks.
+	Secret []byte
+	Store  SessionStore
+	// HTTPClient sends the webhooks; http.DefaultClient when nil.
+	HTTPClient *http.Client
+	// RetryDelays are the waits between webhook attempts; DefaultRetryDelays when nil.
+	RetryDelays []time.Duration
+	// QRLifetime is how long a QR Ph code can be paid; DefaultQRLifetime when zero.
+	QRLifetime time.Duration
+	// SessionLifetime bounds a session whose checkout has no ExpiresAt; DefaultSessionLifetime when zero.
+	SessionLifetime time.Duration
+	Logger          *slog.Logger
+	// Now tells the time; time.Now when nil.
+	Now func() time.Time
+}
+
+// Provider is the sandbox payment provider; it implements palaro.PaymentProvider.
+type Provider struct {
+	cfg        Config
+	deliveries sync.WaitGroup
+}
+
+var _ palaro.PaymentProvider = (*Provider)(nil)
+
+// New returns a sandbox provider. Returns EINVALID when BaseURL or WebhookURL is not an absolute
+// http(s) URL, the secret is empty or the store is missing.
+func New(cfg Config) (*Provider, error) {
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	switch {
+	case !absoluteURL(cfg.BaseURL):
+		return nil, palaro.Errorf(palaro.EINVALID, "The sandbox needs the app's absolute base URL.")
+	case !absoluteURL(cfg.WebhookURL):
+		return nil, palaro.Errorf(palaro.EINVALID, "The sandbox needs an absolute webhook URL.")
+	case len(cfg.Secret) == 0:
+		return nil, palaro.Errorf(palaro.EINVALID, "The sandbox needs a webhook secret.")
+	case cfg.Store == nil:
+		return nil, palaro.Errorf(palaro.EINVALID, "The sandbox needs a session store.")
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = http.DefaultClient
+	}
+	if cfg.RetryDelays == nil {
+		cfg.RetryDelays = DefaultRetryDelays
+	}
+	if cfg.QRLifetime == 0 {
+		cfg.QRLifetime = DefaultQRLifetime
+	}
+	if cfg.SessionLifetime == 0 {
+		cfg.SessionLifetime = DefaultSessionLifetime
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Provider{cfg: cfg}, nil
+}
+
+// Name returns "sandbox".
+func (p *Provider) Name() string { return Name }
+
+// CreateCheckout stores a new session and returns the URL of its page. A QR Ph session expires
+// after QRLifetime, or when the order's hold ends if that is sooner. Returns EINVALID for an
+// invalid or already expired checkout.
+func (p *Provider) CreateCheckout(ctx context.Context, c palaro.Checkout) (palaro.CheckoutSession, error) {
+	if err := c.Validate(); err != nil {
+		return palaro.CheckoutSession{}, err
+	}
+	now := p.cfg.Now()
+	expires := c.ExpiresAt
+	if expires.IsZero() {
+		expires = now.Add(p.cfg.SessionLifetime)
+	}
+	if c.PaymentType == palaro.PaymentQR {
+		if qrEnd := now.Add(p.cfg.QRLifetime); qrEnd.Before(expires) {
+			expires = qrEnd
+		}
+		if _, err := qrPayload(c); err != nil {
+			return palaro.CheckoutSession{}, err
+		}
+	}
+	if !expires.After(now) {
+		return palaro.CheckoutSession{}, palaro.Errorf(palaro.EINVALID, "The checkout has already expired.")
+	}
+	s := Session{ID: newID("cs_"), Checkout: c, Status: palaro.PaymentPending, CreatedAt: now, ExpiresAt: expires}
+	if err := p.cfg.Store.CreateSession(ctx, s); err != nil {
+		return palaro.CheckoutSession{}, err
+	}
+	return palaro.CheckoutSession{ID: s.ID, URL: p.checkoutURL(s.ID)}, nil
+}
+
+// ParseWebhook verifies and parses a webhook the sandbox sent. Returns EUNAUTHORIZED for a bad or
+// stale signature and EINVALID for a malformed body.
+func (p *Provider) ParseWebhook(signatureHeader string, body []byte, now time.Time) (palaro.PaymentEvent, error) {
+	return payment.ParseWebhook(signatureHeader, body, p.cfg.Secret, false, now)
+}
+
+// SessionStatus reports a session's payment as it stands now. Returns ENOTFOUND for an unknown session.
+func (p *Provider) SessionStatus(ctx context.Context, sessionID string) (palaro.PaymentEvent, error) {
+	s, err := p.cfg.Store.FindSession(ctx, sessionID)
+	if err != nil {
+		return palaro.PaymentEvent{}, err
+	}
+	return p.document(s, p.cfg.Now()).PaymentEvent(), nil
+}
+
+// Wait blocks until every webhook delivery in flight has succeeded or given up, for shutdown and tests.
+func (p *Provider) Wait() { p.deliveries.Wait() }
+
+// pay marks the session paid by method and, when this call is the one that paid it, sends the
+// webhook; it returns once the first delivery attempt is over or after a short wait, so the
+// buyer's redirect is not held up. Returns ECONFLICT when the session expired unpaid.
+func (p *Provider) pay(ctx context.Context, id, method string) (Session, error) {
+	now := p.cfg.Now()
+	attempt := Payment{ID: newID("pay_"), Method: method, EventID: newID("evt_"), PaidAt: now}
+	s, err := p.cfg.Store.PaySession(ctx, id, attempt)
+	if err != nil || s.Payment.EventID != attempt.EventID {
+		return s, err
+	}
+	body, err := json.Marshal(payment.Event{Data: payment.EventData{
+		ID:   attempt.EventID,
+		Type: "event",
+		Attributes: payment.EventAttributes{
+			Type:      payment.EventCheckoutPaid,
+			Data:      p.document(s, now),
+			CreatedAt: now.Unix(),
+			UpdatedAt: now.Unix(),
+		},
+	}})
+	if err != nil {
+		return s, err
+	}
+	select {
+	case <-p.deliver(body):
+	case <-time.After(2 * time.Second):
+	case <-ctx.Done():
+	}
+	return s, nil
+}
+
+// document describes a session as a PayMongo checkout session resource at time now.
+func (p *Provider) document(s Session, now time.Time) payment.CheckoutSession {
+	c := s.Checkout
+	method := MethodCard
+	if c.PaymentType == palaro.PaymentQR {
+		method = MethodQRPh
+	}
+	status := payment.SessionActive
+	if s.Expired(now) {
+		status = payment.SessionExpired
+	}
+	intent := &payment.PaymentIntent{ID: "pi_" + strings.TrimPrefix(s.ID, "cs_"), Type: "payment_intent",
+		Attributes: payment.PaymentIntentAttributes{Amount: c.Total, Currency: payment.Currency, Status: "awaiting_payment_method"}}
+	a := payment.CheckoutSessionAttributes{
+		Billing:            &payment.Billing{Email: c.Email, Name: c.Name},
+		CheckoutURL:        p.checkoutURL(s.ID),
+		Description:        c.Description,
+		LineItems:          payment.LineItems(c.LineItems),
+		PaymentIntent:      intent,
+		PaymentMethodTypes: []string{method},
+		ReferenceNumber:    c.OrderID,
+		Status:             status,
+		SuccessURL:         c.SuccessURL,
+		CancelURL:          c.CancelURL,
+		CreatedAt:          s.CreatedAt.Unix(),
+		UpdatedAt:          s.CreatedAt.Unix(),
+	}
+	if s.Status == palaro.PaymentPaid {
+		paid := s.Payment
+		intent.Attributes.Status = payment.IntentSucceeded
+		a.PaymentMethodUsed = paid.Method
+		a.UpdatedAt = paid.PaidAt.Unix()
+		a.Payments = []payment.Payment{{ID: paid.ID, Type: "payment", Attributes: payment.PaymentAttributes{
+			Amount: c.Total, Currency: payment.Currency, Status: payment.PaymentStatusPaid,
+			Source: &payment.PaymentSource{Type: paid.Method}, PaidAt: paid.PaidAt.Unix(),
+		}}}
+	}
+	return payment.CheckoutSession{ID: s.ID, Type: "checkout_session", Attributes: a}
+}
+
+func (p *Provider) checkoutURL(id string) string {
+	return p.cfg.BaseURL + PathPrefix + "checkout/" + id
+}
+
+// newID returns prefix followed by 24 random hexadecimal digits.
+func newID(prefix string) string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+func absoluteURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+// isCode reports whether err is a palaro error with the given code.
+func isCode(err error, code string) bool {
+	var e *palaro.Error
+	return errors.As(err, &e) && e.Code == code
+}

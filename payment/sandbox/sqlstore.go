@@ -1,0 +1,109 @@
+package sandbox
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"palaro"
+)
+
+// sqlTime is how the SQL store writes times: UTC with a fixed width, so text order is time order.
+const sqlTime = "2006-01-02T15:04:05.000Z"
+
+const sqlSchema = `CREATE TABLE IF NOT EXISTS sandbox_sessions (
+	id         TEXT PRIMARY KEY,
+	order_id   TEXT NOT NULL,
+	checkout   TEXT NOT NULL,
+	status     TEXT NOT NULL,
+	created_at TEXT NOT NULL,
+	expires_at TEXT NOT NULL,
+	payment_id TEXT NOT NULL DEFAULT '',
+	method     TEXT NOT NULL DEFAULT '',
+	event_id   TEXT NOT NULL DEFAULT '',
+	paid_at    TEXT NOT NULL DEFAULT ''
+)`
+
+// SQLStore is a SessionStore in a SQL database (the app's SQLite one), in its own table
+// sandbox_sessions, the way an external gateway keeps its own storage.
+type SQLStore struct {
+	db *sql.DB
+}
+
+// NewSQLStore returns a store in db, creating the sandbox_sessions table if it does not exist.
+func NewSQLStore(ctx context.Context, db *sql.DB) (*SQLStore, error) {
+	if _, err := db.ExecContext(ctx, sqlSchema); err != nil {
+		return nil, fmt.Errorf("create sandbox_sessions: %w", err)
+	}
+	return &SQLStore{db: db}, nil
+}
+
+// CreateSession saves a new pending session. Returns ECONFLICT when its ID is taken.
+func (st *SQLStore) CreateSession(ctx context.Context, s Session) error {
+	checkout, err := json.Marshal(s.Checkout)
+	if err != nil {
+		return err
+	}
+	_, err = st.db.ExecContext(ctx,
+		`INSERT INTO sandbox_sessions (id, order_id, checkout, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		s.ID, s.Checkout.OrderID, string(checkout), palaro.PaymentPending, formatTime(s.CreatedAt), formatTime(s.ExpiresAt))
+	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
+		return palaro.Errorf(palaro.ECONFLICT, "Checkout session %s already exists.", s.ID)
+	}
+	return err
+}
+
+// FindSession returns the session with the given id. Returns ENOTFOUND when there is none.
+func (st *SQLStore) FindSession(ctx context.Context, id string) (Session, error) {
+	var s Session
+	var checkout, created, expires, paid string
+	err := st.db.QueryRowContext(ctx,
+		`SELECT id, checkout, status, created_at, expires_at, payment_id, method, event_id, paid_at FROM sandbox_sessions WHERE id = ?`, id).
+		Scan(&s.ID, &checkout, &s.Status, &created, &expires, &s.Payment.ID, &s.Payment.Method, &s.Payment.EventID, &paid)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Session{}, palaro.Errorf(palaro.ENOTFOUND, "This checkout does not exist.")
+	} else if err != nil {
+		return Session{}, err
+	}
+	if err := json.Unmarshal([]byte(checkout), &s.Checkout); err != nil {
+		return Session{}, fmt.Errorf("sandbox session %s: %w", id, err)
+	}
+	s.CreatedAt, s.ExpiresAt, s.Payment.PaidAt = parseTime(created), parseTime(expires), parseTime(paid)
+	return s, nil
+}
+
+// PaySession records p on a pending, unexpired session and returns the session as stored.
+// Returns ENOTFOUND for an unknown session and ECONFLICT when it expired unpaid.
+func (st *SQLStore) PaySession(ctx context.Context, id string, p Payment) (Session, error) {
+	_, err := st.db.ExecContext(ctx,
+		`UPDATE sandbox_sessions SET status = ?, payment_id = ?, method = ?, event_id = ?, paid_at = ?
+		 WHERE id = ? AND status = ? AND expires_at > ?`,
+		palaro.PaymentPaid, p.ID, p.Method, p.EventID, formatTime(p.PaidAt), id, palaro.PaymentPending, formatTime(p.PaidAt))
+	if err != nil {
+		return Session{}, err
+	}
+	s, err := st.FindSession(ctx, id)
+	if err == nil && s.Status != palaro.PaymentPaid {
+		return s, palaro.Errorf(palaro.ECONFLICT, "This checkout has expired.")
+	}
+	return s, err
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(sqlTime)
+}
+
+func parseTime(s string) time.Time {
+	t, err := time.Parse(sqlTime, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
