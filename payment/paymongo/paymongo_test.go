@@ -18,6 +18,7 @@ import (
 
 	"palaro"
 	"palaro/payment"
+	"palaro/payment/paymenttest"
 	"palaro/payment/paymongo"
 )
 
@@ -122,18 +123,7 @@ func newProvider(t *testing.T, f *fakePayMongo, key string, live bool) *paymongo
 }
 
 func checkout(paymentType string) palaro.Checkout {
-	return palaro.Checkout{
-		OrderID:     "ord_7Q2X9",
-		Description: "MPL Season Finals",
-		LineItems:   []palaro.LineItem{{Name: "Upper Box", Amount: 150000, Quantity: 2}, {Name: "Rally towel", Amount: 25000, Quantity: 1}},
-		Total:       325000,
-		Email:       "ana@example.ph",
-		Name:        "Ana Cruz",
-		PaymentType: paymentType,
-		SuccessURL:  "https://palaro.ph/payment/success/ord_7Q2X9",
-		CancelURL:   "https://palaro.ph/b/upper-box",
-		ExpiresAt:   time.Now().Add(15 * time.Minute),
-	}
+	return paymenttest.Checkout("https://palaro.ph", paymentType, time.Now())
 }
 
 func TestProvider_CreateCheckout(t *testing.T) {
