@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -160,7 +159,7 @@ func (p *Provider) renderError(w http.ResponseWriter, r *http.Request, err error
 func render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	_ = c.Render(context.WithoutCancel(r.Context()), w)
+	_ = c.Render(r.Context(), w)
 }
 
 // noStore keeps the pages out of every cache and out of frames, and confines them to their own

@@ -334,6 +334,22 @@ func TestProvider_Webhook(t *testing.T) {
 			assert.Equal(t, got[0].Body, d.Body)
 		}
 	})
+	t.Run("OK_ConcurrentPaysSendOneEvent", func(t *testing.T) {
+		f := newFixture(t)
+		s := f.checkout(palaro.PaymentQR)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				resp, err := f.client.PostForm(s.URL+"/wallet", nil)
+				if assert.NoError(t, err) {
+					resp.Body.Close()
+					assert.Equal(t, http.StatusSeeOther, resp.StatusCode)
+				}
+			})
+		}
+		wg.Wait()
+		assert.Len(t, f.received(), 1)
+	})
 	t.Run("ErrGivesUp", func(t *testing.T) {
 		f := newFixture(t)
 		f.failFirst = 100
