@@ -30,7 +30,7 @@ const Name = "paymongo"
 const DefaultAPIBase = "https://api.paymongo.com"
 
 // checkoutSessionsPath is the Checkout Sessions resource under the API base.
-const checkoutSessionsPath = "/v1/checkout_sessions"
+const checkoutSessionsPath = "/v2/checkout_sessions"
 
 // DefaultMethodTypes are the PayMongo payment methods offered for each of our payment types.
 var DefaultMethodTypes = map[string][]string{

@@ -46,8 +46,8 @@ type recorded struct {
 func newFake(t *testing.T) *fakePayMongo {
 	f := &fakePayMongo{t: t, sessions: map[string]string{}}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/checkout_sessions", f.create)
-	mux.HandleFunc("GET /v1/checkout_sessions/{id}", f.retrieve)
+	mux.HandleFunc("POST /v2/checkout_sessions", f.create)
+	mux.HandleFunc("GET /v2/checkout_sessions/{id}", f.retrieve)
 	f.server = httptest.NewServer(f.record(mux))
 	t.Cleanup(f.server.Close)
 	return f
@@ -136,7 +136,7 @@ func TestProvider_CreateCheckout(t *testing.T) {
 
 		req := f.last()
 		assert.Equal(t, "POST", req.Method)
-		assert.Equal(t, "/v1/checkout_sessions", req.Path)
+		assert.Equal(t, "/v2/checkout_sessions", req.Path)
 		assert.Equal(t, "application/json", req.ContentType)
 		assert.Equal(t, map[string]any{"data": map[string]any{"attributes": map[string]any{
 			"line_items": []any{
@@ -235,7 +235,7 @@ func TestProvider_SessionStatus(t *testing.T) {
 			assert.Equal(t, c.want, ev)
 			req := f.last()
 			assert.Equal(t, "GET", req.Method)
-			assert.Equal(t, "/v1/checkout_sessions/cs_5f3a", req.Path)
+			assert.Equal(t, "/v2/checkout_sessions/cs_5f3a", req.Path)
 		})
 	}
 	t.Run("ErrNotFound", func(t *testing.T) {
