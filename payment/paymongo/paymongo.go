@@ -1,5 +1,5 @@
 // Package paymongo is the PayMongo payment provider: it creates PayMongo Checkout Sessions (API
-// v1), verifies their checkout_session.payment.paid webhooks and asks for a session's status.
+// v2), verifies their checkout_session.payment.paid webhooks and asks for a session's status.
 //
 // cmd/palaro selects it when PALARO_PAYMENT_PROVIDER is "paymongo" and configures it with
 // PAYMONGO_SECRET_KEY (sk_test_… or sk_live_…), PAYMONGO_WEBHOOK_SECRET (the secret key of the
