@@ -1,4 +1,4 @@
-// Builds the page script (static/js/app.js, with htmx) and one bundle per React island
+// Builds the page script (static/js/app.js), htmx (static/js/htmx.js) and one bundle per React island
 // (islands/*.tsx) into static/dist, with content-hashed names and a manifest for the Go server.
 import * as esbuild from 'esbuild';
 import { readdirSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
@@ -26,10 +26,10 @@ const common = {
   logLevel: 'info',
 };
 
-// The page script is a classic script, so it runs without module support and before islands.
+// The page script and htmx are classic scripts, so they run without module support and before islands.
 const page = await esbuild.build({
   ...common,
-  entryPoints: { app: 'static/js/app.js' },
+  entryPoints: { app: 'static/js/app.js', htmx: 'static/js/htmx.js' },
   format: 'iife',
   entryNames: '[name]-[hash]',
 });

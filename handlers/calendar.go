@@ -12,7 +12,8 @@ import (
 	"palaro/views"
 )
 
-// calendarPage renders the calendar island with the current month's events.
+// calendarPage renders the calendar island for a month (query month=YYYY-MM, the current month by
+// default), with the month's events as a plain list for visitors without JavaScript.
 func (s *Server) calendarPage(c *echo.Context) error {
 	now := s.Now().In(palaro.Manila)
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, palaro.Manila)
@@ -25,8 +26,33 @@ func (s *Server) calendarPage(c *echo.Context) error {
 	}
 	p := s.page(c, "Event calendar · Palaro", "A month calendar of eSports tournaments, concerts and conventions in the Philippines.")
 	p.Islands = []string{"calendar"}
+	if c.QueryParam("month") != "" {
+		p.Path = "/calendar?month=" + month.Format("2006-01")
+	}
 	props := views.CalendarProps{Month: month.Format("2006-01"), Today: now.Format("2006-01-02"), Events: events}
-	return render(c, http.StatusOK, views.CalendarPage(p, props))
+	return render(c, http.StatusOK, views.CalendarPage(p, props, calendarFallback(month, events)))
+}
+
+// calendarFallback groups the events that start in month by day, with links to the months around it.
+func calendarFallback(month time.Time, events []views.CalendarEvent) views.CalendarFallback {
+	prev, next := month.AddDate(0, -1, 0), month.AddDate(0, 1, 0)
+	f := views.CalendarFallback{
+		MonthLabel: month.Format("January 2006"),
+		PrevHref:   "/calendar?month=" + prev.Format("2006-01"), PrevLabel: prev.Format("January 2006"),
+		NextHref: "/calendar?month=" + next.Format("2006-01"), NextLabel: next.Format("January 2006"),
+	}
+	for _, ev := range events {
+		start, err := time.Parse(time.RFC3339, ev.Start)
+		if err != nil || start.Month() != month.Month() || start.Year() != month.Year() {
+			continue
+		}
+		date := start.Format("2006-01-02")
+		if n := len(f.Days); n == 0 || f.Days[n-1].Date != date {
+			f.Days = append(f.Days, views.CalendarDay{Label: start.Format("Monday, 2 January"), Date: date})
+		}
+		f.Days[len(f.Days)-1].Events = append(f.Days[len(f.Days)-1].Events, ev)
+	}
+	return f
 }
 
 // calendarEvents answers the events of one month (query month=YYYY-MM) as JSON.
@@ -57,6 +83,7 @@ func (s *Server) calendarMonth(c *echo.Context, month time.Time) ([]views.Calend
 			Name:  ev.Name,
 			Start: ev.StartsAt.In(palaro.Manila).Format(time.RFC3339),
 			End:   ev.EndsAt.In(palaro.Manila).Format(time.RFC3339),
+			Time:  ev.StartsAt.In(palaro.Manila).Format("3:04 PM"),
 			Place: ev.Venue.Name + ", " + ev.Venue.City,
 			URL:   "/e/" + ev.Code,
 		})

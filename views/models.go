@@ -40,7 +40,13 @@ type Page struct {
 	JSONLD any
 	// Islands names the React islands the page mounts; their scripts are added to the page.
 	Islands []string
+	// HTMX loads htmx on a page that has islands; pages without islands always load it.
+	HTMX bool
 }
+
+// UsesHTMX reports whether the page loads htmx. Island pages leave it out to stay within their
+// JS budget unless they ask for it.
+func (p Page) UsesHTMX() bool { return len(p.Islands) == 0 || p.HTMX }
 
 // Canonical returns the page's absolute canonical URL.
 func (p Page) Canonical() string { return p.Site.BaseURL + p.Path }

@@ -1,14 +1,9 @@
-// Palaro's page script: menu, popups, toast, loading indicator, htmx, 'around me', cookie consent
-// and the hourly build check. Pages work without it; it only enhances them.
-import htmx from 'htmx.org';
-
+// Palaro's page script: menu, popups, toast, loading indicator (htmx requests included), 'around me',
+// cookie consent and the hourly build check. Pages work without it; it only enhances them. htmx
+// itself is a separate script (static/js/htmx.js) that the layout adds to the pages that use it.
 const TOAST_MS = 10000;
 const BUILD_CHECK_MS = 60 * 60 * 1000;
 const RELOAD_GUARD_MS = 10000;
-
-window.htmx = htmx;
-htmx.config.defaultSwapStyle = 'outerHTML';
-htmx.config.historyCacheSize = 0;
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
