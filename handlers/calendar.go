@@ -91,7 +91,7 @@ func (s *Server) calendarMonth(c *echo.Context, month time.Time) ([]views.Calend
 	return out, nil
 }
 
-// eventICS answers an RFC 5545 calendar file for one event.
+// eventICS answers an RFC 5545 calendar file for one event (CRLF line endings, times in UTC).
 func (s *Server) eventICS(c *echo.Context) error {
 	ev, err := s.services.Events.FindEventByCode(c.Request().Context(), c.Param("code"))
 	if err != nil {
@@ -115,7 +115,7 @@ func (s *Server) eventICS(c *echo.Context) error {
 		e.SetStatus(ics.ObjectStatusConfirmed)
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize()))
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
 }
 
 func orDefault(s, def string) string {

@@ -94,7 +94,7 @@ func insertDemoEvent(ctx context.Context, tx *sql.Tx, d demoEvent, today, now ti
 	}
 	for i, t := range d.tickets {
 		payments, _ := json.Marshal(t.paymentTypes())
-		salesEnd := starts
+		salesEnd := ends // walk-ins can buy until the event ends
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position,
 			price, discount, max_purchasable, capacity, sold, sales_start, sales_end, show_promo_field,
 			with_survey, disclaimer, payment_types, seated)

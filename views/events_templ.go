@@ -59,12 +59,12 @@ func HomePage(p Page, upcoming EventList, popular []EventCard) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				for i, c := range popular {
+				for _, c := range popular {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<li>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = eventCard(c, i < 2).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = eventCard(c, false).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
