@@ -84,6 +84,14 @@ func seedFixtures(t *testing.T, db *DB) {
 	exec(`INSERT INTO add_ons (event_id, name, price, category) VALUES (?, 'Shirt', 50000, 'Merch'), (?, 'Parking', 0, 'Access')`, id, id)
 }
 
+// fixtureService returns the event service over a fresh database holding the fixtures.
+func fixtureService(t *testing.T) (*EventService, context.Context) {
+	t.Helper()
+	db := openTestDB(t)
+	seedFixtures(t, db)
+	return NewEventService(db), context.Background()
+}
+
 func codes(events []*palaro.Event) []string {
 	out := make([]string, len(events))
 	for i, ev := range events {
@@ -93,10 +101,7 @@ func codes(events []*palaro.Event) []string {
 }
 
 func TestEventService_ListEvents(t *testing.T) {
-	db := openTestDB(t)
-	seedFixtures(t, db)
-	svc := NewEventService(db)
-	ctx := context.Background()
+	svc, ctx := fixtureService(t)
 	list := func(t *testing.T, f palaro.EventFilter) palaro.EventPage {
 		t.Helper()
 		if f.Now.IsZero() {
@@ -165,10 +170,7 @@ func TestEventService_ListEvents(t *testing.T) {
 }
 
 func TestEventService_FindEventByCode(t *testing.T) {
-	db := openTestDB(t)
-	seedFixtures(t, db)
-	svc := NewEventService(db)
-	ctx := context.Background()
+	svc, ctx := fixtureService(t)
 
 	t.Run("OK", func(t *testing.T) {
 		ev, err := svc.FindEventByCode(ctx, "this-saturday")
@@ -206,10 +208,7 @@ func TestEventService_FindEventByCode(t *testing.T) {
 }
 
 func TestEventService_ListEventsBetween(t *testing.T) {
-	db := openTestDB(t)
-	seedFixtures(t, db)
-	svc := NewEventService(db)
-	ctx := context.Background()
+	svc, ctx := fixtureService(t)
 
 	t.Run("OK", func(t *testing.T) {
 		events, err := svc.ListEventsBetween(ctx, at(3, 1, 0), at(3, 8, 0))
@@ -235,10 +234,7 @@ func TestEventService_ListEventsBetween(t *testing.T) {
 }
 
 func TestEventService_Tags(t *testing.T) {
-	db := openTestDB(t)
-	seedFixtures(t, db)
-	svc := NewEventService(db)
-	ctx := context.Background()
+	svc, ctx := fixtureService(t)
 
 	t.Run("OK", func(t *testing.T) {
 		tag, err := svc.FindTag(ctx, "valorant")
