@@ -1,0 +1,172 @@
+// Command bench measures Palaro: requests per second and latency of its pages at 200 concurrent
+// clients next to a bare Go handler serving the same bytes in the same run, and the gzipped weight
+// of HTML, CSS and JS each page transfers. Run it with `go tool task bench`; see docs/BENCHMARKS.md.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/net/html"
+)
+
+// options are the command-line flags.
+type options struct {
+	Bin         string
+	Duration    time.Duration
+	Warmup      time.Duration
+	Rounds      int
+	Concurrency int
+	MaxRequests int
+	Out         string
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.Bin, "bin", "bin/palaro", "Palaro binary to start (built by `go tool task build`)")
+	flag.DurationVar(&o.Duration, "duration", 10*time.Second, "load time per page and server")
+	flag.DurationVar(&o.Warmup, "warmup", time.Second, "unrecorded load before each page and server")
+	flag.IntVar(&o.Rounds, "rounds", 2, "split the load time into this many alternating Palaro/bare rounds")
+	flag.IntVar(&o.Concurrency, "c", 200, "concurrent clients")
+	flag.IntVar(&o.MaxRequests, "max-requests", 5_000_000, "upper bound of requests per round")
+	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
+	flag.Parse()
+	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -rounds, -c, -duration and -max-requests must be positive")
+		os.Exit(2)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := run(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+	fmt.Print(rep.Markdown())
+	if o.Out != "" {
+		if err := os.WriteFile(o.Out, []byte(rep.Document()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "bench: wrote", o.Out)
+	}
+}
+
+// run starts Palaro and the bare server, measures them and returns the report.
+func run(ctx context.Context, o options) (*report, error) {
+	rep := newReport(o)
+	progress("starting %s serve with the demo data", o.Bin)
+	p, err := startPalaro(ctx, o.Bin)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Stop()
+
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+	home, err := fetch(ctx, client, p.URL+"/")
+	if err != nil {
+		return nil, err
+	}
+	homeHTML, err := home.body()
+	if err != nil {
+		return nil, err
+	}
+	eventPath := firstLink(homeHTML, "/e/")
+	if eventPath == "" {
+		return nil, errors.New("no event link (/e/…) on the home page")
+	}
+	targets := []string{"/", eventPath}
+
+	captured := map[string]response{}
+	for _, path := range targets {
+		if captured[path], err = fetch(ctx, client, p.URL+path); err != nil {
+			return nil, err
+		}
+	}
+	bareURL, stopBare, err := startBare(captured)
+	if err != nil {
+		return nil, err
+	}
+	defer stopBare()
+
+	for _, path := range targets {
+		res := serverResult{Path: path}
+		servers := []struct {
+			name string
+			url  string
+			into *Load
+		}{{"palaro", p.URL, &res.Palaro}, {"bare", bareURL, &res.Bare}}
+		lc := newLoadClient(o.Concurrency)
+		for _, s := range servers {
+			progress("warming up %s %s", s.name, path)
+			runLoad(ctx, lc, s.url+path, o.Concurrency, o.Warmup, o.MaxRequests)
+		}
+		for round := range o.Rounds {
+			for _, s := range servers {
+				progress("round %d/%d: %s %s", round+1, o.Rounds, s.name, path)
+				*s.into = s.into.merge(runLoad(ctx, lc, s.url+path, o.Concurrency, o.Duration/time.Duration(o.Rounds), o.MaxRequests))
+			}
+		}
+		lc.CloseIdleConnections()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rep.Server = append(rep.Server, res)
+	}
+
+	weighed := []string{"/", eventPath}
+	eventHTML, err := captured[eventPath].body()
+	if err != nil {
+		return nil, err
+	}
+	if find := firstLink(eventHTML, "/f/"); find != "" {
+		weighed = append(weighed, find)
+	}
+	weighed = append(weighed, "/calendar")
+	for _, path := range weighed {
+		progress("weighing %s", path)
+		w, err := measureWeight(ctx, client, p.URL, path)
+		if err != nil {
+			return nil, err
+		}
+		rep.Weights = append(rep.Weights, w)
+	}
+	rep.finish()
+	return rep, nil
+}
+
+// firstLink returns the first <a href> of an HTML page whose path starts with prefix, or "".
+func firstLink(doc []byte, prefix string) string {
+	z := html.NewTokenizer(bytes.NewReader(doc))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return ""
+		case html.StartTagToken:
+			t := z.Token()
+			if t.Data != "a" {
+				continue
+			}
+			for _, a := range t.Attr {
+				if a.Key == "href" && strings.HasPrefix(a.Val, prefix) && len(a.Val) > len(prefix) {
+					return a.Val
+				}
+			}
+		}
+	}
+}
+
+// progress tells the person waiting what is being measured.
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
