@@ -1,0 +1,237 @@
+// The purchase form island of /b/{ticketTypeCode} (SPEC.md sections 4 and 5). The fields, their
+// labels and messages come from the rules the server hands over (palaro.PurchaseRules): e-mail,
+// quantity, the personal details the event requires, survey answer and disclaimer; then promo
+// code, add-ons, a summary and one button per payment type. No fetch on load.
+import { useEffect, useState } from 'react';
+import { mountIsland } from './mount';
+import { call, outcome, peso, percent, saveEmail, savedEmail } from './components/api';
+import { check, type FieldRule } from './components/rules';
+import { Select, TextInput } from './components/TextInput';
+import { Checkbox } from './components/Checkbox';
+import { AddOnPicker, PayButtons, addOnsTotal, freeAddOnIds, type AddOn, type PaymentOption } from './components/AddOns';
+
+/** TicketDetails are the ticket details of SPEC.md section 3 (prices in centavos). */
+export type TicketDetails = {
+  code: string;
+  name: string;
+  price: number;
+  finalPrice: number;
+  discount: number;
+  maxPurchasable: number;
+  quantity: number;
+  showPromoField: boolean;
+  withSurvey: boolean;
+  disclaimer: string;
+  paymentTypes: string[];
+  addOns: AddOn[];
+  event: { code: string; name: string; requiredFields: string[]; surveyQuestion: string; surveyAnswers: string[] };
+};
+
+/** PurchaseProps are the island's props, rendered by the server. */
+export type PurchaseProps = {
+  ticket: TicketDetails;
+  rules: FieldRule[];
+  payments: PaymentOption[];
+  seats: string[];
+  source: string;
+};
+
+const AUTOCOMPLETE: Record<string, string> = {
+  email: 'email', firstName: 'given-name', lastName: 'family-name', fullName: 'name', mobileNumber: 'tel',
+  birthDate: 'bday', companyName: 'organization', designation: 'organization-title',
+};
+
+function Purchase(p: PurchaseProps) {
+  const t = p.ticket;
+  const rules = p.rules;
+  const qRule = rules.find((r) => r.field === 'quantity');
+  const seatCount = p.seats.length;
+  const initialQty = qRule?.locked ? (seatCount || 1) : 1;
+  const [values, setValues] = useState<Record<string, string>>({ email: '', quantity: String(initialQty), source: p.source || '' });
+  const [existing, setExisting] = useState(false);
+  const [addOns, setAddOns] = useState<number[]>(() => freeAddOnIds(t.addOns || []));
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [busy, setBusy] = useState(false);
+  const [serverError, setServerError] = useState('');
+
+  useEffect(() => {
+    const email = savedEmail();
+    if (email) setValues((v) => (v.email ? v : { ...v, email }));
+  }, []);
+
+  const val = (f: string) => values[f] || '';
+  const set = (f: string, touchNow = false) => (value: string) => {
+    setValues((v) => ({ ...v, [f]: value }));
+    if (touchNow) touch(f)();
+    setServerError('');
+  };
+  const touch = (f: string) => () => setTouched((x) => (x[f] ? x : { ...x, [f]: true }));
+
+  const errors: Record<string, string> = {};
+  for (const r of rules) errors[r.field] = check(r, val(r.field), existing);
+  const qty = Number(val('quantity')) || 0;
+  if (!errors.quantity && qty > t.quantity) errors.quantity = t.quantity > 0 ? `Only ${t.quantity} tickets left.` : 'Sold out';
+  const valid = Object.values(errors).every((e) => !e);
+  const shown = (f: string) => (touched[f] ? errors[f] : '');
+  const hasPersonal = rules.some((r) => r.requiredWhen === 'newBuyer');
+
+  const addOnSum = addOnsTotal(t.addOns || [], addOns);
+  const total = t.finalPrice * qty + addOnSum;
+
+  async function pay(paymentType: string) {
+    if (!valid || busy) return;
+    setBusy(true);
+    setServerError('');
+    const personal = (f: string) => (existing ? '' : val(f).trim());
+    const { status, data } = await call('POST', '/v1/ticket/buy', {
+      eventCode: t.event.code,
+      ticketCode: t.code,
+      quantity: qty,
+      email: val('email').trim(),
+      existingUser: existing,
+      firstName: personal('firstName'),
+      lastName: personal('lastName'),
+      fullName: personal('fullName'),
+      mobileNumber: personal('mobileNumber'),
+      gender: personal('gender'),
+      birthDate: personal('birthDate'),
+      age: personal('age'),
+      companyName: personal('companyName'),
+      designation: personal('designation'),
+      economicClass: personal('economicClass'),
+      surveyAnswer: val('surveyAnswer'),
+      seats: p.seats,
+      source: val('source').trim(),
+      addOns,
+      paymentType,
+      disclaimerAccepted: val('disclaimerAccepted') === 'yes',
+    });
+    const o = outcome(status, data);
+    if ('go' in o) {
+      saveEmail(val('email').trim());
+      window.location.assign(o.go);
+      return;
+    }
+    setServerError(o.error);
+    setBusy(false);
+  }
+
+  const field = (r: FieldRule) => {
+    if (r.requiredWhen === 'newBuyer' && existing) return null;
+    const common = { id: r.field, name: r.field, label: r.label, required: !!r.requiredWhen, value: val(r.field), error: shown(r.field) };
+    switch (r.input) {
+      case 'select':
+        return <Select key={r.field} {...common} options={r.options || []} onChange={set(r.field, true)} onBlur={touch(r.field)} />;
+      case 'survey':
+        return (
+          <fieldset key={r.field} className="survey">
+            <legend>{r.label}</legend>
+            <div className="survey-answers">
+              {(r.options || []).map((a) => (
+                <button key={a} type="button" className="survey-answer" aria-pressed={val(r.field) === a}
+                  onClick={() => set(r.field, true)(val(r.field) === a ? '' : a)}>
+                  {a}
+                </button>
+              ))}
+            </div>
+            {shown(r.field) && <p className="field-error">{shown(r.field)}</p>}
+          </fieldset>
+        );
+      case 'checkbox':
+        return (
+          <div key={r.field} className="disclaimer">
+            <Checkbox name={r.field} label={r.label} checked={val(r.field) === 'yes'} onChange={(on) => set(r.field, true)(on ? 'yes' : '')} />
+            {shown(r.field) && <p className="field-error">{shown(r.field)}</p>}
+          </div>
+        );
+      case 'quantity':
+        if (r.hidden) return null;
+        return (
+          <TextInput key={r.field} {...common} digitsOnly noPaste maxLength={r.maxLength} readOnly={r.locked} onChange={set(r.field, true)} onBlur={touch(r.field)}
+            hint={seatCount > 0 ? `Seats ${p.seats.join(', ')}` : `Max. ${r.max} per person`} />
+        );
+      default:
+        return (
+          <TextInput key={r.field} {...common} type={r.input === 'digits' ? 'text' : r.input} digitsOnly={r.input === 'digits' || r.input === 'tel'}
+            maxLength={r.maxLength} autoComplete={AUTOCOMPLETE[r.field]} onChange={set(r.field)} onBlur={touch(r.field)} />
+        );
+    }
+  };
+
+  const first = rules.filter((r) => r.field === 'email');
+  const personal = rules.filter((r) => r.requiredWhen === 'newBuyer');
+  const survey = rules.filter((r) => r.input === 'survey');
+  const disclaimer = rules.filter((r) => r.input === 'checkbox');
+
+  return (
+    <form className="purchase-form" noValidate onSubmit={(e) => e.preventDefault()} aria-label={`Buy ${t.name}`}>
+      <section className="form-section" aria-labelledby="buyer-heading">
+        <h2 id="buyer-heading">Your details</h2>
+        {first.map(field)}
+        {hasPersonal && (
+          <Checkbox name="existingUser" label="I am an existing user" checked={existing} onChange={(on) => { setExisting(on); setServerError(''); }} />
+        )}
+        {personal.map(field)}
+      </section>
+
+      {survey.length > 0 && <section className="form-section">{survey.map(field)}</section>}
+
+      <section className="form-section" aria-labelledby="tickets-heading">
+        <h2 id="tickets-heading">Tickets</h2>
+        {qRule && field(qRule)}
+        {(t.showPromoField || p.source) && (
+          <TextInput id="source" name="source" label="Promo or referral code" maxLength={64} autoComplete="off" value={val('source')} onChange={set('source')} />
+        )}
+      </section>
+
+      {(t.addOns || []).length > 0 && (
+        <section className="form-section" aria-labelledby="addons-heading">
+          <h2 id="addons-heading">Add-ons</h2>
+          <AddOnPicker addOns={t.addOns} selected={addOns} onChange={setAddOns} />
+        </section>
+      )}
+
+      <section className="form-section summary" aria-labelledby="summary-heading">
+        <h2 id="summary-heading">Summary</h2>
+        <dl>
+          <div>
+            <dt>{t.name}</dt>
+            <dd>
+              {t.discount > 0 && <s className="price-original">{peso(t.price)}</s>}
+              {t.discount > 0 && <span className="discount">-{percent(t.discount)}</span>}
+              <span>{peso(t.finalPrice)}</span>
+            </dd>
+          </div>
+          {!qRule?.hidden && (
+            <div>
+              <dt>Quantity</dt>
+              <dd>× {qty}</dd>
+            </div>
+          )}
+          {addOnSum > 0 && (
+            <div>
+              <dt>Add-ons</dt>
+              <dd>{peso(addOnSum)}</dd>
+            </div>
+          )}
+          <div className="total">
+            <dt>Total</dt>
+            <dd data-total>{peso(total)}</dd>
+          </div>
+        </dl>
+        {t.showPromoField && <p className="field-hint">Promo discounts are applied at checkout.</p>}
+      </section>
+
+      {disclaimer.length > 0 && <section className="form-section">{disclaimer.map(field)}</section>}
+
+      {serverError && (
+        <p className="form-error" role="alert">
+          {serverError}
+        </p>
+      )}
+      <PayButtons options={p.payments} free={total === 0} disabled={!valid || busy} onPay={pay} />
+    </form>
+  );
+}
+
+mountIsland('purchase', Purchase);

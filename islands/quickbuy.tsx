@@ -1,0 +1,109 @@
+// The quick-buy bottom sheet of the event page (SPEC.md sections 2, 4 and 5): e-mail checked on
+// blur, quantity capped at what is available, one button per payment type. It loads only when a
+// 'Quick buy' button is first pressed, so the event page ships no React until then, and opens on
+// the toggle-buy-ticket event ({code} opens that ticket type; null closes).
+import { useEffect, useRef, useState } from 'react';
+import { mountIsland } from './mount';
+import { GENERIC_ERROR, call, outcome, peso, saveEmail, savedEmail, toast } from './components/api';
+import { check, type FieldRule } from './components/rules';
+import { TextInput } from './components/TextInput';
+import { PayButtons, type PaymentOption } from './components/AddOns';
+
+/** QuickTicket is a ticket type offered in the sheet; prices in centavos. */
+export type QuickTicket = { code: string; name: string; finalPrice: number; maxPurchasable: number; quantity: number; payments: PaymentOption[] };
+
+/** QuickBuyProps are the island's props, rendered by the event page. */
+export type QuickBuyProps = { eventCode: string; tickets: QuickTicket[]; email: FieldRule };
+
+type Palaro = { buyTicket?: string };
+const palaro = (): Palaro => ((window as unknown as { palaro?: Palaro }).palaro || {});
+
+function QuickBuy(p: QuickBuyProps) {
+  const [code, setCode] = useState(() => palaro().buyTicket || '');
+  const [visible, setVisible] = useState(false);
+  const [email, setEmail] = useState(savedEmail);
+  const [emailError, setEmailError] = useState('');
+  const [quantity, setQuantity] = useState('1');
+  const [busy, setBusy] = useState(false);
+  const sheet = useRef<HTMLDivElement>(null);
+  const t = p.tickets.find((x) => x.code === code);
+
+  const close = () => {
+    setVisible(false);
+    palaro().buyTicket = '';
+    window.setTimeout(() => setCode(''), 250);
+  };
+
+  useEffect(() => {
+    const onToggle = (e: Event) => {
+      const d = (e as CustomEvent<{ code?: string } | null>).detail;
+      if (d?.code) {
+        setCode(d.code);
+        setQuantity('1');
+      } else close();
+    };
+    document.addEventListener('toggle-buy-ticket', onToggle);
+    return () => document.removeEventListener('toggle-buy-ticket', onToggle);
+  }, []);
+
+  useEffect(() => {
+    if (!t) return;
+    const id = window.requestAnimationFrame(() => setVisible(true));
+    sheet.current?.querySelector<HTMLInputElement>('input')?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
+    document.addEventListener('keydown', onKey);
+    return () => {
+      window.cancelAnimationFrame(id);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [t?.code]);
+
+  if (!t) return null;
+  const cap = Math.max(1, Math.min(t.maxPurchasable || t.quantity, t.quantity));
+  const qty = Number(quantity) || 0;
+  const valid = !check(p.email, email) && qty >= 1 && qty <= cap;
+
+  const setQty = (v: string) => setQuantity(v && Number(v) > cap ? String(cap) : v);
+
+  async function pay(paymentType: string) {
+    if (!valid || busy || !t) return;
+    setBusy(true);
+    const { status, data } = await call('POST', '/v1/ticket/buy', { eventCode: p.eventCode, ticketCode: t.code, quantity: qty, email: email.trim(), source: '', paymentType });
+    setBusy(false);
+    close();
+    const o = outcome(status, data);
+    if ('go' in o) {
+      saveEmail(email.trim());
+      window.location.assign(o.go);
+    } else if (status === 200 && data) toast(o.error || GENERIC_ERROR);
+  }
+
+  return (
+    <div className={`sheet-backdrop${visible ? ' open' : ''}`} onClick={(e) => e.target === e.currentTarget && close()}>
+      <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="quickbuy-title" ref={sheet}>
+        <div className="sheet-head">
+          <h2 id="quickbuy-title">Quick buy</h2>
+          <button type="button" className="icon-button" aria-label="Close" onClick={close}>
+            <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
+          </button>
+        </div>
+        <p className="sheet-ticket">
+          <strong>{t.name}</strong> <span className="price">{peso(t.finalPrice)}</span>
+        </p>
+        <form noValidate onSubmit={(e) => e.preventDefault()}>
+          <TextInput id="quick-email" name="email" label="E-mail" type="email" autoComplete="email" required maxLength={254} value={email}
+            onChange={(v) => { setEmail(v); if (emailError) setEmailError(check(p.email, v)); }}
+            onBlur={() => setEmailError(check(p.email, email))} error={emailError} />
+          <TextInput id="quick-quantity" name="quantity" label="No. of tickets" digitsOnly noPaste maxLength={3} required value={quantity}
+            onChange={setQty} hint={`Max. ${cap}`} />
+          <p className="sheet-total">
+            Total <strong>{peso(t.finalPrice * qty)}</strong>
+          </p>
+          <PayButtons options={t.payments} free={t.finalPrice === 0} disabled={!valid || busy} onPay={pay} />
+        </form>
+      </div>
+    </div>
+  );
+}
+
+mountIsland('quickbuy', QuickBuy);
