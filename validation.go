@@ -1,0 +1,314 @@
+package palaro
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Purchase form field names, as in the purchase payload and in an event's requiredFields.
+const (
+	FieldEmail         = "email"
+	FieldQuantity      = "quantity"
+	FieldFirstName     = "firstName"
+	FieldLastName      = "lastName"
+	FieldFullName      = "fullName"
+	FieldMobileNumber  = "mobileNumber"
+	FieldGender        = "gender"
+	FieldBirthDate     = "birthDate"
+	FieldAge           = "age"
+	FieldCompanyName   = "companyName"
+	FieldDesignation   = "designation"
+	FieldEconomicClass = "economicClass"
+	FieldSurveyAnswer  = "surveyAnswer"
+	FieldDisclaimer    = "disclaimerAccepted"
+)
+
+// When a rule's field is required.
+const (
+	RequiredAlways   = "always"   // every buyer must fill it
+	RequiredNewBuyer = "newBuyer" // required unless the buyer ticked 'I am an existing user'
+	RequiredNever    = ""         // optional; its pattern still applies when filled
+)
+
+// GenderOptions are the choices of the gender field.
+var GenderOptions = []string{"Male", "Female"}
+
+// IncomeOptions are the choices of the monthly income (economicClass) field.
+var IncomeOptions = []string{"Unemployed", "Below 10,000", "10,000 to 30,000", "30,000 to 100,000", "Above 100,000"}
+
+// Patterns of the purchase form, written so that Go's regexp and JavaScript's RegExp read them alike.
+const (
+	EmailPattern     = `^[^\s@]+@[^\s@]+\.[^\s@]+$`
+	MobilePattern    = `^\+?[0-9][0-9-]*$`
+	DigitsPattern    = `^[0-9]+$`
+	BirthDatePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+)
+
+var (
+	emailRE     = regexp.MustCompile(EmailPattern)
+	mobileRE    = regexp.MustCompile(MobilePattern)
+	digitsRE    = regexp.MustCompile(DigitsPattern)
+	birthDateRE = regexp.MustCompile(BirthDatePattern)
+)
+
+// ValidEmail reports whether s looks like an e-mail address (SPEC.md section 5's basic pattern).
+func ValidEmail(s string) bool { return len(s) <= 254 && emailRE.MatchString(s) }
+
+// ValidMobileNumber reports whether s has only digits and hyphens, with an optional leading plus.
+func ValidMobileNumber(s string) bool { return len(s) <= 20 && mobileRE.MatchString(s) }
+
+// FieldRule is one validation rule of the purchase form. The same rules are enforced on the
+// server by ValidatePurchase and handed to the purchase island as JSON, so both show one message.
+type FieldRule struct {
+	// Field is the payload field name, such as "email".
+	Field string `json:"field"`
+	// Label is the field's visible label (the floating placeholder).
+	Label string `json:"label"`
+	// Input is the input kind: text, email, tel, digits, date, select, survey, checkbox or quantity.
+	Input string `json:"input"`
+	// RequiredWhen is RequiredAlways, RequiredNewBuyer or RequiredNever.
+	RequiredWhen string `json:"requiredWhen"`
+	// Message is shown when a required field is empty.
+	Message string `json:"message"`
+	// Pattern, when set, is a regular expression the filled value must match.
+	Pattern string `json:"pattern,omitempty"`
+	// PatternMessage is shown when the value does not match Pattern or is not one of Options.
+	PatternMessage string `json:"patternMessage,omitempty"`
+	// Options, when set, lists the only accepted values.
+	Options []string `json:"options,omitempty"`
+	// MaxLength is the longest accepted value in characters.
+	MaxLength int `json:"maxLength,omitempty"`
+	// Max is the largest accepted number (quantity), with MaxMessage shown above it.
+	Max        int    `json:"max,omitempty"`
+	MaxMessage string `json:"maxMessage,omitempty"`
+	// Locked is true when the value is fixed by the page (quantity 1 for free tickets, or the seat count).
+	Locked bool `json:"locked,omitempty"`
+	// Hidden is true when the field is not shown (a forced quantity of 1).
+	Hidden bool `json:"hidden,omitempty"`
+}
+
+// personalFields are the personal details an event may require, in form order, with their rules.
+var personalFields = []FieldRule{
+	{Field: FieldFirstName, Label: "First Name", Input: "text", Message: "First Name is required", MaxLength: 100},
+	{Field: FieldLastName, Label: "Last Name", Input: "text", Message: "Last Name is required", MaxLength: 100},
+	{Field: FieldFullName, Label: "Full Name", Input: "text", Message: "Full Name is required", MaxLength: 200},
+	{Field: FieldMobileNumber, Label: "Mobile Number", Input: "tel", Message: "Mobile Number is required",
+		Pattern: MobilePattern, PatternMessage: "Invalid Mobile Number", MaxLength: 20},
+	{Field: FieldGender, Label: "Gender", Input: "select", Message: "Gender is required",
+		Options: GenderOptions, PatternMessage: "Gender is required"},
+	{Field: FieldBirthDate, Label: "Birthdate", Input: "date", Message: "Birthdate is required",
+		Pattern: BirthDatePattern, PatternMessage: "Invalid Birthdate", MaxLength: 10},
+	{Field: FieldAge, Label: "Age", Input: "digits", Message: "Age is required",
+		Pattern: `^[0-9]{1,3}$`, PatternMessage: "Invalid Age", MaxLength: 3},
+	{Field: FieldCompanyName, Label: "Company Name", Input: "text", Message: "Company name is required", MaxLength: 200},
+	{Field: FieldDesignation, Label: "Designation", Input: "text", Message: "Designation is required", MaxLength: 200},
+	{Field: FieldEconomicClass, Label: "Monthly Income", Input: "select", Message: "Monthly income is required",
+		Options: IncomeOptions, PatternMessage: "Monthly income is required"},
+}
+
+// PersonalField reports whether name is a personal detail that existing users skip.
+func PersonalField(name string) bool {
+	return slices.ContainsFunc(personalFields, func(r FieldRule) bool { return r.Field == name })
+}
+
+// MaxTicketsMessage is the message for a quantity above the ticket type's limit.
+func MaxTicketsMessage(max int) string {
+	return "Maximum ticket limit per user is " + strconv.Itoa(max) + "."
+}
+
+// FixedQuantity returns the quantity the form forces, if any: the seat count when seats were
+// chosen, 1 for a free ticket or a ticket limited to one per buyer, else 0 (the buyer chooses).
+func FixedQuantity(tt TicketType, seats int) int {
+	switch {
+	case seats > 0:
+		return seats
+	case tt.Price == 0 || tt.MaxPurchasable == 1:
+		return 1
+	}
+	return 0
+}
+
+// PurchaseRules returns the rules of the purchase form for a ticket type of an event, in form
+// order: e-mail, quantity, the event's required personal details, survey answer, disclaimer.
+// seats is the number of seats chosen in the query (0 when none).
+func PurchaseRules(tt TicketType, ev *Event, seats int) []FieldRule {
+	rules := []FieldRule{{
+		Field: FieldEmail, Label: "E-mail", Input: "email", RequiredWhen: RequiredAlways,
+		Message: "E-mail is required", Pattern: EmailPattern, PatternMessage: "Invalid E-mail address", MaxLength: 254,
+	}}
+	q := FieldRule{
+		Field: FieldQuantity, Label: "No. of Tickets", Input: "quantity", RequiredWhen: RequiredAlways,
+		Message: "Please input no. of tickets to be purchased", Pattern: DigitsPattern,
+		PatternMessage: "Please input no. of tickets to be purchased", MaxLength: 3,
+		Max: max(tt.MaxPurchasable, 1), MaxMessage: MaxTicketsMessage(max(tt.MaxPurchasable, 1)),
+	}
+	if fixed := FixedQuantity(tt, seats); fixed > 0 {
+		q.Locked = true
+		q.Hidden = seats == 0
+		if seats > q.Max {
+			q.Max, q.MaxMessage = seats, MaxTicketsMessage(seats)
+		}
+	}
+	rules = append(rules, q)
+	var required []string
+	if ev != nil {
+		required = ev.RequiredFields
+	}
+	for _, r := range personalFields {
+		if slices.Contains(required, r.Field) {
+			r.RequiredWhen = RequiredNewBuyer
+			rules = append(rules, r)
+		}
+	}
+	if tt.WithSurvey && ev != nil && ev.SurveyQuestion != "" && len(ev.SurveyAnswers) > 0 {
+		rules = append(rules, FieldRule{
+			Field: FieldSurveyAnswer, Label: ev.SurveyQuestion, Input: "survey", RequiredWhen: RequiredAlways,
+			Message: "Please answer the survey question", Options: ev.SurveyAnswers,
+			PatternMessage: "Please answer the survey question",
+		})
+	}
+	if tt.Disclaimer != "" {
+		rules = append(rules, FieldRule{
+			Field: FieldDisclaimer, Label: tt.Disclaimer, Input: "checkbox", RequiredWhen: RequiredAlways,
+			Message: "Please accept the disclaimer to continue",
+		})
+	}
+	return rules
+}
+
+// fieldValue returns the payload's value of a field as the form would hold it.
+func (r PurchaseRequest) fieldValue(field string) string {
+	switch field {
+	case FieldEmail:
+		return r.Email
+	case FieldQuantity:
+		if r.Quantity == 0 {
+			return ""
+		}
+		return strconv.Itoa(r.Quantity)
+	case FieldFirstName:
+		return r.FirstName
+	case FieldLastName:
+		return r.LastName
+	case FieldFullName:
+		return r.FullName
+	case FieldMobileNumber:
+		return r.MobileNumber
+	case FieldGender:
+		return r.Gender
+	case FieldBirthDate:
+		return r.BirthDate
+	case FieldAge:
+		return r.Age
+	case FieldCompanyName:
+		return r.CompanyName
+	case FieldDesignation:
+		return r.Designation
+	case FieldEconomicClass:
+		return r.EconomicClass
+	case FieldSurveyAnswer:
+		return r.SurveyAnswer
+	case FieldDisclaimer:
+		if r.DisclaimerAccepted {
+			return "yes"
+		}
+	}
+	return ""
+}
+
+// Check returns the rule's message for value, or "" when value passes. existingUser skips
+// RequiredNewBuyer rules entirely.
+func (f FieldRule) Check(value string, existingUser bool) string {
+	if f.RequiredWhen == RequiredNewBuyer && existingUser {
+		return ""
+	}
+	if strings.TrimSpace(value) == "" {
+		if f.RequiredWhen == RequiredNever {
+			return ""
+		}
+		return f.Message
+	}
+	if f.MaxLength > 0 && utf8.RuneCountInString(value) > f.MaxLength {
+		return orText(f.PatternMessage, f.Label+" is too long")
+	}
+	if f.Pattern != "" && !compiled(f.Pattern).MatchString(value) {
+		return f.PatternMessage
+	}
+	if len(f.Options) > 0 && !slices.Contains(f.Options, value) {
+		return f.PatternMessage
+	}
+	if f.Max > 0 {
+		if n, err := strconv.Atoi(value); err != nil || n < 1 {
+			return f.Message
+		} else if n > f.Max {
+			return f.MaxMessage
+		}
+	}
+	return ""
+}
+
+var patterns sync.Map // pattern string → *regexp.Regexp
+
+// compiled returns the compiled form of one of the package's patterns, compiling it once.
+func compiled(pattern string) *regexp.Regexp {
+	if re, ok := patterns.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(pattern)
+	patterns.Store(pattern, re)
+	return re
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// NormalizePurchase trims the payload's text fields and applies the quantity the form forces
+// (FixedQuantity), so that the server sees what an honest form would have sent.
+func NormalizePurchase(req PurchaseRequest, tt TicketType) PurchaseRequest {
+	for _, s := range []*string{&req.Email, &req.FirstName, &req.LastName, &req.FullName, &req.MobileNumber,
+		&req.Gender, &req.BirthDate, &req.Age, &req.CompanyName, &req.Designation, &req.EconomicClass,
+		&req.SurveyAnswer, &req.Source, &req.PaymentType, &req.EventCode, &req.TicketCode} {
+		*s = strings.TrimSpace(*s)
+	}
+	req.Email = strings.ToLower(req.Email)
+	if fixed := FixedQuantity(tt, len(req.Seats)); fixed > 0 {
+		req.Quantity = fixed
+	}
+	if req.ExistingUser {
+		req.FirstName, req.LastName, req.FullName, req.MobileNumber = "", "", "", ""
+		req.Gender, req.BirthDate, req.Age, req.CompanyName, req.Designation, req.EconomicClass = "", "", "", "", "", ""
+	}
+	return req
+}
+
+// ValidatePurchase checks a (normalized) purchase payload against the rules of its ticket type
+// and event. It returns nil when valid, otherwise an EINVALID error whose Fields map holds each
+// failing field's message and whose Message is the first of them in form order.
+func ValidatePurchase(req PurchaseRequest, tt TicketType, ev *Event) *Error {
+	var first string
+	fields := map[string]string{}
+	for _, rule := range PurchaseRules(tt, ev, len(req.Seats)) {
+		if msg := rule.Check(req.fieldValue(rule.Field), req.ExistingUser); msg != "" {
+			fields[rule.Field] = msg
+			if first == "" {
+				first = msg
+			}
+		}
+	}
+	if first == "" && req.PaymentType != "" && !slices.Contains(tt.PaymentTypes, req.PaymentType) {
+		first = "Please choose a payment method"
+		fields["paymentType"] = first
+	}
+	if first == "" {
+		return nil
+	}
+	return &Error{Code: EINVALID, Message: first, Fields: fields}
+}
