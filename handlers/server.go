@@ -31,6 +31,8 @@ type Config struct {
 // Services are the domain services the handlers call.
 type Services struct {
 	Events palaro.EventService
+	// TicketTypes finds a ticket type for the purchase page.
+	TicketTypes palaro.TicketTypeService
 }
 
 // Server is Palaro's HTTP server.
@@ -92,6 +94,8 @@ func (s *Server) routes() {
 	e.GET("/privacy", s.privacyPage)
 	e.GET("/terms", s.termsPage)
 	e.GET("/cookies", s.cookiesPage)
+
+	e.GET("/b/:code", s.buyPage)
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }

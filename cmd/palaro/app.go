@@ -43,12 +43,13 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 			return nil, err
 		}
 	}
+	events := store.NewEventService(db)
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
 		TagManagerID: cfg.TagManagerID,
 		PixelID:      cfg.PixelID,
-	}, handlers.Services{Events: store.NewEventService(db)}, static.Default(), logger)
+	}, handlers.Services{Events: events, TicketTypes: events}, static.Default(), logger)
 	return &app{db: db, server: server}, nil
 }
 

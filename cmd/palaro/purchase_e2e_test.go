@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// openForm opens a buy page and waits for the purchase island to mount.
+func openForm(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	require.NoError(t, chromedp.Run(ctx,
+		emulation.SetFocusEmulationEnabled(true),
+		chromedp.Navigate(url),
+		chromedp.WaitVisible(`[data-island="purchase"][data-mounted] form`, chromedp.ByQuery),
+	))
+}
+
+// typeInto focuses the input labelled by id, replaces its value with keystrokes and leaves it.
+func typeInto(id, value string) chromedp.Tasks {
+	sel := "#" + id
+	return chromedp.Tasks{
+		chromedp.Focus(sel, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('`+sel+`').select && document.querySelector('`+sel+`').select()`, nil),
+		chromedp.SendKeys(sel, "\b"+value, chromedp.ByQuery),
+		chromedp.Blur(sel, chromedp.ByQuery),
+	}
+}
+
+// fieldError returns the validation message shown under the field with the given id.
+func fieldError(ctx context.Context, t *testing.T, id string) string {
+	t.Helper()
+	var msg string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`(document.getElementById('`+id+`-error')||{}).textContent||''`, &msg)))
+	return msg
+}
+
+// buttonsDisabled reports whether every payment button of the form is disabled.
+func buttonsDisabled(ctx context.Context, t *testing.T) bool {
+	t.Helper()
+	var disabled bool
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll('.pay-buttons button')].every(b => b.disabled)`, &disabled)))
+	return disabled
+}
+
+func TestBuyPage_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+
+	t.Run("RequiredFieldMessages", func(t *testing.T) {
+		openForm(t, ctx, a.URL+"/b/codm-campus-clash-iloilo-free")
+		screenshot(t, ctx, "buy-free-form")
+		require.True(t, buttonsDisabled(ctx, t), "submit is disabled until the form is valid")
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Focus("#firstName", chromedp.ByQuery), chromedp.Blur("#firstName", chromedp.ByQuery),
+			chromedp.Focus("#companyName", chromedp.ByQuery), chromedp.Blur("#companyName", chromedp.ByQuery),
+			typeInto("email", "not-an-address"),
+		))
+		require.Equal(t, "First Name is required", fieldError(ctx, t, "firstName"))
+		require.Equal(t, "Company name is required", fieldError(ctx, t, "companyName"))
+		require.Equal(t, "Invalid E-mail address", fieldError(ctx, t, "email"))
+		var quantityShown bool
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.getElementById('quantity')`, &quantityShown)))
+		require.False(t, quantityShown, "a free ticket's quantity is forced to 1 and hidden")
+		screenshot(t, ctx, "buy-form-errors")
+		require.True(t, buttonsDisabled(ctx, t))
+	})
+
+	t.Run("QuantityLimitAndDigits", func(t *testing.T) {
+		openForm(t, ctx, a.URL+"/b/valorant-night-market-bgc-team")
+		require.NoError(t, chromedp.Run(ctx, typeInto("mobileNumber", "09a17-123")))
+		var mobile string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Value("#mobileNumber", &mobile, chromedp.ByQuery)))
+		require.Equal(t, "0917123", mobile, "the mobile number takes digits only")
+		openForm(t, ctx, a.URL+"/b/dota-2-visayas-major-gen")
+		require.NoError(t, chromedp.Run(ctx, typeInto("quantity", "1x1")))
+		require.Equal(t, "Maximum ticket limit per user is 10.", fieldError(ctx, t, "quantity"))
+		screenshot(t, ctx, "buy-form-quantity")
+	})
+
+	t.Run("ErrPageNotFound", func(t *testing.T) {
+		for _, path := range []string{"/b/no-such-ticket", "/b/BAD_CODE!"} {
+			var heading string
+			require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path), chromedp.Text("h1", &heading, chromedp.ByQuery)))
+			require.Equal(t, "Page Not Found", strings.TrimSpace(heading), path)
+		}
+	})
+	_ = time.Second
+}

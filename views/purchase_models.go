@@ -1,0 +1,69 @@
+package views
+
+import "palaro"
+
+// PaymentOption is a payment type with the label of its button, such as 'Pay by QR PH'.
+type PaymentOption struct {
+	Type  string `json:"type"`
+	Label string `json:"label"`
+}
+
+// AddOnJSON is an add-on as the islands receive it; Price in centavos.
+type AddOnJSON struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Price    int64  `json:"price"`
+	Category string `json:"category"`
+	Notes    string `json:"notes,omitempty"`
+	ImageURL string `json:"imageUrl,omitempty"`
+}
+
+// EventDetails is the event part of the ticket details (SPEC.md section 3).
+type EventDetails struct {
+	Code           string   `json:"code"`
+	Name           string   `json:"name"`
+	RequiredFields []string `json:"requiredFields"`
+	SurveyQuestion string   `json:"surveyQuestion"`
+	SurveyAnswers  []string `json:"surveyAnswers"`
+}
+
+// TicketDetails are the ticket details of SPEC.md section 3, prices in centavos; Quantity is how
+// many tickets are still available.
+type TicketDetails struct {
+	Code           string       `json:"code"`
+	Name           string       `json:"name"`
+	Price          int64        `json:"price"`
+	FinalPrice     int64        `json:"finalPrice"`
+	Discount       float64      `json:"discount"`
+	MaxPurchasable int          `json:"maxPurchasable"`
+	Quantity       int          `json:"quantity"`
+	ShowPromoField bool         `json:"showPromoField"`
+	WithSurvey     bool         `json:"withSurvey"`
+	Disclaimer     string       `json:"disclaimer"`
+	PaymentTypes   []string     `json:"paymentTypes"`
+	AddOns         []AddOnJSON  `json:"addOns"`
+	Event          EventDetails `json:"event"`
+}
+
+// PurchaseProps are the purchase island's props.
+type PurchaseProps struct {
+	Ticket   TicketDetails      `json:"ticket"`
+	Rules    []palaro.FieldRule `json:"rules"`
+	Payments []PaymentOption    `json:"payments"`
+	Seats    []string           `json:"seats"`
+	Source   string             `json:"source"`
+}
+
+// BuyView is the view model of /b/{ticketTypeCode}.
+type BuyView struct {
+	EventName string
+	EventHref string
+	ImageURL  string
+	When      string
+	Place     string
+	Ticket    TicketView
+	// SeatsHref links to the seat map when the ticket type is seated and no seats were chosen.
+	SeatsHref string
+	// Props are the purchase island's props; unused when the ticket is not available.
+	Props PurchaseProps
+}
