@@ -3,6 +3,8 @@
 package static
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -32,6 +34,7 @@ type Assets struct {
 	names   map[string]string // "css/app.1a2b3c4d.css" -> "css/app.css"
 	islands map[string]Island
 	build   string
+	gzipped sync.Map // name -> []byte, filled by Gzipped
 }
 
 var (
@@ -103,6 +106,31 @@ func (a *Assets) Read(name string) ([]byte, error) { return fs.ReadFile(a.fsys, 
 func (a *Assets) Island(name string) (Island, bool) {
 	isl, ok := a.islands[name]
 	return isl, ok
+}
+
+// compressible lists the extensions of text assets worth gzipping; images such as PNG and WebP
+// are compressed already.
+var compressible = map[string]bool{".css": true, ".js": true, ".mjs": true, ".json": true, ".svg": true, ".txt": true}
+
+// Gzipped returns the named asset gzipped at the best compression level, compressed once and then
+// kept in memory, and false when the asset is not text worth compressing or does not exist.
+func (a *Assets) Gzipped(name string) ([]byte, bool) {
+	if !compressible[path.Ext(name)] {
+		return nil, false
+	}
+	if gz, ok := a.gzipped.Load(name); ok {
+		return gz.([]byte), true
+	}
+	data, err := a.Read(name)
+	if err != nil {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(data) // writes to a bytes.Buffer cannot fail
+	_ = zw.Close()
+	gz, _ := a.gzipped.LoadOrStore(name, buf.Bytes())
+	return gz.([]byte), true
 }
 
 // BuildID identifies this build of the assets; it changes whenever any asset changes.
