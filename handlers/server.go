@@ -3,11 +3,13 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -57,7 +59,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.Use(middleware.RequestID())
 	s.echo.Use(middleware.Recover())
-	s.echo.Use(middleware.GzipWithConfig(middleware.GzipConfig{MinLength: 512}))
+	s.echo.Use(compress)
 	s.routes()
 	return s
 }
@@ -125,15 +127,27 @@ func (s *Server) page(c *echo.Context, title, description string) views.Page {
 	}
 }
 
-// render writes a templ component as an HTML response with the given status.
+// pageBuffers pools the buffers pages are rendered into.
+var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render writes a templ component as an HTML response with the given status. The page is rendered
+// in memory first and written at once: a failed render can still become an error page, and the
+// compressor gets the whole page in one piece instead of templ's flushes.
 func render(c *echo.Context, status int, component templ.Component) error {
+	buf := pageBuffers.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer pageBuffers.Put(buf)
+	if err := component.Render(c.Request().Context(), buf); err != nil {
+		return err
+	}
 	h := c.Response().Header()
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	if h.Get("Cache-Control") == "" {
 		h.Set("Cache-Control", "no-cache")
 	}
 	c.Response().WriteHeader(status)
-	return component.Render(c.Request().Context(), c.Response())
+	_, err := c.Response().Write(buf.Bytes())
+	return err
 }
 
 // handleError maps an error to its status and renders it as JSON under /v1 and as a page elsewhere.
