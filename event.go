@@ -97,6 +97,7 @@ type TicketType struct {
 	MaxPurchasable int
 	Capacity       int
 	Sold           int
+	Held           int // held by pending orders
 	SalesStart     time.Time
 	SalesEnd       time.Time
 	ShowPromoField bool
@@ -109,12 +110,9 @@ type TicketType struct {
 // FinalPrice is the price after the ticket type's discount.
 func (t TicketType) FinalPrice() Money { return t.Price.Discounted(t.Discount) }
 
-// Available is how many tickets remain to be sold.
+// Available is how many tickets remain to be sold: capacity minus sold and held ones.
 func (t TicketType) Available() int {
-	if t.Sold >= t.Capacity {
-		return 0
-	}
-	return t.Capacity - t.Sold
+	return max(t.Capacity-t.Sold-t.Held, 0)
 }
 
 // OnSale reports whether the ticket type can be bought at time now.

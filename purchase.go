@@ -2,6 +2,7 @@ package palaro
 
 import (
 	"context"
+	"strconv"
 	"time"
 )
 
@@ -11,6 +12,12 @@ const (
 	OrderPaid    = "paid"    // paid (or free): tickets issued
 	OrderExpired = "expired" // hold released without payment
 	OrderRefund  = "refund"  // paid after its hold expired and capacity was gone: to be refunded by the operator
+)
+
+// Order kinds.
+const (
+	OrderKindTickets = "tickets" // tickets of one ticket type, with optional add-ons
+	OrderKindAddOns  = "add_ons" // add-ons bought later for an existing ticket
 )
 
 // Ticket statuses.
@@ -50,6 +57,8 @@ type PurchaseRequest struct {
 type Order struct {
 	ID            int64
 	PublicID      string // unguessable id used in URLs (/payment/success/{PublicID})
+	Kind          string // OrderKindTickets or OrderKindAddOns
+	TicketID      int64  // for add-on orders: the ticket the add-ons are for
 	EventID       int64
 	TicketTypeID  int64
 	Quantity      int
@@ -72,7 +81,12 @@ type Order struct {
 	CreatedAt     time.Time
 	Tickets       []Ticket
 	AddOns        []AddOn
+	Event         *Event      // filled by lookups: the event (name, venue, start)
+	TicketType    *TicketType // filled by lookups: the ticket type bought
 }
+
+// Free reports whether the order costs nothing.
+func (o *Order) Free() bool { return o.Total == 0 }
 
 // Buyer holds the personal details a purchase form collected.
 type Buyer struct {
@@ -119,4 +133,168 @@ type TicketTypeService interface {
 	// FindTicketType returns a ticket type with its event (required fields, survey) and add-ons.
 	// Returns ENOTFOUND when the code is unknown or its event is not public.
 	FindTicketType(ctx context.Context, code string) (*TicketType, *Event, error)
+}
+
+// Promo code kinds.
+const (
+	PromoPercent = "percent" // Percent off the order's subtotal
+	PromoFixed   = "fixed"   // Amount off the order's subtotal
+)
+
+// PromoCode is a discount a buyer enters as the purchase's source (promo or referral) code.
+type PromoCode struct {
+	ID      int64
+	Code    string
+	EventID int64  // 0: valid for every event
+	Kind    string // PromoPercent or PromoFixed
+	Percent int    // 1–100, for PromoPercent
+	Amount  Money  // for PromoFixed
+	// ValidFrom and ValidUntil bound when the code can be used; zero means unbounded.
+	ValidFrom  time.Time
+	ValidUntil time.Time
+	// UsageLimit is how many orders may use the code (0: unlimited); Used counts pending and paid ones.
+	UsageLimit int
+	Used       int
+}
+
+// Discount returns what the code takes off a subtotal: never more than the subtotal.
+func (p PromoCode) Discount(subtotal Money) Money {
+	var d Money
+	switch p.Kind {
+	case PromoPercent:
+		d = subtotal * Money(min(max(p.Percent, 0), 100)) / 100
+	case PromoFixed:
+		d = max(p.Amount, 0)
+	}
+	return min(d, max(subtotal, 0))
+}
+
+// Describe returns a short text such as '10% off' or '₱50.00 off'.
+func (p PromoCode) Describe() string {
+	if p.Kind == PromoPercent {
+		return strconv.Itoa(p.Percent) + "% off"
+	}
+	return p.Amount.String() + " off"
+}
+
+// Check reports why the code cannot be used for an event at time now, or nil. It returns
+// EINVALID with a message fit for the buyer. The usage limit is enforced by the store, atomically.
+func (p PromoCode) Check(eventID int64, now time.Time) error {
+	switch {
+	case p.EventID != 0 && p.EventID != eventID:
+		return Errorf(EINVALID, "Promo code %s is not valid for this event.", p.Code)
+	case !p.ValidFrom.IsZero() && now.Before(p.ValidFrom):
+		return Errorf(EINVALID, "Promo code %s is not valid yet.", p.Code)
+	case !p.ValidUntil.IsZero() && !now.Before(p.ValidUntil):
+		return Errorf(EINVALID, "Promo code %s has expired.", p.Code)
+	case p.UsageLimit > 0 && p.Used >= p.UsageLimit:
+		return PromoUsedUp(p.Code)
+	}
+	return nil
+}
+
+// PromoUsedUp is the error for a promo code whose usage limit was reached.
+func PromoUsedUp(code string) *Error {
+	return Errorf(EINVALID, "Promo code %s has reached its usage limit.", code)
+}
+
+// Price is the breakdown of an order's total, all in centavos.
+type Price struct {
+	UnitPrice     Money // the ticket type's discounted price
+	Quantity      int
+	TicketsTotal  Money // UnitPrice × Quantity
+	AddOnsTotal   Money
+	Subtotal      Money // TicketsTotal + AddOnsTotal
+	PromoDiscount Money
+	Total         Money // Subtotal − PromoDiscount, never below 0
+}
+
+// PriceOrder computes an order's price: discounted price × quantity + add-ons − promo discount.
+// promo may be nil.
+func PriceOrder(tt TicketType, quantity int, addOns []AddOn, promo *PromoCode) Price {
+	p := Price{UnitPrice: tt.FinalPrice(), Quantity: quantity}
+	p.TicketsTotal = p.UnitPrice * Money(quantity)
+	for _, a := range addOns {
+		p.AddOnsTotal += a.Price
+	}
+	p.Subtotal = p.TicketsTotal + p.AddOnsTotal
+	if promo != nil {
+		p.PromoDiscount = promo.Discount(p.Subtotal)
+	}
+	p.Total = max(p.Subtotal-p.PromoDiscount, 0)
+	return p
+}
+
+// TicketStatusInfo is what a partner learns about a ticket from its code.
+type TicketStatusInfo struct {
+	Code           string    `json:"ticketCode"`
+	Status         string    `json:"status"`
+	EventCode      string    `json:"eventCode"`
+	EventName      string    `json:"eventName"`
+	TicketTypeCode string    `json:"ticketTypeCode"`
+	TicketTypeName string    `json:"ticketTypeName"`
+	CheckedInAt    time.Time `json:"checkedInAt,omitzero"`
+}
+
+// OrderFilter selects orders for the operator's list.
+type OrderFilter struct {
+	Status string // "" for every status
+	Limit  int
+}
+
+// PurchaseService creates and settles orders, issues tickets and answers questions about them.
+type PurchaseService interface {
+	// CreateOrder validates and prices a purchase and reserves its tickets. A free order is paid at
+	// once and its tickets issued; a paid one is pending and holds its tickets until its hold
+	// expires. Returns EINVALID for a failing field or promo code, ENOTFOUND for an unknown
+	// ticket type or add-on, ECONFLICT when not enough tickets are left or sales are closed.
+	CreateOrder(ctx context.Context, req PurchaseRequest, now time.Time) (*Order, error)
+	// AttachCheckout records the provider's checkout session of a pending order.
+	// Returns ENOTFOUND for an unknown order and ECONFLICT when it is no longer pending.
+	AttachCheckout(ctx context.Context, orderID int64, provider, sessionID, checkoutURL string) error
+	// CancelOrder releases a pending order's hold at once (its checkout could not be created).
+	// Returns ENOTFOUND for an unknown order.
+	CancelOrder(ctx context.Context, orderID int64) error
+	// ExpireHolds releases the holds (and promo uses) of pending orders whose hold ended before
+	// now, marking them expired. Returns how many orders expired.
+	ExpireHolds(ctx context.Context, now time.Time) (int, error)
+	// PendingOrdersForReconciliation returns orders with a provider checkout that are still
+	// pending, or expired within the last day, created before now minus minAge.
+	PendingOrdersForReconciliation(ctx context.Context, now time.Time, minAge time.Duration) ([]*Order, error)
+	// FindOrderByPublicID returns an order with its event, ticket type, tickets and add-ons.
+	// Returns ENOTFOUND for an unknown id.
+	FindOrderByPublicID(ctx context.Context, publicID string) (*Order, error)
+	// ListOrders returns the most recent orders, for the operator. Returns EINVALID for a bad filter.
+	ListOrders(ctx context.Context, f OrderFilter) ([]*Order, error)
+	// FindTicketByPublicID returns a ticket with its event, ticket type and add-ons.
+	// Returns ENOTFOUND for an unknown id.
+	FindTicketByPublicID(ctx context.Context, publicID string) (*Ticket, error)
+	// ListTicketsByEmail returns every ticket held by an e-mail address, newest first.
+	ListTicketsByEmail(ctx context.Context, email string) ([]*Ticket, error)
+	// AddOnsAvailableForTicket returns the event's add-ons the ticket does not have yet.
+	// Returns ENOTFOUND for an unknown ticket.
+	AddOnsAvailableForTicket(ctx context.Context, ticketPublicID string) ([]AddOn, error)
+	// CreateAddOnOrder creates an order for add-ons of an existing ticket: paid at once when free,
+	// pending otherwise. Returns ENOTFOUND for an unknown ticket, EINVALID for no add-ons or one
+	// that is not available for the ticket, and ECONFLICT when the ticket is not valid.
+	CreateAddOnOrder(ctx context.Context, ticketPublicID string, addOnIDs []int64, paymentType string, now time.Time) (*Order, error)
+	// RequestEmailChange e-mails a confirmation link to the new address of a ticket.
+	// Returns ENOTFOUND for an unknown ticket and EINVALID for a bad or unchanged address.
+	RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, now time.Time) error
+	// ConfirmEmailChange moves the ticket of a confirmation token to its new address and
+	// returns it. Returns ENOTFOUND for an unknown, used or expired token.
+	ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*Ticket, error)
+	// SendTicketsLink e-mails a link listing the address's tickets, when it has any. It returns
+	// nil either way, so the answer does not reveal which addresses hold tickets.
+	// Returns EINVALID for a malformed address.
+	SendTicketsLink(ctx context.Context, email string, now time.Time) error
+	// TicketsByLink returns the e-mail address and tickets of a link sent by SendTicketsLink.
+	// Returns ENOTFOUND for an unknown or expired token.
+	TicketsByLink(ctx context.Context, token string, now time.Time) (string, []*Ticket, error)
+	// TicketStatus returns the status of the ticket with a short code. Returns ENOTFOUND for an
+	// unknown code.
+	TicketStatus(ctx context.Context, code string) (*TicketStatusInfo, error)
+	// FindPromoCode returns a usable promo code for an event at time now.
+	// Returns ENOTFOUND when no such code exists and EINVALID when it cannot be used.
+	FindPromoCode(ctx context.Context, code string, eventID int64, now time.Time) (*PromoCode, error)
 }

@@ -1,0 +1,104 @@
+package palaro
+
+import (
+	"context"
+	"time"
+)
+
+// Outbox channels: how a message is delivered.
+const (
+	ChannelEmail = "email"
+	ChannelSMS   = "sms"
+)
+
+// Outbox message statuses.
+const (
+	MessagePending = "pending" // waiting to be sent (or retried)
+	MessageSent    = "sent"
+	MessageFailed  = "failed" // gave up after the last retry
+)
+
+// Message kinds, so an operator and a test can tell messages apart.
+const (
+	MessageOrderConfirmation = "order_confirmation"
+	MessageAddOnReceipt      = "add_on_receipt"
+	MessageEmailChange       = "email_change"
+	MessageTicketsLink       = "tickets_link"
+)
+
+// Message is one e-mail (or, later, SMS) to send.
+type Message struct {
+	Channel string
+	Kind    string
+	To      string
+	Subject string
+	Text    string // plain-text body
+	HTML    string // HTML body; empty for SMS
+}
+
+// OutboxMessage is a Message stored in the outbox with its delivery state.
+type OutboxMessage struct {
+	ID int64
+	Message
+	Status        string
+	Attempts      int
+	LastError     string
+	NextAttemptAt time.Time
+	CreatedAt     time.Time
+	SentAt        time.Time
+}
+
+// OutboxFilter selects outbox messages for the operator's list.
+type OutboxFilter struct {
+	To     string // "" for every recipient
+	Status string // "" for every status
+	Limit  int
+}
+
+// Outbox stores messages written alongside the changes that caused them, for a worker to send.
+type Outbox interface {
+	// ClaimDue marks up to limit pending messages that are due at now as claimed until now+lease
+	// and returns them; a claimed message is not returned again before its lease ends.
+	ClaimDue(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]OutboxMessage, error)
+	// MarkSent records that a claimed message was sent. Returns ENOTFOUND for an unknown id.
+	MarkSent(ctx context.Context, id int64, now time.Time) error
+	// MarkFailed records a failed attempt: retry at retryAt, or give up when retryAt is zero.
+	// Returns ENOTFOUND for an unknown id.
+	MarkFailed(ctx context.Context, id int64, errText string, retryAt time.Time) error
+	// ListOutbox returns messages, newest first. Returns EINVALID for a bad filter.
+	ListOutbox(ctx context.Context, f OutboxFilter) ([]OutboxMessage, error)
+}
+
+// Composer writes the messages the purchase path sends. The store calls it inside the
+// transaction that causes the message, so a message exists exactly when its cause does.
+type Composer interface {
+	// OrderConfirmation is sent once when an order's tickets are issued (or its add-ons bought).
+	OrderConfirmation(o *Order) Message
+	// EmailChangeConfirmation asks the new address to confirm a ticket's move, with a link
+	// carrying token.
+	EmailChangeConfirmation(t *Ticket, newEmail, token string) Message
+	// TicketsLink sends an address a link, carrying token, that lists its tickets.
+	TicketsLink(email, token string, tickets []*Ticket) Message
+}
+
+// URL paths of the purchase pages, shared by handlers, e-mails and tests.
+
+// OrderPath is the payment success page of an order.
+func OrderPath(orderPublicID string) string { return "/payment/success/" + orderPublicID }
+
+// TicketPath is the page of a ticket.
+func TicketPath(ticketPublicID string) string { return "/t/" + ticketPublicID }
+
+// AddOnsPath is the page where add-ons are bought for a ticket.
+func AddOnsPath(ticketPublicID string) string { return "/a/" + ticketPublicID }
+
+// EmailChangeConfirmPath is the link that confirms a ticket's new e-mail address.
+func EmailChangeConfirmPath(token string) string { return "/change-email/confirm/" + token }
+
+// EmailChangeSuccessPath is where a confirmed e-mail change lands.
+func EmailChangeSuccessPath(ticketPublicID string) string {
+	return "/change-email/success/" + ticketPublicID
+}
+
+// TicketsLinkPath is the signed link that lists an e-mail address's tickets.
+func TicketsLinkPath(token string) string { return "/tickets/" + token }
