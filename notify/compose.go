@@ -1,0 +1,141 @@
+// Package notify writes Palaro's e-mails and delivers the outbox: a Composer builds messages
+// (text and HTML), a Sender delivers one, and a Worker drains the outbox with retries.
+package notify
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"palaro"
+)
+
+// Composer implements palaro.Composer with absolute links to the site.
+type Composer struct {
+	// BaseURL is the site's absolute URL without a trailing slash.
+	BaseURL string
+	// Support is the address people can write to.
+	Support string
+}
+
+var _ palaro.Composer = Composer{}
+
+// NewComposer returns a composer that links to baseURL.
+func NewComposer(baseURL, support string) Composer {
+	if support == "" {
+		support = "support@palaro.ph"
+	}
+	return Composer{BaseURL: strings.TrimRight(baseURL, "/"), Support: support}
+}
+
+func (c Composer) url(path string) string { return c.BaseURL + path }
+
+// OrderConfirmation lists an order's tickets (or the add-ons bought for a ticket) with links.
+func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
+	eventName := ""
+	if o.Event != nil {
+		eventName = o.Event.Name
+	}
+	v := emailView{Support: c.Support}
+	var rows [][2]string
+	if o.Event != nil {
+		rows = append(rows, [2]string{"Event", o.Event.Name},
+			[2]string{"When", o.Event.StartsAt.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM")},
+			[2]string{"Where", o.Event.Venue.Name})
+	}
+	kind, subject := palaro.MessageOrderConfirmation, "Your tickets for "+eventName
+	if o.Kind == palaro.OrderKindAddOns {
+		kind, subject = palaro.MessageAddOnReceipt, "Your add-ons for "+eventName
+		v.Title = "Your add-ons are confirmed"
+		v.Intro = []string{"Thank you! These add-ons are now on your ticket. Show the ticket at the venue to claim them."}
+	} else {
+		v.Title = "Your tickets are confirmed"
+		v.Intro = []string{"Thank you for your order! Open each ticket on your phone and show its QR code at the gate."}
+		if o.TicketType != nil {
+			rows = append(rows, [2]string{"Ticket", fmt.Sprintf("%d × %s", o.Quantity, o.TicketType.Name)})
+		}
+	}
+	for _, a := range o.AddOns {
+		rows = append(rows, [2]string{"Add-on: " + a.Name, a.Price.Display()})
+	}
+	if o.PromoDiscount > 0 {
+		rows = append(rows, [2]string{"Promo " + o.PromoCode, "-" + o.PromoDiscount.String()})
+	}
+	rows = append(rows, [2]string{"Total", o.Total.Display()}, [2]string{"Order", o.PublicID})
+	v.Rows = rows
+	for i, t := range o.Tickets {
+		label := fmt.Sprintf("Ticket %d of %d · %s", i+1, len(o.Tickets), t.Code)
+		if o.Kind == palaro.OrderKindAddOns {
+			label = "Your ticket · " + t.Code
+		}
+		v.Links = append(v.Links, emailLink{Label: label, URL: c.url(palaro.TicketPath(t.PublicID))})
+	}
+	v.Button = emailLink{Label: "View your order", URL: c.url(palaro.OrderPath(o.PublicID))}
+	v.Outro = []string{"Keep this e-mail: the links are your tickets. Anyone with a link can open that ticket."}
+	return c.message(kind, o.Email, subject, v)
+}
+
+// EmailChangeConfirmation asks the new address to confirm a ticket's move.
+func (c Composer) EmailChangeConfirmation(t *palaro.Ticket, newEmail, token string) palaro.Message {
+	eventName := ""
+	if t.Event != nil {
+		eventName = t.Event.Name
+	}
+	v := emailView{
+		Support: c.Support,
+		Title:   "Confirm your new e-mail address",
+		Intro: []string{"Someone asked to move ticket " + t.Code + " for " + eventName + " to this address (" + newEmail +
+			"). Open the link below to confirm; the ticket then belongs to this address."},
+		Button: emailLink{Label: "Confirm the new address", URL: c.url(palaro.EmailChangeConfirmPath(token))},
+		Outro:  []string{"The link works once, for 24 hours. If you did not ask for this, ignore this e-mail."},
+	}
+	return c.message(palaro.MessageEmailChange, newEmail, "Confirm your new e-mail address for "+eventName, v)
+}
+
+// TicketsLink sends an address the link to its tickets.
+func (c Composer) TicketsLink(email, token string, tickets []*palaro.Ticket) palaro.Message {
+	v := emailView{
+		Support: c.Support,
+		Title:   "Your Palaro tickets",
+		Intro:   []string{fmt.Sprintf("Here is the link to the %d ticket(s) of %s.", len(tickets), email)},
+		Button:  emailLink{Label: "Open my tickets", URL: c.url(palaro.TicketsLinkPath(token))},
+		Outro:   []string{"The link works for 24 hours. If you did not ask for it, ignore this e-mail."},
+	}
+	return c.message(palaro.MessageTicketsLink, email, "Your Palaro tickets", v)
+}
+
+// message renders a view as text and HTML.
+func (c Composer) message(kind, to, subject string, v emailView) palaro.Message {
+	var html bytes.Buffer
+	if err := emailHTML(v).Render(context.Background(), &html); err != nil {
+		html.Reset() // rendering into a buffer only fails on a broken template; text still goes out
+	}
+	return palaro.Message{Channel: palaro.ChannelEmail, Kind: kind, To: to, Subject: subject, Text: plainText(v), HTML: html.String()}
+}
+
+// plainText renders a view as the text part of an e-mail.
+func plainText(v emailView) string {
+	var b strings.Builder
+	b.WriteString(v.Title + "\n\n")
+	for _, p := range v.Intro {
+		b.WriteString(p + "\n\n")
+	}
+	for _, r := range v.Rows {
+		b.WriteString(r[0] + ": " + r[1] + "\n")
+	}
+	if len(v.Rows) > 0 {
+		b.WriteString("\n")
+	}
+	if v.Button.URL != "" {
+		b.WriteString(v.Button.Label + ": " + v.Button.URL + "\n")
+	}
+	for _, l := range v.Links {
+		b.WriteString(l.Label + ": " + l.URL + "\n")
+	}
+	for _, p := range v.Outro {
+		b.WriteString("\n" + p + "\n")
+	}
+	b.WriteString("\nQuestions? Write to " + v.Support + ".\n")
+	return b.String()
+}
