@@ -261,7 +261,7 @@ func attachTags(ctx context.Context, tx *sql.Tx, events []*palaro.Event) error {
 // TicketTypeColumns lists the ticket_types columns in the order scanTicketType reads them.
 const ticketTypeColumns = `tt.id, tt.event_id, tt.code, tt.name, tt.description, tt.price, tt.discount,
 	tt.max_purchasable, tt.capacity, tt.sold, tt.sales_start, tt.sales_end, tt.show_promo_field,
-	tt.with_survey, tt.disclaimer, tt.payment_types, tt.seated`
+	tt.with_survey, tt.disclaimer, tt.payment_types, tt.seated, tt.held`
 
 func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	var tt palaro.TicketType
@@ -269,7 +269,7 @@ func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	var payments string
 	err := r.Scan(&tt.ID, &tt.EventID, &tt.Code, &tt.Name, &tt.Description, &tt.Price, &tt.Discount,
 		&tt.MaxPurchasable, &tt.Capacity, &tt.Sold, &start, &end, &tt.ShowPromoField,
-		&tt.WithSurvey, &tt.Disclaimer, &payments, &tt.Seated)
+		&tt.WithSurvey, &tt.Disclaimer, &payments, &tt.Seated, &tt.Held)
 	if err != nil {
 		return tt, err
 	}

@@ -57,6 +57,9 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 			return fmt.Errorf("seed event %s: %w", d.code, err)
 		}
 	}
+	if err := seedDemoPromoCodes(ctx, tx, now); err != nil {
+		return err
+	}
 	return tx.Commit()
 }
 

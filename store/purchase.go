@@ -1,0 +1,736 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"palaro"
+)
+
+// DefaultHold is how long a pending order holds its tickets when no hold time is configured.
+const DefaultHold = 15 * time.Minute
+
+// PurchaseService implements palaro.PurchaseService and palaro.TicketTypeService.
+type PurchaseService struct {
+	db       *DB
+	composer palaro.Composer
+	hold     time.Duration
+}
+
+// NewPurchaseService returns the purchase service backed by db. composer writes the e-mails
+// that go to the outbox; hold is how long a pending order holds its tickets (DefaultHold if 0).
+func NewPurchaseService(db *DB, composer palaro.Composer, hold time.Duration) *PurchaseService {
+	if hold <= 0 {
+		hold = DefaultHold
+	}
+	return &PurchaseService{db: db, composer: composer, hold: hold}
+}
+
+var (
+	_ palaro.PurchaseService   = (*PurchaseService)(nil)
+	_ palaro.TicketTypeService = (*PurchaseService)(nil)
+)
+
+// Hold returns how long a pending order holds its tickets.
+func (s *PurchaseService) Hold() time.Duration { return s.hold }
+
+// FindTicketType returns a ticket type of a public event, with the event and its add-ons.
+func (s *PurchaseService) FindTicketType(ctx context.Context, code string) (*palaro.TicketType, *palaro.Event, error) {
+	notFound := palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+	if !palaro.ValidCode(code) {
+		return nil, nil, notFound
+	}
+	var eventCode string
+	err := s.db.read.QueryRowContext(ctx, `SELECT e.code FROM ticket_types tt JOIN events e ON e.id = tt.event_id
+		WHERE tt.code = ?`, code).Scan(&eventCode)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, notFound
+	} else if err != nil {
+		return nil, nil, err
+	}
+	ev, err := NewEventService(s.db).FindEventByCode(ctx, eventCode)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		return nil, nil, notFound
+	} else if err != nil {
+		return nil, nil, err
+	}
+	for i := range ev.TicketTypes {
+		if ev.TicketTypes[i].Code == code {
+			tt := ev.TicketTypes[i]
+			return &tt, ev, nil
+		}
+	}
+	return nil, nil, notFound
+}
+
+// FindPromoCode returns a usable promo code for an event.
+func (s *PurchaseService) FindPromoCode(ctx context.Context, code string, eventID int64, now time.Time) (*palaro.PromoCode, error) {
+	p, err := findPromo(ctx, s.db.read, code)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Check(eventID, now); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+type queryRower interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func findPromo(ctx context.Context, q queryRower, code string) (*palaro.PromoCode, error) {
+	code = strings.TrimSpace(code)
+	if code == "" || len(code) > 64 {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Promo code not found.")
+	}
+	var p palaro.PromoCode
+	var eventID sql.NullInt64
+	var from, until sql.NullString
+	err := q.QueryRowContext(ctx, `SELECT id, code, event_id, kind, percent, amount, valid_from, valid_until,
+		usage_limit, used FROM promo_codes WHERE code = ?`, code).Scan(&p.ID, &p.Code, &eventID, &p.Kind,
+		&p.Percent, &p.Amount, &from, &until, &p.UsageLimit, &p.Used)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Promo code not found.")
+	} else if err != nil {
+		return nil, err
+	}
+	p.EventID = eventID.Int64
+	p.ValidFrom, _ = parseTime(from)
+	p.ValidUntil, _ = parseTime(until)
+	return &p, nil
+}
+
+// CreatePromoCode stores a new promo code (operator tools, demo data and tests).
+func (s *PurchaseService) CreatePromoCode(ctx context.Context, p *palaro.PromoCode) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := insertPromo(ctx, tx, p); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func insertPromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
+	if p.Kind != palaro.PromoPercent && p.Kind != palaro.PromoFixed {
+		return palaro.Errorf(palaro.EINVALID, "Unknown promo kind %q.", p.Kind)
+	}
+	var eventID any
+	if p.EventID != 0 {
+		eventID = p.EventID
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO promo_codes (code, event_id, kind, percent, amount, valid_from,
+		valid_until, usage_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.Code, eventID, p.Kind, p.Percent, p.Amount,
+		nullTime(p.ValidFrom), nullTime(p.ValidUntil), p.UsageLimit)
+	if isUniqueViolation(err) {
+		return palaro.Errorf(palaro.ECONFLICT, "Promo code %s already exists.", p.Code)
+	} else if err != nil {
+		return err
+	}
+	p.ID, err = res.LastInsertId()
+	return err
+}
+
+// CreateOrder validates, prices and stores a purchase. Capacity is taken with one conditional
+// UPDATE inside a BEGIN IMMEDIATE transaction, so concurrent buyers can never oversell.
+func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRequest, now time.Time) (*palaro.Order, error) {
+	tt, ev, err := s.FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
+	if err != nil {
+		return nil, err
+	}
+	if req.EventCode != "" && strings.TrimSpace(req.EventCode) != ev.Code {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+	}
+	req = palaro.NormalizePurchase(req, *tt)
+	if verr := palaro.ValidatePurchase(req, *tt, ev); verr != nil {
+		return nil, verr
+	}
+	if !tt.SalesStart.IsZero() && now.Before(tt.SalesStart) {
+		return nil, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s have not started yet.", tt.Name)
+	}
+	if !tt.SalesEnd.IsZero() && !now.Before(tt.SalesEnd) || ev.Status == palaro.EventCancelled {
+		return nil, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s have ended.", tt.Name)
+	}
+	addOns, err := pickAddOns(ev.AddOns, req.AddOns)
+	if err != nil {
+		return nil, err
+	}
+	var promo *palaro.PromoCode
+	if req.Source != "" {
+		p, err := findPromo(ctx, s.db.read, req.Source)
+		switch {
+		case err == nil:
+			if err := p.Check(ev.ID, now); err != nil {
+				return nil, err
+			}
+			promo = p
+		case palaro.ErrorCode(err) != palaro.ENOTFOUND:
+			return nil, err
+		} // an unknown source is a referral code: recorded, no discount
+	}
+	price := palaro.PriceOrder(*tt, req.Quantity, addOns, promo)
+	if price.Total > 0 && req.PaymentType == "" {
+		req.PaymentType = tt.PaymentTypes[0]
+	}
+	buyer, _ := json.Marshal(buyerOf(req))
+	seats, _ := json.Marshal(orEmpty(req.Seats))
+	o := &palaro.Order{
+		PublicID: newPublicID(), Kind: palaro.OrderKindTickets, EventID: ev.ID, TicketTypeID: tt.ID,
+		Quantity: req.Quantity, Email: req.Email, Buyer: buyerOf(req), Seats: req.Seats, Source: req.Source,
+		PaymentType: req.PaymentType, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
+		PromoDiscount: price.PromoDiscount, Total: price.Total, Status: palaro.OrderPending,
+		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
+	}
+	if promo != nil {
+		o.PromoCode = promo.Code
+	}
+	if o.Free() {
+		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
+	}
+
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var promoID any
+	if promo != nil {
+		if err := usePromo(ctx, tx, promo); err != nil {
+			return nil, err
+		}
+		promoID = promo.ID
+	}
+	if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
+		return nil, err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email,
+		buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total, status,
+		hold_expires_at, paid_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, o.Quantity, o.Email, string(buyer), string(seats), o.Source,
+		promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
+		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now))
+	if err != nil {
+		return nil, err
+	}
+	if o.ID, err = res.LastInsertId(); err != nil {
+		return nil, err
+	}
+	for _, a := range addOns {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_add_ons (order_id, add_on_id, price) VALUES (?, ?, ?)`,
+			o.ID, a.ID, a.Price); err != nil {
+			return nil, err
+		}
+	}
+	if o.Free() {
+		if err := s.issue(ctx, tx, o, now); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// reserve takes quantity tickets of a ticket type: sold at once for a free order, held otherwise.
+// The capacity check and the increment are one statement, inside the caller's write transaction.
+func reserve(ctx context.Context, tx *sql.Tx, tt *palaro.TicketType, quantity int, sell bool) error {
+	column := "held"
+	if sell {
+		column = "sold"
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET `+column+` = `+column+` + ?
+		WHERE id = ? AND sold + held + ? <= capacity`, quantity, tt.ID, quantity)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 1 {
+		return nil
+	}
+	var left int
+	if err := tx.QueryRowContext(ctx, `SELECT max(capacity - sold - held, 0) FROM ticket_types WHERE id = ?`,
+		tt.ID).Scan(&left); err != nil {
+		return err
+	}
+	return soldOut(tt.Name, left)
+}
+
+func soldOut(name string, left int) error {
+	switch left {
+	case 0:
+		return palaro.Errorf(palaro.ECONFLICT, "Sorry, %s is sold out.", name)
+	case 1:
+		return palaro.Errorf(palaro.ECONFLICT, "Only 1 ticket left for %s.", name)
+	}
+	return palaro.Errorf(palaro.ECONFLICT, "Only %d tickets left for %s.", left, name)
+}
+
+// usePromo counts one use of a promo code, atomically against its usage limit.
+func usePromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
+	res, err := tx.ExecContext(ctx, `UPDATE promo_codes SET used = used + 1
+		WHERE id = ? AND (usage_limit = 0 OR used < usage_limit)`, p.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return palaro.PromoUsedUp(p.Code)
+	}
+	return nil
+}
+
+func buyerOf(req palaro.PurchaseRequest) palaro.Buyer {
+	var age int
+	fmt.Sscan(req.Age, &age)
+	return palaro.Buyer{
+		FirstName: req.FirstName, LastName: req.LastName, FullName: req.FullName, MobileNumber: req.MobileNumber,
+		Gender: req.Gender, BirthDate: req.BirthDate, Age: age, CompanyName: req.CompanyName,
+		Designation: req.Designation, EconomicClass: req.EconomicClass, SurveyAnswer: req.SurveyAnswer,
+		ExistingUser: req.ExistingUser,
+	}
+}
+
+// holderName is the name printed on a ticket.
+func holderName(b palaro.Buyer) string {
+	if b.FullName != "" {
+		return b.FullName
+	}
+	return strings.TrimSpace(b.FirstName + " " + b.LastName)
+}
+
+// pickAddOns returns the event's add-ons with the given ids, each once.
+func pickAddOns(available []palaro.AddOn, ids []int64) ([]palaro.AddOn, error) {
+	var picked []palaro.AddOn
+	for _, id := range ids {
+		i := slices.IndexFunc(available, func(a palaro.AddOn) bool { return a.ID == id })
+		if i < 0 {
+			return nil, palaro.Errorf(palaro.EINVALID, "This add-on is not available.")
+		}
+		if !slices.ContainsFunc(picked, func(a palaro.AddOn) bool { return a.ID == id }) {
+			picked = append(picked, available[i])
+		}
+	}
+	return picked, nil
+}
+
+// issue turns a paid order into tickets (or, for an add-on order, adds the add-ons to its
+// ticket) and writes its confirmation e-mail, once.
+func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
+	if o.Kind == palaro.OrderKindTickets {
+		for i := range o.Quantity {
+			t := palaro.Ticket{OrderID: o.ID, EventID: o.EventID, HolderName: holderName(o.Buyer), Email: o.Email,
+				Status: palaro.TicketValid, CreatedAt: now}
+			if i < len(o.Seats) {
+				t.Seat = o.Seats[i]
+			}
+			if err := insertTicket(ctx, tx, &t, o.TicketTypeID); err != nil {
+				return err
+			}
+			o.Tickets = append(o.Tickets, t)
+		}
+		if len(o.Tickets) > 0 {
+			o.TicketID = o.Tickets[0].ID // add-ons bought with the order go with its first ticket
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_add_ons (ticket_id, add_on_id, order_id)
+		SELECT ?, add_on_id, order_id FROM order_add_ons WHERE order_id = ? ON CONFLICT DO NOTHING`,
+		o.TicketID, o.ID); err != nil {
+		return err
+	}
+	full, err := loadOrder(ctx, tx, `o.id = ?`, o.ID)
+	if err != nil {
+		return err
+	}
+	if s.composer == nil {
+		return nil
+	}
+	return enqueue(ctx, tx, s.composer.OrderConfirmation(full), fmt.Sprintf("order-confirmation:%d", o.ID), now)
+}
+
+func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeID int64) error {
+	for attempt := 0; ; attempt++ {
+		t.PublicID, t.Code = newPublicID(), newTicketCode()
+		res, err := tx.ExecContext(ctx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id,
+			holder_name, email, seat, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			t.PublicID, t.Code, t.OrderID, t.EventID, ticketTypeID, t.HolderName, t.Email, t.Seat, t.Status,
+			formatTime(t.CreatedAt))
+		if isUniqueViolation(err) && attempt < 5 {
+			continue // a code collision: draw again
+		} else if err != nil {
+			return err
+		}
+		t.ID, err = res.LastInsertId()
+		return err
+	}
+}
+
+// AttachCheckout records the provider's checkout session of a pending order.
+func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, provider, sessionID, checkoutURL string) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE orders SET provider = ?, provider_ref = ?, checkout_url = ?
+		WHERE id = ? AND status = 'pending'`, provider, sessionID, checkoutURL, orderID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return palaro.Errorf(palaro.ECONFLICT, "This order is no longer waiting for payment.")
+	}
+	return tx.Commit()
+}
+
+// CancelOrder releases a pending order's hold at once.
+func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, orderID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// ExpireHolds releases the holds of pending orders whose hold ended at or before now.
+func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (int, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	n, err := releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now))
+	if err != nil {
+		return 0, err
+	}
+	return n, tx.Commit()
+}
+
+// releaseOrders marks the matching pending orders expired and gives back their held tickets
+// and promo code uses.
+func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, ticket_type_id, quantity, promo_code_id FROM orders WHERE `+where, args...)
+	if err != nil {
+		return 0, err
+	}
+	type held struct {
+		id, ticketType int64
+		quantity       int
+		promo          sql.NullInt64
+	}
+	var orders []held
+	for rows.Next() {
+		var h held
+		if err := rows.Scan(&h.id, &h.ticketType, &h.quantity, &h.promo); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		orders = append(orders, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	for _, h := range orders {
+		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'expired' WHERE id = ?`, h.id); err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, h.quantity, h.ticketType); err != nil {
+			return 0, err
+		}
+		if h.promo.Valid {
+			if _, err := tx.ExecContext(ctx, `UPDATE promo_codes SET used = max(used - 1, 0) WHERE id = ?`, h.promo.Int64); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(orders), nil
+}
+
+// PendingOrdersForReconciliation returns orders with a checkout that are pending (or expired
+// within the last day) and older than minAge.
+func (s *PurchaseService) PendingOrdersForReconciliation(ctx context.Context, now time.Time, minAge time.Duration) ([]*palaro.Order, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return loadOrders(ctx, tx, `o.provider_ref != '' AND o.created_at <= ? AND (o.status = 'pending'
+		OR (o.status = 'expired' AND o.hold_expires_at > ?)) ORDER BY o.id LIMIT 200`,
+		formatTime(now.Add(-minAge)), formatTime(now.Add(-24*time.Hour)))
+}
+
+// FindOrderByPublicID returns an order with its event, ticket type, tickets and add-ons.
+func (s *PurchaseService) FindOrderByPublicID(ctx context.Context, publicID string) (*palaro.Order, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return loadOrder(ctx, tx, `o.public_id = ?`, publicID)
+}
+
+// ListOrders returns the most recent orders matching the filter.
+func (s *PurchaseService) ListOrders(ctx context.Context, f palaro.OrderFilter) ([]*palaro.Order, error) {
+	switch f.Status {
+	case "", palaro.OrderPending, palaro.OrderPaid, palaro.OrderExpired, palaro.OrderRefund:
+	default:
+		return nil, palaro.Errorf(palaro.EINVALID, "Unknown order status %q.", f.Status)
+	}
+	if f.Limit <= 0 || f.Limit > 1000 {
+		f.Limit = 100
+	}
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return loadOrders(ctx, tx, `(? = '' OR o.status = ?) ORDER BY o.id DESC LIMIT ?`, f.Status, f.Status, f.Limit)
+}
+
+const orderColumns = `o.id, o.public_id, o.kind, o.event_id, o.ticket_type_id, o.ticket_id, o.quantity, o.email,
+	o.buyer, o.seats, o.source, coalesce(p.code, ''), o.payment_type, o.unit_price, o.add_ons_total,
+	o.promo_discount, o.total, o.status, o.provider, o.provider_ref, o.checkout_url, o.hold_expires_at,
+	o.paid_at, o.created_at`
+
+func scanOrder(r rowScanner) (*palaro.Order, error) {
+	var o palaro.Order
+	var ticketID sql.NullInt64
+	var buyer, seats string
+	var hold, paid, created sql.NullString
+	err := r.Scan(&o.ID, &o.PublicID, &o.Kind, &o.EventID, &o.TicketTypeID, &ticketID, &o.Quantity, &o.Email,
+		&buyer, &seats, &o.Source, &o.PromoCode, &o.PaymentType, &o.UnitPrice, &o.AddOnsTotal, &o.PromoDiscount,
+		&o.Total, &o.Status, &o.Provider, &o.ProviderRef, &o.CheckoutURL, &hold, &paid, &created)
+	if err != nil {
+		return nil, err
+	}
+	o.TicketID = ticketID.Int64
+	if err := json.Unmarshal([]byte(buyer), &o.Buyer); err != nil {
+		return nil, fmt.Errorf("order %d buyer: %w", o.ID, err)
+	}
+	if err := json.Unmarshal([]byte(seats), &o.Seats); err != nil {
+		return nil, fmt.Errorf("order %d seats: %w", o.ID, err)
+	}
+	o.HoldExpiresAt, _ = parseTime(hold)
+	o.PaidAt, _ = parseTime(paid)
+	o.CreatedAt, _ = parseTime(created)
+	return &o, nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// loadOrders returns the orders matching where (which may end in ORDER BY / LIMIT), with their
+// event, ticket type, add-ons and tickets.
+func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*palaro.Order, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+orderColumns+` FROM orders o
+		LEFT JOIN promo_codes p ON p.id = o.promo_code_id WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	var orders []*palaro.Order
+	for rows.Next() {
+		o, err := scanOrder(rows)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		orders = append(orders, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	refs := newRefCache()
+	for _, o := range orders {
+		if o.Event, o.TicketType, err = refs.get(ctx, q, o.EventID, o.TicketTypeID); err != nil {
+			return nil, err
+		}
+		if o.AddOns, err = queryAddOns(ctx, q, `SELECT a.id, a.event_id, a.name, oa.price, a.category, a.notes,
+			a.image_url FROM order_add_ons oa JOIN add_ons a ON a.id = oa.add_on_id WHERE oa.order_id = ?
+			ORDER BY a.category, a.name`, o.ID); err != nil {
+			return nil, err
+		}
+		where, arg := `t.order_id = ? ORDER BY t.id`, o.ID
+		if o.Kind == palaro.OrderKindAddOns {
+			where, arg = `t.id = ?`, o.TicketID
+		}
+		ts, err := queryTickets(ctx, q, refs, where, arg)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range ts {
+			o.Tickets = append(o.Tickets, *t)
+		}
+	}
+	return orders, nil
+}
+
+func loadOrder(ctx context.Context, q querier, where string, args ...any) (*palaro.Order, error) {
+	orders, err := loadOrders(ctx, q, where, args...)
+	if err != nil {
+		return nil, err
+	}
+	if len(orders) == 0 {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Order not found.")
+	}
+	return orders[0], nil
+}
+
+// refCache loads events and ticket types once per query.
+type refCache struct {
+	events map[int64]*palaro.Event
+	types  map[int64]*palaro.TicketType
+}
+
+func newRefCache() *refCache {
+	return &refCache{events: map[int64]*palaro.Event{}, types: map[int64]*palaro.TicketType{}}
+}
+
+func (c *refCache) get(ctx context.Context, q querier, eventID, ticketTypeID int64) (*palaro.Event, *palaro.TicketType, error) {
+	ev, ok := c.events[eventID]
+	if !ok {
+		var err error
+		ev, err = scanEvent(q.QueryRowContext(ctx, `SELECT `+eventColumns+` `+eventJoins+` WHERE e.id = ?`, eventID))
+		if err != nil {
+			return nil, nil, fmt.Errorf("event %d: %w", eventID, err)
+		}
+		c.events[eventID] = ev
+	}
+	tt, ok := c.types[ticketTypeID]
+	if !ok {
+		t, err := scanTicketType(q.QueryRowContext(ctx, `SELECT `+ticketTypeColumns+` FROM ticket_types tt
+			WHERE tt.id = ?`, ticketTypeID))
+		if err != nil {
+			return nil, nil, fmt.Errorf("ticket type %d: %w", ticketTypeID, err)
+		}
+		tt = &t
+		c.types[ticketTypeID] = tt
+	}
+	return ev, tt, nil
+}
+
+func queryAddOns(ctx context.Context, q querier, query string, args ...any) ([]palaro.AddOn, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var addOns []palaro.AddOn
+	for rows.Next() {
+		var a palaro.AddOn
+		if err := rows.Scan(&a.ID, &a.EventID, &a.Name, &a.Price, &a.Category, &a.Notes, &a.ImageURL); err != nil {
+			return nil, err
+		}
+		addOns = append(addOns, a)
+	}
+	return addOns, rows.Err()
+}
+
+const ticketColumns = `t.id, t.public_id, t.code, t.order_id, t.event_id, t.ticket_type_id, t.holder_name, t.email,
+	t.seat, t.status, t.checked_in_at, t.created_at`
+
+// queryTickets returns the tickets matching where, with their event, ticket type and add-ons.
+func queryTickets(ctx context.Context, q querier, refs *refCache, where string, args ...any) ([]*palaro.Ticket, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets t WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	var tickets []*palaro.Ticket
+	var typeIDs []int64
+	for rows.Next() {
+		var t palaro.Ticket
+		var typeID int64
+		var checked, created sql.NullString
+		if err := rows.Scan(&t.ID, &t.PublicID, &t.Code, &t.OrderID, &t.EventID, &typeID, &t.HolderName, &t.Email,
+			&t.Seat, &t.Status, &checked, &created); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		t.CheckedInAt, _ = parseTime(checked)
+		t.CreatedAt, _ = parseTime(created)
+		tickets = append(tickets, &t)
+		typeIDs = append(typeIDs, typeID)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i, t := range tickets {
+		ev, tt, err := refs.get(ctx, q, t.EventID, typeIDs[i])
+		if err != nil {
+			return nil, err
+		}
+		t.Event, t.TicketType = ev, *tt
+		if t.AddOns, err = queryAddOns(ctx, q, `SELECT a.id, a.event_id, a.name, a.price, a.category, a.notes,
+			a.image_url FROM ticket_add_ons ta JOIN add_ons a ON a.id = ta.add_on_id WHERE ta.ticket_id = ?
+			ORDER BY a.category, a.name`, t.ID); err != nil {
+			return nil, err
+		}
+	}
+	return tickets, nil
+}
+
+// FindTicketByPublicID returns a ticket with its event, ticket type and add-ons.
+func (s *PurchaseService) FindTicketByPublicID(ctx context.Context, publicID string) (*palaro.Ticket, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return findTicket(ctx, tx, publicID)
+}
+
+func findTicket(ctx context.Context, q querier, publicID string) (*palaro.Ticket, error) {
+	tickets, err := queryTickets(ctx, q, newRefCache(), `t.public_id = ?`, publicID)
+	if err != nil {
+		return nil, err
+	}
+	if len(tickets) == 0 {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+	}
+	return tickets[0], nil
+}
+
+// ListTicketsByEmail returns the tickets held by an e-mail address, newest first.
+func (s *PurchaseService) ListTicketsByEmail(ctx context.Context, email string) ([]*palaro.Ticket, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return queryTickets(ctx, tx, newRefCache(), `t.email = ? ORDER BY t.id DESC LIMIT 500`,
+		strings.ToLower(strings.TrimSpace(email)))
+}
+
+// TicketStatus returns the status of the ticket with a short code.
+func (s *PurchaseService) TicketStatus(ctx context.Context, code string) (*palaro.TicketStatusInfo, error) {
+	var info palaro.TicketStatusInfo
+	var checked sql.NullString
+	err := s.db.read.QueryRowContext(ctx, `SELECT t.code, t.status, e.code, e.name, tt.code, tt.name, t.checked_in_at
+		FROM tickets t JOIN events e ON e.id = t.event_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
+		WHERE t.code = ?`, strings.ToUpper(strings.TrimSpace(code))).Scan(&info.Code, &info.Status, &info.EventCode,
+		&info.EventName, &info.TicketTypeCode, &info.TicketTypeName, &checked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+	} else if err != nil {
+		return nil, err
+	}
+	info.CheckedInAt, _ = parseTime(checked)
+	return &info, nil
+}

@@ -1,0 +1,217 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"palaro"
+)
+
+// LinkLifetime is how long an e-mailed link (e-mail change, tickets list) works.
+const LinkLifetime = 24 * time.Hour
+
+// AddOnsAvailableForTicket returns the event's add-ons the ticket does not hold yet.
+func (s *PurchaseService) AddOnsAvailableForTicket(ctx context.Context, ticketPublicID string) ([]palaro.AddOn, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	t, err := findTicket(ctx, tx, ticketPublicID)
+	if err != nil {
+		return nil, err
+	}
+	return availableAddOns(ctx, tx, t)
+}
+
+func availableAddOns(ctx context.Context, q querier, t *palaro.Ticket) ([]palaro.AddOn, error) {
+	return queryAddOns(ctx, q, `SELECT a.id, a.event_id, a.name, a.price, a.category, a.notes, a.image_url
+		FROM add_ons a WHERE a.event_id = ? AND a.id NOT IN (SELECT add_on_id FROM ticket_add_ons WHERE ticket_id = ?)
+		ORDER BY a.category, a.name, a.id`, t.EventID, t.ID)
+}
+
+// CreateAddOnOrder creates an order for add-ons of an existing ticket.
+func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID string, addOnIDs []int64, paymentType string, now time.Time) (*palaro.Order, error) {
+	if len(addOnIDs) == 0 {
+		return nil, palaro.Errorf(palaro.EINVALID, "Please choose at least one add-on.")
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	t, err := findTicket(ctx, tx, ticketPublicID)
+	if err != nil {
+		return nil, err
+	}
+	if t.Status == palaro.TicketCancelled {
+		return nil, palaro.Errorf(palaro.ECONFLICT, "This ticket is cancelled.")
+	}
+	available, err := availableAddOns(ctx, tx, t)
+	if err != nil {
+		return nil, err
+	}
+	addOns, err := pickAddOns(available, addOnIDs)
+	if err != nil {
+		return nil, err
+	}
+	o := &palaro.Order{
+		PublicID: newPublicID(), Kind: palaro.OrderKindAddOns, TicketID: t.ID, EventID: t.EventID,
+		TicketTypeID: t.TicketType.ID, Email: t.Email, Buyer: palaro.Buyer{FullName: t.HolderName},
+		PaymentType: paymentType, AddOns: addOns, Status: palaro.OrderPending, HoldExpiresAt: now.Add(s.hold),
+		CreatedAt: now, Event: t.Event, TicketType: &t.TicketType,
+	}
+	for _, a := range addOns {
+		o.AddOnsTotal += a.Price
+	}
+	o.Total = o.AddOnsTotal
+	if o.Free() {
+		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
+	} else if o.PaymentType == "" {
+		o.PaymentType = t.TicketType.PaymentTypes[0]
+	} else if !slices.Contains(t.TicketType.PaymentTypes, o.PaymentType) {
+		return nil, palaro.Errorf(palaro.EINVALID, "Please choose a payment method")
+	}
+	buyer, _ := json.Marshal(o.Buyer)
+	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id,
+		quantity, email, buyer, payment_type, unit_price, add_ons_total, total, status, hold_expires_at, paid_at,
+		created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
+		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, o.TicketID, o.Email, string(buyer),
+		o.PaymentType, o.AddOnsTotal, o.Total, o.Status, nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now))
+	if err != nil {
+		return nil, err
+	}
+	if o.ID, err = res.LastInsertId(); err != nil {
+		return nil, err
+	}
+	for _, a := range addOns {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_add_ons (order_id, add_on_id, price) VALUES (?, ?, ?)`,
+			o.ID, a.ID, a.Price); err != nil {
+			return nil, err
+		}
+	}
+	if o.Free() {
+		if err := s.issue(ctx, tx, o, now); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	o.Tickets = []palaro.Ticket{*t}
+	return o, nil
+}
+
+// RequestEmailChange stores a confirmation token and e-mails its link to the new address.
+func (s *PurchaseService) RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, now time.Time) error {
+	newEmail = strings.ToLower(strings.TrimSpace(newEmail))
+	if newEmail == "" {
+		return palaro.Errorf(palaro.EINVALID, "E-mail is required")
+	} else if !palaro.ValidEmail(newEmail) {
+		return palaro.Errorf(palaro.EINVALID, "Invalid E-mail address")
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	t, err := findTicket(ctx, tx, ticketPublicID)
+	if err != nil {
+		return err
+	}
+	if t.Email == newEmail {
+		return palaro.Errorf(palaro.EINVALID, "This ticket is already registered to %s.", newEmail)
+	}
+	token, hash := newToken()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO link_tokens (token_hash, purpose, ticket_id, email, expires_at,
+		created_at) VALUES (?, 'email_change', ?, ?, ?, ?)`, hash, t.ID, newEmail, formatTime(now.Add(LinkLifetime)),
+		formatTime(now)); err != nil {
+		return err
+	}
+	if s.composer != nil {
+		if err := enqueue(ctx, tx, s.composer.EmailChangeConfirmation(t, newEmail, token), "", now); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// ConfirmEmailChange moves a ticket to the address of a valid, unused confirmation token.
+func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*palaro.Ticket, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var ticketID int64
+	var email string
+	err = tx.QueryRowContext(ctx, `SELECT ticket_id, email FROM link_tokens WHERE token_hash = ?
+		AND purpose = 'email_change' AND used_at IS NULL AND expires_at > ?`, hashToken(token), formatTime(now)).
+		Scan(&ticketID, &email)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "This link has expired or was already used.")
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE link_tokens SET used_at = ? WHERE token_hash = ?`,
+		formatTime(now), hashToken(token)); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE tickets SET email = ? WHERE id = ?`, email, ticketID); err != nil {
+		return nil, err
+	}
+	tickets, err := queryTickets(ctx, tx, newRefCache(), `t.id = ?`, ticketID)
+	if err != nil || len(tickets) == 0 {
+		return nil, errors.Join(err, errors.New("ticket vanished"))
+	}
+	return tickets[0], tx.Commit()
+}
+
+// SendTicketsLink e-mails an address a link to its tickets, when it has any.
+func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now time.Time) error {
+	email = strings.ToLower(strings.TrimSpace(email))
+	if email == "" {
+		return palaro.Errorf(palaro.EINVALID, "E-mail is required")
+	} else if !palaro.ValidEmail(email) {
+		return palaro.Errorf(palaro.EINVALID, "Invalid E-mail address")
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	tickets, err := queryTickets(ctx, tx, newRefCache(), `t.email = ? ORDER BY t.id DESC LIMIT 500`, email)
+	if err != nil || len(tickets) == 0 {
+		return err
+	}
+	token, hash := newToken()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO link_tokens (token_hash, purpose, email, expires_at, created_at)
+		VALUES (?, 'tickets', ?, ?, ?)`, hash, email, formatTime(now.Add(LinkLifetime)), formatTime(now)); err != nil {
+		return err
+	}
+	if s.composer != nil {
+		if err := enqueue(ctx, tx, s.composer.TicketsLink(email, token, tickets), "", now); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// TicketsByLink returns the address and tickets of an unexpired tickets link.
+func (s *PurchaseService) TicketsByLink(ctx context.Context, token string, now time.Time) (string, []*palaro.Ticket, error) {
+	var email string
+	err := s.db.read.QueryRowContext(ctx, `SELECT email FROM link_tokens WHERE token_hash = ? AND purpose = 'tickets'
+		AND expires_at > ?`, hashToken(token), formatTime(now)).Scan(&email)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, palaro.Errorf(palaro.ENOTFOUND, "This link has expired. Please ask for a new one.")
+	} else if err != nil {
+		return "", nil, err
+	}
+	tickets, err := s.ListTicketsByEmail(ctx, email)
+	return email, tickets, err
+}
