@@ -28,6 +28,8 @@ type Config struct {
 	SupportEmail string
 	TagManagerID string
 	PixelID      string
+	// PartnerKeys are the partners' secrets (key → secret) for signed /v1/ticket/status calls.
+	PartnerKeys map[string]string
 }
 
 // Services are the domain services the handlers call.
@@ -35,6 +37,11 @@ type Services struct {
 	Events palaro.EventService
 	// TicketTypes finds a ticket type for the purchase page.
 	TicketTypes palaro.TicketTypeService
+	// Purchases creates orders and answers about orders and tickets.
+	Purchases palaro.PurchaseService
+	// Checkout creates the payment provider's checkout for a pending order and returns the
+	// provider's name, its session id and the URL to send the buyer to. Nil: payments are off.
+	Checkout func(ctx context.Context, o *palaro.Order) (provider, sessionID, url string, err error)
 }
 
 // Server is Palaro's HTTP server.
@@ -98,6 +105,15 @@ func (s *Server) routes() {
 	e.GET("/cookies", s.cookiesPage)
 
 	e.GET("/b/:code", s.buyPage)
+
+	e.GET("/v1/ticket_type", s.ticketType)
+	e.POST("/v1/ticket/buy", s.buyTicket)
+	e.GET("/v1/ticket/add", s.ticketAddOns)
+	e.POST("/v1/ticket/add", s.buyAddOns)
+	e.POST("/v1/ticket/change-email", s.changeEmail)
+	e.GET("/v1/ticket/status", s.ticketStatus)
+	e.POST("/v1/tickets/link", s.ticketsLink)
+	e.GET("/change-email/confirm/:token", s.confirmEmailChange)
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }
@@ -180,7 +196,11 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		message = "Internal Server Error"
 	}
 	if isAPI(c) {
-		_ = c.JSON(status, map[string]any{"message": message, "responseCode": status})
+		body := map[string]any{"message": message, "responseCode": status}
+		if appErr != nil && len(appErr.Fields) > 0 {
+			body["fields"] = appErr.Fields
+		}
+		_ = c.JSON(status, body)
 		return
 	}
 	if c.Request().Method == http.MethodHead {

@@ -16,7 +16,7 @@ import (
 // DefaultHold is how long a pending order holds its tickets when no hold time is configured.
 const DefaultHold = 15 * time.Minute
 
-// PurchaseService implements palaro.PurchaseService and palaro.TicketTypeService.
+// PurchaseService implements palaro.PurchaseService.
 type PurchaseService struct {
 	db       *DB
 	composer palaro.Composer
@@ -32,42 +32,10 @@ func NewPurchaseService(db *DB, composer palaro.Composer, hold time.Duration) *P
 	return &PurchaseService{db: db, composer: composer, hold: hold}
 }
 
-var (
-	_ palaro.PurchaseService   = (*PurchaseService)(nil)
-	_ palaro.TicketTypeService = (*PurchaseService)(nil)
-)
+var _ palaro.PurchaseService = (*PurchaseService)(nil)
 
 // Hold returns how long a pending order holds its tickets.
 func (s *PurchaseService) Hold() time.Duration { return s.hold }
-
-// FindTicketType returns a ticket type of a public event, with the event and its add-ons.
-func (s *PurchaseService) FindTicketType(ctx context.Context, code string) (*palaro.TicketType, *palaro.Event, error) {
-	notFound := palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
-	if !palaro.ValidCode(code) {
-		return nil, nil, notFound
-	}
-	var eventCode string
-	err := s.db.read.QueryRowContext(ctx, `SELECT e.code FROM ticket_types tt JOIN events e ON e.id = tt.event_id
-		WHERE tt.code = ?`, code).Scan(&eventCode)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, notFound
-	} else if err != nil {
-		return nil, nil, err
-	}
-	ev, err := NewEventService(s.db).FindEventByCode(ctx, eventCode)
-	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
-		return nil, nil, notFound
-	} else if err != nil {
-		return nil, nil, err
-	}
-	for i := range ev.TicketTypes {
-		if ev.TicketTypes[i].Code == code {
-			tt := ev.TicketTypes[i]
-			return &tt, ev, nil
-		}
-	}
-	return nil, nil, notFound
-}
 
 // FindPromoCode returns a usable promo code for an event.
 func (s *PurchaseService) FindPromoCode(ctx context.Context, code string, eventID int64, now time.Time) (*palaro.PromoCode, error) {
@@ -143,7 +111,7 @@ func insertPromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
 // CreateOrder validates, prices and stores a purchase. Capacity is taken with one conditional
 // UPDATE inside a BEGIN IMMEDIATE transaction, so concurrent buyers can never oversell.
 func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRequest, now time.Time) (*palaro.Order, error) {
-	tt, ev, err := s.FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
+	tt, ev, err := NewEventService(s.db).FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
 	if err != nil {
 		return nil, err
 	}

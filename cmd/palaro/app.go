@@ -8,14 +8,17 @@ import (
 	"time"
 
 	"palaro/handlers"
+	"palaro/notify"
 	"palaro/static"
 	"palaro/store"
 )
 
 // app is a wired Palaro: the database, the domain services and the HTTP server.
 type app struct {
-	db     *store.DB
-	server *handlers.Server
+	db        *store.DB
+	server    *handlers.Server
+	purchases *store.PurchaseService
+	outbox    *store.OutboxService
 }
 
 // newApp opens and migrates the database, loads demo data when configured and the database is
@@ -44,13 +47,20 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		}
 	}
 	events := store.NewEventService(db)
+	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
+	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
 		TagManagerID: cfg.TagManagerID,
 		PixelID:      cfg.PixelID,
-	}, handlers.Services{Events: events, TicketTypes: events}, static.Default(), logger)
-	return &app{db: db, server: server}, nil
+		PartnerKeys:  cfg.PartnerKeys,
+	}, handlers.Services{
+		Events:      events,
+		TicketTypes: events,
+		Purchases:   purchases,
+	}, static.Default(), logger)
+	return &app{db: db, server: server, purchases: purchases, outbox: store.NewOutboxService(db)}, nil
 }
 
 // Close releases the database.

@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
+	"palaro"
 	"palaro/store"
 )
 
@@ -75,6 +77,10 @@ type config struct {
 	SupportEmail string
 	TagManagerID string
 	PixelID      string
+	// Hold is how long a pending order holds its tickets (PALARO_HOLD_MINUTES).
+	Hold time.Duration
+	// PartnerKeys are the partners' secrets for signed ticket status calls (PALARO_PARTNER_KEYS).
+	PartnerKeys map[string]string
 }
 
 func loadConfig() config {
@@ -86,12 +92,22 @@ func loadConfig() config {
 		SupportEmail: env("PALARO_SUPPORT_EMAIL", "support@palaro.ph"),
 		TagManagerID: os.Getenv("PALARO_GTM_ID"),
 		PixelID:      os.Getenv("PALARO_PIXEL_ID"),
+		Hold:         time.Duration(envInt("PALARO_HOLD_MINUTES", 15)) * time.Minute,
+		PartnerKeys:  palaro.ParsePartnerKeys(os.Getenv("PALARO_PARTNER_KEYS")),
 	}
 }
 
 func env(name, def string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
+	}
+	return def
+}
+
+// envInt reads a positive integer variable, or def when it is unset or not a positive integer.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
 	}
 	return def
 }

@@ -1,0 +1,268 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// maxJSONBody is the largest JSON request body the API reads.
+const maxJSONBody = 64 << 10
+
+// apiResult is the answer of the purchase calls (SPEC.md section 7): responseCode, redirectUrl, message.
+type apiResult struct {
+	ResponseCode int    `json:"responseCode"`
+	RedirectURL  string `json:"redirectUrl,omitempty"`
+	Message      string `json:"message"`
+	OrderID      string `json:"orderId,omitempty"`
+}
+
+// promoJSON is a usable promo code as the purchase form shows it.
+type promoJSON struct {
+	Code        string       `json:"code"`
+	Kind        string       `json:"kind"`
+	Percent     int          `json:"percent,omitempty"`
+	Amount      palaro.Money `json:"amount,omitempty"`
+	Description string       `json:"description"`
+}
+
+// ticketTypeJSON is the answer of GET /v1/ticket_type: the ticket details of SPEC.md section 3
+// (as the purchase island's props carry them) plus the form's rules, payment buttons and the
+// promo code the source names, when it is a usable one. Amounts are centavos.
+type ticketTypeJSON struct {
+	views.TicketDetails
+	OnSale   bool                  `json:"onSale"`
+	Rules    []palaro.FieldRule    `json:"rules"`
+	Payments []views.PaymentOption `json:"payments"`
+	Source   string                `json:"source"`
+	Promo    *promoJSON            `json:"promo"`
+}
+
+// ticketType answers GET /v1/ticket_type?eventCode=&ticketTypeCode=&source=&seats=.
+func (s *Server) ticketType(c *echo.Context) error {
+	ctx := c.Request().Context()
+	tt, ev, err := s.services.TicketTypes.FindTicketType(ctx, c.QueryParam("ticketTypeCode"))
+	if err != nil {
+		return err
+	}
+	if code := c.QueryParam("eventCode"); code != "" && code != ev.Code {
+		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+	}
+	now := s.Now()
+	var seats []string
+	if tt.Seated {
+		seats = parseSeats(c.QueryParams()["seats"])
+	}
+	d := ticketTypeJSON{
+		TicketDetails: s.ticketDetails(tt, ev), OnSale: tt.OnSale(now), Rules: palaro.PurchaseRules(*tt, ev, len(seats)),
+		Payments: paymentOptions(tt.PaymentTypes), Source: cleanSource(c.QueryParam("source")),
+	}
+	if d.Source != "" {
+		if p, err := s.services.Purchases.FindPromoCode(ctx, d.Source, ev.ID, now); err == nil {
+			d.Promo = &promoJSON{Code: p.Code, Kind: p.Kind, Percent: p.Percent, Amount: p.Amount, Description: p.Describe()}
+		}
+	}
+	return c.JSON(http.StatusOK, d)
+}
+
+// decodeJSON reads a JSON request body into v, answering EINVALID for anything else.
+func decodeJSON(c *echo.Context, v any) error {
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxJSONBody+1))
+	if err != nil {
+		return err
+	}
+	if len(body) > maxJSONBody {
+		return palaro.Errorf(palaro.EINVALID, "The request is too large.")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return palaro.Errorf(palaro.EINVALID, "Invalid request.")
+	}
+	return nil
+}
+
+// buyTicket answers POST /v1/ticket/buy: creates the order and answers where the buyer goes next.
+func (s *Server) buyTicket(c *echo.Context) error {
+	var req palaro.PurchaseRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	order, err := s.services.Purchases.CreateOrder(ctx, req, s.Now())
+	if err != nil {
+		return err
+	}
+	return s.redirectForOrder(c, order)
+}
+
+// redirectForOrder answers a created order: the success page of a paid (free) order, or the
+// provider's checkout page of a pending one.
+func (s *Server) redirectForOrder(c *echo.Context, order *palaro.Order) error {
+	redirect := s.config.BaseURL + palaro.OrderPath(order.PublicID)
+	if order.Status == palaro.OrderPending {
+		url, err := s.startCheckout(c.Request().Context(), order)
+		if err != nil {
+			return err
+		}
+		redirect = url
+	}
+	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, RedirectURL: redirect, OrderID: order.PublicID})
+}
+
+// startCheckout creates the provider's checkout for a pending order and records it; when the
+// provider fails, the order's hold is released at once.
+func (s *Server) startCheckout(ctx context.Context, order *palaro.Order) (string, error) {
+	if s.services.Checkout == nil {
+		_ = s.services.Purchases.CancelOrder(ctx, order.ID)
+		return "", palaro.Errorf(palaro.EINTERNAL, "Payments are not available right now.")
+	}
+	provider, id, url, err := s.services.Checkout(ctx, order)
+	if err == nil {
+		err = s.services.Purchases.AttachCheckout(ctx, order.ID, provider, id, url)
+	}
+	if err != nil {
+		if cErr := s.services.Purchases.CancelOrder(ctx, order.ID); cErr != nil {
+			err = errors.Join(err, cErr)
+		}
+		s.logger.Error("checkout failed", "order", order.PublicID, "error", err)
+		return "", palaro.Errorf(palaro.EINTERNAL, "Error occured. Please try again.")
+	}
+	return url, nil
+}
+
+// ticketJSON is a ticket as the add-on and e-mail change calls show it.
+type ticketJSON struct {
+	ID             string            `json:"id"`
+	Code           string            `json:"code"`
+	Status         string            `json:"status"`
+	Holder         string            `json:"holder"`
+	Email          string            `json:"email"`
+	Seat           string            `json:"seat,omitempty"`
+	EventCode      string            `json:"eventCode"`
+	EventName      string            `json:"eventName"`
+	TicketTypeCode string            `json:"ticketTypeCode"`
+	TicketTypeName string            `json:"ticketTypeName"`
+	AddOns         []views.AddOnJSON `json:"addOns"`
+}
+
+func (s *Server) newTicketJSON(t *palaro.Ticket) ticketJSON {
+	j := ticketJSON{ID: t.PublicID, Code: t.Code, Status: t.Status, Holder: t.HolderName, Email: t.Email, Seat: t.Seat,
+		TicketTypeCode: t.TicketType.Code, TicketTypeName: t.TicketType.Name, AddOns: s.addOnsJSON(t.AddOns)}
+	if t.Event != nil {
+		j.EventCode, j.EventName = t.Event.Code, t.Event.Name
+	}
+	return j
+}
+
+// ticketAddOns answers GET /v1/ticket/add?uuid=: the ticket and the add-ons it can still buy.
+func (s *Server) ticketAddOns(c *echo.Context) error {
+	ctx := c.Request().Context()
+	id := c.QueryParam("uuid")
+	t, err := s.services.Purchases.FindTicketByPublicID(ctx, id)
+	if err != nil {
+		return err
+	}
+	available, err := s.services.Purchases.AddOnsAvailableForTicket(ctx, id)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{
+		"ticket": s.newTicketJSON(t), "addOns": s.addOnsJSON(available),
+		"payments": paymentOptions(t.TicketType.PaymentTypes),
+	})
+}
+
+// buyAddOns answers POST /v1/ticket/add {uuid, addOns, ticketCode, paymentType}.
+func (s *Server) buyAddOns(c *echo.Context) error {
+	var req struct {
+		UUID        string  `json:"uuid"`
+		AddOns      []int64 `json:"addOns"`
+		TicketCode  string  `json:"ticketCode"`
+		PaymentType string  `json:"paymentType"`
+	}
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if req.TicketCode != "" {
+		t, err := s.services.Purchases.FindTicketByPublicID(ctx, req.UUID)
+		if err != nil {
+			return err
+		}
+		if !strings.EqualFold(req.TicketCode, t.Code) && req.TicketCode != t.TicketType.Code {
+			return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+		}
+	}
+	order, err := s.services.Purchases.CreateAddOnOrder(ctx, req.UUID, req.AddOns, req.PaymentType, s.Now())
+	if err != nil {
+		return err
+	}
+	return s.redirectForOrder(c, order)
+}
+
+// changeEmail answers POST /v1/ticket/change-email {uuid, email}: e-mails a confirmation link.
+func (s *Server) changeEmail(c *echo.Context) error {
+	var req struct {
+		UUID  string `json:"uuid"`
+		Email string `json:"email"`
+	}
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if err := s.services.Purchases.RequestEmailChange(c.Request().Context(), req.UUID, req.Email, s.Now()); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK,
+		Message: "We sent a confirmation link to " + strings.ToLower(strings.TrimSpace(req.Email)) +
+			". Your ticket moves to the new address when you open it."})
+}
+
+// confirmEmailChange handles GET /change-email/confirm/:token, the link of the confirmation e-mail.
+func (s *Server) confirmEmailChange(c *echo.Context) error {
+	t, err := s.services.Purchases.ConfirmEmailChange(c.Request().Context(), c.Param("token"), s.Now())
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		return echo.NewHTTPError(http.StatusGone, palaro.ErrorMessage(err))
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, palaro.EmailChangeSuccessPath(t.PublicID))
+}
+
+// ticketsLink answers POST /v1/tickets/link {email}: e-mails a link to the address's tickets.
+// The answer is the same whether or not the address has tickets.
+func (s *Server) ticketsLink(c *echo.Context) error {
+	var req struct {
+		Email string `json:"email"`
+	}
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	email := strings.ToLower(strings.TrimSpace(req.Email))
+	if err := s.services.Purchases.SendTicketsLink(c.Request().Context(), email, s.Now()); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK,
+		Message: "If " + email + " has tickets, a link to them is on its way. Check your inbox."})
+}
+
+// ticketStatus answers GET /v1/ticket/status?ticketCode=&key=&timestamp=&signature=, a partner
+// call signed with HMAC-SHA256 (palaro.SignPartnerRequest).
+func (s *Server) ticketStatus(c *echo.Context) error {
+	code := c.QueryParam("ticketCode")
+	if err := palaro.VerifyPartnerRequest(s.config.PartnerKeys, c.QueryParam("key"), code,
+		c.QueryParam("timestamp"), c.QueryParam("signature"), s.Now()); err != nil {
+		return err
+	}
+	info, err := s.services.Purchases.TicketStatus(c.Request().Context(), code)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, info)
+}

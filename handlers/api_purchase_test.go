@@ -1,0 +1,211 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/handlers"
+	"palaro/notify"
+	"palaro/static"
+	"palaro/store"
+)
+
+// apiFixture is the HTTP server on a real SQLite database with the demo data.
+type apiFixture struct {
+	db        *store.DB
+	purchases *store.PurchaseService
+	outbox    *store.OutboxService
+	server    *handlers.Server
+	services  handlers.Services
+	http      *httptest.Server
+	now       time.Time
+}
+
+const partnerKey, partnerSecret = "partner1", "s3cret"
+
+func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixture {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Migrate(ctx))
+	now := time.Now().UTC().Truncate(time.Second)
+	require.NoError(t, db.SeedDemo(ctx, now))
+	f := &apiFixture{db: db, now: now, outbox: store.NewOutboxService(db)}
+	f.purchases = store.NewPurchaseService(db, notify.NewComposer("https://palaro.test", "help@palaro.test"), 15*time.Minute)
+	events := store.NewEventService(db)
+	f.services = handlers.Services{Events: events, TicketTypes: events, Purchases: f.purchases}
+	for _, c := range configure {
+		c(&f.services)
+	}
+	f.server = handlers.New(handlers.Config{BaseURL: "https://palaro.test", PartnerKeys: map[string]string{partnerKey: partnerSecret}},
+		f.services, static.Default(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	f.server.Now = func() time.Time { return f.now }
+	f.http = httptest.NewServer(f.server)
+	t.Cleanup(f.http.Close)
+	return f
+}
+
+// call sends a request with an optional JSON body and decodes the JSON answer.
+func (f *apiFixture) call(t *testing.T, method, path string, body any) (int, map[string]any) {
+	t.Helper()
+	var r io.Reader
+	if s, ok := body.(string); ok {
+		r = strings.NewReader(s)
+	} else if body != nil {
+		b, err := json.Marshal(body)
+		require.NoError(t, err)
+		r = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, f.http.URL+path, r)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var out map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		require.NoError(t, json.Unmarshal(raw, &out), string(raw))
+	}
+	return resp.StatusCode, out
+}
+
+func TestAPI_TicketType(t *testing.T) {
+	f := newAPIFixture(t)
+	t.Run("OK details, rules and promo", func(t *testing.T) {
+		status, body := f.call(t, "GET", "/v1/ticket_type?eventCode=mlbb-manila-showdown&ticketTypeCode=mlbb-manila-showdown-vip&source=PALARO10", nil)
+		require.Equal(t, 200, status)
+		require.Equal(t, "mlbb-manila-showdown-vip", body["code"])
+		require.EqualValues(t, 360000, body["price"])
+		require.EqualValues(t, 306000, body["finalPrice"])
+		require.EqualValues(t, 0.15, body["discount"])
+		require.EqualValues(t, 2, body["maxPurchasable"])
+		require.EqualValues(t, 0, body["quantity"], "the demo VIP passes are sold out")
+		require.Equal(t, []any{"QR", "CARD"}, body["paymentTypes"])
+		require.Equal(t, "Pay by QR PH", body["payments"].([]any)[0].(map[string]any)["label"])
+		require.NotEmpty(t, body["addOns"])
+		ev := body["event"].(map[string]any)
+		require.Equal(t, "mlbb-manila-showdown", ev["code"])
+		require.Equal(t, []any{"firstName", "lastName", "mobileNumber", "email"}, ev["requiredFields"])
+		require.Equal(t, "Which team are you cheering for?", ev["surveyQuestion"])
+		promo := body["promo"].(map[string]any)
+		require.Equal(t, "PALARO10", promo["code"])
+		require.Equal(t, "10% off", promo["description"])
+		var fields []string
+		for _, r := range body["rules"].([]any) {
+			fields = append(fields, r.(map[string]any)["field"].(string))
+		}
+		require.Equal(t, []string{"email", "quantity", "firstName", "lastName", "mobileNumber", "disclaimerAccepted"}, fields)
+	})
+	t.Run("OK quantity available and survey", func(t *testing.T) {
+		status, body := f.call(t, "GET", "/v1/ticket_type?ticketTypeCode=valorant-night-market-bgc-team", nil)
+		require.Equal(t, 200, status)
+		require.EqualValues(t, 32-27, body["quantity"])
+		require.Equal(t, true, body["withSurvey"])
+		rules := body["rules"].([]any)
+		survey := rules[len(rules)-1].(map[string]any)
+		require.Equal(t, "surveyAnswer", survey["field"])
+		require.Equal(t, []any{"Iron to Gold", "Platinum to Diamond", "Ascendant and up"}, survey["options"])
+	})
+	t.Run("OK seats lock the quantity", func(t *testing.T) {
+		status, body := f.call(t, "GET", "/v1/ticket_type?ticketTypeCode=mlbb-manila-showdown-lower&seats=A1,A2", nil)
+		require.Equal(t, 200, status)
+		q := body["rules"].([]any)[1].(map[string]any)
+		require.Equal(t, true, q["locked"])
+		require.Nil(t, body["promo"])
+	})
+	t.Run("ErrNotFound unknown codes", func(t *testing.T) {
+		for _, path := range []string{
+			"/v1/ticket_type?ticketTypeCode=nope",
+			"/v1/ticket_type?ticketTypeCode=",
+			"/v1/ticket_type?eventCode=tekken-tuesdays-cubao&ticketTypeCode=mlbb-manila-showdown-vip",
+		} {
+			status, body := f.call(t, "GET", path, nil)
+			require.Equal(t, 404, status, path)
+			require.Equal(t, "Ticket not found.", body["message"])
+		}
+	})
+}
+
+func TestAPI_BuyTicket(t *testing.T) {
+	t.Run("OK free ticket redirects to the success page", func(t *testing.T) {
+		f := newAPIFixture(t)
+		status, body := f.call(t, "POST", "/v1/ticket/buy", map[string]any{
+			"eventCode": "valorant-night-market-bgc", "ticketCode": "valorant-night-market-bgc-watch", "quantity": 2, "email": "a@b.ph",
+			"fullName": "Ana Reyes", "mobileNumber": "+639171234567"})
+		require.Equal(t, 200, status, body)
+		require.EqualValues(t, 200, body["responseCode"])
+		o, err := f.purchases.FindOrderByPublicID(context.Background(), body["orderId"].(string))
+		require.NoError(t, err)
+		require.Equal(t, "https://palaro.test/payment/success/"+o.PublicID, body["redirectUrl"])
+		require.Equal(t, palaro.OrderPaid, o.Status)
+		require.Len(t, o.Tickets, 1, "a free ticket is one per order")
+	})
+	t.Run("ErrInvalid every message of the form", func(t *testing.T) {
+		f := newAPIFixture(t)
+		base := map[string]any{"ticketCode": "mlbb-manila-showdown-gen", "quantity": 1, "email": "a@b.ph",
+			"firstName": "A", "lastName": "B", "mobileNumber": "0917-123-4567"}
+		for _, tc := range []struct {
+			field string
+			value any
+			want  string
+		}{
+			{"email", "", "E-mail is required"},
+			{"email", "not-an-email", "Invalid E-mail address"},
+			{"quantity", 0, "Please input no. of tickets to be purchased"},
+			{"quantity", 11, "Maximum ticket limit per user is 10."},
+			{"firstName", " ", "First Name is required"},
+			{"lastName", "", "Last Name is required"},
+			{"mobileNumber", "", "Mobile Number is required"},
+			{"mobileNumber", "0917 abc", "Invalid Mobile Number"},
+			{"paymentType", "BITCOIN", "Please choose a payment method"},
+		} {
+			req := map[string]any{}
+			for k, v := range base {
+				req[k] = v
+			}
+			req[tc.field] = tc.value
+			status, body := f.call(t, "POST", "/v1/ticket/buy", req)
+			require.Equal(t, 400, status, tc.want)
+			require.Equal(t, tc.want, body["message"])
+			require.EqualValues(t, 400, body["responseCode"])
+			require.Equal(t, tc.want, body["fields"].(map[string]any)[tc.field])
+		}
+	})
+	t.Run("ErrInvalid malformed JSON", func(t *testing.T) {
+		f := newAPIFixture(t)
+		status, body := f.call(t, "POST", "/v1/ticket/buy", `{"quantity": "x"`)
+		require.Equal(t, 400, status)
+		require.Equal(t, "Invalid request.", body["message"])
+	})
+	t.Run("ErrNotFound unknown ticket", func(t *testing.T) {
+		f := newAPIFixture(t)
+		status, body := f.call(t, "POST", "/v1/ticket/buy", map[string]any{"ticketCode": "nope", "quantity": 1, "email": "a@b.ph"})
+		require.Equal(t, 404, status)
+		require.Equal(t, "Ticket not found.", body["message"])
+	})
+	t.Run("ErrConflict sold out", func(t *testing.T) {
+		f := newAPIFixture(t)
+		status, body := f.call(t, "POST", "/v1/ticket/buy", map[string]any{"ticketCode": "mlbb-manila-showdown-vip",
+			"quantity": 1, "email": "a@b.ph", "firstName": "A", "lastName": "B", "mobileNumber": "09171234567",
+			"disclaimerAccepted": true})
+		require.Equal(t, 409, status)
+		require.EqualValues(t, 409, body["responseCode"])
+		require.Equal(t, "Sorry, VIP Pass is sold out.", body["message"])
+	})
+}
