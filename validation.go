@@ -58,6 +58,18 @@ var (
 // ValidEmail reports whether s looks like an e-mail address (SPEC.md section 5's basic pattern).
 func ValidEmail(s string) bool { return len(s) <= 254 && emailRE.MatchString(s) }
 
+// CheckEmail trims and lower-cases an address and returns it, or EINVALID with the form's
+// message ('E-mail is required' or 'Invalid E-mail address').
+func CheckEmail(s string) (string, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return "", Errorf(EINVALID, "E-mail is required")
+	} else if !ValidEmail(s) {
+		return "", Errorf(EINVALID, "Invalid E-mail address")
+	}
+	return s, nil
+}
+
 // ValidMobileNumber reports whether s has only digits and hyphens, with an optional leading plus.
 func ValidMobileNumber(s string) bool { return len(s) <= 20 && mobileRE.MatchString(s) }
 

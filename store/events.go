@@ -321,19 +321,6 @@ func eventLinks(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.Link, 
 }
 
 func eventAddOns(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.AddOn, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, event_id, name, price, category, notes, image_url
+	return queryAddOns(ctx, tx, `SELECT id, event_id, name, price, category, notes, image_url
 		FROM add_ons WHERE event_id = ? ORDER BY category, name, id`, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var addOns []palaro.AddOn
-	for rows.Next() {
-		var a palaro.AddOn
-		if err := rows.Scan(&a.ID, &a.EventID, &a.Name, &a.Price, &a.Category, &a.Notes, &a.ImageURL); err != nil {
-			return nil, err
-		}
-		addOns = append(addOns, a)
-	}
-	return addOns, rows.Err()
 }

@@ -149,8 +149,6 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	if price.Total > 0 && req.PaymentType == "" {
 		req.PaymentType = tt.PaymentTypes[0]
 	}
-	buyer, _ := json.Marshal(buyerOf(req))
-	seats, _ := json.Marshal(orEmpty(req.Seats))
 	o := &palaro.Order{
 		PublicID: newPublicID(), Kind: palaro.OrderKindTickets, EventID: ev.ID, TicketTypeID: tt.ID,
 		Quantity: req.Quantity, Email: req.Email, Buyer: buyerOf(req), Seats: req.Seats, Source: req.Source,
@@ -180,33 +178,45 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
 		return nil, err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email,
-		buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total, status,
-		hold_expires_at, paid_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, o.Quantity, o.Email, string(buyer), string(seats), o.Source,
-		promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
-		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now))
-	if err != nil {
+	if err := s.saveOrder(ctx, tx, o, promoID, now); err != nil {
 		return nil, err
-	}
-	if o.ID, err = res.LastInsertId(); err != nil {
-		return nil, err
-	}
-	for _, a := range addOns {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO order_add_ons (order_id, add_on_id, price) VALUES (?, ?, ?)`,
-			o.ID, a.ID, a.Price); err != nil {
-			return nil, err
-		}
-	}
-	if o.Free() {
-		if err := s.issue(ctx, tx, o, now); err != nil {
-			return nil, err
-		}
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
 	return o, nil
+}
+
+// saveOrder inserts a new order with its add-ons and, when it is free, issues it at once.
+func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time) error {
+	buyer, _ := json.Marshal(o.Buyer)
+	seats, _ := json.Marshal(orEmpty(o.Seats))
+	var ticketID any
+	if o.TicketID != 0 {
+		ticketID = o.TicketID
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id, quantity,
+		email, buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total,
+		status, hold_expires_at, paid_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, ticketID, o.Quantity, o.Email, string(buyer), string(seats),
+		o.Source, promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
+		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now))
+	if err != nil {
+		return err
+	}
+	if o.ID, err = res.LastInsertId(); err != nil {
+		return err
+	}
+	for _, a := range o.AddOns {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_add_ons (order_id, add_on_id, price) VALUES (?, ?, ?)`,
+			o.ID, a.ID, a.Price); err != nil {
+			return err
+		}
+	}
+	if o.Free() {
+		return s.issue(ctx, tx, o, now)
+	}
+	return nil
 }
 
 // reserve takes quantity tickets of a ticket type: sold at once for a free order, held otherwise.

@@ -3,10 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"errors"
+		"errors"
 	"slices"
-	"strings"
 	"time"
 
 	"palaro"
@@ -77,28 +75,8 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 	} else if !slices.Contains(t.TicketType.PaymentTypes, o.PaymentType) {
 		return nil, palaro.Errorf(palaro.EINVALID, "Please choose a payment method")
 	}
-	buyer, _ := json.Marshal(o.Buyer)
-	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id,
-		quantity, email, buyer, payment_type, unit_price, add_ons_total, total, status, hold_expires_at, paid_at,
-		created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)`,
-		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, o.TicketID, o.Email, string(buyer),
-		o.PaymentType, o.AddOnsTotal, o.Total, o.Status, nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now))
-	if err != nil {
+	if err := s.saveOrder(ctx, tx, o, nil, now); err != nil {
 		return nil, err
-	}
-	if o.ID, err = res.LastInsertId(); err != nil {
-		return nil, err
-	}
-	for _, a := range addOns {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO order_add_ons (order_id, add_on_id, price) VALUES (?, ?, ?)`,
-			o.ID, a.ID, a.Price); err != nil {
-			return nil, err
-		}
-	}
-	if o.Free() {
-		if err := s.issue(ctx, tx, o, now); err != nil {
-			return nil, err
-		}
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
@@ -109,11 +87,9 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 
 // RequestEmailChange stores a confirmation token and e-mails its link to the new address.
 func (s *PurchaseService) RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, now time.Time) error {
-	newEmail = strings.ToLower(strings.TrimSpace(newEmail))
-	if newEmail == "" {
-		return palaro.Errorf(palaro.EINVALID, "E-mail is required")
-	} else if !palaro.ValidEmail(newEmail) {
-		return palaro.Errorf(palaro.EINVALID, "Invalid E-mail address")
+	newEmail, err := palaro.CheckEmail(newEmail)
+	if err != nil {
+		return err
 	}
 	tx, err := s.db.beginWrite(ctx)
 	if err != nil {
@@ -174,11 +150,9 @@ func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, 
 
 // SendTicketsLink e-mails an address a link to its tickets, when it has any.
 func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now time.Time) error {
-	email = strings.ToLower(strings.TrimSpace(email))
-	if email == "" {
-		return palaro.Errorf(palaro.EINVALID, "E-mail is required")
-	} else if !palaro.ValidEmail(email) {
-		return palaro.Errorf(palaro.EINVALID, "Invalid E-mail address")
+	email, err := palaro.CheckEmail(email)
+	if err != nil {
+		return err
 	}
 	tx, err := s.db.beginWrite(ctx)
 	if err != nil {
