@@ -169,7 +169,9 @@ func (s *Server) eventPage(c *echo.Context) error {
 	p.Image = s.imageURL(ev.ImageURL)
 	p.OGType = "event"
 	p.JSONLD = s.eventJSONLD(ev)
-	return render(c, http.StatusOK, views.EventPage(p, s.eventView(ev, now)))
+	view := s.eventView(ev, now)
+	s.addQuickBuy(ev, &view)
+	return render(c, http.StatusOK, views.EventPage(p, view))
 }
 
 func metaDescription(ev *palaro.Event) string {

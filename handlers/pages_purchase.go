@@ -150,3 +150,33 @@ func (s *Server) buyPage(c *echo.Context) error {
 	}
 	return render(c, http.StatusOK, views.BuyPage(p, view))
 }
+
+// addQuickBuy offers the quick-buy sheet on the event page for the ticket types that need nothing
+// but an e-mail address and a quantity: no personal details, survey, disclaimer or seats.
+func (s *Server) addQuickBuy(ev *palaro.Event, view *views.EventView) {
+	isl, ok := s.assets.Island("quickbuy")
+	if !ok {
+		return
+	}
+	q := views.QuickBuyView{Script: "/static/" + isl.JS, Props: views.QuickBuyProps{EventCode: ev.Code}}
+	for i, tt := range ev.TicketTypes {
+		if i >= len(view.Tickets) || !view.Tickets[i].Available || tt.Seated {
+			continue
+		}
+		rules := palaro.PurchaseRules(tt, ev, 0)
+		if slices.ContainsFunc(rules, func(r palaro.FieldRule) bool {
+			return r.Field != palaro.FieldEmail && r.Field != palaro.FieldQuantity
+		}) {
+			continue
+		}
+		q.Props.Email = rules[0]
+		view.Tickets[i].QuickBuy = true
+		q.Props.Tickets = append(q.Props.Tickets, views.QuickTicket{
+			Code: tt.Code, Name: tt.Name, FinalPrice: int64(tt.FinalPrice()), MaxPurchasable: tt.MaxPurchasable,
+			Quantity: tt.Available(), Payments: paymentOptions(tt.PaymentTypes),
+		})
+	}
+	if len(q.Props.Tickets) > 0 {
+		view.QuickBuy = &q
+	}
+}

@@ -67,3 +67,27 @@ type BuyView struct {
 	// Props are the purchase island's props; unused when the ticket is not available.
 	Props PurchaseProps
 }
+
+// QuickTicket is a ticket type offered in the quick-buy sheet; prices in centavos, Quantity is
+// how many are still available.
+type QuickTicket struct {
+	Code           string          `json:"code"`
+	Name           string          `json:"name"`
+	FinalPrice     int64           `json:"finalPrice"`
+	MaxPurchasable int             `json:"maxPurchasable"`
+	Quantity       int             `json:"quantity"`
+	Payments       []PaymentOption `json:"payments"`
+}
+
+// QuickBuyProps are the quick-buy island's props.
+type QuickBuyProps struct {
+	EventCode string           `json:"eventCode"`
+	Tickets   []QuickTicket    `json:"tickets"`
+	Email     palaro.FieldRule `json:"email"`
+}
+
+// QuickBuyView is the quick-buy sheet's props and the URL of its script, loaded on first use.
+type QuickBuyView struct {
+	Props  QuickBuyProps
+	Script string
+}

@@ -92,3 +92,40 @@ func TestBuyPage_Browser(t *testing.T) {
 	})
 	_ = time.Second
 }
+
+func TestQuickBuy_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+
+	t.Run("SheetChecksEmailAndCapsQuantity", func(t *testing.T) {
+		var reactBefore bool
+		require.NoError(t, chromedp.Run(ctx,
+			emulation.SetFocusEmulationEnabled(true),
+			chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
+			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.Evaluate(`performance.getEntriesByType('resource').some(r => r.name.includes('/chunks/'))`, &reactBefore),
+		))
+		require.False(t, reactBefore, "the event page loads no island code before quick buy is pressed")
+		var quickVIP bool
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.querySelector('[data-quick-buy="dota-2-visayas-major-vip"]')`, &quickVIP)))
+		require.False(t, quickVIP, "a ticket with a disclaimer is bought on the full form")
+
+		var quantity string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`.sheet-backdrop.open #quick-email`, chromedp.ByQuery),
+			typeInto("quick-email", "buyer@"),
+			typeInto("quick-quantity", "25"),
+			chromedp.Value("#quick-quantity", &quantity, chromedp.ByQuery),
+		))
+		require.Equal(t, "Invalid E-mail address", fieldError(ctx, t, "quick-email"))
+		require.Equal(t, "10", quantity, "quantity is capped at the ticket's limit")
+		require.True(t, buttonsDisabled(ctx, t))
+		screenshot(t, ctx, "quick-buy-sheet")
+		var closed bool
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`.sheet [aria-label="Close"]`, chromedp.ByQuery),
+			chromedp.Poll(`!document.querySelector('.sheet')`, &closed, chromedp.WithPollingTimeout(5*time.Second)),
+		))
+	})
+}

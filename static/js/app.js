@@ -115,6 +115,22 @@ document.addEventListener('htmx:responseError', (e) => {
 });
 document.addEventListener('htmx:sendError', () => showToast({ type: 'error', message: 'Error occured. Please try again.' }));
 
+// ---- Quick buy: the bottom-sheet island loads on the first press of a 'Quick buy' button, so
+// the event page ships no React until then. toggle-buy-ticket {code} opens it; null closes it.
+document.addEventListener('click', (e) => {
+  const b = e.target.closest('[data-quick-buy]');
+  const host = $('[data-island="quickbuy"][data-src]');
+  if (!b || !host) return;
+  e.preventDefault();
+  const code = b.dataset.quickBuy;
+  window.palaro.buyTicket = code;
+  setLoading(true);
+  import(host.dataset.src)
+    .then(() => emit('toggle-buy-ticket', { code }))
+    .catch(() => location.assign(b.href))
+    .finally(() => setLoading(false));
+});
+
 // ---- Around me: asks for the location and opens the list sorted by distance.
 document.addEventListener('click', (e) => {
   const a = e.target.closest('a[data-around-me]');
