@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"slices"
@@ -179,4 +180,282 @@ func (s *Server) addQuickBuy(ev *palaro.Event, view *views.EventView) {
 	if len(q.Props.Tickets) > 0 {
 		view.QuickBuy = &q
 	}
+}
+
+// csrfToken returns the CSRF token the CSRF middleware put in the context, or "" without it.
+func csrfToken(c *echo.Context) string {
+	if v, ok := c.Get("csrf").(string); ok {
+		return v
+	}
+	return ""
+}
+
+// privatePage returns a Page for a buyer's own order or ticket: never indexed, never cached by
+// shared caches, with the back arrow.
+func (s *Server) privatePage(c *echo.Context, title string) views.Page {
+	p := s.page(c, title+" · Palaro", title)
+	p.NoIndex = true
+	p.Nav = views.NavDefaultBack
+	c.Response().Header().Set("Cache-Control", "private, no-cache")
+	return p
+}
+
+// orderPage renders /payment/success/{orderId}: the order's summary, totals and tickets.
+func (s *Server) orderPage(c *echo.Context) error {
+	o, err := s.services.Purchases.FindOrderByPublicID(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	v := views.OrderView{PublicID: o.PublicID, Email: o.Email, Total: o.Total.Display(), StatusText: orderStatusText(o.Status)}
+	if ev := o.Event; ev != nil {
+		v.EventName, v.EventHref = ev.Name, "/e/"+ev.Code
+		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City
+	}
+	addOns := o.Kind == palaro.OrderKindAddOns
+	if !addOns && o.TicketType != nil {
+		v.Lines = append(v.Lines, views.LineView{Label: fmt.Sprintf("%s × %d", o.TicketType.Name, o.Quantity), Value: (o.UnitPrice * palaro.Money(o.Quantity)).Display()})
+	}
+	for _, a := range o.AddOns {
+		v.Lines = append(v.Lines, views.LineView{Label: a.Name, Value: a.Price.Display()})
+	}
+	if o.PromoDiscount > 0 {
+		v.Lines = append(v.Lines, views.LineView{Label: "Promo " + o.PromoCode, Value: "-" + o.PromoDiscount.String()})
+	}
+	switch o.Status {
+	case palaro.OrderPaid:
+		v.Heading, v.Message = "You're in!", "We sent your tickets to "+o.Email+". Open them on your phone at the gate: they work offline once opened."
+		if addOns {
+			v.Heading, v.Message = "Add-ons confirmed", "Your add-ons are on your ticket. Show its QR code at the booth to claim them."
+		}
+	case palaro.OrderPending:
+		v.Pending = true
+		v.Heading, v.Message = "Waiting for your payment", "This page updates by itself when the payment is confirmed. It usually takes a few seconds."
+	case palaro.OrderExpired:
+		v.Heading, v.Message = "Payment not completed", "Your order expired before the payment was confirmed, and its tickets were released."
+		if o.TicketType != nil && !addOns {
+			v.BackHref = "/b/" + o.TicketType.Code
+		}
+	case palaro.OrderRefund:
+		v.Heading, v.Message = "Payment received too late", "The tickets sold out while your payment was on its way. Your payment will be refunded in full; our support team will contact you."
+	}
+	for _, t := range o.Tickets {
+		v.Tickets = append(v.Tickets, s.ticketLink(&t, o.Event))
+	}
+	p := s.privatePage(c, v.Heading)
+	return render(c, http.StatusOK, views.OrderPage(p, v))
+}
+
+func orderStatusText(status string) string {
+	switch status {
+	case palaro.OrderPaid:
+		return "Paid"
+	case palaro.OrderPending:
+		return "Waiting for payment"
+	case palaro.OrderExpired:
+		return "Expired"
+	case palaro.OrderRefund:
+		return "To be refunded"
+	}
+	return status
+}
+
+// ticketLink lists a ticket; ev is used when the ticket does not carry its event.
+func (s *Server) ticketLink(t *palaro.Ticket, ev *palaro.Event) views.TicketLinkView {
+	if t.Event != nil {
+		ev = t.Event
+	}
+	l := views.TicketLinkView{Href: palaro.TicketPath(t.PublicID), Code: t.Code, Title: t.TicketType.Name, Status: t.Status, Detail: orDefault(t.HolderName, t.Email)}
+	if ev != nil {
+		l.Title += " · " + ev.Name
+		l.Detail = ev.StartsAt.In(palaro.Manila).Format("Mon, 2 Jan 2006 · 3:04 PM")
+	}
+	if t.Seat != "" {
+		l.Detail += " · Seat " + t.Seat
+	}
+	return l
+}
+
+// findTicket loads the ticket of the request's :id and builds its view, with its QR code of size px.
+func (s *Server) findTicket(c *echo.Context, size int) (*palaro.Ticket, views.TicketPageView, error) {
+	t, err := s.services.Purchases.FindTicketByPublicID(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return nil, views.TicketPageView{}, err
+	}
+	qr, err := views.QRSVG(palaro.TicketQR(s.config.TicketKey, t.Code), size, 5, "QR code of ticket "+t.Code)
+	if err != nil {
+		return nil, views.TicketPageView{}, err
+	}
+	v := views.TicketPageView{
+		PublicID: t.PublicID, Code: t.Code, TicketType: t.TicketType.Name, Holder: t.HolderName, Email: t.Email,
+		Seat: t.Seat, Status: statusWord(t.Status), StatusClass: t.Status, QR: qr, Active: t.Status == palaro.TicketValid,
+		QRHref: "/q/" + t.PublicID, AddOnsHref: palaro.AddOnsPath(t.PublicID), ChangeEmailHref: "/change-email/" + t.PublicID,
+	}
+	if ev := t.Event; ev != nil {
+		v.EventName, v.EventHref, v.ImageURL = ev.Name, "/e/"+ev.Code, s.imageURL(ev.ImageURL)
+		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City
+		v.CalendarHref = "/e/" + ev.Code + "/calendar.ics"
+		v.Active = v.Active && s.Now().Before(ev.EndsAt)
+	}
+	for _, a := range t.AddOns {
+		v.AddOns = append(v.AddOns, a.Name)
+	}
+	return t, v, nil
+}
+
+func statusWord(status string) string {
+	switch status {
+	case palaro.TicketCheckedIn:
+		return "Checked in"
+	case palaro.TicketCancelled:
+		return "Cancelled"
+	}
+	return "Valid"
+}
+
+// ticketPage renders /t/{ticketId}.
+func (s *Server) ticketPage(c *echo.Context) error {
+	_, v, err := s.findTicket(c, 240)
+	if err != nil {
+		return err
+	}
+	p := s.privatePage(c, v.TicketType+" · "+v.EventName)
+	return render(c, http.StatusOK, views.TicketPage(p, v))
+}
+
+// qrPage renders /q/{ticketId}: the QR code full screen, 300 px (SPEC.md "QR popup").
+func (s *Server) qrPage(c *echo.Context) error {
+	_, v, err := s.findTicket(c, 300)
+	if err != nil {
+		return err
+	}
+	p := s.privatePage(c, "QR code · "+v.Code)
+	p.ShowNav = false
+	return render(c, http.StatusOK, views.QRPage(p, v))
+}
+
+// addOnsPage renders /a/{ticketId}: the add-ons still available for the ticket, to buy.
+func (s *Server) addOnsPage(c *echo.Context) error {
+	t, v, err := s.findTicket(c, 120)
+	if err != nil {
+		return err
+	}
+	if !v.Active {
+		return palaro.Errorf(palaro.ECONFLICT, "Add-ons can only be bought for a valid ticket of an upcoming event.")
+	}
+	available, err := s.services.Purchases.AddOnsAvailableForTicket(c.Request().Context(), t.PublicID)
+	if err != nil {
+		return err
+	}
+	props := views.AddOnsProps{TicketID: t.PublicID, TicketCode: t.Code, AddOns: s.addOnsJSON(available), Payments: paymentOptions(t.TicketType.PaymentTypes)}
+	p := s.privatePage(c, "Add-ons · "+v.Code)
+	if len(available) > 0 {
+		p.Islands = []string{"addons"}
+	}
+	return render(c, http.StatusOK, views.AddOnsPage(p, v, props))
+}
+
+// changeEmailPage renders /change-email/{ticketId} and handles its form: a confirmation link
+// goes to the new address, and the ticket moves when it is opened.
+func (s *Server) changeEmailPage(c *echo.Context) error {
+	t, v, err := s.findTicket(c, 120)
+	if err != nil {
+		return err
+	}
+	cv := views.ChangeEmailView{Ticket: v, Current: t.Email, CSRF: csrfToken(c)}
+	if c.Request().Method == http.MethodPost {
+		cv.Email = strings.TrimSpace(c.FormValue("email"))
+		err := s.services.Purchases.RequestEmailChange(c.Request().Context(), t.PublicID, cv.Email, s.Now())
+		if err == nil {
+			return c.Redirect(http.StatusSeeOther, "/change-email/"+t.PublicID+"?sent=1")
+		}
+		if palaro.ErrorCode(err) != palaro.EINVALID {
+			return err
+		}
+		cv.Error = palaro.ErrorMessage(err)
+	}
+	p := s.privatePage(c, "Change e-mail · "+v.Code)
+	if c.QueryParam("sent") == "1" {
+		return render(c, http.StatusOK, views.SuccessPage(p, "Check your inbox",
+			"We sent a confirmation link to your new address. Your ticket moves there when you open the link.", "/t/"+t.PublicID, "Back to your ticket"))
+	}
+	status := http.StatusOK
+	if cv.Error != "" {
+		status = http.StatusBadRequest
+	}
+	return render(c, status, views.ChangeEmailPage(p, cv))
+}
+
+// changeEmailSuccessPage renders /change-email/success/{ticketId}, where a confirmed change lands.
+func (s *Server) changeEmailSuccessPage(c *echo.Context) error {
+	t, v, err := s.findTicket(c, 120)
+	if err != nil {
+		return err
+	}
+	p := s.privatePage(c, "E-mail changed")
+	return render(c, http.StatusOK, views.SuccessPage(p, "E-mail changed",
+		"Your "+v.TicketType+" ticket for "+v.EventName+" now belongs to "+t.Email+".", "/t/"+t.PublicID, "Open your ticket"))
+}
+
+// changeTicketSuccessPage renders /change-ticket/success/{ticketId}: the ticket's add-ons after a change.
+func (s *Server) changeTicketSuccessPage(c *echo.Context) error {
+	t, v, err := s.findTicket(c, 120)
+	if err != nil {
+		return err
+	}
+	msg := "Your ticket has no add-ons yet."
+	if len(v.AddOns) > 0 {
+		msg = "Your ticket now comes with: " + strings.Join(v.AddOns, ", ") + "."
+	}
+	p := s.privatePage(c, "Ticket updated")
+	return render(c, http.StatusOK, views.SuccessPage(p, "Ticket updated", msg, "/t/"+t.PublicID, "Open your ticket"))
+}
+
+// ticketsPage renders /tickets: anonymous visitors enter their e-mail address and receive a link
+// to their tickets (POST), which opens /tickets/{token}.
+func (s *Server) ticketsPage(c *echo.Context) error {
+	v := views.TicketsView{CSRF: csrfToken(c)}
+	status := http.StatusOK
+	if c.Request().Method == http.MethodPost {
+		v.Email = strings.ToLower(strings.TrimSpace(c.FormValue("email")))
+		switch err := s.services.Purchases.SendTicketsLink(c.Request().Context(), v.Email, s.Now()); {
+		case err == nil:
+			return c.Redirect(http.StatusSeeOther, "/tickets?sent=1")
+		case palaro.ErrorCode(err) == palaro.EINVALID:
+			v.Error, status = palaro.ErrorMessage(err), http.StatusBadRequest
+		default:
+			return err
+		}
+	}
+	if c.QueryParam("sent") == "1" {
+		v.Sent = "If that address has tickets, a link to them is on its way. Check your inbox."
+	}
+	p := s.page(c, "My tickets · Palaro", "Get a link to your Palaro tickets by e-mail.")
+	return render(c, status, views.TicketsPage(p, v))
+}
+
+// ticketsByLinkPage renders /tickets/{token}: the tickets of the address a tickets link was sent to.
+func (s *Server) ticketsByLinkPage(c *echo.Context) error {
+	email, tickets, err := s.services.Purchases.TicketsByLink(c.Request().Context(), c.Param("token"), s.Now())
+	if err != nil {
+		return err
+	}
+	v := views.TicketsView{Email: email, Listed: true}
+	for _, t := range tickets {
+		v.Tickets = append(v.Tickets, s.ticketLink(t, nil))
+	}
+	p := s.privatePage(c, "My tickets")
+	return render(c, http.StatusOK, views.TicketsPage(p, v))
+}
+
+// serviceWorker serves the service worker that keeps opened tickets working offline, from the
+// site's root so that its scope covers /t/ and /q/.
+func (s *Server) serviceWorker(c *echo.Context) error {
+	data, err := s.assets.Read("js/sw.js")
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Service-Worker-Allowed", "/")
+	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", data)
 }

@@ -131,6 +131,15 @@ document.addEventListener('click', (e) => {
     .finally(() => setLoading(false));
 });
 
+// ---- Offline tickets: a ticket or QR page registers the service worker and asks it to keep the
+// page and the files it loaded, so the ticket opens without a network next time.
+if ('serviceWorker' in navigator && /^\/[tq]\/[^/]+$/.test(location.pathname)) {
+  navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
+    const files = performance.getEntriesByType('resource').map((r) => r.name).filter((u) => u.includes('/static/'));
+    reg.active?.postMessage({ keep: [location.pathname, ...files] });
+  }).catch(() => { /* no offline copy: the page still works online */ });
+}
+
 // ---- Around me: asks for the location and opens the list sorted by distance.
 document.addEventListener('click', (e) => {
   const a = e.target.closest('a[data-around-me]');

@@ -1,0 +1,34 @@
+// Palaro's service worker: keeps opened tickets (/t/…) and their QR codes (/q/…) working offline.
+// Ticket pages are fetched from the network first and kept; without a network the kept copy is
+// shown. Hashed static files are served from the cache once kept. A ticket page sends the list of
+// its files after the worker starts, so even the first visit is kept.
+const CACHE = 'palaro-tickets-v1';
+const TICKET_PAGE = /^\/[tq]\/[^/]+$/;
+
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+
+self.addEventListener('message', (e) => {
+  const urls = (e.data && e.data.keep) || [];
+  const same = urls.filter((u) => { try { return new URL(u).origin === self.location.origin; } catch { return false; } });
+  e.waitUntil(caches.open(CACHE).then((c) => Promise.all(same.map((u) => c.add(new Request(u, { credentials: 'same-origin' })).catch(() => {})))));
+});
+
+self.addEventListener('fetch', (e) => {
+  const req = e.request;
+  if (req.method !== 'GET') return;
+  const url = new URL(req.url);
+  if (url.origin !== self.location.origin) return;
+  if (TICKET_PAGE.test(url.pathname)) {
+    e.respondWith(
+      fetch(req)
+        .then((res) => {
+          if (res.ok) { const copy = res.clone(); caches.open(CACHE).then((c) => c.put(url.pathname, copy)); }
+          return res;
+        })
+        .catch(() => caches.match(url.pathname).then((hit) => hit || Response.error())),
+    );
+  } else if (url.pathname.startsWith('/static/')) {
+    e.respondWith(caches.match(req).then((hit) => hit || fetch(req)));
+  }
+});

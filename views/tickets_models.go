@@ -1,0 +1,89 @@
+package views
+
+import "github.com/a-h/templ"
+
+// LineView is one priced line of a summary, such as an add-on.
+type LineView struct {
+	Label string
+	Value string
+}
+
+// TicketLinkView is a ticket as listed on an order or on the tickets page.
+type TicketLinkView struct {
+	Href   string
+	Code   string
+	Title  string // "General Admission · MLBB Manila Showdown"
+	Detail string // holder, seat or date
+	Status string
+}
+
+// OrderView is the view model of /payment/success/{orderId}.
+type OrderView struct {
+	PublicID   string
+	Pending    bool
+	Heading    string
+	Message    string
+	StatusText string
+	EventName  string
+	EventHref  string
+	When       string
+	Place      string
+	Email      string
+	Lines      []LineView
+	Total      string
+	Tickets    []TicketLinkView
+	// BackHref is where a buyer whose payment failed or expired can try again.
+	BackHref string
+}
+
+// TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.
+type TicketPageView struct {
+	PublicID        string
+	Code            string
+	TicketType      string
+	EventName       string
+	EventHref       string
+	When            string
+	Place           string
+	ImageURL        string
+	Holder          string
+	Email           string
+	Seat            string
+	Status          string // "Valid", "Checked in", "Cancelled"
+	StatusClass     string // "valid", "checked_in", "cancelled"
+	AddOns          []string
+	QR              templ.Component
+	QRHref          string
+	AddOnsHref      string
+	ChangeEmailHref string
+	CalendarHref    string
+	Active          bool
+}
+
+// AddOnsProps are the props of the add-ons island of /a/{ticketId}.
+type AddOnsProps struct {
+	TicketID   string          `json:"ticketId"`
+	TicketCode string          `json:"ticketCode"`
+	AddOns     []AddOnJSON     `json:"addOns"`
+	Payments   []PaymentOption `json:"payments"`
+}
+
+// ChangeEmailView is the view model of /change-email/{ticketId}.
+type ChangeEmailView struct {
+	Ticket  TicketPageView
+	Current string
+	Email   string
+	Error   string
+	CSRF    string
+}
+
+// TicketsView is the view model of /tickets and /tickets/{token}.
+type TicketsView struct {
+	Email   string
+	Error   string
+	Sent    string
+	CSRF    string
+	Tickets []TicketLinkView
+	// Listed is true on the page a tickets link opens (the address's tickets are shown).
+	Listed bool
+}
