@@ -30,6 +30,8 @@ type Config struct {
 	PixelID      string
 	// PartnerKeys are the partners' secrets (key → secret) for signed /v1/ticket/status calls.
 	PartnerKeys map[string]string
+	// TicketKey signs the ticket codes shown in QR codes, so a gate scanner can tell forged ones.
+	TicketKey []byte
 }
 
 // Services are the domain services the handlers call.
@@ -114,6 +116,19 @@ func (s *Server) routes() {
 	e.GET("/v1/ticket/status", s.ticketStatus)
 	e.POST("/v1/tickets/link", s.ticketsLink)
 	e.GET("/change-email/confirm/:token", s.confirmEmailChange)
+
+	e.GET("/payment/success/:id", s.orderPage)
+	e.GET("/t/:id", s.ticketPage)
+	e.GET("/q/:id", s.qrPage)
+	e.GET("/a/:id", s.addOnsPage)
+	e.GET("/change-email/:id", s.changeEmailPage)
+	e.POST("/change-email/:id", s.changeEmailPage)
+	e.GET("/change-email/success/:id", s.changeEmailSuccessPage)
+	e.GET("/change-ticket/success/:id", s.changeTicketSuccessPage)
+	e.GET("/tickets", s.ticketsPage)
+	e.POST("/tickets", s.ticketsPage)
+	e.GET("/tickets/:token", s.ticketsByLinkPage)
+	e.GET("/sw.js", s.serviceWorker)
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -55,6 +56,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		TagManagerID: cfg.TagManagerID,
 		PixelID:      cfg.PixelID,
 		PartnerKeys:  cfg.PartnerKeys,
+		TicketKey:    ticketKey(cfg.TicketKey, logger),
 	}, handlers.Services{
 		Events:      events,
 		TicketTypes: events,
@@ -65,3 +67,17 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 
 // Close releases the database.
 func (a *app) Close() error { return a.db.Close() }
+
+// ticketKey returns the configured ticket signing key, or a random one (with a warning) when none
+// is set: QR codes then change when the server restarts.
+func ticketKey(key []byte, logger *slog.Logger) []byte {
+	if len(key) > 0 {
+		return key
+	}
+	key = make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		panic(err)
+	}
+	logger.Warn("PALARO_TICKET_KEY is not set: using a random key, so ticket QR codes change on restart")
+	return key
+}

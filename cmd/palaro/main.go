@@ -30,6 +30,7 @@ Environment:
   PALARO_DB         SQLite database file (default data/palaro.db)
   PALARO_BASE_URL   absolute URL used in links, sitemap and structured data (default http://localhost:8080)
   PALARO_DEMO=1     load the demo data when the database is empty (serve)
+  PALARO_TICKET_KEY secret that signs ticket QR codes (random per start when unset)
 `
 
 func main() {
@@ -81,6 +82,8 @@ type config struct {
 	Hold time.Duration
 	// PartnerKeys are the partners' secrets for signed ticket status calls (PALARO_PARTNER_KEYS).
 	PartnerKeys map[string]string
+	// TicketKey signs the ticket codes in QR codes (PALARO_TICKET_KEY); a random one when unset.
+	TicketKey []byte
 }
 
 func loadConfig() config {
@@ -94,6 +97,7 @@ func loadConfig() config {
 		PixelID:      os.Getenv("PALARO_PIXEL_ID"),
 		Hold:         time.Duration(envInt("PALARO_HOLD_MINUTES", 15)) * time.Minute,
 		PartnerKeys:  palaro.ParsePartnerKeys(os.Getenv("PALARO_PARTNER_KEYS")),
+		TicketKey:    []byte(os.Getenv("PALARO_TICKET_KEY")),
 	}
 }
 
