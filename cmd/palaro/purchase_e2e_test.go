@@ -48,6 +48,86 @@ func buttonsDisabled(ctx context.Context, t *testing.T) bool {
 	return disabled
 }
 
+// waitPath waits until the browser is on a page whose path starts with prefix, and returns the URL.
+func waitPath(t *testing.T, ctx context.Context, prefix string) string {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		var url string
+		var ready bool
+		err := chromedp.Run(ctx, chromedp.Evaluate(`location.pathname.startsWith('`+prefix+`') && document.readyState === 'complete'`, &ready), chromedp.Location(&url))
+		if err == nil && ready {
+			return url
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var url string
+	_ = chromedp.Run(ctx, chromedp.Location(&url))
+	t.Fatalf("still on %s, waiting for %s", url, prefix)
+	return ""
+}
+
+// pay clicks the payment button with the given label (or 'Submit').
+func pay(label string) chromedp.Action {
+	return chromedp.Click(`//form//button[normalize-space(.)='`+label+`']`, chromedp.BySearch)
+}
+
+// openTicketAndQR follows the order page's first ticket, checks its QR code and opens it full
+// screen, saving screenshots under the given name.
+func openTicketAndQR(t *testing.T, ctx context.Context, name string) string {
+	t.Helper()
+	var heading string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.WaitVisible(`.ticket-link`, chromedp.ByQuery),
+		chromedp.Text(`.order h1`, &heading, chromedp.ByQuery),
+	))
+	require.Contains(t, []string{"You're in!", "Add-ons confirmed"}, heading)
+	screenshot(t, ctx, name+"-order")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`.ticket-link`, chromedp.ByQuery)))
+	ticketURL := waitPath(t, ctx, "/t/")
+	var qrSize string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.WaitVisible(`.ticket-qr svg`, chromedp.ByQuery),
+		chromedp.AttributeValue(`.ticket-qr svg`, "width", &qrSize, nil, chromedp.ByQuery),
+	))
+	require.Equal(t, "240", qrSize)
+	screenshot(t, ctx, name+"-ticket")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(strings.Replace(ticketURL, "/t/", "/q/", 1)),
+		chromedp.WaitVisible(`.qr-box svg`, chromedp.ByQuery),
+		chromedp.AttributeValue(`.qr-box svg`, "width", &qrSize, nil, chromedp.ByQuery),
+	))
+	require.Equal(t, "300", qrSize)
+	screenshot(t, ctx, name+"-qr")
+	return ticketURL
+}
+
+func TestPurchase_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+
+	t.Run("FreeTicket", func(t *testing.T) {
+		openForm(t, ctx, a.URL+"/b/codm-campus-clash-iloilo-free")
+		require.NoError(t, chromedp.Run(ctx,
+			typeInto("email", "juan@example.ph"),
+			typeInto("firstName", "Juan"),
+			typeInto("lastName", "Dela Cruz"),
+			typeInto("companyName", "UP Visayas"),
+			typeInto("designation", "Student"),
+		))
+		require.False(t, buttonsDisabled(ctx, t))
+		screenshot(t, ctx, "free-form-filled")
+		require.NoError(t, chromedp.Run(ctx, pay("Submit")))
+		waitPath(t, ctx, "/payment/success/")
+		openTicketAndQR(t, ctx, "free")
+
+		var email string
+		openForm(t, ctx, a.URL+"/b/codm-campus-clash-iloilo-free")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Poll(`document.getElementById('email').value !== ''`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+			chromedp.Value("#email", &email, chromedp.ByQuery)))
+		require.Equal(t, "juan@example.ph", email, "the buyer's e-mail is prefilled after a successful purchase")
+	})
+}
+
 func TestBuyPage_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
