@@ -14,7 +14,8 @@ type TicketLinkView struct {
 	Code   string
 	Title  string // "General Admission · MLBB Manila Showdown"
 	Detail string // holder, seat or date
-	Status string
+	Status     string // "valid", "checked_in", "cancelled"
+	StatusText string // "Valid", "Checked in", "Cancelled"
 }
 
 // OrderView is the view model of /payment/success/{orderId}.

@@ -440,9 +440,9 @@ func ticketList(tickets []TicketLinkView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var26 string
-			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(statusText(t.Status))
+			templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(t.StatusText)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/tickets.templ`, Line: 64, Col: 69}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/tickets.templ`, Line: 64, Col: 61}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 			if templ_7745c5c3_Err != nil {
@@ -1664,16 +1664,6 @@ func TicketsPage(p Page, v TicketsView) templ.Component {
 		}
 		return nil
 	})
-}
-
-func statusText(status string) string {
-	switch status {
-	case "checked_in":
-		return "Checked in"
-	case "cancelled":
-		return "Cancelled"
-	}
-	return "Valid"
 }
 
 var _ = templruntime.GeneratedTemplate
