@@ -36,6 +36,11 @@ menu?.addEventListener('click', (e) => {
   if (same || a.dataset.popup) { e.preventDefault(); setMenu(false); }
 });
 if (location.hash === '#menu') setMenu(true);
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && menu?.classList.contains('open')) { setMenu(false); menuButton?.focus(); }
+});
+// A page restored from the back/forward cache is a route change too: the menu starts closed.
+window.addEventListener('pageshow', (e) => { if (e.persisted) { setMenu(false); setLoading(false, true); } });
 
 // ---- Popups: toggle-popup with false/null closes; {type, item} opens that popup.
 let openDialog = null;
@@ -101,8 +106,8 @@ toast?.addEventListener('click', () => showToast(null));
 // ---- Loading indicator: on at each request start, off at each response or error.
 const loading = $('#loading');
 let pending = 0;
-function setLoading(on) {
-  pending = Math.max(0, pending + (on ? 1 : -1));
+function setLoading(on, reset) {
+  pending = reset ? 0 : Math.max(0, pending + (on ? 1 : -1));
   if (loading) loading.hidden = pending === 0;
 }
 document.addEventListener('toggle-loading', (e) => setLoading(!!e.detail));
@@ -216,6 +221,7 @@ async function checkBuild() {
   } catch { /* offline: try again next hour */ }
 }
 setInterval(checkBuild, BUILD_CHECK_MS);
+window.palaro.checkBuild = checkBuild;
 document.addEventListener('htmx:beforeRequest', (e) => {
   if (staleBuild && !recentlyReloaded() && e.detail.requestConfig.verb === 'get') {
     e.preventDefault();
@@ -232,7 +238,8 @@ document.addEventListener('click', (e) => {
 // A failed load of an island's code chunk reloads the page once (guarded by the same window).
 window.addEventListener('error', (e) => {
   const t = e.target;
-  if (t && t.tagName === 'SCRIPT' && t.src.includes('/static/dist/') && !recentlyReloaded()) reloadTo(location.href);
+  const src = t && (t.tagName === 'SCRIPT' ? t.src : t.tagName === 'LINK' && t.rel === 'modulepreload' ? t.href : '');
+  if (src && src.includes('/static/dist/') && !recentlyReloaded()) reloadTo(location.href);
 }, true);
 window.addEventListener('unhandledrejection', (e) => {
   if (/dynamically imported module|Importing a module script failed/i.test(String(e.reason)) && !recentlyReloaded()) reloadTo(location.href);
