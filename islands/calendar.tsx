@@ -50,6 +50,7 @@ const monthKey = (year: number, month: number) => {
   return t.toISOString().slice(0, 7);
 };
 const shiftMonth = (key: string, by: number) => monthKey(Number(key.slice(0, 4)), Number(key.slice(5, 7)) - 1 + by);
+const monthIndex = (key: string) => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1;
 const monthLabel = (key: string) => MONTHS[Number(key.slice(5, 7)) - 1] + ' ' + key.slice(0, 4);
 const timeLabel = (iso: string) => {
   const [h, m] = iso.slice(11, 16).split(':').map(Number);
@@ -164,6 +165,13 @@ function Calendar(props: CalendarProps) {
           </svg>
         </button>
       </div>
+      {!props.today.startsWith(month) && (
+        <p className="cal-today">
+          <button type="button" className="button secondary small" onClick={() => go(monthIndex(props.today) - monthIndex(month))}>
+            Back to {MONTHS[Number(props.today.slice(5, 7)) - 1]}
+          </button>
+        </p>
+      )}
       <div className="cal-grid" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd} aria-busy={loading}>
         {WEEKDAYS.map((w) => (
           <abbr key={w} className="cal-weekday" title={w}>

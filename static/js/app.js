@@ -42,6 +42,10 @@ document.addEventListener('keydown', (e) => {
 // A page restored from the back/forward cache is a route change too: the menu starts closed.
 window.addEventListener('pageshow', (e) => { if (e.persisted) { setMenu(false); setLoading(false, true); } });
 
+// ---- Filters: the active date filter is scrolled into view in its row.
+const activeFilter = $('nav.filters a[aria-current="true"]');
+if (activeFilter) activeFilter.parentElement.scrollLeft = activeFilter.offsetLeft - activeFilter.parentElement.offsetLeft - 16;
+
 // ---- Popups: toggle-popup with false/null closes; {type, item} opens that popup.
 let openDialog = null;
 function togglePopup(detail) {
