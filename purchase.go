@@ -2,7 +2,9 @@ package palaro
 
 import (
 	"context"
+	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -251,10 +253,15 @@ type PurchaseService interface {
 	CreateOrder(ctx context.Context, req PurchaseRequest, now time.Time) (*Order, error)
 	// AttachCheckout records the provider's checkout session of a pending order.
 	// Returns ENOTFOUND for an unknown order and ECONFLICT when it is no longer pending.
-	AttachCheckout(ctx context.Context, orderID int64, provider, sessionID, checkoutURL string) error
+	AttachCheckout(ctx context.Context, orderID int64, provider string, session CheckoutSession) error
 	// CancelOrder releases a pending order's hold at once (its checkout could not be created).
 	// Returns ENOTFOUND for an unknown order.
 	CancelOrder(ctx context.Context, orderID int64) error
+	// ConfirmPayment applies a provider's payment event. It is idempotent: an event seen before,
+	// or a paid event for an order already settled, changes nothing. A payment after the hold
+	// expired issues the tickets when capacity remains, otherwise marks the order OrderRefund.
+	// Returns the order; ENOTFOUND when no order matches the event.
+	ConfirmPayment(ctx context.Context, provider string, ev PaymentEvent) (*Order, error)
 	// ExpireHolds releases the holds (and promo uses) of pending orders whose hold ended before
 	// now, marking them expired. Returns how many orders expired.
 	ExpireHolds(ctx context.Context, now time.Time) (int, error)
@@ -297,4 +304,39 @@ type PurchaseService interface {
 	// FindPromoCode returns a usable promo code for an event at time now.
 	// Returns ENOTFOUND when no such code exists and EINVALID when it cannot be used.
 	FindPromoCode(ctx context.Context, code string, eventID int64, now time.Time) (*PromoCode, error)
+}
+
+// Checkout describes the order for a payment provider. Without a promo discount the lines are the
+// tickets and each paid add-on; with one, a single line carries the discounted total, since
+// providers charge the sum of unit amount × quantity and the discount cannot always be spread
+// over the lines in whole centavos.
+func (o *Order) Checkout(baseURL, cancelPath string) Checkout {
+	c := Checkout{
+		OrderID: o.PublicID, Total: o.Total, Email: o.Email, Name: o.Buyer.FullName, PaymentType: o.PaymentType,
+		SuccessURL: baseURL + OrderPath(o.PublicID), CancelURL: baseURL + cancelPath, ExpiresAt: o.HoldExpiresAt,
+	}
+	if c.Name == "" {
+		c.Name = strings.TrimSpace(o.Buyer.FirstName + " " + o.Buyer.LastName)
+	}
+	ticketName := "Ticket"
+	if o.TicketType != nil {
+		ticketName = o.TicketType.Name
+	}
+	if o.Event != nil {
+		c.Description = o.Event.Name
+		ticketName += " · " + o.Event.Name
+	}
+	if o.PromoDiscount > 0 {
+		c.LineItems = []LineItem{{Name: fmt.Sprintf("%s (promo %s)", ticketName, o.PromoCode), Amount: o.Total, Quantity: 1}}
+		return c
+	}
+	if o.UnitPrice > 0 && o.Quantity > 0 {
+		c.LineItems = append(c.LineItems, LineItem{Name: ticketName, Amount: o.UnitPrice, Quantity: o.Quantity})
+	}
+	for _, a := range o.AddOns {
+		if a.Price > 0 {
+			c.LineItems = append(c.LineItems, LineItem{Name: a.Name, Amount: a.Price, Quantity: 1})
+		}
+	}
+	return c
 }

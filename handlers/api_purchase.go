@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"palaro"
+	"palaro/payment"
 	"palaro/views"
 )
 
@@ -119,13 +120,18 @@ func (s *Server) redirectForOrder(c *echo.Context, order *palaro.Order) error {
 // startCheckout creates the provider's checkout for a pending order and records it; when the
 // provider fails, the order's hold is released at once.
 func (s *Server) startCheckout(ctx context.Context, order *palaro.Order) (string, error) {
-	if s.services.Checkout == nil {
+	provider := s.services.Payments
+	if provider == nil {
 		_ = s.services.Purchases.CancelOrder(ctx, order.ID)
 		return "", palaro.Errorf(palaro.EINTERNAL, "Payments are not available right now.")
 	}
-	provider, id, url, err := s.services.Checkout(ctx, order)
+	cancelPath := "/b/" + order.TicketType.Code
+	if order.Kind == palaro.OrderKindAddOns && len(order.Tickets) > 0 {
+		cancelPath = palaro.AddOnsPath(order.Tickets[0].PublicID)
+	}
+	session, err := provider.CreateCheckout(ctx, order.Checkout(s.config.BaseURL, cancelPath))
 	if err == nil {
-		err = s.services.Purchases.AttachCheckout(ctx, order.ID, provider, id, url)
+		err = s.services.Purchases.AttachCheckout(ctx, order.ID, provider.Name(), session)
 	}
 	if err != nil {
 		if cErr := s.services.Purchases.CancelOrder(ctx, order.ID); cErr != nil {
@@ -134,7 +140,35 @@ func (s *Server) startCheckout(ctx context.Context, order *palaro.Order) (string
 		s.logger.Error("checkout failed", "order", order.PublicID, "error", err)
 		return "", palaro.Errorf(palaro.EINTERNAL, "Error occured. Please try again.")
 	}
-	return url, nil
+	return session.URL, nil
+}
+
+// maxWebhookBody is the largest webhook body read.
+const maxWebhookBody = 1 << 20
+
+// paymentWebhook handles POST /v1/payment/webhook/:provider: the provider verifies the signature
+// and parses the event, then the order is settled, once however often the event arrives.
+func (s *Server) paymentWebhook(c *echo.Context) error {
+	provider := s.services.Payments
+	if provider == nil || c.Param("provider") != provider.Name() {
+		return palaro.Errorf(palaro.ENOTFOUND, "Unknown payment provider.")
+	}
+	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhookBody))
+	if err != nil {
+		return err
+	}
+	ev, err := provider.ParseWebhook(c.Request().Header.Get(payment.SignatureHeader), body, s.Now())
+	if err != nil {
+		return err
+	}
+	order, err := s.services.Purchases.ConfirmPayment(c.Request().Context(), provider.Name(), ev)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		// not one of ours (another app on the same account): acknowledge so it is not retried
+		return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, Message: "No matching order."})
+	} else if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, Message: order.Status, OrderID: order.PublicID})
 }
 
 // ticketJSON is a ticket as the add-on and e-mail change calls show it.

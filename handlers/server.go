@@ -41,9 +41,8 @@ type Services struct {
 	TicketTypes palaro.TicketTypeService
 	// Purchases creates orders and answers about orders and tickets.
 	Purchases palaro.PurchaseService
-	// Checkout creates the payment provider's checkout for a pending order and returns the
-	// provider's name, its session id and the URL to send the buyer to. Nil: payments are off.
-	Checkout func(ctx context.Context, o *palaro.Order) (provider, sessionID, url string, err error)
+	// Payments is the payment provider that collects paid orders; nil turns payments off.
+	Payments palaro.PaymentProvider
 }
 
 // Server is Palaro's HTTP server.
@@ -116,6 +115,7 @@ func (s *Server) routes() {
 	e.GET("/v1/ticket/status", s.ticketStatus)
 	e.POST("/v1/tickets/link", s.ticketsLink)
 	e.GET("/change-email/confirm/:token", s.confirmEmailChange)
+	e.POST("/v1/payment/webhook/:provider", s.paymentWebhook)
 
 	e.GET("/payment/success/:id", s.orderPage)
 	e.GET("/t/:id", s.ticketPage)

@@ -353,14 +353,14 @@ func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeI
 }
 
 // AttachCheckout records the provider's checkout session of a pending order.
-func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, provider, sessionID, checkoutURL string) error {
+func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, provider string, session palaro.CheckoutSession) error {
 	tx, err := s.db.beginWrite(ctx)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `UPDATE orders SET provider = ?, provider_ref = ?, checkout_url = ?
-		WHERE id = ? AND status = 'pending'`, provider, sessionID, checkoutURL, orderID)
+		WHERE id = ? AND status = 'pending'`, provider, session.ID, session.URL, orderID)
 	if err != nil {
 		return err
 	}

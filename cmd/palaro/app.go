@@ -3,13 +3,21 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
+	"palaro"
 	"palaro/handlers"
 	"palaro/notify"
+	"palaro/payment/paymongo"
+	"palaro/payment/sandbox"
 	"palaro/static"
 	"palaro/store"
 )
@@ -20,6 +28,11 @@ type app struct {
 	server    *handlers.Server
 	purchases *store.PurchaseService
 	outbox    *store.OutboxService
+	payments  palaro.PaymentProvider
+	sandbox   *sandbox.Provider // the built-in provider, when selected
+	sender    notify.Sender
+	logger    *slog.Logger
+	jobEvery  time.Duration
 }
 
 // newApp opens and migrates the database, loads demo data when configured and the database is
@@ -50,6 +63,15 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
+	a := &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval}
+	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if a.sender, err = newSender(cfg, logger); err != nil {
+		db.Close()
+		return nil, err
+	}
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
@@ -61,12 +83,14 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		Events:      events,
 		TicketTypes: events,
 		Purchases:   purchases,
+		Payments:    a.payments,
 	}, static.Default(), logger)
-	return &app{db: db, server: server, purchases: purchases, outbox: store.NewOutboxService(db)}, nil
+	if a.sandbox != nil {
+		server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(a.sandbox.Handler()))
+	}
+	a.server = server
+	return a, nil
 }
-
-// Close releases the database.
-func (a *app) Close() error { return a.db.Close() }
 
 // ticketKey returns the configured ticket signing key, or a random one (with a warning) when none
 // is set: QR codes then change when the server restarts.
@@ -80,4 +104,90 @@ func ticketKey(key []byte, logger *slog.Logger) []byte {
 	}
 	logger.Warn("PALARO_TICKET_KEY is not set: using a random key, so ticket QR codes change on restart")
 	return key
+}
+
+// newPaymentProvider builds the provider PALARO_PAYMENT_PROVIDER selects: the sandbox (default)
+// or PayMongo.
+func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *slog.Logger) (palaro.PaymentProvider, *sandbox.Provider, error) {
+	webhook := strings.TrimRight(cfg.BaseURL, "/") + "/v1/payment/webhook/"
+	switch cfg.PaymentProvider {
+	case "", sandbox.Name:
+		secret := []byte(cfg.PaymentSecret)
+		if len(secret) == 0 {
+			secret = make([]byte, 32)
+			_, _ = rand.Read(secret) // signed and verified by this process only
+		}
+		sessions, err := sandbox.NewSQLStore(ctx, db.Writer())
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := sandbox.New(sandbox.Config{BaseURL: cfg.BaseURL, WebhookURL: webhook + sandbox.Name, Secret: secret,
+			Store: sessions, Logger: logger})
+		return p, p, err
+	case paymongo.Name:
+		p, err := paymongo.New(paymongo.Config{SecretKey: cfg.PaymongoSecretKey, WebhookSecret: cfg.PaymongoWebhookSecret,
+			Live: cfg.PaymongoLive})
+		if err == nil {
+			logger.Info("payments by PayMongo", "webhook_url", webhook+paymongo.Name)
+		}
+		return p, nil, err
+	}
+	return nil, nil, fmt.Errorf("unknown PALARO_PAYMENT_PROVIDER %q (sandbox or paymongo)", cfg.PaymentProvider)
+}
+
+// newSender returns the SMTP sender when PALARO_SMTP_HOST is set, else the log sender.
+func newSender(cfg config, logger *slog.Logger) (notify.Sender, error) {
+	if cfg.SMTP.Host == "" {
+		return notify.LogSender{Logger: logger}, nil
+	}
+	return notify.NewSMTPSender(cfg.SMTP)
+}
+
+// runJobs runs the background work until ctx is cancelled: the outbox worker, and a loop that
+// reconciles pending payments with the provider and releases expired holds. It returns when
+// every job has stopped.
+func (a *app) runJobs(ctx context.Context) {
+	var wg sync.WaitGroup
+	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Logger: a.logger}
+	wg.Go(func() { _ = worker.Run(ctx) })
+	wg.Go(func() {
+		every := a.jobEvery
+		if every <= 0 {
+			every = 30 * time.Second
+		}
+		ticker := time.NewTicker(every)
+		defer ticker.Stop()
+		for {
+			a.settleOnce(ctx, time.Now())
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	})
+	wg.Wait()
+}
+
+// settleOnce reconciles pending orders with the payment provider, then releases expired holds
+// (in that order, so a payment whose webhook was lost is found before its hold is released).
+func (a *app) settleOnce(ctx context.Context, now time.Time) {
+	if a.payments != nil {
+		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
+			a.logger.Warn("payment reconciliation", "checked", n, "error", err)
+		}
+	}
+	if n, err := a.purchases.ExpireHolds(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("expire holds", "error", err)
+	} else if n > 0 {
+		a.logger.Info("released expired holds", "orders", n)
+	}
+}
+
+// Close waits for the sandbox's webhook deliveries and releases the database.
+func (a *app) Close() error {
+	if a.sandbox != nil {
+		a.sandbox.Wait()
+	}
+	return a.db.Close()
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/notify"
 	"palaro/store"
 )
 
@@ -24,6 +25,8 @@ Commands:
   serve         run the web server (migrates the database first)
   migrate       apply database migrations
   seed --demo   load the demo data into an empty database
+  outbox        list the e-mails in the outbox with their bodies [--to EMAIL] [--status S] [--limit N]
+  orders        list recent orders [--refunds] [--status S] [--limit N]
 
 Environment:
   PALARO_ADDR       listen address (default :8080)
@@ -31,6 +34,7 @@ Environment:
   PALARO_BASE_URL   absolute URL used in links, sitemap and structured data (default http://localhost:8080)
   PALARO_DEMO=1     load the demo data when the database is empty (serve)
   PALARO_TICKET_KEY secret that signs ticket QR codes (random per start when unset)
+  (payments, e-mail, holds and partner keys: see README.md)
 `
 
 func main() {
@@ -57,6 +61,27 @@ func main() {
 			break
 		}
 		err = withDB(ctx, cfg, func(db *store.DB) error { return db.SeedDemo(ctx, time.Now()) })
+	case "outbox":
+		fs := flag.NewFlagSet("outbox", flag.ExitOnError)
+		to := fs.String("to", "", "only messages to this address")
+		status := fs.String("status", "", "only messages with this status (pending, sent, failed)")
+		limit := fs.Int("limit", 50, "at most this many messages, newest first")
+		_ = fs.Parse(os.Args[2:])
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return printOutbox(ctx, os.Stdout, store.NewOutboxService(db), palaro.OutboxFilter{To: *to, Status: *status, Limit: *limit})
+		})
+	case "orders":
+		fs := flag.NewFlagSet("orders", flag.ExitOnError)
+		refunds := fs.Bool("refunds", false, "only orders paid after their tickets were gone, to refund")
+		status := fs.String("status", "", "only orders with this status (pending, paid, expired, refund)")
+		limit := fs.Int("limit", 50, "at most this many orders, newest first")
+		_ = fs.Parse(os.Args[2:])
+		if *refunds {
+			*status = palaro.OrderRefund
+		}
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return printOrders(ctx, os.Stdout, store.NewPurchaseService(db, nil, 0), palaro.OrderFilter{Status: *status, Limit: *limit})
+		})
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:
@@ -84,6 +109,17 @@ type config struct {
 	PartnerKeys map[string]string
 	// TicketKey signs the ticket codes in QR codes (PALARO_TICKET_KEY); a random one when unset.
 	TicketKey []byte
+	// PaymentProvider is "sandbox" (default) or "paymongo" (PALARO_PAYMENT_PROVIDER).
+	PaymentProvider string
+	// PaymentSecret signs the sandbox's webhooks (PALARO_PAYMENT_SECRET); random per start when empty.
+	PaymentSecret         string
+	PaymongoSecretKey     string
+	PaymongoWebhookSecret string
+	PaymongoLive          bool
+	// SMTP configures e-mail delivery; the log sender is used when its host is empty.
+	SMTP notify.SMTPConfig
+	// JobInterval is the pause of the reconcile-and-expire loop (PALARO_JOB_SECONDS, default 30 s).
+	JobInterval time.Duration
 }
 
 func loadConfig() config {
@@ -98,6 +134,21 @@ func loadConfig() config {
 		Hold:         time.Duration(envInt("PALARO_HOLD_MINUTES", 15)) * time.Minute,
 		PartnerKeys:  palaro.ParsePartnerKeys(os.Getenv("PALARO_PARTNER_KEYS")),
 		TicketKey:    []byte(os.Getenv("PALARO_TICKET_KEY")),
+
+		PaymentProvider:       os.Getenv("PALARO_PAYMENT_PROVIDER"),
+		PaymentSecret:         os.Getenv("PALARO_PAYMENT_SECRET"),
+		PaymongoSecretKey:     os.Getenv("PAYMONGO_SECRET_KEY"),
+		PaymongoWebhookSecret: os.Getenv("PAYMONGO_WEBHOOK_SECRET"),
+		PaymongoLive:          os.Getenv("PAYMONGO_LIVE") == "true",
+		SMTP: notify.SMTPConfig{
+			Host:     os.Getenv("PALARO_SMTP_HOST"),
+			Port:     envInt("PALARO_SMTP_PORT", 587),
+			User:     os.Getenv("PALARO_SMTP_USER"),
+			Password: os.Getenv("PALARO_SMTP_PASSWORD"),
+			From:     env("PALARO_MAIL_FROM", "Palaro <tickets@palaro.ph>"),
+			TLS:      os.Getenv("PALARO_SMTP_TLS"),
+		},
+		JobInterval: time.Duration(envInt("PALARO_JOB_SECONDS", 30)) * time.Second,
 	}
 }
 
@@ -140,6 +191,10 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 		return err
 	}
 	defer a.Close()
-	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath)
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	jobsDone := make(chan struct{})
+	go func() { a.runJobs(jobsCtx); close(jobsDone) }()
+	defer func() { stopJobs(); <-jobsDone }()
+	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath, "payments", a.payments.Name())
 	return a.server.Start(ctx, cfg.Addr)
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"palaro"
+)
+
+// printOutbox writes the outbox's messages, each with its header line and its text body.
+func printOutbox(ctx context.Context, w io.Writer, outbox palaro.Outbox, f palaro.OutboxFilter) error {
+	msgs, err := outbox.ListOutbox(ctx, f)
+	if err != nil {
+		return err
+	}
+	if len(msgs) == 0 {
+		fmt.Fprintln(w, "The outbox is empty.")
+		return nil
+	}
+	for _, m := range msgs {
+		fmt.Fprintf(w, "#%d  %s  %s  %s  to=%s  attempts=%d  created=%s\n", m.ID, strings.ToUpper(m.Status), m.Channel,
+			m.Kind, m.To, m.Attempts, m.CreatedAt.Format(time.RFC3339))
+		fmt.Fprintf(w, "Subject: %s\n", m.Subject)
+		if m.LastError != "" {
+			fmt.Fprintf(w, "Last error: %s\n", m.LastError)
+		}
+		for _, line := range strings.Split(strings.TrimRight(m.Text, "\n"), "\n") {
+			fmt.Fprintln(w, "    "+line)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// printOrders writes a table of orders; orders to refund are flagged.
+func printOrders(ctx context.Context, w io.Writer, purchases palaro.PurchaseService, f palaro.OrderFilter) error {
+	orders, err := purchases.ListOrders(ctx, f)
+	if err != nil {
+		return err
+	}
+	if len(orders) == 0 {
+		fmt.Fprintln(w, "No orders.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ORDER\tSTATUS\tCREATED\tEMAIL\tEVENT\tITEM\tTOTAL\tPROVIDER\tNOTE")
+	for _, o := range orders {
+		item := fmt.Sprintf("%d × %s", o.Quantity, o.TicketType.Name)
+		if o.Kind == palaro.OrderKindAddOns {
+			item = fmt.Sprintf("%d add-on(s)", len(o.AddOns))
+		}
+		note := ""
+		if o.Status == palaro.OrderRefund {
+			note = "REFUND: paid after its tickets were gone"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.PublicID, o.Status, o.CreatedAt.Format(time.RFC3339),
+			o.Email, o.Event.Code, item, o.Total.Display(), strings.TrimSpace(o.Provider+" "+o.ProviderRef), note)
+	}
+	return tw.Flush()
+}

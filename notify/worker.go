@@ -1,0 +1,101 @@
+package notify
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"palaro"
+)
+
+// Worker drains the outbox: it claims due messages, sends them and retries failures with
+// exponential backoff until MaxAttempts.
+type Worker struct {
+	Outbox palaro.Outbox
+	Sender Sender
+	Logger *slog.Logger
+	// Interval is the pause between polls when the outbox is empty (2 s when zero).
+	Interval time.Duration
+	// MaxAttempts is how many sends are tried before a message is marked failed (8 when zero).
+	MaxAttempts int
+	// Now tells the time; time.Now when nil.
+	Now func() time.Time
+}
+
+// Backoff is the wait before retry number attempt (1-based): 30 s doubling, at most 1 hour.
+func Backoff(attempt int) time.Duration {
+	d := 30 * time.Second
+	for i := 1; i < attempt && d < time.Hour; i++ {
+		d *= 2
+	}
+	return min(d, time.Hour)
+}
+
+// lease is how long a claimed message is reserved for one send.
+const lease = 2 * time.Minute
+
+// Run drains the outbox until ctx is cancelled; it returns nil after a clean stop.
+func (w *Worker) Run(ctx context.Context) error {
+	interval := w.Interval
+	if interval <= 0 {
+		interval = 2 * time.Second
+	}
+	for {
+		n, err := w.Drain(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.Logger.Error("outbox drain failed", "error", err)
+		}
+		if n > 0 && err == nil {
+			continue // there may be more
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(interval):
+		}
+	}
+}
+
+// Drain sends one batch of due messages and returns how many it attempted.
+func (w *Worker) Drain(ctx context.Context) (int, error) {
+	now := w.now()
+	msgs, err := w.Outbox.ClaimDue(ctx, now, 20, lease)
+	if err != nil {
+		return 0, err
+	}
+	maxAttempts := w.MaxAttempts
+	if maxAttempts <= 0 {
+		maxAttempts = 8
+	}
+	for _, m := range msgs {
+		if ctx.Err() != nil {
+			return 0, nil // the lease runs out and another run picks the message up
+		}
+		sendCtx, cancel := context.WithTimeout(ctx, time.Minute)
+		sendErr := w.Sender.Send(sendCtx, m.Message)
+		cancel()
+		// Record the outcome even when ctx was just cancelled, so a sent message is not sent twice.
+		record := context.WithoutCancel(ctx)
+		if sendErr == nil {
+			err = w.Outbox.MarkSent(record, m.ID, w.now())
+		} else {
+			retryAt := w.now().Add(Backoff(m.Attempts))
+			if m.Attempts >= maxAttempts {
+				retryAt = time.Time{}
+			}
+			w.Logger.Warn("message send failed", "id", m.ID, "to", m.To, "attempt", m.Attempts, "error", sendErr)
+			err = w.Outbox.MarkFailed(record, m.ID, sendErr.Error(), retryAt)
+		}
+		if err != nil {
+			return len(msgs), err
+		}
+	}
+	return len(msgs), nil
+}
+
+func (w *Worker) now() time.Time {
+	if w.Now != nil {
+		return w.Now()
+	}
+	return time.Now()
+}

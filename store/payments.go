@@ -1,0 +1,113 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"palaro"
+)
+
+// ConfirmPayment applies a provider's payment event to its order, once. Everything happens in
+// one write transaction: the event is recorded (a redelivery hits the primary key and changes
+// nothing), then a paid event issues the order's tickets, from its hold while the order is
+// pending, or from the remaining capacity when the hold already expired; without capacity the
+// order is marked for refund.
+func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, ev palaro.PaymentEvent) (*palaro.Order, error) {
+	now := s.db.Now()
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	o, err := loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND && ev.OrderID != "" {
+		o, err = loadOrder(ctx, tx, `o.public_id = ?`, ev.OrderID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ev.ID == "" {
+		return nil, palaro.Errorf(palaro.EINVALID, "A payment event needs an id.")
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO payment_events (provider, event_id, order_id, status, received_at)
+		VALUES (?, ?, ?, ?, ?)`, provider, ev.ID, o.ID, ev.Status, formatTime(now))
+	if isUniqueViolation(err) {
+		return o, nil // seen before: already applied
+	} else if err != nil {
+		return nil, err
+	}
+	switch {
+	case ev.Status == palaro.PaymentExpired && o.Status == palaro.OrderPending:
+		if _, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, o.ID); err != nil {
+			return nil, err
+		}
+	case ev.Status != palaro.PaymentPaid:
+		// pending or failed (a declined card can be retried on the same checkout): nothing to do
+	case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund:
+		// settled by an earlier event (a different id for the same payment): nothing to do
+	case ev.Amount != 0 && ev.Amount != o.Total:
+		if err := s.settle(ctx, tx, o, palaro.OrderRefund, now); err != nil {
+			return nil, err
+		}
+	default:
+		if err := s.settlePaid(ctx, tx, o, now); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return s.FindOrderByPublicID(ctx, o.PublicID)
+}
+
+// settlePaid turns a paid order's hold into sold tickets, or, when its hold was released,
+// takes them from what capacity remains; if none remains, the order is marked for refund.
+func (s *PurchaseService) settlePaid(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
+	if o.Kind == palaro.OrderKindTickets {
+		query := `UPDATE ticket_types SET held = held - ?, sold = sold + ? WHERE id = ?`
+		args := []any{o.Quantity, o.Quantity, o.TicketTypeID}
+		if o.Status == palaro.OrderExpired {
+			query = `UPDATE ticket_types SET sold = sold + ? WHERE id = ? AND sold + held + ? <= capacity`
+			args = []any{o.Quantity, o.TicketTypeID, o.Quantity}
+		}
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return s.settle(ctx, tx, o, palaro.OrderRefund, now)
+		}
+		if o.Status == palaro.OrderExpired && o.PromoCode != "" {
+			// the expiry gave the promo use back; a paid order keeps it, beyond the limit if need be
+			if _, err := tx.ExecContext(ctx, `UPDATE promo_codes SET used = used + 1 WHERE code = ?`, o.PromoCode); err != nil {
+				return err
+			}
+		}
+	}
+	return s.settle(ctx, tx, o, palaro.OrderPaid, now)
+}
+
+// settle records a final status; a paid order's tickets are issued and its e-mail written.
+func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Order, status string, now time.Time) error {
+	if o.Status == palaro.OrderPending && o.Kind == palaro.OrderKindTickets && status == palaro.OrderRefund {
+		// a pending order still holds its tickets: give them back
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, o.Quantity, o.TicketTypeID); err != nil {
+			return err
+		}
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE orders SET status = ?, paid_at = ? WHERE id = ? AND status IN ('pending', 'expired')`,
+		status, formatTime(now), o.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errors.New("order changed while settling")
+	}
+	if status != palaro.OrderPaid {
+		return nil
+	}
+	o.Status, o.PaidAt, o.Tickets = status, now, nil
+	return s.issue(ctx, tx, o, now)
+}
