@@ -45,17 +45,17 @@ func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixt
 	now := time.Now().UTC().Truncate(time.Second)
 	require.NoError(t, db.SeedDemo(ctx, now))
 	f := &apiFixture{db: db, now: now, outbox: store.NewOutboxService(db)}
-	f.purchases = store.NewPurchaseService(db, notify.NewComposer("https://palaro.test", "help@palaro.test"), 15*time.Minute)
+	f.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f.server.ServeHTTP(w, r) }))
+	t.Cleanup(f.http.Close)
+	f.purchases = store.NewPurchaseService(db, notify.NewComposer(f.http.URL, "help@palaro.test"), 15*time.Minute)
 	events := store.NewEventService(db)
 	f.services = handlers.Services{Events: events, TicketTypes: events, Purchases: f.purchases}
 	for _, c := range configure {
 		c(&f.services)
 	}
-	f.server = handlers.New(handlers.Config{BaseURL: "https://palaro.test", PartnerKeys: map[string]string{partnerKey: partnerSecret}},
+	f.server = handlers.New(handlers.Config{BaseURL: f.http.URL, PartnerKeys: map[string]string{partnerKey: partnerSecret}},
 		f.services, static.Default(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	f.server.Now = func() time.Time { return f.now }
-	f.http = httptest.NewServer(f.server)
-	t.Cleanup(f.http.Close)
 	return f
 }
 
@@ -152,9 +152,18 @@ func TestAPI_BuyTicket(t *testing.T) {
 		require.EqualValues(t, 200, body["responseCode"])
 		o, err := f.purchases.FindOrderByPublicID(context.Background(), body["orderId"].(string))
 		require.NoError(t, err)
-		require.Equal(t, "https://palaro.test/payment/success/"+o.PublicID, body["redirectUrl"])
+		require.Equal(t, f.http.URL+"/payment/success/"+o.PublicID, body["redirectUrl"])
 		require.Equal(t, palaro.OrderPaid, o.Status)
 		require.Len(t, o.Tickets, 1, "a free ticket is one per order")
+	})
+	t.Run("ErrInternal paid order without payments releases the hold", func(t *testing.T) {
+		f := newAPIFixture(t)
+		status, body := f.call(t, "POST", "/v1/ticket/buy", map[string]any{"ticketCode": "dota-2-visayas-major-gen", "quantity": 2, "email": "a@b.ph"})
+		require.Equal(t, 500, status)
+		require.Equal(t, "Internal Server Error", body["message"])
+		var held int
+		require.NoError(t, f.db.Writer().QueryRow(`SELECT held FROM ticket_types WHERE code = 'dota-2-visayas-major-gen'`).Scan(&held))
+		require.Zero(t, held)
 	})
 	t.Run("ErrInvalid every message of the form", func(t *testing.T) {
 		f := newAPIFixture(t)

@@ -17,6 +17,20 @@ func NewOutboxService(db *DB) *OutboxService { return &OutboxService{db: db} }
 
 var _ palaro.Outbox = (*OutboxService)(nil)
 
+// Enqueue writes one message to the outbox on its own, for messages not tied to another change.
+// Messages caused by a change (an order, a sign-up) are written in that change's transaction.
+func (s *OutboxService) Enqueue(ctx context.Context, m palaro.Message, now time.Time) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := enqueue(ctx, tx, m, "", now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 // enqueue writes a message to the outbox inside tx. A non-empty dedupeKey makes the write
 // happen at most once: a second message with the same key is dropped.
 func enqueue(ctx context.Context, tx *sql.Tx, m palaro.Message, dedupeKey string, now time.Time) error {

@@ -1,0 +1,155 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v5"
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/handlers"
+	"palaro/payment"
+	"palaro/payment/sandbox"
+)
+
+var webhookSecret = []byte("test-webhook-secret")
+
+// withSandbox wires the sandbox provider, delivering its webhooks to webhookPath of the test
+// server ("" for the real webhook route; anything else simulates a lost webhook).
+func withSandbox(t *testing.T, webhookPath string) (*apiFixture, *sandbox.Provider) {
+	t.Helper()
+	var provider *sandbox.Provider
+	f := newAPIFixture(t, func(s *handlers.Services) {
+		s.Payments = &lateProvider{get: func() palaro.PaymentProvider { return provider }}
+	})
+	if webhookPath == "" {
+		webhookPath = "/v1/payment/webhook/sandbox"
+	}
+	sessions, err := sandbox.NewSQLStore(context.Background(), f.db.Writer())
+	require.NoError(t, err)
+	provider, err = sandbox.New(sandbox.Config{BaseURL: f.http.URL, WebhookURL: f.http.URL + webhookPath, Secret: webhookSecret,
+		Store: sessions, RetryDelays: []time.Duration{}, Now: func() time.Time { return f.now }})
+	require.NoError(t, err)
+	f.server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(provider.Handler()))
+	t.Cleanup(provider.Wait)
+	return f, provider
+}
+
+// lateProvider forwards to a provider built after the server (it needs the server's URL).
+type lateProvider struct{ get func() palaro.PaymentProvider }
+
+func (p *lateProvider) Name() string { return p.get().Name() }
+func (p *lateProvider) CreateCheckout(ctx context.Context, c palaro.Checkout) (palaro.CheckoutSession, error) {
+	return p.get().CreateCheckout(ctx, c)
+}
+func (p *lateProvider) ParseWebhook(h string, body []byte, now time.Time) (palaro.PaymentEvent, error) {
+	return p.get().ParseWebhook(h, body, now)
+}
+func (p *lateProvider) SessionStatus(ctx context.Context, id string) (palaro.PaymentEvent, error) {
+	return p.get().SessionStatus(ctx, id)
+}
+
+// buyPaid buys 2 Dota 2 general admission tickets by QR and returns the order and its checkout URL.
+func buyPaid(t *testing.T, f *apiFixture, source string) (*palaro.Order, string) {
+	t.Helper()
+	status, body := f.call(t, "POST", "/v1/ticket/buy", map[string]any{"ticketCode": "dota-2-visayas-major-gen",
+		"quantity": 2, "email": "payer@x.ph", "paymentType": "QR", "source": source})
+	require.Equal(t, 200, status, body)
+	o, err := f.purchases.FindOrderByPublicID(context.Background(), body["orderId"].(string))
+	require.NoError(t, err)
+	require.Equal(t, palaro.OrderPending, o.Status)
+	return o, body["redirectUrl"].(string)
+}
+
+// payByWallet simulates the wallet paying a QR Ph checkout page.
+func payByWallet(t *testing.T, checkoutURL string) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Post(checkoutURL+"/wallet", "application/x-www-form-urlencoded", strings.NewReader(""))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+}
+
+func TestAPI_PaidOrderAndWebhook(t *testing.T) {
+	ctx := context.Background()
+	t.Run("OK checkout, webhook issues tickets and one e-mail", func(t *testing.T) {
+		f, provider := withSandbox(t, "")
+		o, checkout := buyPaid(t, f, "ESPORTS50")
+		require.True(t, strings.HasPrefix(checkout, f.http.URL+"/sandbox/checkout/"), checkout)
+		require.Equal(t, palaro.Money(2*35000-5000), o.Total)
+		require.Equal(t, "sandbox", o.Provider)
+		payByWallet(t, checkout)
+		provider.Wait()
+		got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, palaro.OrderPaid, got.Status)
+		require.Len(t, got.Tickets, 2)
+		msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "payer@x.ph"})
+		require.NoError(t, err)
+		require.Len(t, msgs, 1, "exactly one confirmation e-mail")
+		require.Equal(t, "Your tickets for Dota 2 Visayas Major", msgs[0].Subject)
+		for _, tk := range got.Tickets {
+			require.Contains(t, msgs[0].Text, f.http.URL+"/t/"+tk.PublicID)
+		}
+		require.Contains(t, msgs[0].Text, "Promo ESPORTS50: -₱50.00")
+	})
+	t.Run("OK redelivered webhook changes nothing", func(t *testing.T) {
+		f, provider := withSandbox(t, "")
+		o, checkout := buyPaid(t, f, "")
+		payByWallet(t, checkout)
+		provider.Wait()
+		// replay the provider's event as a redelivery would
+		ev, err := provider.SessionStatus(ctx, o.ProviderRef)
+		require.NoError(t, err)
+		for range 2 {
+			_, err = f.purchases.ConfirmPayment(ctx, "sandbox", ev)
+			require.NoError(t, err)
+		}
+		got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		require.Len(t, got.Tickets, 2)
+		msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "payer@x.ph"})
+		require.NoError(t, err)
+		require.Len(t, msgs, 1)
+	})
+	t.Run("OK lost webhook: reconciliation finds the payment", func(t *testing.T) {
+		f, provider := withSandbox(t, "/lost")
+		o, checkout := buyPaid(t, f, "")
+		payByWallet(t, checkout)
+		provider.Wait()
+		got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, palaro.OrderPending, got.Status, "the webhook never arrived")
+		n, err := palaro.ReconcilePayments(ctx, f.purchases, provider, f.now.Add(3*time.Minute))
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		got, err = f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, palaro.OrderPaid, got.Status)
+		require.Len(t, got.Tickets, 2)
+	})
+	t.Run("ErrUnauthorized bad signature", func(t *testing.T) {
+		f, _ := withSandbox(t, "")
+		body := `{"data":{"id":"evt_x","type":"event","attributes":{"type":"checkout_session.payment.paid"}}}`
+		for _, header := range []string{"", "t=1,te=00", payment.Sign([]byte("wrong"), f.now, []byte(body), false),
+			payment.Sign(webhookSecret, f.now.Add(-time.Hour), []byte(body), false)} {
+			req, _ := http.NewRequest("POST", f.http.URL+"/v1/payment/webhook/sandbox", strings.NewReader(body))
+			req.Header.Set(payment.SignatureHeader, header)
+			resp, err := http.DefaultClient.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, 401, resp.StatusCode, header)
+		}
+	})
+	t.Run("ErrNotFound unknown provider", func(t *testing.T) {
+		f, _ := withSandbox(t, "")
+		status, body := f.call(t, "POST", "/v1/payment/webhook/stripe", "{}")
+		require.Equal(t, 404, status)
+		require.Equal(t, "Unknown payment provider.", body["message"])
+	})
+}
