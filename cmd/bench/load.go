@@ -11,12 +11,13 @@ import (
 	"time"
 )
 
-// Load is the outcome of one load run against one URL.
+// Load is the outcome of one load run against one target.
 type Load struct {
-	Requests  int             // completed requests with status 200
-	Failures  int             // transport errors and non-200 answers
+	Requests  int             // operations that got the expected answer
+	Refused   int             // operations refused as expected (a sold-out answer): timed, not counted as done
+	Failures  int             // transport errors and unexpected answers
 	Elapsed   time.Duration   // wall time of the run
-	Latencies []time.Duration // one per successful request, sorted ascending
+	Latencies []time.Duration // one per answered operation (done or refused), sorted ascending
 }
 
 // RPS is the successful requests per second.
@@ -33,6 +34,7 @@ func (l Load) Percentile(p float64) time.Duration { return percentile(l.Latencie
 // merge adds another run of the same target, as if both had run back to back.
 func (l Load) merge(o Load) Load {
 	l.Requests += o.Requests
+	l.Refused += o.Refused
 	l.Failures += o.Failures
 	l.Elapsed += o.Elapsed
 	l.Latencies = append(l.Latencies, o.Latencies...)
@@ -65,25 +67,44 @@ func newLoadClient(concurrency int) *http.Client {
 	}
 }
 
-// runLoad sends GET requests to url from concurrency clients until duration has passed or
-// maxRequests have been sent, whichever comes first.
-func runLoad(ctx context.Context, client *http.Client, url string, concurrency int, duration time.Duration, maxRequests int) Load {
+// result is how one operation of a load run ended.
+type result uint8
+
+const (
+	failed  result = iota // transport error or unexpected answer
+	done                  // the expected answer
+	refused               // an expected refusal, such as sold out
+)
+
+// runLoad runs op from concurrency workers until duration has passed or maxOps operations have
+// started, whichever comes first. op gets the operation's number, from 0.
+func runLoad(ctx context.Context, concurrency int, duration time.Duration, maxOps int, op func(ctx context.Context, i int) result) Load {
 	ctx, cancel := context.WithTimeout(ctx, duration)
 	defer cancel()
-	var sent atomic.Int64
+	var started atomic.Int64
 	perWorker := make([]Load, concurrency)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for w := range perWorker {
 		wg.Go(func() {
 			res := &perWorker[w]
-			for ctx.Err() == nil && sent.Add(1) <= int64(maxRequests) {
+			for ctx.Err() == nil {
+				i := started.Add(1) - 1
+				if i >= int64(maxOps) {
+					return
+				}
 				t0 := time.Now()
-				if get(ctx, client, url) {
+				switch op(ctx, int(i)) {
+				case done:
 					res.Requests++
 					res.Latencies = append(res.Latencies, time.Since(t0))
-				} else if ctx.Err() == nil {
-					res.Failures++
+				case refused:
+					res.Refused++
+					res.Latencies = append(res.Latencies, time.Since(t0))
+				default:
+					if ctx.Err() == nil {
+						res.Failures++
+					}
 				}
 			}
 		})
@@ -92,11 +113,22 @@ func runLoad(ctx context.Context, client *http.Client, url string, concurrency i
 	total := Load{Elapsed: time.Since(start)}
 	for _, r := range perWorker {
 		total.Requests += r.Requests
+		total.Refused += r.Refused
 		total.Failures += r.Failures
 		total.Latencies = append(total.Latencies, r.Latencies...)
 	}
 	slices.Sort(total.Latencies)
 	return total
+}
+
+// getLoad loads url with GET requests as browsers send them: see runLoad.
+func getLoad(ctx context.Context, client *http.Client, url string, concurrency int, duration time.Duration, maxRequests int) Load {
+	return runLoad(ctx, concurrency, duration, maxRequests, func(ctx context.Context, _ int) result {
+		if get(ctx, client, url) {
+			return done
+		}
+		return failed
+	})
 }
 
 // get performs one request as a browser would and reports whether it answered 200 in full.

@@ -43,9 +43,10 @@ func TestPercentile_NearestRank(t *testing.T) {
 
 func TestLoad_MergeAndRPS(t *testing.T) {
 	a := Load{Requests: 3, Failures: 1, Elapsed: time.Second, Latencies: ds(1, 5, 9)}
-	b := Load{Requests: 2, Elapsed: time.Second, Latencies: ds(2, 3)}
+	b := Load{Requests: 2, Refused: 4, Elapsed: time.Second, Latencies: ds(2, 3)}
 	m := a.merge(b)
 	require.Equal(t, 5, m.Requests)
+	require.Equal(t, 4, m.Refused)
 	require.Equal(t, 1, m.Failures)
 	require.InDelta(t, 2.5, m.RPS(), 1e-9)
 	require.Equal(t, ds(1, 2, 3, 5, 9), m.Latencies)
@@ -53,7 +54,7 @@ func TestLoad_MergeAndRPS(t *testing.T) {
 	require.Zero(t, Load{Requests: 3}.RPS())
 }
 
-func TestRunLoad_Bounded(t *testing.T) {
+func TestGetLoad_Bounded(t *testing.T) {
 	var hits atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -68,7 +69,7 @@ func TestRunLoad_Bounded(t *testing.T) {
 
 	t.Run("OK", func(t *testing.T) {
 		hits.Store(0)
-		l := runLoad(context.Background(), client, srv.URL+"/", 4, 10*time.Second, 50)
+		l := getLoad(context.Background(), client, srv.URL+"/", 4, 10*time.Second, 50)
 		require.Equal(t, 50, l.Requests)
 		require.Zero(t, l.Failures)
 		require.Len(t, l.Latencies, 50)
@@ -76,13 +77,23 @@ func TestRunLoad_Bounded(t *testing.T) {
 		require.Less(t, l.Elapsed, 10*time.Second)
 	})
 	t.Run("ErrStatus", func(t *testing.T) {
-		l := runLoad(context.Background(), client, srv.URL+"/fail", 4, 10*time.Second, 20)
+		l := getLoad(context.Background(), client, srv.URL+"/fail", 4, 10*time.Second, 20)
 		require.Zero(t, l.Requests)
 		require.Equal(t, 20, l.Failures)
 	})
 	t.Run("OKDeadline", func(t *testing.T) {
-		l := runLoad(context.Background(), client, srv.URL+"/", 4, 200*time.Millisecond, 1<<40)
+		l := getLoad(context.Background(), client, srv.URL+"/", 4, 200*time.Millisecond, 1<<40)
 		require.Positive(t, l.Requests)
 		require.Less(t, l.Elapsed, 2*time.Second)
 	})
+}
+
+func TestRunLoad_Results(t *testing.T) {
+	l := runLoad(context.Background(), 3, 10*time.Second, 30, func(_ context.Context, i int) result {
+		return []result{done, refused, failed}[i%3]
+	})
+	require.Equal(t, 10, l.Requests)
+	require.Equal(t, 10, l.Refused)
+	require.Equal(t, 10, l.Failures)
+	require.Len(t, l.Latencies, 20, "done and refused are timed")
 }

@@ -28,6 +28,9 @@ type options struct {
 	Concurrency int
 	MaxRequests int
 	Out         string
+	Storm       bool
+	Buyers      int
+	Capacity    int
 }
 
 func main() {
@@ -38,10 +41,13 @@ func main() {
 	flag.IntVar(&o.Rounds, "rounds", 2, "split the load time into this many alternating Palaro/bare rounds")
 	flag.IntVar(&o.Concurrency, "c", 200, "concurrent clients")
 	flag.IntVar(&o.MaxRequests, "max-requests", 5_000_000, "upper bound of requests per round")
+	flag.BoolVar(&o.Storm, "storm", true, "also run the purchase storm")
+	flag.IntVar(&o.Buyers, "buyers", 2000, "purchase storm: buyers, each buying one ticket, -c at a time")
+	flag.IntVar(&o.Capacity, "capacity", 500, "purchase storm: capacity of the ticket type they buy")
 	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
 	flag.Parse()
-	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 {
-		fmt.Fprintln(os.Stderr, "bench: -rounds, -c, -duration and -max-requests must be positive")
+	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 || o.Buyers < 1 || o.Capacity < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -rounds, -c, -duration, -max-requests, -buyers and -capacity must be positive")
 		os.Exit(2)
 	}
 
@@ -109,12 +115,12 @@ func run(ctx context.Context, o options) (*report, error) {
 		lc := newLoadClient(o.Concurrency)
 		for _, s := range servers {
 			progress("warming up %s %s", s.name, path)
-			runLoad(ctx, lc, s.url+path, o.Concurrency, o.Warmup, o.MaxRequests)
+			getLoad(ctx, lc, s.url+path, o.Concurrency, o.Warmup, o.MaxRequests)
 		}
 		for round := range o.Rounds {
 			for _, s := range servers {
 				progress("round %d/%d: %s %s", round+1, o.Rounds, s.name, path)
-				*s.into = s.into.merge(runLoad(ctx, lc, s.url+path, o.Concurrency, o.Duration/time.Duration(o.Rounds), o.MaxRequests))
+				*s.into = s.into.merge(getLoad(ctx, lc, s.url+path, o.Concurrency, o.Duration/time.Duration(o.Rounds), o.MaxRequests))
 			}
 		}
 		lc.CloseIdleConnections()
@@ -140,6 +146,11 @@ func run(ctx context.Context, o options) (*report, error) {
 			return nil, err
 		}
 		rep.Weights = append(rep.Weights, w)
+	}
+	if o.Storm {
+		if rep.Storm, err = runStorm(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
+			return nil, err
+		}
 	}
 	rep.finish()
 	return rep, nil

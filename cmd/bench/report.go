@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -44,6 +46,7 @@ type report struct {
 	LoadAfter  string
 	Server     []serverResult
 	Weights    []Weight
+	Storm      *Storm
 }
 
 func newReport(o options) *report {
@@ -89,6 +92,9 @@ func (r *report) Checks() []check {
 			check{fmt.Sprintf("`%s` HTML + CSS ≤ %s gz", w.Path, kbs(budgetPageHTMLCSS)), kbs(htmlCSS), htmlCSS <= budgetPageHTMLCSS},
 		)
 	}
+	if st := r.Storm; st != nil {
+		out = append(out, check{"Purchase storm: oversold = 0", fmt.Sprintf("%d", st.Sold.Oversold()), st.Sold.Oversold() <= 0})
+	}
 	return out
 }
 
@@ -127,6 +133,31 @@ func (r *report) Markdown() string {
 			kbs(w.Bytes("js")), kbs(w.Bytes("html", "css")), strings.Join(files, "<br>"))
 	}
 
+	if st := r.Storm; st != nil {
+		fmt.Fprintf(&b, "\n#### Purchase storm: %d buyers, %d at a time, one ticket each, of a free ticket type with capacity %d\n\n",
+			st.Buyers, r.Options.Concurrency, st.Capacity)
+		b.WriteString("| Target | Answers/s | Orders/s | p50 | p99 | Orders | Sold out | Failures | Time |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		l := st.Buy
+		fmt.Fprintf(&b, "| Palaro `POST /v1/ticket/buy` | %.0f | %.0f | %s | %s | %d | %d | %d | %s |\n",
+			float64(l.Requests+l.Refused)/l.Elapsed.Seconds(), st.OrdersPerSecond(), ms(l.Percentile(50)), ms(l.Percentile(99)),
+			l.Requests, l.Refused, l.Failures, l.Elapsed.Round(time.Millisecond))
+		l = st.BareWrite
+		fmt.Fprintf(&b, "| bare SQLite write transaction (`BEGIN IMMEDIATE; UPDATE; COMMIT`) | %.0f | | %s | %s | %d | | %d | %s |\n",
+			l.RPS(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Failures, l.Elapsed.Round(time.Millisecond))
+		if st.BareWrite.RPS() > 0 {
+			fmt.Fprintf(&b, "\nOrders/s (placed until the last order, %s) ÷ bare write transactions/s: **%.3f**. ",
+				st.SellingTime.Round(time.Millisecond), st.OrdersPerSecond()/st.BareWrite.RPS())
+		}
+		var statuses []string
+		for _, code := range slices.Sorted(maps.Keys(st.Statuses)) {
+			statuses = append(statuses, fmt.Sprintf("%d × %d", st.Statuses[code], code))
+		}
+		fmt.Fprintf(&b, "Answers by status: %s.\n\n", strings.Join(statuses, ", "))
+		fmt.Fprintf(&b, "Read back from the database: capacity %d; sold + held counter %d; ordered (paid and pending) %d; "+
+			"tickets issued %d; **oversold %d**.\n", st.Sold.Capacity, st.Sold.Counter, st.Sold.OrderedQty,
+			st.Sold.TicketsCount, st.Sold.Oversold())
+	}
+
 	b.WriteString("\n#### Budgets (DESIGN.md)\n\n| Budget | Measured | Result |\n|---|---:|---|\n")
 	for _, c := range r.Checks() {
 		result := "PASS"
@@ -158,11 +189,20 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
 - weighs pages as a first visit downloads them: the HTML and every stylesheet, script and
   module preload it references on the same host (following static imports of ES modules), in
   bytes on the wire with gzip; KB = 1,024 bytes;
+- runs a purchase storm: adds a free ticket type with a small capacity to that event, lets many
+  buyers (each with its own session, the CSRF token of its buy page, and its own address in
+  ` + "`X-Forwarded-For`" + `, the server trusting it, so that the per-address purchase limit does not stop
+  a crowd simulated from one machine) each buy one ticket through ` + "`POST /v1/ticket/buy`" + `, 200 at a
+  time; reports orders per second and latency, then reads back from the database how many
+  tickets were sold (oversold must be 0); beside it, the rate of bare SQLite write transactions
+  (` + "`BEGIN IMMEDIATE; UPDATE …; COMMIT`" + `, one connection, the store's settings) on a temporary
+  database in the same run: the ceiling of any design with one writer;
 - compares the figures with the budgets of DESIGN.md and prints PASS or FAIL for each. This is
   a report, not an assertion: the command exits 0 unless the measurement itself failed.
 
 Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
-` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-out FILE`" + `.
+` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
+` + "`-capacity 500`" + `, ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load

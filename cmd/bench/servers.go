@@ -13,9 +13,9 @@ import (
 	"time"
 )
 
-// palaro is the server under test: `bin/palaro serve` as a subprocess on a loopback port with a
+// palaroProcess is the server under test: `bin/palaro serve` as a subprocess on a loopback port with a
 // fresh SQLite file and the demo data.
-type palaro struct {
+type palaroProcess struct {
 	URL  string
 	DB   string
 	dir  string
@@ -24,7 +24,7 @@ type palaro struct {
 }
 
 // startPalaro starts bin serve and waits, at most a minute, until it answers /.
-func startPalaro(ctx context.Context, bin string) (*palaro, error) {
+func startPalaro(ctx context.Context, bin string) (*palaroProcess, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("%w (build it with `go tool task build`)", err)
 	}
@@ -36,14 +36,15 @@ func startPalaro(ctx context.Context, bin string) (*palaro, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &palaro{URL: "http://" + addr, DB: filepath.Join(dir, "palaro.db"), dir: dir, done: make(chan error, 1)}
+	p := &palaroProcess{URL: "http://" + addr, DB: filepath.Join(dir, "palaro.db"), dir: dir, done: make(chan error, 1)}
 	logf, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
 		return nil, errors.Join(err, os.RemoveAll(dir))
 	}
 	defer logf.Close()
 	p.cmd = exec.Command(bin, "serve")
-	p.cmd.Env = append(os.Environ(), "PALARO_ADDR="+addr, "PALARO_DB="+p.DB, "PALARO_DEMO=1", "PALARO_BASE_URL="+p.URL)
+	p.cmd.Env = append(os.Environ(), "PALARO_ADDR="+addr, "PALARO_DB="+p.DB, "PALARO_DEMO=1", "PALARO_BASE_URL="+p.URL,
+		"PALARO_TRUST_PROXY=1") // the purchase storm's buyers come from many addresses (X-Forwarded-For)
 	p.cmd.Stdout, p.cmd.Stderr = logf, logf
 	if err := p.cmd.Start(); err != nil {
 		return nil, errors.Join(err, os.RemoveAll(dir))
@@ -76,7 +77,7 @@ func startPalaro(ctx context.Context, bin string) (*palaro, error) {
 }
 
 // Stop ends the server (SIGTERM, then SIGKILL after 15 s) and removes its database.
-func (p *palaro) Stop() {
+func (p *palaroProcess) Stop() {
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:

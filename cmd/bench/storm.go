@@ -1,0 +1,267 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver, as the store uses it
+	"golang.org/x/net/html"
+)
+
+// stormTicketCode is the free ticket type the storm adds to an event and buys.
+const stormTicketCode = "bench-storm"
+
+// Storm is what the purchase storm measured.
+type Storm struct {
+	Buyers, Capacity int
+	Buy              Load          // POST /v1/ticket/buy: done = order placed, refused = sold out
+	SellingTime      time.Duration // from the start of the storm to the last order placed
+	Statuses         map[int]int   // HTTP status → answers
+	Sold             stock         // read back from the database after the storm
+	BareWrite        Load          // BEGIN IMMEDIATE; UPDATE; COMMIT on a temp database
+}
+
+// OrdersPerSecond is the rate of orders placed until the last one.
+func (s *Storm) OrdersPerSecond() float64 {
+	if s.SellingTime <= 0 {
+		return 0
+	}
+	return float64(s.Buy.Requests) / s.SellingTime.Seconds()
+}
+
+// stock is what the database says was sold of the storm's ticket type.
+type stock struct {
+	Capacity     int // ticket_types.capacity
+	Counter      int // ticket_types.sold + held
+	OrderedQty   int // quantity of its paid and pending orders
+	TicketsCount int // its issued tickets
+}
+
+// Oversold is how many more tickets were sold than the capacity, by the largest of the counts.
+func (s stock) Oversold() int {
+	return max(0, max(s.Counter, s.OrderedQty, s.TicketsCount)-s.Capacity)
+}
+
+// buyer is one visitor of the storm: a cookie jar and the CSRF token of its buy page.
+type buyer struct {
+	client *http.Client
+	token  string
+}
+
+// runStorm adds a free ticket type of the given capacity to the event, lets buyers buy one ticket
+// each, concurrency at a time, and reads back from the database how many were sold.
+func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options) (*Storm, error) {
+	st := &Storm{Buyers: o.Buyers, Capacity: o.Capacity, Statuses: map[int]int{}}
+	if err := addStormTicketType(ctx, p.DB, eventCode, o.Capacity); err != nil {
+		return nil, err
+	}
+	transport := &http.Transport{MaxIdleConns: 2 * o.Concurrency, MaxIdleConnsPerHost: 2 * o.Concurrency, DisableCompression: true}
+	defer transport.CloseIdleConnections()
+
+	progress("storm: %d buyers open the buy page", o.Buyers)
+	buyers := make([]buyer, o.Buyers)
+	prep := runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
+		jar, _ := cookiejar.New(nil)
+		b := buyer{client: &http.Client{Transport: transport, Jar: jar, Timeout: 10 * time.Second}}
+		page, err := fetch(ctx, b.client, p.URL+"/b/"+stormTicketCode)
+		if err != nil {
+			return failed
+		}
+		doc, err := page.body()
+		if err != nil {
+			return failed
+		}
+		b.token = csrfToken(doc)
+		buyers[i] = b
+		return done
+	})
+	if prep.Requests != o.Buyers {
+		return nil, fmt.Errorf("storm: %d of %d buy pages loaded", prep.Requests, o.Buyers)
+	}
+
+	progress("storm: %d buyers, %d at a time, for %d tickets", o.Buyers, o.Concurrency, o.Capacity)
+	var mu sync.Mutex
+	start := time.Now()
+	st.Buy = runLoad(ctx, o.Concurrency, o.Duration, o.Buyers, func(ctx context.Context, i int) result {
+		status, ok := buy(ctx, p.URL, eventCode, buyers[i], i)
+		mu.Lock()
+		st.Statuses[status]++
+		if ok {
+			st.SellingTime = max(st.SellingTime, time.Since(start))
+		}
+		mu.Unlock()
+		switch {
+		case ok:
+			return done
+		case status == http.StatusConflict:
+			return refused
+		}
+		return failed
+	})
+
+	var err error
+	if st.Sold, err = readStock(ctx, p.DB); err != nil {
+		return nil, err
+	}
+	progress("storm: bare SQLite write transactions")
+	st.BareWrite, err = bareWrites(ctx, filepath.Dir(p.DB), o.Concurrency, o.Duration/time.Duration(o.Rounds), o.MaxRequests)
+	return st, err
+}
+
+// addStormTicketType inserts the storm's free ticket type, one per buyer, into the event.
+func addStormTicketType(ctx context.Context, dbPath, eventCode string, capacity int) error {
+	db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	res, err := db.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity)
+		SELECT id, ?, 'Benchmark storm', 0, 1, ? FROM events WHERE code = ?`, stormTicketCode, capacity, eventCode)
+	if err != nil {
+		return fmt.Errorf("storm ticket type: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("storm ticket type: no event %q", eventCode)
+	}
+	return nil
+}
+
+// readStock counts what was sold of the storm's ticket type, three ways.
+func readStock(ctx context.Context, dbPath string) (stock, error) {
+	var s stock
+	db, err := sql.Open("sqlite3", "file:"+dbPath+"?mode=ro&_busy_timeout=10000")
+	if err != nil {
+		return s, err
+	}
+	defer db.Close()
+	err = db.QueryRowContext(ctx, `SELECT tt.capacity, tt.sold + tt.held,
+			(SELECT COALESCE(SUM(o.quantity), 0) FROM orders o WHERE o.ticket_type_id = tt.id
+				AND o.kind = 'tickets' AND o.status IN ('paid', 'pending')),
+			(SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.status != 'cancelled')
+		FROM ticket_types tt WHERE tt.code = ?`, stormTicketCode).Scan(&s.Capacity, &s.Counter, &s.OrderedQty, &s.TicketsCount)
+	if err != nil {
+		return s, fmt.Errorf("read back the storm's sales: %w", err)
+	}
+	return s, nil
+}
+
+// purchase is the buy call's payload: every personal field filled, so any event's required fields pass.
+type purchase struct {
+	EventCode          string `json:"eventCode"`
+	TicketCode         string `json:"ticketCode"`
+	Quantity           int    `json:"quantity"`
+	Email              string `json:"email"`
+	FirstName          string `json:"firstName"`
+	LastName           string `json:"lastName"`
+	FullName           string `json:"fullName"`
+	MobileNumber       string `json:"mobileNumber"`
+	Gender             string `json:"gender"`
+	BirthDate          string `json:"birthDate"`
+	Age                string `json:"age"`
+	CompanyName        string `json:"companyName"`
+	Designation        string `json:"designation"`
+	EconomicClass      string `json:"economicClass"`
+	DisclaimerAccepted bool   `json:"disclaimerAccepted"`
+}
+
+// purchaseFor is buyer i's order of one storm ticket.
+func purchaseFor(eventCode string, i int) purchase {
+	return purchase{
+		EventCode: eventCode, TicketCode: stormTicketCode, Quantity: 1, Email: fmt.Sprintf("buyer%d@storm.palaro.test", i),
+		FirstName: "Juan", LastName: "Dela Cruz", FullName: "Juan Dela Cruz", MobileNumber: "09171234567",
+		Gender: "Male", BirthDate: "1998-05-17", Age: "27", CompanyName: "Palaro", Designation: "Player",
+		EconomicClass: "10,000 to 30,000", DisclaimerAccepted: true,
+	}
+}
+
+// buy posts buyer i's purchase of one storm ticket, from its own address as a crowd would, and
+// returns the HTTP status and whether an order was placed.
+func buy(ctx context.Context, base, eventCode string, b buyer, i int) (int, bool) {
+	body, _ := json.Marshal(purchaseFor(eventCode, i))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/ticket/buy", bytes.NewReader(body))
+	if err != nil {
+		return 0, false
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255))
+	if b.token != "" {
+		req.Header.Set("X-CSRF-Token", b.token)
+	}
+	resp, err := b.client.Do(req)
+	if err != nil {
+		return 0, false
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, resp.StatusCode == http.StatusOK
+}
+
+// csrfToken returns the content of <meta name="csrf-token">, or "".
+func csrfToken(doc []byte) string {
+	z := html.NewTokenizer(bytes.NewReader(doc))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return ""
+		case html.StartTagToken, html.SelfClosingTagToken:
+			t := z.Token()
+			if t.Data != "meta" {
+				continue
+			}
+			var name, content string
+			for _, a := range t.Attr {
+				switch a.Key {
+				case "name":
+					name = a.Val
+				case "content":
+					content = a.Val
+				}
+			}
+			if strings.EqualFold(name, "csrf-token") {
+				return content
+			}
+		}
+	}
+}
+
+// bareWrites measures SQLite alone: write transactions (BEGIN IMMEDIATE; UPDATE one row; COMMIT)
+// from concurrency goroutines on one connection, with the store's settings (WAL, synchronous
+// NORMAL), on a temporary database in dir.
+func bareWrites(ctx context.Context, dir string, concurrency int, duration time.Duration, maxTx int) (Load, error) {
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "bare-write.db")+
+		"?_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate")
+	if err != nil {
+		return Load{}, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.ExecContext(ctx, `CREATE TABLE stock (id INTEGER PRIMARY KEY, sold INTEGER NOT NULL);
+		INSERT INTO stock (id, sold) VALUES (1, 0)`); err != nil {
+		return Load{}, err
+	}
+	return runLoad(ctx, concurrency, duration, maxTx, func(ctx context.Context, _ int) result {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return failed
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, `UPDATE stock SET sold = sold + 1 WHERE id = 1`); err != nil {
+			return failed
+		}
+		if tx.Commit() != nil {
+			return failed
+		}
+		return done
+	}), nil
+}

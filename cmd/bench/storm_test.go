@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/notify"
+	"palaro/store"
+)
+
+func TestCSRFToken_Meta(t *testing.T) {
+	require.Equal(t, "tok-123", csrfToken([]byte(`<head><meta name="description" content="x"><meta name="csrf-token" content="tok-123"></head>`)))
+	require.Empty(t, csrfToken([]byte(`<head><meta name="description" content="x"></head>`)))
+}
+
+func TestStock_Oversold(t *testing.T) {
+	require.Zero(t, stock{Capacity: 5, Counter: 5, OrderedQty: 5, TicketsCount: 5}.Oversold())
+	require.Zero(t, stock{Capacity: 5, Counter: 3, OrderedQty: 3, TicketsCount: 3}.Oversold(), "unsold is not oversold")
+	require.Equal(t, 2, stock{Capacity: 5, Counter: 5, OrderedQty: 5, TicketsCount: 7}.Oversold(), "any count over capacity")
+	require.Equal(t, 1, stock{Capacity: 5, Counter: 5, OrderedQty: 6, TicketsCount: 5}.Oversold())
+}
+
+func TestStorm_TicketTypeAndReadBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "palaro.db")
+	db, err := store.Open(path)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Migrate(ctx))
+	now := time.Now().UTC().Truncate(time.Second)
+	require.NoError(t, db.SeedDemo(ctx, now))
+	const event = "tekken-tuesdays-cubao"
+
+	t.Run("OK", func(t *testing.T) {
+		require.NoError(t, addStormTicketType(ctx, path, event, 2))
+		s, err := readStock(ctx, path)
+		require.NoError(t, err)
+		require.Equal(t, stock{Capacity: 2}, s)
+
+		purchases := store.NewPurchaseService(db, notify.NewComposer("https://palaro.test", "help@palaro.test"), 15*time.Minute)
+		for i := range 3 {
+			body, err := json.Marshal(purchaseFor(event, i))
+			require.NoError(t, err)
+			var req palaro.PurchaseRequest
+			dec := json.NewDecoder(bytes.NewReader(body))
+			dec.DisallowUnknownFields()
+			require.NoError(t, dec.Decode(&req), "the storm's payload has the API's field names")
+			_, err = purchases.CreateOrder(ctx, req, now)
+			if i < 2 {
+				require.NoError(t, err, "buyer %d", i)
+			} else {
+				require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "sold out")
+			}
+		}
+		s, err = readStock(ctx, path)
+		require.NoError(t, err)
+		require.Equal(t, stock{Capacity: 2, Counter: 2, OrderedQty: 2, TicketsCount: 2}, s)
+		require.Zero(t, s.Oversold())
+	})
+	t.Run("ErrOversoldSeen", func(t *testing.T) {
+		_, err := db.Writer().Exec(`INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id, email, created_at)
+			SELECT public_id || 'x', code || 'x', order_id, event_id, ticket_type_id, email, created_at FROM tickets
+			WHERE ticket_type_id = (SELECT id FROM ticket_types WHERE code = ?) LIMIT 1`, stormTicketCode)
+		require.NoError(t, err)
+		s, err := readStock(ctx, path)
+		require.NoError(t, err)
+		require.Equal(t, 1, s.Oversold(), "a ticket beyond capacity is counted even when the counter agrees")
+	})
+	t.Run("ErrUnknownEvent", func(t *testing.T) {
+		require.ErrorContains(t, addStormTicketType(ctx, path, "no-such-event", 2), "no event")
+	})
+}
+
+func TestBareWrites_Bounded(t *testing.T) {
+	l, err := bareWrites(context.Background(), t.TempDir(), 4, 10*time.Second, 50)
+	require.NoError(t, err)
+	require.Equal(t, 50, l.Requests)
+	require.Zero(t, l.Failures)
+	require.Len(t, l.Latencies, 50)
+}
