@@ -1,10 +1,10 @@
 // Command bench measures Palaro: requests per second and latency of its pages at 200 concurrent
-// clients next to a bare Go handler serving the same bytes in the same run, and the gzipped weight
-// of HTML, CSS and JS each page transfers. Run it with `go tool task bench`; see docs/BENCHMARKS.md.
+// clients next to a bare Go handler serving the same bytes in the same run, the gzipped weight of
+// HTML, CSS and JS each page transfers, and a purchase storm with its oversold count next to bare
+// SQLite write transactions. Run it with `go tool task bench`; see docs/BENCHMARKS.md.
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -15,8 +15,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"golang.org/x/net/html"
 )
 
 // options are the command-line flags.
@@ -154,27 +152,6 @@ func run(ctx context.Context, o options) (*report, error) {
 	}
 	rep.finish()
 	return rep, nil
-}
-
-// firstLink returns the first <a href> of an HTML page whose path starts with prefix, or "".
-func firstLink(doc []byte, prefix string) string {
-	z := html.NewTokenizer(bytes.NewReader(doc))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return ""
-		case html.StartTagToken:
-			t := z.Token()
-			if t.Data != "a" {
-				continue
-			}
-			for _, a := range t.Attr {
-				if a.Key == "href" && strings.HasPrefix(a.Val, prefix) && len(a.Val) > len(prefix) {
-					return a.Val
-				}
-			}
-		}
-	}
 }
 
 // progress tells the person waiting what is being measured.

@@ -209,30 +209,15 @@ func buy(ctx context.Context, base, eventCode string, b buyer, i int) (int, bool
 
 // csrfToken returns the content of <meta name="csrf-token">, or "".
 func csrfToken(doc []byte) string {
-	z := html.NewTokenizer(bytes.NewReader(doc))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return ""
-		case html.StartTagToken, html.SelfClosingTagToken:
-			t := z.Token()
-			if t.Data != "meta" {
-				continue
-			}
-			var name, content string
-			for _, a := range t.Attr {
-				switch a.Key {
-				case "name":
-					name = a.Val
-				case "content":
-					content = a.Val
-				}
-			}
-			if strings.EqualFold(name, "csrf-token") {
-				return content
-			}
+	var token string
+	eachTag(doc, func(t html.Token) bool {
+		if t.Data == "meta" && strings.EqualFold(attr(t, "name"), "csrf-token") {
+			token = attr(t, "content")
+			return false
 		}
-	}
+		return true
+	})
+	return token
 }
 
 // bareWrites measures SQLite alone: write transactions (BEGIN IMMEDIATE; UPDATE one row; COMMIT)

@@ -67,6 +67,31 @@ type ref struct {
 	Module bool   // an ES module, whose static imports are downloaded too
 }
 
+// eachTag calls fn with every start tag of an HTML document until fn returns false.
+func eachTag(doc []byte, fn func(t html.Token) bool) {
+	z := html.NewTokenizer(bytes.NewReader(doc))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if !fn(z.Token()) {
+				return
+			}
+		}
+	}
+}
+
+// attr returns the trimmed value of a tag's attribute, or "".
+func attr(t html.Token, name string) string {
+	for _, a := range t.Attr {
+		if a.Key == name {
+			return strings.TrimSpace(a.Val)
+		}
+	}
+	return ""
+}
+
 // pageRefs returns, in document order and without duplicates, the stylesheets and scripts an HTML
 // page references: <link rel=stylesheet>, <link rel=modulepreload> and <script src>.
 func pageRefs(doc []byte) []ref {
@@ -78,36 +103,35 @@ func pageRefs(doc []byte) []ref {
 			refs = append(refs, r)
 		}
 	}
-	z := html.NewTokenizer(bytes.NewReader(doc))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return refs
-		case html.StartTagToken, html.SelfClosingTagToken:
-			t := z.Token()
-			attr := func(name string) string {
-				for _, a := range t.Attr {
-					if a.Key == name {
-						return strings.TrimSpace(a.Val)
-					}
+	eachTag(doc, func(t html.Token) bool {
+		switch t.Data {
+		case "link":
+			for _, rel := range strings.Fields(strings.ToLower(attr(t, "rel"))) {
+				switch rel {
+				case "stylesheet":
+					add(ref{Kind: "css", URL: attr(t, "href")})
+				case "modulepreload":
+					add(ref{Kind: "js", URL: attr(t, "href"), Module: true})
 				}
-				return ""
 			}
-			switch t.Data {
-			case "link":
-				for _, rel := range strings.Fields(strings.ToLower(attr("rel"))) {
-					switch rel {
-					case "stylesheet":
-						add(ref{Kind: "css", URL: attr("href")})
-					case "modulepreload":
-						add(ref{Kind: "js", URL: attr("href"), Module: true})
-					}
-				}
-			case "script":
-				add(ref{Kind: "js", URL: attr("src"), Module: strings.EqualFold(attr("type"), "module")})
-			}
+		case "script":
+			add(ref{Kind: "js", URL: attr(t, "src"), Module: strings.EqualFold(attr(t, "type"), "module")})
 		}
-	}
+		return true
+	})
+	return refs
+}
+
+// firstLink returns the first <a href> of an HTML page whose path starts with prefix, or "".
+func firstLink(doc []byte, prefix string) string {
+	var link string
+	eachTag(doc, func(t html.Token) bool {
+		if href := attr(t, "href"); t.Data == "a" && strings.HasPrefix(href, prefix) && len(href) > len(prefix) {
+			link = href
+		}
+		return link == ""
+	})
+	return link
 }
 
 // importRe matches the static imports of minified ES modules: import"./a.js" and from"./b.js".
