@@ -133,9 +133,6 @@ func (s *Server) buyPage(c *echo.Context) error {
 		Place:     ev.Venue.Name + ", " + ev.Venue.City,
 		Ticket:    tv,
 	}
-	if tt.Seated && len(seats) == 0 && tv.Available {
-		view.SeatsHref = "/s/" + tt.Code
-	}
 	p := s.page(c, "Buy "+tt.Name+" · "+ev.Name+" · Palaro", "Buy "+tt.Name+" tickets for "+ev.Name+", "+view.When+" at "+view.Place+".")
 	p.Nav = views.NavDefaultBack
 	p.NoIndex = true
@@ -458,4 +455,14 @@ func (s *Server) serviceWorker(c *echo.Context) error {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Service-Worker-Allowed", "/")
 	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", data)
+}
+
+// seatsPage answers /s/{ticketTypeCode}. Until the seat map lands it sends the buyer to the buy
+// page, where seats are assigned at the gate.
+func (s *Server) seatsPage(c *echo.Context) error {
+	code := c.Param("code")
+	if !palaro.ValidCode(code) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
+	}
+	return c.Redirect(http.StatusSeeOther, "/b/"+code)
 }

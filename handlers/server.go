@@ -106,6 +106,7 @@ func (s *Server) routes() {
 	e.GET("/cookies", s.cookiesPage)
 
 	e.GET("/b/:code", s.buyPage)
+	e.GET("/s/:code", s.seatsPage)
 
 	e.GET("/v1/ticket_type", s.ticketType)
 	e.POST("/v1/ticket/buy", s.buyTicket)

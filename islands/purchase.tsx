@@ -176,13 +176,15 @@ function Purchase(p: PurchaseProps) {
 
       {survey.length > 0 && <section className="form-section">{survey.map(field)}</section>}
 
-      <section className="form-section" aria-labelledby="tickets-heading">
-        <h2 id="tickets-heading">Tickets</h2>
-        {qRule && field(qRule)}
-        {(t.showPromoField || p.source) && (
-          <TextInput id="source" name="source" label="Promo or referral code" maxLength={64} autoComplete="off" value={val('source')} onChange={set('source')} />
-        )}
-      </section>
+      {(!qRule?.hidden || t.showPromoField || p.source) && (
+        <section className="form-section" aria-labelledby="tickets-heading">
+          <h2 id="tickets-heading">Tickets</h2>
+          {qRule && field(qRule)}
+          {(t.showPromoField || p.source) && (
+            <TextInput id="source" name="source" label="Promo or referral code" maxLength={64} autoComplete="off" value={val('source')} onChange={set('source')} />
+          )}
+        </section>
+      )}
 
       {(t.addOns || []).length > 0 && (
         <section className="form-section" aria-labelledby="addons-heading">

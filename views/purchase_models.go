@@ -62,8 +62,6 @@ type BuyView struct {
 	When      string
 	Place     string
 	Ticket    TicketView
-	// SeatsHref links to the seat map when the ticket type is seated and no seats were chosen.
-	SeatsHref string
 	// Props are the purchase island's props; unused when the ticket is not available.
 	Props PurchaseProps
 }

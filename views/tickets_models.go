@@ -10,10 +10,10 @@ type LineView struct {
 
 // TicketLinkView is a ticket as listed on an order or on the tickets page.
 type TicketLinkView struct {
-	Href   string
-	Code   string
-	Title  string // "General Admission · MLBB Manila Showdown"
-	Detail string // holder, seat or date
+	Href       string
+	Code       string
+	Title      string // "General Admission · MLBB Manila Showdown"
+	Detail     string // holder, seat or date
 	Status     string // "valid", "checked_in", "cancelled"
 	StatusText string // "Valid", "Checked in", "Cancelled"
 }

@@ -6,9 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"regexp"
+
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/store"
 )
 
 // openForm opens a buy page and waits for the purchase island to mount.
@@ -18,7 +23,13 @@ func openForm(t *testing.T, ctx context.Context, url string) {
 		emulation.SetFocusEmulationEnabled(true),
 		chromedp.Navigate(url),
 		chromedp.WaitVisible(`[data-island="purchase"][data-mounted] form`, chromedp.ByQuery),
+		dismissCookies(),
 	))
+}
+
+// dismissCookies answers the cookie notice, which would otherwise cover the bottom of the page.
+func dismissCookies() chromedp.Action {
+	return chromedp.Evaluate(`localStorage.setItem('palaro-consent', 'declined'); document.getElementById('cookie-notice')?.setAttribute('hidden', '')`, nil)
 }
 
 // typeInto focuses the input labelled by id, replaces its value with keystrokes and leaves it.
@@ -128,6 +139,88 @@ func TestPurchase_Browser(t *testing.T) {
 	})
 }
 
+// outboxLink returns the first link to path prefix in the newest e-mail sent to address.
+func outboxLink(t *testing.T, a *testApp, to, prefix string) string {
+	t.Helper()
+	msgs, err := store.NewOutboxService(a.db).ListOutbox(context.Background(), palaro.OutboxFilter{To: to, Limit: 10})
+	require.NoError(t, err)
+	require.NotEmpty(t, msgs, "an e-mail to %s", to)
+	m := regexp.MustCompile(`https?://[^\s"<>]*` + regexp.QuoteMeta(prefix) + `[^\s"<>]*`).FindString(msgs[0].Text)
+	require.NotEmpty(t, m, "a %s link in %q", prefix, msgs[0].Text)
+	return m
+}
+
+func TestTicketActions_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+
+	// An existing user registers for a free ticket with only an e-mail address.
+	openForm(t, ctx, a.URL+"/b/codm-campus-clash-iloilo-free")
+	require.NoError(t, chromedp.Run(ctx,
+		typeInto("email", "ana@example.ph"),
+		chromedp.Click(`input[name="existingUser"]`, chromedp.ByQuery),
+	))
+	var personal bool
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.getElementById('firstName')`, &personal)))
+	require.False(t, personal, "personal details are hidden for existing users")
+	require.False(t, buttonsDisabled(ctx, t), "and not required")
+	screenshot(t, ctx, "existing-user-form")
+	require.NoError(t, chromedp.Run(ctx, pay("Submit")))
+	waitPath(t, ctx, "/payment/success/")
+	ticketURL := openTicketAndQR(t, ctx, "existing-user")
+
+	t.Run("ChangeEmail", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(ticketURL), chromedp.Click(`//a[normalize-space(.)='Change e-mail']`, chromedp.BySearch)))
+		waitPath(t, ctx, "/change-email/")
+		var current string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.buy-page strong`, &current, chromedp.ByQuery)))
+		require.Equal(t, "ana@example.ph", current, "the page shows the currently registered address")
+		require.NoError(t, chromedp.Run(ctx, typeInto("new-email", "ana.new@example.ph")))
+		screenshot(t, ctx, "change-email")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/change-email/")
+		var heading string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`h1`, &heading, chromedp.ByQuery)))
+		require.Equal(t, "Check your inbox", heading)
+
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(outboxLink(t, a, "ana.new@example.ph", "/change-email/confirm/"))))
+		waitPath(t, ctx, "/change-email/success/")
+		var msg string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.success-page p`, &msg, chromedp.ByQuery)))
+		require.Contains(t, msg, "now belongs to ana.new@example.ph")
+		screenshot(t, ctx, "change-email-success")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`.success-page a.button`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/t/")
+		var facts string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.ticket-facts`, &facts, chromedp.ByQuery)))
+		require.Contains(t, facts, "ana.new@example.ph")
+	})
+
+	t.Run("ChangeEmailErrInvalid", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(strings.Replace(ticketURL, "/t/", "/change-email/", 1)),
+			typeInto("new-email", "not-an-address"), chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/change-email/")
+		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`#new-email-error`, chromedp.ByQuery)))
+		require.Equal(t, "Invalid E-mail address", fieldError(ctx, t, "new-email"))
+	})
+
+	t.Run("TicketsLink", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/tickets"), typeInto("tickets-email", "ana.new@example.ph"),
+			chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/tickets")
+		var notice string
+		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.notice`, chromedp.ByQuery), chromedp.Text(`.notice`, &notice, chromedp.ByQuery)))
+		require.Contains(t, notice, "Check your inbox")
+		screenshot(t, ctx, "tickets-form")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(outboxLink(t, a, "ana.new@example.ph", "/tickets/"))))
+		var links int
+		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.ticket-link`, chromedp.ByQuery),
+			chromedp.Evaluate(`document.querySelectorAll('.ticket-link').length`, &links)))
+		require.Equal(t, 1, links)
+		screenshot(t, ctx, "tickets-list")
+	})
+}
+
 func TestBuyPage_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
@@ -163,6 +256,54 @@ func TestBuyPage_Browser(t *testing.T) {
 		screenshot(t, ctx, "buy-form-quantity")
 	})
 
+	t.Run("SeatsSourceAndAddOns", func(t *testing.T) {
+		openForm(t, ctx, a.URL+"/b/dota-2-visayas-major-lower?seats=a1,A2&source=PALARO10")
+		var quantity, source, total, categories string
+		var readOnly, lanyard bool
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Value("#quantity", &quantity, chromedp.ByQuery),
+			chromedp.Evaluate(`document.getElementById('quantity').readOnly`, &readOnly),
+			chromedp.Value("#source", &source, chromedp.ByQuery),
+			chromedp.Evaluate(`[...document.querySelectorAll('.addon-toggle')].map(b => b.textContent).join(',')`, &categories),
+			chromedp.Evaluate(`[...document.querySelectorAll('input[name="addOns"]')].find(i => i.closest('label').textContent.includes('Lanyard')).checked`, &lanyard),
+			chromedp.Text("[data-total]", &total, chromedp.ByQuery),
+		))
+		require.Equal(t, "2", quantity, "the quantity is the seat count")
+		require.True(t, readOnly, "and locked")
+		require.Equal(t, "PALARO10", source, "source fills the promo code")
+		require.Equal(t, "Food,Merchandise,Parking", categories, "add-on categories in alphabetical order")
+		require.True(t, lanyard, "free add-ons are pre-selected")
+		require.Equal(t, "₱2,100.00", total)
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`//label[contains(., 'Event shirt')]`, chromedp.BySearch),
+			chromedp.Text("[data-total]", &total, chromedp.ByQuery),
+		))
+		require.Equal(t, "₱2,699.00", total, "2 × ₱1,050.00 + a ₱599.00 shirt")
+		screenshot(t, ctx, "buy-seats-addons")
+		var hidden bool
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`//button[contains(@class,'addon-toggle')][contains(., 'Food')]`, chromedp.BySearch),
+			chromedp.Evaluate(`document.getElementById('addons-food').hidden`, &hidden),
+		))
+		require.True(t, hidden, "a category collapses")
+	})
+
+	t.Run("SurveyToggles", func(t *testing.T) {
+		openForm(t, ctx, a.URL+"/b/valorant-night-market-bgc-team")
+		answer := func(label string) chromedp.Action {
+			return chromedp.Click(`//button[contains(@class,'survey-answer')][normalize-space(.)='`+label+`']`, chromedp.BySearch)
+		}
+		var pressed string
+		read := chromedp.Evaluate(`[...document.querySelectorAll('.survey-answer[aria-pressed="true"]')].map(b => b.textContent).join(',')`, &pressed)
+		require.NoError(t, chromedp.Run(ctx, answer("Iron to Gold"), read))
+		require.Equal(t, "Iron to Gold", pressed)
+		require.NoError(t, chromedp.Run(ctx, answer("Ascendant and up"), read))
+		require.Equal(t, "Ascendant and up", pressed, "choosing one deselects the others")
+		require.NoError(t, chromedp.Run(ctx, answer("Ascendant and up"), read))
+		require.Equal(t, "", pressed, "choosing again clears")
+		screenshot(t, ctx, "buy-survey")
+	})
+
 	t.Run("ErrPageNotFound", func(t *testing.T) {
 		for _, path := range []string{"/b/no-such-ticket", "/b/BAD_CODE!"} {
 			var heading string
@@ -182,6 +323,7 @@ func TestQuickBuy_Browser(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx,
 			emulation.SetFocusEmulationEnabled(true),
 			chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
+			dismissCookies(),
 			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
 			chromedp.Evaluate(`performance.getEntriesByType('resource').some(r => r.name.includes('/chunks/'))`, &reactBefore),
 		))
