@@ -23,13 +23,7 @@ func openForm(t *testing.T, ctx context.Context, url string) {
 		emulation.SetFocusEmulationEnabled(true),
 		chromedp.Navigate(url),
 		chromedp.WaitVisible(`[data-island="purchase"][data-mounted] form`, chromedp.ByQuery),
-		dismissCookies(),
 	))
-}
-
-// dismissCookies answers the cookie notice, which would otherwise cover the bottom of the page.
-func dismissCookies() chromedp.Action {
-	return chromedp.Evaluate(`localStorage.setItem('palaro-consent', 'declined'); document.getElementById('cookie-notice')?.setAttribute('hidden', '')`, nil)
 }
 
 // typeInto focuses the input labelled by id, replaces its value with keystrokes and leaves it.
@@ -115,6 +109,7 @@ func openTicketAndQR(t *testing.T, ctx context.Context, name string) string {
 func TestPurchase_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
 
 	t.Run("FreeTicket", func(t *testing.T) {
 		openForm(t, ctx, a.URL+"/b/codm-campus-clash-iloilo-free")
@@ -153,6 +148,7 @@ func outboxLink(t *testing.T, a *testApp, to, prefix string) string {
 func TestTicketActions_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
 
 	// An existing user registers for a free ticket with only an e-mail address.
 	openForm(t, ctx, a.URL+"/b/codm-campus-clash-iloilo-free")
@@ -224,6 +220,7 @@ func TestTicketActions_Browser(t *testing.T) {
 func TestBuyPage_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
 
 	t.Run("RequiredFieldMessages", func(t *testing.T) {
 		openForm(t, ctx, a.URL+"/b/codm-campus-clash-iloilo-free")
@@ -317,14 +314,14 @@ func TestBuyPage_Browser(t *testing.T) {
 func TestQuickBuy_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
 
 	t.Run("SheetChecksEmailAndCapsQuantity", func(t *testing.T) {
 		var reactBefore bool
 		require.NoError(t, chromedp.Run(ctx,
 			emulation.SetFocusEmulationEnabled(true),
 			chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
-			dismissCookies(),
-			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+				chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
 			chromedp.Evaluate(`performance.getEntriesByType('resource').some(r => r.name.includes('/chunks/'))`, &reactBefore),
 		))
 		require.False(t, reactBefore, "the event page loads no island code before quick buy is pressed")
