@@ -145,6 +145,55 @@ func outboxLink(t *testing.T, a *testApp, to, prefix string) string {
 	return m
 }
 
+// payByCard fills the sandbox card page with a test card number and submits it.
+func payByCard(number string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.WaitVisible(`#card-number`, chromedp.ByQuery),
+		chromedp.SendKeys(`#card-number`, number, chromedp.ByQuery),
+		chromedp.SendKeys(`#card-expiry`, "12/30", chromedp.ByQuery),
+		chromedp.SendKeys(`#card-cvc`, "123", chromedp.ByQuery),
+		chromedp.SendKeys(`#card-name`, "Juan Dela Cruz", chromedp.ByQuery),
+		chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery),
+	}
+}
+
+func TestPaidPurchase_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	buy := func(t *testing.T, email, button string) {
+		t.Helper()
+		openForm(t, ctx, a.URL+"/b/dota-2-visayas-major-gen")
+		require.NoError(t, chromedp.Run(ctx, typeInto("email", email), typeInto("quantity", "2"), pay(button)))
+		waitPath(t, ctx, "/sandbox/")
+	}
+
+	t.Run("CardSuccess", func(t *testing.T) {
+		buy(t, "card@example.ph", "Pay by Card")
+		screenshot(t, ctx, "card-checkout")
+		require.NoError(t, chromedp.Run(ctx, payByCard("4343 4343 4343 4345")))
+		waitPath(t, ctx, "/payment/success/")
+		openTicketAndQR(t, ctx, "card")
+	})
+
+	t.Run("CardDecline", func(t *testing.T) {
+		buy(t, "declined@example.ph", "Pay by Card")
+		require.NoError(t, chromedp.Run(ctx, payByCard("4111 1111 1111 1111")))
+		var page string
+		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.error, [role="alert"]`, chromedp.ByQuery), chromedp.Text(`body`, &page, chromedp.ByQuery)))
+		require.Contains(t, page, "Your card was declined.")
+		screenshot(t, ctx, "card-declined")
+	})
+
+	t.Run("QRPh", func(t *testing.T) {
+		buy(t, "wallet@example.ph", "Pay by QR PH")
+		screenshot(t, ctx, "qrph-checkout")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#wallet-pay`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/payment/success/")
+		openTicketAndQR(t, ctx, "qrph")
+	})
+}
+
 func TestTicketActions_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
