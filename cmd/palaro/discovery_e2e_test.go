@@ -190,9 +190,9 @@ func TestHomePage_Browser(t *testing.T) {
 		require.True(t, evalBool(t, ctx, `document.elementFromPoint(200, 300).closest('.menu-panel') !== null`), "the panel is above the page")
 		screenshot(t, ctx, "menu")
 
-		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#menu a[href="/"]`), chromedp.Sleep(700*time.Millisecond)))
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#menu a[href="/"]`)))
 		require.False(t, evalBool(t, ctx, `document.getElementById('menu').classList.contains('open')`), "a link to the current page closes the menu")
-		require.True(t, evalBool(t, ctx, `document.querySelector('.menu-panel').getBoundingClientRect().bottom <= 0`), "the panel slid up")
+		require.NoError(t, chromedp.Run(ctx, waitFor(`document.querySelector('.menu-panel').getBoundingClientRect().bottom <= 0`)), "the panel slides up")
 
 		require.NoError(t, chromedp.Run(ctx, chromedp.Click(".menu-button"), chromedp.KeyEvent("\x1b")))
 		require.False(t, evalBool(t, ctx, `document.getElementById('menu').classList.contains('open')`), "Escape closes the menu")
