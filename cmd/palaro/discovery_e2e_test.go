@@ -72,9 +72,13 @@ func setPermission(origin, name string, setting browser.PermissionSetting) chrom
 	})
 }
 
-// swipe drags one finger horizontally across the element at sel by dx pixels.
+// swipe drags one finger horizontally across the element at sel by dx pixels, once the loading
+// overlay (which takes touches while a request runs) is gone.
 func swipe(sel string, dx float64) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := waitFor(`document.getElementById('loading').hidden`).Do(ctx); err != nil {
+			return err
+		}
 		var box []float64
 		if err := chromedp.Evaluate(`(() => { const r = document.querySelector(`+"`"+sel+"`"+`).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`, &box).Do(ctx); err != nil {
 			return err
