@@ -59,7 +59,7 @@ type buyer struct {
 }
 
 // runStorm adds a free ticket type of the given capacity to the event, lets buyers buy one ticket
-// each, concurrency at a time, and reads back from the database how many were sold.
+// each, concurrency at a time (within a minute), and reads back from the database how many were sold.
 func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options) (*Storm, error) {
 	st := &Storm{Buyers: o.Buyers, Capacity: o.Capacity, Statuses: map[int]int{}}
 	if err := addStormTicketType(ctx, p.DB, eventCode, o.Capacity); err != nil {
@@ -92,8 +92,11 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 	progress("storm: %d buyers, %d at a time, for %d tickets", o.Buyers, o.Concurrency, o.Capacity)
 	var mu sync.Mutex
 	start := time.Now()
-	st.Buy = runLoad(ctx, o.Concurrency, o.Duration, o.Buyers, func(ctx context.Context, i int) result {
+	st.Buy = runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
 		status, ok := buy(ctx, p.URL, eventCode, buyers[i], i)
+		if ctx.Err() != nil {
+			return failed // the time limit cut this one short: not counted
+		}
 		mu.Lock()
 		st.Statuses[status]++
 		if ok {
