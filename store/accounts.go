@@ -1,0 +1,688 @@
+package store
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base32"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+
+	"palaro"
+)
+
+// AccountService implements palaro.AccountService.
+type AccountService struct {
+	db *DB
+	// codeKey keys the HMAC under which password reset codes are stored.
+	codeKey []byte
+	// baseURL is the site's absolute URL, for the links in e-mails.
+	baseURL string
+	// Outbox queues a message in the caller's transaction; nil drops messages (tests without notify).
+	Outbox func(ctx context.Context, tx *sql.Tx, m OutMessage) error
+}
+
+var _ palaro.AccountService = (*AccountService)(nil)
+
+// NewAccountService returns the account service backed by db. secret keys the reset codes' HMAC;
+// baseURL prefixes the links sent by e-mail.
+func NewAccountService(db *DB, secret []byte, baseURL string) *AccountService {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write([]byte("palaro reset codes"))
+	return &AccountService{db: db, codeKey: mac.Sum(nil), baseURL: strings.TrimRight(baseURL, "/")}
+}
+
+// AppSecret returns the named secret of size bytes, generating and storing it on first use, so
+// that it survives restarts.
+func (db *DB) AppSecret(ctx context.Context, name string, size int) ([]byte, error) {
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var value []byte
+	err = tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value)
+	if err == nil {
+		return value, nil
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	value = make([]byte, size)
+	if _, err := rand.Read(value); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO app_secrets (name, value) VALUES (?, ?)`, name, value); err != nil {
+		return nil, err
+	}
+	return value, tx.Commit()
+}
+
+const userColumns = `id, email, password_hash, first_name, last_name, mobile_number, role, status, existing_user,
+	session_version, title, birth_date, age, bio, country, city, company_name, designation, interests,
+	COALESCE(username, ''), organization, source, picture_version, created_at, activated_at`
+
+// scanUser reads a users row selected with userColumns, returning the password hash beside it.
+func scanUser(row rowScanner) (*palaro.User, string, error) {
+	var u palaro.User
+	var hash, created string
+	var activated sql.NullString
+	p := &u.Profile
+	err := row.Scan(&u.ID, &u.Email, &hash, &u.FirstName, &u.LastName, &u.MobileNumber, &u.Role, &u.Status,
+		&u.ExistingUser, &u.SessionVersion, &p.Title, &p.BirthDate, &p.Age, &p.Bio, &p.Country, &p.City,
+		&p.CompanyName, &p.Designation, &p.Interests, &p.Username, &p.Organization, &p.Source, &u.PictureVersion,
+		&created, &activated)
+	if err != nil {
+		return nil, "", err
+	}
+	if u.CreatedAt, err = time.Parse(timeFormat, created); err != nil {
+		return nil, "", err
+	}
+	if u.ActivatedAt, err = parseTime(activated); err != nil {
+		return nil, "", err
+	}
+	return &u, hash, nil
+}
+
+var errUserNotFound = palaro.Errorf(palaro.ENOTFOUND, "Account not found.")
+
+func findUser(ctx context.Context, tx *sql.Tx, where string, arg any) (*palaro.User, string, error) {
+	u, hash, err := scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE `+where, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", errUserNotFound
+	}
+	return u, hash, err
+}
+
+// conflictOf turns a UNIQUE violation on users into the matching ECONFLICT error.
+func conflictOf(err error) error {
+	if !isUniqueViolation(err) {
+		return err
+	}
+	msg, field := palaro.MsgEmailTaken, palaro.FieldEmail
+	switch s := err.Error(); {
+	case strings.Contains(s, "mobile_number"):
+		msg, field = palaro.MsgMobileTaken, palaro.FieldMobileNumber
+	case strings.Contains(s, "username"):
+		msg, field = palaro.MsgUsernameTaken, palaro.FieldUsername
+	}
+	return &palaro.Error{Code: palaro.ECONFLICT, Message: msg, Fields: map[string]string{field: msg}}
+}
+
+// SignUp creates a pending account and queues the welcome e-mail with its activation link.
+func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro.User, error) {
+	req = req.Normalize()
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	hash, err := palaro.HashPassword(req.Password)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	now := formatTime(s.db.Now())
+	res, err := tx.ExecContext(ctx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
+		existing_user, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		req.Email, hash, req.FirstName, req.LastName, req.MobileNumber, req.ExistingUser, now, now)
+	if err != nil {
+		return nil, conflictOf(err)
+	}
+	id, _ := res.LastInsertId()
+	token, err := s.createToken(ctx, tx, "activate", id, req.Email, palaro.ActivationTTL)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.queue(ctx, tx, welcomeEmail(req.Email, req.FirstName, s.baseURL+"/activate?token="+token)); err != nil {
+		return nil, err
+	}
+	u, _, err := findUser(ctx, tx, `id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	return u, tx.Commit()
+}
+
+// Authenticate returns the account with that e-mail and password.
+func (s *AccountService) Authenticate(ctx context.Context, email, password string) (*palaro.User, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	u, hash, err := findUser(ctx, tx, `email = ?`, palaro.NormalizeEmail(email))
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND || (err == nil && hash == "") {
+		palaro.SpendPasswordCheck(password)
+		return nil, palaro.Errorf(palaro.EUNAUTHORIZED, palaro.MsgSignInFailed)
+	} else if err != nil {
+		return nil, err
+	}
+	if !palaro.CheckPassword(hash, password) {
+		return nil, palaro.Errorf(palaro.EUNAUTHORIZED, palaro.MsgSignInFailed)
+	}
+	return u, nil
+}
+
+// FindUserByID returns an account.
+func (s *AccountService) FindUserByID(ctx context.Context, id int64) (*palaro.User, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	u, _, err := findUser(ctx, tx, `id = ?`, id)
+	return u, err
+}
+
+// createToken stores a one-time link token and returns it; only its SHA-256 is kept.
+func (s *AccountService) createToken(ctx context.Context, tx *sql.Tx, purpose string, userID int64, email string, ttl time.Duration) (string, error) {
+	token := randomToken(32)
+	now := s.db.Now()
+	_, err := tx.ExecContext(ctx, `INSERT INTO account_tokens (token_hash, purpose, user_id, email, expires_at, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, tokenHash(token), purpose, userID, email, formatTime(now.Add(ttl)), formatTime(now))
+	return token, err
+}
+
+// useToken marks a live token of the purpose used and returns its user id and e-mail address.
+func (s *AccountService) useToken(ctx context.Context, tx *sql.Tx, purpose, token string) (int64, string, error) {
+	var id, userID int64
+	var email string
+	now := formatTime(s.db.Now())
+	err := tx.QueryRowContext(ctx, `SELECT id, user_id, email FROM account_tokens
+		WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?`, tokenHash(token), purpose, now).
+		Scan(&id, &userID, &email)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", palaro.Errorf(palaro.EINVALID, palaro.MsgTokenInvalid)
+	} else if err != nil {
+		return 0, "", err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE account_tokens SET used_at = ? WHERE id = ?`, now, id)
+	return userID, email, err
+}
+
+// Activate confirms the e-mail address of the account the activation token belongs to.
+func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.User, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	userID, email, err := s.useToken(ctx, tx, "activate", token)
+	if err != nil {
+		return nil, err
+	}
+	now := formatTime(s.db.Now())
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET status = 'active', activated_at = COALESCE(activated_at, ?),
+		updated_at = ? WHERE id = ? AND email = ?`, now, now, userID, email); err != nil {
+		return nil, err
+	}
+	u, _, err := findUser(ctx, tx, `id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	return u, tx.Commit()
+}
+
+// EndSessions bumps the account's session version and returns the new one.
+func (s *AccountService) EndSessions(ctx context.Context, userID int64) (int, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var v int
+	err = tx.QueryRowContext(ctx, `UPDATE users SET session_version = session_version + 1 WHERE id = ?
+		RETURNING session_version`, userID).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, errUserNotFound
+	} else if err != nil {
+		return 0, err
+	}
+	return v, tx.Commit()
+}
+
+// UpdateProfile saves the person fields.
+func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd palaro.ProfileUpdate) (*palaro.User, error) {
+	upd = upd.Normalize()
+	if err := upd.Validate(s.db.Now()); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	p := upd.Profile
+	var username any
+	if p.Username != "" {
+		username = p.Username
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE users SET first_name = ?, last_name = ?, mobile_number = ?, title = ?,
+		birth_date = ?, age = ?, bio = ?, country = ?, city = ?, company_name = ?, designation = ?, interests = ?,
+		username = ?, organization = ?, updated_at = ? WHERE id = ?`,
+		upd.FirstName, upd.LastName, upd.MobileNumber, p.Title, p.BirthDate, p.Age, p.Bio, p.Country, p.City,
+		p.CompanyName, p.Designation, p.Interests, username, p.Organization, formatTime(s.db.Now()), userID)
+	if err != nil {
+		return nil, conflictOf(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, errUserNotFound
+	}
+	u, _, err := findUser(ctx, tx, `id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	return u, tx.Commit()
+}
+
+// SetPicture stores an already re-encoded profile picture.
+func (s *AccountService) SetPicture(ctx context.Context, userID int64, pic palaro.Picture) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	now := s.db.Now()
+	res, err := tx.ExecContext(ctx, `UPDATE users SET picture_version = ?, updated_at = ? WHERE id = ?`,
+		now.UnixNano(), formatTime(now), userID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return errUserNotFound
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO user_pictures (user_id, content_type, data, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (user_id) DO UPDATE SET content_type = excluded.content_type, data = excluded.data,
+		updated_at = excluded.updated_at`, userID, pic.ContentType, pic.Data, formatTime(now)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// FindPicture returns the user's picture.
+func (s *AccountService) FindPicture(ctx context.Context, userID int64) (*palaro.Picture, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var pic palaro.Picture
+	err = tx.QueryRowContext(ctx, `SELECT p.content_type, p.data, u.picture_version FROM user_pictures p
+		JOIN users u ON u.id = p.user_id WHERE p.user_id = ?`, userID).Scan(&pic.ContentType, &pic.Data, &pic.Version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "No picture.")
+	}
+	return &pic, err
+}
+
+// RequestEmailChange queues a confirmation e-mail to newEmail.
+func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, newEmail string) error {
+	newEmail = palaro.NormalizeEmail(newEmail)
+	switch {
+	case newEmail == "":
+		return &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgEmailRequired, Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailRequired}}
+	case !palaro.ValidAccountEmail(newEmail):
+		return &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgEmailInvalid, Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailInvalid}}
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	u, _, err := findUser(ctx, tx, `id = ?`, userID)
+	if err != nil {
+		return err
+	}
+	if taken, _, err := findUser(ctx, tx, `email = ?`, newEmail); err == nil && taken.ID != userID {
+		return &palaro.Error{Code: palaro.ECONFLICT, Message: palaro.MsgEmailTaken,
+			Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailTaken}}
+	} else if err == nil {
+		msg := "This is already your e-mail address"
+		return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldEmail: msg}}
+	}
+	token, err := s.createToken(ctx, tx, "change_email", userID, newEmail, palaro.EmailChangeTTL)
+	if err != nil {
+		return err
+	}
+	if err := s.queue(ctx, tx, emailChangeEmail(newEmail, u.FirstName, s.baseURL+"/change-email/confirm?token="+token)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// ConfirmEmailChange moves the account to the address the token was sent to.
+func (s *AccountService) ConfirmEmailChange(ctx context.Context, token string) (*palaro.User, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	userID, email, err := s.useToken(ctx, tx, "change_email", token)
+	if err != nil {
+		return nil, err
+	}
+	now := formatTime(s.db.Now())
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET email = ?, status = 'active', activated_at = COALESCE(activated_at, ?),
+		updated_at = ? WHERE id = ?`, email, now, now, userID); err != nil {
+		return nil, conflictOf(err)
+	}
+	u, _, err := findUser(ctx, tx, `id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	return u, tx.Commit()
+}
+
+// RequestPasswordReset sends a 6-digit code by SMS when an account uses the number.
+func (s *AccountService) RequestPasswordReset(ctx context.Context, mobileNumber string) error {
+	number, ok := palaro.NormalizeMobileNumber(mobileNumber)
+	if !ok {
+		msg := palaro.MsgMobileInvalid
+		if strings.TrimSpace(mobileNumber) == "" {
+			msg = palaro.MsgMobileRequired
+		}
+		return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldMobileNumber: msg}}
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	u, _, err := findUser(ctx, tx, `mobile_number = ?`, number)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	code := randomDigits(6)
+	now := s.db.Now()
+	// A new code replaces any earlier one.
+	if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+		formatTime(now), u.ID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO reset_codes (user_id, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?)`,
+		u.ID, s.codeHash(u.ID, code), formatTime(now.Add(palaro.ResetCodeTTL)), formatTime(now)); err != nil {
+		return err
+	}
+	if err := s.queue(ctx, tx, resetCodeSMS(number, code)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// ResetPassword sets a new password when code is the live code sent to the number.
+func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, password, repeat string) error {
+	if err := palaro.ValidateNewPassword(password, repeat); err != nil {
+		return err
+	}
+	invalid := &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgResetCodeInvalid,
+		Fields: map[string]string{palaro.FieldCode: palaro.MsgResetCodeInvalid}}
+	number, ok := palaro.NormalizeMobileNumber(mobileNumber)
+	code = strings.TrimSpace(code)
+	if !ok || len(code) != 6 {
+		return invalid
+	}
+	hash, err := palaro.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	u, _, err := findUser(ctx, tx, `mobile_number = ?`, number)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		return invalid
+	} else if err != nil {
+		return err
+	}
+	now := formatTime(s.db.Now())
+	var id int64
+	var stored []byte
+	err = tx.QueryRowContext(ctx, `SELECT id, code_hash FROM reset_codes WHERE user_id = ? AND used_at IS NULL
+		AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, u.ID, now, palaro.ResetCodeMaxTries).Scan(&id, &stored)
+	if errors.Is(err, sql.ErrNoRows) {
+		return invalid
+	} else if err != nil {
+		return err
+	}
+	if !hmac.Equal(stored, s.codeHash(u.ID, code)) {
+		if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET attempts = attempts + 1 WHERE id = ?`, id); err != nil {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		return invalid
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET used_at = ? WHERE id = ?`, now, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
+		updated_at = ? WHERE id = ?`, hash, now, u.ID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// codeHash is the stored form of a reset code: an HMAC bound to the account.
+func (s *AccountService) codeHash(userID int64, code string) []byte {
+	mac := hmac.New(sha256.New, s.codeKey)
+	fmt.Fprintf(mac, "%d:%s", userID, code)
+	return mac.Sum(nil)
+}
+
+// RegisterParticipant stores a participant.
+func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.ParticipantSignUp) (*palaro.Participant, error) {
+	req = req.Normalize()
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	p := &palaro.Participant{PublicID: randomID(), FirstName: req.FirstName, LastName: req.LastName,
+		MobileNumber: req.MobileNumber, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
+	res, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
+		VALUES (?, ?, ?, ?, ?)`, p.PublicID, p.FirstName, p.LastName, p.MobileNumber, formatTime(p.CreatedAt))
+	if err != nil {
+		return nil, err
+	}
+	p.ID, _ = res.LastInsertId()
+	return p, tx.Commit()
+}
+
+// FindParticipant returns a participant by public id.
+func (s *AccountService) FindParticipant(ctx context.Context, publicID string) (*palaro.Participant, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var p palaro.Participant
+	var created string
+	err = tx.QueryRowContext(ctx, `SELECT id, public_id, first_name, last_name, mobile_number, created_at FROM participants
+		WHERE public_id = ?`, publicID).Scan(&p.ID, &p.PublicID, &p.FirstName, &p.LastName, &p.MobileNumber, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Participant not found.")
+	} else if err != nil {
+		return nil, err
+	}
+	p.CreatedAt, err = time.Parse(timeFormat, created)
+	return &p, err
+}
+
+// SignUpOrganizer creates an organizer account.
+func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.OrganizerSignUp) (*palaro.User, error) {
+	req = req.Normalize()
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	hash := ""
+	if req.Password != "" {
+		var err error
+		if hash, err = palaro.HashPassword(req.Password); err != nil {
+			return nil, err
+		}
+	}
+	first, last, _ := strings.Cut(req.Name, " ")
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	now := formatTime(s.db.Now())
+	res, err := tx.ExecContext(ctx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
+		username, organization, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'organizer', ?, ?, ?, ?, ?)`,
+		req.Email, hash, first, strings.TrimSpace(last), req.MobileNumber, req.Username, req.Organization, req.Source, now, now)
+	if err != nil {
+		return nil, conflictOf(err)
+	}
+	id, _ := res.LastInsertId()
+	token, err := s.createToken(ctx, tx, "activate", id, req.Email, palaro.ActivationTTL)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.queue(ctx, tx, welcomeEmail(req.Email, first, s.baseURL+"/activate?token="+token)); err != nil {
+		return nil, err
+	}
+	u, _, err := findUser(ctx, tx, `id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	return u, tx.Commit()
+}
+
+// CreateReport stores a problem report.
+func (s *AccountService) CreateReport(ctx context.Context, req palaro.ProblemReport, userID int64) (*palaro.Report, error) {
+	req = req.Normalize()
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	r := &palaro.Report{ProblemReport: req, UserID: userID, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
+	var user any
+	if userID != 0 {
+		user = userID
+	}
+	for try := 0; ; try++ {
+		r.Reference = reportReference()
+		res, err := tx.ExecContext(ctx, `INSERT INTO problem_reports (reference, email, name, subject, message, page_url,
+			user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.Reference, req.Email, req.Name, req.Subject,
+			req.Message, req.PageURL, user, formatTime(r.CreatedAt))
+		if isUniqueViolation(err) && try < 3 {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		r.ID, _ = res.LastInsertId()
+		break
+	}
+	return r, tx.Commit()
+}
+
+const reportColumns = `id, reference, email, name, subject, message, page_url, COALESCE(user_id, 0), created_at`
+
+func scanReport(row rowScanner) (*palaro.Report, error) {
+	var r palaro.Report
+	var created string
+	if err := row.Scan(&r.ID, &r.Reference, &r.Email, &r.Name, &r.Subject, &r.Message, &r.PageURL, &r.UserID, &created); err != nil {
+		return nil, err
+	}
+	var err error
+	r.CreatedAt, err = time.Parse(timeFormat, created)
+	return &r, err
+}
+
+// FindReport returns a report by reference.
+func (s *AccountService) FindReport(ctx context.Context, reference string) (*palaro.Report, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	r, err := scanReport(tx.QueryRowContext(ctx, `SELECT `+reportColumns+` FROM problem_reports WHERE reference = ?`, reference))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Report not found.")
+	}
+	return r, err
+}
+
+// ListReports returns every report, newest first.
+func (s *AccountService) ListReports(ctx context.Context) ([]palaro.Report, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT `+reportColumns+` FROM problem_reports ORDER BY id DESC`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.Report
+	for rows.Next() {
+		r, err := scanReport(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *r)
+	}
+	return out, rows.Err()
+}
+
+// randomToken returns n random bytes, base64url-encoded.
+func randomToken(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func tokenHash(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// randomID returns an unguessable 128-bit id in lower-case base32 (26 characters).
+func randomID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
+}
+
+// randomDigits returns n uniformly random decimal digits.
+func randomDigits(n int) string {
+	max := big.NewInt(1)
+	for range n {
+		max.Mul(max, big.NewInt(10))
+	}
+	v, _ := rand.Int(rand.Reader, max)
+	return fmt.Sprintf("%0*d", n, v)
+}
+
+// reportReference returns a reference such as R-7KQ2-M9XD (Crockford base32: no I, L, O, U).
+func reportReference() string {
+	const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return "R-" + string(b[:4]) + "-" + string(b[4:])
+}
