@@ -181,7 +181,7 @@ func (s *Server) addQuickBuy(ev *palaro.Event, view *views.EventView) {
 
 // csrfToken returns the CSRF token the CSRF middleware put in the context, or "" without it.
 func csrfToken(c *echo.Context) string {
-	if v, ok := c.Get("csrf").(string); ok {
+	if v := visitOf(c).csrfToken(); v != "" {
 		return v
 	}
 	return ""

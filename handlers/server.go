@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/a-h/templ"
+	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
 
@@ -32,11 +33,17 @@ type Config struct {
 	PartnerKeys map[string]string
 	// TicketKey signs the ticket codes shown in QR codes, so a gate scanner can tell forged ones.
 	TicketKey []byte
+	// SessionKey signs and encrypts the session cookie (at least 32 random bytes).
+	SessionKey []byte
+	// TrustProxy takes the client's IP address from X-Forwarded-For (set only behind a proxy that sets it).
+	TrustProxy bool
 }
 
 // Services are the domain services the handlers call.
 type Services struct {
 	Events palaro.EventService
+	// Accounts manages accounts, registrations and reports.
+	Accounts palaro.AccountService
 	// TicketTypes finds a ticket type for the purchase page.
 	TicketTypes palaro.TicketTypeService
 	// Purchases creates orders and answers about orders and tickets.
@@ -52,6 +59,10 @@ type Server struct {
 	services Services
 	assets   *static.Assets
 	logger   *slog.Logger
+	sessions *sessions.CookieStore
+	limits   *limiter
+	// secure is true when the site is served over TLS (BaseURL is https).
+	secure bool
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 }
@@ -63,11 +74,23 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 		cfg.SupportEmail = "support@palaro.ph"
 	}
 	s := &Server{echo: echo.New(), config: cfg, services: services, assets: assets, logger: logger, Now: time.Now}
+	s.secure = strings.HasPrefix(cfg.BaseURL, "https://")
+	s.sessions = newSessionStore(cfg.SessionKey, s.secure)
+	s.limits = newLimiter(func() time.Time { return s.Now() })
 	s.echo.Logger = logger
 	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.IPExtractor = echo.ExtractIPDirect()
+	if cfg.TrustProxy {
+		s.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
 	s.echo.Use(middleware.RequestID())
 	s.echo.Use(middleware.Recover())
+	s.echo.Use(s.securityHeaders)
 	s.echo.Use(compress)
+	s.echo.Use(limitBody)
+	s.echo.Use(s.withSession)
+	s.echo.Use(s.checkCSRF)
+	s.echo.Use(s.rateLimitRoutes)
 	s.routes()
 	return s
 }
@@ -131,6 +154,8 @@ func (s *Server) routes() {
 	e.GET("/tickets/:token", s.ticketsByLinkPage)
 	e.GET("/sw.js", s.serviceWorker)
 
+	s.accountRoutes()
+
 	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }
 
@@ -188,10 +213,11 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		return
 	}
 	status, message := http.StatusInternalServerError, "Internal Server Error"
+	var fields map[string]string
 	var appErr *palaro.Error
 	switch {
 	case errors.As(err, &appErr):
-		status, message = statusOf(appErr.Code), appErr.Message
+		status, message, fields = statusOf(appErr.Code), appErr.Message, appErr.Fields
 		if appErr.Code == palaro.ENOTFOUND && !isAPI(c) {
 			message = "Page Not Found"
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -72,6 +73,18 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		db.Close()
 		return nil, err
 	}
+	sessionKey := []byte(cfg.SessionKey)
+	if len(sessionKey) > 0 && len(sessionKey) < 32 {
+		db.Close()
+		return nil, errors.New("PALARO_SESSION_KEY must be at least 32 characters")
+	}
+	if len(sessionKey) == 0 {
+		if sessionKey, err = db.AppSecret(ctx, "session-key", 64); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
+	accounts := store.NewAccountService(db, sessionKey, cfg.BaseURL)
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
@@ -79,11 +92,14 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		PixelID:      cfg.PixelID,
 		PartnerKeys:  cfg.PartnerKeys,
 		TicketKey:    ticketKey(cfg.TicketKey, logger),
+		SessionKey:   sessionKey,
+		TrustProxy:   cfg.TrustProxy,
 	}, handlers.Services{
 		Events:      events,
 		TicketTypes: events,
 		Purchases:   purchases,
 		Payments:    a.payments,
+		Accounts:    accounts,
 	}, static.Default(), logger)
 	if a.sandbox != nil {
 		server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(a.sandbox.Handler()))

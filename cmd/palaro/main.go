@@ -27,6 +27,7 @@ Commands:
   seed --demo   load the demo data into an empty database
   outbox        list the e-mails in the outbox with their bodies [--to EMAIL] [--status S] [--limit N]
   orders        list recent orders [--refunds] [--status S] [--limit N]
+  reports       list the problem reports sent through /report, newest first
 
 Environment:
   PALARO_ADDR       listen address (default :8080)
@@ -35,6 +36,8 @@ Environment:
   PALARO_DEMO=1     load the demo data when the database is empty (serve)
   PALARO_TICKET_KEY secret that signs ticket QR codes (random per start when unset)
   (payments, e-mail, holds and partner keys: see README.md)
+  PALARO_SESSION_KEY  secret (at least 32 characters) for the session cookie; generated and kept in the database when unset
+  PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
 `
 
 func main() {
@@ -82,6 +85,8 @@ func main() {
 		err = withDB(ctx, cfg, func(db *store.DB) error {
 			return printOrders(ctx, os.Stdout, store.NewPurchaseService(db, nil, 0), palaro.OrderFilter{Status: *status, Limit: *limit})
 		})
+	case "reports":
+		err = withDB(ctx, cfg, func(db *store.DB) error { return listReports(ctx, db, os.Stdout) })
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:
@@ -120,6 +125,8 @@ type config struct {
 	SMTP notify.SMTPConfig
 	// JobInterval is the pause of the reconcile-and-expire loop (PALARO_JOB_SECONDS, default 30 s).
 	JobInterval time.Duration
+	SessionKey  string
+	TrustProxy  bool
 }
 
 func loadConfig() config {
@@ -149,6 +156,8 @@ func loadConfig() config {
 			TLS:      os.Getenv("PALARO_SMTP_TLS"),
 		},
 		JobInterval: time.Duration(envInt("PALARO_JOB_SECONDS", 30)) * time.Second,
+		SessionKey:  os.Getenv("PALARO_SESSION_KEY"),
+		TrustProxy:  os.Getenv("PALARO_TRUST_PROXY") == "1",
 	}
 }
 

@@ -83,6 +83,18 @@ document.addEventListener('click', (e) => {
   if (e.target.closest('#popup-alert')) return emit('toggle-popup', null);
 });
 
+// ---- Password fields: show/hide toggle.
+document.addEventListener('click', (e) => {
+  const btn = e.target.closest('[data-toggle-password]');
+  if (!btn) return;
+  const input = document.getElementById(btn.dataset.togglePassword);
+  if (!input) return;
+  const show = input.type === 'password';
+  input.type = show ? 'text' : 'password';
+  btn.textContent = show ? 'Hide' : 'Show';
+  btn.setAttribute('aria-pressed', String(show));
+});
+
 // ---- Top bar: back arrow goes back in history when there is history; refresh reloads.
 $('[data-back]')?.addEventListener('click', (e) => {
   if (history.length > 1 && document.referrer && new URL(document.referrer).origin === location.origin) {

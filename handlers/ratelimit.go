@@ -1,0 +1,132 @@
+package handlers
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+)
+
+// limitRule is a token bucket: Burst attempts at once, refilled at one per Every.
+type limitRule struct {
+	Burst int
+	Every time.Duration
+}
+
+// Rate limits. Sign-in is limited per IP address and account together (so an attacker guessing
+// one account's password is throttled while its owner, elsewhere, still signs in) and, more
+// loosely, per IP address (so one address cannot try many accounts).
+var (
+	limitSignInPair   = limitRule{Burst: 5, Every: time.Minute}
+	limitSignInIP     = limitRule{Burst: 30, Every: 20 * time.Second}
+	limitResetRequest = limitRule{Burst: 5, Every: 2 * time.Minute}
+	limitResetNumber  = limitRule{Burst: 3, Every: 5 * time.Minute}
+	limitResetCheck   = limitRule{Burst: 10, Every: time.Minute}
+	limitRegistration = limitRule{Burst: 10, Every: time.Minute}
+	limitPurchase     = limitRule{Burst: 20, Every: 6 * time.Second}
+)
+
+// routeLimits are applied per IP address to whole routes by rateLimitRoutes.
+var routeLimits = map[string]limitRule{
+	"POST /sign-up":                 limitRegistration,
+	"POST /register":                limitRegistration,
+	"POST /v1/participant/register": limitRegistration,
+	"POST /register/organizer":      limitRegistration,
+	"POST /v1/user/signup":          limitRegistration,
+	"POST /report":                  limitRegistration,
+	"POST /v1/ticket/buy":           limitPurchase,
+	"POST /reset-password":          limitResetRequest,
+	"POST /reset-password/new":      limitResetCheck,
+	"POST /profile/email":           limitRegistration,
+}
+
+// MsgTooManyRequests answers a throttled request.
+const MsgTooManyRequests = "Too many attempts. Please wait a few minutes and try again."
+
+// limiter holds token buckets by key, in memory.
+type limiter struct {
+	mu      sync.Mutex
+	buckets map[string]*bucket
+	now     func() time.Time
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+	rule   limitRule
+}
+
+func newLimiter(now func() time.Time) *limiter {
+	return &limiter{buckets: map[string]*bucket{}, now: now}
+}
+
+// allow takes a token from the bucket of key under rule; when it is empty it reports false and
+// how long until the next token.
+func (l *limiter) allow(rule limitRule, key string) (bool, time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	if len(l.buckets) > 100_000 {
+		l.sweep(now)
+	}
+	b, ok := l.buckets[key]
+	if !ok {
+		b = &bucket{tokens: float64(rule.Burst), last: now, rule: rule}
+		l.buckets[key] = b
+	}
+	b.tokens = math.Min(float64(rule.Burst), b.tokens+now.Sub(b.last).Seconds()/rule.Every.Seconds())
+	b.last = now
+	if b.tokens < 1 {
+		return false, time.Duration((1 - b.tokens) * float64(rule.Every))
+	}
+	b.tokens--
+	return true, 0
+}
+
+// sweep forgets full buckets.
+func (l *limiter) sweep(now time.Time) {
+	for k, b := range l.buckets {
+		if b.tokens+now.Sub(b.last).Seconds()/b.rule.Every.Seconds() >= float64(b.rule.Burst) {
+			delete(l.buckets, k)
+		}
+	}
+}
+
+// throttle takes a token from every named bucket and answers ETOOMANY (with Retry-After) when
+// any is empty.
+func (s *Server) throttle(c *echo.Context, checks ...limitCheck) error {
+	for _, ch := range checks {
+		if ok, wait := s.limits.allow(ch.rule, ch.key); !ok {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+			return palaro.Errorf(palaro.ETOOMANY, MsgTooManyRequests)
+		}
+	}
+	return nil
+}
+
+// limitCheck names one bucket to take a token from.
+type limitCheck struct {
+	rule limitRule
+	key  string
+}
+
+// rateLimitRoutes applies routeLimits per IP address.
+func (s *Server) rateLimitRoutes(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead {
+			return next(c)
+		}
+		route := c.Request().Method + " " + c.Path()
+		if rule, ok := routeLimits[route]; ok {
+			if err := s.throttle(c, limitCheck{rule, route + "|" + c.RealIP()}); err != nil {
+				return err
+			}
+		}
+		return next(c)
+	}
+}

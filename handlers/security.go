@@ -1,0 +1,293 @@
+package handlers
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// sessionCookie is the name of the session cookie.
+const sessionCookie = "palaro_session"
+
+// Session values.
+const (
+	keySID  = "sid"  // random id of this session, new at every sign-in
+	keyCSRF = "csrf" // the session's CSRF token
+	keyUID  = "uid"  // signed-in user's id
+	keyVer  = "ver"  // the user's session version at sign-in
+	keyAt   = "at"   // Unix time of the sign-in
+)
+
+// csrfField and csrfHeader carry the CSRF token in forms and in JSON calls.
+const (
+	csrfField  = "_csrf"
+	csrfHeader = "X-CSRF-Token"
+)
+
+// Body limits: most requests are small forms or JSON; the picture upload may be larger.
+const (
+	maxBodyBytes    = 1 << 20
+	maxPictureBytes = 5 << 20
+	// maxUploadBody leaves room for the multipart envelope and the other form fields around a picture.
+	maxUploadBody = maxPictureBytes + 64<<10
+)
+
+// CSRFExempt lists the state-changing routes that do not take the CSRF token, with why: each is
+// called by another server, never by a browser carrying our session, and authenticates itself.
+var CSRFExempt = map[string]string{
+	"POST /v1/payment/webhook/:provider": "payment provider webhooks are signed by the provider",
+}
+
+// csrfExempt reports whether a request goes to a route of CSRFExempt.
+func csrfExempt(c *echo.Context) bool {
+	_, ok := CSRFExempt[c.Request().Method+" "+c.Path()]
+	return ok
+}
+
+// visit is the request's session and the signed-in user, if any.
+type visit struct {
+	session *sessions.Session
+	user    *palaro.User
+}
+
+const visitKey = "palaro.visit"
+
+// sessionKeys derives the cookie's signing and encryption keys from the configured secret.
+func sessionKeys(secret []byte) (hashKey, blockKey []byte) {
+	h := hmac.New(sha512.New, secret)
+	h.Write([]byte("palaro session signing"))
+	b := hmac.New(sha256.New, secret)
+	b.Write([]byte("palaro session encryption"))
+	return h.Sum(nil), b.Sum(nil)
+}
+
+func newSessionStore(secret []byte, secure bool) *sessions.CookieStore {
+	store := sessions.NewCookieStore(sessionKeys(secret))
+	store.Options = &sessions.Options{Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
+	store.MaxAge(int(palaro.SessionMaxLifetime / time.Second))
+	return store
+}
+
+// randomToken returns 32 random bytes, base64url-encoded.
+func randomToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// skipSession reports whether a path needs no session: static files and machine-read resources.
+func skipSession(path string) bool {
+	return strings.HasPrefix(path, "/static/") || path == "/build.json" || path == "/robots.txt" ||
+		path == "/sitemap.xml" || path == "/favicon.ico"
+}
+
+// securityHeaders sets the security headers and the CSP nonce of every response but static files'.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		h := c.Response().Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		if s.secure {
+			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		}
+		if strings.HasPrefix(c.Request().URL.Path, "/static/") {
+			return next(c)
+		}
+		nonce := make([]byte, 18)
+		_, _ = rand.Read(nonce)
+		n := base64.StdEncoding.EncodeToString(nonce)
+		h.Set("Content-Security-Policy", contentSecurityPolicy(n))
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", "camera=(self), geolocation=(self), microphone=(), payment=()")
+		r := c.Request()
+		c.SetRequest(r.WithContext(templ.WithNonce(r.Context(), n)))
+		return next(c)
+	}
+}
+
+// contentSecurityPolicy is the policy of every page. Scripts run only with the request's nonce
+// ('strict-dynamic' lets the page script load the consented tag manager and pixel); styles come
+// from our stylesheet or a nonced <style>; inline style attributes and event handlers never run.
+func contentSecurityPolicy(nonce string) string {
+	return "default-src 'self'; " +
+		"script-src 'nonce-" + nonce + "' 'strict-dynamic' 'self' https:; " +
+		"style-src 'self' 'nonce-" + nonce + "'; " +
+		"img-src 'self' data: blob: https:; " +
+		"font-src 'self'; " +
+		"connect-src 'self' https:; " +
+		"frame-src 'self' https:; " +
+		"media-src 'self' https:; " +
+		"object-src 'none'; base-uri 'none'; form-action 'self' https:; frame-ancestors 'none'"
+}
+
+// limitBody bounds the size of request bodies.
+func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		r := c.Request()
+		if r.Body != nil && r.Body != http.NoBody {
+			limit := int64(maxBodyBytes)
+			if c.Path() == "/profile/picture" {
+				limit = maxUploadBody
+			}
+			if r.ContentLength > limit {
+				return errTooLarge
+			}
+			r.Body = http.MaxBytesReader(c.Response(), r.Body, limit)
+		}
+		return next(c)
+	}
+}
+
+// withSession loads the session cookie (starting a session with a CSRF token when there is
+// none), resolves the signed-in user, and hands the CSRF token and viewer to the views.
+func (s *Server) withSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		r := c.Request()
+		if skipSession(r.URL.Path) {
+			return next(c)
+		}
+		sess, _ := s.sessions.New(r, sessionCookie) // a bad or expired cookie yields a new session
+		dirty := false
+		if _, ok := sess.Values[keyCSRF].(string); !ok {
+			sess.Values[keyCSRF] = randomToken()
+			sess.Values[keySID] = randomToken()
+			dirty = true
+		}
+		v := &visit{session: sess}
+		if uid, ok := sess.Values[keyUID].(int64); ok {
+			ver, _ := sess.Values[keyVer].(int)
+			at, _ := sess.Values[keyAt].(int64)
+			u, err := s.services.Accounts.FindUserByID(r.Context(), uid)
+			switch {
+			case err != nil && palaro.ErrorCode(err) != palaro.ENOTFOUND:
+				return err
+			case err != nil, u.SessionVersion != ver, s.Now().Sub(time.Unix(at, 0)) > palaro.SessionMaxLifetime:
+				delete(sess.Values, keyUID)
+				delete(sess.Values, keyVer)
+				delete(sess.Values, keyAt)
+				dirty = true
+			default:
+				v.user = u
+			}
+		}
+		if dirty {
+			if err := sess.Save(r, c.Response()); err != nil {
+				return err
+			}
+		}
+		c.Set(visitKey, v)
+		s.setViewContext(c, v)
+		c.Response().Header().Add(echo.HeaderVary, echo.HeaderCookie)
+		return next(c)
+	}
+}
+
+// setViewContext puts the CSRF token and the viewer on the request context for the views.
+func (s *Server) setViewContext(c *echo.Context, v *visit) {
+	info := views.RequestInfo{CSRFToken: v.csrfToken()}
+	if v.user != nil {
+		info.Viewer = &views.Viewer{Name: v.user.FirstName, Role: v.user.Role}
+	}
+	r := c.Request()
+	c.SetRequest(r.WithContext(views.WithRequestInfo(r.Context(), info)))
+}
+
+func (v *visit) csrfToken() string {
+	t, _ := v.session.Values[keyCSRF].(string)
+	return t
+}
+
+// visitOf returns the request's visit; requests without a session get an empty one.
+func visitOf(c *echo.Context) *visit {
+	if v, ok := c.Get(visitKey).(*visit); ok {
+		return v
+	}
+	return &visit{session: sessions.NewSession(nil, sessionCookie)}
+}
+
+// currentUser returns the signed-in user, or nil.
+func currentUser(c *echo.Context) *palaro.User { return visitOf(c).user }
+
+// errTooLarge answers a request whose body is over the limit.
+var errTooLarge = &echo.HTTPError{Code: http.StatusRequestEntityTooLarge, Message: "The request is too large."}
+
+// errCSRF answers a state-changing request without a valid CSRF token.
+var errCSRF = palaro.Errorf(palaro.EFORBIDDEN, "Your session has expired or this form is out of date. Reload the page and try again.")
+
+// checkCSRF refuses state-changing requests whose X-CSRF-Token header or _csrf form field does
+// not equal the session's token; signed webhooks (CSRFExempt) are let through.
+func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		switch c.Request().Method {
+		case http.MethodGet, http.MethodHead, http.MethodOptions:
+			return next(c)
+		}
+		if csrfExempt(c) {
+			return next(c)
+		}
+		want := visitOf(c).csrfToken()
+		r := c.Request()
+		got := r.Header.Get(csrfHeader)
+		if got == "" && isForm(r) {
+			var err error
+			if strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
+				err = r.ParseMultipartForm(maxUploadBody)
+			} else {
+				err = r.ParseForm()
+			}
+			if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+				return errTooLarge
+			}
+			got = r.PostFormValue(csrfField)
+		}
+		if want == "" || got == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
+			return errCSRF
+		}
+		return next(c)
+	}
+}
+
+func isForm(r *http.Request) bool {
+	ct := r.Header.Get(echo.HeaderContentType)
+	return strings.HasPrefix(ct, echo.MIMEApplicationForm) || strings.HasPrefix(ct, echo.MIMEMultipartForm)
+}
+
+// startSession replaces the visitor's session with a new one signed in as u: a new session id
+// and CSRF token, so that a session planted before sign-in is worth nothing after it.
+func (s *Server) startSession(c *echo.Context, u *palaro.User) error { return s.replaceSession(c, u) }
+
+// endSession signs the visitor out: a fresh anonymous session replaces the old one.
+func (s *Server) endSession(c *echo.Context) error { return s.replaceSession(c, nil) }
+
+// replaceSession saves a new session, signed in as u when u is not nil.
+func (s *Server) replaceSession(c *echo.Context, u *palaro.User) error {
+	sess := sessions.NewSession(s.sessions, sessionCookie)
+	opts := *s.sessions.Options
+	sess.Options = &opts
+	sess.Values[keySID] = randomToken()
+	sess.Values[keyCSRF] = randomToken()
+	if u != nil {
+		sess.Values[keyUID] = u.ID
+		sess.Values[keyVer] = u.SessionVersion
+		sess.Values[keyAt] = s.Now().Unix()
+	}
+	v := &visit{session: sess, user: u}
+	c.Set(visitKey, v)
+	s.setViewContext(c, v)
+	return sess.Save(c.Request(), c.Response())
+}
