@@ -1,0 +1,204 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+func profileForm(u *palaro.User, upd palaro.ProfileUpdate, err error) views.Form {
+	p := upd.Profile
+	text := func(name, label, value string, max int, autocomplete string) views.FormField {
+		return views.FormField{Name: name, Label: label, Type: "text", Value: value, MaxLength: max,
+			Autocomplete: autocomplete, Error: fieldError(err, name)}
+	}
+	fields := nameFields(upd.FirstName, upd.LastName, err)
+	fields = append(fields, mobileField(upd.MobileNumber, err),
+		text(palaro.FieldTitle, "Title", p.Title, 100, "honorific-prefix"),
+		views.FormField{Name: palaro.FieldBirthDate, Label: "Birthdate", Type: "date", Value: p.BirthDate,
+			Autocomplete: "bday", Error: fieldError(err, palaro.FieldBirthDate)},
+		views.FormField{Name: palaro.FieldAge, Label: "Age", Type: "text", InputMode: "numeric", Value: p.Age,
+			MaxLength: 3, Error: fieldError(err, palaro.FieldAge)},
+		text(palaro.FieldCountry, "Country", p.Country, 100, "country-name"),
+		text(palaro.FieldCity, "City", p.City, 100, "address-level2"),
+		text(palaro.FieldCompanyName, "Company Name", p.CompanyName, 200, "organization"),
+		text(palaro.FieldDesignation, "Designation", p.Designation, 200, "organization-title"),
+		text(palaro.FieldInterests, "Interests", p.Interests, 300, ""),
+		views.FormField{Name: palaro.FieldBio, Label: "Bio", Type: "textarea", Value: p.Bio, MaxLength: 500,
+			Error: fieldError(err, palaro.FieldBio)},
+		text(palaro.FieldUsername, "Username", p.Username, 30, "username"),
+	)
+	if u.Role == palaro.RoleOrganizer {
+		fields = append(fields, text(palaro.FieldOrganization, "Organization", p.Organization, 200, "organization"))
+	}
+	return views.Form{ID: "profile-form", Action: "/profile", Submit: "Save details", Error: formError(err), Fields: fields}
+}
+
+func emailChangeForm(value, notice string, err error) views.Form {
+	f := emailField(value, fieldError(err, palaro.FieldEmail))
+	f.Label = "Preferred e-mail"
+	return views.Form{ID: "email-form", Action: "/profile/email", Submit: "Send confirmation link",
+		Error: formError(err), Notice: notice, Fields: []views.FormField{f}}
+}
+
+// profileView is the profile page of u; form and email form errors and values override the stored ones.
+type profileView struct {
+	upd          *palaro.ProfileUpdate
+	err          error
+	email        string
+	emailErr     error
+	emailNotice  string
+	pictureError string
+	notice       string
+}
+
+func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv profileView) error {
+	upd := palaro.ProfileUpdate{FirstName: u.FirstName, LastName: u.LastName, MobileNumber: u.MobileNumber, Profile: u.Profile}
+	if pv.upd != nil {
+		upd = *pv.upd
+	}
+	v := views.ProfilePage{
+		Name: u.FullName(), Email: u.Email, Status: u.Status, Role: u.Role, Notice: pv.notice,
+		PictureError: pv.pictureError,
+		Form:         profileForm(u, upd, pv.err),
+		EmailForm:    emailChangeForm(pv.email, pv.emailNotice, pv.emailErr),
+	}
+	if u.PictureVersion != 0 {
+		v.PictureURL = "/profile/picture?v=" + strconv.FormatInt(u.PictureVersion, 10)
+	}
+	return render(c, status, views.Profile(s.accountPage(c, "Profile", true), v))
+}
+
+func (s *Server) profilePage(c *echo.Context) error {
+	u := currentUser(c)
+	if u == nil {
+		return s.signInRequired(c, "Profile", "Your profile keeps your details, picture and tickets in one place.")
+	}
+	notice := ""
+	switch {
+	case c.QueryParam("welcome") == "1":
+		notice = "Welcome to Palaro! We sent you an e-mail: open its link to activate your account."
+	case c.QueryParam("saved") == "1":
+		notice = "Your details have been saved."
+	case c.QueryParam("picture") == "1":
+		notice = "Your picture has been changed."
+	}
+	return s.renderProfile(c, http.StatusOK, u, profileView{notice: notice})
+}
+
+// requireUser returns the signed-in user, or sends the visitor to sign in and returns nil.
+func requireUser(c *echo.Context) (*palaro.User, error) {
+	if u := currentUser(c); u != nil {
+		return u, nil
+	}
+	return nil, c.Redirect(http.StatusSeeOther, "/sign-in?next=/profile")
+}
+
+func (s *Server) updateProfile(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	upd := palaro.ProfileUpdate{
+		FirstName: c.FormValue(palaro.FieldFirstName), LastName: c.FormValue(palaro.FieldLastName),
+		MobileNumber: c.FormValue(palaro.FieldMobileNumber),
+		Profile: palaro.Profile{
+			Title: c.FormValue(palaro.FieldTitle), BirthDate: c.FormValue(palaro.FieldBirthDate),
+			Age: c.FormValue(palaro.FieldAge), Bio: c.FormValue(palaro.FieldBio), Country: c.FormValue(palaro.FieldCountry),
+			City: c.FormValue(palaro.FieldCity), CompanyName: c.FormValue(palaro.FieldCompanyName),
+			Designation: c.FormValue(palaro.FieldDesignation), Interests: c.FormValue(palaro.FieldInterests),
+			Username: c.FormValue(palaro.FieldUsername), Organization: c.FormValue(palaro.FieldOrganization),
+		},
+	}
+	if u.Role != palaro.RoleOrganizer {
+		upd.Profile.Organization = u.Profile.Organization
+	}
+	_, err = s.services.Accounts.UpdateProfile(c.Request().Context(), u.ID, upd)
+	if _, ok := userFacing(err); ok {
+		return s.renderProfile(c, statusOfForm(err), u, profileView{upd: &upd, err: err})
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/profile?saved=1")
+}
+
+func (s *Server) uploadPicture(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	fh, err := c.FormFile("picture")
+	if err != nil {
+		return s.renderProfile(c, http.StatusUnprocessableEntity, u, profileView{pictureError: "Choose a picture to upload."})
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	pic, err := processPicture(f)
+	var perr *pictureError
+	if errors.As(err, &perr) {
+		return s.renderProfile(c, perr.status, u, profileView{pictureError: perr.msg})
+	} else if err != nil {
+		return err
+	}
+	if err := s.services.Accounts.SetPicture(c.Request().Context(), u.ID, pic); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/profile?picture=1")
+}
+
+// picture serves the signed-in user's own picture; nobody else's is reachable.
+func (s *Server) picture(c *echo.Context) error {
+	u := currentUser(c)
+	if u == nil {
+		return palaro.Errorf(palaro.ENOTFOUND, "Page Not Found")
+	}
+	pic, err := s.services.Accounts.FindPicture(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set("Cache-Control", "private, max-age=31536000, immutable")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Content-Disposition", "inline")
+	return c.Blob(http.StatusOK, pic.ContentType, pic.Data)
+}
+
+func (s *Server) requestEmailChange(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	email := palaro.NormalizeEmail(c.FormValue(palaro.FieldEmail))
+	err = s.services.Accounts.RequestEmailChange(c.Request().Context(), u.ID, email)
+	if _, ok := userFacing(err); ok {
+		return s.renderProfile(c, statusOfForm(err), u, profileView{email: email, emailErr: err})
+	} else if err != nil {
+		return err
+	}
+	notice := "We sent a confirmation link to " + email + ". Your e-mail address changes when you open it."
+	return s.renderProfile(c, http.StatusOK, u, profileView{emailNotice: notice})
+}
+
+func (s *Server) confirmEmailChange(c *echo.Context) error {
+	u, err := s.services.Accounts.ConfirmEmailChange(c.Request().Context(), c.QueryParam("token"))
+	if e, ok := userFacing(err); ok {
+		return render(c, statusOfForm(err), views.Message(s.accountPage(c, "Change e-mail", true), views.MessagePage{
+			Heading: "E-mail not changed", Message: e.Message,
+			Links: []views.Link{{Label: "Go to your profile", Href: "/profile#email"}},
+		}))
+	} else if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Change e-mail", true), views.MessagePage{
+		Heading: "E-mail changed", Message: "Your account now uses this e-mail address:", Detail: u.Email,
+		Links: []views.Link{{Label: "Go to your profile", Href: "/profile"}},
+	}))
+}

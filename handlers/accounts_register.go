@@ -1,0 +1,256 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+func (s *Server) registrationRoutes() {
+	e := s.echo
+	e.GET("/register", s.registerPage)
+	e.POST("/register", s.registerForm)
+	e.POST("/v1/participant/register", s.registerAPI)
+	e.GET("/register/success", s.registeredPage)
+	e.GET("/register/success/:id", s.participantPage)
+	e.GET("/register/organizer", s.organizerPage)
+	e.POST("/register/organizer", s.organizerForm)
+	e.POST("/v1/user/signup", s.organizerAPI)
+	e.GET("/register/success/organizer", s.organizerRegisteredPage)
+	e.GET("/report", s.reportPage)
+	e.POST("/report", s.reportForm)
+	e.GET("/report/success/:id", s.reportedPage)
+}
+
+// apiOK answers a successful /v1 call in the shape the islands read (responseCode, message, redirectUrl).
+func apiOK(c *echo.Context, message, redirect string, extra map[string]any) error {
+	body := map[string]any{"responseCode": http.StatusOK, "message": message, "redirectUrl": redirect}
+	for k, v := range extra {
+		body[k] = v
+	}
+	return c.JSON(http.StatusOK, body)
+}
+
+// bindJSON reads a JSON body into v, answering EINVALID when it cannot.
+func bindJSON(c *echo.Context, v any) error {
+	if err := c.Bind(v); err != nil {
+		return palaro.Errorf(palaro.EINVALID, "The request could not be read.")
+	}
+	return nil
+}
+
+// ---- Participant registration
+
+func participantForm(req palaro.ParticipantSignUp, err error) views.Form {
+	fields := nameFields(req.FirstName, req.LastName, err)
+	fields = append(fields, mobileField(req.MobileNumber, err))
+	return views.Form{ID: "register", Action: "/register", Submit: "Register", Error: formError(err), Fields: fields}
+}
+
+func (s *Server) renderRegister(c *echo.Context, req palaro.ParticipantSignUp, err error) error {
+	return render(c, statusOfForm(err), views.AccountScreen(s.accountPage(c, "Register", true), views.AccountPage{
+		Heading: "Register as a participant",
+		Intro:   "Get your participant QR code: show it at event booths to join activities, win prizes and earn leaderboard points.",
+		Form:    participantForm(req, err),
+		Links:   []views.Link{{Label: "Are you an event organizer? Register here", Href: "/register/organizer"}},
+	}))
+}
+
+func (s *Server) registerPage(c *echo.Context) error {
+	var req palaro.ParticipantSignUp
+	if u := currentUser(c); u != nil {
+		req = palaro.ParticipantSignUp{FirstName: u.FirstName, LastName: u.LastName, MobileNumber: u.MobileNumber}
+	}
+	return s.renderRegister(c, req, nil)
+}
+
+func (s *Server) registerForm(c *echo.Context) error {
+	req := palaro.ParticipantSignUp{FirstName: c.FormValue(palaro.FieldFirstName), LastName: c.FormValue(palaro.FieldLastName),
+		MobileNumber: c.FormValue(palaro.FieldMobileNumber)}
+	p, err := s.services.Accounts.RegisterParticipant(c.Request().Context(), req)
+	if _, ok := userFacing(err); ok {
+		return s.renderRegister(c, req, err)
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/register/success/"+p.PublicID)
+}
+
+func (s *Server) registerAPI(c *echo.Context) error {
+	var req palaro.ParticipantSignUp
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	p, err := s.services.Accounts.RegisterParticipant(c.Request().Context(), req)
+	if err != nil {
+		return err
+	}
+	return apiOK(c, "Registration successful", "/register/success/"+p.PublicID, map[string]any{"participantId": p.PublicID})
+}
+
+func (s *Server) registeredPage(c *echo.Context) error {
+	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Registration complete", false), views.MessagePage{
+		Heading: "Thank you for registering!", Message: "Your registration has been received.",
+		Links: []views.Link{{Label: "Explore events", Href: "/"}},
+	}))
+}
+
+func (s *Server) participantPage(c *echo.Context) error {
+	p, err := s.services.Accounts.FindParticipant(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	qr, err := qrDataURI(p.PublicID, 300, 5)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Registration complete", false), views.MessagePage{
+		Heading:   "You're registered, " + p.FirstName + "!",
+		Message:   "Show this QR code at event booths to join activities. Save this page or take a screenshot.",
+		QRDataURI: qr, QRAlt: "Participant QR code of " + p.FirstName + " " + p.LastName, Detail: p.PublicID,
+		Links: []views.Link{{Label: "Explore events", Href: "/"}, {Label: "See activities", Href: "/activities"}},
+	}))
+}
+
+// ---- Organizer registration
+
+func organizerForm(req palaro.OrganizerSignUp, err error) views.Form {
+	text := func(name, label, value, autocomplete string, max int, required bool) views.FormField {
+		return views.FormField{Name: name, Label: label, Type: "text", Value: value, Autocomplete: autocomplete,
+			MaxLength: max, Required: required, Error: fieldError(err, name)}
+	}
+	fields := []views.FormField{
+		emailField(req.Email, fieldError(err, palaro.FieldEmail)),
+		text(palaro.FieldUsername, "Username", req.Username, "username", 30, true),
+		text(palaro.FieldName, "Name", req.Name, "name", 200, true),
+		text(palaro.FieldOrganization, "Organization", req.Organization, "organization", 200, true),
+		mobileField(req.MobileNumber, err),
+		text("source", "How did you hear about Palaro?", req.Source, "", 100, false),
+	}
+	fields = append(fields, passwordFields(req.Password, req.RepeatPassword, err, "new-password")...)
+	return views.Form{ID: "register-organizer", Action: "/register/organizer", Submit: "Register as organizer",
+		Error: formError(err), Fields: fields}
+}
+
+func (s *Server) renderOrganizer(c *echo.Context, req palaro.OrganizerSignUp, err error) error {
+	return render(c, statusOfForm(err), views.AccountScreen(s.accountPage(c, "Organizer registration", true), views.AccountPage{
+		Heading: "Register as an organizer",
+		Intro:   "Run your events on Palaro: sell tickets, run booth activities and follow your sales.",
+		Form:    organizerForm(req, err),
+		Links:   []views.Link{{Label: "Register as a participant instead", Href: "/register"}},
+	}))
+}
+
+func (s *Server) organizerPage(c *echo.Context) error {
+	return s.renderOrganizer(c, palaro.OrganizerSignUp{Source: c.QueryParam("source")}, nil)
+}
+
+func (s *Server) organizerForm(c *echo.Context) error {
+	req := palaro.OrganizerSignUp{
+		Email: c.FormValue(palaro.FieldEmail), Username: c.FormValue(palaro.FieldUsername), Name: c.FormValue(palaro.FieldName),
+		Organization: c.FormValue(palaro.FieldOrganization), MobileNumber: c.FormValue(palaro.FieldMobileNumber),
+		Source: c.FormValue("source"), Password: c.FormValue(palaro.FieldPassword), RepeatPassword: c.FormValue(palaro.FieldRepeatPassword),
+	}
+	if req.Password == "" && req.RepeatPassword == "" {
+		// The form requires a password; the JSON call may leave it out.
+		err := &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgPasswordInvalid,
+			Fields: map[string]string{palaro.FieldPassword: palaro.MsgPasswordInvalid}}
+		return s.renderOrganizer(c, req, err)
+	}
+	u, err := s.services.Accounts.SignUpOrganizer(c.Request().Context(), req)
+	if _, ok := userFacing(err); ok {
+		return s.renderOrganizer(c, req, err)
+	} else if err != nil {
+		return err
+	}
+	if err := s.startSession(c, u); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/register/success/organizer")
+}
+
+func (s *Server) organizerAPI(c *echo.Context) error {
+	var req palaro.OrganizerSignUp
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	if _, err := s.services.Accounts.SignUpOrganizer(c.Request().Context(), req); err != nil {
+		return err
+	}
+	return apiOK(c, "Organizer registration successful", "/register/success/organizer", nil)
+}
+
+func (s *Server) organizerRegisteredPage(c *echo.Context) error {
+	m := views.MessagePage{
+		Heading: "Welcome, organizer!",
+		Message: "Your organizer account has been created. We sent you an e-mail: open its link to confirm your address. Our team will contact you to set up your first event.",
+		Links:   []views.Link{{Label: "Go to your profile", Href: "/profile"}},
+	}
+	if currentUser(c) == nil {
+		m.Links = []views.Link{{Label: "Sign in", Href: "/sign-in"}, {Label: "Set a password", Href: "/reset-password"}}
+	}
+	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Organizer registration", false), m))
+}
+
+// ---- Report a problem
+
+func reportForm(req palaro.ProblemReport, err error) views.Form {
+	return views.Form{ID: "report", Action: "/report", Submit: "Send report", Error: formError(err),
+		Hidden: [][2]string{{"pageUrl", req.PageURL}},
+		Fields: []views.FormField{
+			emailField(req.Email, fieldError(err, palaro.FieldEmail)),
+			{Name: palaro.FieldName, Label: "Name", Type: "text", Value: req.Name, Autocomplete: "name", MaxLength: 200,
+				Error: fieldError(err, palaro.FieldName)},
+			{Name: "subject", Label: "Subject", Type: "text", Value: req.Subject, MaxLength: 200, Error: fieldError(err, "subject")},
+			{Name: palaro.FieldMessage, Label: "What went wrong?", Type: "textarea", Value: req.Message, MaxLength: 5000,
+				Required: true, Error: fieldError(err, palaro.FieldMessage)},
+		}}
+}
+
+func (s *Server) renderReport(c *echo.Context, req palaro.ProblemReport, err error) error {
+	return render(c, statusOfForm(err), views.AccountScreen(s.accountPage(c, "Report a problem", true), views.AccountPage{
+		Heading: "Report a problem",
+		Intro:   "Tell us what went wrong. We answer by e-mail, usually within one working day.",
+		Form:    reportForm(req, err),
+	}))
+}
+
+func (s *Server) reportPage(c *echo.Context) error {
+	req := palaro.ProblemReport{PageURL: safeNext(c.QueryParam("page"))}
+	if u := currentUser(c); u != nil {
+		req.Email, req.Name = u.Email, u.FullName()
+	}
+	return s.renderReport(c, req, nil)
+}
+
+func (s *Server) reportForm(c *echo.Context) error {
+	req := palaro.ProblemReport{Email: c.FormValue(palaro.FieldEmail), Name: c.FormValue(palaro.FieldName),
+		Subject: c.FormValue("subject"), Message: c.FormValue(palaro.FieldMessage), PageURL: safeNext(c.FormValue("pageUrl"))}
+	var userID int64
+	if u := currentUser(c); u != nil {
+		userID = u.ID
+	}
+	r, err := s.services.Accounts.CreateReport(c.Request().Context(), req, userID)
+	if _, ok := userFacing(err); ok {
+		return s.renderReport(c, req, err)
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/report/success/"+r.Reference)
+}
+
+func (s *Server) reportedPage(c *echo.Context) error {
+	r, err := s.services.Accounts.FindReport(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Report sent", false), views.MessagePage{
+		Heading: "Thank you for your report",
+		Message: "We received your report and will answer by e-mail. Quote this reference if you contact us about it:",
+		Detail:  r.Reference,
+		Links:   []views.Link{{Label: "Back to events", Href: "/"}},
+	}))
+}

@@ -1,0 +1,175 @@
+package handlers
+
+import (
+	"context"
+	"database/sql"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro/static"
+	"palaro/store"
+)
+
+// testServer is a Server on a fresh SQLite file, with the messages the account service sent.
+type testServer struct {
+	*Server
+	db       *store.DB
+	accounts *store.AccountService
+	mu       sync.Mutex
+	sent     []store.OutMessage
+}
+
+func newTestServer(t *testing.T) *testServer {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Migrate(context.Background()))
+	ts := &testServer{db: db}
+	key := []byte("0123456789abcdef0123456789abcdef")
+	ts.accounts = store.NewAccountService(db, key, "http://palaro.test")
+	ts.accounts.Outbox = func(_ context.Context, _ *sql.Tx, m store.OutMessage) error {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		ts.sent = append(ts.sent, m)
+		return nil
+	}
+	ts.Server = New(Config{BaseURL: "http://palaro.test", SessionKey: key},
+		Services{Events: store.NewEventService(db), Accounts: ts.accounts}, static.Default(),
+		slog.New(slog.NewTextHandler(io.Discard, nil)))
+	return ts
+}
+
+// lastMessage returns the last message sent on channel to recipient.
+func (ts *testServer) lastMessage(t *testing.T, channel, to string) store.OutMessage {
+	t.Helper()
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	for i := len(ts.sent) - 1; i >= 0; i-- {
+		if m := ts.sent[i]; m.Channel == channel && m.To == to {
+			return m
+		}
+	}
+	t.Fatalf("no %s message to %s", channel, to)
+	return store.OutMessage{}
+}
+
+// client is a browser-like visitor: a cookie jar, an IP address and the last CSRF token seen.
+type client struct {
+	t    *testing.T
+	ts   *testServer
+	jar  *cookiejar.Jar
+	ip   string
+	csrf string
+}
+
+func (ts *testServer) client(t *testing.T, ip string) *client {
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	return &client{t: t, ts: ts, jar: jar, ip: ip}
+}
+
+var siteURL, _ = url.Parse("http://palaro.test/")
+
+var metaCSRF = regexp.MustCompile(`<meta name="csrf-token" content="([^"]*)"`)
+
+type response struct {
+	*httptest.ResponseRecorder
+	body string
+}
+
+func (c *client) do(req *http.Request) response {
+	c.t.Helper()
+	req.RemoteAddr = c.ip + ":40000"
+	for _, ck := range c.jar.Cookies(siteURL) {
+		req.AddCookie(ck)
+	}
+	rec := httptest.NewRecorder()
+	c.ts.ServeHTTP(rec, req)
+	c.jar.SetCookies(siteURL, rec.Result().Cookies())
+	body := rec.Body.String()
+	if m := metaCSRF.FindStringSubmatch(body); m != nil {
+		c.csrf = m[1]
+	}
+	return response{rec, body}
+}
+
+func (c *client) get(path string) response {
+	c.t.Helper()
+	return c.do(httptest.NewRequest(http.MethodGet, path, nil))
+}
+
+// post sends a form with the CSRF token (fetching a page first when none was seen yet) and,
+// like a browser, loads the page a 303 redirect points to; it returns the POST's response.
+func (c *client) post(path string, form url.Values) response {
+	c.t.Helper()
+	if c.csrf == "" {
+		c.get("/sign-in")
+	}
+	form.Set("_csrf", c.csrf)
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return c.follow(c.do(req))
+}
+
+// follow loads the target of a 303 redirect on this site, as a browser does.
+func (c *client) follow(r response) response {
+	if loc := r.Header().Get("Location"); r.Code == http.StatusSeeOther && strings.HasPrefix(loc, "/") {
+		c.get(loc)
+	}
+	return r
+}
+
+// postJSON sends a JSON body with the X-CSRF-Token header.
+func (c *client) postJSON(path, body string) response {
+	c.t.Helper()
+	if c.csrf == "" {
+		c.get("/sign-in")
+	}
+	req := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-CSRF-Token", c.csrf)
+	return c.do(req)
+}
+
+// signUp creates an account through the form and leaves the client signed in.
+func (c *client) signUp(email, mobile string) response {
+	c.t.Helper()
+	r := c.post("/sign-up", url.Values{"email": {email}, "password": {"secret123"}, "repeatPassword": {"secret123"},
+		"firstName": {"Juan"}, "lastName": {"Dela Cruz"}, "mobileNumber": {mobile}, "terms": {"1"}})
+	require.Equal(c.t, http.StatusSeeOther, r.Code, r.body)
+	return r
+}
+
+func (c *client) signIn(email, password string) response {
+	c.t.Helper()
+	return c.post("/sign-in", url.Values{"email": {email}, "password": {password}})
+}
+
+// sessionCookie returns the client's session cookie value.
+func (c *client) sessionCookie() string {
+	for _, ck := range c.jar.Cookies(siteURL) {
+		if ck.Name == sessionCookie {
+			return ck.Value
+		}
+	}
+	return ""
+}
+
+// withCookie returns a new client that replays a session cookie value.
+func (c *client) withCookie(value string) *client {
+	o := c.ts.client(c.t, c.ip)
+	o.jar.SetCookies(siteURL, []*http.Cookie{{Name: sessionCookie, Value: value, Path: "/"}})
+	return o
+}
