@@ -44,11 +44,8 @@ const (
 )
 
 var (
-	accountEmailRE = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
-	mobileInputRE  = regexp.MustCompile(`^\+?[0-9][0-9-]*$`)
-	usernameRE     = regexp.MustCompile(`^[A-Za-z0-9._-]{3,30}$`)
-	birthDateRE    = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
-	ageRE          = regexp.MustCompile(`^[0-9]{1,3}$`)
+	usernameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{3,30}$`)
+	ageRE      = regexp.MustCompile(`^[0-9]{1,3}$`)
 )
 
 // NormalizeMobileNumber turns a mobile number as typed into E.164 (+639171234567). It accepts the
@@ -63,7 +60,7 @@ func NormalizeMobileNumber(s string) (string, bool) {
 		}
 		return r
 	}, s)
-	if len(s) > 24 || !mobileInputRE.MatchString(s) || strings.Contains(s, "--") {
+	if len(s) > 24 || !mobileRE.MatchString(s) || strings.Contains(s, "--") {
 		return "", false
 	}
 	plus := strings.HasPrefix(s, "+")
@@ -107,9 +104,6 @@ func ValidPassword(p string) bool {
 // NormalizeEmail trims and lower-cases an e-mail address.
 func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
 
-// ValidAccountEmail reports whether s (normalized) looks like an e-mail address.
-func ValidAccountEmail(s string) bool { return len(s) <= 254 && accountEmailRE.MatchString(s) }
-
 // fieldErrors collects per-field messages in form order.
 type fieldErrors struct {
 	first  string
@@ -151,7 +145,7 @@ func (f *fieldErrors) text(field, value string, maxLen int, requiredMsg string) 
 }
 
 func (f *fieldErrors) email(value string) {
-	if f.text(FieldEmail, value, 254, MsgEmailRequired) && !ValidAccountEmail(value) {
+	if f.text(FieldEmail, value, 254, MsgEmailRequired) && !ValidEmail(value) {
 		f.add(FieldEmail, MsgEmailInvalid)
 	}
 }

@@ -190,6 +190,24 @@ type AccountService interface {
 	ListReports(ctx context.Context) ([]Report, error)
 }
 
+// Message kinds of the account service.
+const (
+	MessageWelcome           = "welcome"
+	MessageAccountEmail      = "account_email_change"
+	MessagePasswordResetCode = "password_reset_code"
+)
+
+// AccountComposer writes the messages of the account service; the store calls it inside the
+// transaction that causes the message.
+type AccountComposer interface {
+	// Welcome greets a new account and carries its activation link (to activatePath).
+	Welcome(u *User, activatePath string) Message
+	// AccountEmailChange asks a new address to confirm that the account moves to it (confirmPath).
+	AccountEmailChange(u *User, newEmail, confirmPath string) Message
+	// ResetCode is the SMS with a password reset code.
+	ResetCode(mobileNumber, code string) Message
+}
+
 // Timings of account tokens and codes.
 const (
 	ActivationTTL      = 7 * 24 * time.Hour
@@ -198,3 +216,9 @@ const (
 	ResetCodeMaxTries  = 5
 	SessionMaxLifetime = 30 * 24 * time.Hour
 )
+
+// ActivatePath is the activation link of the welcome e-mail.
+func ActivatePath(token string) string { return "/activate?token=" + token }
+
+// AccountEmailConfirmPath is the link that confirms an account's new e-mail address.
+func AccountEmailConfirmPath(token string) string { return "/profile/email/confirm?token=" + token }

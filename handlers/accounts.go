@@ -29,7 +29,7 @@ func (s *Server) accountRoutes() {
 	e.GET("/profile/picture", s.picture)
 	e.POST("/profile/picture", s.uploadPicture)
 	e.POST("/profile/email", s.requestEmailChange)
-	e.GET("/profile/email/confirm", s.confirmEmailChange)
+	e.GET("/profile/email/confirm", s.confirmAccountEmail)
 	e.GET("/activities", s.activitiesPage)
 	e.GET("/leaderboard", s.leaderboardPage)
 	s.registrationRoutes()
@@ -231,7 +231,7 @@ func (s *Server) signIn(c *echo.Context) error {
 	switch {
 	case email == "":
 		fieldErrs[palaro.FieldEmail] = palaro.MsgEmailRequired
-	case !palaro.ValidAccountEmail(email):
+	case !palaro.ValidEmail(email):
 		fieldErrs[palaro.FieldEmail] = palaro.MsgEmailInvalid
 	}
 	if password == "" {

@@ -187,7 +187,7 @@ func (s *Server) requestEmailChange(c *echo.Context) error {
 	return s.renderProfile(c, http.StatusOK, u, profileView{emailNotice: notice})
 }
 
-func (s *Server) confirmEmailChange(c *echo.Context) error {
+func (s *Server) confirmAccountEmail(c *echo.Context) error {
 	u, err := s.services.Accounts.ConfirmEmailChange(c.Request().Context(), c.QueryParam("token"))
 	if e, ok := userFacing(err); ok {
 		return render(c, statusOfForm(err), views.Message(s.accountPage(c, "Change e-mail", true), views.MessagePage{

@@ -52,7 +52,7 @@ func TestSignUp_Messages(t *testing.T) {
 		require.Contains(t, r.body, "juan@example.ph")
 		require.Contains(t, r.body, "+639171234567")
 		m := ts.lastMessage(t, "email", "juan@example.ph")
-		require.Contains(t, m.Body, "http://palaro.test/activate?token=")
+		require.Contains(t, m.Text, "http://palaro.test/activate?token=")
 	})
 	t.Run("ErrTaken", func(t *testing.T) {
 		o := ts.client(t, "10.0.0.2")
@@ -67,7 +67,7 @@ func TestActivate(t *testing.T) {
 	ts := newTestServer(t)
 	c := ts.client(t, "10.0.0.1")
 	c.signUp("ana@example.ph", "09181234567")
-	link := ts.lastMessage(t, "email", "ana@example.ph").Body
+	link := ts.lastMessage(t, "email", "ana@example.ph").Text
 	i := strings.Index(link, "/activate?token=")
 	token := strings.Fields(link[i:])[0]
 	r := c.get(token)

@@ -7,8 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +33,9 @@ type apiFixture struct {
 	services  handlers.Services
 	http      *httptest.Server
 	now       time.Time
+	// client keeps the session cookie; csrf is the session's token, sent as X-CSRF-Token.
+	client *http.Client
+	csrf   string
 }
 
 const partnerKey, partnerSecret = "partner1", "s3cret"
@@ -56,6 +61,16 @@ func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixt
 	f.server = handlers.New(handlers.Config{BaseURL: f.http.URL, PartnerKeys: map[string]string{partnerKey: partnerSecret}},
 		f.services, static.Default(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	f.server.Now = func() time.Time { return f.now }
+	jar, err := cookiejar.New(nil)
+	require.NoError(t, err)
+	f.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := f.client.Get(f.http.URL + "/about")
+	require.NoError(t, err)
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	m := regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`).FindSubmatch(page)
+	require.NotNil(t, m, "the page carries the CSRF token")
+	f.csrf = string(m[1])
 	return f
 }
 
@@ -73,8 +88,8 @@ func (f *apiFixture) call(t *testing.T, method, path string, body any) (int, map
 	req, err := http.NewRequest(method, f.http.URL+path, r)
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
+	req.Header.Set("X-CSRF-Token", f.csrf)
+	resp, err := f.client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	var out map[string]any

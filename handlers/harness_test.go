@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"database/sql"
 	"io"
 	"log/slog"
 	"net/http"
@@ -12,22 +11,21 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"palaro"
+	"palaro/notify"
 	"palaro/static"
 	"palaro/store"
 )
 
-// testServer is a Server on a fresh SQLite file, with the messages the account service sent.
+// testServer is a Server on a fresh SQLite file.
 type testServer struct {
 	*Server
 	db       *store.DB
 	accounts *store.AccountService
-	mu       sync.Mutex
-	sent     []store.OutMessage
 }
 
 func newTestServer(t *testing.T) *testServer {
@@ -38,31 +36,25 @@ func newTestServer(t *testing.T) *testServer {
 	require.NoError(t, db.Migrate(context.Background()))
 	ts := &testServer{db: db}
 	key := []byte("0123456789abcdef0123456789abcdef")
-	ts.accounts = store.NewAccountService(db, key, "http://palaro.test")
-	ts.accounts.Outbox = func(_ context.Context, _ *sql.Tx, m store.OutMessage) error {
-		ts.mu.Lock()
-		defer ts.mu.Unlock()
-		ts.sent = append(ts.sent, m)
-		return nil
-	}
+	ts.accounts = store.NewAccountService(db, key, notify.NewComposer("http://palaro.test", ""))
 	ts.Server = New(Config{BaseURL: "http://palaro.test", SessionKey: key},
 		Services{Events: store.NewEventService(db), Accounts: ts.accounts}, static.Default(),
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	return ts
 }
 
-// lastMessage returns the last message sent on channel to recipient.
-func (ts *testServer) lastMessage(t *testing.T, channel, to string) store.OutMessage {
+// lastMessage returns the newest outbox message on channel to recipient.
+func (ts *testServer) lastMessage(t *testing.T, channel, to string) palaro.Message {
 	t.Helper()
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	for i := len(ts.sent) - 1; i >= 0; i-- {
-		if m := ts.sent[i]; m.Channel == channel && m.To == to {
-			return m
+	msgs, err := store.NewOutboxService(ts.db).ListOutbox(context.Background(), palaro.OutboxFilter{To: to})
+	require.NoError(t, err)
+	for _, m := range msgs {
+		if m.Channel == channel {
+			return m.Message
 		}
 	}
 	t.Fatalf("no %s message to %s", channel, to)
-	return store.OutMessage{}
+	return palaro.Message{}
 }
 
 // client is a browser-like visitor: a cookie jar, an IP address and the last CSRF token seen.

@@ -179,13 +179,8 @@ func (s *Server) addQuickBuy(ev *palaro.Event, view *views.EventView) {
 	}
 }
 
-// csrfToken returns the CSRF token the CSRF middleware put in the context, or "" without it.
-func csrfToken(c *echo.Context) string {
-	if v := visitOf(c).csrfToken(); v != "" {
-		return v
-	}
-	return ""
-}
+// csrfToken returns the session's CSRF token (see security.go).
+func csrfToken(c *echo.Context) string { return visitOf(c).csrfToken() }
 
 // privatePage returns a Page for a buyer's own order or ticket: never indexed, never cached by
 // shared caches, with the back arrow.

@@ -213,11 +213,10 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		return
 	}
 	status, message := http.StatusInternalServerError, "Internal Server Error"
-	var fields map[string]string
 	var appErr *palaro.Error
 	switch {
 	case errors.As(err, &appErr):
-		status, message, fields = statusOf(appErr.Code), appErr.Message, appErr.Fields
+		status, message = statusOf(appErr.Code), appErr.Message
 		if appErr.Code == palaro.ENOTFOUND && !isAPI(c) {
 			message = "Page Not Found"
 		}

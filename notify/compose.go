@@ -139,3 +139,36 @@ func plainText(v emailView) string {
 	b.WriteString("\nQuestions? Write to " + v.Support + ".\n")
 	return b.String()
 }
+
+var _ palaro.AccountComposer = Composer{}
+
+// Welcome greets a new account and asks it to confirm its e-mail address.
+func (c Composer) Welcome(u *palaro.User, activatePath string) palaro.Message {
+	v := emailView{
+		Support: c.Support,
+		Title:   "Welcome to Palaro, " + u.FirstName + "!",
+		Intro:   []string{"Thank you for signing up. Confirm your e-mail address to activate your account: your tickets bought with this address then show in your account."},
+		Button:  emailLink{Label: "Activate my account", URL: c.url(activatePath)},
+		Outro:   []string{"The link works for 7 days. If you did not sign up, ignore this e-mail."},
+	}
+	return c.message(palaro.MessageWelcome, u.Email, "Welcome to Palaro: activate your account", v)
+}
+
+// AccountEmailChange asks a new address to confirm that an account moves to it.
+func (c Composer) AccountEmailChange(u *palaro.User, newEmail, confirmPath string) palaro.Message {
+	v := emailView{
+		Support: c.Support,
+		Title:   "Confirm your new e-mail address",
+		Intro: []string{"Hi " + u.FirstName + ", you asked your Palaro account to use this address (" + newEmail +
+			") from now on. Open the link below to confirm."},
+		Button: emailLink{Label: "Confirm the new address", URL: c.url(confirmPath)},
+		Outro:  []string{"The link works once, for 24 hours. If you did not ask for this, ignore this e-mail."},
+	}
+	return c.message(palaro.MessageAccountEmail, newEmail, "Confirm your new e-mail address for Palaro", v)
+}
+
+// ResetCode is the SMS carrying a password reset code.
+func (c Composer) ResetCode(mobileNumber, code string) palaro.Message {
+	return palaro.Message{Channel: palaro.ChannelSMS, Kind: palaro.MessagePasswordResetCode, To: mobileNumber,
+		Text: "Your Palaro password reset code is " + code + ". It expires in 10 minutes. Never share this code."}
+}

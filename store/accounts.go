@@ -22,20 +22,22 @@ type AccountService struct {
 	db *DB
 	// codeKey keys the HMAC under which password reset codes are stored.
 	codeKey []byte
-	// baseURL is the site's absolute URL, for the links in e-mails.
-	baseURL string
-	// Outbox queues a message in the caller's transaction; nil drops messages (tests without notify).
-	Outbox func(ctx context.Context, tx *sql.Tx, m OutMessage) error
+	composer palaro.AccountComposer
 }
 
 var _ palaro.AccountService = (*AccountService)(nil)
 
 // NewAccountService returns the account service backed by db. secret keys the reset codes' HMAC;
-// baseURL prefixes the links sent by e-mail.
-func NewAccountService(db *DB, secret []byte, baseURL string) *AccountService {
+// composer writes the e-mails and SMS, which go to the outbox with the change that causes them.
+func NewAccountService(db *DB, secret []byte, composer palaro.AccountComposer) *AccountService {
 	mac := hmac.New(sha256.New, secret)
 	mac.Write([]byte("palaro reset codes"))
-	return &AccountService{db: db, codeKey: mac.Sum(nil), baseURL: strings.TrimRight(baseURL, "/")}
+	return &AccountService{db: db, codeKey: mac.Sum(nil), composer: composer}
+}
+
+// queue writes a message to the outbox inside tx.
+func (s *AccountService) queue(ctx context.Context, tx *sql.Tx, m palaro.Message) error {
+	return enqueue(ctx, tx, m, "", s.db.Now())
 }
 
 // AppSecret returns the named secret of size bytes, generating and storing it on first use, so
@@ -137,18 +139,24 @@ func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro
 		return nil, conflictOf(err)
 	}
 	id, _ := res.LastInsertId()
-	token, err := s.createToken(ctx, tx, "activate", id, req.Email, palaro.ActivationTTL)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.queue(ctx, tx, welcomeEmail(req.Email, req.FirstName, s.baseURL+"/activate?token="+token)); err != nil {
-		return nil, err
-	}
-	u, _, err := findUser(ctx, tx, `id = ?`, id)
+	u, err := s.welcome(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}
 	return u, tx.Commit()
+}
+
+// welcome reads a new account and queues its welcome e-mail with an activation link.
+func (s *AccountService) welcome(ctx context.Context, tx *sql.Tx, id int64) (*palaro.User, error) {
+	u, _, err := findUser(ctx, tx, `id = ?`, id)
+	if err != nil {
+		return nil, err
+	}
+	token, err := s.createToken(ctx, tx, "activate", id, u.Email, palaro.ActivationTTL)
+	if err != nil {
+		return nil, err
+	}
+	return u, s.queue(ctx, tx, s.composer.Welcome(u, palaro.ActivatePath(token)))
 }
 
 // Authenticate returns the account with that e-mail and password.
@@ -329,7 +337,7 @@ func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, n
 	switch {
 	case newEmail == "":
 		return &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgEmailRequired, Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailRequired}}
-	case !palaro.ValidAccountEmail(newEmail):
+	case !palaro.ValidEmail(newEmail):
 		return &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgEmailInvalid, Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailInvalid}}
 	}
 	tx, err := s.db.beginWrite(ctx)
@@ -352,7 +360,7 @@ func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, n
 	if err != nil {
 		return err
 	}
-	if err := s.queue(ctx, tx, emailChangeEmail(newEmail, u.FirstName, s.baseURL+"/change-email/confirm?token="+token)); err != nil {
+	if err := s.queue(ctx, tx, s.composer.AccountEmailChange(u, newEmail, palaro.AccountEmailConfirmPath(token))); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -413,7 +421,7 @@ func (s *AccountService) RequestPasswordReset(ctx context.Context, mobileNumber 
 		u.ID, s.codeHash(u.ID, code), formatTime(now.Add(palaro.ResetCodeTTL)), formatTime(now)); err != nil {
 		return err
 	}
-	if err := s.queue(ctx, tx, resetCodeSMS(number, code)); err != nil {
+	if err := s.queue(ctx, tx, s.composer.ResetCode(number, code)); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -551,14 +559,7 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 		return nil, conflictOf(err)
 	}
 	id, _ := res.LastInsertId()
-	token, err := s.createToken(ctx, tx, "activate", id, req.Email, palaro.ActivationTTL)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.queue(ctx, tx, welcomeEmail(req.Email, first, s.baseURL+"/activate?token="+token)); err != nil {
-		return nil, err
-	}
-	u, _, err := findUser(ctx, tx, `id = ?`, id)
+	u, err := s.welcome(ctx, tx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 			return nil, err
 		}
 	}
-	accounts := store.NewAccountService(db, sessionKey, cfg.BaseURL)
+	accounts := store.NewAccountService(db, sessionKey, composer)
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,

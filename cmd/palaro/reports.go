@@ -14,7 +14,7 @@ import (
 
 // listReports prints the problem reports, newest first.
 func listReports(ctx context.Context, db *store.DB, w io.Writer) error {
-	reports, err := store.NewAccountService(db, nil, "").ListReports(ctx)
+	reports, err := store.NewAccountService(db, nil, nil).ListReports(ctx)
 	if err != nil {
 		return err
 	}
