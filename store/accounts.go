@@ -6,8 +6,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
-	"encoding/base32"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"math/big"
@@ -21,7 +19,7 @@ import (
 type AccountService struct {
 	db *DB
 	// codeKey keys the HMAC under which password reset codes are stored.
-	codeKey []byte
+	codeKey  []byte
 	composer palaro.AccountComposer
 }
 
@@ -101,6 +99,11 @@ func findUser(ctx context.Context, tx *sql.Tx, where string, arg any) (*palaro.U
 	return u, hash, err
 }
 
+// fieldErr is an error about one field of a form.
+func fieldErr(code, field, msg string) *palaro.Error {
+	return &palaro.Error{Code: code, Message: msg, Fields: map[string]string{field: msg}}
+}
+
 // conflictOf turns a UNIQUE violation on users into the matching ECONFLICT error.
 func conflictOf(err error) error {
 	if !isUniqueViolation(err) {
@@ -113,7 +116,7 @@ func conflictOf(err error) error {
 	case strings.Contains(s, "username"):
 		msg, field = palaro.MsgUsernameTaken, palaro.FieldUsername
 	}
-	return &palaro.Error{Code: palaro.ECONFLICT, Message: msg, Fields: map[string]string{field: msg}}
+	return fieldErr(palaro.ECONFLICT, field, msg)
 }
 
 // SignUp creates a pending account and queues the welcome e-mail with its activation link.
@@ -192,10 +195,10 @@ func (s *AccountService) FindUserByID(ctx context.Context, id int64) (*palaro.Us
 
 // createToken stores a one-time link token and returns it; only its SHA-256 is kept.
 func (s *AccountService) createToken(ctx context.Context, tx *sql.Tx, purpose string, userID int64, email string, ttl time.Duration) (string, error) {
-	token := randomToken(32)
+	token, hash := newToken()
 	now := s.db.Now()
 	_, err := tx.ExecContext(ctx, `INSERT INTO account_tokens (token_hash, purpose, user_id, email, expires_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, tokenHash(token), purpose, userID, email, formatTime(now.Add(ttl)), formatTime(now))
+		VALUES (?, ?, ?, ?, ?, ?)`, hash, purpose, userID, email, formatTime(now.Add(ttl)), formatTime(now))
 	return token, err
 }
 
@@ -205,7 +208,7 @@ func (s *AccountService) useToken(ctx context.Context, tx *sql.Tx, purpose, toke
 	var email string
 	now := formatTime(s.db.Now())
 	err := tx.QueryRowContext(ctx, `SELECT id, user_id, email FROM account_tokens
-		WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?`, tokenHash(token), purpose, now).
+		WHERE token_hash = ? AND purpose = ? AND used_at IS NULL AND expires_at > ?`, hashToken(token), purpose, now).
 		Scan(&id, &userID, &email)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, "", palaro.Errorf(palaro.EINVALID, palaro.MsgTokenInvalid)
@@ -333,12 +336,9 @@ func (s *AccountService) FindPicture(ctx context.Context, userID int64) (*palaro
 
 // RequestEmailChange queues a confirmation e-mail to newEmail.
 func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, newEmail string) error {
-	newEmail = palaro.NormalizeEmail(newEmail)
-	switch {
-	case newEmail == "":
-		return &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgEmailRequired, Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailRequired}}
-	case !palaro.ValidEmail(newEmail):
-		return &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgEmailInvalid, Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailInvalid}}
+	newEmail, err := palaro.CheckEmail(newEmail)
+	if err != nil {
+		return fieldErr(palaro.EINVALID, palaro.FieldEmail, palaro.ErrorMessage(err))
 	}
 	tx, err := s.db.beginWrite(ctx)
 	if err != nil {
@@ -350,11 +350,9 @@ func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, n
 		return err
 	}
 	if taken, _, err := findUser(ctx, tx, `email = ?`, newEmail); err == nil && taken.ID != userID {
-		return &palaro.Error{Code: palaro.ECONFLICT, Message: palaro.MsgEmailTaken,
-			Fields: map[string]string{palaro.FieldEmail: palaro.MsgEmailTaken}}
+		return fieldErr(palaro.ECONFLICT, palaro.FieldEmail, palaro.MsgEmailTaken)
 	} else if err == nil {
-		msg := "This is already your e-mail address"
-		return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldEmail: msg}}
+		return fieldErr(palaro.EINVALID, palaro.FieldEmail, "This is already your e-mail address")
 	}
 	token, err := s.createToken(ctx, tx, "change_email", userID, newEmail, palaro.EmailChangeTTL)
 	if err != nil {
@@ -397,7 +395,7 @@ func (s *AccountService) RequestPasswordReset(ctx context.Context, mobileNumber 
 		if strings.TrimSpace(mobileNumber) == "" {
 			msg = palaro.MsgMobileRequired
 		}
-		return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldMobileNumber: msg}}
+		return fieldErr(palaro.EINVALID, palaro.FieldMobileNumber, msg)
 	}
 	tx, err := s.db.beginWrite(ctx)
 	if err != nil {
@@ -432,8 +430,7 @@ func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, 
 	if err := palaro.ValidateNewPassword(password, repeat); err != nil {
 		return err
 	}
-	invalid := &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgResetCodeInvalid,
-		Fields: map[string]string{palaro.FieldCode: palaro.MsgResetCodeInvalid}}
+	invalid := fieldErr(palaro.EINVALID, palaro.FieldCode, palaro.MsgResetCodeInvalid)
 	number, ok := palaro.NormalizeMobileNumber(mobileNumber)
 	code = strings.TrimSpace(code)
 	if !ok || len(code) != 6 {
@@ -501,7 +498,7 @@ func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.Par
 		return nil, err
 	}
 	defer tx.Rollback()
-	p := &palaro.Participant{PublicID: randomID(), FirstName: req.FirstName, LastName: req.LastName,
+	p := &palaro.Participant{PublicID: newPublicID(), FirstName: req.FirstName, LastName: req.LastName,
 		MobileNumber: req.MobileNumber, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
 	res, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
 		VALUES (?, ?, ?, ?, ?)`, p.PublicID, p.FirstName, p.LastName, p.MobileNumber, formatTime(p.CreatedAt))
@@ -648,25 +645,6 @@ func (s *AccountService) ListReports(ctx context.Context) ([]palaro.Report, erro
 	return out, rows.Err()
 }
 
-// randomToken returns n random bytes, base64url-encoded.
-func randomToken(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func tokenHash(token string) []byte {
-	sum := sha256.Sum256([]byte(token))
-	return sum[:]
-}
-
-// randomID returns an unguessable 128-bit id in lower-case base32 (26 characters).
-func randomID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(b))
-}
-
 // randomDigits returns n uniformly random decimal digits.
 func randomDigits(n int) string {
 	max := big.NewInt(1)
@@ -677,13 +655,8 @@ func randomDigits(n int) string {
 	return fmt.Sprintf("%0*d", n, v)
 }
 
-// reportReference returns a reference such as R-7KQ2-M9XD (Crockford base32: no I, L, O, U).
+// reportReference returns a reference such as R-7KQ2-M9XD, in the letters of ticket codes.
 func reportReference() string {
-	const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
-	}
-	return "R-" + string(b[:4]) + "-" + string(b[4:])
+	code := newTicketCode()
+	return "R-" + code[:4] + "-" + code[4:8]
 }

@@ -45,7 +45,7 @@ CREATE TABLE user_pictures (
 -- One-time links sent by e-mail (activation, change of e-mail); only the token's SHA-256 is kept.
 CREATE TABLE account_tokens (
     id         INTEGER PRIMARY KEY,
-    token_hash BLOB NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL UNIQUE,
     purpose    TEXT NOT NULL CHECK (purpose IN ('activate', 'change_email')),
     user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     email      TEXT NOT NULL,
