@@ -50,6 +50,10 @@ const (
 // called by another server, never by a browser carrying our session, and authenticates itself.
 var CSRFExempt = map[string]string{
 	"POST /v1/payment/webhook/:provider": "payment provider webhooks are signed by the provider",
+	// The sandbox stands in for a payment provider's hosted checkout, a site of its own in
+	// production; its forms carry no session token and it refuses cross-origin posts itself
+	// (http.CrossOriginProtection).
+	"POST /sandbox/*": "the payment sandbox's hosted checkout refuses cross-origin posts itself",
 }
 
 // csrfExempt reports whether a request goes to a route of CSRFExempt.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +17,11 @@ func TestOperator_OutboxAndOrders(t *testing.T) {
 	a := startApp(t)
 	ctx := context.Background()
 	body := `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,"email":"op@x.ph","fullName":"Op Erator","mobileNumber":"0917-000-0000"}`
-	resp, err := http.Post(a.URL+"/v1/ticket/buy", "application/json", strings.NewReader(body))
-	require.NoError(t, err)
+	v := newVisitor(t, a)
+	v.get("/")
+	_, raw := v.postJSON("/v1/ticket/buy", body)
 	var res map[string]any
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&res))
-	resp.Body.Close()
+	require.NoError(t, json.Unmarshal([]byte(raw), &res))
 	require.EqualValues(t, 200, res["responseCode"], res)
 
 	var out bytes.Buffer
