@@ -161,9 +161,6 @@ func PurchaseRules(tt TicketType, ev *Event, seats int) []FieldRule {
 	if fixed := FixedQuantity(tt, seats); fixed > 0 {
 		q.Locked = true
 		q.Hidden = seats == 0
-		if seats > q.Max {
-			q.Max, q.MaxMessage = seats, MaxTicketsMessage(seats)
-		}
 	}
 	rules = append(rules, q)
 	var required []string
@@ -291,6 +288,9 @@ func NormalizePurchase(req PurchaseRequest, tt TicketType) PurchaseRequest {
 		*s = strings.TrimSpace(*s)
 	}
 	req.Email = strings.ToLower(req.Email)
+	if seats, err := ParseSeats(req.Seats); err == nil {
+		req.Seats = seats // a malformed list stays as sent, for ValidatePurchase to refuse
+	}
 	if fixed := FixedQuantity(tt, len(req.Seats)); fixed > 0 {
 		req.Quantity = fixed
 	}
@@ -303,10 +303,14 @@ func NormalizePurchase(req PurchaseRequest, tt TicketType) PurchaseRequest {
 
 // ValidatePurchase checks a (normalized) purchase payload against the rules of its ticket type
 // and event. It returns nil when valid, otherwise an EINVALID error whose Fields map holds each
-// failing field's message and whose Message is the first of them in form order.
+// failing field's message and whose Message is the first of them in form order (the seats,
+// chosen on the seat map before the form, come first).
 func ValidatePurchase(req PurchaseRequest, tt TicketType, ev *Event) *Error {
 	var first string
 	fields := map[string]string{}
+	if msg := checkSeats(req.Seats, tt); msg != "" {
+		fields["seats"], first = msg, msg // seats are chosen on the seat map, before the form
+	}
 	for _, rule := range PurchaseRules(tt, ev, len(req.Seats)) {
 		if msg := rule.Check(req.fieldValue(rule.Field), req.ExistingUser); msg != "" {
 			fields[rule.Field] = msg
@@ -323,4 +327,19 @@ func ValidatePurchase(req PurchaseRequest, tt TicketType, ev *Event) *Error {
 		return nil
 	}
 	return &Error{Code: EINVALID, Message: first, Fields: fields}
+}
+
+// checkSeats returns the message for a payload's seats, or "": a seated ticket needs seats chosen
+// on its seat map, any other ticket none.
+func checkSeats(seats []string, tt TicketType) string {
+	if tt.Seated && len(seats) == 0 {
+		return "Please choose your seats."
+	}
+	if _, err := ParseSeats(seats); err != nil {
+		return ErrorMessage(err)
+	}
+	if err := CheckSeatChoice(tt, seats); err != nil {
+		return ErrorMessage(err)
+	}
+	return ""
 }

@@ -1,0 +1,66 @@
+package palaro
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSeatLayout(t *testing.T) {
+	t.Run("OK eight rows sized by capacity", func(t *testing.T) {
+		rows := SeatLayout(400)
+		require.Len(t, rows, SeatRows)
+		for _, r := range rows {
+			require.Len(t, r.Seats, 50)
+		}
+		require.Equal(t, "A1", rows[0].Seats[0].Label)
+		require.Equal(t, "H50", rows[7].Seats[49].Label)
+		require.Equal(t, SeatAvailable, rows[3].Seats[7].Status)
+	})
+	t.Run("OK exactly capacity seats, the last rows shorter", func(t *testing.T) {
+		rows := SeatLayout(60)
+		total := 0
+		for _, r := range rows {
+			total += len(r.Seats)
+		}
+		require.Equal(t, 60, total)
+		require.Len(t, rows[0].Seats, 8)
+		require.Len(t, rows[len(rows)-1].Seats, 4)
+		require.Len(t, SeatLayout(3), 3, "a tiny capacity has fewer rows")
+		require.Empty(t, SeatLayout(0))
+	})
+	t.Run("OK row labels", func(t *testing.T) {
+		require.Equal(t, []string{"A", "H", "Z", "AA", "AZ", "BA"}, []string{RowLabel(0), RowLabel(7), RowLabel(25), RowLabel(26), RowLabel(51), RowLabel(52)})
+	})
+}
+
+func TestParseSeats(t *testing.T) {
+	t.Run("OK comma-separated or repeated, upper-cased, each once", func(t *testing.T) {
+		seats, err := ParseSeats([]string{" a1, B12 ,,a1", "c3"})
+		require.NoError(t, err)
+		require.Equal(t, []string{"A1", "B12", "C3"}, seats)
+		seats, err = ParseSeats(nil)
+		require.NoError(t, err)
+		require.Empty(t, seats)
+	})
+	t.Run("ErrInvalid malformed label", func(t *testing.T) {
+		for _, bad := range []string{"A0", "1A", "A1234", "ABCD1", "A-1", "<script>"} {
+			_, err := ParseSeats([]string{"A1," + bad})
+			require.Equal(t, EINVALID, ErrorCode(err), bad)
+		}
+	})
+	t.Run("ErrInvalid too many seats", func(t *testing.T) {
+		many := make([]string, MaxSeatsPerRequest+1)
+		for i := range many {
+			many[i] = "A" + string(rune('1'+i%9)) + string(rune('0'+i/9))
+		}
+		_, err := ParseSeats(many)
+		require.Equal(t, "Please choose at most 50 seats.", ErrorMessage(err))
+	})
+	t.Run("OK taken and unknown messages", func(t *testing.T) {
+		require.Equal(t, "Seat A3 was just taken. Please choose another seat.", ErrorMessage(SeatsTakenError([]string{"A3"})))
+		require.Equal(t, "Seats A3, A4 were just taken. Please choose other seats.", ErrorMessage(SeatsTakenError([]string{"A3", "A4"})))
+		require.Equal(t, ECONFLICT, ErrorCode(SeatsTakenError([]string{"A3"})))
+		require.Equal(t, EINVALID, ErrorCode(UnknownSeatsError([]string{"Z9"})))
+	})
+}
