@@ -83,7 +83,8 @@ func (db *DB) Close() error {
 // that keep their own tables in the same database.
 func (db *DB) Writer() *sql.DB { return db.write }
 
-// Migrate applies every embedded migration that has not been applied yet.
+// Migrate applies every embedded migration that has not been applied yet, then gives seated
+// ticket types without seats their generated seat layout.
 // Migrations of different areas use separate version ranges, so out-of-order ones are allowed.
 func (db *DB) Migrate(ctx context.Context) error {
 	sub, err := fs.Sub(migrationFiles, "migrations")
@@ -97,7 +98,15 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return nil
+	tx, err := db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := ensureSeatLayouts(ctx, tx); err != nil {
+		return fmt.Errorf("seat layouts: %w", err)
+	}
+	return tx.Commit()
 }
 
 // beginWrite starts a write transaction (BEGIN IMMEDIATE on the single writer connection).

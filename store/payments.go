@@ -66,6 +66,15 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, e
 // takes them from what capacity remains; if none remains, the order is marked for refund.
 func (s *PurchaseService) settlePaid(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
 	if o.Kind == palaro.OrderKindTickets {
+		if o.Status == palaro.OrderExpired && len(o.Seats) > 0 {
+			// the expiry gave the seats back: the payment keeps them only if nobody took them since
+			if err := takeSeats(ctx, tx, o.TicketTypeID, o.ID, o.Seats); err != nil {
+				if palaro.ErrorCode(err) == palaro.EINTERNAL {
+					return err
+				}
+				return s.settle(ctx, tx, o, palaro.OrderRefund, now)
+			}
+		}
 		query := `UPDATE ticket_types SET held = held - ?, sold = sold + ? WHERE id = ?`
 		args := []any{o.Quantity, o.Quantity, o.TicketTypeID}
 		if o.Status == palaro.OrderExpired {
@@ -89,11 +98,17 @@ func (s *PurchaseService) settlePaid(ctx context.Context, tx *sql.Tx, o *palaro.
 	return s.settle(ctx, tx, o, palaro.OrderPaid, now)
 }
 
-// settle records a final status; a paid order's tickets are issued and its e-mail written.
+// settle records a final status: a refund gives back the order's seats; a paid order's tickets
+// are issued and its e-mail written.
 func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Order, status string, now time.Time) error {
 	if o.Status == palaro.OrderPending && o.Kind == palaro.OrderKindTickets && status == palaro.OrderRefund {
 		// a pending order still holds its tickets: give them back
 		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, o.Quantity, o.TicketTypeID); err != nil {
+			return err
+		}
+	}
+	if status == palaro.OrderRefund {
+		if err := releaseSeats(ctx, tx, o.ID); err != nil {
 			return err
 		}
 	}

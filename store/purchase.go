@@ -109,7 +109,8 @@ func insertPromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
 }
 
 // CreateOrder validates, prices and stores a purchase. Capacity is taken with one conditional
-// UPDATE inside a BEGIN IMMEDIATE transaction, so concurrent buyers can never oversell.
+// UPDATE and seats with inserts under a primary key, inside one BEGIN IMMEDIATE transaction, so
+// concurrent buyers can never oversell nor share a seat.
 func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRequest, now time.Time) (*palaro.Order, error) {
 	tt, ev, err := NewEventService(s.db).FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
 	if err != nil {
@@ -175,10 +176,16 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		}
 		promoID = promo.ID
 	}
+	if err := seatsFree(ctx, tx, tt.ID, o.Seats); err != nil {
+		return nil, err // a taken seat says so before 'sold out' does
+	}
 	if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
 		return nil, err
 	}
 	if err := s.saveOrder(ctx, tx, o, promoID, now); err != nil {
+		return nil, err
+	}
+	if err := takeSeats(ctx, tx, tt.ID, o.ID, o.Seats); err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -397,8 +404,8 @@ func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (int, 
 	return n, tx.Commit()
 }
 
-// releaseOrders marks the matching pending orders expired and gives back their held tickets
-// and promo code uses.
+// releaseOrders marks the matching pending orders expired and gives back their held tickets,
+// seats and promo code uses.
 func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, ticket_type_id, quantity, promo_code_id FROM orders WHERE `+where, args...)
 	if err != nil {
@@ -427,6 +434,9 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 			return 0, err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, h.quantity, h.ticketType); err != nil {
+			return 0, err
+		}
+		if err := releaseSeats(ctx, tx, h.id); err != nil {
 			return 0, err
 		}
 		if h.promo.Valid {

@@ -1,0 +1,206 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"palaro"
+)
+
+// SeatService implements palaro.SeatService.
+type SeatService struct {
+	db *DB
+}
+
+// NewSeatService returns the seat service backed by db.
+func NewSeatService(db *DB) *SeatService { return &SeatService{db: db} }
+
+var _ palaro.SeatService = (*SeatService)(nil)
+
+// SeatMap returns the rows of a ticket type's seats with their states.
+func (s *SeatService) SeatMap(ctx context.Context, ticketTypeID int64) ([]palaro.SeatRow, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT s.label, s.row_label, s.number,
+		CASE WHEN a.seat IS NULL THEN 'available' WHEN a.order_id IS NULL OR o.status = 'paid' THEN 'sold' ELSE 'held' END
+		FROM seats s
+		LEFT JOIN seat_assignments a ON a.ticket_type_id = s.ticket_type_id AND a.seat = s.label
+		LEFT JOIN orders o ON o.id = a.order_id
+		WHERE s.ticket_type_id = ? ORDER BY s.row_index, s.number`, ticketTypeID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.SeatRow
+	for rows.Next() {
+		var seat palaro.Seat
+		if err := rows.Scan(&seat.Label, &seat.Row, &seat.Number, &seat.Status); err != nil {
+			return nil, err
+		}
+		if len(out) == 0 || out[len(out)-1].Row != seat.Row {
+			out = append(out, palaro.SeatRow{Row: seat.Row})
+		}
+		out[len(out)-1].Seats = append(out[len(out)-1].Seats, seat)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "This ticket has no seat map.")
+	}
+	return out, nil
+}
+
+// CheckSeats checks that every label is a free seat of the ticket type, as of now.
+func (s *SeatService) CheckSeats(ctx context.Context, ticketTypeID int64, labels []string) error {
+	return seatsFree(ctx, s.db.read, ticketTypeID, labels)
+}
+
+// seatsFree returns UnknownSeatsError for labels that are not seats of the ticket type, else
+// SeatsTakenError for seats someone holds or owns, else nil.
+func seatsFree(ctx context.Context, q querier, ticketTypeID int64, labels []string) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	args := make([]any, 0, len(labels)+1)
+	args = append(args, ticketTypeID)
+	for _, l := range labels {
+		args = append(args, l)
+	}
+	in := strings.TrimSuffix(strings.Repeat("?,", len(labels)), ",")
+	known, err := queryStrings(ctx, q, `SELECT label FROM seats WHERE ticket_type_id = ? AND label IN (`+in+`)`, args...)
+	if err != nil {
+		return err
+	}
+	if unknown := without(labels, known); len(unknown) > 0 {
+		return palaro.UnknownSeatsError(unknown)
+	}
+	taken, err := queryStrings(ctx, q, `SELECT seat FROM seat_assignments WHERE ticket_type_id = ? AND seat IN (`+in+`)`, args...)
+	if err != nil {
+		return err
+	}
+	if len(taken) > 0 {
+		return palaro.SeatsTakenError(without(labels, without(labels, taken))) // in the buyer's order
+	}
+	return nil
+}
+
+// takeSeats gives an order its seats inside the caller's write transaction. The check gives the
+// buyer a clear message; the primary key of seat_assignments is what guarantees that a seat goes
+// to one order only, whatever the check said.
+func takeSeats(ctx context.Context, tx *sql.Tx, ticketTypeID, orderID int64, labels []string) error {
+	if err := seatsFree(ctx, tx, ticketTypeID, labels); err != nil {
+		return err
+	}
+	for _, l := range labels {
+		_, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, seat, order_id) VALUES (?, ?, ?)`,
+			ticketTypeID, l, orderID)
+		if isUniqueViolation(err) {
+			return palaro.SeatsTakenError([]string{l})
+		} else if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// releaseSeats gives back the seats of an order that will not be paid.
+func releaseSeats(ctx context.Context, tx *sql.Tx, orderID int64) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE order_id = ?`, orderID)
+	return err
+}
+
+// ensureSeatLayouts gives every seated ticket type without seats its generated layout
+// (palaro.SeatLayout of its capacity). The seats of its pending and paid orders are assigned to
+// them; the rest of its sold tickets (sold before seats existed, or outside the app) take
+// scattered seats, the same ones on every run for a ticket type.
+func ensureSeatLayouts(ctx context.Context, tx *sql.Tx) error {
+	type pending struct {
+		id             int64
+		capacity, sold int
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, capacity, sold FROM ticket_types tt
+		WHERE seated AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.ticket_type_id = tt.id)`)
+	if err != nil {
+		return err
+	}
+	var types []pending
+	for rows.Next() {
+		var p pending
+		if err := rows.Scan(&p.id, &p.capacity, &p.sold); err != nil {
+			rows.Close()
+			return err
+		}
+		types = append(types, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, tt := range types {
+		var free []string
+		for i, row := range palaro.SeatLayout(tt.capacity) {
+			for _, seat := range row.Seats {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO seats (ticket_type_id, label, row_index, row_label, number)
+					VALUES (?, ?, ?, ?, ?)`, tt.id, seat.Label, i, seat.Row, seat.Number); err != nil {
+					return err
+				}
+				free = append(free, seat.Label)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO seat_assignments (ticket_type_id, seat, order_id)
+			SELECT o.ticket_type_id, upper(j.value), o.id FROM orders o, json_each(o.seats) j
+			WHERE o.ticket_type_id = ? AND o.kind = 'tickets' AND o.status IN ('pending', 'paid')
+			AND upper(j.value) IN (SELECT label FROM seats WHERE ticket_type_id = o.ticket_type_id)`, tt.id); err != nil {
+			return err
+		}
+		var paid int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM seat_assignments a JOIN orders o ON o.id = a.order_id
+			WHERE a.ticket_type_id = ? AND o.status = 'paid'`, tt.id).Scan(&paid); err != nil {
+			return err
+		}
+		taken, err := queryStrings(ctx, tx, `SELECT seat FROM seat_assignments WHERE ticket_type_id = ?`, tt.id)
+		if err != nil {
+			return err
+		}
+		free = without(free, taken)
+		rand.New(rand.NewPCG(uint64(tt.id), 0x5ea7)).Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
+		for _, l := range free[:min(max(tt.sold-paid, 0), len(free))] {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, seat, order_id) VALUES (?, ?, NULL)`,
+				tt.id, l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// queryStrings returns the first column of a query's rows.
+func queryStrings(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// without returns the items of all that are not in drop, in their order.
+func without(all, drop []string) []string {
+	var out []string
+	for _, s := range all {
+		if !slices.Contains(drop, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
