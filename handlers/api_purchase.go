@@ -47,7 +47,8 @@ type ticketTypeJSON struct {
 	Promo    *promoJSON            `json:"promo"`
 }
 
-// ticketType answers GET /v1/ticket_type?eventCode=&ticketTypeCode=&source=&seats=.
+// ticketType answers GET /v1/ticket_type?eventCode=&ticketTypeCode=&source=&seats=. Seats must be
+// free seats of a seated ticket type, at most its per-buyer limit; the answer says which is not.
 func (s *Server) ticketType(c *echo.Context) error {
 	ctx := c.Request().Context()
 	tt, ev, err := s.services.TicketTypes.FindTicketType(ctx, c.QueryParam("ticketTypeCode"))
@@ -58,9 +59,9 @@ func (s *Server) ticketType(c *echo.Context) error {
 		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
 	now := s.Now()
-	var seats []string
-	if tt.Seated {
-		seats = parseSeats(c.QueryParams()["seats"])
+	seats, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"])
+	if err != nil {
+		return err
 	}
 	d := ticketTypeJSON{
 		TicketDetails: s.ticketDetails(tt, ev), OnSale: tt.OnSale(now), Rules: palaro.PurchaseRules(*tt, ev, len(seats)),

@@ -54,7 +54,7 @@ func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixt
 	t.Cleanup(f.http.Close)
 	f.purchases = store.NewPurchaseService(db, notify.NewComposer(f.http.URL, "help@palaro.test"), 15*time.Minute)
 	events := store.NewEventService(db)
-	f.services = handlers.Services{Events: events, TicketTypes: events, Purchases: f.purchases}
+	f.services = handlers.Services{Events: events, TicketTypes: events, Purchases: f.purchases, Seats: store.NewSeatService(db)}
 	for _, c := range configure {
 		c(&f.services)
 	}
@@ -138,11 +138,30 @@ func TestAPI_TicketType(t *testing.T) {
 		require.Equal(t, []any{"Iron to Gold", "Platinum to Diamond", "Ascendant and up"}, survey["options"])
 	})
 	t.Run("OK seats lock the quantity", func(t *testing.T) {
-		status, body := f.call(t, "GET", "/v1/ticket_type?ticketTypeCode=mlbb-manila-showdown-lower&seats=A1,A2", nil)
+		seats := freeSeats(t, f, "mlbb-manila-showdown-lower", 2)
+		status, body := f.call(t, "GET", "/v1/ticket_type?ticketTypeCode=mlbb-manila-showdown-lower&seats="+strings.Join(seats, ","), nil)
 		require.Equal(t, 200, status)
 		q := body["rules"].([]any)[1].(map[string]any)
 		require.Equal(t, true, q["locked"])
 		require.Nil(t, body["promo"])
+	})
+	t.Run("ErrInvalid seats", func(t *testing.T) {
+		taken := takenSeat(t, f, "mlbb-manila-showdown-lower")
+		for _, tc := range []struct {
+			query   string
+			status  int
+			message string
+		}{
+			{"mlbb-manila-showdown-lower&seats=Z9", 400, "Seat Z9 does not exist. Please choose a seat on the map."},
+			{"mlbb-manila-showdown-lower&seats=A1,B1,C1,D1,E1,F1,G1", 400, "Maximum ticket limit per user is 6."},
+			{"mlbb-manila-showdown-lower&seats=A1,a-1", 400, `"A-1" is not a seat.`},
+			{"mlbb-manila-showdown-lower&seats=" + taken, 409, "Seat " + taken + " was just taken. Please choose another seat."},
+			{"mlbb-manila-showdown-gen&seats=A1", 400, "General Admission has no assigned seats."},
+		} {
+			status, body := f.call(t, "GET", "/v1/ticket_type?ticketTypeCode="+tc.query, nil)
+			require.Equal(t, tc.status, status, tc.query)
+			require.Equal(t, tc.message, body["message"])
+		}
 	})
 	t.Run("ErrNotFound unknown codes", func(t *testing.T) {
 		for _, path := range []string{

@@ -1,11 +1,13 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
-	"regexp"
+	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -13,28 +15,33 @@ import (
 	"palaro/views"
 )
 
-// seatPattern is what one seat label looks like: a row of letters and a number, such as "A12".
-var seatPattern = regexp.MustCompile(`^[A-Z]{1,3}[0-9]{1,3}$`)
-
-// parseSeats reads the seats query: comma-separated labels (or repeated parameters), upper-cased,
-// without duplicates. It returns nil when any label is malformed.
-func parseSeats(values []string) []string {
-	var seats []string
-	for _, v := range values {
-		for _, s := range strings.Split(v, ",") {
-			s = strings.ToUpper(strings.TrimSpace(s))
-			if s == "" {
-				continue
-			}
-			if !seatPattern.MatchString(s) || len(seats) >= 50 {
-				return nil
-			}
-			if !slices.Contains(seats, s) {
-				seats = append(seats, s)
-			}
-		}
+// chosenSeats reads and checks the seats query of a ticket type: free seats of a seated ticket
+// type, at most its per-buyer limit. It returns the parsed seats (nil when malformed) with the
+// first problem: EINVALID for a malformed, unknown or surplus seat, ECONFLICT for a taken one.
+func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, values []string) ([]string, error) {
+	seats, err := palaro.ParseSeats(values)
+	if err != nil {
+		return nil, err
 	}
-	return seats
+	if err := palaro.CheckSeatChoice(*tt, seats); err != nil || len(seats) == 0 {
+		return seats, err
+	}
+	return seats, s.services.Seats.CheckSeats(ctx, tt.ID, seats)
+}
+
+// seatsHref is the seat page of a ticket type, with seats to choose again and a source code.
+func seatsHref(code string, seats []string, source string) string {
+	q := url.Values{}
+	if len(seats) > 0 {
+		q.Set("seats", strings.Join(seats, ","))
+	}
+	if source != "" {
+		q.Set("source", source)
+	}
+	if len(q) == 0 {
+		return "/s/" + code
+	}
+	return "/s/" + code + "?" + q.Encode()
 }
 
 // cleanSource keeps a promo or referral code from the query: trimmed, at most 64 characters of
@@ -106,37 +113,53 @@ func orEmpty(s []string) []string {
 	return s
 }
 
-// buyPage renders /b/{ticketTypeCode}: the ticket's summary and the purchase form island, whose
-// props carry the ticket details and the validation rules, so the form needs no fetch on load.
-func (s *Server) buyPage(c *echo.Context) error {
-	code := c.Param("code")
-	if !palaro.ValidCode(code) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
-	}
-	tt, ev, err := s.services.TicketTypes.FindTicketType(c.Request().Context(), code)
-	if err != nil {
-		return err
-	}
-	now := s.Now()
-	var seats []string
-	if tt.Seated {
-		seats = parseSeats(c.QueryParams()["seats"])
-	}
-	source := cleanSource(c.QueryParam("source"))
+// ticketHeader builds the head of the buy and seat pages.
+func (s *Server) ticketHeader(tt *palaro.TicketType, ev *palaro.Event, now time.Time) views.TicketHeader {
 	ended := !now.Before(ev.EndsAt) || ev.Status == palaro.EventCancelled
-	tv := ticketView(*tt, now, ended)
-	view := views.BuyView{
+	return views.TicketHeader{
 		EventName: ev.Name,
 		EventHref: "/e/" + ev.Code,
 		ImageURL:  s.imageURL(ev.ImageURL),
 		When:      formatWhen(ev.StartsAt, ev.EndsAt),
 		Place:     ev.Venue.Name + ", " + ev.Venue.City,
-		Ticket:    tv,
+		Ticket:    ticketView(*tt, now, ended),
 	}
+}
+
+// findTicketType loads the ticket type of the request's :code with its event.
+func (s *Server) findTicketType(c *echo.Context) (*palaro.TicketType, *palaro.Event, error) {
+	code := c.Param("code")
+	if !palaro.ValidCode(code) {
+		return nil, nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
+	}
+	return s.services.TicketTypes.FindTicketType(c.Request().Context(), code)
+}
+
+// buyPage renders /b/{ticketTypeCode}: the ticket's summary and the purchase form island, whose
+// props carry the ticket details and the validation rules, so the form needs no fetch on load.
+// A seated ticket type needs free seats in the query: without them the buyer goes to its seat
+// map, which says what was wrong with the seats chosen.
+func (s *Server) buyPage(c *echo.Context) error {
+	tt, ev, err := s.findTicketType(c)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	source := cleanSource(c.QueryParam("source"))
+	var seats []string
+	if tt.Seated {
+		seats, err = s.chosenSeats(c.Request().Context(), tt, c.QueryParams()["seats"])
+		if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
+			return err
+		} else if err != nil || len(seats) == 0 {
+			return c.Redirect(http.StatusSeeOther, seatsHref(tt.Code, seats, source))
+		}
+	}
+	view := views.BuyView{TicketHeader: s.ticketHeader(tt, ev, now)}
 	p := s.page(c, "Buy "+tt.Name+" · "+ev.Name+" · Palaro", "Buy "+tt.Name+" tickets for "+ev.Name+", "+view.When+" at "+view.Place+".")
 	p.Nav = views.NavDefaultBack
 	p.NoIndex = true
-	if tv.Available {
+	if view.Ticket.Available {
 		p.Islands = []string{"purchase"}
 		view.Props = views.PurchaseProps{
 			Ticket:   s.ticketDetails(tt, ev),
@@ -452,12 +475,60 @@ func (s *Server) serviceWorker(c *echo.Context) error {
 	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", data)
 }
 
-// seatsPage answers /s/{ticketTypeCode}. Until the seat map lands it sends the buyer to the buy
-// page, where seats are assigned at the gate.
+// seatsPage renders /s/{ticketTypeCode}: the seat map of a seated ticket type, where the buyer
+// chooses up to the per-buyer limit of free seats and continues to /b/{code}?seats=…. Seats in
+// the query (back from the form) are chosen again when still free; the page says why any was
+// dropped. An unseated ticket type goes straight to its buy page.
 func (s *Server) seatsPage(c *echo.Context) error {
-	code := c.Param("code")
-	if !palaro.ValidCode(code) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
+	tt, ev, err := s.findTicketType(c)
+	if err != nil {
+		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/b/"+code)
+	source := cleanSource(c.QueryParam("source"))
+	if !tt.Seated {
+		href := "/b/" + tt.Code
+		if source != "" {
+			href += "?source=" + url.QueryEscape(source)
+		}
+		return c.Redirect(http.StatusSeeOther, href)
+	}
+	ctx := c.Request().Context()
+	rows, err := s.services.Seats.SeatMap(ctx, tt.ID)
+	if err != nil {
+		return err
+	}
+	view := views.SeatsView{TicketHeader: s.ticketHeader(tt, ev, s.Now())}
+	wanted, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"])
+	if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
+		return err
+	} else if err != nil {
+		view.Message = palaro.ErrorMessage(err)
+	}
+	limit := max(min(tt.MaxPurchasable, tt.Available()), 1)
+	props := views.SeatsProps{
+		Code: tt.Code, Name: tt.Name, FinalPrice: int64(tt.FinalPrice()), Max: limit,
+		MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Source: source, Selected: []string{},
+	}
+	if limit < tt.MaxPurchasable {
+		props.MaxMessage = fmt.Sprintf("Only %d seats are left.", limit)
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for _, seat := range r.Seats {
+			b.WriteByte(seat.Status[0]) // 'a'vailable, 'h'eld, 's'old
+			if seat.Status == palaro.SeatAvailable && slices.Contains(wanted, seat.Label) && len(props.Selected) < limit {
+				props.Selected = append(props.Selected, seat.Label)
+			}
+		}
+		props.Rows = append(props.Rows, views.SeatRowJSON{Row: r.Row, Status: b.String()})
+	}
+	view.Props = props
+	p := s.page(c, "Choose seats · "+tt.Name+" · "+ev.Name+" · Palaro", "Choose your seats for "+tt.Name+", "+ev.Name+", "+view.When+" at "+view.Place+".")
+	p.Nav = views.NavDefaultBack
+	p.NoIndex = true
+	c.Response().Header().Set("Cache-Control", "no-cache") // seats change with every sale
+	if view.Ticket.Available {
+		p.Islands = []string{"seats"}
+	}
+	return render(c, http.StatusOK, views.SeatsPage(p, view))
 }

@@ -48,6 +48,8 @@ type Services struct {
 	TicketTypes palaro.TicketTypeService
 	// Purchases creates orders and answers about orders and tickets.
 	Purchases palaro.PurchaseService
+	// Seats reads the seat maps of seated ticket types.
+	Seats palaro.SeatService
 	// Payments is the payment provider that collects paid orders; nil turns payments off.
 	Payments palaro.PaymentProvider
 }

@@ -180,6 +180,11 @@ function Purchase(p: PurchaseProps) {
         <section className="form-section" aria-labelledby="tickets-heading">
           <h2 id="tickets-heading">Tickets</h2>
           {qRule && field(qRule)}
+          {seatCount > 0 && (
+            <p className="change-seats">
+              <a href={`/s/${encodeURIComponent(t.code)}?seats=${p.seats.join(',')}${p.source ? `&source=${encodeURIComponent(p.source)}` : ''}`}>Change seats</a>
+            </p>
+          )}
           {(t.showPromoField || p.source) && (
             <TextInput id="source" name="source" label="Promo or referral code" maxLength={64} autoComplete="off" value={val('source')} onChange={set('source')} />
           )}

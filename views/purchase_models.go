@@ -54,16 +54,51 @@ type PurchaseProps struct {
 	Source   string             `json:"source"`
 }
 
-// BuyView is the view model of /b/{ticketTypeCode}.
-type BuyView struct {
+// TicketHeader is the head of the buy and seat pages: the event and the ticket type's price.
+type TicketHeader struct {
 	EventName string
 	EventHref string
 	ImageURL  string
 	When      string
 	Place     string
 	Ticket    TicketView
+}
+
+// BuyView is the view model of /b/{ticketTypeCode}.
+type BuyView struct {
+	TicketHeader
 	// Props are the purchase island's props; unused when the ticket is not available.
 	Props PurchaseProps
+}
+
+// SeatRowJSON is one row of the seat map: its letter and one character per seat, seat 1 first:
+// 'a' available, 'h' held, 's' sold.
+type SeatRowJSON struct {
+	Row    string `json:"row"`
+	Status string `json:"status"`
+}
+
+// SeatsProps are the seat map island's props.
+type SeatsProps struct {
+	Code       string `json:"code"`
+	Name       string `json:"name"`
+	FinalPrice int64  `json:"finalPrice"`
+	// Max is how many seats the buyer may choose: the per-buyer limit, or fewer when fewer are left.
+	Max        int           `json:"max"`
+	MaxMessage string        `json:"maxMessage"`
+	Rows       []SeatRowJSON `json:"rows"`
+	// Selected are the seats chosen before (back from the form), still available.
+	Selected []string `json:"selected"`
+	Source   string   `json:"source"`
+}
+
+// SeatsView is the view model of /s/{ticketTypeCode}.
+type SeatsView struct {
+	TicketHeader
+	// Message says why seats chosen before were dropped, such as a seat just taken.
+	Message string
+	// Props are the seat map island's props; unused when the ticket is not available.
+	Props SeatsProps
 }
 
 // QuickTicket is a ticket type offered in the quick-buy sheet; prices in centavos, Quantity is

@@ -98,6 +98,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		Events:      events,
 		TicketTypes: events,
 		Purchases:   purchases,
+		Seats:       store.NewSeatService(db),
 		Payments:    a.payments,
 		Accounts:    accounts,
 	}, static.Default(), logger)

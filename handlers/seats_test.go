@@ -1,0 +1,157 @@
+package handlers_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/store"
+	"palaro/views"
+)
+
+// seatsWith returns up to n seats of a ticket type in the given state, in map order.
+func seatsWith(t *testing.T, f *apiFixture, code, status string, n int) []string {
+	t.Helper()
+	ctx := context.Background()
+	tt, _, err := store.NewEventService(f.db).FindTicketType(ctx, code)
+	require.NoError(t, err)
+	rows, err := store.NewSeatService(f.db).SeatMap(ctx, tt.ID)
+	require.NoError(t, err)
+	var out []string
+	for _, r := range rows {
+		for _, s := range r.Seats {
+			if s.Status == status && len(out) < n {
+				out = append(out, s.Label)
+			}
+		}
+	}
+	require.Len(t, out, n)
+	return out
+}
+
+// freeSeats returns the first n available seats of a ticket type.
+func freeSeats(t *testing.T, f *apiFixture, code string, n int) []string {
+	return seatsWith(t, f, code, palaro.SeatAvailable, n)
+}
+
+// takenSeat returns a seat of a ticket type sold with the demo data.
+func takenSeat(t *testing.T, f *apiFixture, code string) string {
+	return seatsWith(t, f, code, palaro.SeatSold, 1)[0]
+}
+
+// page gets a page without following redirects and returns its status, Location and document.
+func (f *apiFixture) page(t *testing.T, path string) (int, string, *goquery.Document) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(f.http.URL + path)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(string(raw)))
+	require.NoError(t, err)
+	return resp.StatusCode, resp.Header.Get("Location"), doc
+}
+
+// seatProps reads the seat island's props of a seat page.
+func seatProps(t *testing.T, doc *goquery.Document) views.SeatsProps {
+	t.Helper()
+	var p views.SeatsProps
+	require.NoError(t, json.Unmarshal([]byte(doc.Find("#seats-props").Text()), &p))
+	return p
+}
+
+func TestSeatsPage(t *testing.T) {
+	f := newAPIFixture(t)
+	const code = "mlbb-manila-showdown-lower"
+	t.Run("OK seat map with sold seats and the limit", func(t *testing.T) {
+		status, _, doc := f.page(t, "/s/"+code+"?source=PALARO10")
+		require.Equal(t, 200, status)
+		require.Equal(t, "seats", doc.Find(`[data-island]`).AttrOr("data-island", ""))
+		p := seatProps(t, doc)
+		require.Equal(t, code, p.Code)
+		require.Equal(t, 6, p.Max)
+		require.Equal(t, "Maximum ticket limit per user is 6.", p.MaxMessage)
+		require.Equal(t, "PALARO10", p.Source)
+		require.Len(t, p.Rows, palaro.SeatRows)
+		require.Equal(t, "A", p.Rows[0].Row)
+		require.Len(t, p.Rows[0].Status, 50)
+		sold := 0
+		for _, r := range p.Rows {
+			sold += strings.Count(r.Status, "s")
+			require.Equal(t, "", strings.Trim(r.Status, "ahs"), "one of available, held or sold per seat")
+		}
+		require.Positive(t, sold)
+		require.Empty(t, p.Selected)
+		require.Zero(t, doc.Find(".seat-notice").Length())
+	})
+	t.Run("OK seats chosen before come back, a taken one is named", func(t *testing.T) {
+		free, taken := freeSeats(t, f, code, 1)[0], takenSeat(t, f, code)
+		_, _, doc := f.page(t, "/s/"+code+"?seats="+free+","+taken)
+		require.Equal(t, []string{free}, seatProps(t, doc).Selected)
+		require.Equal(t, "Seat "+taken+" was just taken. Please choose another seat.", doc.Find(".seat-notice").Text())
+		_, _, doc = f.page(t, "/s/"+code+"?seats=Q77")
+		require.Equal(t, "Seat Q77 does not exist. Please choose a seat on the map.", doc.Find(".seat-notice").Text())
+	})
+	t.Run("OK buy page sends seated tickets without free seats to the map", func(t *testing.T) {
+		taken := takenSeat(t, f, code)
+		for path, want := range map[string]string{
+			"/b/" + code:                                   "/s/" + code,
+			"/b/" + code + "?source=FIRST5":                "/s/" + code + "?source=FIRST5",
+			"/b/" + code + "?seats=" + taken:               "/s/" + code + "?seats=" + taken,
+			"/b/" + code + "?seats=A1,B1,C1,D1,E1,F1,G1":   "/s/" + code + "?seats=A1%2CB1%2CC1%2CD1%2CE1%2CF1%2CG1",
+			"/b/" + code + "?seats=not-a-seat":             "/s/" + code,
+			"/s/mlbb-manila-showdown-gen?source=PALARO10": "/b/mlbb-manila-showdown-gen?source=PALARO10",
+		} {
+			status, location, _ := f.page(t, path)
+			require.Equal(t, http.StatusSeeOther, status, path)
+			require.Equal(t, want, location, path)
+		}
+		seats := freeSeats(t, f, code, 2)
+		status, _, doc := f.page(t, "/b/"+code+"?seats="+strings.ToLower(strings.Join(seats, ",")))
+		require.Equal(t, 200, status)
+		var p views.PurchaseProps
+		require.NoError(t, json.Unmarshal([]byte(doc.Find("#purchase-props").Text()), &p))
+		require.Equal(t, seats, p.Seats)
+	})
+	t.Run("ErrNotFound unknown ticket type", func(t *testing.T) {
+		status, _, _ := f.page(t, "/s/no-such-ticket")
+		require.Equal(t, 404, status)
+	})
+}
+
+func TestAPI_BuySeats(t *testing.T) {
+	f, _ := withSandbox(t, "")
+	const code = "mlbb-manila-showdown-lower"
+	seats := freeSeats(t, f, code, 2)
+	buy := func(email string, seats ...string) (int, map[string]any) {
+		return f.call(t, "POST", "/v1/ticket/buy", map[string]any{"ticketCode": code, "email": email, "seats": seats,
+			"firstName": "Ana", "lastName": "Reyes", "mobileNumber": "09171234567", "paymentType": "QR"})
+	}
+	status, body := buy("first@x.ph", strings.ToLower(seats[0]), seats[1])
+	require.Equal(t, 200, status, body)
+	checkout := body["redirectUrl"].(string)
+
+	status, body = buy("second@x.ph", seats[1])
+	require.Equal(t, 409, status, "the first order holds its seats while it waits for payment")
+	require.Equal(t, "Seat "+seats[1]+" was just taken. Please choose another seat.", body["message"])
+	status, body = buy("third@x.ph")
+	require.Equal(t, 400, status)
+	require.Equal(t, "Please choose your seats.", body["message"])
+
+	payByWallet(t, checkout)
+	tickets, err := f.purchases.ListTicketsByEmail(context.Background(), "first@x.ph")
+	require.NoError(t, err)
+	require.Len(t, tickets, 2)
+	got := []string{tickets[0].Seat, tickets[1].Seat}
+	require.ElementsMatch(t, seats, got, "each ticket carries its seat")
+	err = store.NewSeatService(f.db).CheckSeats(context.Background(), tickets[0].TicketType.ID, seats)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "the paid order keeps its seats")
+}

@@ -1,0 +1,110 @@
+// The seat map island of /s/{ticketTypeCode}: rows A to H facing the stage, cut into blocks of ten
+// seats so a phone shows a whole block without sideways scrolling. Each seat is the seat look of
+// the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
+// max seats and continues to the buy page with them: /b/{code}?seats=A1,A2.
+import { useEffect, useState } from 'react';
+import { mountIsland } from './mount';
+import { peso, toast } from './components/api';
+import { Checkbox } from './components/Checkbox';
+
+/** SeatRow is one row: its letter and one character per seat, seat 1 first ('a' available, 'h' held, 's' sold). */
+type SeatRow = { row: string; status: string };
+
+/** SeatsProps are the island's props, rendered by the server (views.SeatsProps). */
+export type SeatsProps = {
+  code: string;
+  name: string;
+  finalPrice: number;
+  max: number;
+  maxMessage: string;
+  rows: SeatRow[];
+  selected: string[];
+  source: string;
+};
+
+const STATUS: Record<string, string> = { a: 'available', h: 'held', s: 'sold' };
+const BLOCK = 10;
+
+/** buyHref is the buy page for the chosen seats (labels are letters and digits only). */
+export function buyHref(code: string, seats: string[], source: string): string {
+  const src = source ? `&source=${encodeURIComponent(source)}` : '';
+  return `/b/${encodeURIComponent(code)}?seats=${seats.join(',')}${src}`;
+}
+
+function Seats(p: SeatsProps) {
+  const [selected, setSelected] = useState<string[]>(p.selected || []);
+  const width = Math.max(0, ...p.rows.map((r) => r.status.length));
+  const starts: number[] = [];
+  for (let s = 0; s < width; s += BLOCK) starts.push(s);
+  const full = selected.length >= p.max;
+
+  useEffect(() => {
+    // Back from the form (page cache): the seats may have changed since, so ask again.
+    const onShow = (e: PageTransitionEvent) => e.persisted && window.location.reload();
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
+  const toggle = (label: string, on: boolean) => {
+    if (on && full) {
+      toast(p.maxMessage);
+      return;
+    }
+    setSelected((s) => (on ? [...s, label] : s.filter((x) => x !== label)));
+  };
+
+  return (
+    <div className="seat-picker">
+      <p className="stage" aria-hidden="true">Stage</p>
+      <ul className="seat-legend" aria-label="Legend">
+        <li><span className="swatch available" />Available</li>
+        <li><span className="swatch selected" />Selected</li>
+        <li><span className="swatch held" />On hold</li>
+        <li><span className="swatch sold" />Sold</li>
+      </ul>
+      {starts.map((start) => {
+        const cols = Math.min(BLOCK, width - start);
+        return (
+          <fieldset key={start} className="seat-block">
+            <legend>Seats {cols > 1 ? `${start + 1}–${start + cols}` : start + 1}</legend>
+            {p.rows.map((r) => (
+              <div key={r.row} className="seat-row" role="group" aria-label={`Row ${r.row}`} style={{ gridTemplateColumns: `18px repeat(${cols}, minmax(0, 1fr))` }}>
+                <span className="row-label" aria-hidden="true">{r.row}</span>
+                {Array.from({ length: cols }, (_, k) => {
+                  const i = start + k;
+                  const status = STATUS[r.status[i]];
+                  const label = `${r.row}${i + 1}`;
+                  if (!status) return <Checkbox key={label} name="seats" source="seat" label="-" checked={false} onChange={() => {}} />;
+                  return (
+                    <Checkbox key={label} name="seats" source="seat" value={label} label={label} status={status}
+                      checked={selected.includes(label)} disabled={status !== 'available'} onChange={(on) => toggle(label, on)} />
+                  );
+                })}
+              </div>
+            ))}
+          </fieldset>
+        );
+      })}
+      <div className="seat-bar" aria-live="polite">
+        <p className="seat-choice">
+          {selected.length ? (
+            <>
+              <strong>{selected.length === 1 ? 'Seat' : 'Seats'} {selected.join(', ')}</strong>
+              <span>{peso(p.finalPrice * selected.length)}</span>
+            </>
+          ) : (
+            <span>Choose up to {p.max} {p.max === 1 ? 'seat' : 'seats'}.</span>
+          )}
+        </p>
+        {full && selected.length > 0 && <p className="field-hint">{p.maxMessage}</p>}
+        {selected.length ? (
+          <a className="button block" href={buyHref(p.code, selected, p.source)}>Continue</a>
+        ) : (
+          <button type="button" className="button block" disabled>Continue</button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+mountIsland('seats', Seats);
