@@ -303,7 +303,9 @@ func TestBuyPage_Browser(t *testing.T) {
 	})
 
 	t.Run("SeatsSourceAndAddOns", func(t *testing.T) {
-		openForm(t, ctx, a.URL+"/b/dota-2-visayas-major-lower?seats=a1,A2&source=PALARO10")
+		openSeatMap(t, ctx, a.URL+"/s/dota-2-visayas-major-lower")
+		seats := availableSeats(t, ctx, 2)
+		openForm(t, ctx, a.URL+"/b/dota-2-visayas-major-lower?seats="+strings.ToLower(seats[0])+","+seats[1]+"&source=PALARO10")
 		var quantity, source, total, categories string
 		var readOnly, lanyard bool
 		require.NoError(t, chromedp.Run(ctx,
