@@ -83,6 +83,19 @@ func TestSeatService_SeatMap(t *testing.T) {
 	})
 }
 
+// expiredSeatOrder creates a paid order for seats with a checkout session, then lets its hold expire.
+func (f *purchaseFixture) expiredSeatOrder(t *testing.T, code, session string, seats ...string) *palaro.Order {
+	t.Helper()
+	ctx := context.Background()
+	o, err := f.purchases.CreateOrder(ctx, seatRequest(code, "late@x.ph", seats...), f.now)
+	require.NoError(t, err)
+	require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: session, URL: "https://pay.test"}))
+	n, err := f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	return o
+}
+
 func TestPurchaseService_Seats(t *testing.T) {
 	ctx := context.Background()
 	t.Run("OK free seats go on the tickets", func(t *testing.T) {
@@ -134,15 +147,10 @@ func TestPurchaseService_Seats(t *testing.T) {
 	t.Run("OK an expired hold frees its seats; a late payment for a seat resold is refunded", func(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code, id := f.addSeatedTicketType(t, "seated-late", 10000, 64, 4)
-		late, err := f.purchases.CreateOrder(ctx, seatRequest(code, "late@x.ph", "C1", "C2"), f.now)
-		require.NoError(t, err)
-		require.NoError(t, f.purchases.AttachCheckout(ctx, late.ID, "sandbox", palaro.CheckoutSession{ID: "cs_seat", URL: "https://pay.test"}))
-		n, err := f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
-		require.NoError(t, err)
-		require.Equal(t, 1, n)
+		late := f.expiredSeatOrder(t, code, "cs_seat", "C1", "C2")
 		require.Equal(t, palaro.SeatAvailable, f.seatStates(t, id)["C2"])
 
-		_, err = f.purchases.CreateOrder(ctx, seatRequest(code, "quick@x.ph", "C2"), f.now.Add(time.Hour))
+		_, err := f.purchases.CreateOrder(ctx, seatRequest(code, "quick@x.ph", "C2"), f.now.Add(time.Hour))
 		require.NoError(t, err)
 		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_seat", "cs_seat", late.Total))
 		require.NoError(t, err)
@@ -155,11 +163,7 @@ func TestPurchaseService_Seats(t *testing.T) {
 	t.Run("OK a late payment keeps seats nobody took", func(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code, id := f.addSeatedTicketType(t, "seated-kept", 10000, 64, 4)
-		late, err := f.purchases.CreateOrder(ctx, seatRequest(code, "late@x.ph", "D1"), f.now)
-		require.NoError(t, err)
-		require.NoError(t, f.purchases.AttachCheckout(ctx, late.ID, "sandbox", palaro.CheckoutSession{ID: "cs_kept", URL: "https://pay.test"}))
-		_, err = f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
-		require.NoError(t, err)
+		late := f.expiredSeatOrder(t, code, "cs_kept", "D1")
 		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_kept", "cs_kept", late.Total))
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderPaid, got.Status)

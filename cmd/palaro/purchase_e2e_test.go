@@ -16,14 +16,20 @@ import (
 	"palaro/store"
 )
 
-// openForm opens a buy page and waits for the purchase island to mount.
-func openForm(t *testing.T, ctx context.Context, url string) {
+// openIsland opens a page and waits until its island has mounted and shows inner.
+func openIsland(t *testing.T, ctx context.Context, url, island, inner string) {
 	t.Helper()
 	require.NoError(t, chromedp.Run(ctx,
 		emulation.SetFocusEmulationEnabled(true),
 		chromedp.Navigate(url),
-		chromedp.WaitVisible(`[data-island="purchase"][data-mounted] form`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-island="`+island+`"][data-mounted] `+inner, chromedp.ByQuery),
 	))
+}
+
+// openForm opens a buy page and waits for the purchase island to mount.
+func openForm(t *testing.T, ctx context.Context, url string) {
+	t.Helper()
+	openIsland(t, ctx, url, "purchase", "form")
 }
 
 // typeInto focuses the input labelled by id, replaces its value with keystrokes and leaves it.

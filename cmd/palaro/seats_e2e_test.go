@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
@@ -12,11 +11,7 @@ import (
 // openSeatMap opens a seat page and waits for the seat island to mount.
 func openSeatMap(t *testing.T, ctx context.Context, url string) {
 	t.Helper()
-	require.NoError(t, chromedp.Run(ctx,
-		emulation.SetFocusEmulationEnabled(true),
-		chromedp.Navigate(url),
-		chromedp.WaitVisible(`[data-island="seats"][data-mounted] .seat-block`, chromedp.ByQuery),
-	))
+	openIsland(t, ctx, url, "seats", ".seat-block")
 }
 
 // availableSeats returns the labels of the first n available seats on the seat map.
