@@ -95,7 +95,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		SessionKey:   sessionKey,
 		TrustProxy:   cfg.TrustProxy,
 	}, handlers.Services{
-		Events:      events,
+		Events:      store.NewCachedEventService(events, cfg.EventCache),
 		TicketTypes: events,
 		Purchases:   purchases,
 		Seats:       store.NewSeatService(db),

@@ -125,8 +125,10 @@ type config struct {
 	SMTP notify.SMTPConfig
 	// JobInterval is the pause of the reconcile-and-expire loop (PALARO_JOB_SECONDS, default 30 s).
 	JobInterval time.Duration
-	SessionKey  string
-	TrustProxy  bool
+	// EventCache is how long public event reads are served from memory (PALARO_CACHE_SECONDS, default 2 s; 0 turns it off).
+	EventCache time.Duration
+	SessionKey string
+	TrustProxy bool
 }
 
 func loadConfig() config {
@@ -156,6 +158,7 @@ func loadConfig() config {
 			TLS:      os.Getenv("PALARO_SMTP_TLS"),
 		},
 		JobInterval: time.Duration(envInt("PALARO_JOB_SECONDS", 30)) * time.Second,
+		EventCache:  eventCacheTTL(),
 		SessionKey:  os.Getenv("PALARO_SESSION_KEY"),
 		TrustProxy:  os.Getenv("PALARO_TRUST_PROXY") == "1",
 	}
@@ -169,6 +172,14 @@ func env(name, def string) string {
 }
 
 // envInt reads a positive integer variable, or def when it is unset or not a positive integer.
+// eventCacheTTL reads PALARO_CACHE_SECONDS, where 0 turns the event cache off.
+func eventCacheTTL() time.Duration {
+	if os.Getenv("PALARO_CACHE_SECONDS") == "0" {
+		return 0
+	}
+	return time.Duration(envInt("PALARO_CACHE_SECONDS", 2)) * time.Second
+}
+
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
 		return n
