@@ -378,7 +378,7 @@ func TestQuickBuy_Browser(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx,
 			emulation.SetFocusEmulationEnabled(true),
 			chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
-				chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
 			chromedp.Evaluate(`performance.getEntriesByType('resource').some(r => r.name.includes('/chunks/'))`, &reactBefore),
 		))
 		require.False(t, reactBefore, "the event page loads no island code before quick buy is pressed")
