@@ -103,11 +103,11 @@ func TestSeatsPage(t *testing.T) {
 	t.Run("OK buy page sends seated tickets without free seats to the map", func(t *testing.T) {
 		taken := takenSeat(t, f, code)
 		for path, want := range map[string]string{
-			"/b/" + code:                                   "/s/" + code,
-			"/b/" + code + "?source=FIRST5":                "/s/" + code + "?source=FIRST5",
-			"/b/" + code + "?seats=" + taken:               "/s/" + code + "?seats=" + taken,
-			"/b/" + code + "?seats=A1,B1,C1,D1,E1,F1,G1":   "/s/" + code + "?seats=A1%2CB1%2CC1%2CD1%2CE1%2CF1%2CG1",
-			"/b/" + code + "?seats=not-a-seat":             "/s/" + code,
+			"/b/" + code:                                  "/s/" + code,
+			"/b/" + code + "?source=FIRST5":               "/s/" + code + "?source=FIRST5",
+			"/b/" + code + "?seats=" + taken:              "/s/" + code + "?seats=" + taken,
+			"/b/" + code + "?seats=A1,B1,C1,D1,E1,F1,G1":  "/s/" + code + "?seats=A1%2CB1%2CC1%2CD1%2CE1%2CF1%2CG1",
+			"/b/" + code + "?seats=not-a-seat":            "/s/" + code,
 			"/s/mlbb-manila-showdown-gen?source=PALARO10": "/b/mlbb-manila-showdown-gen?source=PALARO10",
 		} {
 			status, location, _ := f.page(t, path)

@@ -105,7 +105,9 @@ func (s *CachedEventService) ListEvents(ctx context.Context, f palaro.EventFilte
 // ListEventsBetween returns the events of a date range.
 func (s *CachedEventService) ListEventsBetween(ctx context.Context, from, to time.Time) ([]*palaro.Event, error) {
 	key := "between:" + from.UTC().Format(time.RFC3339) + "|" + to.UTC().Format(time.RFC3339)
-	return cached(s, key, func() ([]*palaro.Event, error) { return s.inner.ListEventsBetween(context.WithoutCancel(ctx), from, to) })
+	return cached(s, key, func() ([]*palaro.Event, error) {
+		return s.inner.ListEventsBetween(context.WithoutCancel(ctx), from, to)
+	})
 }
 
 // FindTag returns the tag with the given slug.

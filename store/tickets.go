@@ -3,7 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
-		"errors"
+	"errors"
 	"slices"
 	"time"
 
