@@ -113,3 +113,14 @@ func initial(name string) string {
 	}
 	return "?"
 }
+
+// describedBy is the id of the text describing a field: its error, else its hint, else "".
+func describedBy(f FormField) string {
+	switch {
+	case f.Error != "":
+		return f.ID() + "-error"
+	case f.Hint != "":
+		return f.ID() + "-hint"
+	}
+	return ""
+}

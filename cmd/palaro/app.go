@@ -154,10 +154,23 @@ func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *s
 
 // newSender returns the SMTP sender when PALARO_SMTP_HOST is set, else the log sender.
 func newSender(cfg config, logger *slog.Logger) (notify.Sender, error) {
-	if cfg.SMTP.Host == "" {
-		return notify.LogSender{Logger: logger}, nil
+	senders := notify.ByChannel{Email: notify.LogSender{Logger: logger}, SMS: notify.LogSender{Logger: logger}}
+	var err error
+	if cfg.SMTP.Host != "" {
+		if senders.Email, err = notify.NewSMTPSender(cfg.SMTP); err != nil {
+			return nil, err
+		}
 	}
-	return notify.NewSMTPSender(cfg.SMTP)
+	switch cfg.SMSProvider {
+	case "", "log":
+	case "semaphore":
+		if senders.SMS, err = notify.NewSemaphoreSender(cfg.SemaphoreAPIKey, cfg.SemaphoreSenderName); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("PALARO_SMS_PROVIDER: unknown provider %q (log or semaphore)", cfg.SMSProvider)
+	}
+	return senders, nil
 }
 
 // runJobs runs the background work until ctx is cancelled: the outbox worker, and a loop that

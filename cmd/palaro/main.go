@@ -25,7 +25,7 @@ Commands:
   serve         run the web server (migrates the database first)
   migrate       apply database migrations
   seed --demo   load the demo data into an empty database
-  outbox        list the e-mails in the outbox with their bodies [--to EMAIL] [--status S] [--limit N]
+  outbox        list the e-mails and SMS in the outbox with their bodies [--to EMAIL] [--status S] [--limit N]
   orders        list recent orders [--refunds] [--status S] [--limit N]
   reports       list the problem reports sent through /report, newest first
 
@@ -38,6 +38,7 @@ Environment:
   (payments, e-mail, holds and partner keys: see README.md)
   PALARO_SESSION_KEY  secret (at least 32 characters) for the session cookie; generated and kept in the database when unset
   PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
+  PALARO_SMS_PROVIDER   log (default) or semaphore, with SEMAPHORE_API_KEY and SEMAPHORE_SENDER_NAME
 `
 
 func main() {
@@ -127,8 +128,14 @@ type config struct {
 	JobInterval time.Duration
 	// EventCache is how long public event reads are served from memory (PALARO_CACHE_SECONDS, default 2 s; 0 turns it off).
 	EventCache time.Duration
+	// SessionKey signs and encrypts the session cookie (PALARO_SESSION_KEY); generated and kept in the database when empty.
 	SessionKey string
+	// TrustProxy takes the client IP from X-Forwarded-For (PALARO_TRUST_PROXY=1).
 	TrustProxy bool
+	// SMSProvider is "log" (default) or "semaphore" (PALARO_SMS_PROVIDER), with Semaphore's key and sender name.
+	SMSProvider         string
+	SemaphoreAPIKey     string
+	SemaphoreSenderName string
 }
 
 func loadConfig() config {

@@ -24,7 +24,9 @@ func printOutbox(ctx context.Context, w io.Writer, outbox palaro.Outbox, f palar
 	for _, m := range msgs {
 		fmt.Fprintf(w, "#%d  %s  %s  %s  to=%s  attempts=%d  created=%s\n", m.ID, strings.ToUpper(m.Status), m.Channel,
 			m.Kind, m.To, m.Attempts, m.CreatedAt.Format(time.RFC3339))
-		fmt.Fprintf(w, "Subject: %s\n", m.Subject)
+		if m.Channel != palaro.ChannelSMS {
+			fmt.Fprintf(w, "Subject: %s\n", m.Subject)
+		}
 		if m.LastError != "" {
 			fmt.Fprintf(w, "Last error: %s\n", m.LastError)
 		}

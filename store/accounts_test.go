@@ -1,0 +1,214 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/notify"
+)
+
+// newAccountsFixture returns an account service on a fresh database whose clock tests move.
+func newAccountsFixture(t *testing.T) (*AccountService, *DB, *time.Time) {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Migrate(context.Background()))
+	now := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	return NewAccountService(db, []byte("0123456789abcdef0123456789abcdef"), notify.NewComposer("https://palaro.test", "")), db, &now
+}
+
+func signUpUser(t *testing.T, s *AccountService, email, mobile string) *palaro.User {
+	t.Helper()
+	u, err := s.SignUp(context.Background(), palaro.SignUp{Email: email, Password: "secret123", RepeatPassword: "secret123",
+		FirstName: "Rica", LastName: "Reyes", MobileNumber: mobile, AcceptTerms: true})
+	require.NoError(t, err)
+	return u
+}
+
+var codeRE = regexp.MustCompile(`code is ([0-9]{6})\.`)
+
+// lastCode reads the newest reset code SMS sent to number from the outbox.
+func lastCode(t *testing.T, db *DB, number string) string {
+	t.Helper()
+	msgs, err := NewOutboxService(db).ListOutbox(context.Background(), palaro.OutboxFilter{To: number})
+	require.NoError(t, err)
+	for _, m := range msgs {
+		if m.Channel == palaro.ChannelSMS && m.Kind == palaro.MessagePasswordResetCode {
+			return codeRE.FindStringSubmatch(m.Text)[1]
+		}
+	}
+	t.Fatal("no reset code SMS")
+	return ""
+}
+
+func otherCode(code string) string {
+	if code == "000000" {
+		return "000001"
+	}
+	return "000000"
+}
+
+func TestResetPassword(t *testing.T) {
+	ctx := context.Background()
+	s, db, now := newAccountsFixture(t)
+	u := signUpUser(t, s, "rica@example.ph", "09171112222")
+	number := "+639171112222"
+
+	t.Run("OK", func(t *testing.T) {
+		require.NoError(t, s.RequestPasswordReset(ctx, "0917-111-2222"))
+		code := lastCode(t, db, number)
+		require.Len(t, code, 6)
+		require.NoError(t, s.ResetPassword(ctx, "639171112222", code, "newpass99", "newpass99"))
+		_, err := s.Authenticate(ctx, "rica@example.ph", "newpass99")
+		require.NoError(t, err)
+		after, err := s.FindUserByID(ctx, u.ID)
+		require.NoError(t, err)
+		require.Greater(t, after.SessionVersion, u.SessionVersion, "a password change ends the other sessions")
+	})
+	t.Run("StoredOnlyAsHash", func(t *testing.T) {
+		require.NoError(t, s.RequestPasswordReset(ctx, number))
+		code := lastCode(t, db, number)
+		var stored []byte
+		require.NoError(t, db.read.QueryRow(`SELECT code_hash FROM reset_codes ORDER BY id DESC LIMIT 1`).Scan(&stored))
+		require.Len(t, stored, 32)
+		require.NotContains(t, string(stored), code)
+	})
+	t.Run("ErrReused", func(t *testing.T) {
+		require.NoError(t, s.RequestPasswordReset(ctx, number))
+		code := lastCode(t, db, number)
+		require.NoError(t, s.ResetPassword(ctx, number, code, "again123", "again123"))
+		err := s.ResetPassword(ctx, number, code, "again456", "again456")
+		require.Equal(t, palaro.MsgResetCodeInvalid, palaro.ErrorMessage(err))
+	})
+	t.Run("ErrExpired", func(t *testing.T) {
+		require.NoError(t, s.RequestPasswordReset(ctx, number))
+		code := lastCode(t, db, number)
+		*now = now.Add(palaro.ResetCodeTTL + time.Second)
+		err := s.ResetPassword(ctx, number, code, "late1234", "late1234")
+		require.Equal(t, palaro.MsgResetCodeInvalid, palaro.ErrorMessage(err))
+	})
+	t.Run("ErrGuessing", func(t *testing.T) {
+		require.NoError(t, s.RequestPasswordReset(ctx, number))
+		code := lastCode(t, db, number)
+		for range palaro.ResetCodeMaxTries {
+			err := s.ResetPassword(ctx, number, otherCode(code), "guess1234", "guess1234")
+			require.Equal(t, palaro.MsgResetCodeInvalid, palaro.ErrorMessage(err))
+		}
+		err := s.ResetPassword(ctx, number, code, "right1234", "right1234")
+		require.Equal(t, palaro.MsgResetCodeInvalid, palaro.ErrorMessage(err), "after 5 wrong tries even the right code is dead")
+	})
+	t.Run("ErrOlderCode", func(t *testing.T) {
+		require.NoError(t, s.RequestPasswordReset(ctx, number))
+		first := lastCode(t, db, number)
+		*now = now.Add(time.Second)
+		require.NoError(t, s.RequestPasswordReset(ctx, number))
+		second := lastCode(t, db, number)
+		if first != second {
+			err := s.ResetPassword(ctx, number, first, "older123", "older123")
+			require.Equal(t, palaro.MsgResetCodeInvalid, palaro.ErrorMessage(err), "a new code replaces the old one")
+		}
+		require.NoError(t, s.ResetPassword(ctx, number, second, "newer123", "newer123"))
+	})
+	t.Run("UnknownNumberSilent", func(t *testing.T) {
+		require.NoError(t, s.RequestPasswordReset(ctx, "09999999999"))
+		msgs, err := NewOutboxService(db).ListOutbox(ctx, palaro.OutboxFilter{To: "+639999999999"})
+		require.NoError(t, err)
+		require.Empty(t, msgs)
+		err = s.ResetPassword(ctx, "09999999999", "123456", "whatever1", "whatever1")
+		require.Equal(t, palaro.MsgResetCodeInvalid, palaro.ErrorMessage(err), "the same answer as a wrong code")
+	})
+	t.Run("ErrBadPassword", func(t *testing.T) {
+		err := s.ResetPassword(ctx, number, "123456", "short", "other")
+		e := err.(*palaro.Error)
+		require.Equal(t, palaro.MsgPasswordInvalid, e.Fields[palaro.FieldPassword])
+		require.Equal(t, palaro.MsgPasswordsDiffer, e.Fields[palaro.FieldRepeatPassword])
+	})
+}
+
+func TestResetPassword_ConcurrentGuesses(t *testing.T) {
+	ctx := context.Background()
+	s, db, _ := newAccountsFixture(t)
+	signUpUser(t, s, "con@example.ph", "09173334444")
+	number := "+639173334444"
+	require.NoError(t, s.RequestPasswordReset(ctx, number))
+	code := lastCode(t, db, number)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() { _ = s.ResetPassword(ctx, number, otherCode(code), "guess1234", "guess1234") })
+	}
+	wg.Wait()
+	var attempts int
+	require.NoError(t, db.read.QueryRow(`SELECT attempts FROM reset_codes ORDER BY id DESC LIMIT 1`).Scan(&attempts))
+	require.Equal(t, palaro.ResetCodeMaxTries, attempts, "concurrent guesses count, and stop at the limit")
+	require.Error(t, s.ResetPassword(ctx, number, code, "right1234", "right1234"))
+}
+
+func TestAccounts_Tokens(t *testing.T) {
+	ctx := context.Background()
+	s, db, now := newAccountsFixture(t)
+	u := signUpUser(t, s, "tok@example.ph", "09175556666")
+	msgs, err := NewOutboxService(db).ListOutbox(ctx, palaro.OutboxFilter{To: "tok@example.ph"})
+	require.NoError(t, err)
+	require.Len(t, msgs, 1)
+	require.Equal(t, palaro.MessageWelcome, msgs[0].Kind)
+	token := msgs[0].Text[strings.Index(msgs[0].Text, "token=")+6:]
+	token = strings.Fields(token)[0]
+
+	t.Run("ErrExpired", func(t *testing.T) {
+		saved := *now
+		*now = now.Add(palaro.ActivationTTL + time.Minute)
+		_, err := s.Activate(ctx, token)
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+		*now = saved
+	})
+	t.Run("OK", func(t *testing.T) {
+		a, err := s.Activate(ctx, token)
+		require.NoError(t, err)
+		require.Equal(t, palaro.AccountActive, a.Status)
+	})
+	t.Run("EmailChange", func(t *testing.T) {
+		require.NoError(t, s.RequestEmailChange(ctx, u.ID, "New@Example.PH"))
+		msgs, err := NewOutboxService(db).ListOutbox(ctx, palaro.OutboxFilter{To: "new@example.ph"})
+		require.NoError(t, err)
+		require.Len(t, msgs, 1)
+		link := msgs[0].Text[strings.Index(msgs[0].Text, "token=")+6:]
+		changed, err := s.ConfirmEmailChange(ctx, strings.Fields(link)[0])
+		require.NoError(t, err)
+		require.Equal(t, "new@example.ph", changed.Email)
+		_, err = s.ConfirmEmailChange(ctx, strings.Fields(link)[0])
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), "single use")
+	})
+	t.Run("ErrEmailTaken", func(t *testing.T) {
+		signUpUser(t, s, "other@example.ph", "09177778888")
+		err := s.RequestEmailChange(ctx, u.ID, "other@example.ph")
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	})
+}
+
+func TestReports(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := newAccountsFixture(t)
+	r, err := s.CreateReport(ctx, palaro.ProblemReport{Email: "x@example.ph", Message: "The page froze"}, 0)
+	require.NoError(t, err)
+	require.Regexp(t, `^R-[0-9A-Z]{4}-[0-9A-Z]{4}$`, r.Reference)
+	got, err := s.FindReport(ctx, r.Reference)
+	require.NoError(t, err)
+	require.Equal(t, "The page froze", got.Message)
+	list, err := s.ListReports(ctx)
+	require.NoError(t, err)
+	require.Len(t, list, 1)
+	_, err = s.CreateReport(ctx, palaro.ProblemReport{}, 0)
+	e := err.(*palaro.Error)
+	require.Equal(t, palaro.MsgEmailRequired, e.Fields[palaro.FieldEmail])
+	require.Equal(t, palaro.MsgMessageRequired, e.Fields[palaro.FieldMessage])
+}
