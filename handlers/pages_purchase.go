@@ -429,6 +429,12 @@ func (s *Server) changeTicketSuccessPage(c *echo.Context) error {
 // to their tickets (POST), which opens /tickets/{token}.
 func (s *Server) ticketsPage(c *echo.Context) error {
 	v := views.TicketsView{CSRF: csrfToken(c)}
+	if u := currentUser(c); u != nil && c.Request().Method == http.MethodGet {
+		if u.Status == palaro.AccountActive {
+			return s.accountTickets(c, u)
+		}
+		v.Unconfirmed, v.Email = true, u.Email
+	}
 	status := http.StatusOK
 	if c.Request().Method == http.MethodPost {
 		v.Email = strings.ToLower(strings.TrimSpace(c.FormValue("email")))
@@ -446,6 +452,25 @@ func (s *Server) ticketsPage(c *echo.Context) error {
 	}
 	p := s.page(c, "My tickets · Palaro", "Get a link to your Palaro tickets by e-mail.")
 	return render(c, status, views.TicketsPage(p, v))
+}
+
+// accountTickets renders a signed-in visitor's /tickets: the tickets bought with their confirmed
+// e-mail address, upcoming first, then those of events that have ended.
+func (s *Server) accountTickets(c *echo.Context, u *palaro.User) error {
+	tickets, err := s.services.Purchases.ListTicketsByEmail(c.Request().Context(), u.Email)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	v := views.TicketsView{Email: u.Email, Listed: true, Account: true}
+	for _, t := range tickets {
+		if t.Event != nil && t.Event.EndsAt.Before(now) {
+			v.Past = append(v.Past, s.ticketLink(t, nil))
+		} else {
+			v.Tickets = append(v.Tickets, s.ticketLink(t, nil))
+		}
+	}
+	return render(c, http.StatusOK, views.TicketsPage(s.privatePage(c, "My tickets"), v))
 }
 
 // ticketsByLinkPage renders /tickets/{token}: the tickets of the address a tickets link was sent to.

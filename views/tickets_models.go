@@ -87,4 +87,9 @@ type TicketsView struct {
 	Tickets []TicketLinkView
 	// Listed is true on the page a tickets link opens (the address's tickets are shown).
 	Listed bool
+	// Past holds the tickets of events that have ended, listed apart for a signed-in visitor.
+	Past []TicketLinkView
+	// Account is true for a signed-in visitor's own list; Unconfirmed when their e-mail is not confirmed yet.
+	Account     bool
+	Unconfirmed bool
 }

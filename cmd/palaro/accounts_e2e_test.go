@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,55 @@ func TestAccounts_Browser(t *testing.T) {
 			chromedp.Text("h1", &name, chromedp.ByQuery),
 		))
 		require.Equal(t, "Activities", strings.TrimSpace(name), "sign-in returns to the page that asked for it")
+	})
+
+	t.Run("ResetPasswordBySMS", func(t *testing.T) {
+		var notice string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Navigate(a.URL+"/reset-password"),
+			chromedp.SetValue("#f-mobileNumber", "09175551234", chromedp.ByQuery),
+			chromedp.Click(`#reset-request button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitVisible("#reset-confirm", chromedp.ByQuery),
+			chromedp.Text(".form-notice", &notice, chromedp.ByQuery),
+		))
+		require.Contains(t, notice, "we have sent it a 6-digit code by SMS")
+		msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: "+639175551234"})
+		require.NoError(t, err)
+		require.NotEmpty(t, msgs)
+		require.Equal(t, palaro.ChannelSMS, msgs[0].Channel)
+		code := regexp.MustCompile(`[0-9]{6}`).FindString(msgs[0].Text)
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.SendKeys("#f-code", code, chromedp.ByQuery),
+			chromedp.SendKeys("#f-password", "Changed123", chromedp.ByQuery),
+			chromedp.SendKeys("#f-repeatPassword", "Changed123", chromedp.ByQuery),
+		))
+		screenshot(t, ctx, "reset-password")
+		var signedIn string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`#reset-confirm button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitVisible("#sign-in", chromedp.ByQuery),
+			chromedp.SendKeys("#f-email", "maria@example.ph", chromedp.ByQuery),
+			chromedp.SendKeys("#f-password", "Changed123", chromedp.ByQuery),
+			chromedp.Click(`#sign-in button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(".profile", chromedp.ByQuery),
+			chromedp.Text(".profile-email", &signedIn, chromedp.ByQuery),
+		))
+		require.Equal(t, "maria@example.ph", signedIn)
+	})
+
+	t.Run("RegisterParticipant", func(t *testing.T) {
+		var heading string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Navigate(a.URL+"/register"),
+			chromedp.SetValue("#f-firstName", "Pia", chromedp.ByQuery), // the form is prefilled for a signed-in visitor
+			chromedp.SetValue("#f-lastName", "Lim", chromedp.ByQuery),
+			chromedp.SetValue("#f-mobileNumber", "+63 917 000 1111", chromedp.ByQuery),
+			chromedp.Click(`#register button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(".qr-code", chromedp.ByQuery),
+			chromedp.Text("h1", &heading, chromedp.ByQuery),
+		))
+		require.Equal(t, "You're registered, Pia!", heading)
+		screenshot(t, ctx, "register-success")
 	})
 
 	t.Run("PagesWithoutViolations", func(t *testing.T) {
