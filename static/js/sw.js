@@ -10,7 +10,8 @@ self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
 
 self.addEventListener('message', (e) => {
   const urls = (e.data && e.data.keep) || [];
-  const same = urls.filter((u) => { try { return new URL(u).origin === self.location.origin; } catch { return false; } });
+  // the page sends its own path and its files' absolute URLs: resolve both against this origin
+  const same = urls.filter((u) => { try { return new URL(u, self.location.origin).origin === self.location.origin; } catch { return false; } });
   e.waitUntil(caches.open(CACHE).then((c) => Promise.all(same.map((u) => c.add(new Request(u, { credentials: 'same-origin' })).catch(() => {})))));
 });
 
