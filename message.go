@@ -92,6 +92,11 @@ func TicketPath(ticketPublicID string) string { return "/t/" + ticketPublicID }
 // AddOnsPath is the page where add-ons are bought for a ticket.
 func AddOnsPath(ticketPublicID string) string { return "/a/" + ticketPublicID }
 
+// ChangeTicketSuccessPath is where a buyer lands once add-ons bought for a ticket are paid.
+func ChangeTicketSuccessPath(ticketPublicID string) string {
+	return "/change-ticket/success/" + ticketPublicID
+}
+
 // EmailChangeConfirmPath is the link that confirms a ticket's new e-mail address.
 func EmailChangeConfirmPath(token string) string { return "/change-email/confirm/" + token }
 

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"testing"
 	"time"
@@ -71,6 +72,9 @@ func TestAPI_TicketAddOns(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, got.AddOns, 1)
 		require.Equal(t, paidID, got.AddOns[0].ID)
+		status, location, _ := f.page(t, palaro.OrderPath(order.PublicID))
+		require.Equal(t, http.StatusSeeOther, status, "the paid add-on order leads on to its ticket")
+		require.Equal(t, palaro.ChangeTicketSuccessPath(tk.PublicID), location)
 		msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "h@x.ph"})
 		require.NoError(t, err)
 		require.Equal(t, palaro.MessageAddOnReceipt, msgs[0].Kind)

@@ -215,18 +215,23 @@ func (s *Server) privatePage(c *echo.Context, title string) views.Page {
 	return p
 }
 
-// orderPage renders /payment/success/{orderId}: the order's summary, totals and tickets.
+// orderPage renders /payment/success/{orderId}: the order's summary, totals and tickets. A paid
+// add-on order sends the buyer on to its ticket's /change-ticket/success page.
 func (s *Server) orderPage(c *echo.Context) error {
 	o, err := s.services.Purchases.FindOrderByPublicID(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return err
+	}
+	addOns := o.Kind == palaro.OrderKindAddOns
+	if addOns && o.Status == palaro.OrderPaid && len(o.Tickets) > 0 {
+		// paid add-ons are on the ticket now: show it with them
+		return c.Redirect(http.StatusSeeOther, palaro.ChangeTicketSuccessPath(o.Tickets[0].PublicID))
 	}
 	v := views.OrderView{PublicID: o.PublicID, Email: o.Email, Total: o.Total.Display(), StatusText: orderStatusText(o.Status)}
 	if ev := o.Event; ev != nil {
 		v.EventName, v.EventHref = ev.Name, "/e/"+ev.Code
 		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City
 	}
-	addOns := o.Kind == palaro.OrderKindAddOns
 	if !addOns && o.TicketType != nil {
 		v.Lines = append(v.Lines, views.LineView{Label: fmt.Sprintf("%s × %d", o.TicketType.Name, o.Quantity), Value: (o.UnitPrice * palaro.Money(o.Quantity)).Display()})
 	}
