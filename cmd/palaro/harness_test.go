@@ -20,6 +20,8 @@ import (
 type testApp struct {
 	*app
 	URL string
+	// Stop closes the HTTP server at once, as if the network were gone.
+	Stop func()
 }
 
 // startApp starts Palaro for one test and stops it when the test ends.
@@ -60,7 +62,7 @@ func startApp(t *testing.T) *testApp {
 		cancel()
 		a.Close()
 	})
-	return &testApp{app: a, URL: base}
+	return &testApp{app: a, URL: base, Stop: func() { _ = srv.Close() }}
 }
 
 // chromePath finds the Chromium binary for browser tests: $PALARO_CHROME, else chromium on PATH.

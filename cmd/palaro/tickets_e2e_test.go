@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+)
+
+func TestQuickBuyAndAddOns_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	var ticketURL string
+
+	t.Run("QuickBuyToTicket", func(t *testing.T) {
+		var total string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
+			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.Click(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`.sheet-backdrop.open #quick-email`, chromedp.ByQuery),
+			typeInto("quick-email", "quick@example.ph"),
+			typeInto("quick-quantity", "2"),
+			chromedp.Text(`.sheet-total strong`, &total, chromedp.ByQuery),
+		))
+		require.Equal(t, "₱700.00", total, "2 × ₱350.00")
+		require.False(t, buttonsDisabled(ctx, t))
+		screenshot(t, ctx, "quick-buy-filled")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`//div[contains(@class,'sheet')]//button[normalize-space(.)='Pay by QR PH']`, chromedp.BySearch)))
+		waitPath(t, ctx, "/sandbox/")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#wallet-pay`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/payment/success/")
+		var links int
+		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.ticket-link`, chromedp.ByQuery),
+			chromedp.Evaluate(`document.querySelectorAll('.ticket-link').length`, &links)))
+		require.Equal(t, 2, links, "one ticket per quantity")
+		ticketURL = openTicketAndQR(t, ctx, "quick-buy")
+	})
+
+	t.Run("AddOnsForTheTicket", func(t *testing.T) {
+		require.NotEmpty(t, ticketURL, "needs the ticket bought by quick buy")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(ticketURL),
+			chromedp.Click(`//a[normalize-space(.)='Buy add-ons']`, chromedp.BySearch)))
+		waitPath(t, ctx, "/a/")
+		var total string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.WaitVisible(`[data-island="addons"][data-mounted] form`, chromedp.ByQuery),
+			chromedp.Click(`//label[contains(., 'Event shirt')]`, chromedp.BySearch),
+			chromedp.Text(`[data-total]`, &total, chromedp.ByQuery),
+		))
+		require.Equal(t, "₱599.00", total, "the shirt; the free lanyard comes along")
+		screenshot(t, ctx, "addons-chosen")
+		require.NoError(t, chromedp.Run(ctx, pay("Pay by Card")))
+		waitPath(t, ctx, "/sandbox/")
+		require.NoError(t, chromedp.Run(ctx, payByCard("4343 4343 4343 4345")))
+		waitPath(t, ctx, "/change-ticket/success/")
+		var msg string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.success-page p`, &msg, chromedp.ByQuery)))
+		require.Contains(t, msg, "Event shirt")
+		screenshot(t, ctx, "addons-success")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`.success-page a.button`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/t/")
+		var addOns string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Text(`//dl[contains(@class,'ticket-facts')]//dt[.='Add-ons']/following-sibling::dd`, &addOns, chromedp.BySearch)))
+		require.Contains(t, addOns, "Event shirt", "the ticket shows its add-on")
+		screenshot(t, ctx, "addons-ticket")
+	})
+}
+
+// goOffline cuts the browser's network, the service worker's included, and tells the page it is offline.
+func goOffline() chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		offline := []*network.Conditions{{Offline: true, DownloadThroughput: -1, UploadThroughput: -1}}
+		if _, err := network.EmulateNetworkConditionsByRule(offline).WithEmulateOfflineServiceWorker(true).Do(ctx); err != nil {
+			return err
+		}
+		return network.OverrideNetworkState(true, 0, -1, -1).Do(ctx)
+	})
+}
+
+func TestOfflineTicket_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	buy := func(email string) palaro.Ticket {
+		o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+			Email: email, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, time.Now())
+		require.NoError(t, err)
+		return o.Tickets[0]
+	}
+	opened, neverOpened := buy("offline@example.ph"), buy("other@example.ph")
+
+	// Online, once: the service worker keeps the page and the files it loaded.
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+palaro.TicketPath(opened.PublicID)),
+		chromedp.WaitVisible(`.ticket-qr svg`, chromedp.ByQuery)))
+	deadline := time.Now().Add(15 * time.Second)
+	for kept := false; !kept; {
+		require.True(t, time.Now().Before(deadline), "the service worker did not keep the ticket")
+		time.Sleep(100 * time.Millisecond)
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`caches.open('palaro-tickets-v1').then(c => c.keys())
+			.then(ks => ks.map(k => new URL(k.url).pathname)).then(ps => ps.includes(location.pathname) && ps.some(p => p.endsWith('.css')))`,
+			&kept, awaitPromise)))
+	}
+
+	// Offline: the server is gone and the browser has no network.
+	a.Stop()
+	require.NoError(t, chromedp.Run(ctx, network.Enable(), goOffline()))
+	var code string
+	var qr bool
+	require.NoError(t, chromedp.Run(ctx, chromedp.Reload(),
+		chromedp.WaitVisible(`.ticket-code`, chromedp.ByQuery),
+		chromedp.Text(`.ticket-code`, &code, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('.ticket-qr svg').childElementCount > 0`, &qr),
+	))
+	require.Equal(t, opened.Code, code, "the ticket opens offline")
+	require.True(t, qr, "with its QR code")
+	screenshot(t, ctx, "ticket-offline")
+
+	// The control: a ticket never opened on this phone is not there offline.
+	_ = chromedp.Run(ctx, chromedp.Navigate(a.URL+palaro.TicketPath(neverOpened.PublicID)))
+	var shown bool
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.querySelector('.ticket-code')`, &shown)))
+	require.False(t, shown, "only opened tickets are kept")
+}
