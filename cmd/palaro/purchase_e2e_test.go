@@ -230,7 +230,7 @@ func TestTicketActions_Browser(t *testing.T) {
 		screenshot(t, ctx, "change-email")
 		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery),
 			// the form posts to its own path: wait for the answer's redirect, not for the path
-			chromedp.Poll(`location.search === '?sent=1' && document.readyState === 'complete'`, nil, chromedp.WithPollingTimeout(20*time.Second))))
+			waitFor(`location.search === '?sent=1' && document.readyState === 'complete'`)))
 		var heading string
 		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`h1`, &heading, chromedp.ByQuery)))
 		require.Equal(t, "Check your inbox", heading)
