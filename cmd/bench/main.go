@@ -58,12 +58,29 @@ func main() {
 	}
 	fmt.Print(rep.Markdown())
 	if o.Out != "" {
-		if err := os.WriteFile(o.Out, []byte(rep.Document()), 0o644); err != nil {
+		if err := os.WriteFile(o.Out, []byte(rep.Document()+lighthouseSection(o.Out)), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
 		fmt.Fprintln(os.Stderr, "bench: wrote", o.Out)
 	}
+}
+
+// lighthouseSection returns the "## Lighthouse" section of the Markdown file at path (written by
+// `go tool task lighthouse`, up to the next "## " heading) preceded by a blank line, or "" when there is none,
+// so that rewriting the benchmark document keeps it.
+func lighthouseSection(path string) string {
+	data, _ := os.ReadFile(path)
+	doc := "\n" + string(data)
+	start := strings.Index(doc, "\n## Lighthouse\n")
+	if start < 0 {
+		return ""
+	}
+	section := doc[start+1:]
+	if end := strings.Index(section[1:], "\n## "); end >= 0 {
+		section = section[:end+2]
+	}
+	return "\n" + strings.TrimRight(section, "\n") + "\n"
 }
 
 // run starts Palaro and the bare server, measures them and returns the report.
