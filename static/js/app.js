@@ -43,8 +43,9 @@ document.addEventListener('keydown', (e) => {
 window.addEventListener('pageshow', (e) => { if (e.persisted) { setMenu(false); setLoading(false, true); } });
 
 // ---- Filters: the active date filter is scrolled into view in its row.
+// The first filter is in view already: skip the layout read (a forced reflow during start-up).
 const activeFilter = $('nav.filters a[aria-current="true"]');
-if (activeFilter) activeFilter.parentElement.scrollLeft = activeFilter.offsetLeft - activeFilter.parentElement.offsetLeft - 16;
+if (activeFilter?.previousElementSibling) activeFilter.parentElement.scrollLeft = activeFilter.offsetLeft - activeFilter.parentElement.offsetLeft - 16;
 
 // ---- Popups: toggle-popup with false/null closes; {type, item} opens that popup.
 let openDialog = null;
