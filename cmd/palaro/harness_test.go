@@ -110,7 +110,8 @@ func newBrowser(t *testing.T) context.Context {
 	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	// A guard against a hung browser, shared by all subtests: long enough for a loaded 2-core CI machine.
+	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
 	t.Cleanup(func() {
 		cancelTimeout()
 		cancelCtx()

@@ -83,6 +83,17 @@ func pay(label string) chromedp.Action {
 	return chromedp.Click(`//form//button[normalize-space(.)='`+label+`']`, chromedp.BySearch)
 }
 
+// submitAndLoad clicks the form's submit button and waits until the page it posts to has loaded: a
+// new document, not the one clicked in, since these forms post back to their own path and a path
+// check alone would pass on the old page.
+func submitAndLoad() chromedp.Action {
+	return chromedp.Tasks{
+		chromedp.Evaluate(`window.palaroOldPage = true`, nil),
+		chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery),
+		waitFor(`window.palaroOldPage === undefined && document.readyState === 'complete'`),
+	}
+}
+
 // openTicketAndQR follows the order page's first ticket, checks its QR code and opens it full
 // screen, saving screenshots under the given name.
 func openTicketAndQR(t *testing.T, ctx context.Context, name string) string {
@@ -250,7 +261,7 @@ func TestTicketActions_Browser(t *testing.T) {
 
 	t.Run("ChangeEmailErrInvalid", func(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(strings.Replace(ticketURL, "/t/", "/change-email/", 1)),
-			typeInto("new-email", "not-an-address"), chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery)))
+			typeInto("new-email", "not-an-address"), submitAndLoad()))
 		waitPath(t, ctx, "/change-email/")
 		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`#new-email-error`, chromedp.ByQuery)))
 		require.Equal(t, "Invalid E-mail address", fieldError(ctx, t, "new-email"))
@@ -258,7 +269,7 @@ func TestTicketActions_Browser(t *testing.T) {
 
 	t.Run("TicketsLink", func(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/tickets"), typeInto("tickets-email", "ana.new@example.ph"),
-			chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery)))
+			submitAndLoad()))
 		waitPath(t, ctx, "/tickets")
 		var notice string
 		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.notice`, chromedp.ByQuery), chromedp.Text(`.notice`, &notice, chromedp.ByQuery)))
