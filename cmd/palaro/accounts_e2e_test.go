@@ -103,8 +103,7 @@ func TestAccounts_Browser(t *testing.T) {
 	t.Run("SignOutAndIn", func(t *testing.T) {
 		var prompt, name string
 		require.NoError(t, chromedp.Run(ctx,
-			chromedp.Click(".menu-button", chromedp.ByQuery),
-			chromedp.Sleep(300*time.Millisecond),
+			openMenu(), // the panel slides in: a click during the slide can land beside the button
 			chromedp.Click(".menu-sign-out button", chromedp.ByQuery),
 			chromedp.WaitVisible("#sign-in", chromedp.ByQuery),
 			chromedp.Navigate(a.URL+"/activities"),
