@@ -144,7 +144,9 @@ async function main() {
       const mid = reports.find((r) => score(r, 'performance') === scores.performance);
       const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
         .map((id) => `${mid.audits[id].title.replace('Largest Contentful Paint', 'LCP').replace('First Contentful Paint', 'FCP').replace('Total Blocking Time', 'TBT').replace('Cumulative Layout Shift', 'CLS')} ${mid.audits[id].displayValue}`);
-      rows.push({ page, scores, perf, bench: reports.map((r) => Math.round(r.environment.benchmarkIndex)), metrics, lost: [...new Set(reports.flatMap(lostPoints))] });
+      const longTasks = (mid.audits['long-tasks']?.details?.items ?? [])
+        .map((t) => `${t.url.startsWith(server.base) ? t.url.slice(server.base.length) : t.url} ${Math.round(t.duration)} ms`);
+      rows.push({ page, scores, longTasks, perf, bench: reports.map((r) => Math.round(r.environment.benchmarkIndex)), metrics, lost: [...new Set(reports.flatMap(lostPoints))] });
     }
   } finally {
     await server.stop();
@@ -189,6 +191,12 @@ function render(rows, m) {
   }
   lines.push('', 'Audits that lost points in any run:', '');
   for (const r of rows) lines.push(`- \`${r.page}\`: ${r.lost.length ? r.lost.join('; ') : 'none'}`);
+  const below = rows.filter((r) => CATEGORIES.some(([id, , budget]) => budget !== null && r.scores[id] < budget));
+  if (below.length) {
+    lines.push('', 'Below budget: the long main-thread tasks of the median run (observed time × the simulated 4× CPU',
+      'slowdown; "Unattributable" is Chromium\'s own style, layout and paint work for the page, not a script):', '');
+    for (const r of below) lines.push(`- \`${r.page}\`: ${r.longTasks.join(', ') || 'none'}`);
+  }
   return lines.join('\n') + '\n';
 }
 
