@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -36,9 +34,8 @@ type app struct {
 	jobEvery  time.Duration
 }
 
-// newApp opens and migrates the database, loads demo data when configured and the database is
-// empty, and wires the services into the HTTP server.
-func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) {
+// openDB creates the database's folder, opens the database and applies its migrations.
+func openDB(ctx context.Context, cfg config) (*store.DB, error) {
 	if err := os.MkdirAll(filepath.Dir(cfg.DBPath), 0o755); err != nil {
 		return nil, err
 	}
@@ -50,39 +47,50 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		db.Close()
 		return nil, err
 	}
-	if cfg.Demo {
-		empty, err := db.IsEmpty(ctx)
-		if err == nil && empty {
-			err = db.SeedDemo(ctx, time.Now())
-			logger.Info("loaded demo data")
-		}
+	return db, nil
+}
+
+// newApp opens and migrates the database, loads demo data when configured and the database is
+// empty, and wires the services into the HTTP server.
+func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err error) {
+	db, err := openDB(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
 		if err != nil {
 			db.Close()
+		}
+	}()
+	if cfg.Demo {
+		empty, err := db.IsEmpty(ctx)
+		if err != nil {
 			return nil, err
 		}
+		if empty {
+			if err := db.SeedDemo(ctx, time.Now()); err != nil {
+				return nil, err
+			}
+			logger.Info("loaded demo data")
+		}
+	}
+	sessionKey, err := secret(ctx, db, "PALARO_SESSION_KEY", cfg.SessionKey, "session-key", 64)
+	if err != nil {
+		return nil, err
+	}
+	ticketKey, err := secret(ctx, db, "PALARO_TICKET_KEY", cfg.TicketKey, "ticket-key", 32)
+	if err != nil {
+		return nil, err
 	}
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
-	a := &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval}
+	a = &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
-		db.Close()
 		return nil, err
 	}
 	if a.sender, err = newSender(cfg, logger); err != nil {
-		db.Close()
 		return nil, err
-	}
-	sessionKey := []byte(cfg.SessionKey)
-	if len(sessionKey) > 0 && len(sessionKey) < 32 {
-		db.Close()
-		return nil, errors.New("PALARO_SESSION_KEY must be at least 32 characters")
-	}
-	if len(sessionKey) == 0 {
-		if sessionKey, err = db.AppSecret(ctx, "session-key", 64); err != nil {
-			db.Close()
-			return nil, err
-		}
 	}
 	accounts := store.NewAccountService(db, sessionKey, composer)
 	server := handlers.New(handlers.Config{
@@ -91,7 +99,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 		TagManagerID: cfg.TagManagerID,
 		PixelID:      cfg.PixelID,
 		PartnerKeys:  cfg.PartnerKeys,
-		TicketKey:    ticketKey(cfg.TicketKey, logger),
+		TicketKey:    ticketKey,
 		SessionKey:   sessionKey,
 		TrustProxy:   cfg.TrustProxy,
 	}, handlers.Services{
@@ -109,18 +117,17 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (*app, error) 
 	return a, nil
 }
 
-// ticketKey returns the configured ticket signing key, or a random one (with a warning) when none
-// is set: QR codes then change when the server restarts.
-func ticketKey(key []byte, logger *slog.Logger) []byte {
-	if len(key) > 0 {
-		return key
+// secret returns the configured value of the environment variable env (at least 32 bytes), or,
+// when it is unset, the named secret generated once and kept in the database, so that sessions,
+// ticket QR codes and webhook signatures survive restarts.
+func secret(ctx context.Context, db *store.DB, env string, configured []byte, name string, size int) ([]byte, error) {
+	switch {
+	case len(configured) >= 32:
+		return configured, nil
+	case len(configured) > 0:
+		return nil, fmt.Errorf("%s must be at least 32 characters", env)
 	}
-	key = make([]byte, 32)
-	if _, err := rand.Read(key); err != nil {
-		panic(err)
-	}
-	logger.Warn("PALARO_TICKET_KEY is not set: using a random key, so ticket QR codes change on restart")
-	return key
+	return db.AppSecret(ctx, name, size)
 }
 
 // newPaymentProvider builds the provider PALARO_PAYMENT_PROVIDER selects: the sandbox (default)
@@ -129,16 +136,15 @@ func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *s
 	webhook := strings.TrimRight(cfg.BaseURL, "/") + "/v1/payment/webhook/"
 	switch cfg.PaymentProvider {
 	case "", sandbox.Name:
-		secret := []byte(cfg.PaymentSecret)
-		if len(secret) == 0 {
-			secret = make([]byte, 32)
-			_, _ = rand.Read(secret) // signed and verified by this process only
+		key, err := secret(ctx, db, "PALARO_PAYMENT_SECRET", cfg.PaymentSecret, "sandbox-webhook-secret", 32)
+		if err != nil {
+			return nil, nil, err
 		}
 		sessions, err := sandbox.NewSQLStore(ctx, db.Writer())
 		if err != nil {
 			return nil, nil, err
 		}
-		p, err := sandbox.New(sandbox.Config{BaseURL: cfg.BaseURL, WebhookURL: webhook + sandbox.Name, Secret: secret,
+		p, err := sandbox.New(sandbox.Config{BaseURL: cfg.BaseURL, WebhookURL: webhook + sandbox.Name, Secret: key,
 			Store: sessions, Logger: logger})
 		return p, p, err
 	case paymongo.Name:

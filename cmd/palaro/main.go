@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"time"
@@ -34,7 +33,7 @@ Environment:
   PALARO_DB         SQLite database file (default data/palaro.db)
   PALARO_BASE_URL   absolute URL used in links, sitemap and structured data (default http://localhost:8080)
   PALARO_DEMO=1     load the demo data when the database is empty (serve)
-  PALARO_TICKET_KEY secret that signs ticket QR codes (random per start when unset)
+  PALARO_TICKET_KEY secret that signs ticket QR codes (generated and kept in the database when unset)
   (payments, e-mail, holds and partner keys: see README.md)
   PALARO_SESSION_KEY  secret (at least 32 characters) for the session cookie; generated and kept in the database when unset
   PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
@@ -113,12 +112,12 @@ type config struct {
 	Hold time.Duration
 	// PartnerKeys are the partners' secrets for signed ticket status calls (PALARO_PARTNER_KEYS).
 	PartnerKeys map[string]string
-	// TicketKey signs the ticket codes in QR codes (PALARO_TICKET_KEY); a random one when unset.
+	// TicketKey signs the ticket codes in QR codes (PALARO_TICKET_KEY); generated and kept in the database when empty.
 	TicketKey []byte
 	// PaymentProvider is "sandbox" (default) or "paymongo" (PALARO_PAYMENT_PROVIDER).
 	PaymentProvider string
-	// PaymentSecret signs the sandbox's webhooks (PALARO_PAYMENT_SECRET); random per start when empty.
-	PaymentSecret         string
+	// PaymentSecret signs the sandbox's webhooks (PALARO_PAYMENT_SECRET); generated and kept in the database when empty.
+	PaymentSecret         []byte
 	PaymongoSecretKey     string
 	PaymongoWebhookSecret string
 	PaymongoLive          bool
@@ -129,7 +128,7 @@ type config struct {
 	// EventCache is how long public event reads are served from memory (PALARO_CACHE_SECONDS, default 2 s; 0 turns it off).
 	EventCache time.Duration
 	// SessionKey signs and encrypts the session cookie (PALARO_SESSION_KEY); generated and kept in the database when empty.
-	SessionKey string
+	SessionKey []byte
 	// TrustProxy takes the client IP from X-Forwarded-For (PALARO_TRUST_PROXY=1).
 	TrustProxy bool
 	// SMSProvider is "log" (default) or "semaphore" (PALARO_SMS_PROVIDER), with Semaphore's key and sender name.
@@ -152,7 +151,7 @@ func loadConfig() config {
 		TicketKey:    []byte(os.Getenv("PALARO_TICKET_KEY")),
 
 		PaymentProvider:       os.Getenv("PALARO_PAYMENT_PROVIDER"),
-		PaymentSecret:         os.Getenv("PALARO_PAYMENT_SECRET"),
+		PaymentSecret:         []byte(os.Getenv("PALARO_PAYMENT_SECRET")),
 		PaymongoSecretKey:     os.Getenv("PAYMONGO_SECRET_KEY"),
 		PaymongoWebhookSecret: os.Getenv("PAYMONGO_WEBHOOK_SECRET"),
 		PaymongoLive:          os.Getenv("PAYMONGO_LIVE") == "true",
@@ -166,7 +165,7 @@ func loadConfig() config {
 		},
 		JobInterval: time.Duration(envInt("PALARO_JOB_SECONDS", 30)) * time.Second,
 		EventCache:  eventCacheTTL(),
-		SessionKey:  os.Getenv("PALARO_SESSION_KEY"),
+		SessionKey:  []byte(os.Getenv("PALARO_SESSION_KEY")),
 		TrustProxy:  os.Getenv("PALARO_TRUST_PROXY") == "1",
 	}
 }
@@ -196,19 +195,11 @@ func envInt(name string, def int) int {
 
 // withDB opens and migrates the database, runs fn and closes it.
 func withDB(ctx context.Context, cfg config, fn func(*store.DB) error) error {
-	if dir := filepath.Dir(cfg.DBPath); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	db, err := store.Open(cfg.DBPath)
+	db, err := openDB(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := db.Migrate(ctx); err != nil {
-		return err
-	}
 	return fn(db)
 }
 
