@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"net/http"
 	"net/url"
 	"strings"
@@ -204,7 +205,7 @@ func (s *Server) renderSignIn(c *echo.Context, status int, email, next, formErr,
 func (s *Server) signInPage(c *echo.Context) error {
 	next := safeNext(c.QueryParam("next"))
 	if currentUser(c) != nil {
-		return c.Redirect(http.StatusSeeOther, orPath(next, "/profile"))
+		return c.Redirect(http.StatusSeeOther, cmp.Or(next, "/profile"))
 	}
 	notice := ""
 	switch {
@@ -214,13 +215,6 @@ func (s *Server) signInPage(c *echo.Context) error {
 		notice = "You have signed out."
 	}
 	return s.renderSignIn(c, http.StatusOK, "", next, "", notice, nil)
-}
-
-func orPath(p, def string) string {
-	if p == "" {
-		return def
-	}
-	return p
 }
 
 func (s *Server) signIn(c *echo.Context) error {
@@ -254,7 +248,7 @@ func (s *Server) signIn(c *echo.Context) error {
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, orPath(next, "/profile"))
+	return c.Redirect(http.StatusSeeOther, cmp.Or(next, "/profile"))
 }
 
 // signOut ends every session of the account (the server-side version changes) and starts a

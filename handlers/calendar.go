@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 	"time"
@@ -108,7 +109,7 @@ func (s *Server) eventICS(c *echo.Context) error {
 	e.SetDescription(strings.TrimSpace(ev.Summary + "\n\n" + s.config.BaseURL + "/e/" + ev.Code))
 	e.SetLocation(ev.Venue.Name + ", " + ev.Venue.Address + ", " + ev.Venue.City)
 	e.SetURL(s.config.BaseURL + "/e/" + ev.Code)
-	e.SetOrganizer("mailto:"+orDefault(ev.Organizer.Email, s.config.SupportEmail), ics.WithCN(ev.Organizer.Name))
+	e.SetOrganizer("mailto:"+cmp.Or(ev.Organizer.Email, s.config.SupportEmail), ics.WithCN(ev.Organizer.Name))
 	if ev.Status == palaro.EventCancelled {
 		e.SetStatus(ics.ObjectStatusCancelled)
 	} else {
@@ -116,11 +117,4 @@ func (s *Server) eventICS(c *echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
 	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -284,7 +285,7 @@ func (s *Server) ticketLink(t *palaro.Ticket, ev *palaro.Event) views.TicketLink
 	if t.Event != nil {
 		ev = t.Event
 	}
-	l := views.TicketLinkView{Href: palaro.TicketPath(t.PublicID), Code: t.Code, Title: t.TicketType.Name, Status: t.Status, StatusText: statusWord(t.Status), Detail: orDefault(t.HolderName, t.Email)}
+	l := views.TicketLinkView{Href: palaro.TicketPath(t.PublicID), Code: t.Code, Title: t.TicketType.Name, Status: t.Status, StatusText: statusWord(t.Status), Detail: cmp.Or(t.HolderName, t.Email)}
 	if ev != nil {
 		l.Title += " · " + ev.Name
 		l.Detail = ev.StartsAt.In(palaro.Manila).Format("Mon, 2 Jan 2006 · 3:04 PM")

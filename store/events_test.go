@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"path/filepath"
 	"testing"
@@ -67,7 +68,7 @@ func seedFixtures(t *testing.T, db *DB) {
 		res, err := db.write.ExecContext(ctx, `INSERT INTO events (code, name, starts_at, ends_at, status, popularity,
 			venue_id, organizer_id) VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
 			f.code, "Event "+f.code, formatTime(f.starts), formatTime(f.starts.Add(time.Duration(f.hours)*time.Hour)),
-			orDefault(f.status, palaro.EventScheduled), f.popularity, f.venue)
+			cmp.Or(f.status, palaro.EventScheduled), f.popularity, f.venue)
 		require.NoError(t, err)
 		id, err := res.LastInsertId()
 		require.NoError(t, err)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -78,7 +79,7 @@ func insertDemoEvent(ctx context.Context, tx *sql.Tx, d demoEvent, today, now ti
 		image_url, status, popularity, venue_id, organizer_id, required_fields, survey_question, survey_answers)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.code, d.name, d.summary, d.description, formatTime(starts), formatTime(ends),
-		"img/events/"+d.image+".svg", orDefault(d.status, palaro.EventScheduled), d.popularity,
+		"img/events/"+d.image+".svg", cmp.Or(d.status, palaro.EventScheduled), d.popularity,
 		d.venue, d.organizer, string(required), d.surveyQuestion, string(answers))
 	if err != nil {
 		return err
@@ -123,13 +124,6 @@ func insertDemoEvent(ctx context.Context, tx *sql.Tx, d demoEvent, today, now ti
 func orEmpty(s []string) []string {
 	if s == nil {
 		return []string{}
-	}
-	return s
-}
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
 	}
 	return s
 }

@@ -4,13 +4,6 @@ import (
 	"fmt"
 )
 
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
 // staggerClass names the CSS class that delays the i-th menu item's entrance by 0.025 s per item
 // (a class, not a style attribute, which the Content-Security-Policy would block).
 func staggerClass(i int) string {
