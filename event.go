@@ -115,15 +115,26 @@ func (t TicketType) Available() int {
 	return max(t.Capacity-t.Sold-t.Held, 0)
 }
 
-// OnSale reports whether the ticket type can be bought at time now.
-func (t TicketType) OnSale(now time.Time) bool {
-	if !t.SalesStart.IsZero() && now.Before(t.SalesStart) {
-		return false
+// Sale states of a ticket type, from SaleState.
+const (
+	SaleOpen       = "open"
+	SaleNotStarted = "not_started"
+	SaleEnded      = "ended"
+	SaleSoldOut    = "sold_out"
+)
+
+// SaleState tells whether the ticket type of event ev can be bought at time now and, if not, why:
+// sales end at SalesEnd (exclusive) and with a cancelled event; ev may be nil.
+func (t TicketType) SaleState(ev *Event, now time.Time) string {
+	switch {
+	case ev != nil && ev.Status == EventCancelled, !t.SalesEnd.IsZero() && !now.Before(t.SalesEnd):
+		return SaleEnded
+	case !t.SalesStart.IsZero() && now.Before(t.SalesStart):
+		return SaleNotStarted
+	case t.Available() == 0:
+		return SaleSoldOut
 	}
-	if !t.SalesEnd.IsZero() && now.After(t.SalesEnd) {
-		return false
-	}
-	return t.Available() > 0
+	return SaleOpen
 }
 
 // AddOn is an extra (merchandise, food, parking, …) sold with a ticket.

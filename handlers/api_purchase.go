@@ -64,7 +64,7 @@ func (s *Server) ticketType(c *echo.Context) error {
 		return err
 	}
 	d := ticketTypeJSON{
-		TicketDetails: s.ticketDetails(tt, ev), OnSale: tt.OnSale(now), Rules: palaro.PurchaseRules(*tt, ev, len(seats)),
+		TicketDetails: s.ticketDetails(tt, ev), OnSale: tt.SaleState(ev, now) == palaro.SaleOpen, Rules: palaro.PurchaseRules(*tt, ev, len(seats)),
 		Payments: paymentOptions(tt.PaymentTypes), Source: cleanSource(c.QueryParam("source")),
 	}
 	if d.Source != "" {

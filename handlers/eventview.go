@@ -136,12 +136,13 @@ func (s *Server) eventView(ev *palaro.Event, now time.Time) views.EventView {
 		v.Links = append(v.Links, views.LinkView{Label: l.Label, URL: l.URL})
 	}
 	for _, t := range ev.TicketTypes {
-		v.Tickets = append(v.Tickets, ticketView(t, now, v.Ended || ev.Status == palaro.EventCancelled))
+		v.Tickets = append(v.Tickets, ticketView(t, ev, now, v.Ended))
 	}
 	return v
 }
 
-func ticketView(t palaro.TicketType, now time.Time, closed bool) views.TicketView {
+// ticketView builds one ticket type's row of the event page; ended says the event is over.
+func ticketView(t palaro.TicketType, ev *palaro.Event, now time.Time, ended bool) views.TicketView {
 	tv := views.TicketView{Code: t.Code, Name: t.Name, Description: t.Description, Price: t.FinalPrice().Display()}
 	if t.Discount > 0 && t.Price > 0 {
 		tv.Original, tv.Discount = t.Price.String(), palaro.DiscountPercent(t.Discount)
@@ -160,12 +161,13 @@ func ticketView(t palaro.TicketType, now time.Time, closed bool) views.TicketVie
 	if t.Seated {
 		tv.BuyHref = "/s/" + t.Code
 	}
+	state := t.SaleState(ev, now)
 	switch {
-	case closed || (!t.SalesEnd.IsZero() && now.After(t.SalesEnd)):
+	case ended || state == palaro.SaleEnded:
 		tv.Unavailable = "Sales ended"
-	case t.Available() == 0:
+	case state == palaro.SaleSoldOut:
 		tv.Unavailable = "Sold out"
-	case !t.SalesStart.IsZero() && now.Before(t.SalesStart):
+	case state == palaro.SaleNotStarted:
 		tv.Unavailable = "Not yet on sale"
 	default:
 		tv.Available = true

@@ -116,14 +116,13 @@ func orEmpty(s []string) []string {
 
 // ticketHeader builds the head of the buy and seat pages.
 func (s *Server) ticketHeader(tt *palaro.TicketType, ev *palaro.Event, now time.Time) views.TicketHeader {
-	ended := !now.Before(ev.EndsAt) || ev.Status == palaro.EventCancelled
 	return views.TicketHeader{
 		EventName: ev.Name,
 		EventHref: "/e/" + ev.Code,
 		ImageURL:  s.imageURL(ev.ImageURL),
 		When:      formatWhen(ev.StartsAt, ev.EndsAt),
 		Place:     ev.Venue.Name + ", " + ev.Venue.City,
-		Ticket:    ticketView(*tt, now, ended),
+		Ticket:    ticketView(*tt, ev, now, !now.Before(ev.EndsAt)),
 	}
 }
 

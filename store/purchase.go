@@ -123,10 +123,10 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	if verr := palaro.ValidatePurchase(req, *tt, ev); verr != nil {
 		return nil, verr
 	}
-	if !tt.SalesStart.IsZero() && now.Before(tt.SalesStart) {
+	switch tt.SaleState(ev, now) { // sold out is decided by the capacity hold below, under the write lock
+	case palaro.SaleNotStarted:
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s have not started yet.", tt.Name)
-	}
-	if !tt.SalesEnd.IsZero() && !now.Before(tt.SalesEnd) || ev.Status == palaro.EventCancelled {
+	case palaro.SaleEnded:
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s have ended.", tt.Name)
 	}
 	addOns, err := pickAddOns(ev.AddOns, req.AddOns)
