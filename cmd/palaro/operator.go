@@ -22,16 +22,16 @@ func printOutbox(ctx context.Context, w io.Writer, outbox palaro.Outbox, f palar
 		return nil
 	}
 	for _, m := range msgs {
-		fmt.Fprintf(w, "#%d  %s  %s  %s  to=%s  attempts=%d  created=%s\n", m.ID, strings.ToUpper(m.Status), m.Channel,
-			m.Kind, m.To, m.Attempts, m.CreatedAt.Format(time.RFC3339))
+		fmt.Fprintf(w, "#%d  %s  %s  %s  to=%s  attempts=%d  created=%s\n", m.ID, termSafe(strings.ToUpper(m.Status)),
+			termSafe(m.Channel), termSafe(m.Kind), termSafe(m.To), m.Attempts, m.CreatedAt.Format(time.RFC3339))
 		if m.Channel != palaro.ChannelSMS {
-			fmt.Fprintf(w, "Subject: %s\n", m.Subject)
+			fmt.Fprintf(w, "Subject: %s\n", termSafe(m.Subject))
 		}
 		if m.LastError != "" {
-			fmt.Fprintf(w, "Last error: %s\n", m.LastError)
+			fmt.Fprintf(w, "Last error: %s\n", termSafe(m.LastError))
 		}
 		for _, line := range strings.Split(strings.TrimRight(m.Text, "\n"), "\n") {
-			fmt.Fprintln(w, "    "+line)
+			fmt.Fprintln(w, "    "+termSafe(line))
 		}
 		fmt.Fprintln(w)
 	}
@@ -51,7 +51,7 @@ func printOrders(ctx context.Context, w io.Writer, purchases palaro.PurchaseServ
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ORDER\tSTATUS\tCREATED\tEMAIL\tEVENT\tITEM\tTOTAL\tPROVIDER\tNOTE")
 	for _, o := range orders {
-		item := fmt.Sprintf("%d × %s", o.Quantity, o.TicketType.Name)
+		item := fmt.Sprintf("%d × %s", o.Quantity, termSafe(o.TicketType.Name))
 		if o.Kind == palaro.OrderKindAddOns {
 			item = fmt.Sprintf("%d add-on(s)", len(o.AddOns))
 		}
@@ -59,8 +59,9 @@ func printOrders(ctx context.Context, w io.Writer, purchases palaro.PurchaseServ
 		if o.Status == palaro.OrderRefund {
 			note = "REFUND: paid after its tickets were gone"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", o.PublicID, o.Status, o.CreatedAt.Format(time.RFC3339),
-			o.Email, o.Event.Code, item, o.Total.Display(), strings.TrimSpace(o.Provider+" "+o.ProviderRef), note)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termSafe(o.PublicID), termSafe(o.Status),
+			o.CreatedAt.Format(time.RFC3339), termSafe(o.Email), termSafe(o.Event.Code), item, o.Total.Display(),
+			termSafe(strings.TrimSpace(o.Provider+" "+o.ProviderRef)), note)
 	}
 	return tw.Flush()
 }
