@@ -132,6 +132,14 @@ func (s *Server) uploadPicture(c *echo.Context) error {
 	if u == nil {
 		return err
 	}
+	if err := s.throttle(c, limitCheck{limitPictureAccount, "picture|" + strconv.FormatInt(u.ID, 10)}); err != nil {
+		return s.renderProfile(c, http.StatusTooManyRequests, u, profileView{pictureError: MsgTooManyRequests})
+	}
+	done, ok := s.pictureUploads.begin(u.ID)
+	if !ok {
+		return s.renderProfile(c, errPictureTwice.status, u, profileView{pictureError: errPictureTwice.msg})
+	}
+	defer done()
 	fh, err := c.FormFile("picture")
 	if err != nil {
 		return s.renderProfile(c, http.StatusUnprocessableEntity, u, profileView{pictureError: "Choose a picture to upload."})

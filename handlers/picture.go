@@ -3,6 +3,7 @@ package handlers
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"io"
@@ -10,17 +11,36 @@ import (
 
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // registers WebP with image.Decode
+	"golang.org/x/sync/semaphore"
 
 	"palaro"
 )
 
-// Picture limits: the upload's size, the largest image decoded (checked from the header, before
-// decoding, so a small file claiming huge dimensions is refused), and the stored size.
+// Picture limits: the largest image decoded (checked from the header with image.DecodeConfig,
+// before decoding, so a small file claiming huge dimensions is refused), the memory all decodes
+// in progress may take together, and the stored size.
 const (
-	maxPicturePixels = 40_000_000
-	maxPictureSide   = 12_000
-	pictureSide      = 512
+	maxPicturePixels = 16_000_000
+	maxPictureSide   = 4096
+	// pictureDecodeBudget bounds the bytes of the images being decoded at once, across every
+	// account: a decode reserves its estimated size first and is refused when the budget is spent.
+	pictureDecodeBudget = 192 << 20
+	pictureSide         = 512
 )
+
+// pictureDecodes is the shared memory budget of picture decoding, in bytes.
+var pictureDecodes = semaphore.NewWeighted(pictureDecodeBudget)
+
+// decodeCost estimates the bytes a decoded image of cfg takes: 8 per pixel for 16-bit colour
+// models, 4 for the others.
+func decodeCost(cfg image.Config) int64 {
+	perPixel := int64(4)
+	switch cfg.ColorModel {
+	case color.RGBA64Model, color.NRGBA64Model, color.Gray16Model:
+		perPixel = 8
+	}
+	return int64(cfg.Width) * int64(cfg.Height) * perPixel
+}
 
 // pictureError is a refused upload, with the message shown next to the field.
 type pictureError struct {
@@ -34,7 +54,9 @@ var (
 	errPictureTooLarge = &pictureError{http.StatusRequestEntityTooLarge, "The picture is too large. Choose one of at most 5 MB."}
 	errPictureSVG      = &pictureError{http.StatusUnsupportedMediaType, "SVG images are not accepted. Choose a JPEG, PNG or WebP picture."}
 	errPictureFormat   = &pictureError{http.StatusUnsupportedMediaType, "This file is not a picture we can read. Choose a JPEG, PNG or WebP picture."}
-	errPictureHuge     = &pictureError{http.StatusUnprocessableEntity, "This picture has too many pixels. Choose one of at most 12,000 pixels per side."}
+	errPictureHuge     = &pictureError{http.StatusUnprocessableEntity, "This picture has too many pixels. Choose one of at most 4096 × 4096 pixels."}
+	errPictureBusy     = &pictureError{http.StatusServiceUnavailable, "We are busy processing pictures. Please try again in a minute."}
+	errPictureTwice    = &pictureError{http.StatusTooManyRequests, "Your previous picture is still being processed. Please wait for it to finish."}
 )
 
 // processPicture reads an uploaded picture, decodes it (JPEG, PNG or WebP), scales it to fit a
@@ -59,6 +81,11 @@ func processPicture(r io.Reader) (palaro.Picture, error) {
 		cfg.Width*cfg.Height > maxPicturePixels {
 		return palaro.Picture{}, errPictureHuge
 	}
+	cost := decodeCost(cfg)
+	if !pictureDecodes.TryAcquire(cost) {
+		return palaro.Picture{}, errPictureBusy
+	}
+	defer pictureDecodes.Release(cost)
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
 		return palaro.Picture{}, errPictureFormat

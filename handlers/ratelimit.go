@@ -29,6 +29,9 @@ var (
 	limitResetCheck   = limitRule{Burst: 10, Every: time.Minute}
 	limitRegistration = limitRule{Burst: 10, Every: time.Minute}
 	limitPurchase     = limitRule{Burst: 20, Every: 6 * time.Second}
+	// limitPicture bounds picture uploads per IP address, limitPictureAccount per account.
+	limitPicture        = limitRule{Burst: 30, Every: 20 * time.Second}
+	limitPictureAccount = limitRule{Burst: 10, Every: time.Minute}
 )
 
 // routeLimits are applied per IP address to whole routes by rateLimitRoutes.
@@ -43,6 +46,7 @@ var routeLimits = map[string]limitRule{
 	"POST /reset-password":          limitResetRequest,
 	"POST /reset-password/new":      limitResetCheck,
 	"POST /profile/email":           limitRegistration,
+	"POST /profile/picture":         limitPicture,
 }
 
 // MsgTooManyRequests answers a throttled request.
@@ -129,4 +133,15 @@ func (s *Server) rateLimitRoutes(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// oneAtATime lets each key run one piece of work at a time (one picture upload per account).
+type oneAtATime struct{ running sync.Map }
+
+// begin reports whether key may start; when it may, done must be called when the work ends.
+func (o *oneAtATime) begin(key int64) (done func(), ok bool) {
+	if _, busy := o.running.LoadOrStore(key, struct{}{}); busy {
+		return nil, false
+	}
+	return func() { o.running.Delete(key) }, true
 }

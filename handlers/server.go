@@ -63,6 +63,8 @@ type Server struct {
 	logger   *slog.Logger
 	sessions *sessions.CookieStore
 	limits   *limiter
+	// pictureUploads lets each account upload one picture at a time.
+	pictureUploads oneAtATime
 	// secure is true when the site is served over TLS (BaseURL is https).
 	secure bool
 	// Now returns the current time; tests replace it.
