@@ -176,6 +176,9 @@ func (f *fieldErrors) passwords(password, repeat string) {
 func (s SignUp) Normalize() SignUp {
 	s.Email = NormalizeEmail(s.Email)
 	s.FirstName, s.LastName = strings.TrimSpace(s.FirstName), strings.TrimSpace(s.LastName)
+	if s.ExistingUser { // the form hides the name fields from existing users: what they hold is not kept
+		s.FirstName, s.LastName = "", ""
+	}
 	s.MobileNumber = strings.TrimSpace(s.MobileNumber)
 	if n, ok := NormalizeMobileNumber(s.MobileNumber); ok {
 		s.MobileNumber = n
@@ -188,8 +191,10 @@ func (s SignUp) Validate() *Error {
 	var f fieldErrors
 	f.email(s.Email)
 	f.passwords(s.Password, s.RepeatPassword)
-	f.text(FieldFirstName, s.FirstName, 100, MsgFirstNameRequired)
-	f.text(FieldLastName, s.LastName, 100, MsgLastNameRequired)
+	if !s.ExistingUser { // an existing user's name is on their earlier tickets; they add it on /profile when they wish
+		f.text(FieldFirstName, s.FirstName, 100, MsgFirstNameRequired)
+		f.text(FieldLastName, s.LastName, 100, MsgLastNameRequired)
+	}
 	f.mobile(s.MobileNumber)
 	if !s.AcceptTerms {
 		f.add(FieldTerms, MsgTermsRequired)

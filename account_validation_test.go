@@ -53,6 +53,15 @@ func TestSignUp_Validate(t *testing.T) {
 	require.Nil(t, s.Validate())
 	require.Equal(t, "ana@example.ph", s.Email)
 	require.Equal(t, "+639171234567", s.MobileNumber)
+
+	t.Run("ExistingUserWithoutName", func(t *testing.T) {
+		s := SignUp{Email: "ana@example.ph", Password: "secret123", RepeatPassword: "secret123", FirstName: "hidden",
+			MobileNumber: "0917 123 4567", AcceptTerms: true, ExistingUser: true}.Normalize()
+		require.Nil(t, s.Validate(), "an existing user's name is not asked for")
+		require.Empty(t, s.FirstName, "what the hidden name field held is not kept")
+		s.MobileNumber = ""
+		require.Equal(t, MsgMobileRequired, s.Validate().Fields[FieldMobileNumber], "the mobile number still is: password resets use it")
+	})
 }
 
 func TestPassword_Hash(t *testing.T) {

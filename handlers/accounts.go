@@ -130,20 +130,30 @@ func mobileField(value string, err error) views.FormField {
 func signUpForm(req palaro.SignUp, err error) views.Form {
 	fields := []views.FormField{emailField(req.Email, fieldError(err, palaro.FieldEmail))}
 	fields = append(fields, passwordFields(req.Password, req.RepeatPassword, err, "new-password")...)
-	fields = append(fields, nameFields(req.FirstName, req.LastName, err)...)
+	for _, f := range nameFields(req.FirstName, req.LastName, err) {
+		f.Class = "personal-detail" // hidden (by CSS, without scripts) while 'I am an existing user' is ticked
+		fields = append(fields, f)
+	}
 	fields = append(fields, mobileField(req.MobileNumber, err))
 	return views.Form{
 		ID: "sign-up", Action: "/sign-up", Submit: "Sign up", Error: formError(err), Fields: fields,
+		Lead: []views.FormCheckbox{
+			{Name: "existingUser", Label: "I am an existing user", Checked: req.ExistingUser, Class: "existing-user",
+				Hint: existingUserHint},
+		},
 		Checkboxes: []views.FormCheckbox{
 			{Name: palaro.FieldTerms, Label: "I accept the ", LinkText: "Terms & Conditions", LinkHref: "/terms",
 				LinkPopup: "terms-and-conditions", Checked: req.AcceptTerms, Error: fieldError(err, palaro.FieldTerms)},
-			{Name: "existingUser", Label: "I am an existing user", Checked: req.ExistingUser},
 		},
 	}
 }
 
+// existingUserHint tells a buyer who ticks 'I am an existing user' what signing up does for them.
+const existingUserHint = "Sign up with the e-mail address you bought your tickets with: once you confirm it, " +
+	"those tickets appear under Tickets. Your name is not needed; we keep your mobile number for password resets."
+
 func (s *Server) renderSignUp(c *echo.Context, req palaro.SignUp, err error) error {
-	return render(c, statusOfForm(err), views.AccountScreen(s.accountPage(c, "Sign up", false), views.AccountPage{
+	return render(c, statusOfForm(err), views.AccountScreen(s.accountPage(c, "Sign up", true), views.AccountPage{
 		Heading: "Create your account",
 		Intro:   "Sign up to keep your tickets in one place, join activities and climb the leaderboard.",
 		Form:    signUpForm(req, err),

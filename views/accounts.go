@@ -18,6 +18,8 @@ type FormField struct {
 	InputMode    string
 	MaxLength    int
 	Required     bool
+	// Class is an extra class on the field's row (such as "personal-detail", hidden from existing users).
+	Class string
 }
 
 // ID is the input's element id.
@@ -33,6 +35,10 @@ type FormCheckbox struct {
 	LinkPopup string
 	Checked   bool
 	Error     string
+	// Hint is a sentence shown under the checkbox while it is ticked.
+	Hint string
+	// Class is an extra class on the checkbox's row.
+	Class string
 }
 
 // ID is the checkbox's element id.
@@ -48,6 +54,8 @@ type Form struct {
 	Error string
 	// Notice is a message that something worked (such as a code being sent).
 	Notice     string
+	// Lead are checkboxes shown before the fields (such as one that hides some of them).
+	Lead       []FormCheckbox
 	Fields     []FormField
 	Checkboxes []FormCheckbox
 	// Hidden are extra hidden fields (name → value), besides the CSRF token.
