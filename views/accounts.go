@@ -53,7 +53,7 @@ type Form struct {
 	// Error is a message about the whole form (such as a failed sign-in).
 	Error string
 	// Notice is a message that something worked (such as a code being sent).
-	Notice     string
+	Notice string
 	// Lead are checkboxes shown before the fields (such as one that hides some of them).
 	Lead       []FormCheckbox
 	Fields     []FormField
