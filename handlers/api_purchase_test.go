@@ -47,7 +47,8 @@ func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixt
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	require.NoError(t, db.Migrate(ctx))
-	now := time.Now().UTC().Truncate(time.Second)
+	now := testNow.UTC()
+	db.Now = func() time.Time { return now }
 	require.NoError(t, db.SeedDemo(ctx, now))
 	f := &apiFixture{db: db, now: now, outbox: store.NewOutboxService(db)}
 	f.http = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f.server.ServeHTTP(w, r) }))

@@ -34,6 +34,11 @@ func newTestServer(t *testing.T) *testServer {
 	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
+	// The clock stands still at a fixed instant, Wednesday 4 March 2026, 10:00 in Manila: dates
+	// read the same at any hour, and rate-limit buckets do not refill while a slow run (-race on
+	// a loaded machine) sends its requests.
+	stopped := time.Date(2026, 3, 4, 10, 0, 0, 0, palaro.Manila)
+	db.Now = func() time.Time { return stopped }
 	require.NoError(t, db.Migrate(context.Background()))
 	ts := &testServer{db: db}
 	key := []byte("0123456789abcdef0123456789abcdef")
@@ -41,10 +46,7 @@ func newTestServer(t *testing.T) *testServer {
 	ts.Server = New(Config{BaseURL: "http://palaro.test", SessionKey: key},
 		Services{Events: store.NewEventService(db), Accounts: ts.accounts}, static.Default(),
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
-	// The handlers' clock stands still, so rate-limit buckets do not refill while a slow run
-	// (-race on a loaded machine) sends its requests.
-	started := time.Now()
-	ts.Server.Now = func() time.Time { return started }
+	ts.Server.Now = db.Now
 	return ts
 }
 

@@ -257,34 +257,113 @@ func TestEventService_Tags(t *testing.T) {
 func TestDB_SeedDemo(t *testing.T) {
 	ctx := context.Background()
 
-	t.Run("OK", func(t *testing.T) {
-		db := openTestDB(t)
-		now := time.Now()
-		require.NoError(t, db.SeedDemo(ctx, now))
-		svc := NewEventService(db)
-		all, err := svc.ListEvents(ctx, palaro.EventFilter{Now: now, Limit: 100})
-		require.NoError(t, err)
-		require.GreaterOrEqual(t, len(all.Events), 28, "most demo events are upcoming")
-		for _, when := range []string{palaro.WhenToday, palaro.WhenWeek, palaro.WhenMonth} {
-			page, err := svc.ListEvents(ctx, palaro.EventFilter{When: when, Now: now})
+	// The demo data is relative to the moment it is loaded: at any of these instants (a day, a week,
+	// a month and a year turning over in Manila, some given in UTC) each date filter has events.
+	for _, now := range []time.Time{
+		fixtureNow,
+		time.Date(2026, 3, 4, 23, 59, 0, 0, palaro.Manila),
+		time.Date(2026, 3, 4, 16, 1, 0, 0, time.UTC), // 00:01 on Thursday 5 March in Manila
+		time.Date(2026, 3, 7, 23, 59, 0, 0, palaro.Manila),
+		time.Date(2026, 3, 31, 23, 59, 0, 0, palaro.Manila),
+		time.Date(2026, 12, 31, 23, 59, 0, 0, palaro.Manila),
+		time.Date(2026, 12, 31, 16, 1, 0, 0, time.UTC), // 00:01 on 1 January 2027 in Manila
+	} {
+		t.Run("OK "+now.Format(time.RFC3339), func(t *testing.T) {
+			db := openTestDB(t)
+			require.NoError(t, db.SeedDemo(ctx, now))
+			svc := NewEventService(db)
+			all, err := svc.ListEvents(ctx, palaro.EventFilter{Now: now, Limit: 100})
 			require.NoError(t, err)
-			require.NotEmpty(t, page.Events, "demo data has events for %q", when)
-		}
-		var total, past, free, discounted int
-		require.NoError(t, db.read.QueryRow(`SELECT COUNT(*), SUM(ends_at < ?) FROM events`, formatTime(now)).Scan(&total, &past))
-		require.NoError(t, db.read.QueryRow(`SELECT SUM(price = 0), SUM(discount > 0) FROM ticket_types`).Scan(&free, &discounted))
-		require.GreaterOrEqual(t, total, 30)
-		require.Positive(t, past, "a few past events")
-		require.Positive(t, free, "free tickets")
-		require.Positive(t, discounted, "discounted tickets")
-	})
+			require.GreaterOrEqual(t, len(all.Events), 28, "most demo events are upcoming")
+			for _, when := range []string{palaro.WhenToday, palaro.WhenWeek, palaro.WhenMonth} {
+				page, err := svc.ListEvents(ctx, palaro.EventFilter{When: when, Now: now})
+				require.NoError(t, err)
+				require.NotEmpty(t, page.Events, "demo data has events for %q", when)
+			}
+			var total, past, free, discounted int
+			require.NoError(t, db.read.QueryRow(`SELECT COUNT(*), SUM(ends_at < ?) FROM events`, formatTime(now)).Scan(&total, &past))
+			require.NoError(t, db.read.QueryRow(`SELECT SUM(price = 0), SUM(discount > 0) FROM ticket_types`).Scan(&free, &discounted))
+			require.GreaterOrEqual(t, total, 30)
+			require.Positive(t, past, "a few past events")
+			require.Positive(t, free, "free tickets")
+			require.Positive(t, discounted, "discounted tickets")
+		})
+	}
 	t.Run("ErrNotEmpty", func(t *testing.T) {
 		db := openTestDB(t)
 		seedFixtures(t, db)
-		err := db.SeedDemo(ctx, time.Now())
+		err := db.SeedDemo(ctx, fixtureNow)
 		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
 		var n int
 		require.NoError(t, db.read.QueryRow(`SELECT COUNT(*) FROM events`).Scan(&n))
 		require.Equal(t, 8, n, "nothing was added")
 	})
+}
+
+// TestEventService_ListEvents_Instants runs the Today, This week and This month lists at the
+// instants where a day, week, month or year turns over in Manila, some given in UTC (whose date is
+// then the day before): each list holds the events that overlap its window, so an event that
+// started yesterday evening and is still running is listed under Today.
+func TestEventService_ListEvents_Instants(t *testing.T) {
+	db := openTestDB(t)
+	ctx := context.Background()
+	_, err := db.write.ExecContext(ctx, `INSERT INTO organizers (id, name, email, url) VALUES (1, 'Org', 'org@example.ph', 'https://example.ph');
+		INSERT INTO venues (id, name, address, city, region, latitude, longitude) VALUES (1, 'Arena', 'Seashell Lane', 'Pasay', 'Metro Manila', 14.53, 120.98)`)
+	require.NoError(t, err)
+	manila := func(y int, m time.Month, d, h, min int) time.Time {
+		return time.Date(y, m, d, h, min, 0, 0, palaro.Manila)
+	}
+	for _, ev := range []struct {
+		code       string
+		starts, to time.Time
+	}{
+		{"wed-overnight", manila(2026, 3, 4, 22, 0), manila(2026, 3, 5, 4, 0)},
+		{"wed-ends-2359", manila(2026, 3, 4, 20, 0), manila(2026, 3, 4, 23, 59)},
+		{"thu-evening", manila(2026, 3, 5, 19, 0), manila(2026, 3, 5, 23, 0)},
+		{"sat-late", manila(2026, 3, 7, 23, 0), manila(2026, 3, 8, 1, 0)},
+		{"sun-morning", manila(2026, 3, 8, 10, 0), manila(2026, 3, 8, 14, 0)},
+		{"mar31-night", manila(2026, 3, 31, 21, 0), manila(2026, 4, 1, 2, 0)},
+		{"apr1-noon", manila(2026, 4, 1, 12, 0), manila(2026, 4, 1, 16, 0)},
+		{"new-years-eve", manila(2026, 12, 31, 20, 0), manila(2027, 1, 1, 2, 0)},
+		{"jan1-noon", manila(2027, 1, 1, 12, 0), manila(2027, 1, 1, 18, 0)},
+		{"jan4", manila(2027, 1, 4, 10, 0), manila(2027, 1, 4, 12, 0)},
+	} {
+		_, err := db.write.ExecContext(ctx, `INSERT INTO events (code, name, starts_at, ends_at, status, venue_id, organizer_id)
+			VALUES (?, ?, ?, ?, 'scheduled', 1, 1)`, ev.code, ev.code, formatTime(ev.starts), formatTime(ev.to))
+		require.NoError(t, err)
+	}
+	svc := NewEventService(db)
+	utc := func(y int, m time.Month, d, h, min int) time.Time { return time.Date(y, m, d, h, min, 0, 0, time.UTC) }
+	for _, tc := range []struct {
+		name               string
+		now                time.Time
+		today, week, month []string
+	}{
+		{"Wednesday 23:59", manila(2026, 3, 4, 23, 59),
+			[]string{"wed-overnight"}, []string{"wed-overnight", "thu-evening", "sat-late"},
+			[]string{"wed-overnight", "thu-evening", "sat-late", "sun-morning", "mar31-night"}},
+		{"Thursday 00:01, as UTC", utc(2026, 3, 4, 16, 1),
+			[]string{"wed-overnight", "thu-evening"}, []string{"wed-overnight", "thu-evening", "sat-late"},
+			[]string{"wed-overnight", "thu-evening", "sat-late", "sun-morning", "mar31-night"}},
+		{"Saturday 23:59", manila(2026, 3, 7, 23, 59),
+			[]string{"sat-late"}, []string{"sat-late"}, []string{"sat-late", "sun-morning", "mar31-night"}},
+		{"Sunday 00:01", manila(2026, 3, 8, 0, 1),
+			[]string{"sat-late", "sun-morning"}, []string{"sat-late", "sun-morning"}, []string{"sat-late", "sun-morning", "mar31-night"}},
+		{"last day of the month 23:59", manila(2026, 3, 31, 23, 59),
+			[]string{"mar31-night"}, []string{"mar31-night", "apr1-noon"}, []string{"mar31-night"}},
+		{"first of the month 00:01, as UTC", utc(2026, 3, 31, 16, 1),
+			[]string{"mar31-night", "apr1-noon"}, []string{"mar31-night", "apr1-noon"}, []string{"mar31-night", "apr1-noon"}},
+		{"31 December 23:59", manila(2026, 12, 31, 23, 59),
+			[]string{"new-years-eve"}, []string{"new-years-eve", "jan1-noon"}, []string{"new-years-eve"}},
+		{"1 January 00:01, as UTC on 31 December", utc(2026, 12, 31, 16, 1),
+			[]string{"new-years-eve", "jan1-noon"}, []string{"new-years-eve", "jan1-noon"}, []string{"new-years-eve", "jan1-noon", "jan4"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for when, want := range map[string][]string{palaro.WhenToday: tc.today, palaro.WhenWeek: tc.week, palaro.WhenMonth: tc.month} {
+				page, err := svc.ListEvents(ctx, palaro.EventFilter{When: when, Now: tc.now})
+				require.NoError(t, err)
+				require.Equal(t, want, codes(page.Events), when)
+			}
+		})
+	}
 }

@@ -27,7 +27,8 @@ func newPurchaseFixture(t *testing.T) *purchaseFixture {
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
 	require.NoError(t, db.Migrate(ctx))
-	now := time.Now().UTC().Truncate(time.Second)
+	now := fixtureNow.UTC()
+	db.Now = func() time.Time { return now }
 	require.NoError(t, db.SeedDemo(ctx, now))
 	return &purchaseFixture{
 		db:        db,

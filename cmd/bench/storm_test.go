@@ -34,7 +34,7 @@ func TestStorm_TicketTypeAndReadBack(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	require.NoError(t, db.Migrate(ctx))
-	now := time.Now().UTC().Truncate(time.Second)
+	now := time.Date(2026, 3, 4, 10, 0, 0, 0, palaro.Manila)
 	require.NoError(t, db.SeedDemo(ctx, now))
 	const event = "tekken-tuesdays-cubao"
 

@@ -32,6 +32,7 @@ type app struct {
 	sender    notify.Sender
 	logger    *slog.Logger
 	jobEvery  time.Duration
+	now       func() time.Time
 }
 
 // openDB creates the database's folder, opens the database and applies its migrations.
@@ -43,6 +44,9 @@ func openDB(ctx context.Context, cfg config) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Now != nil {
+		db.Now = cfg.Now
+	}
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -53,6 +57,9 @@ func openDB(ctx context.Context, cfg config) (*store.DB, error) {
 // newApp opens and migrates the database, loads demo data when configured and the database is
 // empty, and wires the services into the HTTP server.
 func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	db, err := openDB(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -68,7 +75,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 			return nil, err
 		}
 		if empty {
-			if err := db.SeedDemo(ctx, time.Now()); err != nil {
+			if err := db.SeedDemo(ctx, cfg.Now()); err != nil {
 				return nil, err
 			}
 			logger.Info("loaded demo data")
@@ -85,7 +92,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
-	a = &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval}
+	a = &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval, now: cfg.Now}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
 	}
@@ -93,6 +100,8 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		return nil, err
 	}
 	accounts := store.NewAccountService(db, sessionKey, composer)
+	cached := store.NewCachedEventService(events, cfg.EventCache)
+	cached.Now = a.now
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
@@ -103,13 +112,14 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		SessionKey:   sessionKey,
 		TrustProxy:   cfg.TrustProxy,
 	}, handlers.Services{
-		Events:      store.NewCachedEventService(events, cfg.EventCache),
+		Events:      cached,
 		TicketTypes: events,
 		Purchases:   purchases,
 		Seats:       store.NewSeatService(db),
 		Payments:    a.payments,
 		Accounts:    accounts,
 	}, static.Default(), logger)
+	server.Now = a.now
 	if a.sandbox != nil {
 		server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(a.sandbox.Handler()))
 	}
@@ -145,7 +155,7 @@ func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *s
 			return nil, nil, err
 		}
 		p, err := sandbox.New(sandbox.Config{BaseURL: cfg.BaseURL, WebhookURL: webhook + sandbox.Name, Secret: key,
-			Store: sessions, Logger: logger})
+			Store: sessions, Logger: logger, Now: cfg.Now})
 		return p, p, err
 	case paymongo.Name:
 		p, err := paymongo.New(paymongo.Config{SecretKey: cfg.PaymongoSecretKey, WebhookSecret: cfg.PaymongoWebhookSecret,
@@ -184,7 +194,7 @@ func newSender(cfg config, logger *slog.Logger) (notify.Sender, error) {
 // every job has stopped.
 func (a *app) runJobs(ctx context.Context) {
 	var wg sync.WaitGroup
-	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Logger: a.logger}
+	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Logger: a.logger, Now: a.now}
 	wg.Go(func() { _ = worker.Run(ctx) })
 	wg.Go(func() {
 		every := a.jobEvery
@@ -194,7 +204,7 @@ func (a *app) runJobs(ctx context.Context) {
 		ticker := time.NewTicker(every)
 		defer ticker.Stop()
 		for {
-			a.settleOnce(ctx, time.Now())
+			a.settleOnce(ctx, a.now())
 			select {
 			case <-ctx.Done():
 				return

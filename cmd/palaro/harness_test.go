@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"palaro"
 )
 
 // testApp is a Palaro server on a loopback port with a fresh SQLite file and the demo data.
@@ -24,8 +26,26 @@ type testApp struct {
 	Stop func()
 }
 
-// startApp starts Palaro for one test and stops it when the test ends.
-func startApp(t *testing.T) *testApp {
+// testEpoch is where the test apps' clock starts: Wednesday 18 March 2026, 10:00 in Manila,
+// mid-week and mid-month, so that the demo data, the date filters and the calendar are the same
+// at whatever hour and in whatever time zone the tests run.
+var testEpoch = time.Date(2026, 3, 18, 10, 0, 0, 0, palaro.Manila)
+
+// clockFrom returns a clock that reads start when it is made and then runs on with real time, so
+// that waits, holds and timeouts still pass as they would.
+func clockFrom(start time.Time) func() time.Time {
+	began := time.Now()
+	return func() time.Time { return start.Add(time.Since(began)) }
+}
+
+// startAt sets the app's clock to start at the given instant.
+func startAt(start time.Time) func(*config) {
+	return func(cfg *config) { cfg.Now = clockFrom(start) }
+}
+
+// startApp starts Palaro for one test and stops it when the test ends. Its clock starts at
+// testEpoch unless an option (startAt) says otherwise.
+func startApp(t *testing.T, opts ...func(*config)) *testApp {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -38,6 +58,10 @@ func startApp(t *testing.T) *testApp {
 		BaseURL:      base,
 		Demo:         true,
 		SupportEmail: "support@palaro.test",
+		Now:          clockFrom(testEpoch),
+	}
+	for _, opt := range opts {
+		opt(&cfg)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if testing.Verbose() {

@@ -63,7 +63,7 @@ func main() {
 			err = errors.New("seed: only --demo is available")
 			break
 		}
-		err = withDB(ctx, cfg, func(db *store.DB) error { return db.SeedDemo(ctx, time.Now()) })
+		err = withDB(ctx, cfg, func(db *store.DB) error { return db.SeedDemo(ctx, db.Now()) })
 	case "outbox":
 		fs := flag.NewFlagSet("outbox", flag.ExitOnError)
 		to := fs.String("to", "", "only messages to this address")
@@ -135,6 +135,9 @@ type config struct {
 	SMSProvider         string
 	SemaphoreAPIKey     string
 	SemaphoreSenderName string
+	// Now is the app's one clock, used by the database, the handlers, the event cache, the jobs,
+	// the payment sandbox and the demo data; time.Now when nil. Tests pin it.
+	Now func() time.Time
 }
 
 func loadConfig() config {
@@ -167,6 +170,7 @@ func loadConfig() config {
 		EventCache:  eventCacheTTL(),
 		SessionKey:  []byte(os.Getenv("PALARO_SESSION_KEY")),
 		TrustProxy:  os.Getenv("PALARO_TRUST_PROXY") == "1",
+		Now:         time.Now,
 	}
 }
 

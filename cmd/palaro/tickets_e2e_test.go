@@ -91,7 +91,7 @@ func TestOfflineTicket_Browser(t *testing.T) {
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
 	buy := func(email string) palaro.Ticket {
 		o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
-			Email: email, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, time.Now())
+			Email: email, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
 		require.NoError(t, err)
 		return o.Tickets[0]
 	}

@@ -133,7 +133,7 @@ func (p *Provider) renderQR(w http.ResponseWriter, r *http.Request, s Session, n
 		CancelURL:    s.Checkout.CancelURL,
 		Image:        image,
 		Payload:      payload,
-		ExpiresAt:    s.ExpiresAt,
+		SecondsLeft:  int64(left / time.Second),
 		Remaining:    fmt.Sprintf("%02d:%02d", int(left.Minutes()), int(left.Seconds())%60),
 		ExpiresClock: s.ExpiresAt.In(palaro.Manila).Format("3:04 PM"),
 	}))

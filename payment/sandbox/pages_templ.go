@@ -633,14 +633,14 @@ func qrPage(v qrView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "\"><p>Scan with your bank or e-wallet app (GCash, Maya, …).</p><p>Code expires in <strong id=\"countdown\" data-expires=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "\"><p>Scan with your bank or e-wallet app (GCash, Maya, …).</p><p>Code expires in <strong id=\"countdown\" data-seconds=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var35 string
-			templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.FormatInt(v.ExpiresAt.UnixMilli(), 10))
+			templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.FormatInt(v.SecondsLeft, 10))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 132, Col: 104}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 132, Col: 94}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 			if templ_7745c5c3_Err != nil {
@@ -653,7 +653,7 @@ func qrPage(v qrView) templ.Component {
 			var templ_7745c5c3_Var36 string
 			templ_7745c5c3_Var36, templ_7745c5c3_Err = templ.JoinStringErrs(v.Remaining)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 132, Col: 120}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 132, Col: 110}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var36))
 			if templ_7745c5c3_Err != nil {
@@ -732,7 +732,7 @@ func qrPage(v qrView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "\">\n\t\t\t(function () {\n\t\t\t\tvar el = document.getElementById(\"countdown\");\n\t\t\t\tvar end = Number(el.dataset.expires);\n\t\t\t\tfunction pad(n) { return String(n).padStart(2, \"0\"); }\n\t\t\t\tfunction tick() {\n\t\t\t\t\tvar s = Math.max(0, Math.round((end - Date.now()) / 1000));\n\t\t\t\t\tel.textContent = pad(Math.floor(s / 60)) + \":\" + pad(s % 60);\n\t\t\t\t\tif (s > 0) { setTimeout(tick, 1000); return; }\n\t\t\t\t\tdocument.getElementById(\"qr-expired\").hidden = false;\n\t\t\t\t\tdocument.getElementById(\"wallet-pay\").disabled = true;\n\t\t\t\t}\n\t\t\t\ttick();\n\t\t\t})();\n\t\t</script>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "\">\n\t\t\t(function () {\n\t\t\t\tvar el = document.getElementById(\"countdown\");\n\t\t\t\t// Counted from the seconds the server gave, not from its clock: a phone whose clock is\n\t\t\t\t// off still shows the time the code has left.\n\t\t\t\tvar end = Date.now() + 1000 * Number(el.dataset.seconds);\n\t\t\t\tfunction pad(n) { return String(n).padStart(2, \"0\"); }\n\t\t\t\tfunction tick() {\n\t\t\t\t\tvar s = Math.max(0, Math.round((end - Date.now()) / 1000));\n\t\t\t\t\tel.textContent = pad(Math.floor(s / 60)) + \":\" + pad(s % 60);\n\t\t\t\t\tif (s > 0) { setTimeout(tick, 1000); return; }\n\t\t\t\t\tdocument.getElementById(\"qr-expired\").hidden = false;\n\t\t\t\t\tdocument.getElementById(\"wallet-pay\").disabled = true;\n\t\t\t\t}\n\t\t\t\ttick();\n\t\t\t})();\n\t\t</script>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -787,7 +787,7 @@ func messagePage(v messageView) templ.Component {
 			var templ_7745c5c3_Var44 string
 			templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinStringErrs(v.Title)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 167, Col: 15}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 169, Col: 15}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var44))
 			if templ_7745c5c3_Err != nil {
@@ -800,7 +800,7 @@ func messagePage(v messageView) templ.Component {
 			var templ_7745c5c3_Var45 string
 			templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(v.Message)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 169, Col: 31}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 171, Col: 31}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var45))
 			if templ_7745c5c3_Err != nil {
@@ -818,7 +818,7 @@ func messagePage(v messageView) templ.Component {
 				var templ_7745c5c3_Var46 templ.SafeURL
 				templ_7745c5c3_Var46, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(v.LinkURL))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 171, Col: 38}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 173, Col: 38}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var46))
 				if templ_7745c5c3_Err != nil {
@@ -831,7 +831,7 @@ func messagePage(v messageView) templ.Component {
 				var templ_7745c5c3_Var47 string
 				templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(v.LinkLabel)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 171, Col: 54}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `payment/sandbox/pages.templ`, Line: 173, Col: 54}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
 				if templ_7745c5c3_Err != nil {

@@ -1,10 +1,6 @@
 package sandbox
 
-import (
-	"time"
-
-	"palaro"
-)
+import "palaro"
 
 // summaryView is the order summary shown on every payment page.
 type summaryView struct {
@@ -45,7 +41,7 @@ type qrView struct {
 	CancelURL    string
 	Image        string
 	Payload      string
-	ExpiresAt    time.Time
+	SecondsLeft  int64
 	Remaining    string
 	ExpiresClock string
 }
