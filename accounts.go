@@ -175,6 +175,10 @@ type AccountService interface {
 	// session of the account. Returns EINVALID (with Fields) for a bad password or a wrong, used,
 	// expired or exhausted code.
 	ResetPassword(ctx context.Context, mobileNumber, code, password, repeat string) error
+	// ChangePassword sets a new password when current is the account's password, ends every other
+	// session of the account (the session version changes) and returns the account with its new
+	// session version. Returns EINVALID (with Fields) for a wrong current password or a bad new one.
+	ChangePassword(ctx context.Context, userID int64, current, password, repeat string) (*User, error)
 	// RegisterParticipant stores a participant. Returns EINVALID (with Fields).
 	RegisterParticipant(ctx context.Context, req ParticipantSignUp) (*Participant, error)
 	// FindParticipant returns a participant by public id. Returns ENOTFOUND.

@@ -30,6 +30,7 @@ func (s *Server) accountRoutes() {
 	e.GET("/profile/picture", s.picture)
 	e.POST("/profile/picture", s.uploadPicture)
 	e.POST("/profile/email", s.requestEmailChange)
+	e.POST("/profile/password", s.changePassword)
 	e.GET("/profile/email/confirm", s.confirmAccountEmail)
 	e.GET("/activities", s.activitiesPage)
 	e.GET("/leaderboard", s.leaderboardPage)

@@ -46,15 +46,28 @@ func emailChangeForm(value, notice string, err error) views.Form {
 		Error: formError(err), Notice: notice, Fields: []views.FormField{f}}
 }
 
+// passwordChangeForm is the change-password form; passwords are never written back into it.
+func passwordChangeForm(notice string, err error) views.Form {
+	fields := []views.FormField{{Name: palaro.FieldCurrentPassword, Label: "Current password", Type: "password",
+		Autocomplete: "current-password", Error: fieldError(err, palaro.FieldCurrentPassword), MaxLength: 128, Required: true}}
+	fields = append(fields, passwordFields("", "", err, "new-password")...)
+	fields[1].Label, fields[2].Label = "New password", "Repeat new password"
+	// The fragment brings the visitor back to this form, on an error and (kept through the redirect) on success.
+	return views.Form{ID: "password-form", Action: "/profile/password#password", Submit: "Change password",
+		Error: formError(err), Notice: notice, Fields: fields}
+}
+
 // profileView is the profile page of u; form and email form errors and values override the stored ones.
 type profileView struct {
-	upd          *palaro.ProfileUpdate
-	err          error
-	email        string
-	emailErr     error
-	emailNotice  string
-	pictureError string
-	notice       string
+	upd            *palaro.ProfileUpdate
+	err            error
+	email          string
+	emailErr       error
+	emailNotice    string
+	passwordErr    error
+	passwordNotice string
+	pictureError   string
+	notice         string
 }
 
 func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv profileView) error {
@@ -67,6 +80,7 @@ func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv p
 		PictureError: pv.pictureError,
 		Form:         profileForm(u, upd, pv.err),
 		EmailForm:    emailChangeForm(pv.email, pv.emailNotice, pv.emailErr),
+		PasswordForm: passwordChangeForm(pv.passwordNotice, pv.passwordErr),
 	}
 	if u.PictureVersion != 0 {
 		v.PictureURL = "/profile/picture?v=" + strconv.FormatInt(u.PictureVersion, 10)
@@ -79,7 +93,7 @@ func (s *Server) profilePage(c *echo.Context) error {
 	if u == nil {
 		return s.signInRequired(c, "Profile", "Your profile keeps your details, picture and tickets in one place.")
 	}
-	notice := ""
+	notice, passwordNotice := "", ""
 	switch {
 	case c.QueryParam("welcome") == "1":
 		notice = "Welcome to Palaro! We sent you an e-mail: open its link to activate your account."
@@ -87,8 +101,10 @@ func (s *Server) profilePage(c *echo.Context) error {
 		notice = "Your details have been saved."
 	case c.QueryParam("picture") == "1":
 		notice = "Your picture has been changed."
+	case c.QueryParam("password") == "1":
+		passwordNotice = "Your password has been changed. Any other device signed in to your account has been signed out."
 	}
-	return s.renderProfile(c, http.StatusOK, u, profileView{notice: notice})
+	return s.renderProfile(c, http.StatusOK, u, profileView{notice: notice, passwordNotice: passwordNotice})
 }
 
 // requireUser returns the signed-in user, or sends the visitor to sign in and returns nil.
@@ -177,6 +193,31 @@ func (s *Server) picture(c *echo.Context) error {
 	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
 	h.Set("Content-Disposition", "inline")
 	return c.Blob(http.StatusOK, pic.ContentType, pic.Data)
+}
+
+// changePassword sets a new password after checking the current one. The account's other sessions
+// end (its session version changes); this visitor gets a new session with the new version.
+// Attempts are throttled like sign-in: per account, and per address together with sign-in.
+func (s *Server) changePassword(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	if err := s.throttle(c, limitCheck{limitSignInPair, "change-password|" + strconv.FormatInt(u.ID, 10)},
+		limitCheck{limitSignInIP, "sign-in|" + c.RealIP()}); err != nil {
+		return s.renderProfile(c, http.StatusTooManyRequests, u, profileView{passwordErr: err})
+	}
+	nu, err := s.services.Accounts.ChangePassword(c.Request().Context(), u.ID, c.FormValue(palaro.FieldCurrentPassword),
+		c.FormValue(palaro.FieldPassword), c.FormValue(palaro.FieldRepeatPassword))
+	if _, ok := userFacing(err); ok {
+		return s.renderProfile(c, statusOfForm(err), u, profileView{passwordErr: err})
+	} else if err != nil {
+		return err
+	}
+	if err := s.startSession(c, nu); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/profile?password=1")
 }
 
 func (s *Server) requestEmailChange(c *echo.Context) error {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
@@ -8,6 +9,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"strings"
 	"time"
@@ -478,6 +480,63 @@ func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, 
 		return err
 	}
 	return tx.Commit()
+}
+
+// ChangePassword sets a new password when current is the account's password and ends the
+// account's sessions; the caller starts a new one for the visitor who changed it.
+func (s *AccountService) ChangePassword(ctx context.Context, userID int64, current, password, repeat string) (*palaro.User, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, oldHash, err := findUser(ctx, tx, `id = ?`, userID)
+	tx.Rollback()
+	if err != nil {
+		return nil, err
+	}
+	// The current password's message comes first; the new password's rules are checked too, so
+	// that one answer names every field to fix.
+	fields := map[string]string{}
+	msg := ""
+	switch {
+	case oldHash == "":
+		msg = palaro.MsgCurrentPasswordUnset
+	case !palaro.CheckPassword(oldHash, current):
+		msg = palaro.MsgCurrentPasswordWrong
+	}
+	if msg != "" {
+		fields[palaro.FieldCurrentPassword] = msg
+	}
+	if e := palaro.ValidateNewPassword(password, repeat); e != nil {
+		msg = cmp.Or(msg, e.Message)
+		maps.Copy(fields, e.Fields)
+	}
+	if len(fields) > 0 {
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: fields}
+	}
+	hash, err := palaro.HashPassword(password)
+	if err != nil {
+		return nil, err
+	}
+	wtx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer wtx.Rollback()
+	// The old hash in the condition makes a concurrent change (or reset) win over this one.
+	res, err := wtx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
+		updated_at = ? WHERE id = ? AND password_hash = ?`, hash, formatTime(s.db.Now()), userID, oldHash)
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, fieldErr(palaro.EINVALID, palaro.FieldCurrentPassword, palaro.MsgCurrentPasswordWrong)
+	}
+	u, _, err := findUser(ctx, wtx, `id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	return u, wtx.Commit()
 }
 
 // codeHash is the stored form of a reset code: an HMAC bound to the account.

@@ -104,6 +104,8 @@ type ProfilePage struct {
 	Notice       string
 	Form         Form
 	EmailForm    Form
+	// PasswordForm changes the password (current, new, repeat).
+	PasswordForm Form
 }
 
 // signInHref is the sign-in page's URL, returning to next after sign-in.
