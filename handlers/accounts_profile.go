@@ -190,7 +190,7 @@ func (s *Server) picture(c *echo.Context) error {
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "private, max-age=31536000, immutable")
-	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox; frame-ancestors 'none'")
 	h.Set("Content-Disposition", "inline")
 	return c.Blob(http.StatusOK, pic.ContentType, pic.Data)
 }

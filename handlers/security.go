@@ -99,16 +99,15 @@ func skipSession(path string) bool {
 		path == "/sitemap.xml" || path == "/favicon.ico"
 }
 
-// securityHeaders sets the security headers and the CSP nonce of every response but static files'.
+// securityHeaders sets the security headers and the CSP nonce of every response: pages, static
+// files, 404s and other errors, redirects, webhooks and the payment sandbox (which narrows the
+// policy further with the same nonce).
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		h := c.Response().Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		if s.secure {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
-		}
-		if strings.HasPrefix(c.Request().URL.Path, "/static/") {
-			return next(c)
 		}
 		nonce := make([]byte, 18)
 		_, _ = rand.Read(nonce)
