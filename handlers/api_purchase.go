@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"io"
@@ -214,7 +215,8 @@ func (s *Server) ticketAddOns(c *echo.Context) error {
 	})
 }
 
-// buyAddOns answers POST /v1/ticket/add {uuid, addOns, ticketCode, paymentType}.
+// buyAddOns answers POST /v1/ticket/add {uuid, addOns, ticketCode, paymentType}. It needs the
+// ticket's own code (SPEC.md section 7), or the signed-in owner of the ticket.
 func (s *Server) buyAddOns(c *echo.Context) error {
 	var req struct {
 		UUID        string  `json:"uuid"`
@@ -226,20 +228,30 @@ func (s *Server) buyAddOns(c *echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if req.TicketCode != "" {
-		t, err := s.services.Purchases.FindTicketByPublicID(ctx, req.UUID)
-		if err != nil {
-			return err
-		}
-		if !strings.EqualFold(req.TicketCode, t.Code) && req.TicketCode != t.TicketType.Code {
-			return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
-		}
+	t, err := s.services.Purchases.FindTicketByPublicID(ctx, req.UUID)
+	if err != nil {
+		return err
+	}
+	if !ticketCodeMatches(req.TicketCode, t.Code) && !ownsTicket(currentUser(c), t) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
 	order, err := s.services.Purchases.CreateAddOnOrder(ctx, req.UUID, req.AddOns, req.PaymentType, s.Now())
 	if err != nil {
 		return err
 	}
 	return s.redirectForOrder(c, order)
+}
+
+// ticketCodeMatches reports whether given is the ticket's own code (never its ticket type's),
+// compared in constant time and ignoring case.
+func ticketCodeMatches(given, code string) bool {
+	given = strings.ToUpper(strings.TrimSpace(given))
+	return given != "" && subtle.ConstantTimeCompare([]byte(given), []byte(strings.ToUpper(code))) == 1
+}
+
+// ownsTicket reports whether u is a signed-in, activated account holding the ticket's address.
+func ownsTicket(u *palaro.User, t *palaro.Ticket) bool {
+	return u != nil && u.Status == palaro.AccountActive && strings.EqualFold(u.Email, t.Email)
 }
 
 // changeEmail answers POST /v1/ticket/change-email {uuid, email}: e-mails a confirmation link.

@@ -79,12 +79,30 @@ func TestAPI_TicketAddOns(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, palaro.MessageAddOnReceipt, msgs[0].Kind)
 		// the add-on is no longer offered, and cannot be bought twice
-		status, res = f.call(t, "POST", "/v1/ticket/add", map[string]any{"uuid": tk.PublicID, "addOns": []int64{paidID}})
+		status, res = f.call(t, "POST", "/v1/ticket/add", map[string]any{"uuid": tk.PublicID, "addOns": []int64{paidID}, "ticketCode": tk.Code})
 		require.Equal(t, 400, status)
 		require.Equal(t, "This add-on is not available.", res["message"])
 	})
+	t.Run("ErrNotFound without the ticket's own code", func(t *testing.T) {
+		_, body := f.call(t, "GET", "/v1/ticket/add?uuid="+tk.PublicID, nil)
+		addOn := int64(body["addOns"].([]any)[0].(map[string]any)["id"].(float64))
+		before, err := f.purchases.ListOrders(ctx, palaro.OrderFilter{})
+		require.NoError(t, err)
+		for name, code := range map[string]any{"omitted": nil, "empty": "", "ticket type code": "dota-free"} {
+			req := map[string]any{"uuid": tk.PublicID, "addOns": []int64{addOn}, "paymentType": "CARD"}
+			if code != nil {
+				req["ticketCode"] = code
+			}
+			status, res := f.call(t, "POST", "/v1/ticket/add", req)
+			require.Equal(t, 404, status, name)
+			require.Equal(t, "Ticket not found.", res["message"], name)
+		}
+		after, err := f.purchases.ListOrders(ctx, palaro.OrderFilter{})
+		require.NoError(t, err)
+		require.Len(t, after, len(before), "no add-on order was created")
+	})
 	t.Run("ErrInvalid no add-ons", func(t *testing.T) {
-		status, res := f.call(t, "POST", "/v1/ticket/add", map[string]any{"uuid": tk.PublicID, "addOns": []int64{}})
+		status, res := f.call(t, "POST", "/v1/ticket/add", map[string]any{"uuid": tk.PublicID, "addOns": []int64{}, "ticketCode": tk.Code})
 		require.Equal(t, 400, status)
 		require.Equal(t, "Please choose at least one add-on.", res["message"])
 	})
