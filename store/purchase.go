@@ -147,6 +147,9 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		} // an unknown source is a referral code: recorded, no discount
 	}
 	price := palaro.PriceOrder(*tt, req.Quantity, addOns, promo)
+	if price.PromoDiscount == 0 {
+		promo = nil // a code is used only by an order it discounts: on a free order it stays a source
+	}
 	if price.Total > 0 && req.PaymentType == "" {
 		req.PaymentType = tt.PaymentTypes[0]
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -177,5 +178,43 @@ func TestPurchaseService_CreateOrder(t *testing.T) {
 		require.NoError(t, err)
 		_, err = f.purchases.CreateOrder(ctx, req, f.now)
 		require.Equal(t, "Promo code ONCE has reached its usage limit.", palaro.ErrorMessage(err))
+	})
+}
+
+func TestPurchaseService_PromoUses(t *testing.T) {
+	ctx := context.Background()
+	f := newPurchaseFixture(t)
+	free := f.addTicketType(t, "promo-free", 0, 50, 1)
+	paid := f.addTicketType(t, "promo-paid", 10000, 50, 5)
+	require.NoError(t, f.purchases.CreatePromoCode(ctx, &palaro.PromoCode{Code: "FEW2", Kind: palaro.PromoPercent, Percent: 50, UsageLimit: 2}))
+	used := func() int { return f.countRows(t, `SELECT used FROM promo_codes WHERE code = 'FEW2'`) }
+	t.Run("OK a free order does not use the code", func(t *testing.T) {
+		for i := range 5 {
+			req := freeRequest(free, 1, fmt.Sprintf("free%d@b.ph", i))
+			req.Source = "FEW2"
+			o, err := f.purchases.CreateOrder(ctx, req, f.now)
+			require.NoError(t, err)
+			require.Equal(t, palaro.OrderPaid, o.Status)
+			require.Empty(t, o.PromoCode, "the code discounted nothing")
+			require.Equal(t, "FEW2", o.Source, "the source is still recorded")
+		}
+		require.Equal(t, 0, used())
+	})
+	t.Run("OK a discounted order uses it, and an expired hold gives it back", func(t *testing.T) {
+		req := freeRequest(paid, 1, "buyer@b.ph")
+		req.Source = "FEW2"
+		o, err := f.purchases.CreateOrder(ctx, req, f.now)
+		require.NoError(t, err)
+		require.Equal(t, "FEW2", o.PromoCode)
+		require.Equal(t, 1, used())
+		_, err = f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
+		require.NoError(t, err)
+		require.Equal(t, 0, used())
+		for range 2 {
+			_, err = f.purchases.CreateOrder(ctx, req, f.now.Add(time.Hour))
+			require.NoError(t, err)
+		}
+		_, err = f.purchases.CreateOrder(ctx, req, f.now.Add(time.Hour))
+		require.Equal(t, "Promo code FEW2 has reached its usage limit.", palaro.ErrorMessage(err), "control: the limit holds")
 	})
 }
