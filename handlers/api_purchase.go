@@ -97,6 +97,9 @@ func (s *Server) buyTicket(c *echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
+	if err := s.throttlePurchase(c, req.Email); err != nil {
+		return err
+	}
 	ctx := c.Request().Context()
 	order, err := s.services.Purchases.CreateOrder(ctx, req, s.Now())
 	if err != nil {

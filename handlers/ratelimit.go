@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,10 +29,21 @@ var (
 	limitResetNumber  = limitRule{Burst: 3, Every: 5 * time.Minute}
 	limitResetCheck   = limitRule{Burst: 10, Every: time.Minute}
 	limitRegistration = limitRule{Burst: 10, Every: time.Minute}
-	limitPurchase     = limitRule{Burst: 20, Every: 6 * time.Second}
 	// limitPicture bounds picture uploads per IP address, limitPictureAccount per account.
 	limitPicture        = limitRule{Burst: 30, Every: 20 * time.Second}
 	limitPictureAccount = limitRule{Burst: 10, Every: time.Minute}
+)
+
+// Purchase limits. Carriers put many subscribers behind one carrier-grade NAT address and venue
+// Wi-Fi puts a whole crowd behind one, so a purchase is limited first by what belongs to one
+// buyer (the session, the signed-in account, the e-mail address) and only then, loosely, by the
+// address: 300 buyers with their own sessions get through from one address within a minute,
+// while one session (or one e-mail address) sending purchase after purchase is slowed down.
+var (
+	limitPurchaseSession = limitRule{Burst: 10, Every: 6 * time.Second}
+	limitPurchaseAccount = limitRule{Burst: 10, Every: 6 * time.Second}
+	limitPurchaseEmail   = limitRule{Burst: 10, Every: 6 * time.Second}
+	limitPurchaseIP      = limitRule{Burst: 300, Every: 200 * time.Millisecond}
 )
 
 // routeLimits are applied per IP address to whole routes by rateLimitRoutes.
@@ -42,7 +54,6 @@ var routeLimits = map[string]limitRule{
 	"POST /register/organizer":      limitRegistration,
 	"POST /v1/user/signup":          limitRegistration,
 	"POST /report":                  limitRegistration,
-	"POST /v1/ticket/buy":           limitPurchase,
 	"POST /reset-password":          limitResetRequest,
 	"POST /reset-password/new":      limitResetCheck,
 	"POST /profile/email":           limitRegistration,
@@ -144,4 +155,23 @@ func (o *oneAtATime) begin(key int64) (done func(), ok bool) {
 		return nil, false
 	}
 	return func() { o.running.Delete(key) }, true
+}
+
+// throttlePurchase limits a purchase by the buyer's session, account and e-mail address, then by
+// the address's ceiling; a bucket that is already empty stops the check, so a session that is
+// throttled does not use up what its neighbours behind the same address may still buy.
+func (s *Server) throttlePurchase(c *echo.Context, email string) error {
+	const route = "buy|"
+	v := visitOf(c)
+	var checks []limitCheck
+	if sid, _ := v.session.Values[keySID].(string); sid != "" {
+		checks = append(checks, limitCheck{limitPurchaseSession, route + "sid|" + sid})
+	}
+	if v.user != nil {
+		checks = append(checks, limitCheck{limitPurchaseAccount, route + "user|" + strconv.FormatInt(v.user.ID, 10)})
+	}
+	if email = strings.ToLower(strings.TrimSpace(email)); email != "" {
+		checks = append(checks, limitCheck{limitPurchaseEmail, route + "email|" + email})
+	}
+	return s.throttle(c, append(checks, limitCheck{limitPurchaseIP, route + "ip|" + c.RealIP()})...)
 }
