@@ -146,7 +146,12 @@ type AddOn struct {
 	Category string
 	Notes    string
 	ImageURL string
+	// Quantity is how many of the add-on an order line holds (0 on an event's list, read as 1).
+	Quantity int
 }
+
+// Count is how many of the add-on an order line holds: its Quantity, at least 1.
+func (a AddOn) Count() int { return max(a.Quantity, 1) }
 
 // Date filter values of the event lists (SPEC.md section 2).
 const (

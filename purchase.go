@@ -3,6 +3,7 @@ package palaro
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,11 +49,71 @@ type PurchaseRequest struct {
 	Seats         []string `json:"seats"`
 	Source        string   `json:"source"`
 	AddOns        []int64  `json:"addOns"`
-	CompanyName   string   `json:"companyName"`
-	Designation   string   `json:"designation"`
-	PaymentType   string   `json:"paymentType"`
+	// AddOnQuantities sets how many of each add-on the order takes (at most one per ticket); an id
+	// listed only in AddOns counts once, and a quantity of 0 drops the add-on.
+	AddOnQuantities []AddOnQuantity `json:"addOnQuantities"`
+	CompanyName     string          `json:"companyName"`
+	Designation     string          `json:"designation"`
+	PaymentType     string          `json:"paymentType"`
 	// DisclaimerAccepted is true when the buyer ticked the ticket type's disclaimer checkbox.
 	DisclaimerAccepted bool `json:"disclaimerAccepted"`
+	// SessionKey identifies the browser session that sent the purchase (set by the server, never
+	// read from the payload): unpaid holds are limited per session.
+	SessionKey string `json:"-"`
+}
+
+// AddOnQuantity is one add-on of a purchase with how many of it the order takes.
+type AddOnQuantity struct {
+	ID       int64 `json:"id"`
+	Quantity int   `json:"quantity"`
+}
+
+// AddOnCounts merges the payload's add-on ids (one each) and add-on quantities (which win) into
+// one list in first-mention order, without the add-ons whose quantity is 0.
+func (r PurchaseRequest) AddOnCounts() []AddOnQuantity {
+	var out []AddOnQuantity
+	set := func(id int64, q int) {
+		for i := range out {
+			if out[i].ID == id {
+				out[i].Quantity = q
+				return
+			}
+		}
+		out = append(out, AddOnQuantity{ID: id, Quantity: q})
+	}
+	for _, id := range r.AddOns {
+		set(id, 1)
+	}
+	for _, a := range r.AddOnQuantities {
+		set(a.ID, a.Quantity)
+	}
+	return slices.DeleteFunc(out, func(a AddOnQuantity) bool { return a.Quantity == 0 })
+}
+
+// CheckAddOnQuantity returns EINVALID when an order of tickets tickets cannot take quantity of an
+// add-on: each ticket carries at most one of each add-on, so the most is the ticket quantity.
+func CheckAddOnQuantity(a AddOn, quantity, tickets int) error {
+	if quantity < 0 {
+		return Errorf(EINVALID, "Invalid quantity for %s.", a.Name)
+	}
+	if quantity > max(tickets, 1) {
+		return Errorf(EINVALID, "At most %d × %s: one per ticket.", max(tickets, 1), a.Name)
+	}
+	return nil
+}
+
+// DistributeAddOns says which add-ons each of an order's tickets carries: an add-on bought q
+// times goes to the first q tickets, one each. The result has one entry per ticket.
+func DistributeAddOns(tickets int, addOns []AddOn) [][]AddOn {
+	out := make([][]AddOn, max(tickets, 0))
+	for _, a := range addOns {
+		for i := range min(a.Count(), len(out)) {
+			one := a
+			one.Quantity = 1
+			out[i] = append(out[i], one)
+		}
+	}
+	return out
 }
 
 // Order is one purchase: a quantity of one ticket type plus add-ons, paid once.
@@ -70,7 +131,8 @@ type Order struct {
 	Source        string
 	PromoCode     string
 	PaymentType   string
-	UnitPrice     Money // discounted price of one ticket
+	SessionKey    string // hash of the browser session that created the order ("" when unknown)
+	UnitPrice     Money  // discounted price of one ticket
 	AddOnsTotal   Money
 	PromoDiscount Money
 	Total         Money
@@ -217,7 +279,7 @@ func PriceOrder(tt TicketType, quantity int, addOns []AddOn, promo *PromoCode) P
 	p := Price{UnitPrice: tt.FinalPrice(), Quantity: quantity}
 	p.TicketsTotal = p.UnitPrice * Money(quantity)
 	for _, a := range addOns {
-		p.AddOnsTotal += a.Price
+		p.AddOnsTotal += a.Price * Money(a.Count())
 	}
 	p.Subtotal = p.TicketsTotal + p.AddOnsTotal
 	if promo != nil {
@@ -335,8 +397,49 @@ func (o *Order) Checkout(baseURL, cancelPath string) Checkout {
 	}
 	for _, a := range o.AddOns {
 		if a.Price > 0 {
-			c.LineItems = append(c.LineItems, LineItem{Name: a.Name, Amount: a.Price, Quantity: 1})
+			c.LineItems = append(c.LineItems, LineItem{Name: a.Name, Amount: a.Price, Quantity: a.Count()})
 		}
 	}
 	return c
+}
+
+// FieldUnpaidOrder is the error field holding the path of the buyer's unpaid order that blocks a new one.
+const FieldUnpaidOrder = "unpaidOrder"
+
+// UnpaidOrderWaiting is the ECONFLICT error for a session that already holds the most unpaid
+// tickets it may, with a link to that order's page (OrderPath; the handler makes it absolute).
+func UnpaidOrderWaiting(link string) *Error {
+	return &Error{Code: ECONFLICT, Message: "You have an unpaid order waiting: " + link,
+		Fields: map[string]string{FieldUnpaidOrder: link}}
+}
+
+// UnpaidOrderElsewhere is the ECONFLICT error for an e-mail address whose unpaid order, started
+// in another browser, holds its tickets for left more; it gives no link to that order.
+func UnpaidOrderElsewhere(left time.Duration) *Error {
+	minutes := max(int((left+time.Minute-1)/time.Minute), 1)
+	unit := "minutes"
+	if minutes == 1 {
+		unit = "minute"
+	}
+	return Errorf(ECONFLICT, "An unpaid order for this e-mail address is waiting for payment. Complete it, or try again when it expires in %d %s.", minutes, unit)
+}
+
+// MergeBuyers returns a with its empty personal details taken from b.
+func MergeBuyers(a, b Buyer) Buyer {
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{
+		{&a.FirstName, b.FirstName}, {&a.LastName, b.LastName}, {&a.FullName, b.FullName},
+		{&a.MobileNumber, b.MobileNumber}, {&a.Gender, b.Gender}, {&a.BirthDate, b.BirthDate},
+		{&a.CompanyName, b.CompanyName}, {&a.Designation, b.Designation}, {&a.EconomicClass, b.EconomicClass},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.src
+		}
+	}
+	if a.Age == 0 {
+		a.Age = b.Age
+	}
+	return a
 }

@@ -46,6 +46,11 @@ const (
 	MobilePattern    = `^\+?[0-9][0-9-]*$`
 	DigitsPattern    = `^[0-9]+$`
 	BirthDatePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+	// PHMobilePattern is what NormalizeMobileNumber accepts, read after MobileSeparators are
+	// removed: 09XXXXXXXXX, 9XXXXXXXXX, (+)639XXXXXXXXX, or another country's number with a plus.
+	PHMobilePattern = `^(0?9[0-9]{9}|\+?639[0-9]{9}|\+([1-57-9][0-9]{7,14}|6[0-24-9][0-9]{6,13}))$`
+	// MobileSeparators are the characters a typed mobile number may contain between its digits.
+	MobileSeparators = `[\s().-]`
 )
 
 var (
@@ -88,6 +93,9 @@ type FieldRule struct {
 	Message string `json:"message"`
 	// Pattern, when set, is a regular expression the filled value must match.
 	Pattern string `json:"pattern,omitempty"`
+	// Strip, when set, is a pattern of characters removed before Pattern is matched (the separators
+	// of a mobile number); the server then checks the value with NormalizeMobileNumber.
+	Strip string `json:"strip,omitempty"`
 	// PatternMessage is shown when the value does not match Pattern or is not one of Options.
 	PatternMessage string `json:"patternMessage,omitempty"`
 	// Options, when set, lists the only accepted values.
@@ -109,7 +117,7 @@ var personalFields = []FieldRule{
 	{Field: FieldLastName, Label: "Last Name", Input: "text", Message: "Last Name is required", MaxLength: 100},
 	{Field: FieldFullName, Label: "Full Name", Input: "text", Message: "Full Name is required", MaxLength: 200},
 	{Field: FieldMobileNumber, Label: "Mobile Number", Input: "tel", Message: "Mobile Number is required",
-		Pattern: MobilePattern, PatternMessage: "Invalid Mobile Number", MaxLength: 20},
+		Pattern: PHMobilePattern, Strip: MobileSeparators, PatternMessage: "Invalid Mobile Number", MaxLength: 24},
 	{Field: FieldGender, Label: "Gender", Input: "select", Message: "Gender is required",
 		Options: GenderOptions, PatternMessage: "Gender is required"},
 	{Field: FieldBirthDate, Label: "Birthdate", Input: "date", Message: "Birthdate is required",
@@ -244,7 +252,11 @@ func (f FieldRule) Check(value string, existingUser bool) string {
 	if f.MaxLength > 0 && utf8.RuneCountInString(value) > f.MaxLength {
 		return orText(f.PatternMessage, f.Label+" is too long")
 	}
-	if f.Pattern != "" && !compiled(f.Pattern).MatchString(value) {
+	if f.Field == FieldMobileNumber {
+		if _, ok := NormalizeMobileNumber(value); !ok {
+			return f.PatternMessage
+		}
+	} else if f.Pattern != "" && !compiled(f.Pattern).MatchString(value) {
 		return f.PatternMessage
 	}
 	if len(f.Options) > 0 && !slices.Contains(f.Options, value) {
@@ -294,6 +306,9 @@ func NormalizePurchase(req PurchaseRequest, tt TicketType) PurchaseRequest {
 	if fixed := FixedQuantity(tt, len(req.Seats)); fixed > 0 {
 		req.Quantity = fixed
 	}
+	if n, ok := NormalizeMobileNumber(req.MobileNumber); ok {
+		req.MobileNumber = n
+	}
 	if req.ExistingUser {
 		req.FirstName, req.LastName, req.FullName, req.MobileNumber = "", "", "", ""
 		req.Gender, req.BirthDate, req.Age, req.CompanyName, req.Designation, req.EconomicClass = "", "", "", "", "", ""
@@ -342,4 +357,51 @@ func checkSeats(seats []string, tt TicketType) string {
 		return ErrorMessage(err)
 	}
 	return ""
+}
+
+// MsgExistingUserUnknown asks an 'existing user' with no account or earlier order for their details.
+const MsgExistingUserUnknown = "We have no details for this e-mail address yet. Please fill in your details."
+
+// FieldExistingUser is the error field that tells the purchase form to show the personal fields again.
+const FieldExistingUser = "existingUser"
+
+// WithBuyerDetails fills the personal fields of an existing user's purchase from the details
+// known for their e-mail address (their account or an earlier order).
+func WithBuyerDetails(req PurchaseRequest, b Buyer) PurchaseRequest {
+	age, _ := strconv.Atoi(req.Age)
+	m := MergeBuyers(Buyer{FirstName: req.FirstName, LastName: req.LastName, FullName: req.FullName,
+		MobileNumber: req.MobileNumber, Gender: req.Gender, BirthDate: req.BirthDate, Age: age,
+		CompanyName: req.CompanyName, Designation: req.Designation, EconomicClass: req.EconomicClass}, b)
+	if m.FullName == "" {
+		m.FullName = strings.TrimSpace(m.FirstName + " " + m.LastName)
+	}
+	req.FirstName, req.LastName, req.FullName, req.MobileNumber = m.FirstName, m.LastName, m.FullName, m.MobileNumber
+	req.Gender, req.BirthDate, req.CompanyName, req.Designation = m.Gender, m.BirthDate, m.CompanyName, m.Designation
+	req.EconomicClass = m.EconomicClass
+	if m.Age > 0 {
+		req.Age = strconv.Itoa(m.Age)
+	}
+	return req
+}
+
+// ValidateExistingBuyer checks that an existing user's purchase, filled by WithBuyerDetails, has
+// every personal detail the event requires. Otherwise it returns EINVALID with
+// MsgExistingUserUnknown, the failing fields, and FieldExistingUser so the form shows them again.
+func ValidateExistingBuyer(req PurchaseRequest, tt TicketType, ev *Event) *Error {
+	req.ExistingUser = false
+	err := ValidatePurchase(req, tt, ev)
+	if err == nil {
+		return nil
+	}
+	fields := map[string]string{}
+	for f, msg := range err.Fields {
+		if PersonalField(f) {
+			fields[f] = msg
+		}
+	}
+	if len(fields) == 0 {
+		return nil // only non-personal fields fail, and those were checked for the buyer already
+	}
+	fields[FieldExistingUser] = MsgExistingUserUnknown
+	return &Error{Code: EINVALID, Message: MsgExistingUserUnknown, Fields: fields}
 }

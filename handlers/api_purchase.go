@@ -100,8 +100,14 @@ func (s *Server) buyTicket(c *echo.Context) error {
 	if err := s.throttlePurchase(c, req.Email); err != nil {
 		return err
 	}
+	req.SessionKey = visitOf(c).orderKey()
 	ctx := c.Request().Context()
 	order, err := s.services.Purchases.CreateOrder(ctx, req, s.Now())
+	var appErr *palaro.Error
+	if errors.As(err, &appErr) && appErr.Fields[palaro.FieldUnpaidOrder] != "" {
+		// the waiting order's page, as a link the buyer can follow
+		return palaro.UnpaidOrderWaiting(s.config.BaseURL + appErr.Fields[palaro.FieldUnpaidOrder])
+	}
 	if err != nil {
 		return err
 	}

@@ -236,7 +236,11 @@ func (s *Server) orderPage(c *echo.Context) error {
 		v.Lines = append(v.Lines, views.LineView{Label: fmt.Sprintf("%s × %d", o.TicketType.Name, o.Quantity), Value: (o.UnitPrice * palaro.Money(o.Quantity)).Display()})
 	}
 	for _, a := range o.AddOns {
-		v.Lines = append(v.Lines, views.LineView{Label: a.Name, Value: a.Price.Display()})
+		label := a.Name
+		if a.Count() > 1 {
+			label = fmt.Sprintf("%s × %d", a.Name, a.Count())
+		}
+		v.Lines = append(v.Lines, views.LineView{Label: label, Value: (a.Price * palaro.Money(a.Count())).Display()})
 	}
 	if o.PromoDiscount > 0 {
 		v.Lines = append(v.Lines, views.LineView{Label: "Promo " + o.PromoCode, Value: "-" + o.PromoDiscount.String()})

@@ -215,6 +215,17 @@ func (v *visit) csrfToken() string {
 	return t
 }
 
+// orderKey identifies the session on the orders it creates: a hash of its random id, so the
+// database never holds a value of the cookie. It is "" for a request without a session.
+func (v *visit) orderKey() string {
+	sid, _ := v.session.Values[keySID].(string)
+	if sid == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte("palaro order session " + sid))
+	return base64.RawURLEncoding.EncodeToString(sum[:18])
+}
+
 // visitOf returns the request's visit; requests without a session get an empty one.
 func visitOf(c *echo.Context) *visit {
 	if v, ok := c.Get(visitKey).(*visit); ok {

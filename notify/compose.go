@@ -57,7 +57,11 @@ func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
 		}
 	}
 	for _, a := range o.AddOns {
-		rows = append(rows, [2]string{"Add-on: " + a.Name, a.Price.Display()})
+		label := "Add-on: " + a.Name
+		if a.Count() > 1 {
+			label += fmt.Sprintf(" × %d", a.Count())
+		}
+		rows = append(rows, [2]string{label, (a.Price * palaro.Money(a.Count())).Display()})
 	}
 	if o.PromoDiscount > 0 {
 		rows = append(rows, [2]string{"Promo " + o.PromoCode, "-" + o.PromoDiscount.String()})
@@ -68,6 +72,13 @@ func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
 		label := fmt.Sprintf("Ticket %d of %d · %s", i+1, len(o.Tickets), t.Code)
 		if o.Kind == palaro.OrderKindAddOns {
 			label = "Your ticket · " + t.Code
+		}
+		if len(t.AddOns) > 0 { // which ticket carries which add-ons
+			names := make([]string, 0, len(t.AddOns))
+			for _, a := range t.AddOns {
+				names = append(names, a.Name)
+			}
+			label += " · with " + strings.Join(names, ", ")
 		}
 		v.Links = append(v.Links, emailLink{Label: label, URL: c.url(palaro.TicketPath(t.PublicID))})
 	}

@@ -123,13 +123,23 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	if verr := palaro.ValidatePurchase(req, *tt, ev); verr != nil {
 		return nil, verr
 	}
+	if req.ExistingUser && slices.ContainsFunc(ev.RequiredFields, palaro.PersonalField) {
+		known, err := knownBuyer(ctx, s.db.read, req.Email)
+		if err != nil {
+			return nil, err
+		}
+		req = palaro.WithBuyerDetails(req, known)
+		if verr := palaro.ValidateExistingBuyer(req, *tt, ev); verr != nil {
+			return nil, verr
+		}
+	}
 	switch tt.SaleState(ev, now) { // sold out is decided by the capacity hold below, under the write lock
 	case palaro.SaleNotStarted:
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s have not started yet.", tt.Name)
 	case palaro.SaleEnded:
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s have ended.", tt.Name)
 	}
-	addOns, err := pickAddOns(ev.AddOns, req.AddOns)
+	addOns, err := pickAddOnCounts(ev.AddOns, req.AddOnCounts(), req.Quantity)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +166,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	o := &palaro.Order{
 		PublicID: newPublicID(), Kind: palaro.OrderKindTickets, EventID: ev.ID, TicketTypeID: tt.ID,
 		Quantity: req.Quantity, Email: req.Email, Buyer: buyerOf(req), Seats: req.Seats, Source: req.Source,
-		PaymentType: req.PaymentType, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
+		PaymentType: req.PaymentType, SessionKey: req.SessionKey, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
 		PromoDiscount: price.PromoDiscount, Total: price.Total, Status: palaro.OrderPending,
 		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
 	}
@@ -172,6 +182,9 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		return nil, err
 	}
 	defer tx.Rollback()
+	if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
+		return nil, err
+	}
 	var promoID any
 	if promo != nil {
 		if err := usePromo(ctx, tx, promo); err != nil {
@@ -207,10 +220,11 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id, quantity,
 		email, buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total,
-		status, hold_expires_at, paid_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		status, hold_expires_at, paid_at, created_at, session_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		?, ?, ?, ?, ?)`,
 		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, ticketID, o.Quantity, o.Email, string(buyer), string(seats),
 		o.Source, promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
-		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now))
+		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey)
 	if err != nil {
 		return err
 	}
@@ -218,8 +232,8 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 		return err
 	}
 	for _, a := range o.AddOns {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO order_add_ons (order_id, add_on_id, price) VALUES (?, ?, ?)`,
-			o.ID, a.ID, a.Price); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_add_ons (order_id, add_on_id, price, quantity)
+			VALUES (?, ?, ?, ?)`, o.ID, a.ID, a.Price, a.Count()); err != nil {
 			return err
 		}
 	}
@@ -305,10 +319,115 @@ func pickAddOns(available []palaro.AddOn, ids []int64) ([]palaro.AddOn, error) {
 			return nil, palaro.Errorf(palaro.EINVALID, "This add-on is not available.")
 		}
 		if !slices.ContainsFunc(picked, func(a palaro.AddOn) bool { return a.ID == id }) {
-			picked = append(picked, available[i])
+			a := available[i]
+			a.Quantity = 1
+			picked = append(picked, a)
 		}
 	}
 	return picked, nil
+}
+
+// pickAddOnCounts returns the event's add-ons of a ticket order with their quantities, each at
+// most the order's ticket quantity (one per ticket).
+func pickAddOnCounts(available []palaro.AddOn, counts []palaro.AddOnQuantity, tickets int) ([]palaro.AddOn, error) {
+	ids := make([]int64, 0, len(counts))
+	for _, c := range counts {
+		ids = append(ids, c.ID)
+	}
+	picked, err := pickAddOns(available, ids)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range counts {
+		if err := palaro.CheckAddOnQuantity(picked[i], c.Quantity, tickets); err != nil {
+			return nil, err
+		}
+		picked[i].Quantity = c.Quantity
+	}
+	return picked, nil
+}
+
+// limitPerBuyer enforces, inside the order's write transaction, the ticket type's per-buyer
+// maximum across orders: the e-mail's paid and unpaid tickets of the type, and the session's
+// unpaid ones, stay within it. The buyer's own unpaid order of the type (same session and
+// e-mail) is replaced: released here, in the same transaction. A free order is issued at once
+// and never held, so only the e-mail count applies to it as well as to a paid one.
+func limitPerBuyer(ctx context.Context, tx *sql.Tx, tt *palaro.TicketType, o *palaro.Order, now time.Time) error {
+	limit := max(tt.MaxPurchasable, 1)
+	const live = `kind = 'tickets' AND ticket_type_id = ? AND (status = 'paid' OR (status = 'pending' AND hold_expires_at > ?))`
+	if o.SessionKey != "" {
+		if _, err := releaseOrders(ctx, tx, `status = 'pending' AND kind = 'tickets' AND ticket_type_id = ?
+			AND session_key = ? AND email = ?`, tt.ID, o.SessionKey, o.Email); err != nil {
+			return err
+		}
+	}
+	var paid, unpaid int
+	var waiting sql.NullString
+	var waitingUntil sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN status = 'paid' THEN quantity END), 0),
+		coalesce(sum(CASE WHEN status = 'pending' THEN quantity END), 0),
+		max(CASE WHEN status = 'pending' THEN public_id END), max(CASE WHEN status = 'pending' THEN hold_expires_at END)
+		FROM orders WHERE `+live+` AND email = ?`, tt.ID, formatTime(now), o.Email).Scan(&paid, &unpaid, &waiting, &waitingUntil); err != nil {
+		return err
+	}
+	if paid+o.Quantity > limit {
+		return palaro.Errorf(palaro.EINVALID, "%s", palaro.MaxTicketsMessage(limit))
+	}
+	if paid+unpaid+o.Quantity > limit {
+		until, _ := parseTime(waitingUntil)
+		return palaro.UnpaidOrderElsewhere(until.Sub(now))
+	}
+	if o.SessionKey == "" {
+		return nil
+	}
+	var held int
+	var own sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(quantity), 0), max(public_id) FROM orders
+		WHERE `+live+` AND status = 'pending' AND session_key = ?`, tt.ID, formatTime(now), o.SessionKey).
+		Scan(&held, &own); err != nil {
+		return err
+	}
+	if held+o.Quantity > limit {
+		return palaro.UnpaidOrderWaiting(palaro.OrderPath(own.String))
+	}
+	return nil
+}
+
+// knownBuyer returns the personal details known for an e-mail address: its earlier orders' (the
+// newest first) completed by its account's.
+func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, error) {
+	var b palaro.Buyer
+	rows, err := q.QueryContext(ctx, `SELECT buyer FROM orders WHERE email = ? AND kind = 'tickets'
+		AND status IN ('paid', 'pending') ORDER BY id DESC LIMIT 20`, email)
+	if err != nil {
+		return b, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var raw string
+		var earlier palaro.Buyer
+		if err := rows.Scan(&raw); err != nil {
+			return b, err
+		}
+		if json.Unmarshal([]byte(raw), &earlier) == nil {
+			b = palaro.MergeBuyers(b, earlier)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return b, err
+	}
+	var acc palaro.Buyer
+	var age string
+	err = q.QueryRowContext(ctx, `SELECT first_name, last_name, mobile_number, birth_date, age, company_name,
+		designation FROM users WHERE email = ?`, email).Scan(&acc.FirstName, &acc.LastName, &acc.MobileNumber,
+		&acc.BirthDate, &age, &acc.CompanyName, &acc.Designation)
+	if errors.Is(err, sql.ErrNoRows) {
+		return b, nil
+	} else if err != nil {
+		return b, err
+	}
+	fmt.Sscan(age, &acc.Age)
+	return palaro.MergeBuyers(b, acc), nil
 }
 
 // issue turns a paid order into tickets (or, for an add-on order, adds the add-ons to its
@@ -326,11 +445,16 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 			}
 			o.Tickets = append(o.Tickets, t)
 		}
-		if len(o.Tickets) > 0 {
-			o.TicketID = o.Tickets[0].ID // add-ons bought with the order go with its first ticket
+		// add-ons bought with the order: one per ticket, for the first tickets (DistributeAddOns)
+		for i, addOns := range palaro.DistributeAddOns(len(o.Tickets), o.AddOns) {
+			for _, a := range addOns {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_add_ons (ticket_id, add_on_id, order_id)
+					VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, o.Tickets[i].ID, a.ID, o.ID); err != nil {
+					return err
+				}
+			}
 		}
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_add_ons (ticket_id, add_on_id, order_id)
+	} else if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_add_ons (ticket_id, add_on_id, order_id)
 		SELECT ?, add_on_id, order_id FROM order_add_ons WHERE order_id = ? ON CONFLICT DO NOTHING`,
 		o.TicketID, o.ID); err != nil {
 		return err
@@ -553,7 +677,7 @@ func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*p
 			return nil, err
 		}
 		if o.AddOns, err = queryAddOns(ctx, q, `SELECT a.id, a.event_id, a.name, oa.price, a.category, a.notes,
-			a.image_url FROM order_add_ons oa JOIN add_ons a ON a.id = oa.add_on_id WHERE oa.order_id = ?
+			a.image_url, oa.quantity FROM order_add_ons oa JOIN add_ons a ON a.id = oa.add_on_id WHERE oa.order_id = ?
 			ORDER BY a.category, a.name`, o.ID); err != nil {
 			return nil, err
 		}
@@ -623,9 +747,17 @@ func queryAddOns(ctx context.Context, q querier, query string, args ...any) ([]p
 	}
 	defer rows.Close()
 	var addOns []palaro.AddOn
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
 	for rows.Next() {
 		var a palaro.AddOn
-		if err := rows.Scan(&a.ID, &a.EventID, &a.Name, &a.Price, &a.Category, &a.Notes, &a.ImageURL); err != nil {
+		dest := []any{&a.ID, &a.EventID, &a.Name, &a.Price, &a.Category, &a.Notes, &a.ImageURL}
+		if len(cols) > len(dest) {
+			dest = append(dest, &a.Quantity) // order lines carry their quantity
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
 		addOns = append(addOns, a)
