@@ -27,6 +27,7 @@ Commands:
   outbox        list the e-mails and SMS in the outbox with their bodies [--to EMAIL] [--status S] [--limit N]
   orders        list recent orders [--refunds] [--status S] [--limit N]
   reports       list the problem reports sent through /report, newest first
+  backup FILE   copy the live database to FILE (a new file) while it serves, check the copy, print its counts
 
 Environment:
   PALARO_ADDR       listen address (default :8080)
@@ -87,6 +88,8 @@ func main() {
 		})
 	case "reports":
 		err = withDB(ctx, cfg, func(db *store.DB) error { return listReports(ctx, db, os.Stdout) })
+	case "backup":
+		err = runBackup(ctx, os.Stdout, cfg.DBPath, os.Args[2:])
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

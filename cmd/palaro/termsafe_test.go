@@ -39,8 +39,14 @@ func TestTermSafe(t *testing.T) {
 // openDemoDB opens a fresh migrated database with the demo data seeded at now.
 func openDemoDB(t *testing.T, now time.Time) *store.DB {
 	t.Helper()
+	return openDemoDBAt(t, filepath.Join(t.TempDir(), "palaro.db"), now)
+}
+
+// openDemoDBAt opens a fresh migrated database at path with the demo data seeded at now.
+func openDemoDBAt(t *testing.T, path string, now time.Time) *store.DB {
+	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := store.Open(path)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	require.NoError(t, db.Migrate(ctx))
