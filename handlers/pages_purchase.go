@@ -296,6 +296,9 @@ func (s *Server) ticketLink(t *palaro.Ticket, ev *palaro.Event) views.TicketLink
 	if t.Seat != "" {
 		l.Detail += " · Seat " + t.Seat
 	}
+	if len(t.AddOns) > 0 {
+		l.Detail += " · with " + addOnNames(t.AddOns)
+	}
 	return l
 }
 
@@ -338,9 +341,14 @@ func statusWord(status string) string {
 
 // ticketPage renders /t/{ticketId}.
 func (s *Server) ticketPage(c *echo.Context) error {
-	_, v, err := s.findTicket(c, 240)
+	t, v, err := s.findTicket(c, 240)
 	if err != nil {
 		return err
+	}
+	if available, err := s.services.Purchases.AddOnsAvailableForTicket(c.Request().Context(), t.PublicID); err != nil {
+		return err
+	} else if len(available) == 0 {
+		v.AddOnsHref = "" // nothing to buy: no action
 	}
 	p := s.privatePage(c, v.TicketType+" · "+v.EventName)
 	return render(c, http.StatusOK, views.TicketPage(p, v))
@@ -565,4 +573,13 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		p.Islands = []string{"seats"}
 	}
 	return render(c, http.StatusOK, views.SeatsPage(p, view))
+}
+
+// addOnNames lists add-ons by name, as in "Lanyard, Parking".
+func addOnNames(addOns []palaro.AddOn) string {
+	names := make([]string, 0, len(addOns))
+	for _, a := range addOns {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
 }

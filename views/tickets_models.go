@@ -55,6 +55,7 @@ type TicketPageView struct {
 	AddOns          []string
 	QR              templ.Component
 	QRHref          string
+	// AddOnsHref is the add-ons page of the ticket; "" when its event has no add-on left to buy for it.
 	AddOnsHref      string
 	ChangeEmailHref string
 	CalendarHref    string
