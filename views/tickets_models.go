@@ -39,22 +39,22 @@ type OrderView struct {
 
 // TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.
 type TicketPageView struct {
-	PublicID        string
-	Code            string
-	TicketType      string
-	EventName       string
-	EventHref       string
-	When            string
-	Place           string
-	ImageURL        string
-	Holder          string
-	Email           string
-	Seat            string
-	Status          string // "Valid", "Checked in", "Cancelled"
-	StatusClass     string // "valid", "checked_in", "cancelled"
-	AddOns          []string
-	QR              templ.Component
-	QRHref          string
+	PublicID    string
+	Code        string
+	TicketType  string
+	EventName   string
+	EventHref   string
+	When        string
+	Place       string
+	ImageURL    string
+	Holder      string
+	Email       string
+	Seat        string
+	Status      string // "Valid", "Checked in", "Cancelled"
+	StatusClass string // "valid", "checked_in", "cancelled"
+	AddOns      []string
+	QR          templ.Component
+	QRHref      string
 	// AddOnsHref is the add-ons page of the ticket; "" when its event has no add-on left to buy for it.
 	AddOnsHref      string
 	ChangeEmailHref string
