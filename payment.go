@@ -2,6 +2,7 @@ package palaro
 
 import (
 	"context"
+	"strconv"
 	"time"
 )
 
@@ -84,10 +85,37 @@ type PaymentEvent struct {
 	SessionID string
 	OrderID   string
 	// Status is PaymentPaid, PaymentFailed, PaymentExpired or PaymentPending.
-	Status     string
-	Amount     Money
+	Status string
+	Amount Money
+	// Currency is the ISO 4217 code of Amount, as the provider reports it.
+	Currency string
+	// Live is true for an event of the provider's live mode, false for its test mode.
+	Live       bool
 	Method     string
 	OccurredAt time.Time
+}
+
+// PaymentCurrency is the only currency the app charges in: Philippine pesos.
+const PaymentCurrency = "PHP"
+
+// Refusal says why a payment event cannot settle order o when the provider runs in live mode
+// (live) or test mode, or returns "" when it can: an event of the other mode, or a paid event
+// whose currency is not PaymentCurrency or whose amount is not the order's total, is refused.
+func (ev PaymentEvent) Refusal(o *Order, live bool) string {
+	switch {
+	case ev.Live != live:
+		if ev.Live {
+			return "a live-mode event for a provider in test mode"
+		}
+		return "a test-mode event for a provider in live mode"
+	case ev.Status != PaymentPaid:
+		return ""
+	case ev.Currency != PaymentCurrency:
+		return "currency " + strconv.Quote(ev.Currency) + " is not " + PaymentCurrency
+	case ev.Amount != o.Total:
+		return "amount " + ev.Amount.String() + " is not the order's total " + o.Total.String()
+	}
+	return ""
 }
 
 // PaymentProvider collects payments through a hosted checkout and reports them back.
@@ -106,4 +134,6 @@ type PaymentProvider interface {
 	// so asking twice about an unchanged session gives the same ID. Returns ENOTFOUND for an
 	// unknown session and EINTERNAL when the provider cannot be reached.
 	SessionStatus(ctx context.Context, sessionID string) (PaymentEvent, error)
+	// Live reports whether the provider runs in live mode; events of the other mode are refused.
+	Live() bool
 }

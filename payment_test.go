@@ -46,3 +46,22 @@ func TestCheckout_Validate(t *testing.T) {
 func TestLineItem_Subtotal(t *testing.T) {
 	assert.Equal(t, palaro.Money(450000), palaro.LineItem{Name: "VIP", Amount: 150000, Quantity: 3}.Subtotal())
 }
+
+func TestPaymentEvent_Refusal(t *testing.T) {
+	o := &palaro.Order{Total: 35000}
+	ok := palaro.PaymentEvent{Status: palaro.PaymentPaid, Amount: 35000, Currency: "PHP"}
+	require.Empty(t, ok.Refusal(o, false))
+	live := ok
+	live.Live = true
+	require.Empty(t, live.Refusal(o, true), "live event, live provider")
+	require.Contains(t, live.Refusal(o, false), "live-mode event")
+	require.Contains(t, ok.Refusal(o, true), "test-mode event")
+	usd := ok
+	usd.Currency = "USD"
+	require.Contains(t, usd.Refusal(o, false), `currency "USD"`)
+	short := ok
+	short.Amount = 100
+	require.Contains(t, short.Refusal(o, false), "amount")
+	expired := palaro.PaymentEvent{Status: palaro.PaymentExpired}
+	require.Empty(t, expired.Refusal(o, false), "an unpaid event carries no amount")
+}

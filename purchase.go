@@ -322,8 +322,11 @@ type PurchaseService interface {
 	// ConfirmPayment applies a provider's payment event. It is idempotent: an event seen before,
 	// or a paid event for an order already settled, changes nothing. A payment after the hold
 	// expired issues the tickets when capacity remains, otherwise marks the order OrderRefund.
-	// Returns the order; ENOTFOUND when no order matches the event.
-	ConfirmPayment(ctx context.Context, provider string, ev PaymentEvent) (*Order, error)
+	// The event must name the provider's checkout session of the order (its reference number alone
+	// is not enough) and pass PaymentEvent.Refusal for the provider's mode (live); a refused event
+	// is recorded as refused and changes nothing. Returns the order; ENOTFOUND when no order has
+	// the event's session, EINVALID when the event is refused.
+	ConfirmPayment(ctx context.Context, provider string, live bool, ev PaymentEvent) (*Order, error)
 	// ExpireHolds releases the holds (and promo uses) of pending orders whose hold ended before
 	// now, marking them expired. Returns how many orders expired.
 	ExpireHolds(ctx context.Context, now time.Time) (int, error)

@@ -26,7 +26,7 @@ func ReconcilePayments(ctx context.Context, purchases PurchaseService, provider 
 		}
 		ev, err := provider.SessionStatus(ctx, o.ProviderRef)
 		if err == nil && ev.Status != PaymentPending {
-			_, err = purchases.ConfirmPayment(ctx, provider.Name(), ev)
+			_, err = purchases.ConfirmPayment(ctx, provider.Name(), provider.Live(), ev)
 		}
 		if err != nil {
 			errs = append(errs, err)

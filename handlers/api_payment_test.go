@@ -1,7 +1,10 @@
 package handlers_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -52,6 +55,7 @@ func (p *lateProvider) ParseWebhook(h string, body []byte, now time.Time) (palar
 func (p *lateProvider) SessionStatus(ctx context.Context, id string) (palaro.PaymentEvent, error) {
 	return p.get().SessionStatus(ctx, id)
 }
+func (p *lateProvider) Live() bool { return p.get().Live() }
 
 // buyPaid buys 2 Dota 2 general admission tickets by QR and returns the order and its checkout URL.
 func buyPaid(t *testing.T, f *apiFixture, source string) (*palaro.Order, string) {
@@ -107,7 +111,7 @@ func TestAPI_PaidOrderAndWebhook(t *testing.T) {
 		ev, err := provider.SessionStatus(ctx, o.ProviderRef)
 		require.NoError(t, err)
 		for range 2 {
-			_, err = f.purchases.ConfirmPayment(ctx, "sandbox", ev)
+			_, err = f.purchases.ConfirmPayment(ctx, "sandbox", false, ev)
 			require.NoError(t, err)
 		}
 		got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
@@ -151,5 +155,76 @@ func TestAPI_PaidOrderAndWebhook(t *testing.T) {
 		status, body := f.call(t, "POST", "/v1/payment/webhook/stripe", "{}")
 		require.Equal(t, 404, status)
 		require.Equal(t, "Unknown payment provider.", body["message"])
+	})
+}
+
+// signedPaidEvent is a checkout_session.payment.paid webhook for session, referencing order,
+// paid amount in currency, in live or test mode, signed with the sandbox's secret at now.
+func signedPaidEvent(t *testing.T, id, session, order string, amount palaro.Money, currency string, live bool, now time.Time) (string, []byte) {
+	t.Helper()
+	body, err := json.Marshal(payment.Event{Data: payment.EventData{ID: id, Type: "event", Attributes: payment.EventAttributes{
+		Type: payment.EventCheckoutPaid, Livemode: live, CreatedAt: now.Unix(),
+		Data: payment.CheckoutSession{ID: session, Type: "checkout_session", Attributes: payment.CheckoutSessionAttributes{
+			ReferenceNumber: order, Livemode: live, Status: payment.SessionActive,
+			Payments: []payment.Payment{{ID: "pay_" + id, Attributes: payment.PaymentAttributes{
+				Amount: amount, Currency: currency, Status: payment.PaymentStatusPaid, PaidAt: now.Unix()}}},
+		}},
+	}}})
+	require.NoError(t, err)
+	return payment.Sign(webhookSecret, now, body, false), body // the slot of the secret the provider holds
+}
+
+func TestAPI_WebhookMatchesStrictly(t *testing.T) {
+	ctx := context.Background()
+	f, _ := withSandbox(t, "/lost")
+	o, _ := buyPaid(t, f, "")
+	post := func(header string, body []byte) (int, string) {
+		req, _ := http.NewRequest("POST", f.http.URL+"/v1/payment/webhook/sandbox", bytes.NewReader(body))
+		req.Header.Set(payment.SignatureHeader, header)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		raw, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(raw)
+	}
+	refusal := func(id string) string {
+		var reason string
+		require.NoError(t, f.db.Writer().QueryRow(`SELECT refused FROM payment_events WHERE event_id = ?`, id).Scan(&reason))
+		return reason
+	}
+	for name, c := range map[string]struct {
+		id, session, currency string
+		amount                palaro.Money
+		live                  bool
+		status                int
+		reason                string
+	}{
+		"another session, our reference number": {"evt_ref", "cs_other", "PHP", o.Total, false, 200, "no order has checkout session"},
+		"another currency":                      {"evt_usd", o.ProviderRef, "USD", o.Total, false, 400, `currency "USD" is not PHP`},
+		"live mode for a test-mode provider":    {"evt_live", o.ProviderRef, "PHP", o.Total, true, 400, "a live-mode event"},
+		"another amount":                        {"evt_amt", o.ProviderRef, "PHP", o.Total - 100, false, 400, "amount"},
+	} {
+		t.Run("ErrRefused "+name, func(t *testing.T) {
+			header, body := signedPaidEvent(t, c.id, c.session, o.PublicID, c.amount, c.currency, c.live, f.now)
+			for range 2 { // a redelivery is refused again
+				status, raw := post(header, body)
+				require.Equal(t, c.status, status, raw)
+			}
+			got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+			require.NoError(t, err)
+			require.Equal(t, palaro.OrderPending, got.Status, "the order is untouched")
+			require.Empty(t, got.Tickets)
+			require.Contains(t, refusal(c.id), c.reason, "stored as refused for the operator")
+		})
+	}
+	t.Run("OK the provider's session, amount, PHP and test mode", func(t *testing.T) {
+		header, body := signedPaidEvent(t, "evt_ok", o.ProviderRef, o.PublicID, o.Total, "PHP", false, f.now)
+		status, raw := post(header, body)
+		require.Equal(t, 200, status, raw)
+		got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, palaro.OrderPaid, got.Status)
+		require.Len(t, got.Tickets, 2)
+		require.Empty(t, refusal("evt_ok"))
 	})
 }

@@ -172,11 +172,18 @@ func (s *Server) paymentWebhook(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	order, err := s.services.Purchases.ConfirmPayment(c.Request().Context(), provider.Name(), ev)
-	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
-		// not one of ours (another app on the same account): acknowledge so it is not retried
+	order, err := s.services.Purchases.ConfirmPayment(c.Request().Context(), provider.Name(), provider.Live(), ev)
+	switch palaro.ErrorCode(err) {
+	case "":
+	case palaro.ENOTFOUND:
+		// not one of our checkout sessions (another app on the same account): recorded as refused,
+		// and acknowledged so it is not retried
+		s.logger.Warn("payment event refused", "provider", provider.Name(), "event", ev.ID, "reason", palaro.ErrorMessage(err))
 		return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, Message: "No matching order."})
-	} else if err != nil {
+	case palaro.EINVALID:
+		s.logger.Warn("payment event refused", "provider", provider.Name(), "event", ev.ID, "reason", palaro.ErrorMessage(err))
+		return err
+	default:
 		return err
 	}
 	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, Message: order.Status, OrderID: order.PublicID})

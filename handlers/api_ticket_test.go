@@ -65,8 +65,8 @@ func TestAPI_TicketAddOns(t *testing.T) {
 		require.Contains(t, res["redirectUrl"], "/sandbox/checkout/")
 		order, err := f.purchases.FindOrderByPublicID(ctx, res["orderId"].(string))
 		require.NoError(t, err)
-		ev := palaro.PaymentEvent{ID: "evt_addon", SessionID: order.ProviderRef, Status: palaro.PaymentPaid, Amount: order.Total}
-		_, err = f.purchases.ConfirmPayment(ctx, "sandbox", ev)
+		ev := palaro.PaymentEvent{ID: "evt_addon", SessionID: order.ProviderRef, Status: palaro.PaymentPaid, Amount: order.Total, Currency: palaro.PaymentCurrency}
+		_, err = f.purchases.ConfirmPayment(ctx, "sandbox", false, ev)
 		require.NoError(t, err)
 		got, err := f.purchases.FindTicketByPublicID(ctx, tk.PublicID)
 		require.NoError(t, err)

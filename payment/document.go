@@ -163,10 +163,11 @@ func (s CheckoutSession) PaymentEvent() palaro.PaymentEvent {
 		OrderID:   a.ReferenceNumber,
 		Status:    s.Status(),
 		Method:    a.PaymentMethodUsed,
+		Live:      a.Livemode,
 	}
 	ev.ID = s.ID + "/" + ev.Status
 	if p, ok := s.paidPayment(); ok {
-		ev.Amount = p.Attributes.Amount
+		ev.Amount, ev.Currency = p.Attributes.Amount, p.Attributes.Currency
 		if p.Attributes.PaidAt > 0 {
 			ev.OccurredAt = time.Unix(p.Attributes.PaidAt, 0)
 		}
@@ -174,7 +175,7 @@ func (s CheckoutSession) PaymentEvent() palaro.PaymentEvent {
 			ev.Method = p.Attributes.Source.Type
 		}
 	} else if ev.Status == palaro.PaymentPaid {
-		ev.Amount = a.PaymentIntent.Attributes.Amount
+		ev.Amount, ev.Currency = a.PaymentIntent.Attributes.Amount, a.PaymentIntent.Attributes.Currency
 	}
 	if ev.OccurredAt.IsZero() && a.UpdatedAt > 0 {
 		ev.OccurredAt = time.Unix(a.UpdatedAt, 0)
@@ -216,7 +217,7 @@ func ParseWebhook(header string, body []byte, secret []byte, live bool, now time
 	if ev.Status != palaro.PaymentPaid || ev.Amount <= 0 {
 		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The paid event carries no paid payment.")
 	}
-	ev.ID = e.Data.ID
+	ev.ID, ev.Live = e.Data.ID, a.Livemode // the event's own mode: what the signature's slot says too
 	if a.CreatedAt > 0 {
 		ev.OccurredAt = time.Unix(a.CreatedAt, 0)
 	}

@@ -52,7 +52,7 @@ func TestParseWebhook(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, palaro.PaymentEvent{
 			ID: "evt_9Ld1yNQ4y2bnXbA8", SessionID: "cs_CbFCTDfxvMFNjwjVi26Uzhtj", OrderID: "ord_42",
-			Status: palaro.PaymentPaid, Amount: 300000, Method: "card", OccurredAt: time.Unix(1760000031, 0),
+			Status: palaro.PaymentPaid, Amount: 300000, Currency: "PHP", Method: "card", OccurredAt: time.Unix(1760000031, 0),
 		}, ev)
 	})
 	t.Run("ErrForged", func(t *testing.T) {

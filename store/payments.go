@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"time"
 
 	"palaro"
@@ -13,8 +14,13 @@ import (
 // one write transaction: the event is recorded (a redelivery hits the primary key and changes
 // nothing), then a paid event issues the order's tickets, from its hold while the order is
 // pending, or from the remaining capacity when the hold already expired; without capacity the
-// order is marked for refund.
-func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, ev palaro.PaymentEvent) (*palaro.Order, error) {
+// order is marked for refund. The order is found by the provider's checkout session only; an
+// event for no order, of the other mode (live), or paid in another currency or amount is stored
+// as refused and changes nothing.
+func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, live bool, ev palaro.PaymentEvent) (*palaro.Order, error) {
+	if ev.ID == "" {
+		return nil, palaro.Errorf(palaro.EINVALID, "A payment event needs an id.")
+	}
 	now := s.db.Now()
 	tx, err := s.db.beginWrite(ctx)
 	if err != nil {
@@ -22,21 +28,40 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, e
 	}
 	defer tx.Rollback()
 	o, err := loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
-	if palaro.ErrorCode(err) == palaro.ENOTFOUND && ev.OrderID != "" {
-		o, err = loadOrder(ctx, tx, `o.public_id = ?`, ev.OrderID)
-	}
-	if err != nil {
+	refused := ""
+	switch {
+	case palaro.ErrorCode(err) == palaro.ENOTFOUND:
+		refused = "no order has checkout session " + strconv.Quote(ev.SessionID)
+	case err != nil:
 		return nil, err
+	default:
+		refused = ev.Refusal(o, live)
 	}
-	if ev.ID == "" {
-		return nil, palaro.Errorf(palaro.EINVALID, "A payment event needs an id.")
+	var orderID any
+	if o != nil {
+		orderID = o.ID
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO payment_events (provider, event_id, order_id, status, received_at)
-		VALUES (?, ?, ?, ?, ?)`, provider, ev.ID, o.ID, ev.Status, formatTime(now))
+	_, err = tx.ExecContext(ctx, `INSERT INTO payment_events (provider, event_id, order_id, status, received_at, refused)
+		VALUES (?, ?, ?, ?, ?, ?)`, provider, ev.ID, orderID, ev.Status, formatTime(now), refused)
 	if isUniqueViolation(err) {
-		return o, nil // seen before: already applied
+		if err := tx.QueryRowContext(ctx, `SELECT refused FROM payment_events WHERE provider = ? AND event_id = ?`,
+			provider, ev.ID).Scan(&refused); err != nil {
+			return nil, err
+		}
+		if refused == "" {
+			return o, nil // seen before: already applied
+		}
 	} else if err != nil {
 		return nil, err
+	}
+	if refused != "" {
+		if err := tx.Commit(); err != nil {
+			return nil, err
+		}
+		if o == nil {
+			return nil, palaro.Errorf(palaro.ENOTFOUND, "Payment event refused: %s.", refused)
+		}
+		return nil, palaro.Errorf(palaro.EINVALID, "Payment event refused: %s.", refused)
 	}
 	switch {
 	case ev.Status == palaro.PaymentExpired && o.Status == palaro.OrderPending:
@@ -47,10 +72,6 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, e
 		// pending or failed (a declined card can be retried on the same checkout): nothing to do
 	case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund:
 		// settled by an earlier event (a different id for the same payment): nothing to do
-	case ev.Amount != 0 && ev.Amount != o.Total:
-		if err := s.settle(ctx, tx, o, palaro.OrderRefund, now); err != nil {
-			return nil, err
-		}
 	default:
 		if err := s.settlePaid(ctx, tx, o, now); err != nil {
 			return nil, err

@@ -22,7 +22,7 @@ func (f *purchaseFixture) pendingOrder(t *testing.T, code string, quantity int, 
 }
 
 func paid(eventID, session string, amount palaro.Money) palaro.PaymentEvent {
-	return palaro.PaymentEvent{ID: eventID, SessionID: session, Status: palaro.PaymentPaid, Amount: amount}
+	return palaro.PaymentEvent{ID: eventID, SessionID: session, Status: palaro.PaymentPaid, Amount: amount, Currency: palaro.PaymentCurrency}
 }
 
 func TestPurchaseService_ConfirmPayment(t *testing.T) {
@@ -32,13 +32,13 @@ func TestPurchaseService_ConfirmPayment(t *testing.T) {
 		code := f.addTicketType(t, "pay", 20000, 10, 5)
 		o := f.pendingOrder(t, code, 2, "cs_1")
 		for range 3 {
-			got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_1", "cs_1", 40000))
+			got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_1", "cs_1", 40000))
 			require.NoError(t, err)
 			require.Equal(t, palaro.OrderPaid, got.Status)
 			require.Len(t, got.Tickets, 2)
 		}
 		// the same payment reported again under another event id (reconciliation) changes nothing
-		_, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("recon_cs_1_paid", "cs_1", 40000))
+		_, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("recon_cs_1_paid", "cs_1", 40000))
 		require.NoError(t, err)
 		require.Equal(t, 2, f.countRows(t, `SELECT COUNT(*) FROM tickets WHERE order_id = ?`, o.ID))
 		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM outbox WHERE recipient = 'payer@x.ph'`))
@@ -52,7 +52,7 @@ func TestPurchaseService_ConfirmPayment(t *testing.T) {
 		f.pendingOrder(t, code, 2, "cs_late")
 		_, err := f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
 		require.NoError(t, err)
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_late", "cs_late", 40000))
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_late", "cs_late", 40000))
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderPaid, got.Status)
 		require.Len(t, got.Tickets, 2)
@@ -67,7 +67,7 @@ func TestPurchaseService_ConfirmPayment(t *testing.T) {
 		_, err := f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
 		require.NoError(t, err)
 		f.pendingOrder(t, code, 3, "cs_other") // someone else holds all three now
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_gone", "cs_gone", 40000))
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_gone", "cs_gone", 40000))
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderRefund, got.Status)
 		require.Empty(t, got.Tickets)
@@ -84,7 +84,7 @@ func TestPurchaseService_ConfirmPayment(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code := f.addTicketType(t, "exp", 20000, 3, 5)
 		f.pendingOrder(t, code, 2, "cs_exp")
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", palaro.PaymentEvent{ID: "e", SessionID: "cs_exp", Status: palaro.PaymentExpired})
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, palaro.PaymentEvent{ID: "e", SessionID: "cs_exp", Status: palaro.PaymentExpired})
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderExpired, got.Status)
 		_, held, _ := f.counts(t, code)
@@ -94,26 +94,34 @@ func TestPurchaseService_ConfirmPayment(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code := f.addTicketType(t, "fail", 20000, 3, 5)
 		f.pendingOrder(t, code, 1, "cs_fail")
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", palaro.PaymentEvent{ID: "f", SessionID: "cs_fail", Status: palaro.PaymentFailed})
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, palaro.PaymentEvent{ID: "f", SessionID: "cs_fail", Status: palaro.PaymentFailed})
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderPending, got.Status)
 		_, held, _ := f.counts(t, code)
 		require.Equal(t, 1, held)
 	})
-	t.Run("OK wrong amount is not honoured", func(t *testing.T) {
+	t.Run("ErrInvalid wrong amount is refused", func(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code := f.addTicketType(t, "amt", 20000, 3, 5)
-		f.pendingOrder(t, code, 1, "cs_amt")
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("a", "cs_amt", 100))
+		o := f.pendingOrder(t, code, 1, "cs_amt")
+		_, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("a", "cs_amt", 100))
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), "refused")
+		got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
 		require.NoError(t, err)
-		require.Equal(t, palaro.OrderRefund, got.Status)
-		_, held, _ := f.counts(t, code)
-		require.Zero(t, held)
+		require.Equal(t, palaro.OrderPending, got.Status)
+		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM payment_events WHERE event_id = 'a' AND refused != ''`))
 	})
-	t.Run("ErrNotFound unknown session", func(t *testing.T) {
+	t.Run("ErrNotFound unknown session, even with our order's reference", func(t *testing.T) {
 		f := newPurchaseFixture(t)
-		_, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("x", "cs_nope", 1))
+		code := f.addTicketType(t, "ref", 20000, 3, 5)
+		o := f.pendingOrder(t, code, 1, "cs_ref")
+		ev := paid("x", "cs_nope", o.Total)
+		ev.OrderID = o.PublicID
+		_, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, ev)
 		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+		got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, palaro.OrderPending, got.Status)
 	})
 }
 

@@ -152,7 +152,7 @@ func TestPurchaseService_Seats(t *testing.T) {
 
 		_, err := f.purchases.CreateOrder(ctx, seatRequest(code, "quick@x.ph", "C2"), f.now.Add(time.Hour))
 		require.NoError(t, err)
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_seat", "cs_seat", late.Total))
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_seat", "cs_seat", late.Total))
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderRefund, got.Status, "C2 belongs to someone else now")
 		require.Empty(t, got.Tickets)
@@ -164,7 +164,7 @@ func TestPurchaseService_Seats(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code, id := f.addSeatedTicketType(t, "seated-kept", 10000, 64, 4)
 		late := f.expiredSeatOrder(t, code, "cs_kept", "D1")
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_kept", "cs_kept", late.Total))
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_kept", "cs_kept", late.Total))
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderPaid, got.Status)
 		require.Equal(t, "D1", got.Tickets[0].Seat)

@@ -124,6 +124,9 @@ func (p *Provider) ParseWebhook(signatureHeader string, body []byte, now time.Ti
 	return payment.ParseWebhook(signatureHeader, body, []byte(p.cfg.WebhookSecret), p.cfg.Live, now)
 }
 
+// Live reports whether the provider is configured for live mode (PAYMONGO_LIVE).
+func (p *Provider) Live() bool { return p.cfg.Live }
+
 // SessionStatus retrieves a checkout session and reports its payment. Returns ENOTFOUND for an
 // unknown session and EINTERNAL when PayMongo cannot be reached.
 func (p *Provider) SessionStatus(ctx context.Context, sessionID string) (palaro.PaymentEvent, error) {

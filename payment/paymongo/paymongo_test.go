@@ -218,7 +218,7 @@ func TestProvider_SessionStatus(t *testing.T) {
 		want     palaro.PaymentEvent
 	}{
 		"OK_Paid": {session("active", "succeeded", failed+","+paid), palaro.PaymentEvent{ID: "cs_5f3a/paid", SessionID: "cs_5f3a", OrderID: "ord_7Q2X9",
-			Status: palaro.PaymentPaid, Amount: 325000, Method: "qrph", OccurredAt: time.Unix(1760000090, 0)}},
+			Status: palaro.PaymentPaid, Amount: 325000, Currency: "PHP", Method: "qrph", OccurredAt: time.Unix(1760000090, 0)}},
 		"OK_Pending": {session("active", "awaiting_payment_method", ""), palaro.PaymentEvent{ID: "cs_5f3a/pending", SessionID: "cs_5f3a", OrderID: "ord_7Q2X9",
 			Status: palaro.PaymentPending, OccurredAt: time.Unix(1760000090, 0)}},
 		"OK_Expired": {session("expired", "awaiting_payment_method", ""), palaro.PaymentEvent{ID: "cs_5f3a/expired", SessionID: "cs_5f3a", OrderID: "ord_7Q2X9",
@@ -261,7 +261,7 @@ func TestProvider_ParseWebhook(t *testing.T) {
 		ev, err := newProvider(t, f, secretKey, false).ParseWebhook(payment.Sign([]byte(webhookSecret), now, body, false), body, now)
 		require.NoError(t, err)
 		assert.Equal(t, palaro.PaymentEvent{ID: "evt_Zq81", SessionID: "cs_5f3a", OrderID: "ord_7Q2X9", Status: palaro.PaymentPaid,
-			Amount: 325000, Method: "qrph", OccurredAt: time.Unix(1760000091, 0)}, ev)
+			Amount: 325000, Currency: "PHP", Method: "qrph", OccurredAt: time.Unix(1760000091, 0)}, ev)
 	})
 	t.Run("OK_LiveMode", func(t *testing.T) {
 		ev, err := newProvider(t, f, secretKey, true).ParseWebhook(payment.Sign([]byte(webhookSecret), now, body, true), body, now)

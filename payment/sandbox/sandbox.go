@@ -159,6 +159,9 @@ func (p *Provider) SessionStatus(ctx context.Context, sessionID string) (palaro.
 	return p.document(s, p.cfg.Now()).PaymentEvent(), nil
 }
 
+// Live reports false: the sandbox is always in test mode.
+func (p *Provider) Live() bool { return false }
+
 // Wait blocks until every webhook delivery in flight has succeeded or given up, for shutdown and tests.
 func (p *Provider) Wait() { p.deliveries.Wait() }
 
