@@ -44,7 +44,7 @@ func TestPurchaseService_AddOnDistribution(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, palaro.Money(3*20000+5000+3*1000), o.Total)
 		require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: "cs_g", URL: "https://pay.test/g"}))
-		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", paid("evt_g", "cs_g", o.Total))
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_g", "cs_g", o.Total))
 		require.NoError(t, err)
 		require.Len(t, got.Tickets, 3)
 		require.Equal(t, []string{"Lanyard", "Parking"}, addOnNames(got.Tickets[0]))
