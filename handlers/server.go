@@ -88,6 +88,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 		s.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
 	}
 	s.echo.Use(middleware.RequestID())
+	s.echo.Use(s.requestLog())
 	s.echo.Use(middleware.Recover())
 	s.echo.Use(s.securityHeaders)
 	s.echo.Use(compress)
@@ -236,7 +237,7 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		}
 	}
 	if status >= 500 {
-		s.logger.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path,
+		s.logger.Error("request failed", "method", c.Request().Method, "route", c.Path(),
 			"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "error", err)
 		message = "Internal Server Error"
 	}

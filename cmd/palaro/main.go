@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -39,18 +40,22 @@ Environment:
   PALARO_SESSION_KEY  secret (at least 32 characters) for the session cookie; generated and kept in the database when unset
   PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
   PALARO_SMS_PROVIDER   log (default) or semaphore, with SEMAPHORE_API_KEY and SEMAPHORE_SENDER_NAME
+  PALARO_LOG            json (default for serve: one line per request) or text (default for the other commands)
 `
 
 func main() {
-	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	if len(os.Args) < 2 {
 		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	logger, err := newLogger(os.Stderr, os.Getenv("PALARO_LOG"), os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := loadConfig()
-	var err error
 	switch os.Args[1] {
 	case "serve":
 		err = serve(ctx, cfg, logger)
@@ -222,4 +227,22 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	defer func() { stopJobs(); <-jobsDone }()
 	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath, "payments", a.payments.Name())
 	return a.server.Start(ctx, cfg.Addr)
+}
+
+// newLogger returns the logger of a command, writing to w in the format PALARO_LOG names (json or
+// text); when it is empty, serve logs JSON lines for log tools and the other commands text.
+func newLogger(w io.Writer, format, command string) (*slog.Logger, error) {
+	if format == "" {
+		format = "text"
+		if command == "serve" {
+			format = "json"
+		}
+	}
+	switch format {
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, nil)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, nil)), nil
+	}
+	return nil, fmt.Errorf("PALARO_LOG: unknown format %q (json or text)", format)
 }
