@@ -52,6 +52,11 @@ type Services struct {
 	Seats palaro.SeatService
 	// Payments is the payment provider that collects paid orders; nil turns payments off.
 	Payments palaro.PaymentProvider
+	// Organizers runs the organizer console and API.
+	Organizers palaro.OrganizerService
+	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
+	// show the change at once.
+	EventCache interface{ Invalidate() }
 }
 
 // Server is Palaro's HTTP server.
@@ -160,6 +165,9 @@ func (s *Server) routes() {
 	e.GET("/sw.js", s.serviceWorker)
 
 	s.accountRoutes()
+	if s.services.Organizers != nil {
+		s.organizerRoutes()
+	}
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }

@@ -615,6 +615,9 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 		return nil, conflictOf(err)
 	}
 	id, _ := res.LastInsertId()
+	if err := createOrganization(ctx, tx, id, req.Organization, req.Email, s.db.Now()); err != nil {
+		return nil, err
+	}
 	u, err := s.welcome(ctx, tx, id)
 	if err != nil {
 		return nil, err

@@ -87,6 +87,16 @@ func (s *CachedEventService) store(key string, value any, expires time.Time) {
 	s.entries[key] = cacheEntry{value: value, expires: expires}
 }
 
+// Invalidate drops every cached answer, so the next reads see an organizer's change at once.
+// A load already under way when Invalidate is called may still store its (older) answer, which
+// then lives at most the ttl; loads started afterwards are new.
+func (s *CachedEventService) Invalidate() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.entries)
+	s.group = singleflight.Group{}
+}
+
 // FindEventByCode returns the event, from memory when it was read less than the ttl ago.
 func (s *CachedEventService) FindEventByCode(ctx context.Context, code string) (*palaro.Event, error) {
 	return cached(s, "event:"+code, func() (*palaro.Event, error) { return s.inner.FindEventByCode(context.WithoutCancel(ctx), code) })

@@ -61,6 +61,9 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 	if err := seedDemoPromoCodes(ctx, tx, now); err != nil {
 		return err
 	}
+	if err := seedDemoOrganizers(ctx, tx, today, now); err != nil {
+		return fmt.Errorf("seed organizer accounts: %w", err)
+	}
 	if err := ensureSeatLayouts(ctx, tx); err != nil {
 		return fmt.Errorf("seed seat layouts: %w", err)
 	}

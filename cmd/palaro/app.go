@@ -113,6 +113,8 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		TrustProxy:   cfg.TrustProxy,
 	}, handlers.Services{
 		Events:      cached,
+		EventCache:  cached,
+		Organizers:  store.NewOrganizerService(db, composer),
 		TicketTypes: events,
 		Purchases:   purchases,
 		Seats:       store.NewSeatService(db),

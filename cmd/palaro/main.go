@@ -29,6 +29,8 @@ Commands:
   orders        list recent orders [--refunds] [--status S] [--limit N]
   reports       list the problem reports sent through /report, newest first
   backup FILE   copy the live database to FILE (a new file) while it serves, check the copy, print its counts
+  organizers    list organizations [--pending]; organizers approve EMAIL approves the ones EMAIL owns
+  tokens create --organizer EMAIL [--role manager|gate] [--organization ID]  print a new organizer API token once
 
 Environment:
   PALARO_ADDR       listen address (default :8080)
@@ -95,6 +97,14 @@ func main() {
 		err = withDB(ctx, cfg, func(db *store.DB) error { return listReports(ctx, db, os.Stdout) })
 	case "backup":
 		err = runBackup(ctx, os.Stdout, cfg.DBPath, os.Args[2:])
+	case "organizers", "tokens":
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			svc := store.NewOrganizerService(db, notify.NewComposer(cfg.BaseURL, cfg.SupportEmail))
+			if os.Args[1] == "tokens" {
+				return tokensCommand(ctx, os.Stdout, svc, os.Args[2:])
+			}
+			return organizersCommand(ctx, os.Stdout, svc, os.Args[2:])
+		})
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 	default:

@@ -1,0 +1,354 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// orgHandler handles an organizer route for a caller whose role allows the route's action.
+type orgHandler func(s *Server, c *echo.Context, caller *palaro.Caller) error
+
+// orgRoute is one route of the organizer console or API with the action it needs.
+type orgRoute struct {
+	method, path, action string
+	handler              orgHandler
+	// token is true when an API token (Authorization: Bearer) may call the route.
+	token bool
+}
+
+// orgRoutes are every organizer route. Each checks the caller's role for its action and, for
+// routes with an event code, that the event belongs to one of the caller's organizations.
+var orgRoutes = []orgRoute{
+	{http.MethodGet, "/organizer", palaro.ActionViewEvents, (*Server).orgHome, false},
+	{http.MethodGet, "/organizer/events/new", palaro.ActionManageEvents, (*Server).orgNewEventPage, false},
+	{http.MethodPost, "/organizer/events", palaro.ActionManageEvents, (*Server).orgCreateEvent, false},
+	{http.MethodGet, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgEventPage, false},
+	{http.MethodGet, "/organizer/events/:code/edit", palaro.ActionManageEvents, (*Server).orgEditEventPage, false},
+	{http.MethodPost, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgUpdateEvent, false},
+	{http.MethodPost, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgSetStatus, false},
+	{http.MethodGet, "/organizer/events/:code/ticket-types/new", palaro.ActionManageEvents, (*Server).orgNewTicketTypePage, false},
+	{http.MethodPost, "/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).orgCreateTicketType, false},
+	{http.MethodGet, "/organizer/events/:code/ticket-types/:type/edit", palaro.ActionManageEvents, (*Server).orgEditTicketTypePage, false},
+	{http.MethodPost, "/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).orgUpdateTicketType, false},
+	{http.MethodGet, "/organizer/events/:code/orders", palaro.ActionOrders, (*Server).orgOrdersPage, false},
+	{http.MethodGet, "/organizer/events/:code/orders.csv", palaro.ActionOrders, (*Server).orgOrdersCSV, true},
+	{http.MethodGet, "/organizer/events/:code/attendees.csv", palaro.ActionOrders, (*Server).orgAttendeesCSV, true},
+	{http.MethodGet, "/organizer/tokens", palaro.ActionTokens, (*Server).orgTokensPage, false},
+	{http.MethodPost, "/organizer/tokens", palaro.ActionTokens, (*Server).orgCreateToken, false},
+	{http.MethodPost, "/organizer/tokens/:id/revoke", palaro.ActionTokens, (*Server).orgRevokeToken, false},
+
+	{http.MethodGet, "/v1/organizer/events", palaro.ActionViewEvents, (*Server).apiOrgEvents, true},
+	{http.MethodPost, "/v1/organizer/events", palaro.ActionManageEvents, (*Server).apiOrgCreateEvent, true},
+	{http.MethodGet, "/v1/organizer/events/:code", palaro.ActionManageEvents, (*Server).apiOrgEvent, true},
+	{http.MethodPatch, "/v1/organizer/events/:code", palaro.ActionManageEvents, (*Server).apiOrgUpdateEvent, true},
+	{http.MethodPost, "/v1/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).apiOrgCreateTicketType, true},
+	{http.MethodPatch, "/v1/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).apiOrgUpdateTicketType, true},
+	{http.MethodGet, "/v1/organizer/events/:code/orders", palaro.ActionOrders, (*Server).apiOrgOrders, true},
+}
+
+// OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
+// for the access test that walks the router.
+func OrganizerRouteActions() map[string]string {
+	m := make(map[string]string, len(orgRoutes))
+	for _, r := range orgRoutes {
+		m[r.method+" "+r.path] = r.action
+	}
+	return m
+}
+
+// tokenRoutes are the routes an API token may call, keyed by "METHOD /path".
+var tokenRoutes = func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range orgRoutes {
+		if r.token {
+			m[r.method+" "+r.path] = true
+		}
+	}
+	return m
+}()
+
+// bearerToken returns the request's API token when it sends one to a route that takes tokens.
+// Such a request is authenticated by the token alone, never by the session cookie, which is why
+// checkCSRF lets it through: a browser page of another site cannot set the Authorization header
+// without a CORS preflight, which Palaro never answers.
+func bearerToken(c *echo.Context) (string, bool) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	tok, ok := strings.CutPrefix(h, "Bearer ")
+	if !ok || !tokenRoutes[c.Request().Method+" "+c.Path()] {
+		return "", false
+	}
+	return strings.TrimSpace(tok), true
+}
+
+const orgActionKey = "palaro.org.action"
+
+// organizerRoutes registers the organizer console and API.
+func (s *Server) organizerRoutes() {
+	for _, r := range orgRoutes {
+		s.echo.Add(r.method, r.path, s.orgAccess(r))
+	}
+}
+
+// orgAccess resolves the caller (token or session), refuses callers whose role allows the
+// route's action in none of their organizations, then runs the route's handler.
+func (s *Server) orgAccess(r orgRoute) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		ctx := c.Request().Context()
+		var caller *palaro.Caller
+		if tok, ok := bearerToken(c); ok {
+			var err error
+			if caller, err = s.services.Organizers.AuthenticateToken(ctx, tok); err != nil {
+				return err
+			}
+		} else {
+			u := currentUser(c)
+			if u == nil {
+				if isAPI(c) || strings.HasSuffix(c.Path(), ".csv") {
+					return palaro.Errorf(palaro.EUNAUTHORIZED, "Sign in or send an API token.")
+				}
+				return c.Redirect(http.StatusSeeOther, "/sign-in?next="+url.QueryEscape(c.Request().URL.RequestURI()))
+			}
+			ms, err := s.services.Organizers.Memberships(ctx, u.ID)
+			if err != nil {
+				return err
+			}
+			caller = &palaro.Caller{UserID: u.ID, Email: u.Email, Memberships: ms}
+			if len(caller.Approved()) == 0 && !isAPI(c) {
+				return s.orgNotMember(c, len(ms) > 0)
+			}
+		}
+		c.Response().Header().Set("Cache-Control", "no-store")
+		if len(caller.OrganizationIDs(r.action)) == 0 {
+			if len(caller.Approved()) == 0 {
+				return palaro.Errorf(palaro.EFORBIDDEN, "Your organization is waiting for approval.")
+			}
+			return palaro.Errorf(palaro.EFORBIDDEN, "Your role in your organizations does not allow this.")
+		}
+		c.Set(orgActionKey, r.action)
+		return r.handler(s, c, caller)
+	}
+}
+
+// orgNotMember tells a signed-in account without an approved organization why the console is closed.
+func (s *Server) orgNotMember(c *echo.Context, pending bool) error {
+	m := views.MessagePage{Heading: "Not an organizer account",
+		Message: "This account does not belong to an organization. Register your organization to run events on Palaro.",
+		Links:   []views.Link{{Label: "Register as an organizer", Href: "/register/organizer"}}}
+	if pending {
+		m = views.MessagePage{Heading: "Waiting for approval",
+			Message: "Your organization is registered and waiting for our approval. We will e-mail you as soon as it is approved.",
+			Links:   []views.Link{{Label: "Explore events", Href: "/"}}}
+	}
+	return render(c, http.StatusForbidden, views.Message(s.accountPage(c, "Organizer console", true), m))
+}
+
+// orgEvent returns the event of the route's :code when the caller may take the route's action on
+// it: ENOTFOUND when it is another organization's (or does not exist), EFORBIDDEN for the role.
+func (s *Server) orgEvent(c *echo.Context, caller *palaro.Caller) (*palaro.Event, error) {
+	ev, err := s.services.Organizers.FindEvent(c.Request().Context(), c.Param("code"))
+	if err != nil {
+		return nil, err
+	}
+	action, _ := c.Get(orgActionKey).(string)
+	if err := caller.CheckEventAccess(ev.Organizer.ID, action); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// orgTicketType returns the event's ticket type named by the route's :type. Returns ENOTFOUND.
+func orgTicketType(c *echo.Context, ev *palaro.Event) (*palaro.TicketType, error) {
+	for i := range ev.TicketTypes {
+		if ev.TicketTypes[i].Code == c.Param("type") {
+			return &ev.TicketTypes[i], nil
+		}
+	}
+	return nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
+}
+
+// eventsChanged drops the cached public event pages at once, after an organizer's change.
+func (s *Server) eventsChanged() {
+	if s.services.EventCache != nil {
+		s.services.EventCache.Invalidate()
+	}
+}
+
+// orgPage returns the Page of a console page: never indexed, never cached.
+func (s *Server) orgPage(c *echo.Context, title string) views.Page {
+	p := s.page(c, title+" · Palaro organizer", title)
+	p.NoIndex = true
+	p.Nav = views.NavDefaultBack
+	return p
+}
+
+// orgFrame returns the console's frame with the navigation the caller may use.
+func orgFrame(c *echo.Context, caller *palaro.Caller, heading string) views.OrgFrame {
+	path := c.Request().URL.Path
+	nav := []views.OrgNavItem{{Label: "Events", Href: "/organizer", Current: path == "/organizer" || strings.HasPrefix(path, "/organizer/events")}}
+	if len(caller.OrganizationIDs(palaro.ActionTokens)) > 0 {
+		nav = append(nav, views.OrgNavItem{Label: "API tokens", Href: "/organizer/tokens", Current: path == "/organizer/tokens"})
+	}
+	return views.OrgFrame{Nav: nav, Heading: heading, Notice: noticeText(c.QueryParam("notice"))}
+}
+
+// noticeText is the message of a notice key passed after a redirect.
+func noticeText(key string) string {
+	switch key {
+	case "created":
+		return "Saved. Add ticket types, then publish the event."
+	case "saved":
+		return "Saved."
+	case "status":
+		return "The event's status is changed; the public pages show it now."
+	case "revoked":
+		return "The token is revoked."
+	}
+	return ""
+}
+
+// manilaTime formats a time for the console, in Manila.
+func manilaTime(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.In(palaro.Manila).Format("Mon 2 Jan 2006, 3:04 PM")
+}
+
+func (s *Server) orgHome(c *echo.Context, caller *palaro.Caller) error {
+	events, err := s.services.Organizers.ListEvents(c.Request().Context(), caller.OrganizationIDs(palaro.ActionViewEvents))
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	titles := map[string]string{"draft": "Drafts", "published": "Published", "postponed": "Postponed",
+		"rescheduled": "Rescheduled", "past": "Past", "cancelled": "Cancelled"}
+	order := []string{"draft", "published", "postponed", "rescheduled", "past", "cancelled"}
+	byPhase := map[string][]views.OrgEventRow{}
+	for _, e := range events {
+		row := views.OrgEventRow{Code: e.Code, Name: e.Name, Organization: e.OrganizationName, When: manilaTime(e.StartsAt),
+			Venue: e.Venue.Name, Phase: e.Phase(now), Sold: e.Sold, Capacity: e.Capacity}
+		if caller.Can(e.Organizer.ID, palaro.ActionOrders) {
+			row.Revenue = e.Revenue.Display()
+		}
+		if caller.Can(e.Organizer.ID, palaro.ActionManageEvents) {
+			row.Href = "/organizer/events/" + e.Code
+		}
+		byPhase[row.Phase] = append(byPhase[row.Phase], row)
+	}
+	v := views.OrgHomeView{Frame: orgFrame(c, caller, "Your events"), Empty: len(events) == 0,
+		CanCreate: len(caller.OrganizationIDs(palaro.ActionManageEvents)) > 0}
+	for _, phase := range order {
+		if rows := byPhase[phase]; len(rows) > 0 {
+			if phase != "past" {
+				// Upcoming events read best soonest first; past ones latest first.
+				for i, j := 0, len(rows)-1; i < j; i, j = i+1, j-1 {
+					rows[i], rows[j] = rows[j], rows[i]
+				}
+			}
+			v.Groups = append(v.Groups, views.OrgEventGroup{Title: titles[phase], Events: rows})
+		}
+	}
+	return render(c, http.StatusOK, views.OrgHome(s.orgPage(c, "Your events"), v))
+}
+
+func (s *Server) orgEventPage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	audit, err := s.services.Organizers.ListAudit(c.Request().Context(), ev.ID, 20)
+	if err != nil {
+		return err
+	}
+	base := "/organizer/events/" + ev.Code
+	status := palaro.OrganizerStatus(ev.Status)
+	v := views.OrgEventView{Frame: orgFrame(c, caller, ev.Name), Code: ev.Code, Status: status,
+		When: manilaTime(ev.StartsAt) + " to " + manilaTime(ev.EndsAt), Venue: ev.Venue.Name + ", " + ev.Venue.City,
+		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}}}
+	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
+	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
+		v.Links = append(v.Links, views.Link{Label: "Orders", Href: base + "/orders"},
+			views.Link{Label: "Attendees CSV", Href: base + "/attendees.csv"}, views.Link{Label: "Orders CSV", Href: base + "/orders.csv"})
+	}
+	if ev.Status != palaro.EventDraft {
+		v.PublicHref = "/e/" + ev.Code
+	}
+	switch ev.Status {
+	case palaro.EventDraft:
+		v.Actions = append(v.Actions, views.OrgAction{Label: "Publish", Action: base + "/status", Hidden: [][2]string{{"status", palaro.EventPublished}}})
+	case palaro.EventScheduled:
+		v.Actions = append(v.Actions, views.OrgAction{Label: "Unpublish (back to draft)", Action: base + "/status",
+			Hidden: [][2]string{{"status", palaro.EventDraft}}, Secondary: true})
+	}
+	v.Facts = [][2]string{{"Code", ev.Code}, {"Organization", ev.Organizer.Name}, {"Summary", ev.Summary},
+		{"Address", ev.Venue.Address}, {"Tags", tagList(ev.Tags)}}
+	now := s.Now()
+	for _, tt := range ev.TicketTypes {
+		v.TicketTypes = append(v.TicketTypes, views.OrgTicketTypeRow{Code: tt.Code, Name: tt.Name, Price: tt.FinalPrice().Display(),
+			Sold: tt.Sold, Held: tt.Held, Capacity: tt.Capacity, Seated: tt.Seated,
+			SaleState: strings.ReplaceAll(tt.SaleState(ev, now), "_", " "),
+			EditHref:  base + "/ticket-types/" + tt.Code + "/edit", BuyHref: "/b/" + tt.Code})
+	}
+	for _, a := range audit {
+		v.Audit = append(v.Audit, views.OrgAuditRow{When: manilaTime(a.CreatedAt), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
+	}
+	return render(c, http.StatusOK, views.OrgEvent(s.orgPage(c, ev.Name), v))
+}
+
+func tagList(tags []palaro.Tag) string {
+	names := make([]string, len(tags))
+	for i, t := range tags {
+		names[i] = t.Slug
+	}
+	return strings.Join(names, ", ")
+}
+
+func (s *Server) orgSetStatus(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	in := palaro.EventInputOf(ev)
+	in.Status = c.FormValue(palaro.FieldStatus)
+	if _, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in); err != nil {
+		return err
+	}
+	s.eventsChanged()
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice=status")
+}
+
+func (s *Server) orgOrdersPage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	q := strings.TrimSpace(c.QueryParam("q"))
+	orders, err := s.services.Organizers.SearchOrders(c.Request().Context(), palaro.OrderSearch{EventID: ev.ID, Query: q})
+	if err != nil {
+		return err
+	}
+	base := "/organizer/events/" + ev.Code
+	v := views.OrgOrdersView{Frame: orgFrame(c, caller, "Orders · "+ev.Name), Action: base + "/orders", Query: q,
+		Exports: []views.Link{{Label: "Attendees CSV", Href: base + "/attendees.csv"}, {Label: "Orders CSV", Href: base + "/orders.csv"}}}
+	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
+	for _, o := range orders {
+		row := views.OrgOrderRow{ID: o.PublicID, When: manilaTime(o.CreatedAt), Email: o.Email, Total: o.Total.Display(), Status: o.Status,
+			Item: strconv.Itoa(o.Quantity) + " × " + o.TicketType.Name}
+		if o.Kind == palaro.OrderKindAddOns {
+			row.Item = strconv.Itoa(len(o.AddOns)) + " add-on(s)"
+		}
+		for _, t := range o.Tickets {
+			row.Tickets = append(row.Tickets, t.Code)
+		}
+		v.Orders = append(v.Orders, row)
+	}
+	return render(c, http.StatusOK, views.OrgOrders(s.orgPage(c, "Orders · "+ev.Name), v))
+}

@@ -1,0 +1,279 @@
+package handlers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+)
+
+// orgEventJSON is an event as the organizer API answers it: the fields it takes, plus its
+// organization, public URL and ticket types.
+type orgEventJSON struct {
+	palaro.EventInput
+	Organization string              `json:"organization"`
+	URL          string              `json:"url"`
+	TicketTypes  []orgTicketTypeJSON `json:"ticketTypes"`
+}
+
+// orgTicketTypeJSON is a ticket type as the organizer API answers it.
+type orgTicketTypeJSON struct {
+	Code           string       `json:"code"`
+	Name           string       `json:"name"`
+	Description    string       `json:"description"`
+	Price          palaro.Money `json:"price"`
+	Discount       float64      `json:"discount"`
+	Capacity       int          `json:"capacity"`
+	MaxPurchasable int          `json:"maxPurchasable"`
+	SalesStart     *time.Time   `json:"salesStart"`
+	SalesEnd       *time.Time   `json:"salesEnd"`
+	PaymentTypes   []string     `json:"paymentTypes"`
+	Disclaimer     string       `json:"disclaimer"`
+	Seated         bool         `json:"seated"`
+	WithSurvey     bool         `json:"withSurvey"`
+	ShowPromoField bool         `json:"showPromoField"`
+	Sold           int          `json:"sold"`
+	Held           int          `json:"held"`
+}
+
+// orgEventSummaryJSON is one event of the organizer API's list.
+type orgEventSummaryJSON struct {
+	Code         string        `json:"code"`
+	Name         string        `json:"name"`
+	Status       string        `json:"status"`
+	StartsAt     time.Time     `json:"startsAt"`
+	EndsAt       time.Time     `json:"endsAt"`
+	Organization string        `json:"organization"`
+	Sold         int           `json:"sold"`
+	Capacity     int           `json:"capacity"`
+	Revenue      *palaro.Money `json:"revenue,omitempty"`
+}
+
+// orgOrderJSON is an order as the organizer API answers it.
+type orgOrderJSON struct {
+	ID         string          `json:"id"`
+	Status     string          `json:"status"`
+	Email      string          `json:"email"`
+	TicketType string          `json:"ticketType"`
+	Quantity   int             `json:"quantity"`
+	Seats      []string        `json:"seats"`
+	Source     string          `json:"source"`
+	PromoCode  string          `json:"promoCode"`
+	Total      palaro.Money    `json:"total"`
+	CreatedAt  time.Time       `json:"createdAt"`
+	PaidAt     *time.Time      `json:"paidAt"`
+	Tickets    []orgTicketJSON `json:"tickets"`
+}
+
+// orgTicketJSON is a ticket of an order in the organizer API.
+type orgTicketJSON struct {
+	Code   string `json:"code"`
+	Status string `json:"status"`
+	Email  string `json:"email"`
+	Holder string `json:"holder"`
+	Seat   string `json:"seat,omitempty"`
+}
+
+func manilaPtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	m := t.In(palaro.Manila)
+	return &m
+}
+
+func orgTicketTypeOut(tt palaro.TicketType) orgTicketTypeJSON {
+	return orgTicketTypeJSON{Code: tt.Code, Name: tt.Name, Description: tt.Description, Price: tt.Price, Discount: tt.Discount,
+		Capacity: tt.Capacity, MaxPurchasable: tt.MaxPurchasable, SalesStart: manilaPtr(tt.SalesStart), SalesEnd: manilaPtr(tt.SalesEnd),
+		PaymentTypes: tt.PaymentTypes, Disclaimer: tt.Disclaimer, Seated: tt.Seated, WithSurvey: tt.WithSurvey,
+		ShowPromoField: tt.ShowPromoField, Sold: tt.Sold, Held: tt.Held}
+}
+
+func (s *Server) eventJSON(ev *palaro.Event) orgEventJSON {
+	out := orgEventJSON{EventInput: palaro.EventInputOf(ev), Organization: ev.Organizer.Name,
+		URL: s.config.BaseURL + "/e/" + ev.Code, TicketTypes: []orgTicketTypeJSON{}}
+	for _, tt := range ev.TicketTypes {
+		out.TicketTypes = append(out.TicketTypes, orgTicketTypeOut(tt))
+	}
+	return out
+}
+
+// apiError names the fields of a validation error in its message, for API callers.
+func apiError(err error) error {
+	var e *palaro.Error
+	if !errors.As(err, &e) || len(e.Fields) == 0 {
+		return err
+	}
+	keys := make([]string, 0, len(e.Fields))
+	for k := range e.Fields {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + e.Fields[k]
+	}
+	return &palaro.Error{Code: e.Code, Message: strings.Join(parts, " "), Fields: e.Fields}
+}
+
+// decodeJSON reads a JSON body over v (so a PATCH keeps the fields it leaves out).
+func decodeOrgJSON(c *echo.Context, v any) error {
+	dec := json.NewDecoder(c.Request().Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		var pe *time.ParseError
+		switch {
+		case errors.As(err, &te):
+			return &palaro.Error{Code: palaro.EINVALID, Message: fmt.Sprintf("%s: expected a %s.", te.Field, te.Type),
+				Fields: map[string]string{te.Field: "expected a " + te.Type.String()}}
+		case errors.As(err, &pe):
+			return palaro.Errorf(palaro.EINVALID, "Times are RFC 3339 with an offset, such as 2026-12-31T18:00:00+08:00.")
+		case strings.HasPrefix(err.Error(), "json: unknown field"):
+			return palaro.Errorf(palaro.EINVALID, "Unknown field %s.", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return palaro.Errorf(palaro.EINVALID, "The request body is not valid JSON.")
+	}
+	return nil
+}
+
+func (s *Server) apiOrgEvents(c *echo.Context, caller *palaro.Caller) error {
+	events, err := s.services.Organizers.ListEvents(c.Request().Context(), caller.OrganizationIDs(palaro.ActionViewEvents))
+	if err != nil {
+		return err
+	}
+	out := make([]orgEventSummaryJSON, 0, len(events))
+	for _, e := range events {
+		row := orgEventSummaryJSON{Code: e.Code, Name: e.Name, Status: palaro.OrganizerStatus(e.Status),
+			StartsAt: e.StartsAt.In(palaro.Manila), EndsAt: e.EndsAt.In(palaro.Manila), Organization: e.OrganizationName,
+			Sold: e.Sold, Capacity: e.Capacity}
+		if caller.Can(e.Organizer.ID, palaro.ActionOrders) {
+			rev := e.Revenue
+			row.Revenue = &rev
+		}
+		out = append(out, row)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"events": out})
+}
+
+func (s *Server) apiOrgCreateEvent(c *echo.Context, caller *palaro.Caller) error {
+	var body struct {
+		palaro.EventInput
+		// Organization is the id of the organization, needed only by callers of several.
+		Organization int64 `json:"organizationId"`
+	}
+	if err := decodeOrgJSON(c, &body); err != nil {
+		return err
+	}
+	orgID := body.Organization
+	if orgID == 0 {
+		orgs := caller.OrganizationIDs(palaro.ActionManageEvents)
+		if len(orgs) > 1 {
+			return palaro.Errorf(palaro.EINVALID, "organizationId: you belong to several organizations; name one.")
+		}
+		orgID = orgs[0]
+	} else if !caller.Can(orgID, palaro.ActionManageEvents) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+	}
+	ev, err := s.services.Organizers.CreateEvent(c.Request().Context(), orgID, caller.Actor(), body.EventInput)
+	if err != nil {
+		return apiError(err)
+	}
+	s.eventsChanged()
+	return c.JSON(http.StatusCreated, s.eventJSON(ev))
+}
+
+func (s *Server) apiOrgEvent(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, s.eventJSON(ev))
+}
+
+func (s *Server) apiOrgUpdateEvent(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	in := palaro.EventInputOf(ev)
+	if err := decodeOrgJSON(c, &in); err != nil {
+		return err
+	}
+	saved, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in)
+	if err != nil {
+		return apiError(err)
+	}
+	s.eventsChanged()
+	return c.JSON(http.StatusOK, s.eventJSON(saved))
+}
+
+func (s *Server) apiOrgCreateTicketType(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	var in palaro.TicketTypeInput
+	if err := decodeOrgJSON(c, &in); err != nil {
+		return err
+	}
+	tt, err := s.services.Organizers.CreateTicketType(c.Request().Context(), ev.ID, caller.Actor(), in)
+	if err != nil {
+		return apiError(err)
+	}
+	s.eventsChanged()
+	return c.JSON(http.StatusCreated, orgTicketTypeOut(*tt))
+}
+
+func (s *Server) apiOrgUpdateTicketType(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	cur, err := orgTicketType(c, ev)
+	if err != nil {
+		return err
+	}
+	in := palaro.TicketTypeInputOf(*cur)
+	if err := decodeOrgJSON(c, &in); err != nil {
+		return err
+	}
+	tt, err := s.services.Organizers.UpdateTicketType(c.Request().Context(), ev.ID, cur.Code, caller.Actor(), in)
+	if err != nil {
+		return apiError(err)
+	}
+	s.eventsChanged()
+	return c.JSON(http.StatusOK, orgTicketTypeOut(*tt))
+}
+
+func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	orders, err := s.services.Organizers.SearchOrders(c.Request().Context(), palaro.OrderSearch{EventID: ev.ID, Query: c.QueryParam("q")})
+	if err != nil {
+		return err
+	}
+	out := make([]orgOrderJSON, 0, len(orders))
+	for _, o := range orders {
+		row := orgOrderJSON{ID: o.PublicID, Status: o.Status, Email: o.Email, Quantity: o.Quantity, Seats: o.Seats,
+			Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, CreatedAt: o.CreatedAt.In(palaro.Manila),
+			PaidAt: manilaPtr(o.PaidAt), Tickets: []orgTicketJSON{}}
+		if o.TicketType != nil {
+			row.TicketType = o.TicketType.Code
+		}
+		for _, t := range o.Tickets {
+			row.Tickets = append(row.Tickets, orgTicketJSON{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat})
+		}
+		out = append(out, row)
+	}
+	return c.JSON(http.StatusOK, map[string]any{"orders": out})
+}

@@ -1,0 +1,424 @@
+package handlers
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// localTimeLayout is the value format of datetime-local inputs; the console's times are Manila's.
+const localTimeLayout = "2006-01-02T15:04"
+
+func localTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(palaro.Manila).Format(localTimeLayout)
+}
+
+// formErrors collects the messages of form values that could not be read.
+type formErrors map[string]string
+
+func (fe formErrors) time(c *echo.Context, field, label string) time.Time {
+	v := strings.TrimSpace(c.FormValue(field))
+	if v == "" {
+		return time.Time{}
+	}
+	t, err := time.ParseInLocation(localTimeLayout, v, palaro.Manila)
+	if err != nil {
+		fe[field] = label + " is a date and time such as 2026-12-31T18:00."
+	}
+	return t
+}
+
+func (fe formErrors) float(c *echo.Context, field, label string) float64 {
+	v := strings.TrimSpace(c.FormValue(field))
+	if v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		fe[field] = label + " is a number."
+	}
+	return f
+}
+
+func (fe formErrors) int(c *echo.Context, field, label string) int {
+	v := strings.TrimSpace(c.FormValue(field))
+	if v == "" {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		fe[field] = label + " is a whole number."
+	}
+	return n
+}
+
+// pesos reads an amount in pesos ("1,500.50") as centavos.
+func (fe formErrors) pesos(c *echo.Context, field, label string) palaro.Money {
+	v := strings.NewReplacer(",", "", "₱", "", " ", "").Replace(c.FormValue(field))
+	if v == "" {
+		return 0
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		fe[field] = label + " is an amount in pesos, such as 450 or 1,250.50."
+		return 0
+	}
+	return palaro.Money(math.Round(f * 100))
+}
+
+// merge adds the validation errors of err to the read errors and returns the combined error.
+func (fe formErrors) merge(err error) error {
+	if len(fe) == 0 {
+		return err
+	}
+	all := &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: map[string]string{}}
+	if e, ok := err.(*palaro.Error); ok && e != nil {
+		for k, v := range e.Fields {
+			all.Fields[k] = v
+		}
+	}
+	for k, v := range fe {
+		all.Fields[k] = v
+	}
+	return all
+}
+
+func lines(s string) []string {
+	return strings.FieldsFunc(strings.ReplaceAll(s, "\r", ""), func(r rune) bool { return r == '\n' })
+}
+
+// readEventForm reads the event form; read errors come back with the validation's.
+func readEventForm(c *echo.Context) (palaro.EventInput, error) {
+	fe := formErrors{}
+	in := palaro.EventInput{
+		Code: c.FormValue(palaro.FieldCode), Name: c.FormValue(palaro.FieldName), Summary: c.FormValue(palaro.FieldSummary),
+		Description: c.FormValue(palaro.FieldDescription),
+		StartsAt:    fe.time(c, palaro.FieldStartsAt, "Start"), EndsAt: fe.time(c, palaro.FieldEndsAt, "End"),
+		Venue: palaro.VenueInput{Name: c.FormValue(palaro.FieldVenueName), Address: c.FormValue(palaro.FieldVenueAddress),
+			City: c.FormValue(palaro.FieldVenueCity), Latitude: fe.float(c, palaro.FieldVenueLatitude, "Latitude"),
+			Longitude: fe.float(c, palaro.FieldVenueLongitude, "Longitude")},
+		Tags:           strings.Split(c.FormValue(palaro.FieldTags), ","),
+		RequiredFields: formValues(c, palaro.FieldRequiredFields),
+		SurveyQuestion: c.FormValue(palaro.FieldSurveyQuestion),
+		SurveyAnswers:  lines(c.FormValue(palaro.FieldSurveyAnswers)),
+		Status:         c.FormValue(palaro.FieldStatus),
+	}
+	for _, l := range lines(c.FormValue(palaro.FieldLinks)) {
+		label, u, ok := strings.Cut(l, "|")
+		if !ok {
+			label, u = "", l
+		}
+		in.Links = append(in.Links, palaro.LinkInput{Label: label, URL: u})
+	}
+	if len(fe) == 0 {
+		return in, nil
+	}
+	return in, fe.merge(in.Normalize().Validate())
+}
+
+// formValues returns every value of a repeated form field.
+func formValues(c *echo.Context, name string) []string {
+	if err := c.Request().ParseForm(); err != nil {
+		return nil
+	}
+	return c.Request().PostForm[name]
+}
+
+// requiredFieldOptions are the buyer fields an event may require, in the purchase form's order.
+var requiredFieldOptions = [][2]string{
+	{palaro.FieldFirstName, "First name"}, {palaro.FieldLastName, "Last name"}, {palaro.FieldFullName, "Full name"},
+	{palaro.FieldMobileNumber, "Mobile number"}, {palaro.FieldGender, "Gender"}, {palaro.FieldBirthDate, "Birthdate"},
+	{palaro.FieldAge, "Age"}, {palaro.FieldCompanyName, "Company name"}, {palaro.FieldDesignation, "Designation"},
+	{palaro.FieldEconomicClass, "Monthly income"},
+}
+
+// eventForm builds the event form from an input and its error.
+func eventForm(action, submit string, in palaro.EventInput, orgs []palaro.Membership, orgID int64, err error) views.OrgForm {
+	text := func(name, label, value string, max int, required bool) views.FormField {
+		return views.FormField{Name: name, Label: label, Type: "text", Value: value, MaxLength: max, Required: required,
+			Error: fieldError(err, name)}
+	}
+	num := func(f float64) string {
+		if f == 0 {
+			return ""
+		}
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	links := make([]string, len(in.Links))
+	for i, l := range in.Links {
+		links[i] = l.Label + " | " + l.URL
+	}
+	code := text(palaro.FieldCode, "Code (in the address /e/…)", in.Code, 80, true)
+	code.Hint = "Lower-case letters, digits and hyphens, such as mlbb-manila-2026."
+	main := views.OrgFormSection{Title: "Event", Fields: []views.FormField{
+		text(palaro.FieldName, "Name", in.Name, 200, true), code,
+		text(palaro.FieldSummary, "Summary (one line)", in.Summary, 300, false),
+		{Name: palaro.FieldDescription, Label: "Description", Type: "textarea", Value: in.Description, MaxLength: 20000,
+			Error: fieldError(err, palaro.FieldDescription)},
+		{Name: palaro.FieldStartsAt, Label: "Starts (Manila time)", Type: "datetime-local", Value: localTime(in.StartsAt),
+			Required: true, Error: fieldError(err, palaro.FieldStartsAt)},
+		{Name: palaro.FieldEndsAt, Label: "Ends (Manila time)", Type: "datetime-local", Value: localTime(in.EndsAt),
+			Required: true, Error: fieldError(err, palaro.FieldEndsAt)},
+	}}
+	status := views.OrgSelect{Name: palaro.FieldStatus, Label: "Status", Error: fieldError(err, palaro.FieldStatus)}
+	for _, st := range palaro.OrganizerStatuses {
+		status.Options = append(status.Options, views.SelectOption{Value: st, Label: st, Selected: st == in.Status})
+	}
+	main.Selects = append(main.Selects, status)
+	if len(orgs) > 1 {
+		sel := views.OrgSelect{Name: "organization", Label: "Organization"}
+		for _, m := range orgs {
+			sel.Options = append(sel.Options, views.SelectOption{Value: strconv.FormatInt(m.OrganizationID, 10),
+				Label: m.OrganizationName, Selected: m.OrganizationID == orgID})
+		}
+		main.Selects = append(main.Selects, sel)
+	}
+	venue := views.OrgFormSection{Title: "Venue", Fields: []views.FormField{
+		text(palaro.FieldVenueName, "Venue name", in.Venue.Name, 200, true),
+		text(palaro.FieldVenueAddress, "Address", in.Venue.Address, 300, true),
+		text(palaro.FieldVenueCity, "City", in.Venue.City, 100, true),
+		{Name: palaro.FieldVenueLatitude, Label: "Latitude", Type: "text", InputMode: "decimal", Value: num(in.Venue.Latitude),
+			Hint: "For \"around me\", such as 14.5326.", Error: fieldError(err, palaro.FieldVenueLatitude)},
+		{Name: palaro.FieldVenueLongitude, Label: "Longitude", Type: "text", InputMode: "decimal", Value: num(in.Venue.Longitude),
+			Hint: "Such as 120.9841.", Error: fieldError(err, palaro.FieldVenueLongitude)},
+	}}
+	tags := text(palaro.FieldTags, "Tags and games", strings.Join(in.Tags, ", "), 500, false)
+	tags.Hint = "Comma-separated, such as valorant, esports."
+	more := views.OrgFormSection{Title: "Listing and buyers", Fields: []views.FormField{tags,
+		{Name: palaro.FieldLinks, Label: "Links, one per line: Label | https://…", Type: "textarea", Value: strings.Join(links, "\n"),
+			MaxLength: 3000, Error: fieldError(err, palaro.FieldLinks)},
+		text(palaro.FieldSurveyQuestion, "Survey question (optional)", in.SurveyQuestion, 300, false),
+		{Name: palaro.FieldSurveyAnswers, Label: "Survey answers, one per line", Type: "textarea",
+			Value: strings.Join(in.SurveyAnswers, "\n"), MaxLength: 3000, Error: fieldError(err, palaro.FieldSurveyAnswers)},
+	}}
+	req := views.OrgCheckGroup{Name: palaro.FieldRequiredFields, Legend: "Buyer details to ask for",
+		Error: fieldError(err, palaro.FieldRequiredFields)}
+	for _, o := range requiredFieldOptions {
+		req.Options = append(req.Options, views.SelectOption{Value: o[0], Label: o[1], Selected: slices.Contains(in.RequiredFields, o[0])})
+	}
+	more.Checks = []views.OrgCheckGroup{req}
+	return views.OrgForm{Action: action, Submit: submit, Error: formError(err), Sections: []views.OrgFormSection{main, venue, more}}
+}
+
+func (s *Server) renderEventForm(c *echo.Context, caller *palaro.Caller, heading, action, submit, back string, in palaro.EventInput, orgID int64, err error) error {
+	orgs := []palaro.Membership{}
+	for _, m := range caller.Approved() {
+		if palaro.RoleAllows(m.Role, palaro.ActionManageEvents) {
+			orgs = append(orgs, m)
+		}
+	}
+	if strings.HasSuffix(action, "/events") == false {
+		orgs = nil // an event stays in its organization
+	}
+	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: eventForm(action, submit, in, orgs, orgID, err)}
+	v.Frame.Back = views.Link{Label: "Back", Href: back}
+	return render(c, statusOfForm(err), views.OrgFormPage(s.orgPage(c, heading), v))
+}
+
+func (s *Server) orgNewEventPage(c *echo.Context, caller *palaro.Caller) error {
+	now := s.Now().In(palaro.Manila)
+	start := time.Date(now.Year(), now.Month(), now.Day()+30, 18, 0, 0, 0, palaro.Manila)
+	in := palaro.EventInput{Status: palaro.EventDraft, StartsAt: start, EndsAt: start.Add(4 * time.Hour),
+		RequiredFields: []string{palaro.FieldFullName, palaro.FieldMobileNumber}}
+	return s.renderEventForm(c, caller, "Create an event", "/organizer/events", "Create event", "/organizer", in, 0, nil)
+}
+
+func (s *Server) orgCreateEvent(c *echo.Context, caller *palaro.Caller) error {
+	in, err := readEventForm(c)
+	orgs := caller.OrganizationIDs(palaro.ActionManageEvents)
+	orgID := orgs[0]
+	if v := c.FormValue("organization"); v != "" {
+		id, _ := strconv.ParseInt(v, 10, 64)
+		if !caller.Can(id, palaro.ActionManageEvents) {
+			return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+		}
+		orgID = id
+	}
+	if err == nil {
+		var ev *palaro.Event
+		ev, err = s.services.Organizers.CreateEvent(c.Request().Context(), orgID, caller.Actor(), in)
+		if err == nil {
+			s.eventsChanged()
+			return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice=created")
+		}
+	}
+	if _, ok := userFacing(err); !ok {
+		return err
+	}
+	return s.renderEventForm(c, caller, "Create an event", "/organizer/events", "Create event", "/organizer", in.Normalize(), orgID, err)
+}
+
+func (s *Server) orgEditEventPage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	base := "/organizer/events/" + ev.Code
+	return s.renderEventForm(c, caller, "Edit "+ev.Name, base, "Save", base, palaro.EventInputOf(ev), ev.Organizer.ID, nil)
+}
+
+func (s *Server) orgUpdateEvent(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	in, err := readEventForm(c)
+	if err == nil {
+		var saved *palaro.Event
+		saved, err = s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in)
+		if err == nil {
+			s.eventsChanged()
+			return c.Redirect(http.StatusSeeOther, "/organizer/events/"+saved.Code+"?notice=saved")
+		}
+	}
+	if _, ok := userFacing(err); !ok {
+		return err
+	}
+	base := "/organizer/events/" + ev.Code
+	return s.renderEventForm(c, caller, "Edit "+ev.Name, base, "Save", base, in.Normalize(), ev.Organizer.ID, err)
+}
+
+// ---- Ticket types
+
+func readTicketTypeForm(c *echo.Context) (palaro.TicketTypeInput, error) {
+	fe := formErrors{}
+	in := palaro.TicketTypeInput{
+		Code: c.FormValue(palaro.FieldCode), Name: c.FormValue(palaro.FieldName), Description: c.FormValue(palaro.FieldDescription),
+		Price:          fe.pesos(c, palaro.FieldPrice, "Price"),
+		Discount:       fe.float(c, palaro.FieldDiscount, "Discount") / 100,
+		Capacity:       fe.int(c, palaro.FieldCapacity, "Capacity"),
+		MaxPurchasable: fe.int(c, palaro.FieldMaxPurchasable, "Per-buyer maximum"),
+		SalesStart:     fe.time(c, palaro.FieldSalesStart, "Sales start"),
+		SalesEnd:       fe.time(c, palaro.FieldSalesEnd, "Sales end"),
+		PaymentTypes:   formValues(c, palaro.FieldPaymentTypes),
+		Disclaimer:     c.FormValue("disclaimer"),
+		Seated:         c.FormValue("seated") != "",
+		WithSurvey:     c.FormValue("withSurvey") != "",
+		ShowPromoField: c.FormValue("showPromoField") != "",
+	}
+	if len(fe) == 0 {
+		return in, nil
+	}
+	return in, fe.merge(in.Normalize().Validate())
+}
+
+func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, err error) views.OrgForm {
+	field := func(name, label, typ, value, hint string, max int) views.FormField {
+		return views.FormField{Name: name, Label: label, Type: typ, Value: value, Hint: hint, MaxLength: max,
+			Error: fieldError(err, name)}
+	}
+	discount := ""
+	if in.Discount > 0 {
+		discount = strconv.FormatFloat(math.Round(in.Discount*10000)/100, 'f', -1, 64)
+	}
+	price := in.Price.Decimal()
+	main := views.OrgFormSection{Title: "Ticket type", Fields: []views.FormField{
+		field(palaro.FieldName, "Name", "text", in.Name, "", 200),
+		field(palaro.FieldCode, "Code (in the address /b/…)", "text", in.Code, "Lower-case letters, digits and hyphens; unique on Palaro.", 80),
+		field(palaro.FieldDescription, "Description", "textarea", in.Description, "", 2000),
+		field(palaro.FieldPrice, "Price in pesos", "text", price, "0 for a free ticket.", 20),
+		field(palaro.FieldDiscount, "Discount in percent", "text", discount, "Such as 15 for 15% off; empty for none.", 6),
+		field(palaro.FieldCapacity, "Capacity", "number", strconv.Itoa(in.Capacity), "It cannot go below the tickets sold plus those held.", 8),
+		field(palaro.FieldMaxPurchasable, "Per-buyer maximum", "number", strconv.Itoa(in.MaxPurchasable), "", 3),
+		field(palaro.FieldSalesStart, "Sales start (Manila time)", "datetime-local", localTime(in.SalesStart), "Empty: on sale at once.", 0),
+		field(palaro.FieldSalesEnd, "Sales end (Manila time)", "datetime-local", localTime(in.SalesEnd), "Empty: until the event.", 0),
+		field("disclaimer", "Disclaimer the buyer must accept (optional)", "textarea", in.Disclaimer, "", 1000),
+	}}
+	for i := range main.Fields {
+		if main.Fields[i].Type == "number" {
+			main.Fields[i].Type, main.Fields[i].InputMode = "text", "numeric"
+		}
+	}
+	pay := views.OrgCheckGroup{Name: palaro.FieldPaymentTypes, Legend: "Payment types", Error: fieldError(err, palaro.FieldPaymentTypes),
+		Options: []views.SelectOption{{Value: palaro.PaymentQR, Label: "QR Ph", Selected: slices.Contains(in.PaymentTypes, palaro.PaymentQR)},
+			{Value: palaro.PaymentCard, Label: "Card", Selected: slices.Contains(in.PaymentTypes, palaro.PaymentCard)}}}
+	main.Checks = []views.OrgCheckGroup{pay}
+	main.Booleans = []views.FormCheckbox{
+		{Name: "seated", Label: "Seated: buyers choose seats on a seat map (rows of up to 20 seats)", Checked: in.Seated},
+		{Name: "withSurvey", Label: "Ask the event's survey question", Checked: in.WithSurvey},
+		{Name: "showPromoField", Label: "Show the promo code field", Checked: in.ShowPromoField},
+	}
+	return views.OrgForm{Action: action, Submit: submit, Error: formError(err), Sections: []views.OrgFormSection{main}}
+}
+
+func (s *Server) renderTicketTypeForm(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, heading, action, submit string, in palaro.TicketTypeInput, err error) error {
+	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: ticketTypeForm(action, submit, in, err)}
+	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
+	return render(c, statusOfForm(err), views.OrgFormPage(s.orgPage(c, heading), v))
+}
+
+func (s *Server) orgNewTicketTypePage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	in := palaro.TicketTypeInput{Code: fmt.Sprintf("%s-%d", ev.Code, len(ev.TicketTypes)+1), MaxPurchasable: 10, Capacity: 100,
+		PaymentTypes: []string{palaro.PaymentQR, palaro.PaymentCard}}
+	return s.renderTicketTypeForm(c, caller, ev, "New ticket type", "/organizer/events/"+ev.Code+"/ticket-types", "Add ticket type", in, nil)
+}
+
+func (s *Server) orgCreateTicketType(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	in, err := readTicketTypeForm(c)
+	if err == nil {
+		if _, err = s.services.Organizers.CreateTicketType(c.Request().Context(), ev.ID, caller.Actor(), in); err == nil {
+			s.eventsChanged()
+			return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice=saved")
+		}
+	}
+	if _, ok := userFacing(err); !ok {
+		return err
+	}
+	return s.renderTicketTypeForm(c, caller, ev, "New ticket type", "/organizer/events/"+ev.Code+"/ticket-types", "Add ticket type", in.Normalize(), err)
+}
+
+func (s *Server) orgEditTicketTypePage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	tt, err := orgTicketType(c, ev)
+	if err != nil {
+		return err
+	}
+	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
+	return s.renderTicketTypeForm(c, caller, ev, "Edit "+tt.Name, action, "Save", palaro.TicketTypeInputOf(*tt), nil)
+}
+
+func (s *Server) orgUpdateTicketType(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	tt, err := orgTicketType(c, ev)
+	if err != nil {
+		return err
+	}
+	in, err := readTicketTypeForm(c)
+	if err == nil {
+		if _, err = s.services.Organizers.UpdateTicketType(c.Request().Context(), ev.ID, tt.Code, caller.Actor(), in); err == nil {
+			s.eventsChanged()
+			return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice=saved")
+		}
+	}
+	if _, ok := userFacing(err); !ok {
+		return err
+	}
+	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
+	return s.renderTicketTypeForm(c, caller, ev, "Edit "+tt.Name, action, "Save", in.Normalize(), err)
+}

@@ -1,0 +1,612 @@
+package palaro
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Organization member roles (PRODUCT.md "Roles").
+const (
+	MemberOwner   = "owner"   // everything, the team included
+	MemberManager = "manager" // everything but the team
+	MemberGate    = "gate"    // check-in and box office
+	MemberBooth   = "booth"   // activities and prize claims
+)
+
+// Organization statuses: an organizer registered through /register/organizer waits for the operator.
+const (
+	OrganizationPending  = "pending"
+	OrganizationApproved = "approved"
+)
+
+// Actions a member or an API token may be allowed to take in an organization.
+const (
+	ActionViewEvents   = "view_events"   // see the organization's event list
+	ActionManageEvents = "manage_events" // create and edit events, ticket types, add-ons and promo codes
+	ActionOrders       = "orders"        // search orders, exports, refunds, the sales dashboard
+	ActionTeam         = "team"          // invite and remove members
+	ActionTokens       = "tokens"        // create and revoke API tokens
+	ActionCheckIn      = "check_in"      // the gate
+	ActionActivities   = "activities"    // booth activities and prizes
+)
+
+// roleActions lists what each role may do.
+var roleActions = map[string][]string{
+	MemberOwner:   {ActionViewEvents, ActionManageEvents, ActionOrders, ActionTeam, ActionTokens, ActionCheckIn, ActionActivities},
+	MemberManager: {ActionViewEvents, ActionManageEvents, ActionOrders, ActionTokens, ActionCheckIn, ActionActivities},
+	MemberGate:    {ActionViewEvents, ActionCheckIn},
+	MemberBooth:   {ActionViewEvents, ActionActivities},
+}
+
+// ValidMemberRole reports whether role is a member role.
+func ValidMemberRole(role string) bool { _, ok := roleActions[role]; return ok }
+
+// ValidTokenRole reports whether an API token may carry role (manager or gate).
+func ValidTokenRole(role string) bool { return role == MemberManager || role == MemberGate }
+
+// RoleAllows reports whether a member with role may take action.
+func RoleAllows(role, action string) bool { return slices.Contains(roleActions[role], action) }
+
+// Organization is a company or person running events on Palaro, with its approval state.
+type Organization struct {
+	ID         int64
+	Name       string
+	Email      string
+	Status     string
+	OwnerEmail string
+	CreatedAt  time.Time
+	ApprovedAt time.Time
+}
+
+// Membership is one organization a person (or a token) acts for, with the role held there.
+type Membership struct {
+	OrganizationID   int64
+	OrganizationName string
+	Role             string
+	// Approved is false while the organization waits for the operator's approval.
+	Approved bool
+}
+
+// Caller is who calls the organizer console or API: a signed-in member or an API token.
+type Caller struct {
+	UserID  int64
+	Email   string
+	TokenID int64
+	// Memberships are the organizations the caller acts for; a token has exactly one.
+	Memberships []Membership
+}
+
+// Actor names the caller in the audit log.
+func (c *Caller) Actor() string {
+	if c.TokenID != 0 {
+		return fmt.Sprintf("API token #%d", c.TokenID)
+	}
+	return c.Email
+}
+
+// Role returns the caller's role in an approved organization, or "" when not a member of it.
+func (c *Caller) Role(orgID int64) string {
+	for _, m := range c.Memberships {
+		if m.OrganizationID == orgID && m.Approved {
+			return m.Role
+		}
+	}
+	return ""
+}
+
+// Can reports whether the caller may take action in the organization.
+func (c *Caller) Can(orgID int64, action string) bool { return RoleAllows(c.Role(orgID), action) }
+
+// Approved returns the caller's memberships of approved organizations.
+func (c *Caller) Approved() []Membership {
+	var out []Membership
+	for _, m := range c.Memberships {
+		if m.Approved {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// OrganizationIDs returns the approved organizations where the caller may take action.
+func (c *Caller) OrganizationIDs(action string) []int64 {
+	var ids []int64
+	for _, m := range c.Approved() {
+		if RoleAllows(m.Role, action) {
+			ids = append(ids, m.OrganizationID)
+		}
+	}
+	return ids
+}
+
+// CheckEventAccess returns nil when the caller may take action on an event of organization orgID:
+// ENOTFOUND when the event is not one of the caller's organizations' (nothing leaks about it),
+// EFORBIDDEN when the caller's role there does not allow the action.
+func (c *Caller) CheckEventAccess(orgID int64, action string) error {
+	role := c.Role(orgID)
+	switch {
+	case role == "":
+		return Errorf(ENOTFOUND, "Event not found.")
+	case !RoleAllows(role, action):
+		return Errorf(EFORBIDDEN, "Your role in this organization does not allow this.")
+	}
+	return nil
+}
+
+// Event statuses an organizer chooses from; EventDraft is never shown to visitors and
+// "published" is EventScheduled.
+const (
+	EventDraft     = "draft"
+	EventPublished = "published"
+)
+
+// OrganizerStatus is how the console and the organizer API name an event status.
+func OrganizerStatus(status string) string {
+	if status == EventScheduled {
+		return EventPublished
+	}
+	return status
+}
+
+// ParseOrganizerStatus turns a console or API status into the stored one. Returns "" when unknown.
+func ParseOrganizerStatus(s string) string {
+	switch s {
+	case EventPublished, EventScheduled:
+		return EventScheduled
+	case EventDraft, EventPostponed, EventCancelled, EventRescheduled:
+		return s
+	}
+	return ""
+}
+
+// OrganizerStatuses are the statuses an organizer can set, in the console's order.
+var OrganizerStatuses = []string{EventDraft, EventPublished, EventPostponed, EventCancelled}
+
+// Field names of the organizer forms and API (the public API's names).
+const (
+	FieldSummary        = "summary"
+	FieldDescription    = "description"
+	FieldStartsAt       = "startsAt"
+	FieldEndsAt         = "endsAt"
+	FieldVenueName      = "venue.name"
+	FieldVenueAddress   = "venue.address"
+	FieldVenueCity      = "venue.city"
+	FieldVenueLatitude  = "venue.latitude"
+	FieldVenueLongitude = "venue.longitude"
+	FieldTags           = "tags"
+	FieldLinks          = "links"
+	FieldRequiredFields = "requiredFields"
+	FieldSurveyQuestion = "surveyQuestion"
+	FieldSurveyAnswers  = "surveyAnswers"
+	FieldStatus         = "status"
+	FieldPrice          = "price"
+	FieldDiscount       = "discount"
+	FieldCapacity       = "capacity"
+	FieldMaxPurchasable = "maxPurchasable"
+	FieldSalesStart     = "salesStart"
+	FieldSalesEnd       = "salesEnd"
+	FieldPaymentTypes   = "paymentTypes"
+	FieldRole           = "role"
+)
+
+// VenueInput is the venue of an event as an organizer enters it.
+type VenueInput struct {
+	Name      string  `json:"name"`
+	Address   string  `json:"address"`
+	City      string  `json:"city"`
+	Latitude  float64 `json:"latitude"`
+	Longitude float64 `json:"longitude"`
+}
+
+// LinkInput is a labelled link of an event as an organizer enters it.
+type LinkInput struct {
+	Label string `json:"label"`
+	URL   string `json:"url"`
+}
+
+// EventInput is an event as an organizer creates or edits it (the organizer API's event body).
+type EventInput struct {
+	Code           string      `json:"code"`
+	Name           string      `json:"name"`
+	Summary        string      `json:"summary"`
+	Description    string      `json:"description"`
+	StartsAt       time.Time   `json:"startsAt"`
+	EndsAt         time.Time   `json:"endsAt"`
+	Venue          VenueInput  `json:"venue"`
+	Tags           []string    `json:"tags"`
+	Links          []LinkInput `json:"links"`
+	RequiredFields []string    `json:"requiredFields"`
+	SurveyQuestion string      `json:"surveyQuestion"`
+	SurveyAnswers  []string    `json:"surveyAnswers"`
+	Status         string      `json:"status"`
+}
+
+// EventInputOf returns an event's current values as an EventInput, for an edit form or a PATCH.
+func EventInputOf(ev *Event) EventInput {
+	in := EventInput{Code: ev.Code, Name: ev.Name, Summary: ev.Summary, Description: ev.Description,
+		StartsAt: ev.StartsAt.In(Manila), EndsAt: ev.EndsAt.In(Manila),
+		Venue: VenueInput{Name: ev.Venue.Name, Address: ev.Venue.Address, City: ev.Venue.City,
+			Latitude: ev.Venue.Latitude, Longitude: ev.Venue.Longitude},
+		RequiredFields: slices.Clone(ev.RequiredFields), SurveyQuestion: ev.SurveyQuestion,
+		SurveyAnswers: slices.Clone(ev.SurveyAnswers), Status: OrganizerStatus(ev.Status),
+		Tags: []string{}, Links: []LinkInput{}}
+	for _, t := range ev.Tags {
+		in.Tags = append(in.Tags, t.Slug)
+	}
+	for _, l := range ev.Links {
+		in.Links = append(in.Links, LinkInput{Label: l.Label, URL: l.URL})
+	}
+	return in
+}
+
+// Normalize trims the input's text, lower-cases its code and tags and drops empty list items.
+func (in EventInput) Normalize() EventInput {
+	in.Code = strings.ToLower(strings.TrimSpace(in.Code))
+	in.Name = strings.TrimSpace(in.Name)
+	in.Summary = strings.TrimSpace(in.Summary)
+	in.Description = strings.TrimSpace(strings.ReplaceAll(in.Description, "\r\n", "\n"))
+	in.Venue.Name = strings.TrimSpace(in.Venue.Name)
+	in.Venue.Address = strings.TrimSpace(in.Venue.Address)
+	in.Venue.City = strings.TrimSpace(in.Venue.City)
+	in.SurveyQuestion = strings.TrimSpace(in.SurveyQuestion)
+	in.Status = strings.ToLower(strings.TrimSpace(in.Status))
+	if in.Status == "" {
+		in.Status = EventDraft
+	}
+	in.Tags = cleanList(in.Tags, func(s string) string { return Slugify(s) })
+	in.SurveyAnswers = cleanList(in.SurveyAnswers, strings.TrimSpace)
+	in.RequiredFields = cleanList(in.RequiredFields, strings.TrimSpace)
+	var links []LinkInput
+	for _, l := range in.Links {
+		l.Label, l.URL = strings.TrimSpace(l.Label), strings.TrimSpace(l.URL)
+		if l.Label != "" || l.URL != "" {
+			links = append(links, l)
+		}
+	}
+	in.Links = links
+	return in
+}
+
+// cleanList maps every item through clean and drops empty items and duplicates.
+func cleanList(items []string, clean func(string) string) []string {
+	out := []string{}
+	for _, s := range items {
+		if s = clean(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Slugify turns a tag name such as "Mobile Legends" into its slug ("mobile-legends").
+func Slugify(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(strings.TrimSpace(s)) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+// Messages of the organizer's validation rules.
+const (
+	MsgEventCode      = "Use 3 to 80 lower-case letters, digits and single hyphens, such as mlbb-manila-2026."
+	MsgEventCodeTaken = "This code is already used by another event."
+	MsgEventEnds      = "The event must end after it starts."
+	MsgCapacityBelow  = "Capacity cannot be below %d: %d tickets are sold and %d are held by pending orders."
+)
+
+// Validate checks an event input (already normalized). Returns EINVALID with Fields.
+func (in EventInput) Validate() error {
+	f := map[string]string{}
+	if len(in.Code) < 3 || !ValidCode(in.Code) {
+		f[FieldCode] = MsgEventCode
+	}
+	need := func(field, value, label string, max int) {
+		switch {
+		case value == "":
+			f[field] = label + " is required."
+		case len(value) > max:
+			f[field] = fmt.Sprintf("%s must be at most %d characters.", label, max)
+		}
+	}
+	need(FieldName, in.Name, "Name", 200)
+	if len(in.Summary) > 300 {
+		f[FieldSummary] = "Summary must be at most 300 characters."
+	}
+	if len(in.Description) > 20000 {
+		f[FieldDescription] = "Description must be at most 20000 characters."
+	}
+	switch {
+	case in.StartsAt.IsZero():
+		f[FieldStartsAt] = "Start is required."
+	case in.EndsAt.IsZero():
+		f[FieldEndsAt] = "End is required."
+	case !in.EndsAt.After(in.StartsAt):
+		f[FieldEndsAt] = MsgEventEnds
+	}
+	need(FieldVenueName, in.Venue.Name, "Venue", 200)
+	need(FieldVenueAddress, in.Venue.Address, "Address", 300)
+	need(FieldVenueCity, in.Venue.City, "City", 100)
+	if math.IsNaN(in.Venue.Latitude) || in.Venue.Latitude < -90 || in.Venue.Latitude > 90 {
+		f[FieldVenueLatitude] = "Latitude is between -90 and 90."
+	}
+	if math.IsNaN(in.Venue.Longitude) || in.Venue.Longitude < -180 || in.Venue.Longitude > 180 {
+		f[FieldVenueLongitude] = "Longitude is between -180 and 180."
+	}
+	if len(in.Tags) > 10 {
+		f[FieldTags] = "At most 10 tags."
+	}
+	for _, t := range in.Tags {
+		if !ValidCode(t) {
+			f[FieldTags] = "Tags are words or slugs such as valorant or mobile-legends."
+		}
+	}
+	if len(in.Links) > 10 {
+		f[FieldLinks] = "At most 10 links."
+	}
+	for _, l := range in.Links {
+		u, err := url.Parse(l.URL)
+		if l.Label == "" || len(l.Label) > 100 || err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			f[FieldLinks] = "Each link needs a label and a full http(s) address."
+		}
+	}
+	for _, r := range in.RequiredFields {
+		if !PersonalField(r) && r != FieldEmail {
+			f[FieldRequiredFields] = "Unknown buyer field " + r + "."
+		}
+	}
+	if len(in.SurveyQuestion) > 300 {
+		f[FieldSurveyQuestion] = "The survey question must be at most 300 characters."
+	}
+	if in.SurveyQuestion != "" && len(in.SurveyAnswers) < 2 {
+		f[FieldSurveyAnswers] = "Give at least two answers to the survey question."
+	}
+	if len(in.SurveyAnswers) > 20 {
+		f[FieldSurveyAnswers] = "At most 20 answers."
+	}
+	if ParseOrganizerStatus(in.Status) == "" {
+		f[FieldStatus] = "Status is one of draft, published, postponed or cancelled."
+	}
+	return fieldsError(f)
+}
+
+// fieldsError returns EINVALID with the fields' messages, or nil when there are none.
+func fieldsError(f map[string]string) error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &Error{Code: EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
+}
+
+// TicketTypeInput is a ticket type as an organizer creates or edits it (the organizer API's body).
+type TicketTypeInput struct {
+	Code           string    `json:"code"`
+	Name           string    `json:"name"`
+	Description    string    `json:"description"`
+	Price          Money     `json:"price"`
+	Discount       float64   `json:"discount"`
+	Capacity       int       `json:"capacity"`
+	MaxPurchasable int       `json:"maxPurchasable"`
+	SalesStart     time.Time `json:"salesStart"`
+	SalesEnd       time.Time `json:"salesEnd"`
+	PaymentTypes   []string  `json:"paymentTypes"`
+	Disclaimer     string    `json:"disclaimer"`
+	Seated         bool      `json:"seated"`
+	WithSurvey     bool      `json:"withSurvey"`
+	ShowPromoField bool      `json:"showPromoField"`
+}
+
+// TicketTypeInputOf returns a ticket type's current values, for an edit form or a PATCH.
+func TicketTypeInputOf(tt TicketType) TicketTypeInput {
+	return TicketTypeInput{Code: tt.Code, Name: tt.Name, Description: tt.Description, Price: tt.Price,
+		Discount: tt.Discount, Capacity: tt.Capacity, MaxPurchasable: tt.MaxPurchasable, SalesStart: tt.SalesStart,
+		SalesEnd: tt.SalesEnd, PaymentTypes: slices.Clone(tt.PaymentTypes), Disclaimer: tt.Disclaimer,
+		Seated: tt.Seated, WithSurvey: tt.WithSurvey, ShowPromoField: tt.ShowPromoField}
+}
+
+// Normalize trims the input and fills defaults (10 per buyer, both payment types).
+func (in TicketTypeInput) Normalize() TicketTypeInput {
+	in.Code = strings.ToLower(strings.TrimSpace(in.Code))
+	in.Name = strings.TrimSpace(in.Name)
+	in.Description = strings.TrimSpace(in.Description)
+	in.Disclaimer = strings.TrimSpace(in.Disclaimer)
+	if in.MaxPurchasable == 0 {
+		in.MaxPurchasable = 10
+	}
+	in.PaymentTypes = cleanList(in.PaymentTypes, func(s string) string { return strings.ToUpper(strings.TrimSpace(s)) })
+	if len(in.PaymentTypes) == 0 {
+		in.PaymentTypes = []string{PaymentQR, PaymentCard}
+	}
+	return in
+}
+
+// MaxSeatedCapacity bounds a seated ticket type's seat map.
+const MaxSeatedCapacity = 5000
+
+// Validate checks a ticket type input (already normalized). Returns EINVALID with Fields.
+func (in TicketTypeInput) Validate() error {
+	f := map[string]string{}
+	if len(in.Code) < 3 || !ValidCode(in.Code) {
+		f[FieldCode] = MsgEventCode
+	}
+	switch {
+	case in.Name == "":
+		f[FieldName] = "Name is required."
+	case len(in.Name) > 200:
+		f[FieldName] = "Name must be at most 200 characters."
+	}
+	if len(in.Description) > 2000 {
+		f[FieldDescription] = "Description must be at most 2000 characters."
+	}
+	if in.Price < 0 || in.Price > 100_000_000 {
+		f[FieldPrice] = "Price is between ₱0.00 and ₱1,000,000.00."
+	}
+	if in.Discount < 0 || in.Discount >= 1 || math.IsNaN(in.Discount) {
+		f[FieldDiscount] = "Discount is a fraction from 0 to below 1 (0.15 is 15% off)."
+	}
+	if in.Capacity < 0 || in.Capacity > 1_000_000 {
+		f[FieldCapacity] = "Capacity is between 0 and 1,000,000."
+	} else if in.Seated && in.Capacity > MaxSeatedCapacity {
+		f[FieldCapacity] = fmt.Sprintf("A seated ticket type has at most %d seats.", MaxSeatedCapacity)
+	}
+	if in.MaxPurchasable < 1 || in.MaxPurchasable > 100 {
+		f[FieldMaxPurchasable] = "Per-buyer maximum is between 1 and 100."
+	}
+	if !in.SalesStart.IsZero() && !in.SalesEnd.IsZero() && !in.SalesEnd.After(in.SalesStart) {
+		f[FieldSalesEnd] = "Sales must end after they start."
+	}
+	for _, p := range in.PaymentTypes {
+		if p != PaymentQR && p != PaymentCard {
+			f[FieldPaymentTypes] = "Payment types are QR and CARD."
+		}
+	}
+	if len(in.Disclaimer) > 1000 {
+		f["disclaimer"] = "The disclaimer must be at most 1000 characters."
+	}
+	return fieldsError(f)
+}
+
+// CheckCapacity refuses a capacity below what is sold plus held, with a message that says why.
+func CheckCapacity(capacity, sold, held int) error {
+	if capacity < sold+held {
+		msg := fmt.Sprintf(MsgCapacityBelow, sold+held, sold, held)
+		return &Error{Code: EINVALID, Message: msg, Fields: map[string]string{FieldCapacity: msg}}
+	}
+	return nil
+}
+
+// OrganizerEvent is a line of the console's event list: an event with its sales.
+type OrganizerEvent struct {
+	Event
+	OrganizationName string
+	Sold             int
+	Capacity         int
+	Revenue          Money
+}
+
+// Phase says where an event is for the console's list: draft, published, past or cancelled.
+func (e *OrganizerEvent) Phase(now time.Time) string {
+	switch {
+	case e.Status == EventDraft:
+		return EventDraft
+	case e.Status == EventCancelled:
+		return EventCancelled
+	case !e.EndsAt.After(now):
+		return "past"
+	}
+	return OrganizerStatus(e.Status)
+}
+
+// OrderSearch finds an event's orders by e-mail, order id or ticket code (q), newest first.
+type OrderSearch struct {
+	EventID int64
+	Query   string
+	Status  string
+	Limit   int
+}
+
+// Attendee is one ticket of an event with its order, for the attendees export.
+type Attendee struct {
+	Ticket
+	OrderID   string
+	Buyer     Buyer
+	PaidAt    time.Time
+	TypeName  string
+	UnitPrice Money
+}
+
+// APIToken is an organization's API token as the console lists it (never the secret itself).
+type APIToken struct {
+	ID               int64
+	OrganizationID   int64
+	OrganizationName string
+	Role             string
+	Name             string
+	CreatedBy        string
+	CreatedAt        time.Time
+	LastUsedAt       time.Time
+	RevokedAt        time.Time
+}
+
+// AuditEntry is one line of an event's audit log.
+type AuditEntry struct {
+	Actor     string
+	Action    string
+	Detail    string
+	CreatedAt time.Time
+}
+
+// AuditDetail renders a change for the audit log as compact JSON.
+func AuditDetail(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// OrganizerService is what the organizer console and API need: organizations and their members,
+// events, ticket types, orders, exports, API tokens and the audit log.
+type OrganizerService interface {
+	// Memberships returns the organizations a user belongs to, with roles.
+	Memberships(ctx context.Context, userID int64) ([]Membership, error)
+	// ListOrganizations returns organizations with their owners, pending ones only when pendingOnly.
+	ListOrganizations(ctx context.Context, pendingOnly bool) ([]Organization, error)
+	// ApproveOrganization approves the pending organizations owned by the account with that e-mail
+	// and queues the e-mail telling the owner. Returns ENOTFOUND when the account owns none.
+	ApproveOrganization(ctx context.Context, ownerEmail string) ([]Organization, error)
+	// ListEvents returns the events of the organizations, newest start first, with their sales.
+	ListEvents(ctx context.Context, orgIDs []int64) ([]*OrganizerEvent, error)
+	// FindEvent returns an event of any status with its venue, tags, links, ticket types and
+	// add-ons. Returns ENOTFOUND for an unknown code.
+	FindEvent(ctx context.Context, code string) (*Event, error)
+	// CreateEvent adds an event to an organization. Returns EINVALID (with Fields), including a
+	// code already taken.
+	CreateEvent(ctx context.Context, orgID int64, actor string, in EventInput) (*Event, error)
+	// UpdateEvent replaces an event's details. Returns EINVALID (with Fields), ENOTFOUND.
+	UpdateEvent(ctx context.Context, eventID int64, actor string, in EventInput) (*Event, error)
+	// CreateTicketType adds a ticket type to an event. Returns EINVALID (with Fields).
+	CreateTicketType(ctx context.Context, eventID int64, actor string, in TicketTypeInput) (*TicketType, error)
+	// UpdateTicketType changes a ticket type of the event; its capacity cannot go below sold plus
+	// held. Returns EINVALID (with Fields), ENOTFOUND.
+	UpdateTicketType(ctx context.Context, eventID int64, code, actor string, in TicketTypeInput) (*TicketType, error)
+	// SearchOrders returns an event's orders matching the search, with their tickets.
+	SearchOrders(ctx context.Context, s OrderSearch) ([]*Order, error)
+	// ListAttendees returns every issued ticket of an event, by order.
+	ListAttendees(ctx context.Context, eventID int64) ([]Attendee, error)
+	// CreateToken creates an API token for an organization and returns its secret, shown once.
+	// Returns EINVALID for a bad role.
+	CreateToken(ctx context.Context, orgID int64, role, name, createdBy string) (string, *APIToken, error)
+	// ListTokens returns the organizations' tokens, newest first.
+	ListTokens(ctx context.Context, orgIDs []int64) ([]APIToken, error)
+	// RevokeToken revokes a token of one of the organizations. Returns ENOTFOUND.
+	RevokeToken(ctx context.Context, orgIDs []int64, tokenID int64) error
+	// AuthenticateToken returns the caller a live token stands for. Returns EUNAUTHORIZED.
+	AuthenticateToken(ctx context.Context, secret string) (*Caller, error)
+	// ListAudit returns an event's audit log, newest first.
+	ListAudit(ctx context.Context, eventID int64, limit int) ([]AuditEntry, error)
+}
+
+// MessageOrganizerApproved is the kind of the e-mail telling an owner their organization is approved.
+const MessageOrganizerApproved = "organizer_approved"
+
+// OrganizerComposer writes the organizer side's e-mails; the store calls it inside the
+// transaction that causes them.
+type OrganizerComposer interface {
+	// OrganizerApproved tells an owner that their organization may now run events on Palaro.
+	OrganizerApproved(org Organization) Message
+}

@@ -1,0 +1,716 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"palaro"
+)
+
+// OrganizerService implements palaro.OrganizerService.
+type OrganizerService struct {
+	db       *DB
+	composer palaro.OrganizerComposer
+}
+
+var _ palaro.OrganizerService = (*OrganizerService)(nil)
+
+// NewOrganizerService returns the organizer service backed by db; composer writes the approval e-mail.
+func NewOrganizerService(db *DB, composer palaro.OrganizerComposer) *OrganizerService {
+	return &OrganizerService{db: db, composer: composer}
+}
+
+// createOrganization adds a pending organization owned by userID, inside the sign-up's transaction.
+func createOrganization(ctx context.Context, tx *sql.Tx, userID int64, name, email string, now time.Time) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO organizers (name, email, status) VALUES (?, ?, 'pending')`, name, email)
+	if err != nil {
+		return err
+	}
+	orgID, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO organizer_members (organizer_id, user_id, role, created_at)
+		VALUES (?, ?, 'owner', ?)`, orgID, userID, formatTime(now))
+	return err
+}
+
+// Memberships returns the organizations a user belongs to.
+func (s *OrganizerService) Memberships(ctx context.Context, userID int64) ([]palaro.Membership, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT o.id, o.name, m.role, o.status = 'approved'
+		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id WHERE m.user_id = ? ORDER BY o.name, o.id`, userID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.Membership
+	for rows.Next() {
+		var m palaro.Membership
+		if err := rows.Scan(&m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved); err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+const organizationColumns = `o.id, o.name, o.email, o.status, o.created_at, o.approved_at,
+	coalesce((SELECT u.email FROM organizer_members m JOIN users u ON u.id = m.user_id
+		WHERE m.organizer_id = o.id AND m.role = 'owner' ORDER BY m.created_at LIMIT 1), '')`
+
+func scanOrganization(r rowScanner) (palaro.Organization, error) {
+	var o palaro.Organization
+	var created, approved sql.NullString
+	if err := r.Scan(&o.ID, &o.Name, &o.Email, &o.Status, &created, &approved, &o.OwnerEmail); err != nil {
+		return o, err
+	}
+	o.CreatedAt, _ = parseTime(created)
+	o.ApprovedAt, _ = parseTime(approved)
+	return o, nil
+}
+
+func queryOrganizations(ctx context.Context, q querier, where string, args ...any) ([]palaro.Organization, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+organizationColumns+` FROM organizers o WHERE `+where+` ORDER BY o.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.Organization
+	for rows.Next() {
+		o, err := scanOrganization(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// ListOrganizations returns organizations with their owners.
+func (s *OrganizerService) ListOrganizations(ctx context.Context, pendingOnly bool) ([]palaro.Organization, error) {
+	return queryOrganizations(ctx, s.db.read, `(? = 0 OR o.status = 'pending')`, pendingOnly)
+}
+
+// ApproveOrganization approves the pending organizations the account owns and tells the owner.
+func (s *OrganizerService) ApproveOrganization(ctx context.Context, ownerEmail string) ([]palaro.Organization, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	orgs, err := queryOrganizations(ctx, tx, `o.status = 'pending' AND o.id IN (SELECT m.organizer_id FROM organizer_members m
+		JOIN users u ON u.id = m.user_id WHERE m.role = 'owner' AND u.email = ? COLLATE NOCASE)`, strings.TrimSpace(ownerEmail))
+	if err != nil {
+		return nil, err
+	}
+	if len(orgs) == 0 {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "No pending organization is owned by %s.", ownerEmail)
+	}
+	now := s.db.Now()
+	for i := range orgs {
+		if _, err := tx.ExecContext(ctx, `UPDATE organizers SET status = 'approved', approved_at = ? WHERE id = ?`,
+			formatTime(now), orgs[i].ID); err != nil {
+			return nil, err
+		}
+		orgs[i].Status, orgs[i].ApprovedAt = palaro.OrganizationApproved, now.UTC().Truncate(time.Second)
+		if s.composer != nil {
+			if err := enqueue(ctx, tx, s.composer.OrganizerApproved(orgs[i]), fmt.Sprintf("organizer-approved-%d", orgs[i].ID), now); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return orgs, tx.Commit()
+}
+
+// ListEvents returns the organizations' events, newest start first, with sold, capacity and revenue.
+func (s *OrganizerService) ListEvents(ctx context.Context, orgIDs []int64) ([]*palaro.OrganizerEvent, error) {
+	if len(orgIDs) == 0 {
+		return nil, nil
+	}
+	args, marks := int64Args(orgIDs)
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	events, err := queryEvents(ctx, tx, `SELECT `+eventColumns+` `+eventJoins+` WHERE e.organizer_id IN (`+marks+`)
+		ORDER BY e.starts_at DESC, e.id DESC`, args...)
+	if err != nil {
+		return nil, err
+	}
+	if err := attachTicketTypes(ctx, tx, events); err != nil {
+		return nil, err
+	}
+	revenue := map[int64]palaro.Money{}
+	rows, err := tx.QueryContext(ctx, `SELECT event_id, sum(total) FROM orders WHERE status = 'paid'
+		AND event_id IN (SELECT id FROM events WHERE organizer_id IN (`+marks+`)) GROUP BY event_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id int64
+		var m palaro.Money
+		if err := rows.Scan(&id, &m); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		revenue[id] = m
+	}
+	rows.Close()
+	out := make([]*palaro.OrganizerEvent, 0, len(events))
+	for _, ev := range events {
+		oe := &palaro.OrganizerEvent{Event: *ev, OrganizationName: ev.Organizer.Name, Revenue: revenue[ev.ID]}
+		for _, tt := range ev.TicketTypes {
+			oe.Sold += tt.Sold
+			oe.Capacity += tt.Capacity
+		}
+		out = append(out, oe)
+	}
+	return out, rows.Err()
+}
+
+// int64Args returns ids as query arguments and a matching "?, ?, …" list.
+func int64Args(ids []int64) ([]any, string) {
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	return args, strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
+}
+
+// FindEvent returns an event of any status with everything the console shows.
+func (s *OrganizerService) FindEvent(ctx context.Context, code string) (*palaro.Event, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return findAnyEvent(ctx, tx, code)
+}
+
+func findAnyEvent(ctx context.Context, q *sql.Tx, code string) (*palaro.Event, error) {
+	notFound := palaro.Errorf(palaro.ENOTFOUND, "Event not found.")
+	if !palaro.ValidCode(code) {
+		return nil, notFound
+	}
+	ev, err := scanEvent(q.QueryRowContext(ctx, `SELECT `+eventColumns+` `+eventJoins+` WHERE e.code = ?`, code))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound
+	} else if err != nil {
+		return nil, err
+	}
+	events := []*palaro.Event{ev}
+	if err := attachTags(ctx, q, events); err != nil {
+		return nil, err
+	}
+	if err := attachTicketTypes(ctx, q, events); err != nil {
+		return nil, err
+	}
+	if ev.Links, err = eventLinks(ctx, q, ev.ID); err != nil {
+		return nil, err
+	}
+	if ev.AddOns, err = eventAddOns(ctx, q, ev.ID); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// audit writes one line of an event's audit log inside tx.
+func audit(ctx context.Context, tx *sql.Tx, orgID, eventID int64, actor, action, detail string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO audit_log (organizer_id, event_id, actor, action, detail, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, orgID, eventID, actor, action, detail, formatTime(now))
+	return err
+}
+
+// codeTaken is the error for an event or ticket type code already in use.
+func codeTaken() error {
+	return &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgEventCodeTaken,
+		Fields: map[string]string{palaro.FieldCode: palaro.MsgEventCodeTaken}}
+}
+
+// CreateEvent adds an event to an organization.
+func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
+	in = in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	now := s.db.Now()
+	venueID, err := saveVenue(ctx, tx, 0, in.Venue)
+	if err != nil {
+		return nil, err
+	}
+	required, _ := json.Marshal(in.RequiredFields)
+	answers, _ := json.Marshal(in.SurveyAnswers)
+	res, err := tx.ExecContext(ctx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at, status,
+		venue_id, organizer_id, required_fields, survey_question, survey_answers, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.Code, in.Name, in.Summary, in.Description,
+		formatTime(in.StartsAt), formatTime(in.EndsAt), palaro.ParseOrganizerStatus(in.Status), venueID, orgID,
+		string(required), in.SurveyQuestion, string(answers), formatTime(now), formatTime(now))
+	if isUniqueViolation(err) {
+		return nil, codeTaken()
+	} else if err != nil {
+		return nil, err
+	}
+	eventID, _ := res.LastInsertId()
+	if err := saveEventLists(ctx, tx, eventID, in); err != nil {
+		return nil, err
+	}
+	if err := audit(ctx, tx, orgID, eventID, actor, "event created", palaro.AuditDetail(in), now); err != nil {
+		return nil, err
+	}
+	ev, err := findAnyEvent(ctx, tx, in.Code)
+	if err != nil {
+		return nil, err
+	}
+	return ev, tx.Commit()
+}
+
+// UpdateEvent replaces an event's details.
+func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
+	in = in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var orgID, venueID int64
+	var oldCode string
+	err = tx.QueryRowContext(ctx, `SELECT organizer_id, venue_id, code FROM events WHERE id = ?`, eventID).Scan(&orgID, &venueID, &oldCode)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Event not found.")
+	} else if err != nil {
+		return nil, err
+	}
+	before, err := findAnyEvent(ctx, tx, oldCode)
+	if err != nil {
+		return nil, err
+	}
+	if venueID, err = saveVenue(ctx, tx, venueID, in.Venue); err != nil {
+		return nil, err
+	}
+	now := s.db.Now()
+	required, _ := json.Marshal(in.RequiredFields)
+	answers, _ := json.Marshal(in.SurveyAnswers)
+	_, err = tx.ExecContext(ctx, `UPDATE events SET code = ?, name = ?, summary = ?, description = ?, starts_at = ?,
+		ends_at = ?, status = ?, venue_id = ?, required_fields = ?, survey_question = ?, survey_answers = ?, updated_at = ?
+		WHERE id = ?`, in.Code, in.Name, in.Summary, in.Description, formatTime(in.StartsAt), formatTime(in.EndsAt),
+		palaro.ParseOrganizerStatus(in.Status), venueID, string(required), in.SurveyQuestion, string(answers),
+		formatTime(now), eventID)
+	if isUniqueViolation(err) {
+		return nil, codeTaken()
+	} else if err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM event_tags WHERE event_id = ?`, eventID); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM event_links WHERE event_id = ?`, eventID); err != nil {
+		return nil, err
+	}
+	if err := saveEventLists(ctx, tx, eventID, in); err != nil {
+		return nil, err
+	}
+	if err := audit(ctx, tx, orgID, eventID, actor, "event updated", changedFields(palaro.EventInputOf(before), in), now); err != nil {
+		return nil, err
+	}
+	ev, err := findAnyEvent(ctx, tx, in.Code)
+	if err != nil {
+		return nil, err
+	}
+	return ev, tx.Commit()
+}
+
+// saveVenue keeps the event's venue when nothing changed, else stores a new venue row (venues
+// are shared by the demo events, so one event's edit never moves another's).
+func saveVenue(ctx context.Context, tx *sql.Tx, current int64, v palaro.VenueInput) (int64, error) {
+	if current != 0 {
+		var same bool
+		err := tx.QueryRowContext(ctx, `SELECT name = ? AND address = ? AND city = ? AND latitude = ? AND longitude = ?
+			FROM venues WHERE id = ?`, v.Name, v.Address, v.City, v.Latitude, v.Longitude, current).Scan(&same)
+		if err != nil {
+			return 0, err
+		}
+		if same {
+			return current, nil
+		}
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO venues (name, address, city, region, latitude, longitude)
+		VALUES (?, ?, ?, '', ?, ?)`, v.Name, v.Address, v.City, v.Latitude, v.Longitude)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
+}
+
+// saveEventLists stores an event's tags (creating unknown ones) and links.
+func saveEventLists(ctx context.Context, tx *sql.Tx, eventID int64, in palaro.EventInput) error {
+	for _, slug := range in.Tags {
+		name := strings.ReplaceAll(slug, "-", " ")
+		if _, err := tx.ExecContext(ctx, `INSERT INTO tags (slug, name) VALUES (?, ?) ON CONFLICT (slug) DO NOTHING`,
+			slug, strings.ToUpper(name[:1])+name[1:]); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO event_tags (event_id, tag_slug) VALUES (?, ?)`, eventID, slug); err != nil {
+			return err
+		}
+	}
+	for i, l := range in.Links {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO event_links (event_id, position, label, url) VALUES (?, ?, ?, ?)`,
+			eventID, i, l.Label, l.URL); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eventOrg returns the organization of an event inside tx. Returns ENOTFOUND.
+func eventOrg(ctx context.Context, tx *sql.Tx, eventID int64) (int64, error) {
+	var orgID int64
+	err := tx.QueryRowContext(ctx, `SELECT organizer_id FROM events WHERE id = ?`, eventID).Scan(&orgID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, palaro.Errorf(palaro.ENOTFOUND, "Event not found.")
+	}
+	return orgID, err
+}
+
+// CreateTicketType adds a ticket type to an event (with its seat map when seated).
+func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, actor string, in palaro.TicketTypeInput) (*palaro.TicketType, error) {
+	in = in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	orgID, err := eventOrg(ctx, tx, eventID)
+	if err != nil {
+		return nil, err
+	}
+	payments, _ := json.Marshal(in.PaymentTypes)
+	_, err = tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
+		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated)
+		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		eventID, in.Code, in.Name, in.Description, eventID, in.Price, in.Discount, in.MaxPurchasable, in.Capacity,
+		nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField, in.WithSurvey, in.Disclaimer, string(payments), in.Seated)
+	if isUniqueViolation(err) {
+		return nil, codeTaken()
+	} else if err != nil {
+		return nil, err
+	}
+	if err := ensureSeatLayouts(ctx, tx); err != nil {
+		return nil, err
+	}
+	now := s.db.Now()
+	if err := audit(ctx, tx, orgID, eventID, actor, "ticket type created", palaro.AuditDetail(in), now); err != nil {
+		return nil, err
+	}
+	tt, err := findTicketTypeTx(ctx, tx, eventID, in.Code)
+	if err != nil {
+		return nil, err
+	}
+	return tt, tx.Commit()
+}
+
+func findTicketTypeTx(ctx context.Context, tx *sql.Tx, eventID int64, code string) (*palaro.TicketType, error) {
+	tt, err := scanTicketType(tx.QueryRowContext(ctx, `SELECT `+ticketTypeColumns+` FROM ticket_types tt
+		WHERE tt.event_id = ? AND tt.code = ?`, eventID, code))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
+	}
+	return &tt, err
+}
+
+// UpdateTicketType changes a ticket type; capacity never goes below sold plus held, and a seated
+// ticket type's seat map is regenerated only while none of its seats is taken.
+func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, code, actor string, in palaro.TicketTypeInput) (*palaro.TicketType, error) {
+	in = in.Normalize()
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	orgID, err := eventOrg(ctx, tx, eventID)
+	if err != nil {
+		return nil, err
+	}
+	cur, err := findTicketTypeTx(ctx, tx, eventID, code)
+	if err != nil {
+		return nil, err
+	}
+	if err := palaro.CheckCapacity(in.Capacity, cur.Sold, cur.Held); err != nil {
+		return nil, err
+	}
+	relayout := cur.Seated != in.Seated || (in.Seated && cur.Capacity != in.Capacity)
+	if relayout {
+		var taken int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM seat_assignments WHERE ticket_type_id = ?`, cur.ID).Scan(&taken); err != nil {
+			return nil, err
+		}
+		if taken > 0 || (cur.Seated != in.Seated && cur.Sold+cur.Held > 0) {
+			msg := "The seat map cannot change once seats are sold or held."
+			return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE ticket_type_id = ?`, cur.ID); err != nil {
+			return nil, err
+		}
+	}
+	payments, _ := json.Marshal(in.PaymentTypes)
+	_, err = tx.ExecContext(ctx, `UPDATE ticket_types SET code = ?, name = ?, description = ?, price = ?, discount = ?,
+		max_purchasable = ?, capacity = ?, sales_start = ?, sales_end = ?, show_promo_field = ?, with_survey = ?,
+		disclaimer = ?, payment_types = ?, seated = ? WHERE id = ?`, in.Code, in.Name, in.Description, in.Price,
+		in.Discount, in.MaxPurchasable, in.Capacity, nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField,
+		in.WithSurvey, in.Disclaimer, string(payments), in.Seated, cur.ID)
+	if isUniqueViolation(err) {
+		return nil, codeTaken()
+	} else if err != nil {
+		return nil, err
+	}
+	if relayout {
+		if err := ensureSeatLayouts(ctx, tx); err != nil {
+			return nil, err
+		}
+	}
+	if err := audit(ctx, tx, orgID, eventID, actor, "ticket type "+code+" updated",
+		changedFields(palaro.TicketTypeInputOf(*cur), in), s.db.Now()); err != nil {
+		return nil, err
+	}
+	tt, err := findTicketTypeTx(ctx, tx, eventID, in.Code)
+	if err != nil {
+		return nil, err
+	}
+	return tt, tx.Commit()
+}
+
+// changedFields describes, for the audit log, the fields that differ between two values of the same type.
+func changedFields[T any](before, after T) string {
+	var a, b map[string]any
+	_ = json.Unmarshal([]byte(palaro.AuditDetail(before)), &b)
+	_ = json.Unmarshal([]byte(palaro.AuditDetail(after)), &a)
+	changed := map[string]any{}
+	for k, v := range a {
+		if palaro.AuditDetail(v) != palaro.AuditDetail(b[k]) {
+			changed[k] = v
+		}
+	}
+	return palaro.AuditDetail(changed)
+}
+
+// SearchOrders returns an event's orders matching an e-mail, order id or ticket code.
+func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearch) ([]*palaro.Order, error) {
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	q := strings.TrimSpace(f.Query)
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return loadOrders(ctx, tx, `o.event_id = ? AND (? = '' OR o.status = ?) AND (? = ''
+		OR o.email LIKE '%' || ? || '%' ESCAPE '\' OR o.public_id = ?
+		OR EXISTS (SELECT 1 FROM tickets t WHERE t.order_id = o.id AND (upper(t.code) = upper(?) OR t.email = ? COLLATE NOCASE)))
+		ORDER BY o.id DESC LIMIT ?`, f.EventID, f.Status, f.Status, q, likeEscape(q), q, q, q, f.Limit)
+}
+
+// likeEscape escapes LIKE's wildcards in s.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// ListAttendees returns every issued ticket of an event with its order's buyer.
+func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) ([]palaro.Attendee, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT t.public_id, t.code, t.holder_name, t.email, t.seat, t.status,
+		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price
+		FROM tickets t JOIN orders o ON o.id = t.order_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
+		WHERE t.event_id = ? ORDER BY o.id, t.id`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.Attendee
+	for rows.Next() {
+		var a palaro.Attendee
+		var buyer string
+		var checked, paid sql.NullString
+		if err := rows.Scan(&a.PublicID, &a.Code, &a.HolderName, &a.Email, &a.Seat, &a.Status, &checked, &a.OrderID,
+			&buyer, &paid, &a.TypeName, &a.UnitPrice); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(buyer), &a.Buyer); err != nil {
+			return nil, err
+		}
+		a.CheckedInAt, _ = parseTime(checked)
+		a.PaidAt, _ = parseTime(paid)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// tokenPrefix starts every API token, so a leaked one is easy to recognise.
+const tokenPrefix = "plr_"
+
+func tokenHash(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateToken creates an API token and returns its secret, which is not stored.
+func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, name, createdBy string) (string, *palaro.APIToken, error) {
+	if !palaro.ValidTokenRole(role) {
+		return "", nil, &palaro.Error{Code: palaro.EINVALID, Message: "A token's role is manager or gate.",
+			Fields: map[string]string{palaro.FieldRole: "A token's role is manager or gate."}}
+	}
+	name = strings.TrimSpace(name)
+	if len(name) > 100 {
+		return "", nil, &palaro.Error{Code: palaro.EINVALID, Message: "The name must be at most 100 characters.",
+			Fields: map[string]string{palaro.FieldName: "The name must be at most 100 characters."}}
+	}
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	secret := tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return "", nil, err
+	}
+	defer tx.Rollback()
+	now := s.db.Now()
+	res, err := tx.ExecContext(ctx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, tokenHash(secret), orgID, role, name, createdBy, formatTime(now))
+	if err != nil {
+		return "", nil, err
+	}
+	id, _ := res.LastInsertId()
+	tokens, err := queryTokens(ctx, tx, `t.id = ?`, id)
+	if err != nil || len(tokens) != 1 {
+		return "", nil, cmpErr(err, "token not stored")
+	}
+	return secret, &tokens[0], tx.Commit()
+}
+
+func cmpErr(err error, msg string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(msg)
+}
+
+func queryTokens(ctx context.Context, q querier, where string, args ...any) ([]palaro.APIToken, error) {
+	rows, err := q.QueryContext(ctx, `SELECT t.id, t.organizer_id, o.name, t.role, t.name, t.created_by, t.created_at,
+		t.last_used_at, t.revoked_at FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id WHERE `+where+`
+		ORDER BY t.id DESC`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.APIToken
+	for rows.Next() {
+		var t palaro.APIToken
+		var created, used, revoked sql.NullString
+		if err := rows.Scan(&t.ID, &t.OrganizationID, &t.OrganizationName, &t.Role, &t.Name, &t.CreatedBy, &created,
+			&used, &revoked); err != nil {
+			return nil, err
+		}
+		t.CreatedAt, _ = parseTime(created)
+		t.LastUsedAt, _ = parseTime(used)
+		t.RevokedAt, _ = parseTime(revoked)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// ListTokens returns the organizations' tokens, newest first.
+func (s *OrganizerService) ListTokens(ctx context.Context, orgIDs []int64) ([]palaro.APIToken, error) {
+	if len(orgIDs) == 0 {
+		return nil, nil
+	}
+	args, marks := int64Args(orgIDs)
+	return queryTokens(ctx, s.db.read, `t.organizer_id IN (`+marks+`)`, args...)
+}
+
+// RevokeToken revokes a token of one of the organizations.
+func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, tokenID int64) error {
+	if len(orgIDs) == 0 {
+		return palaro.Errorf(palaro.ENOTFOUND, "Token not found.")
+	}
+	args, marks := int64Args(orgIDs)
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?
+		AND organizer_id IN (`+marks+`)`, append([]any{formatTime(s.db.Now()), tokenID}, args...)...)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return palaro.Errorf(palaro.ENOTFOUND, "Token not found.")
+	}
+	return tx.Commit()
+}
+
+// AuthenticateToken returns the caller a live token of an approved organization stands for.
+func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string) (*palaro.Caller, error) {
+	unauthorized := palaro.Errorf(palaro.EUNAUTHORIZED, "The API token is missing, unknown or revoked.")
+	if !strings.HasPrefix(secret, tokenPrefix) || len(secret) > 100 {
+		return nil, unauthorized
+	}
+	var c palaro.Caller
+	var m palaro.Membership
+	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved'
+		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
+		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, unauthorized
+	} else if err != nil {
+		return nil, err
+	}
+	c.Memberships = []palaro.Membership{m}
+	return &c, nil
+}
+
+// ListAudit returns an event's audit log, newest first.
+func (s *OrganizerService) ListAudit(ctx context.Context, eventID int64, limit int) ([]palaro.AuditEntry, error) {
+	if limit <= 0 || limit > 500 {
+		limit = 100
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT actor, action, detail, created_at FROM audit_log
+		WHERE event_id = ? ORDER BY id DESC LIMIT ?`, eventID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.AuditEntry
+	for rows.Next() {
+		var a palaro.AuditEntry
+		var at sql.NullString
+		if err := rows.Scan(&a.Actor, &a.Action, &a.Detail, &at); err != nil {
+			return nil, err
+		}
+		a.CreatedAt, _ = parseTime(at)
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}

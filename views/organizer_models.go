@@ -1,0 +1,183 @@
+package views
+
+// OrgNavItem is one entry of the organizer console's navigation.
+type OrgNavItem struct {
+	Label   string
+	Href    string
+	Current bool
+}
+
+// OrgFrame is what every console page shows around its content: the navigation and a notice.
+type OrgFrame struct {
+	Nav     []OrgNavItem
+	Notice  string
+	Heading string
+	// Back is a link above the heading (to the event, to the list).
+	Back Link
+}
+
+// OrgEventRow is one event of the console's list.
+type OrgEventRow struct {
+	Code         string
+	Name         string
+	Organization string
+	When         string
+	Venue        string
+	Phase        string // draft, published, postponed, past, cancelled
+	Sold         int
+	Capacity     int
+	Revenue      string // "" when the viewer may not see sales
+	Href         string
+}
+
+// OrgHomeView is /organizer: the events, grouped by phase, and the create button.
+type OrgHomeView struct {
+	Frame     OrgFrame
+	Groups    []OrgEventGroup
+	CanCreate bool
+	Empty     bool
+}
+
+// OrgEventGroup is a heading and its events (Draft, Published, Past, Cancelled).
+type OrgEventGroup struct {
+	Title  string
+	Events []OrgEventRow
+}
+
+// SelectOption is one option of a select input.
+type SelectOption struct {
+	Value    string
+	Label    string
+	Selected bool
+}
+
+// OrgSelect is a labelled select input.
+type OrgSelect struct {
+	Name    string
+	Label   string
+	Options []SelectOption
+	Error   string
+}
+
+// ID is the select's element id.
+func (s OrgSelect) ID() string { return "f-" + s.Name }
+
+// OrgCheckGroup is a labelled group of checkboxes sharing a name.
+type OrgCheckGroup struct {
+	Name    string
+	Legend  string
+	Options []SelectOption
+	Error   string
+}
+
+// OrgFormSection is a titled part of a console form.
+type OrgFormSection struct {
+	Title    string
+	Fields   []FormField
+	Selects  []OrgSelect
+	Checks   []OrgCheckGroup
+	Booleans []FormCheckbox
+}
+
+// OrgForm is a console form: sections of fields, posted to Action.
+type OrgForm struct {
+	Action   string
+	Submit   string
+	Error    string
+	Sections []OrgFormSection
+	// Multipart is true for forms with a file input.
+	Multipart bool
+}
+
+// OrgFormView is a page with one console form.
+type OrgFormView struct {
+	Frame OrgFrame
+	Form  OrgForm
+}
+
+// OrgTicketTypeRow is a ticket type on the event page.
+type OrgTicketTypeRow struct {
+	Code      string
+	Name      string
+	Price     string
+	Sold      int
+	Held      int
+	Capacity  int
+	Seated    bool
+	SaleState string
+	EditHref  string
+	BuyHref   string
+}
+
+// OrgAction is a button that posts to Action (with CSRF), such as "Publish".
+type OrgAction struct {
+	Label  string
+	Action string
+	// Hidden are the form's hidden fields.
+	Hidden [][2]string
+	// Secondary styles the button as a secondary one.
+	Secondary bool
+}
+
+// OrgAuditRow is one line of an event's audit log.
+type OrgAuditRow struct {
+	When   string
+	Actor  string
+	Action string
+	Detail string
+}
+
+// OrgEventView is the console's page of one event.
+type OrgEventView struct {
+	Frame       OrgFrame
+	Code        string
+	Status      string
+	When        string
+	Venue       string
+	PublicHref  string
+	Facts       [][2]string
+	TicketTypes []OrgTicketTypeRow
+	Links       []Link
+	Actions     []OrgAction
+	Audit       []OrgAuditRow
+}
+
+// OrgOrderRow is one order in the console's order search.
+type OrgOrderRow struct {
+	ID      string
+	When    string
+	Email   string
+	Item    string
+	Total   string
+	Status  string
+	Tickets []string
+}
+
+// OrgOrdersView is the order search of an event.
+type OrgOrdersView struct {
+	Frame   OrgFrame
+	Action  string
+	Query   string
+	Orders  []OrgOrderRow
+	Exports []Link
+}
+
+// OrgTokenRow is one API token in the console.
+type OrgTokenRow struct {
+	ID           string
+	Name         string
+	Organization string
+	Role         string
+	Created      string
+	LastUsed     string
+	Revoked      bool
+	RevokeAction string
+}
+
+// OrgTokensView is /organizer/tokens: the tokens, a new token's secret once, and the create form.
+type OrgTokensView struct {
+	Frame  OrgFrame
+	Secret string
+	Tokens []OrgTokenRow
+	Form   OrgForm
+}
