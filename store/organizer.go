@@ -29,6 +29,9 @@ func NewOrganizerService(db *DB, composer palaro.OrganizerComposer) *OrganizerSe
 	return &OrganizerService{db: db, composer: composer}
 }
 
+// DefaultEventImage is the picture of an event created without a cover image.
+const DefaultEventImage = "img/events/expo.svg"
+
 // createOrganization adds a pending organization owned by userID, inside the sign-up's transaction.
 func createOrganization(ctx context.Context, tx *sql.Tx, userID int64, name, email string, now time.Time) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO organizers (name, email, status) VALUES (?, ?, 'pending')`, name, email)
@@ -256,10 +259,10 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	required, _ := json.Marshal(in.RequiredFields)
 	answers, _ := json.Marshal(in.SurveyAnswers)
 	res, err := tx.ExecContext(ctx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at, status,
-		venue_id, organizer_id, required_fields, survey_question, survey_answers, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.Code, in.Name, in.Summary, in.Description,
+		venue_id, organizer_id, required_fields, survey_question, survey_answers, created_at, updated_at, image_url)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.Code, in.Name, in.Summary, in.Description,
 		formatTime(in.StartsAt), formatTime(in.EndsAt), palaro.ParseOrganizerStatus(in.Status), venueID, orgID,
-		string(required), in.SurveyQuestion, string(answers), formatTime(now), formatTime(now))
+		string(required), in.SurveyQuestion, string(answers), formatTime(now), formatTime(now), DefaultEventImage)
 	if isUniqueViolation(err) {
 		return nil, codeTaken()
 	} else if err != nil {

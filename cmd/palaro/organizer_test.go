@@ -1,0 +1,308 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/handlers"
+	"palaro/notify"
+	"palaro/store"
+)
+
+// demoOwnedEvent is a demo event of the demo organizer, with one of its ticket types.
+const (
+	demoOwnedEvent     = "mlbb-manila-showdown"
+	demoOwnedEventName = "MLBB Manila Showdown"
+	demoOwnedType      = "mlbb-manila-showdown-gen"
+)
+
+// signedIn returns a visitor signed in with the demo organizers' password.
+func signedIn(t *testing.T, a *testApp, email string) *httpVisitor {
+	t.Helper()
+	v := newVisitor(t, a)
+	v.get("/sign-in")
+	status, body := v.post("/sign-in", url.Values{"email": {email}, "password": {store.DemoOrganizerPassword}})
+	require.Equal(t, http.StatusSeeOther, status, "sign in as %s: %.300s", email, body)
+	v.get("/organizer")
+	return v
+}
+
+// send sends a request with the session's CSRF token (and a bearer token when given).
+func (v *httpVisitor) send(method, path, contentType, body, bearer string) (int, string) {
+	v.t.Helper()
+	req, err := http.NewRequest(method, v.app.URL+path, strings.NewReader(body))
+	require.NoError(v.t, err)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("X-CSRF-Token", v.csrf)
+	if bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+bearer)
+	}
+	return v.do(req)
+}
+
+// organizerToken creates an API token the way the operator does and returns it.
+func organizerToken(t *testing.T, a *testApp, email string, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	svc := store.NewOrganizerService(a.db, nil)
+	require.NoError(t, tokensCommand(context.Background(), &out, svc, append([]string{"create", "--organizer", email}, args...)))
+	tok := regexp.MustCompile(`plr_[A-Za-z0-9_-]+`).FindString(out.String())
+	require.NotEmpty(t, tok, out.String())
+	return tok
+}
+
+// TestOrganizerAccess_EveryRoute walks every organizer route of the wired router and calls it as
+// another organizer (404 for anything of the demo organizer's, nothing of its event in any
+// answer), as a gate member (403 unless the gate role allows the route's action) and signed out.
+func TestOrganizerAccess_EveryRoute(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	rival := signedIn(t, a, store.DemoRivalEmail)
+	gate := signedIn(t, a, store.DemoGateEmail)
+	anonymous := newVisitor(t, a)
+	anonymous.get("/")
+
+	status, body := owner.get("/organizer/events/" + demoOwnedEvent)
+	require.Equal(t, http.StatusOK, status, "the owner sees its event")
+	require.Contains(t, body, demoOwnedEventName)
+	status, body = owner.post("/organizer/tokens", url.Values{"name": {"access test"}, "role": {"manager"},
+		"organization": {"2"}})
+	require.Equal(t, http.StatusOK, status, body)
+	ownerTokenID := regexp.MustCompile(`#(\d+) · created`).FindStringSubmatch(body)[1]
+
+	actions := handlers.OrganizerRouteActions()
+	checked := 0
+	for _, r := range a.server.Echo().Router().Routes() {
+		if !strings.HasPrefix(r.Path, "/organizer") && !strings.HasPrefix(r.Path, "/v1/organizer") {
+			continue
+		}
+		action, ok := actions[r.Method+" "+r.Path]
+		require.True(t, ok, "%s %s is registered through the organizer route table", r.Method, r.Path)
+		path := strings.NewReplacer(":code", demoOwnedEvent, ":type", demoOwnedType, ":id", ownerTokenID).Replace(r.Path)
+		contentType, reqBody := "application/x-www-form-urlencoded", "name=x"
+		if strings.HasPrefix(path, "/v1/") {
+			contentType, reqBody = "application/json", `{"name":"x"}`
+		}
+		scoped := strings.Contains(r.Path, ":")
+		name := r.Method + " " + r.Path
+
+		status, body := rival.send(r.Method, path, contentType, reqBody, "")
+		if scoped {
+			require.Equal(t, http.StatusNotFound, status, "%s as another organizer: %.200s", name, body)
+		} else {
+			require.Less(t, status, 500, "%s as another organizer: %.200s", name, body)
+		}
+		require.NotContains(t, body, demoOwnedEventName, "%s as another organizer leaks the event", name)
+
+		status, body = gate.send(r.Method, path, contentType, reqBody, "")
+		if palaro.RoleAllows(palaro.MemberGate, action) {
+			require.NotEqual(t, http.StatusForbidden, status, "%s as gate: %.200s", name, body)
+			require.Less(t, status, 500, "%s as gate: %.200s", name, body)
+		} else {
+			require.Equal(t, http.StatusForbidden, status, "%s as gate: %.200s", name, body)
+		}
+
+		status, _ = anonymous.send(r.Method, path, contentType, reqBody, "")
+		if strings.HasPrefix(path, "/v1/") || strings.HasSuffix(path, ".csv") {
+			require.Equal(t, http.StatusUnauthorized, status, "%s signed out", name)
+		} else if r.Method == http.MethodGet {
+			require.Equal(t, http.StatusSeeOther, status, "%s signed out goes to sign-in", name)
+		}
+		checked++
+	}
+	require.Equal(t, len(actions), checked, "every route of the table is on the router")
+
+	t.Run("ErrOtherOrganizationsToken", func(t *testing.T) {
+		tok := organizerToken(t, a, store.DemoRivalEmail)
+		for _, path := range []string{"/v1/organizer/events/" + demoOwnedEvent, "/v1/organizer/events/" + demoOwnedEvent + "/orders",
+			"/organizer/events/" + demoOwnedEvent + "/orders.csv", "/v1/organizer/events/no-such-event"} {
+			status, body := anonymous.send(http.MethodGet, path, "", "", tok)
+			require.Equal(t, http.StatusNotFound, status, path)
+			require.NotContains(t, body, demoOwnedEventName)
+		}
+		status, body := anonymous.send(http.MethodPatch, "/v1/organizer/events/"+demoOwnedEvent, "application/json", `{"name":"Taken"}`, tok)
+		require.Equal(t, http.StatusNotFound, status, body)
+	})
+	t.Run("ErrGateToken", func(t *testing.T) {
+		tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "2", "--role", "gate")
+		status, _ := anonymous.send(http.MethodGet, "/v1/organizer/events/"+demoOwnedEvent, "", "", tok)
+		require.Equal(t, http.StatusForbidden, status)
+		status, body := anonymous.send(http.MethodGet, "/v1/organizer/events", "", "", tok)
+		require.Equal(t, http.StatusOK, status, "gate tokens list the events")
+		require.NotContains(t, body, `"revenue"`)
+	})
+	t.Run("ErrRevokedToken", func(t *testing.T) {
+		status, _ := owner.post("/organizer/tokens/"+ownerTokenID+"/revoke", url.Values{})
+		require.Equal(t, http.StatusSeeOther, status)
+		_, page := owner.get("/organizer/tokens")
+		require.Contains(t, page, "revoked")
+	})
+}
+
+// TestOrganizerRegistration_Approval registers an organization, which waits for the operator's
+// approval, then opens the console once approved (with the e-mail telling the owner).
+func TestOrganizerRegistration_Approval(t *testing.T) {
+	a := startApp(t)
+	v := newVisitor(t, a)
+	v.get("/register/organizer")
+	status, body := v.post("/register/organizer", url.Values{"email": {"ana@kalaro.ph"}, "username": {"ana"},
+		"name": {"Ana Santos"}, "organization": {"Kalaro Events"}, "mobileNumber": {"09171234999"},
+		"password": {"Kalaro2026"}, "repeatPassword": {"Kalaro2026"}})
+	require.Equal(t, http.StatusSeeOther, status, body)
+	status, body = v.get("/organizer")
+	require.Equal(t, http.StatusForbidden, status)
+	require.Contains(t, body, "Waiting for approval")
+
+	svc := store.NewOrganizerService(a.db, nil)
+	var out bytes.Buffer
+	require.NoError(t, organizersCommand(context.Background(), &out, svc, []string{"--pending"}))
+	require.Contains(t, out.String(), "Kalaro Events")
+	require.Contains(t, out.String(), "ana@kalaro.ph")
+	require.NotContains(t, out.String(), "Palaro Events Co.", "approved organizations are not pending")
+
+	out.Reset()
+	mailing := store.NewOrganizerService(a.db, notify.NewComposer(a.URL, ""))
+	require.NoError(t, organizersCommand(context.Background(), &out, mailing, []string{"approve", "ana@kalaro.ph"}))
+	require.Contains(t, out.String(), "Approved Kalaro Events")
+	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: "ana@kalaro.ph"})
+	require.NoError(t, err)
+	require.Equal(t, palaro.MessageOrganizerApproved, msgs[0].Kind)
+	require.Contains(t, msgs[0].Text, a.URL+"/organizer")
+
+	status, body = v.get("/organizer")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, "No events yet")
+
+	err = organizersCommand(context.Background(), &out, svc, []string{"approve", "ana@kalaro.ph"})
+	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "approving twice finds nothing pending")
+}
+
+// TestOrganizerAPI_DraftThenPublish creates a draft through the API (not public), adds ticket
+// types, publishes it and finds it at once on the home page, /f/, the calendar and the sitemap,
+// with public pages cached for an hour: publishing drops the cache.
+func TestOrganizerAPI_DraftThenPublish(t *testing.T) {
+	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
+	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "1")
+	v := newVisitor(t, a)
+	api := func(method, path, body string) (int, map[string]any) {
+		t.Helper()
+		status, text := v.send(method, path, "application/json", body, tok)
+		var out map[string]any
+		require.NoError(t, json.Unmarshal([]byte(text), &out), text)
+		return status, out
+	}
+	start := testEpoch.Add(26 * time.Hour)
+	public := func() []bool {
+		_, home := v.get("/")
+		_, find := v.get("/f/api-cup")
+		_, cal := v.get("/v1/calendar?month=" + start.Format("2006-01"))
+		_, sitemap := v.get("/sitemap.xml")
+		status, _ := v.get("/e/api-cup-2026")
+		return []bool{strings.Contains(home, "API Cup 2026"), strings.Contains(find, "API Cup 2026"),
+			strings.Contains(cal, "api-cup-2026"), strings.Contains(sitemap, "/e/api-cup-2026"), status == http.StatusOK}
+	}
+	require.Equal(t, []bool{false, false, false, false, false}, public(), "warm the cache before the event exists")
+
+	status, ev := api(http.MethodPost, "/v1/organizer/events", `{"code":"api-cup-2026","name":"API Cup 2026",
+		"summary":"Made by a script.","startsAt":"`+start.Format(time.RFC3339)+`","endsAt":"`+start.Add(5*time.Hour).Format(time.RFC3339)+`",
+		"venue":{"name":"Test Arena","address":"1 Test Street","city":"Pasig","latitude":14.57,"longitude":121.06},
+		"tags":["api-cup","esports"],"links":[{"label":"Rules","url":"https://example.ph/rules"}],
+		"requiredFields":["fullName"],"status":"draft"}`)
+	require.Equal(t, http.StatusCreated, status, ev)
+	require.Equal(t, "draft", ev["status"])
+	require.Equal(t, start.Format(time.RFC3339), ev["startsAt"], "times answer with the Manila offset")
+	require.Equal(t, []bool{false, false, false, false, false}, public(), "a draft is not public")
+
+	status, tt := api(http.MethodPost, "/v1/organizer/events/api-cup-2026/ticket-types", `{"code":"api-cup-2026-ga","name":"General",
+		"price":25000,"capacity":100,"maxPurchasable":4,"paymentTypes":["QR"]}`)
+	require.Equal(t, http.StatusCreated, status, tt)
+	status, tt = api(http.MethodPost, "/v1/organizer/events/api-cup-2026/ticket-types", `{"code":"api-cup-2026-vip","name":"VIP",
+		"price":90000,"capacity":24,"seated":true}`)
+	require.Equal(t, http.StatusCreated, status, tt)
+	require.Equal(t, true, tt["seated"])
+
+	status, ev = api(http.MethodPatch, "/v1/organizer/events/api-cup-2026", `{"status":"published"}`)
+	require.Equal(t, http.StatusOK, status, ev)
+	require.Equal(t, "published", ev["status"])
+	require.Equal(t, "Made by a script.", ev["summary"], "PATCH keeps the fields it leaves out")
+	require.Equal(t, []bool{true, true, true, true, true}, public(), "published: public at once")
+
+	status, body := v.get("/s/api-cup-2026-vip")
+	require.Equal(t, http.StatusOK, status, "the seated type has a seat map")
+	require.Contains(t, body, `{"row":"A","status":"aaa"}`)
+
+	t.Run("ErrInvalid", func(t *testing.T) {
+		status, e := api(http.MethodPatch, "/v1/organizer/events/api-cup-2026", `{"endsAt":"`+start.Add(-time.Hour).Format(time.RFC3339)+`"}`)
+		require.Equal(t, http.StatusBadRequest, status)
+		require.Contains(t, e["message"], "endsAt")
+		status, e = api(http.MethodPost, "/v1/organizer/events", `{"code":"api-cup-2026","name":"Again",
+			"startsAt":"`+start.Format(time.RFC3339)+`","endsAt":"`+start.Add(time.Hour).Format(time.RFC3339)+`",
+			"venue":{"name":"A","address":"B","city":"C"}}`)
+		require.Equal(t, http.StatusBadRequest, status)
+		require.Contains(t, e["message"], "code: "+palaro.MsgEventCodeTaken)
+		status, e = api(http.MethodPatch, "/v1/organizer/events/api-cup-2026/ticket-types/api-cup-2026-ga", `{"capacity":-1}`)
+		require.Equal(t, http.StatusBadRequest, status)
+		require.Contains(t, e["message"], "capacity")
+	})
+	t.Run("ErrOtherOrganization", func(t *testing.T) {
+		status, e := api(http.MethodPatch, "/v1/organizer/events/"+demoOwnedEvent, `{"name":"x"}`)
+		require.Equal(t, http.StatusNotFound, status, "another organization of the owner is not the token's: %v", e)
+	})
+	t.Run("ErrCapacityBelowSold", func(t *testing.T) {
+		status, e := api(http.MethodPatch, "/v1/organizer/events/valorant-night-market-bgc/ticket-types/valorant-night-market-bgc-watch", `{"capacity":100}`)
+		require.Equal(t, http.StatusBadRequest, status)
+		require.Contains(t, e["message"], "Capacity cannot be below 350: 350 tickets are sold and 0 are held")
+	})
+}
+
+// TestOrganizerCSV_Injection buys a ticket with names that a spreadsheet would run as formulas
+// and checks that the exports neutralise them, keep UTF-8 names (with a BOM) and quote per RFC 4180.
+func TestOrganizerCSV_Injection(t *testing.T) {
+	a := startApp(t)
+	buyer := newVisitor(t, a)
+	buyer.get("/e/codm-campus-clash-iloilo")
+	status, body := buyer.postJSON("/v1/ticket/buy", `{"eventCode":"codm-campus-clash-iloilo","ticketCode":"codm-campus-clash-iloilo-free",
+		"quantity":1,"email":"evil@example.ph","firstName":"=HYPERLINK(\"http://x.example\",\"Click\")","lastName":"Peñafrancia",
+		"companyName":"+63 \"Quoted\", Inc.","designation":"@SUM(A1:A2)"}`)
+	require.Equal(t, http.StatusOK, status, body)
+
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	for _, path := range []string{"attendees.csv", "orders.csv"} {
+		status, text := owner.get("/organizer/events/codm-campus-clash-iloilo/" + path)
+		require.Equal(t, http.StatusOK, status, text)
+		require.True(t, strings.HasPrefix(text, "\uFEFF"), "%s starts with a byte-order mark", path)
+		rows, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(text, "\uFEFF"))).ReadAll()
+		require.NoError(t, err, "%s is valid RFC 4180", path)
+		var found []string
+		for _, row := range rows[1:] {
+			for _, cell := range row {
+				if cell != "" && strings.ContainsRune("=+-@", rune(cell[0])) {
+					t.Errorf("%s: cell %q would run as a formula", path, cell)
+				}
+			}
+			if strings.Contains(strings.Join(row, "|"), "Peñafrancia") {
+				found = row
+			}
+		}
+		require.NotNil(t, found, "%s lists the buyer", path)
+		require.Contains(t, found, `'=HYPERLINK("http://x.example","Click")`)
+		if path == "attendees.csv" {
+			require.Contains(t, found, `'+63 "Quoted", Inc.`)
+			require.Contains(t, found, `'@SUM(A1:A2)`)
+		}
+		require.Contains(t, text, `"'=HYPERLINK(""http://x.example"",""Click"")"`, "quotes are doubled inside quoted cells")
+	}
+}
