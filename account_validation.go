@@ -29,6 +29,8 @@ const (
 	MsgOrganizationMissing  = "Organization is required"
 	MsgNameRequired         = "Name is required"
 	MsgMessageRequired      = "Please describe the problem"
+	MsgAlreadyActive        = "Your account is already active. Sign in to continue."
+	MsgParticipantTaken     = "This mobile number is already registered under another name"
 	MsgCurrentPasswordWrong = "The current password is not correct"
 	MsgCurrentPasswordUnset = "Your account has no password yet. Set one with a code sent to your mobile number."
 )

@@ -151,8 +151,12 @@ type AccountService interface {
 	// FindUserByID returns an account. Returns ENOTFOUND.
 	FindUserByID(ctx context.Context, id int64) (*User, error)
 	// Activate confirms the e-mail address of the account the activation token belongs to.
-	// Returns EINVALID when the token is unknown, used or expired.
+	// Returns ECONFLICT (MsgAlreadyActive) for a used or expired token of an account that is active,
+	// EINVALID when the token is unknown, or used or expired while the account is still pending.
 	Activate(ctx context.Context, token string) (*User, error)
+	// ResendActivation sends the welcome e-mail again with a new activation link, to the account's
+	// address. Returns ECONFLICT (MsgAlreadyActive) when the account is active, ENOTFOUND.
+	ResendActivation(ctx context.Context, userID int64) (*User, error)
 	// EndSessions bumps the account's session version, ending every session signed in with the old one,
 	// and returns the new version. Returns ENOTFOUND.
 	EndSessions(ctx context.Context, userID int64) (int, error)
@@ -179,7 +183,9 @@ type AccountService interface {
 	// session of the account (the session version changes) and returns the account with its new
 	// session version. Returns EINVALID (with Fields) for a wrong current password or a bad new one.
 	ChangePassword(ctx context.Context, userID int64, current, password, repeat string) (*User, error)
-	// RegisterParticipant stores a participant. Returns EINVALID (with Fields).
+	// RegisterParticipant stores a participant, or returns the one already registered with the same
+	// (normalized) mobile number and name, so that a number has one QR code. Returns EINVALID (with
+	// Fields), ECONFLICT when the number is registered under another name.
 	RegisterParticipant(ctx context.Context, req ParticipantSignUp) (*Participant, error)
 	// FindParticipant returns a participant by public id. Returns ENOTFOUND.
 	FindParticipant(ctx context.Context, publicID string) (*Participant, error)

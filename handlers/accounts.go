@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -31,6 +32,7 @@ func (s *Server) accountRoutes() {
 	e.POST("/profile/picture", s.uploadPicture)
 	e.POST("/profile/email", s.requestEmailChange)
 	e.POST("/profile/password", s.changePassword)
+	e.POST("/profile/activation", s.resendActivation)
 	e.GET("/profile/email/confirm", s.confirmAccountEmail)
 	e.GET("/activities", s.activitiesPage)
 	e.GET("/leaderboard", s.leaderboardPage)
@@ -279,7 +281,17 @@ func (s *Server) signOut(c *echo.Context) error {
 // activate confirms the e-mail address from the welcome e-mail's link.
 func (s *Server) activate(c *echo.Context) error {
 	u, err := s.services.Accounts.Activate(c.Request().Context(), c.QueryParam("token"))
-	if e, ok := userFacing(err); ok {
+	if palaro.ErrorCode(err) == palaro.ECONFLICT {
+		// A second click on the link: the account is active, nothing failed.
+		m := views.MessagePage{Heading: "Your account is already active",
+			Message: "This link was used before: your e-mail address is confirmed. Sign in to see your tickets and profile.",
+			Links:   []views.Link{{Label: "Sign in", Href: "/sign-in"}}}
+		if currentUser(c) != nil {
+			m.Message = "This link was used before: your e-mail address is confirmed."
+			m.Links = []views.Link{{Label: "See your tickets", Href: "/tickets"}, {Label: "Go to your profile", Href: "/profile"}}
+		}
+		return render(c, http.StatusOK, views.Message(s.accountPage(c, "Account already active", false), m))
+	} else if e, ok := userFacing(err); ok {
 		return render(c, http.StatusBadRequest, views.Message(s.accountPage(c, "Activate your account", false), views.MessagePage{
 			Heading: "Activation failed", Message: e.Message + " Sign in and ask for a new link from your profile.",
 			Links: []views.Link{{Label: "Sign in", Href: "/sign-in"}},
@@ -295,6 +307,32 @@ func (s *Server) activate(c *echo.Context) error {
 		Heading: "Your account is active", Message: "Thank you for confirming your e-mail address.", Detail: u.Email,
 		Links: links,
 	}))
+}
+
+// resendActivation sends the welcome e-mail again with a new activation link, then returns to
+// /tickets or /profile (the form's next), which say that it was sent.
+func (s *Server) resendActivation(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	next := "/profile"
+	if c.FormValue("next") == "/tickets" {
+		next = "/tickets"
+	}
+	if err := s.throttle(c, limitCheck{limitActivationMail, "activation|" + strconv.FormatInt(u.ID, 10)}); err != nil {
+		return render(c, http.StatusTooManyRequests, views.Message(s.accountPage(c, "Activation e-mail", true), views.MessagePage{
+			Heading: "Activation e-mail not sent", Message: palaro.ErrorMessage(err),
+			Links: []views.Link{{Label: "Back", Href: next}},
+		}))
+	}
+	_, err = s.services.Accounts.ResendActivation(c.Request().Context(), u.ID)
+	if palaro.ErrorCode(err) == palaro.ECONFLICT {
+		return c.Redirect(http.StatusSeeOther, next) // active meanwhile: the page shows it
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, next+"?activation=sent")
 }
 
 // ---- Reset password by SMS code

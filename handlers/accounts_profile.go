@@ -101,6 +101,8 @@ func (s *Server) profilePage(c *echo.Context) error {
 		notice = "Your details have been saved."
 	case c.QueryParam("picture") == "1":
 		notice = "Your picture has been changed."
+	case c.QueryParam("activation") == "sent":
+		notice = "We sent a new activation link to " + u.Email + ". Open it to activate your account."
 	case c.QueryParam("password") == "1":
 		passwordNotice = "Your password has been changed. Any other device signed in to your account has been signed out."
 	}

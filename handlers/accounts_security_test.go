@@ -314,9 +314,19 @@ func TestRegistrations(t *testing.T) {
 		page := c.get(r.Header().Get("Location"))
 		require.Contains(t, page.body, "You&#39;re registered, Pia!")
 		require.Contains(t, page.body, `src="data:image/png;base64,`)
+
+		again := ts.client(t, "10.0.0.2").post("/register", url.Values{"firstName": {"pia"}, "lastName": {"Lim "},
+			"mobileNumber": {"0917-123-4567"}})
+		require.Equal(t, r.Header().Get("Location"), again.Header().Get("Location"), "the same number finds the same QR code")
+		api := c.postJSON("/v1/participant/register", `{"firstName":"Pia","lastName":"Lim","mobileNumber":"+63 917 123 4567"}`)
+		require.Contains(t, api.body, `"redirectUrl":"`+r.Header().Get("Location")+`"`)
+		other := c.post("/register", url.Values{"firstName": {"Mallory"}, "lastName": {"X"}, "mobileNumber": {"09171234567"}})
+		require.Equal(t, http.StatusConflict, other.Code)
+		require.Contains(t, other.body, palaro.MsgParticipantTaken)
+		require.NotContains(t, other.body, strings.TrimPrefix(r.Header().Get("Location"), "/register/success/"))
 	})
 	t.Run("ParticipantAPI", func(t *testing.T) {
-		r := c.postJSON("/v1/participant/register", `{"firstName":"Leo","lastName":"Tan","mobileNumber":"+639171234567"}`)
+		r := c.postJSON("/v1/participant/register", `{"firstName":"Leo","lastName":"Tan","mobileNumber":"+639181234567"}`)
 		require.Equal(t, http.StatusOK, r.Code, r.body)
 		require.Regexp(t, `"redirectUrl":"/register/success/[a-z2-7]{24}"`, r.body)
 		r = c.postJSON("/v1/participant/register", `{"firstName":"","lastName":"Tan","mobileNumber":"x"}`)

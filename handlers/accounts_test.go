@@ -73,10 +73,69 @@ func TestActivate(t *testing.T) {
 	r := c.get(token)
 	require.Equal(t, http.StatusOK, r.Code, r.body)
 	require.Contains(t, r.body, "Your account is active")
-	t.Run("ErrReused", func(t *testing.T) {
+	t.Run("AgainSaysActive", func(t *testing.T) {
 		r := c.get(token)
+		require.Equal(t, http.StatusOK, r.Code)
+		require.Contains(t, r.body, "Your account is already active")
+		require.NotContains(t, r.body, "Activation failed")
+		require.Contains(t, r.body, `href="/profile"`)
+		r = ts.client(t, "10.0.0.2").get(token) // another browser, signed out
+		require.Contains(t, r.body, "Your account is already active")
+		require.Contains(t, r.body, `<a href="/sign-in">Sign in</a>`)
+	})
+	t.Run("ErrUnknown", func(t *testing.T) {
+		r := c.get("/activate?token=nosuchtoken")
 		require.Equal(t, http.StatusBadRequest, r.Code)
 		require.Contains(t, r.body, palaro.MsgTokenInvalid)
+	})
+}
+
+// activationLink returns the path of the newest activation link e-mailed to email.
+func activationLink(t *testing.T, ts *testServer, email string) string {
+	t.Helper()
+	text := ts.lastMessage(t, palaro.ChannelEmail, email).Text
+	return strings.Fields(text[strings.Index(text, "/activate?token="):])[0]
+}
+
+func TestResendActivation(t *testing.T) {
+	ts := newTestServer(t)
+	c := ts.client(t, "10.0.0.1")
+	c.signUp("again@example.ph", "09192223333")
+	first := activationLink(t, ts, "again@example.ph")
+
+	r := c.get("/tickets")
+	require.Contains(t, r.body, "is not confirmed yet")
+	require.Contains(t, r.body, `action="/profile/activation"`)
+	require.NotContains(t, r.body, "Have an account?", "a signed-in visitor is not asked to sign in")
+
+	r = c.post("/profile/activation", url.Values{"next": {"/tickets"}})
+	require.Equal(t, "/tickets?activation=sent", r.Header().Get("Location"))
+	require.Contains(t, c.get("/tickets?activation=sent").body, "We sent a new activation link to again@example.ph")
+	second := activationLink(t, ts, "again@example.ph")
+	require.NotEqual(t, first, second, "a new link")
+
+	r = c.post("/profile/activation", url.Values{"next": {"https://evil.test"}})
+	require.Equal(t, "/profile?activation=sent", r.Header().Get("Location"), "only /tickets or /profile")
+	require.Contains(t, c.get("/profile?activation=sent").body, "We sent a new activation link")
+
+	t.Run("Throttled", func(t *testing.T) {
+		require.Equal(t, 3, limitActivationMail.Burst)
+		require.Equal(t, http.StatusSeeOther, c.post("/profile/activation", url.Values{}).Code, "the third e-mail")
+		r := c.post("/profile/activation", url.Values{})
+		require.Equal(t, http.StatusTooManyRequests, r.Code, "three e-mails, then wait")
+		require.Contains(t, r.body, MsgTooManyRequests)
+	})
+	t.Run("ErrActive", func(t *testing.T) {
+		require.Contains(t, c.get(second).body, "Your account is active")
+		o := ts.client(t, "10.0.0.2")
+		o.signUp("other@example.ph", "09193334444")
+		require.Contains(t, o.get(activationLink(t, ts, "other@example.ph")).body, "Your account is active")
+		r := o.post("/profile/activation", url.Values{"next": {"/tickets"}})
+		require.Equal(t, "/tickets", r.Header().Get("Location"), "an active account gets no e-mail")
+	})
+	t.Run("ErrSignedOut", func(t *testing.T) {
+		r := ts.client(t, "10.0.0.3").post("/profile/activation", url.Values{})
+		require.Equal(t, "/sign-in?next=/profile", r.Header().Get("Location"))
 	})
 }
 

@@ -451,6 +451,9 @@ func (s *Server) ticketsPage(c *echo.Context) error {
 			return s.accountTickets(c, u)
 		}
 		v.Unconfirmed, v.Email = true, u.Email
+		if c.QueryParam("activation") == "sent" {
+			v.ActivationSent = "We sent a new activation link to " + u.Email + ". Open it to see your tickets here."
+		}
 	}
 	status := http.StatusOK
 	if c.Request().Method == http.MethodPost {

@@ -29,6 +29,8 @@ var (
 	limitResetNumber  = limitRule{Burst: 3, Every: 5 * time.Minute}
 	limitResetCheck   = limitRule{Burst: 10, Every: time.Minute}
 	limitRegistration = limitRule{Burst: 10, Every: time.Minute}
+	// limitActivationMail bounds the activation e-mails one account asks for again.
+	limitActivationMail = limitRule{Burst: 3, Every: 5 * time.Minute}
 	// limitPicture bounds picture uploads per IP address, limitPictureAccount per account.
 	limitPicture        = limitRule{Burst: 30, Every: 20 * time.Second}
 	limitPictureAccount = limitRule{Burst: 10, Every: time.Minute}
@@ -57,6 +59,7 @@ var routeLimits = map[string]limitRule{
 	"POST /reset-password":          limitResetRequest,
 	"POST /reset-password/new":      limitResetCheck,
 	"POST /profile/email":           limitRegistration,
+	"POST /profile/activation":      limitRegistration,
 	"POST /profile/picture":         limitPicture,
 }
 

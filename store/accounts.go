@@ -229,7 +229,18 @@ func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.Us
 	}
 	defer tx.Rollback()
 	userID, email, err := s.useToken(ctx, tx, "activate", token)
-	if err != nil {
+	if palaro.ErrorCode(err) == palaro.EINVALID {
+		// A used or expired link of an account that is active by now (a second click): say so.
+		var status string
+		if qerr := tx.QueryRowContext(ctx, `SELECT u.status FROM account_tokens t JOIN users u ON u.id = t.user_id
+			WHERE t.token_hash = ? AND t.purpose = 'activate'`, hashToken(token)).Scan(&status); qerr == nil &&
+			status == palaro.AccountActive {
+			return nil, palaro.Errorf(palaro.ECONFLICT, palaro.MsgAlreadyActive)
+		} else if qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
+			return nil, qerr
+		}
+		return nil, err
+	} else if err != nil {
 		return nil, err
 	}
 	now := formatTime(s.db.Now())
@@ -239,6 +250,26 @@ func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.Us
 	}
 	u, _, err := findUser(ctx, tx, `id = ?`, userID)
 	if err != nil {
+		return nil, err
+	}
+	return u, tx.Commit()
+}
+
+// ResendActivation queues the welcome e-mail again, with a new activation link.
+func (s *AccountService) ResendActivation(ctx context.Context, userID int64) (*palaro.User, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	u, _, err := findUser(ctx, tx, `id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	if u.Status == palaro.AccountActive {
+		return nil, palaro.Errorf(palaro.ECONFLICT, palaro.MsgAlreadyActive)
+	}
+	if u, err = s.welcome(ctx, tx, userID); err != nil {
 		return nil, err
 	}
 	return u, tx.Commit()
@@ -546,7 +577,8 @@ func (s *AccountService) codeHash(userID int64, code string) []byte {
 	return mac.Sum(nil)
 }
 
-// RegisterParticipant stores a participant.
+// RegisterParticipant stores a participant, or finds the one already registered with the mobile
+// number: one participant (and one QR code) per number.
 func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.ParticipantSignUp) (*palaro.Participant, error) {
 	req = req.Normalize()
 	if err := req.Validate(); err != nil {
@@ -557,14 +589,20 @@ func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.Par
 		return nil, err
 	}
 	defer tx.Rollback()
-	p := &palaro.Participant{PublicID: newPublicID(), FirstName: req.FirstName, LastName: req.LastName,
-		MobileNumber: req.MobileNumber, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
-	res, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
-		VALUES (?, ?, ?, ?, ?)`, p.PublicID, p.FirstName, p.LastName, p.MobileNumber, formatTime(p.CreatedAt))
+	// The unique index on mobile_number makes a concurrent second registration find the first.
+	if _, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (mobile_number) DO NOTHING`, newPublicID(), req.FirstName, req.LastName,
+		req.MobileNumber, formatTime(s.db.Now())); err != nil {
+		return nil, err
+	}
+	p, err := findParticipant(ctx, tx, `mobile_number = ?`, req.MobileNumber)
 	if err != nil {
 		return nil, err
 	}
-	p.ID, _ = res.LastInsertId()
+	if !strings.EqualFold(p.FirstName, req.FirstName) || !strings.EqualFold(p.LastName, req.LastName) {
+		// Someone else's number: their QR code is not shown to whoever types it.
+		return nil, fieldErr(palaro.ECONFLICT, palaro.FieldMobileNumber, palaro.MsgParticipantTaken)
+	}
 	return p, tx.Commit()
 }
 
@@ -575,10 +613,14 @@ func (s *AccountService) FindParticipant(ctx context.Context, publicID string) (
 		return nil, err
 	}
 	defer tx.Rollback()
+	return findParticipant(ctx, tx, `public_id = ?`, publicID)
+}
+
+func findParticipant(ctx context.Context, tx *sql.Tx, where string, arg any) (*palaro.Participant, error) {
 	var p palaro.Participant
 	var created string
-	err = tx.QueryRowContext(ctx, `SELECT id, public_id, first_name, last_name, mobile_number, created_at FROM participants
-		WHERE public_id = ?`, publicID).Scan(&p.ID, &p.PublicID, &p.FirstName, &p.LastName, &p.MobileNumber, &created)
+	err := tx.QueryRowContext(ctx, `SELECT id, public_id, first_name, last_name, mobile_number, created_at FROM participants
+		WHERE `+where, arg).Scan(&p.ID, &p.PublicID, &p.FirstName, &p.LastName, &p.MobileNumber, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Participant not found.")
 	} else if err != nil {

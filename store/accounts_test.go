@@ -175,6 +175,12 @@ func TestAccounts_Tokens(t *testing.T) {
 		a, err := s.Activate(ctx, token)
 		require.NoError(t, err)
 		require.Equal(t, palaro.AccountActive, a.Status)
+		_, err = s.Activate(ctx, token)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "a second click: already active")
+		_, err = s.Activate(ctx, "nosuchtoken")
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+		_, err = s.ResendActivation(ctx, u.ID)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "no new link for an active account")
 	})
 	t.Run("EmailChange", func(t *testing.T) {
 		require.NoError(t, s.RequestEmailChange(ctx, u.ID, "New@Example.PH"))
@@ -192,6 +198,42 @@ func TestAccounts_Tokens(t *testing.T) {
 		signUpUser(t, s, "other@example.ph", "09177778888")
 		err := s.RequestEmailChange(ctx, u.ID, "other@example.ph")
 		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	})
+}
+
+func TestRegisterParticipant_OnePerNumber(t *testing.T) {
+	ctx := context.Background()
+	s, db, _ := newAccountsFixture(t)
+	first, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "Pia", LastName: "Lim", MobileNumber: "0917 123 4567"})
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	ids := make([]string, 20)
+	for i := range ids {
+		wg.Go(func() {
+			// The same number as typed in other ways, and the name in other cases.
+			number := []string{"+63 917 123 4567", "639171234567", "0917-123-4567", "9171234567"}[i%4]
+			p, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "PIA", LastName: " lim", MobileNumber: number})
+			if err == nil {
+				ids[i] = p.PublicID
+			}
+		})
+	}
+	wg.Wait()
+	for _, id := range ids {
+		require.Equal(t, first.PublicID, id, "every registration finds the first")
+	}
+	var n int
+	require.NoError(t, db.read.QueryRow(`SELECT COUNT(*) FROM participants`).Scan(&n))
+	require.Equal(t, 1, n)
+
+	t.Run("ErrOtherName", func(t *testing.T) {
+		_, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "Mallory", LastName: "X", MobileNumber: "09171234567"})
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "another person's QR code is not handed out")
+	})
+	t.Run("OtherNumber", func(t *testing.T) {
+		p, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "Pia", LastName: "Lim", MobileNumber: "09181234567"})
+		require.NoError(t, err)
+		require.NotEqual(t, first.PublicID, p.PublicID)
 	})
 }
 

@@ -93,4 +93,6 @@ type TicketsView struct {
 	// Account is true for a signed-in visitor's own list; Unconfirmed when their e-mail is not confirmed yet.
 	Account     bool
 	Unconfirmed bool
+	// ActivationSent says that a new activation link was just e-mailed (to an unconfirmed account).
+	ActivationSent string
 }
