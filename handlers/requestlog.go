@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -32,8 +33,23 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 				slog.Int("status", v.Status),
 				slog.Int64("bytes", v.ResponseSize),
 				slog.Float64("duration_ms", float64(v.Latency.Microseconds())/float64(time.Millisecond/time.Microsecond)),
-				slog.String("request_id", v.RequestID))
+				slog.String("request_id", loggableID(v.RequestID)))
 			return nil
 		},
 	})
+}
+
+// loggableID returns a request id for the log: the id RequestID generated or a proxy passed on,
+// or "(invalid)" when the client sent one longer than 64 characters or with characters beyond
+// letters, digits and ._:- (a client must not write what it likes into the log).
+func loggableID(id string) string {
+	if len(id) > 64 {
+		return "(invalid)"
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._:-", r)) {
+			return "(invalid)"
+		}
+	}
+	return id
 }

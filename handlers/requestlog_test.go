@@ -64,6 +64,21 @@ func TestRequestLog(t *testing.T) {
 		require.Equal(t, "/*", entry["route"], "a missing page logs the catch-all pattern, not the path")
 		require.EqualValues(t, http.StatusNotFound, entry["status"])
 	})
+	t.Run("ClientRequestID", func(t *testing.T) {
+		for id, want := range map[string]string{
+			"proxy-7f3a.1:2":        "proxy-7f3a.1:2",
+			"secret@mail":           "(invalid)",
+			strings.Repeat("a", 65): "(invalid)",
+		} {
+			logs.Reset()
+			req := httptest.NewRequest(http.MethodGet, "/about", nil)
+			req.Header.Set("X-Request-Id", id)
+			f.server.ServeHTTP(httptest.NewRecorder(), req)
+			var entry map[string]any
+			require.NoError(t, json.Unmarshal(logs.Bytes(), &entry), logs.String())
+			require.Equal(t, want, entry["request_id"])
+		}
+	})
 	t.Run("APIError", func(t *testing.T) {
 		entry := serve(http.MethodGet, "/v1/ticket/status?ticketCode="+ticketID+"&key=secret@mail")
 		require.Equal(t, "/v1/ticket/status", entry["route"])
