@@ -24,7 +24,7 @@ func organizersCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerSer
 			return err
 		}
 		for _, o := range orgs {
-			fmt.Fprintf(w, "Approved %s (#%d); %s is told by e-mail.\n", o.Name, o.ID, o.OwnerEmail)
+			fmt.Fprintf(w, "Approved %s (#%d); %s is told by e-mail.\n", termSafe(o.Name), o.ID, termSafe(o.OwnerEmail))
 		}
 		return nil
 	}
@@ -44,7 +44,8 @@ func organizersCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerSer
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tORGANIZATION\tOWNER\tREGISTERED")
 	for _, o := range orgs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", o.ID, o.Status, o.Name, o.OwnerEmail, o.CreatedAt.Format(time.RFC3339))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", o.ID, termSafe(o.Status), termSafe(o.Name), termSafe(o.OwnerEmail),
+			o.CreatedAt.Format(time.RFC3339))
 	}
 	return tw.Flush()
 }
@@ -80,7 +81,7 @@ func tokensCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerService
 	case len(owned) > 1:
 		var ids []string
 		for _, o := range owned {
-			ids = append(ids, fmt.Sprintf("%d (%s)", o.ID, o.Name))
+			ids = append(ids, fmt.Sprintf("%d (%s)", o.ID, termSafe(o.Name)))
 		}
 		return fmt.Errorf("%s owns several organizations; choose one with --organization: %s", *email, strings.Join(ids, ", "))
 	}
@@ -88,6 +89,6 @@ func tokensCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerService
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "Token #%d for %s, role %s (shown only now):\n%s\n", tok.ID, tok.OrganizationName, tok.Role, secret)
+	fmt.Fprintf(w, "Token #%d for %s, role %s (shown only now):\n%s\n", tok.ID, termSafe(tok.OrganizationName), termSafe(tok.Role), secret)
 	return nil
 }

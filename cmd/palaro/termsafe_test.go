@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/notify"
 	"palaro/store"
 )
 
@@ -87,6 +88,24 @@ func TestOperator_EscapesWhatItPrints(t *testing.T) {
 		out.Reset()
 		require.NoError(t, listReports(ctx, db, &out))
 		require.Contains(t, out.String(), `\u202e`)
+		requireTerminalSafe(t, out.String())
+
+		composer := notify.NewComposer("http://palaro.test", "")
+		_, err = store.NewAccountService(db, nil, composer).SignUpOrganizer(ctx, palaro.OrganizerSignUp{Email: "org@x.ph",
+			Username: "evilorg", Name: "Org " + hostile, Organization: "Org " + hostile, MobileNumber: "09171234999"})
+		require.NoError(t, err)
+		organizers := store.NewOrganizerService(db, composer)
+		out.Reset()
+		require.NoError(t, organizersCommand(ctx, &out, organizers, []string{"--pending"}))
+		require.Contains(t, out.String(), `Org evil\x1b[31m\u202e`)
+		requireTerminalSafe(t, out.String())
+		out.Reset()
+		require.NoError(t, organizersCommand(ctx, &out, organizers, []string{"approve", "org@x.ph"}))
+		require.Contains(t, out.String(), "Approved Org evil")
+		requireTerminalSafe(t, out.String())
+		out.Reset()
+		require.NoError(t, tokensCommand(ctx, &out, organizers, []string{"create", "--organizer", "org@x.ph"}))
+		require.Contains(t, out.String(), "for Org evil")
 		requireTerminalSafe(t, out.String())
 	})
 }
