@@ -48,6 +48,49 @@ const (
 	FieldMessage         = "message"
 )
 
+// More account field names.
+const (
+	FieldSubject = "subject"
+	FieldPageURL = "pageUrl"
+)
+
+// TextRule is the length limit (in characters) and the character rule (TextLine, TextName or
+// TextBlock) of a text field.
+type TextRule struct {
+	Max  int
+	Kind string
+}
+
+// AccountTextRules are the rules of the text fields of the account forms and calls (sign-up,
+// profile, registrations, report), by field name. The forms take their maxlength from here.
+var AccountTextRules = map[string]TextRule{
+	FieldEmail:        {MaxEmailLength, TextLine},
+	FieldFirstName:    {100, TextName},
+	FieldLastName:     {100, TextName},
+	FieldName:         {200, TextName},
+	FieldMobileNumber: {30, TextLine},
+	FieldTitle:        {100, TextLine},
+	FieldBirthDate:    {10, TextLine},
+	FieldAge:          {3, TextLine},
+	FieldBio:          {500, TextBlock},
+	FieldCountry:      {100, TextLine},
+	FieldCity:         {100, TextLine},
+	FieldCompanyName:  {200, TextLine},
+	FieldDesignation:  {200, TextLine},
+	FieldInterests:    {300, TextLine},
+	FieldUsername:     {30, TextLine},
+	FieldOrganization: {200, TextLine},
+	FieldSource:       {100, TextLine},
+	FieldSubject:      {200, TextLine},
+	FieldMessage:      {5000, TextBlock},
+	FieldPageURL:      {500, TextLine},
+	FieldPassword:     {128, TextLine},
+	FieldCode:         {6, TextLine},
+}
+
+// MaxLength returns the longest accepted value of an account field, in characters.
+func MaxLength(field string) int { return AccountTextRules[field].Max }
+
 var (
 	usernameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{3,30}$`)
 	ageRE      = regexp.MustCompile(`^[0-9]{1,3}$`)
@@ -106,8 +149,14 @@ func ValidPassword(p string) bool {
 	return letter && digit
 }
 
-// NormalizeEmail trims and lower-cases an e-mail address.
-func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+// NormalizeEmail returns an address's canonical form (CanonicalEmail); an address that is not
+// acceptable is only trimmed and lower-cased, for the form to show it again and refuse it.
+func NormalizeEmail(s string) string {
+	if c, ok := CanonicalEmail(s); ok {
+		return c
+	}
+	return strings.ToLower(strings.TrimSpace(s))
+}
 
 // fieldErrors collects per-field messages in form order.
 type fieldErrors struct {
@@ -135,29 +184,36 @@ func (f *fieldErrors) err() *Error {
 	return &Error{Code: EINVALID, Message: f.first, Fields: f.fields}
 }
 
-// required adds msg when value is blank; otherwise maxLen bounds it. It reports whether value is filled.
-func (f *fieldErrors) text(field, value string, maxLen int, requiredMsg string) bool {
+// text adds requiredMsg (when not "") for a blank value; otherwise it checks the field's rule of
+// AccountTextRules: its length limit and its characters. It reports whether value is filled.
+func (f *fieldErrors) text(field, value, requiredMsg string) bool {
 	if strings.TrimSpace(value) == "" {
 		if requiredMsg != "" {
 			f.add(field, requiredMsg)
 		}
 		return false
 	}
-	if utf8.RuneCountInString(value) > maxLen {
+	rule, ok := AccountTextRules[field]
+	if !ok {
+		rule = TextRule{Max: 200, Kind: TextLine}
+	}
+	if utf8.RuneCountInString(value) > rule.Max {
 		f.add(field, MsgTooLong)
+	} else if !ValidText(rule.Kind, value) {
+		f.add(field, textMessage(rule.Kind))
 	}
 	return true
 }
 
 func (f *fieldErrors) email(value string) {
-	if f.text(FieldEmail, value, 254, MsgEmailRequired) && !ValidEmail(value) {
+	if f.text(FieldEmail, value, MsgEmailRequired) && !ValidEmail(value) {
 		f.add(FieldEmail, MsgEmailInvalid)
 	}
 }
 
 // mobile checks a number and returns its normalized form ("" when missing or invalid).
 func (f *fieldErrors) mobile(value string) string {
-	if !f.text(FieldMobileNumber, value, 30, MsgMobileRequired) {
+	if !f.text(FieldMobileNumber, value, MsgMobileRequired) {
 		return ""
 	}
 	n, ok := NormalizeMobileNumber(value)
@@ -168,7 +224,7 @@ func (f *fieldErrors) mobile(value string) string {
 }
 
 func (f *fieldErrors) passwords(password, repeat string) {
-	if !ValidPassword(password) {
+	if !ValidPassword(password) || utf8.RuneCountInString(repeat) > MaxLength(FieldPassword) {
 		f.add(FieldPassword, MsgPasswordInvalid)
 	}
 	if password != repeat {
@@ -196,10 +252,14 @@ func (s SignUp) Validate() *Error {
 	var f fieldErrors
 	f.email(s.Email)
 	f.passwords(s.Password, s.RepeatPassword)
-	if !s.ExistingUser { // an existing user's name is on their earlier tickets; they add it on /profile when they wish
-		f.text(FieldFirstName, s.FirstName, 100, MsgFirstNameRequired)
-		f.text(FieldLastName, s.LastName, 100, MsgLastNameRequired)
+	// An existing user's name is on their earlier tickets: optional (they add it on /profile when
+	// they wish), but checked when given.
+	firstMsg, lastMsg := MsgFirstNameRequired, MsgLastNameRequired
+	if s.ExistingUser {
+		firstMsg, lastMsg = "", ""
 	}
+	f.text(FieldFirstName, s.FirstName, firstMsg)
+	f.text(FieldLastName, s.LastName, lastMsg)
 	f.mobile(s.MobileNumber)
 	if !s.AcceptTerms {
 		f.add(FieldTerms, MsgTermsRequired)
@@ -241,29 +301,30 @@ func (u ProfileUpdate) Normalize() ProfileUpdate {
 func (u ProfileUpdate) Validate(now time.Time) *Error {
 	var f fieldErrors
 	p := u.Profile
-	f.text(FieldFirstName, u.FirstName, 100, MsgFirstNameRequired)
-	f.text(FieldLastName, u.LastName, 100, MsgLastNameRequired)
+	f.text(FieldFirstName, u.FirstName, MsgFirstNameRequired)
+	f.text(FieldLastName, u.LastName, MsgLastNameRequired)
 	f.mobile(u.MobileNumber)
-	f.text(FieldTitle, p.Title, 100, "")
-	if f.text(FieldBirthDate, p.BirthDate, 10, "") {
+	f.text(FieldTitle, p.Title, "")
+	if f.text(FieldBirthDate, p.BirthDate, "") {
 		d, err := time.Parse("2006-01-02", p.BirthDate)
 		if !birthDateRE.MatchString(p.BirthDate) || err != nil || d.After(now) || d.Year() < now.Year()-120 {
 			f.add(FieldBirthDate, "Invalid Birthdate")
 		}
 	}
+	f.text(FieldAge, p.Age, "")
 	if p.Age != "" && (!ageRE.MatchString(p.Age) || p.Age == "0" || len(strings.TrimLeft(p.Age, "0")) > 3 || atoi(p.Age) > 120) {
 		f.add(FieldAge, "Invalid Age")
 	}
-	f.text(FieldBio, p.Bio, 500, "")
-	f.text(FieldCountry, p.Country, 100, "")
-	f.text(FieldCity, p.City, 100, "")
-	f.text(FieldCompanyName, p.CompanyName, 200, "")
-	f.text(FieldDesignation, p.Designation, 200, "")
-	f.text(FieldInterests, p.Interests, 300, "")
-	if p.Username != "" && !usernameRE.MatchString(p.Username) {
+	f.text(FieldBio, p.Bio, "")
+	f.text(FieldCountry, p.Country, "")
+	f.text(FieldCity, p.City, "")
+	f.text(FieldCompanyName, p.CompanyName, "")
+	f.text(FieldDesignation, p.Designation, "")
+	f.text(FieldInterests, p.Interests, "")
+	if f.text(FieldUsername, p.Username, "") && !usernameRE.MatchString(p.Username) {
 		f.add(FieldUsername, MsgUsernameInvalid)
 	}
-	f.text(FieldOrganization, p.Organization, 200, "")
+	f.text(FieldOrganization, p.Organization, "")
 	return f.err()
 }
 
@@ -288,8 +349,8 @@ func (p ParticipantSignUp) Normalize() ParticipantSignUp {
 // Validate checks a normalized participant registration.
 func (p ParticipantSignUp) Validate() *Error {
 	var f fieldErrors
-	f.text(FieldFirstName, p.FirstName, 100, MsgFirstNameRequired)
-	f.text(FieldLastName, p.LastName, 100, MsgLastNameRequired)
+	f.text(FieldFirstName, p.FirstName, MsgFirstNameRequired)
+	f.text(FieldLastName, p.LastName, MsgLastNameRequired)
 	f.mobile(p.MobileNumber)
 	return f.err()
 }
@@ -310,13 +371,13 @@ func (o OrganizerSignUp) Normalize() OrganizerSignUp {
 func (o OrganizerSignUp) Validate() *Error {
 	var f fieldErrors
 	f.email(o.Email)
-	if f.text(FieldUsername, o.Username, 30, "Username is required") && !usernameRE.MatchString(o.Username) {
+	if f.text(FieldUsername, o.Username, "Username is required") && !usernameRE.MatchString(o.Username) {
 		f.add(FieldUsername, MsgUsernameInvalid)
 	}
-	f.text(FieldName, o.Name, 200, MsgNameRequired)
-	f.text(FieldOrganization, o.Organization, 200, MsgOrganizationMissing)
+	f.text(FieldName, o.Name, MsgNameRequired)
+	f.text(FieldOrganization, o.Organization, MsgOrganizationMissing)
 	f.mobile(o.MobileNumber)
-	f.text("source", o.Source, 100, "")
+	f.text(FieldSource, o.Source, "")
 	if o.Password != "" || o.RepeatPassword != "" {
 		f.passwords(o.Password, o.RepeatPassword)
 	}
@@ -335,9 +396,9 @@ func (r ProblemReport) Normalize() ProblemReport {
 func (r ProblemReport) Validate() *Error {
 	var f fieldErrors
 	f.email(r.Email)
-	f.text(FieldName, r.Name, 200, "")
-	f.text("subject", r.Subject, 200, "")
-	f.text(FieldMessage, r.Message, 5000, MsgMessageRequired)
-	f.text("pageUrl", r.PageURL, 500, "")
+	f.text(FieldName, r.Name, "")
+	f.text(FieldSubject, r.Subject, "")
+	f.text(FieldMessage, r.Message, MsgMessageRequired)
+	f.text(FieldPageURL, r.PageURL, "")
 	return f.err()
 }

@@ -42,7 +42,7 @@ var IncomeOptions = []string{"Unemployed", "Below 10,000", "10,000 to 30,000", "
 
 // Patterns of the purchase form, written so that Go's regexp and JavaScript's RegExp read them alike.
 const (
-	EmailPattern     = `^[^\s@]+@[^\s@]+\.[^\s@]+$`
+	EmailPattern     = "^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[^\\s@\"<>()\\[\\],;:\\\\]+\\.[^\\s@\"<>()\\[\\],;:\\\\]+$"
 	MobilePattern    = `^\+?[0-9][0-9-]*$`
 	DigitsPattern    = `^[0-9]+$`
 	BirthDatePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
@@ -60,19 +60,24 @@ var (
 	birthDateRE = regexp.MustCompile(BirthDatePattern)
 )
 
-// ValidEmail reports whether s looks like an e-mail address (SPEC.md section 5's basic pattern).
-func ValidEmail(s string) bool { return len(s) <= 254 && emailRE.MatchString(s) }
+// ValidEmail reports whether s is an acceptable e-mail address (CanonicalEmail); the basic
+// pattern of SPEC.md section 5 is what the islands check before sending.
+func ValidEmail(s string) bool {
+	_, ok := CanonicalEmail(s)
+	return ok && emailRE.MatchString(strings.TrimSpace(s))
+}
 
-// CheckEmail trims and lower-cases an address and returns it, or EINVALID with the form's
+// CheckEmail returns an address's canonical form (CanonicalEmail), or EINVALID with the form's
 // message ('E-mail is required' or 'Invalid E-mail address').
 func CheckEmail(s string) (string, error) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	if s == "" {
+	if strings.TrimSpace(s) == "" {
 		return "", Errorf(EINVALID, "E-mail is required")
-	} else if !ValidEmail(s) {
+	}
+	c, ok := CanonicalEmail(s)
+	if !ok || !emailRE.MatchString(c) {
 		return "", Errorf(EINVALID, "Invalid E-mail address")
 	}
-	return s, nil
+	return c, nil
 }
 
 // ValidMobileNumber reports whether s has only digits and hyphens, with an optional leading plus.
@@ -112,23 +117,38 @@ type FieldRule struct {
 }
 
 // personalFields are the personal details an event may require, in form order, with their rules.
+// A detail the event does not require still has its length limit and character rule checked
+// when it is sent (ValidatePurchase).
 var personalFields = []FieldRule{
-	{Field: FieldFirstName, Label: "First Name", Input: "text", Message: "First Name is required", MaxLength: 100},
-	{Field: FieldLastName, Label: "Last Name", Input: "text", Message: "Last Name is required", MaxLength: 100},
-	{Field: FieldFullName, Label: "Full Name", Input: "text", Message: "Full Name is required", MaxLength: 200},
+	{Field: FieldFirstName, Label: "First Name", Input: "text", Message: "First Name is required", MaxLength: 100,
+		Pattern: NamePattern, PatternMessage: MsgNameInvalid},
+	{Field: FieldLastName, Label: "Last Name", Input: "text", Message: "Last Name is required", MaxLength: 100,
+		Pattern: NamePattern, PatternMessage: MsgNameInvalid},
+	{Field: FieldFullName, Label: "Full Name", Input: "text", Message: "Full Name is required", MaxLength: 200,
+		Pattern: NamePattern, PatternMessage: MsgNameInvalid},
 	{Field: FieldMobileNumber, Label: "Mobile Number", Input: "tel", Message: "Mobile Number is required",
 		Pattern: PHMobilePattern, Strip: MobileSeparators, PatternMessage: "Invalid Mobile Number", MaxLength: 24},
 	{Field: FieldGender, Label: "Gender", Input: "select", Message: "Gender is required",
-		Options: GenderOptions, PatternMessage: "Gender is required"},
+		Options: GenderOptions, PatternMessage: "Gender is required", MaxLength: 20},
 	{Field: FieldBirthDate, Label: "Birthdate", Input: "date", Message: "Birthdate is required",
 		Pattern: BirthDatePattern, PatternMessage: "Invalid Birthdate", MaxLength: 10},
 	{Field: FieldAge, Label: "Age", Input: "digits", Message: "Age is required",
 		Pattern: `^[0-9]{1,3}$`, PatternMessage: "Invalid Age", MaxLength: 3},
-	{Field: FieldCompanyName, Label: "Company Name", Input: "text", Message: "Company name is required", MaxLength: 200},
-	{Field: FieldDesignation, Label: "Designation", Input: "text", Message: "Designation is required", MaxLength: 200},
+	{Field: FieldCompanyName, Label: "Company Name", Input: "text", Message: "Company name is required", MaxLength: 200,
+		Pattern: LinePattern, PatternMessage: MsgTextInvalid},
+	{Field: FieldDesignation, Label: "Designation", Input: "text", Message: "Designation is required", MaxLength: 200,
+		Pattern: LinePattern, PatternMessage: MsgTextInvalid},
 	{Field: FieldEconomicClass, Label: "Monthly Income", Input: "select", Message: "Monthly income is required",
-		Options: IncomeOptions, PatternMessage: "Monthly income is required"},
+		Options: IncomeOptions, PatternMessage: "Monthly income is required", MaxLength: 30},
 }
+
+// FieldSource is the purchase payload's promo or referral code.
+const FieldSource = "source"
+
+// SourceRule is the rule of the optional promo or referral code; the purchase island receives it
+// in its props for the promo field.
+var SourceRule = FieldRule{Field: FieldSource, Label: "Promo or referral code", Input: "text", RequiredWhen: RequiredNever,
+	MaxLength: 64, Pattern: LinePattern, PatternMessage: "Invalid promo or referral code"}
 
 // PersonalField reports whether name is a personal detail that existing users skip.
 func PersonalField(name string) bool {
@@ -229,6 +249,8 @@ func (r PurchaseRequest) fieldValue(field string) string {
 		return r.EconomicClass
 	case FieldSurveyAnswer:
 		return r.SurveyAnswer
+	case FieldSource:
+		return r.Source
 	case FieldDisclaimer:
 		if r.DisclaimerAccepted {
 			return "yes"
@@ -258,6 +280,9 @@ func (f FieldRule) Check(value string, existingUser bool) string {
 		}
 	} else if f.Pattern != "" && !compiled(f.Pattern).MatchString(value) {
 		return f.PatternMessage
+	}
+	if !ValidText(TextLine, value) || (f.Input == "email" && !ValidEmail(value)) {
+		return orText(f.PatternMessage, MsgTextInvalid)
 	}
 	if len(f.Options) > 0 && !slices.Contains(f.Options, value) {
 		return f.PatternMessage
@@ -299,7 +324,7 @@ func NormalizePurchase(req PurchaseRequest, tt TicketType) PurchaseRequest {
 		&req.SurveyAnswer, &req.Source, &req.PaymentType, &req.EventCode, &req.TicketCode} {
 		*s = strings.TrimSpace(*s)
 	}
-	req.Email = strings.ToLower(req.Email)
+	req.Email = NormalizeEmail(req.Email)
 	if seats, err := ParseSeats(req.Seats); err == nil {
 		req.Seats = seats // a malformed list stays as sent, for ValidatePurchase to refuse
 	}
@@ -326,7 +351,18 @@ func ValidatePurchase(req PurchaseRequest, tt TicketType, ev *Event) *Error {
 	if msg := checkSeats(req.Seats, tt); msg != "" {
 		fields["seats"], first = msg, msg // seats are chosen on the seat map, before the form
 	}
-	for _, rule := range PurchaseRules(tt, ev, len(req.Seats)) {
+	rules := PurchaseRules(tt, ev, len(req.Seats))
+	for _, r := range personalFields { // details the event does not ask for: optional, still checked
+		if !slices.ContainsFunc(rules, func(x FieldRule) bool { return x.Field == r.Field }) {
+			r.RequiredWhen = RequiredNever
+			rules = append(rules, r)
+		}
+	}
+	if !slices.ContainsFunc(rules, func(x FieldRule) bool { return x.Field == FieldSurveyAnswer }) {
+		rules = append(rules, FieldRule{Field: FieldSurveyAnswer, Label: "Survey answer", RequiredWhen: RequiredNever,
+			MaxLength: 200, Pattern: LinePattern, PatternMessage: MsgTextInvalid})
+	}
+	for _, rule := range append(rules, SourceRule) {
 		if msg := rule.Check(req.fieldValue(rule.Field), req.ExistingUser); msg != "" {
 			fields[rule.Field] = msg
 			if first == "" {

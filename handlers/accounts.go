@@ -100,32 +100,32 @@ func safeNext(next string) string {
 
 func emailField(value, errMsg string) views.FormField {
 	return views.FormField{Name: palaro.FieldEmail, Label: "E-mail", Type: "email", Value: value, Error: errMsg,
-		Autocomplete: "email", MaxLength: 254, Required: true}
+		Autocomplete: "email", MaxLength: palaro.MaxLength(palaro.FieldEmail), Required: true}
 }
 
 func passwordFields(password, repeat string, err error, autocomplete string) []views.FormField {
 	return []views.FormField{
 		{Name: palaro.FieldPassword, Label: "Password", Type: "password", Value: password, Autocomplete: autocomplete,
 			Error: fieldError(err, palaro.FieldPassword), Hint: "Letters and numbers only, at least 8 characters.",
-			MaxLength: 128, Required: true},
+			MaxLength: palaro.MaxLength(palaro.FieldPassword), Required: true},
 		{Name: palaro.FieldRepeatPassword, Label: "Repeat password", Type: "password", Value: repeat,
-			Autocomplete: autocomplete, Error: fieldError(err, palaro.FieldRepeatPassword), MaxLength: 128, Required: true},
+			Autocomplete: autocomplete, Error: fieldError(err, palaro.FieldRepeatPassword), MaxLength: palaro.MaxLength(palaro.FieldPassword), Required: true},
 	}
 }
 
 func nameFields(first, last string, err error) []views.FormField {
 	return []views.FormField{
 		{Name: palaro.FieldFirstName, Label: "First Name", Type: "text", Value: first, Autocomplete: "given-name",
-			Error: fieldError(err, palaro.FieldFirstName), MaxLength: 100, Required: true},
+			Error: fieldError(err, palaro.FieldFirstName), MaxLength: palaro.MaxLength(palaro.FieldFirstName), Required: true},
 		{Name: palaro.FieldLastName, Label: "Last Name", Type: "text", Value: last, Autocomplete: "family-name",
-			Error: fieldError(err, palaro.FieldLastName), MaxLength: 100, Required: true},
+			Error: fieldError(err, palaro.FieldLastName), MaxLength: palaro.MaxLength(palaro.FieldLastName), Required: true},
 	}
 }
 
 func mobileField(value string, err error) views.FormField {
 	return views.FormField{Name: palaro.FieldMobileNumber, Label: "Mobile Number", Type: "tel", Value: value,
 		Autocomplete: "tel", InputMode: "tel", Error: fieldError(err, palaro.FieldMobileNumber),
-		Hint: "Such as 0917 123 4567 or +63 917 123 4567.", MaxLength: 20, Required: true}
+		Hint: "Such as 0917 123 4567 or +63 917 123 4567.", MaxLength: palaro.MaxLength(palaro.FieldMobileNumber), Required: true}
 }
 
 // ---- Sign up
@@ -205,7 +205,7 @@ func (s *Server) renderSignIn(c *echo.Context, status int, email, next, formErr,
 			Fields: []views.FormField{
 				emailField(email, fieldErrs[palaro.FieldEmail]),
 				{Name: palaro.FieldPassword, Label: "Password", Type: "password", Autocomplete: "current-password",
-					Error: fieldErrs[palaro.FieldPassword], MaxLength: 128, Required: true},
+					Error: fieldErrs[palaro.FieldPassword], MaxLength: palaro.MaxLength(palaro.FieldPassword), Required: true},
 			},
 		},
 		Links: []views.Link{
@@ -243,6 +243,8 @@ func (s *Server) signIn(c *echo.Context) error {
 	}
 	if password == "" {
 		fieldErrs[palaro.FieldPassword] = "Password is required"
+	} else if len(password) > palaro.MaxLength(palaro.FieldPassword) {
+		fieldErrs[palaro.FieldPassword] = palaro.MsgTooLong
 	}
 	if len(fieldErrs) > 0 {
 		return s.renderSignIn(c, http.StatusUnprocessableEntity, email, next, "", "", fieldErrs)
@@ -351,7 +353,7 @@ func (s *Server) renderNewPassword(c *echo.Context, status int, number, code, no
 	fields := []views.FormField{
 		mobileField(number, err),
 		{Name: palaro.FieldCode, Label: "Code from the SMS", Type: "text", Value: code, InputMode: "numeric",
-			Autocomplete: "one-time-code", MaxLength: 6, Required: true, Error: fieldError(err, palaro.FieldCode)},
+			Autocomplete: "one-time-code", MaxLength: palaro.MaxLength(palaro.FieldCode), Required: true, Error: fieldError(err, palaro.FieldCode)},
 	}
 	fields = append(fields, passwordFields("", "", err, "new-password")...)
 	return render(c, status, views.AccountScreen(s.accountPage(c, "Create a new password", true), views.AccountPage{

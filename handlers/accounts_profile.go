@@ -13,28 +13,28 @@ import (
 
 func profileForm(u *palaro.User, upd palaro.ProfileUpdate, err error) views.Form {
 	p := upd.Profile
-	text := func(name, label, value string, max int, autocomplete string) views.FormField {
-		return views.FormField{Name: name, Label: label, Type: "text", Value: value, MaxLength: max,
+	text := func(name, label, value, autocomplete string) views.FormField {
+		return views.FormField{Name: name, Label: label, Type: "text", Value: value, MaxLength: palaro.MaxLength(name),
 			Autocomplete: autocomplete, Error: fieldError(err, name)}
 	}
 	fields := nameFields(upd.FirstName, upd.LastName, err)
 	fields = append(fields, mobileField(upd.MobileNumber, err),
-		text(palaro.FieldTitle, "Title", p.Title, 100, "honorific-prefix"),
+		text(palaro.FieldTitle, "Title", p.Title, "honorific-prefix"),
 		views.FormField{Name: palaro.FieldBirthDate, Label: "Birthdate", Type: "date", Value: p.BirthDate,
 			Autocomplete: "bday", Error: fieldError(err, palaro.FieldBirthDate)},
 		views.FormField{Name: palaro.FieldAge, Label: "Age", Type: "text", InputMode: "numeric", Value: p.Age,
-			MaxLength: 3, Error: fieldError(err, palaro.FieldAge)},
-		text(palaro.FieldCountry, "Country", p.Country, 100, "country-name"),
-		text(palaro.FieldCity, "City", p.City, 100, "address-level2"),
-		text(palaro.FieldCompanyName, "Company Name", p.CompanyName, 200, "organization"),
-		text(palaro.FieldDesignation, "Designation", p.Designation, 200, "organization-title"),
-		text(palaro.FieldInterests, "Interests", p.Interests, 300, ""),
-		views.FormField{Name: palaro.FieldBio, Label: "Bio", Type: "textarea", Value: p.Bio, MaxLength: 500,
+			MaxLength: palaro.MaxLength(palaro.FieldAge), Error: fieldError(err, palaro.FieldAge)},
+		text(palaro.FieldCountry, "Country", p.Country, "country-name"),
+		text(palaro.FieldCity, "City", p.City, "address-level2"),
+		text(palaro.FieldCompanyName, "Company Name", p.CompanyName, "organization"),
+		text(palaro.FieldDesignation, "Designation", p.Designation, "organization-title"),
+		text(palaro.FieldInterests, "Interests", p.Interests, ""),
+		views.FormField{Name: palaro.FieldBio, Label: "Bio", Type: "textarea", Value: p.Bio, MaxLength: palaro.MaxLength(palaro.FieldBio),
 			Error: fieldError(err, palaro.FieldBio)},
-		text(palaro.FieldUsername, "Username", p.Username, 30, "username"),
+		text(palaro.FieldUsername, "Username", p.Username, "username"),
 	)
 	if u.Role == palaro.RoleOrganizer {
-		fields = append(fields, text(palaro.FieldOrganization, "Organization", p.Organization, 200, "organization"))
+		fields = append(fields, text(palaro.FieldOrganization, "Organization", p.Organization, "organization"))
 	}
 	return views.Form{ID: "profile-form", Action: "/profile", Submit: "Save details", Error: formError(err), Fields: fields}
 }

@@ -118,17 +118,17 @@ func (s *Server) participantPage(c *echo.Context) error {
 // ---- Organizer registration
 
 func organizerForm(req palaro.OrganizerSignUp, err error) views.Form {
-	text := func(name, label, value, autocomplete string, max int, required bool) views.FormField {
+	text := func(name, label, value, autocomplete string, required bool) views.FormField {
 		return views.FormField{Name: name, Label: label, Type: "text", Value: value, Autocomplete: autocomplete,
-			MaxLength: max, Required: required, Error: fieldError(err, name)}
+			MaxLength: palaro.MaxLength(name), Required: required, Error: fieldError(err, name)}
 	}
 	fields := []views.FormField{
 		emailField(req.Email, fieldError(err, palaro.FieldEmail)),
-		text(palaro.FieldUsername, "Username", req.Username, "username", 30, true),
-		text(palaro.FieldName, "Name", req.Name, "name", 200, true),
-		text(palaro.FieldOrganization, "Organization", req.Organization, "organization", 200, true),
+		text(palaro.FieldUsername, "Username", req.Username, "username", true),
+		text(palaro.FieldName, "Name", req.Name, "name", true),
+		text(palaro.FieldOrganization, "Organization", req.Organization, "organization", true),
 		mobileField(req.MobileNumber, err),
-		text("source", "How did you hear about Palaro?", req.Source, "", 100, false),
+		text(palaro.FieldSource, "How did you hear about Palaro?", req.Source, "", false),
 	}
 	fields = append(fields, passwordFields(req.Password, req.RepeatPassword, err, "new-password")...)
 	return views.Form{ID: "register-organizer", Action: "/register/organizer", Submit: "Register as organizer",
@@ -202,10 +202,10 @@ func reportForm(req palaro.ProblemReport, err error) views.Form {
 		Hidden: [][2]string{{"pageUrl", req.PageURL}},
 		Fields: []views.FormField{
 			emailField(req.Email, fieldError(err, palaro.FieldEmail)),
-			{Name: palaro.FieldName, Label: "Name", Type: "text", Value: req.Name, Autocomplete: "name", MaxLength: 200,
+			{Name: palaro.FieldName, Label: "Name", Type: "text", Value: req.Name, Autocomplete: "name", MaxLength: palaro.MaxLength(palaro.FieldName),
 				Error: fieldError(err, palaro.FieldName)},
-			{Name: "subject", Label: "Subject", Type: "text", Value: req.Subject, MaxLength: 200, Error: fieldError(err, "subject")},
-			{Name: palaro.FieldMessage, Label: "What went wrong?", Type: "textarea", Value: req.Message, MaxLength: 5000,
+			{Name: palaro.FieldSubject, Label: "Subject", Type: "text", Value: req.Subject, MaxLength: palaro.MaxLength(palaro.FieldSubject), Error: fieldError(err, palaro.FieldSubject)},
+			{Name: palaro.FieldMessage, Label: "What went wrong?", Type: "textarea", Value: req.Message, MaxLength: palaro.MaxLength(palaro.FieldMessage),
 				Required: true, Error: fieldError(err, palaro.FieldMessage)},
 		}}
 }

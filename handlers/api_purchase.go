@@ -243,6 +243,9 @@ func (s *Server) buyAddOns(c *echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
+	if !palaro.ValidKey(req.UUID) || !palaro.ValidKey(req.TicketCode) || !palaro.ValidKey(req.PaymentType) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+	}
 	ctx := c.Request().Context()
 	t, err := s.services.Purchases.FindTicketByPublicID(ctx, req.UUID)
 	if err != nil {
@@ -279,11 +282,14 @@ func (s *Server) changeEmail(c *echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
+	if !palaro.ValidKey(req.UUID) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
+	}
 	if err := s.services.Purchases.RequestEmailChange(c.Request().Context(), req.UUID, req.Email, s.Now()); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK,
-		Message: "We sent a confirmation link to " + strings.ToLower(strings.TrimSpace(req.Email)) +
+		Message: "We sent a confirmation link to " + palaro.NormalizeEmail(req.Email) +
 			". Your ticket moves to the new address when you open it."})
 }
 
@@ -307,7 +313,7 @@ func (s *Server) ticketsLink(c *echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	email := strings.ToLower(strings.TrimSpace(req.Email))
+	email := palaro.NormalizeEmail(req.Email)
 	if err := s.services.Purchases.SendTicketsLink(c.Request().Context(), email, s.Now()); err != nil {
 		return err
 	}

@@ -166,7 +166,7 @@ func (s *Server) buyPage(c *echo.Context) error {
 			Rules:    palaro.PurchaseRules(*tt, ev, len(seats)),
 			Payments: paymentOptions(tt.PaymentTypes),
 			Seats:    orEmpty(seats),
-			Source:   source,
+			Source:   source, SourceRule: palaro.SourceRule,
 		}
 	}
 	return render(c, http.StatusOK, views.BuyPage(p, view))
@@ -457,7 +457,7 @@ func (s *Server) ticketsPage(c *echo.Context) error {
 	}
 	status := http.StatusOK
 	if c.Request().Method == http.MethodPost {
-		v.Email = strings.ToLower(strings.TrimSpace(c.FormValue("email")))
+		v.Email = palaro.NormalizeEmail(c.FormValue("email"))
 		switch err := s.services.Purchases.SendTicketsLink(c.Request().Context(), v.Email, s.Now()); {
 		case err == nil:
 			return c.Redirect(http.StatusSeeOther, "/tickets?sent=1")

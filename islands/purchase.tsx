@@ -34,6 +34,7 @@ export type PurchaseProps = {
   payments: PaymentOption[];
   seats: string[];
   source: string;
+  sourceRule: FieldRule;
 };
 
 const AUTOCOMPLETE: Record<string, string> = {
@@ -68,7 +69,7 @@ function Purchase(p: PurchaseProps) {
   const touch = (f: string) => () => setTouched((x) => (x[f] ? x : { ...x, [f]: true }));
 
   const errors: Record<string, string> = {};
-  for (const r of rules) errors[r.field] = check(r, val(r.field), existing);
+  for (const r of [...rules, p.sourceRule]) if (r) errors[r.field] = check(r, val(r.field), existing);
   const qty = Number(val('quantity')) || 0;
   if (!errors.quantity && qty > t.quantity) errors.quantity = t.quantity > 0 ? `Only ${t.quantity} tickets left.` : 'Sold out';
   const valid = Object.values(errors).every((e) => !e);
@@ -186,7 +187,8 @@ function Purchase(p: PurchaseProps) {
             </p>
           )}
           {(t.showPromoField || p.source) && (
-            <TextInput id="source" name="source" label="Promo or referral code" maxLength={64} autoComplete="off" value={val('source')} onChange={set('source')} />
+            <TextInput id="source" name="source" label={p.sourceRule?.label || 'Promo or referral code'} maxLength={p.sourceRule?.maxLength} autoComplete="off"
+              value={val('source')} error={shown('source')} onChange={set('source')} onBlur={touch('source')} />
           )}
         </section>
       )}

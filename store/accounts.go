@@ -171,7 +171,7 @@ func (s *AccountService) Authenticate(ctx context.Context, email, password strin
 		return nil, err
 	}
 	defer tx.Rollback()
-	u, hash, err := findUser(ctx, tx, `email = ?`, palaro.NormalizeEmail(email))
+	u, hash, err := findUser(ctx, tx, `lower(email) = ?`, palaro.NormalizeEmail(email))
 	if palaro.ErrorCode(err) == palaro.ENOTFOUND || (err == nil && hash == "") {
 		palaro.SpendPasswordCheck(password)
 		return nil, palaro.Errorf(palaro.EUNAUTHORIZED, palaro.MsgSignInFailed)
@@ -382,7 +382,7 @@ func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, n
 	if err != nil {
 		return err
 	}
-	if taken, _, err := findUser(ctx, tx, `email = ?`, newEmail); err == nil && taken.ID != userID {
+	if taken, _, err := findUser(ctx, tx, `lower(email) = ?`, newEmail); err == nil && taken.ID != userID {
 		return fieldErr(palaro.ECONFLICT, palaro.FieldEmail, palaro.MsgEmailTaken)
 	} else if err == nil {
 		return fieldErr(palaro.EINVALID, palaro.FieldEmail, "This is already your e-mail address")

@@ -52,6 +52,8 @@ type PurchaseProps struct {
 	Payments []PaymentOption    `json:"payments"`
 	Seats    []string           `json:"seats"`
 	Source   string             `json:"source"`
+	// SourceRule is the rule of the promo or referral code field.
+	SourceRule palaro.FieldRule `json:"sourceRule"`
 }
 
 // TicketHeader is the head of the buy and seat pages: the event and the ticket type's price.

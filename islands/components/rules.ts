@@ -1,6 +1,7 @@
 // Client side of the purchase form's validation rules. The rules are defined once in Go
 // (palaro.PurchaseRules) and arrive in the island's props; check mirrors FieldRule.Check, so the
-// island shows the very message the server would answer.
+// island shows the very message the server would answer. Patterns are read with the u flag
+// (Unicode property classes such as \p{L}).
 
 /** FieldRule is one field's rule, as palaro.FieldRule encodes it in JSON. */
 export type FieldRule = {
@@ -25,7 +26,7 @@ export function check(r: FieldRule | undefined, value: string, existingUser = fa
   const v = value.trim();
   if (!v) return r.requiredWhen ? r.message : '';
   if (r.maxLength && Array.from(v).length > r.maxLength) return r.patternMessage || `${r.label} is too long`;
-  if (r.pattern && !new RegExp(r.pattern).test(v)) return r.patternMessage || '';
+  if (r.pattern && !new RegExp(r.pattern, 'u').test(v)) return r.patternMessage || '';
   if (r.options?.length && !r.options.includes(v)) return r.patternMessage || '';
   if (r.max) {
     const n = Number(v);
