@@ -34,14 +34,6 @@ func apiOK(c *echo.Context, message, redirect string, extra map[string]any) erro
 	return c.JSON(http.StatusOK, body)
 }
 
-// bindJSON reads a JSON body into v, answering EINVALID when it cannot.
-func bindJSON(c *echo.Context, v any) error {
-	if err := c.Bind(v); err != nil {
-		return palaro.Errorf(palaro.EINVALID, "The request could not be read.")
-	}
-	return nil
-}
-
 // ---- Participant registration
 
 func participantForm(req palaro.ParticipantSignUp, err error) views.Form {
@@ -81,7 +73,7 @@ func (s *Server) registerForm(c *echo.Context) error {
 
 func (s *Server) registerAPI(c *echo.Context) error {
 	var req palaro.ParticipantSignUp
-	if err := bindJSON(c, &req); err != nil {
+	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	p, err := s.services.Accounts.RegisterParticipant(c.Request().Context(), req)
@@ -174,7 +166,7 @@ func (s *Server) organizerForm(c *echo.Context) error {
 
 func (s *Server) organizerAPI(c *echo.Context) error {
 	var req palaro.OrganizerSignUp
-	if err := bindJSON(c, &req); err != nil {
+	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
 	if _, err := s.services.Accounts.SignUpOrganizer(c.Request().Context(), req); err != nil {

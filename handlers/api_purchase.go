@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"crypto/subtle"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -15,9 +14,6 @@ import (
 	"palaro/payment"
 	"palaro/views"
 )
-
-// maxJSONBody is the largest JSON request body the API reads.
-const maxJSONBody = 64 << 10
 
 // apiResult is the answer of the purchase calls (SPEC.md section 7): responseCode, redirectUrl, message.
 type apiResult struct {
@@ -74,21 +70,6 @@ func (s *Server) ticketType(c *echo.Context) error {
 		}
 	}
 	return c.JSON(http.StatusOK, d)
-}
-
-// decodeJSON reads a JSON request body into v, answering EINVALID for anything else.
-func decodeJSON(c *echo.Context, v any) error {
-	body, err := io.ReadAll(io.LimitReader(c.Request().Body, maxJSONBody+1))
-	if err != nil {
-		return err
-	}
-	if len(body) > maxJSONBody {
-		return palaro.Errorf(palaro.EINVALID, "The request is too large.")
-	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return palaro.Errorf(palaro.EINVALID, "Invalid request.")
-	}
-	return nil
 }
 
 // buyTicket answers POST /v1/ticket/buy: creates the order and answers where the buyer goes next.

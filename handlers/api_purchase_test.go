@@ -235,7 +235,14 @@ func TestAPI_BuyTicket(t *testing.T) {
 		f := newAPIFixture(t)
 		status, body := f.call(t, "POST", "/v1/ticket/buy", `{"quantity": "x"`)
 		require.Equal(t, 400, status)
-		require.Equal(t, "Invalid request.", body["message"])
+		require.Equal(t, "The request body is not valid JSON (error at character 16).", body["message"])
+	})
+	t.Run("OK numbers where the form sends digits", func(t *testing.T) {
+		f := newAPIFixture(t)
+		status, body := f.call(t, "POST", "/v1/ticket/buy", `{"ticketCode": "valorant-night-market-bgc-watch",
+			"quantity": "1", "email": "num@example.ph", "fullName": "Num Ber", "mobileNumber": 639351234567, "age": 27}`)
+		require.Equal(t, 200, status, body)
+		require.EqualValues(t, 200, body["responseCode"])
 	})
 	t.Run("ErrNotFound unknown ticket", func(t *testing.T) {
 		f := newAPIFixture(t)

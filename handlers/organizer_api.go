@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -123,27 +121,6 @@ func apiError(err error) error {
 	return &palaro.Error{Code: e.Code, Message: strings.Join(parts, " "), Fields: e.Fields}
 }
 
-// decodeJSON reads a JSON body over v (so a PATCH keeps the fields it leaves out).
-func decodeOrgJSON(c *echo.Context, v any) error {
-	dec := json.NewDecoder(c.Request().Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var te *json.UnmarshalTypeError
-		var pe *time.ParseError
-		switch {
-		case errors.As(err, &te):
-			return &palaro.Error{Code: palaro.EINVALID, Message: fmt.Sprintf("%s: expected a %s.", te.Field, te.Type),
-				Fields: map[string]string{te.Field: "expected a " + te.Type.String()}}
-		case errors.As(err, &pe):
-			return palaro.Errorf(palaro.EINVALID, "Times are RFC 3339 with an offset, such as 2026-12-31T18:00:00+08:00.")
-		case strings.HasPrefix(err.Error(), "json: unknown field"):
-			return palaro.Errorf(palaro.EINVALID, "Unknown field %s.", strings.TrimPrefix(err.Error(), "json: unknown field "))
-		}
-		return palaro.Errorf(palaro.EINVALID, "The request body is not valid JSON.")
-	}
-	return nil
-}
-
 func (s *Server) apiOrgEvents(c *echo.Context, caller *palaro.Caller) error {
 	events, err := s.services.Organizers.ListEvents(c.Request().Context(), caller.OrganizationIDs(palaro.ActionViewEvents))
 	if err != nil {
@@ -169,7 +146,7 @@ func (s *Server) apiOrgCreateEvent(c *echo.Context, caller *palaro.Caller) error
 		// Organization is the id of the organization, needed only by callers of several.
 		Organization int64 `json:"organizationId"`
 	}
-	if err := decodeOrgJSON(c, &body); err != nil {
+	if err := decodeJSONStrict(c, &body); err != nil {
 		return err
 	}
 	orgID := body.Organization
@@ -204,7 +181,7 @@ func (s *Server) apiOrgUpdateEvent(c *echo.Context, caller *palaro.Caller) error
 		return err
 	}
 	in := palaro.EventInputOf(ev)
-	if err := decodeOrgJSON(c, &in); err != nil {
+	if err := decodeJSONStrict(c, &in); err != nil {
 		return err
 	}
 	saved, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in)
@@ -221,7 +198,7 @@ func (s *Server) apiOrgCreateTicketType(c *echo.Context, caller *palaro.Caller) 
 		return err
 	}
 	var in palaro.TicketTypeInput
-	if err := decodeOrgJSON(c, &in); err != nil {
+	if err := decodeJSONStrict(c, &in); err != nil {
 		return err
 	}
 	tt, err := s.services.Organizers.CreateTicketType(c.Request().Context(), ev.ID, caller.Actor(), in)
@@ -242,7 +219,7 @@ func (s *Server) apiOrgUpdateTicketType(c *echo.Context, caller *palaro.Caller) 
 		return err
 	}
 	in := palaro.TicketTypeInputOf(*cur)
-	if err := decodeOrgJSON(c, &in); err != nil {
+	if err := decodeJSONStrict(c, &in); err != nil {
 		return err
 	}
 	tt, err := s.services.Organizers.UpdateTicketType(c.Request().Context(), ev.ID, cur.Code, caller.Actor(), in)
