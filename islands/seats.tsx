@@ -1,5 +1,5 @@
-// The seat map island of /s/{ticketTypeCode}: rows A to H facing the stage, cut into blocks of ten
-// seats so a phone shows a whole block without sideways scrolling. Each seat is the seat look of
+// The seat map island of /s/{ticketTypeCode}: rows A to H facing the stage, cut into blocks of five
+// seats so a phone shows a whole block of 44 px seats (the touch-target size) without sideways scrolling. Each seat is the seat look of
 // the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
 // max seats and continues to the buy page with them: /b/{code}?seats=A1,A2.
 import { useEffect, useState } from 'react';
@@ -23,7 +23,7 @@ export type SeatsProps = {
 };
 
 const STATUS: Record<string, string> = { a: 'available', h: 'held', s: 'sold' };
-const BLOCK = 10;
+const BLOCK = 5;
 
 /** buyHref is the buy page for the chosen seats (labels are letters and digits only). */
 export function buyHref(code: string, seats: string[], source: string): string {
@@ -62,30 +62,32 @@ function Seats(p: SeatsProps) {
         <li><span className="swatch held" />On hold</li>
         <li><span className="swatch sold" />Sold</li>
       </ul>
-      {starts.map((start) => {
-        const cols = Math.min(BLOCK, width - start);
-        return (
-          <fieldset key={start} className="seat-block">
-            <legend>Seats {cols > 1 ? `${start + 1}–${start + cols}` : start + 1}</legend>
-            {p.rows.map((r) => (
-              <div key={r.row} className="seat-row" role="group" aria-label={`Row ${r.row}`} style={{ gridTemplateColumns: `18px repeat(${cols}, minmax(0, 1fr))` }}>
-                <span className="row-label" aria-hidden="true">{r.row}</span>
-                {Array.from({ length: cols }, (_, k) => {
-                  const i = start + k;
-                  const status = STATUS[r.status[i]];
-                  const label = `${r.row}${i + 1}`;
-                  if (!status) return <Checkbox key={label} name="seats" source="seat" label="-" checked={false} onChange={() => {}} />;
-                  return (
-                    <Checkbox key={label} name="seats" source="seat" value={label} label={label} status={status}
-                      checked={selected.includes(label)} disabled={status !== 'available'} onChange={(on) => toggle(label, on)} />
-                  );
-                })}
-              </div>
-            ))}
-          </fieldset>
-        );
-      })}
-      <div className="seat-bar" aria-live="polite">
+      <div className="seat-blocks">
+        {starts.map((start) => {
+          const cols = Math.min(BLOCK, width - start);
+          return (
+            <fieldset key={start} className="seat-block">
+              <legend>Seats {cols > 1 ? `${start + 1}–${start + cols}` : start + 1}</legend>
+              {p.rows.map((r) => (
+                <div key={r.row} className="seat-row" role="group" aria-label={`Row ${r.row}`} style={{ gridTemplateColumns: `18px repeat(${cols}, 44px)` }}>
+                  <span className="row-label" aria-hidden="true">{r.row}</span>
+                  {Array.from({ length: cols }, (_, k) => {
+                    const i = start + k;
+                    const status = STATUS[r.status[i]];
+                    const label = `${r.row}${i + 1}`;
+                    if (!status) return <Checkbox key={label} name="seats" source="seat" label="-" checked={false} onChange={() => {}} />;
+                    return (
+                      <Checkbox key={label} name="seats" source="seat" value={label} label={label} status={status}
+                        checked={selected.includes(label)} disabled={status !== 'available'} onChange={(on) => toggle(label, on)} />
+                    );
+                  })}
+                </div>
+              ))}
+            </fieldset>
+          );
+        })}
+      </div>
+      <div className="seat-bar" aria-live="polite" data-toast-above>
         <p className="seat-choice">
           {selected.length ? (
             <>

@@ -123,3 +123,145 @@ func TestSignUpForm_Browser(t *testing.T) {
 		require.Contains(t, body, "First Name is required")
 	})
 }
+
+// rectsOf returns the border boxes of all elements matching sel.
+func rectsOf(t *testing.T, ctx context.Context, sel string) []box {
+	t.Helper()
+	var bs []box
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll(`+jsString(sel)+`)].map(e => {
+		const r = e.getBoundingClientRect();
+		return {Left: r.left, Top: r.top, Right: r.right, Bottom: r.bottom, Width: r.width, Height: r.height}; })`, &bs)), sel)
+	return bs
+}
+
+// noSidewaysScroll fails when the page is wider than the phone's screen.
+func noSidewaysScroll(t *testing.T, ctx context.Context) {
+	t.Helper()
+	require.True(t, evalBool(t, ctx, `document.documentElement.scrollWidth <= innerWidth`), "the page scrolls sideways")
+}
+
+func TestPhoneLayout_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+
+	t.Run("SeatMapsOneSize", func(t *testing.T) {
+		for _, w := range phoneWidths {
+			for _, code := range []string{"lan-party-baguio-seat", "dota-2-visayas-major-lower"} {
+				require.NoError(t, chromedp.Run(ctx, atWidth(w)))
+				openSeatMap(t, ctx, a.URL+"/s/"+code)
+				var sizes []string
+				require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`[...new Set([...document.querySelectorAll('.check.seat:not(.gap)')].map(e => {
+					const r = e.getBoundingClientRect(); return r.width + 'x' + r.height + ' ' + getComputedStyle(e).fontSize; }))]`, &sizes)))
+				require.Equal(t, []string{"44x44 12px"}, sizes, "%s at %d px: every seat 44×44 with a 12 px label", code, w)
+				noSidewaysScroll(t, ctx)
+				screenshot(t, ctx, "seats-"+code+"-"+strconv.FormatInt(w, 10))
+			}
+		}
+	})
+
+	t.Run("SeatLimitToastClearOfContinue", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(360)))
+		openSeatMap(t, ctx, a.URL+"/s/lan-party-baguio-seat")
+		seats := availableSeats(t, ctx, 3)
+		require.NoError(t, chromedp.Run(ctx, clickSeat(seats[0]), clickSeat(seats[1]), clickSeat(seats[2]),
+			chromedp.WaitVisible(`#toast`, chromedp.ByQuery)))
+		toast, cont := rectOf(t, ctx, "#toast"), rectOf(t, ctx, ".seat-bar .button")
+		require.Less(t, cont.Bottom, 845.0, "the Continue button is on screen")
+		require.False(t, toast.overlaps(cont), "the toast %+v covers Continue %+v", toast, cont)
+		require.Greater(t, toast.Top, 0.0)
+		screenshot(t, ctx, "seats-limit-toast")
+	})
+
+	t.Run("AddOnCards", func(t *testing.T) {
+		openSeatMap(t, ctx, a.URL+"/s/dota-2-visayas-major-lower")
+		seats := availableSeats(t, ctx, 1)
+		for _, w := range phoneWidths {
+			require.NoError(t, chromedp.Run(ctx, atWidth(w)))
+			openIsland(t, ctx, a.URL+"/b/dota-2-visayas-major-lower?seats="+seats[0], "purchase", ".addons")
+			cards := rectsOf(t, ctx, ".check.addon")
+			labels := rectsOf(t, ctx, ".check.addon .check-label")
+			prices := rectsOf(t, ctx, ".check.addon .addon-price")
+			notes := rectsOf(t, ctx, ".check.addon .addon-notes")
+			require.Len(t, labels, len(cards))
+			require.GreaterOrEqual(t, len(cards), 4)
+			for i := range cards {
+				require.False(t, labels[i].overlaps(prices[i]), "%d px, card %d: the name runs into its price", w, i)
+				require.False(t, labels[i].overlaps(notes[i]), "%d px, card %d: the name overlaps its description", w, i)
+				require.LessOrEqual(t, cards[i].Right, float64(w), "card %d fits the screen", i)
+				require.Greater(t, labels[i].Width, cards[i].Width/4, "%d px, card %d: the name is not squeezed", w, i)
+				require.LessOrEqual(t, labels[i].Height, 60.0, "%d px, card %d: the name takes at most two lines", w, i)
+			}
+			require.NoError(t, chromedp.Run(ctx, chromedp.ScrollIntoView(".addons", chromedp.ByQuery)))
+			screenshot(t, ctx, "buy-addons-"+strconv.FormatInt(w, 10))
+			noSidewaysScroll(t, ctx)
+		}
+	})
+
+	t.Run("CalendarIconNotSquashed", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
+			chromedp.WaitVisible(".event-when", chromedp.ByQuery)))
+		for _, sel := range []string{".event-when svg", ".venue-name svg"} {
+			icon := rectOf(t, ctx, sel)
+			require.Equal(t, 16.0, icon.Width, sel)
+			require.Equal(t, 16.0, icon.Height, sel)
+		}
+	})
+
+	t.Run("CookieNoticeClearOfFooter", func(t *testing.T) {
+		for _, w := range phoneWidths {
+			for _, path := range []string{"/", "/sign-up", "/about"} {
+				require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.Navigate(a.URL+path),
+					chromedp.Evaluate(`localStorage.removeItem('palaro-consent')`, nil),
+					chromedp.Reload(),
+					chromedp.WaitVisible("#cookie-notice", chromedp.ByQuery),
+					chromedp.Evaluate(`window.scrollTo(0, document.documentElement.scrollHeight)`, nil),
+					waitFor(`Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight`),
+				))
+				notice := rectOf(t, ctx, "#cookie-notice")
+				require.Less(t, notice.Bottom, 845.0, "the notice is on screen")
+				for i, link := range rectsOf(t, ctx, ".site-footer a, .site-footer .legal") {
+					require.False(t, notice.overlaps(link), "%s at %d px: the notice covers footer item %d", path, w, i)
+					require.GreaterOrEqual(t, link.Top, 0.0, "%s at %d px: footer item %d is on screen", path, w, i)
+				}
+			}
+		}
+		screenshot(t, ctx, "cookie-notice-bottom")
+		require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	})
+
+	t.Run("ErrorPage", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/nothing-here"), chromedp.WaitVisible(".error-page", chromedp.ByQuery)))
+		require.NotEqual(t, evalString(t, ctx, `document.querySelector('.error-page h1').textContent`),
+			evalString(t, ctx, `document.querySelector('.error-page p').textContent`))
+		require.Equal(t, "/", evalString(t, ctx, `document.querySelector('.error-page a').getAttribute('href')`))
+		screenshot(t, ctx, "error-404")
+	})
+
+	t.Run("ProfileLongName", func(t *testing.T) {
+		name := strings.Repeat("Maximilian", 10)
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/sign-up"),
+			chromedp.SendKeys("#f-email", "long.name@example.ph", chromedp.ByQuery),
+			chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
+			chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
+			chromedp.SendKeys("#f-firstName", name, chromedp.ByQuery),
+			chromedp.SendKeys("#f-lastName", "Santos", chromedp.ByQuery),
+			chromedp.SendKeys("#f-mobileNumber", "0917 555 1111", chromedp.ByQuery),
+			chromedp.Click(`label:has(#f-terms) .box`, chromedp.ByQuery),
+			submitAndLoad(),
+			chromedp.WaitVisible(".profile-status", chromedp.ByQuery),
+		))
+		for _, w := range phoneWidths {
+			require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.Reload(), chromedp.WaitVisible(".profile-status", chromedp.ByQuery)))
+			head := rectOf(t, ctx, ".profile-head")
+			for _, sel := range []string{".profile-name", ".profile-email", ".profile-status"} {
+				r := rectOf(t, ctx, sel)
+				require.LessOrEqual(t, r.Right, head.Right+0.5, "%d px: %s stays inside the header", w, sel)
+				require.True(t, evalBool(t, ctx, `(e => e.scrollWidth <= e.clientWidth)(document.querySelector('`+sel+`'))`), "%d px: %s is not cut", w, sel)
+			}
+			require.False(t, rectOf(t, ctx, ".profile-name").overlaps(rectOf(t, ctx, ".profile-status")))
+			noSidewaysScroll(t, ctx)
+			screenshot(t, ctx, "profile-long-name-"+strconv.FormatInt(w, 10))
+		}
+	})
+}

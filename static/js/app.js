@@ -115,7 +115,14 @@ function showToast(detail) {
   $('.toast-message', toast).textContent = detail.message || 'Error occured. Please try again.';
   toast.dataset.type = detail.type || 'error';
   toast.hidden = false;
+  placeToast();
   toastTimer = setTimeout(() => { toast.hidden = true; }, TOAST_MS);
+}
+// placeToast lifts the toast above a bar it must not cover (such as the seat map's Continue button).
+function placeToast() {
+  const bar = [...document.querySelectorAll('[data-toast-above]')].map((e) => e.getBoundingClientRect())
+    .filter((r) => r.height > 0 && r.top < innerHeight && r.bottom > 0).sort((a, b) => a.top - b.top)[0];
+  toast.style.bottom = bar ? `${Math.max(16, innerHeight - bar.top + 12)}px` : '';
 }
 document.addEventListener('toggle-toast', (e) => showToast(e.detail));
 toast?.addEventListener('click', () => showToast(null));

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// minTarget is the smallest touch target, in CSS pixels, on each side (WCAG 2.2, 2.5.5 Target Size, enhanced).
+const minTarget = 44
+
+// touchTargetsJS lists the visible interactive elements of the page smaller than minTarget on a
+// side, each as "what (width×height)". Counted: a, button, input, select, textarea, summary,
+// [role=button], and labels tied to a control. Left out, as WCAG leaves them out: links inside
+// running text; elements that let taps through (pointer-events: none, such as a floating
+// placeholder); a label whose control is itself a large enough target; inputs drawn invisible
+// inside their label (the label is the target).
+const touchTargetsJS = `(() => {
+  const min = 44;
+  const seen = new Set(), out = [];
+  const shown = (e) => e.checkVisibility({opacityProperty: true, visibilityProperty: true}) &&
+    e.getBoundingClientRect().width > 1 && e.getBoundingClientRect().height > 1;
+  const big = (e) => { const r = e.getBoundingClientRect(); return r.width + 0.01 >= min && r.height + 0.01 >= min; };
+  const inText = (a) => {
+    if (getComputedStyle(a).display !== 'inline') return false;
+    const block = a.parentElement.closest('p, li, dd, td, span, label, div');
+    return block && block.textContent.trim().length > a.textContent.trim().length;
+  };
+  const name = (e) => {
+    const text = (e.getAttribute('aria-label') || e.textContent || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40);
+    return e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.trim().split(/\s+/).join('.') : '') + (text ? ' "' + text + '"' : '');
+  };
+  for (const e of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], label')) {
+    if (seen.has(e) || !shown(e) || getComputedStyle(e).pointerEvents === 'none') continue;
+    seen.add(e);
+    if (e.tagName === 'A' && inText(e)) continue;
+    if (e.tagName === 'LABEL') {
+      const c = e.control;
+      if (!c) continue;
+      if (shown(c) && big(c) && !e.contains(c)) continue;
+    }
+    if (e.tagName === 'INPUT' && e.closest('label') && getComputedStyle(e).opacity === '0') continue;
+    if (!big(e)) {
+      const r = e.getBoundingClientRect();
+      out.push(name(e) + ' (' + Math.round(r.width * 10) / 10 + '×' + Math.round(r.height * 10) / 10 + ')');
+    }
+  }
+  return out;
+})()`
+
+// touchTargetOffenders returns the interactive elements of the current page smaller than 44×44 CSS px.
+func touchTargetOffenders(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	var out []string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(touchTargetsJS, &out)))
+	return out
+}
+
+// assertTouchTargets fails the test, naming each element and its size, when the current page has
+// an interactive element smaller than 44×44 CSS px.
+func assertTouchTargets(t *testing.T, ctx context.Context) {
+	t.Helper()
+	if off := touchTargetOffenders(t, ctx); len(off) > 0 {
+		var url string
+		_ = chromedp.Run(ctx, chromedp.Location(&url))
+		t.Errorf("%s: %d touch targets under %d×%d CSS px:\n  %s", url, len(off), minTarget, minTarget, strings.Join(off, "\n  "))
+	}
+}
+
+func TestTouchTargets_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+
+	t.Run("ErrSmallTargetReported", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/about"), chromedp.WaitVisible("main", chromedp.ByQuery)))
+		require.Empty(t, touchTargetOffenders(t, ctx), "the control page starts clean")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+			const small = document.createElement('button');
+			small.textContent = 'Tiny'; small.style.cssText = 'width: 30px; height: 30px; padding: 0';
+			const wide = document.createElement('a');
+			wide.href = '/faq'; wide.textContent = 'Flat'; wide.style.cssText = 'display: block; width: 200px; height: 43px';
+			const inline = document.createElement('p');
+			inline.innerHTML = 'Read the <a href="/faq">FAQ</a> first.';
+			document.querySelector('main').append(small, wide, inline);
+		})()`, nil)))
+		off := touchTargetOffenders(t, ctx)
+		require.Len(t, off, 2, "%q", off)
+		require.Contains(t, off[0], `button "Tiny" (30×30)`)
+		require.Contains(t, off[1], `a "Flat" (200×43)`, "both sides count")
+	})
+
+	seats := "/s/dota-2-visayas-major-lower"
+	pages := []struct{ name, path, ready string }{
+		{"home", "/", ".event-card"},
+		{"event", "/e/dota-2-visayas-major", ".ticket-type"},
+		{"find", "/f/valorant", "main"},
+		{"calendar", "/calendar", `[data-island="calendar"][data-mounted] .cal-grid`},
+		{"buy", "/b/valorant-night-market-bgc-team", `[data-island="purchase"][data-mounted] form`},
+		{"seats", seats, `[data-island="seats"][data-mounted] .seat-block`},
+		{"seats-lan", "/s/lan-party-baguio-seat", `[data-island="seats"][data-mounted] .seat-block`},
+		{"sign-in", "/sign-in", "#sign-in"},
+		{"sign-up", "/sign-up", "#sign-up"},
+		{"register", "/register", "form"},
+		{"register-organizer", "/register/organizer", "form"},
+		{"tickets", "/tickets", "main"},
+	}
+	check := func(t *testing.T, path, ready string) {
+		for _, w := range phoneWidths {
+			require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.Navigate(a.URL+path), chromedp.WaitVisible(ready, chromedp.ByQuery)))
+			assertTouchTargets(t, ctx)
+		}
+	}
+	for _, p := range pages {
+		t.Run(p.name, func(t *testing.T) { check(t, p.path, p.ready) })
+	}
+	t.Run("buy-seats-addons", func(t *testing.T) {
+		openSeatMap(t, ctx, a.URL+seats)
+		chosen := availableSeats(t, ctx, 2)
+		check(t, "/b/dota-2-visayas-major-lower?seats="+strings.Join(chosen, ","), `[data-island="purchase"][data-mounted] .addons`)
+	})
+	t.Run("signed-in", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+"/sign-up"),
+			chromedp.SendKeys("#f-email", "targets@example.ph", chromedp.ByQuery),
+			chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
+			chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
+			chromedp.SendKeys("#f-firstName", "Tess", chromedp.ByQuery),
+			chromedp.SendKeys("#f-lastName", "Ong", chromedp.ByQuery),
+			chromedp.SendKeys("#f-mobileNumber", "0917 555 4321", chromedp.ByQuery),
+			chromedp.Click(`label:has(#f-terms) .box`, chromedp.ByQuery),
+			submitAndLoad(),
+			chromedp.WaitVisible(".profile", chromedp.ByQuery),
+		))
+		check(t, "/profile", ".profile")
+		check(t, "/tickets", "main")
+	})
+}
