@@ -22,7 +22,9 @@ const (
 const (
 	MessageOrderConfirmation = "order_confirmation"
 	MessageAddOnReceipt      = "add_on_receipt"
-	MessageEmailChange       = "email_change"
+	MessageEmailChange       = "email_change"     // to the current holder: consent to a transfer
+	MessageTransferReceipt   = "transfer_receipt" // to the new address: confirm receipt
+	MessageTransferDone      = "transfer_done"    // to both addresses once the ticket is reissued
 	MessageTicketsLink       = "tickets_link"
 )
 
@@ -74,9 +76,14 @@ type Outbox interface {
 type Composer interface {
 	// OrderConfirmation is sent once when an order's tickets are issued (or its add-ons bought).
 	OrderConfirmation(o *Order) Message
-	// EmailChangeConfirmation asks the new address to confirm a ticket's move, with a link
-	// carrying token.
+	// EmailChangeConfirmation asks a ticket's current holder (t.Email) to consent to its move to
+	// newEmail, with a link carrying token.
 	EmailChangeConfirmation(t *Ticket, newEmail, token string) Message
+	// TransferReceipt asks newEmail to confirm that it receives ticket t, with a link carrying token.
+	TransferReceipt(t *Ticket, newEmail, token string) Message
+	// TransferDone tells an address (the old holder's or the new one's) that ticket t, reissued,
+	// now belongs to t.Email; only the new holder's message links the ticket.
+	TransferDone(t *Ticket, to, fromEmail string) Message
 	// TicketsLink sends an address a link, carrying token, that lists its tickets.
 	TicketsLink(email, token string, tickets []*Ticket) Message
 }

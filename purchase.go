@@ -186,6 +186,23 @@ type Ticket struct {
 	CreatedAt   time.Time
 }
 
+// Statuses of a ticket transfer: a change of a ticket's e-mail address needs the current holder's
+// consent and the new address's confirmation of receipt.
+const (
+	TransferAwaitingHolder  = "awaiting_holder"  // a link went to the current address
+	TransferAwaitingReceipt = "awaiting_receipt" // a link went to the new address
+	TransferDone            = "done"             // the ticket was reissued to the new address
+	TransferVoid            = "void"             // another transfer of the ticket completed first
+)
+
+// TicketTransfer is a move of a ticket from one e-mail address to another.
+type TicketTransfer struct {
+	Ticket    *Ticket
+	FromEmail string
+	ToEmail   string
+	Status    string
+}
+
 // PurchaseResult is the answer to a purchase: where to send the buyer next.
 type PurchaseResult struct {
 	Order       *Order
@@ -350,12 +367,20 @@ type PurchaseService interface {
 	// pending otherwise. Returns ENOTFOUND for an unknown ticket, EINVALID for no add-ons or one
 	// that is not available for the ticket, and ECONFLICT when the ticket is not valid.
 	CreateAddOnOrder(ctx context.Context, ticketPublicID string, addOnIDs []int64, paymentType string, now time.Time) (*Order, error)
-	// RequestEmailChange e-mails a confirmation link to the new address of a ticket.
+	// RequestEmailChange starts moving a ticket to newEmail. The current holder consents first:
+	// a link goes to the ticket's current address, unless byOwner says the signed-in owner of
+	// that address asked, in which case the new address is asked at once to confirm receipt.
 	// Returns ENOTFOUND for an unknown ticket and EINVALID for a bad or unchanged address.
-	RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, now time.Time) error
-	// ConfirmEmailChange moves the ticket of a confirmation token to its new address and
-	// returns it. Returns ENOTFOUND for an unknown, used or expired token.
-	ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*Ticket, error)
+	RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, byOwner bool, now time.Time) (*TicketTransfer, error)
+	// FindEmailChange returns the transfer a link token belongs to, when the link still works;
+	// its Status says which step the link confirms. Returns ENOTFOUND otherwise.
+	FindEmailChange(ctx context.Context, token string, now time.Time) (*TicketTransfer, error)
+	// ConfirmEmailChange takes the step a link token confirms: the holder's consent (then the new
+	// address gets a link to confirm receipt) or the new address's receipt, which reissues the
+	// ticket to it (new public id, code and QR; the old ones stop working), voids every other
+	// transfer of the ticket and e-mails both addresses. Returns the transfer with its new
+	// status; ENOTFOUND for an unknown, used, voided or expired token.
+	ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*TicketTransfer, error)
 	// SendTicketsLink e-mails a link listing the address's tickets, when it has any. It returns
 	// nil either way, so the answer does not reveal which addresses hold tickets.
 	// Returns EINVALID for a malformed address.

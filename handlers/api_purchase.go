@@ -254,7 +254,9 @@ func ownsTicket(u *palaro.User, t *palaro.Ticket) bool {
 	return u != nil && u.Status == palaro.AccountActive && strings.EqualFold(u.Email, t.Email)
 }
 
-// changeEmail answers POST /v1/ticket/change-email {uuid, email}: e-mails a confirmation link.
+// changeEmail answers POST /v1/ticket/change-email {uuid, email}: starts moving the ticket to
+// the new address. The current holder consents first (a link to the ticket's current address)
+// unless the signed-in owner asks; then the new address confirms receipt.
 func (s *Server) changeEmail(c *echo.Context) error {
 	var req struct {
 		UUID  string `json:"uuid"`
@@ -266,23 +268,74 @@ func (s *Server) changeEmail(c *echo.Context) error {
 	if !palaro.ValidKey(req.UUID) {
 		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
-	if err := s.services.Purchases.RequestEmailChange(c.Request().Context(), req.UUID, req.Email, s.Now()); err != nil {
+	tr, err := s.requestTransfer(c, req.UUID, req.Email)
+	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK,
-		Message: "We sent a confirmation link to " + palaro.NormalizeEmail(req.Email) +
-			". Your ticket moves to the new address when you open it."})
+	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, Message: transferSentMessage(tr)})
 }
 
-// confirmEmailChange handles GET /change-email/confirm/:token, the link of the confirmation e-mail.
+// requestTransfer starts moving the ticket with public id ticketID to email, with the owner's
+// consent already given when the signed-in visitor owns the ticket.
+func (s *Server) requestTransfer(c *echo.Context, ticketID, email string) (*palaro.TicketTransfer, error) {
+	ctx := c.Request().Context()
+	t, err := s.services.Purchases.FindTicketByPublicID(ctx, ticketID)
+	if err != nil {
+		return nil, err
+	}
+	return s.services.Purchases.RequestEmailChange(ctx, t.PublicID, email, ownsTicket(currentUser(c), t), s.Now())
+}
+
+// transferSentMessage says where the link of a new transfer went and what happens next.
+func transferSentMessage(tr *palaro.TicketTransfer) string {
+	if tr.Status == palaro.TransferAwaitingReceipt {
+		return "We sent a link to " + tr.ToEmail + ". Your ticket moves there, with a new code, QR code and link, " +
+			"once the new address accepts it."
+	}
+	return "We sent a confirmation link to the ticket's current address, " + tr.FromEmail + ". Once the holder " +
+		"confirms, " + tr.ToEmail + " gets a link to accept the ticket; it moves there, with a new code, QR code " +
+		"and link, when it is accepted."
+}
+
+// confirmEmailChange handles /change-email/confirm/:token, the link of a transfer e-mail: GET
+// shows what the link confirms (so a mail scanner opening links changes nothing), POST confirms
+// it. After the holder's consent the new address gets its link; after the receipt the ticket is
+// reissued and the visitor goes to its new page.
 func (s *Server) confirmEmailChange(c *echo.Context) error {
-	t, err := s.services.Purchases.ConfirmEmailChange(c.Request().Context(), c.Param("token"), s.Now())
+	ctx, token := c.Request().Context(), c.Param("token")
+	var tr *palaro.TicketTransfer
+	var err error
+	if c.Request().Method == http.MethodPost {
+		tr, err = s.services.Purchases.ConfirmEmailChange(ctx, token, s.Now())
+	} else {
+		tr, err = s.services.Purchases.FindEmailChange(ctx, token, s.Now())
+	}
 	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
 		return echo.NewHTTPError(http.StatusGone, palaro.ErrorMessage(err))
 	} else if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, palaro.EmailChangeSuccessPath(t.PublicID))
+	t := tr.Ticket
+	eventName := ""
+	if t.Event != nil {
+		eventName = t.Event.Name
+	}
+	if c.Request().Method == http.MethodPost {
+		if tr.Status == palaro.TransferDone {
+			return c.Redirect(http.StatusSeeOther, palaro.EmailChangeSuccessPath(t.PublicID))
+		}
+		p := s.privatePage(c, "Ticket move confirmed")
+		return render(c, http.StatusOK, views.SuccessPage(p, "Confirmed",
+			"We sent a link to "+tr.ToEmail+". Your ticket moves there when the new address accepts it; until then it stays yours.",
+			palaro.TicketPath(t.PublicID), "Back to your ticket"))
+	}
+	v := views.TransferConfirmView{Action: palaro.EmailChangeConfirmPath(token), CSRF: csrfToken(c), EventName: eventName,
+		TicketType: t.TicketType.Name, From: tr.FromEmail, To: tr.ToEmail, Receipt: tr.Status == palaro.TransferAwaitingReceipt}
+	if !v.Receipt {
+		v.Code = t.Code
+	}
+	p := s.privatePage(c, "Move a ticket")
+	return render(c, http.StatusOK, views.TransferConfirmPage(p, v))
 }
 
 // ticketsLink answers POST /v1/tickets/link {email}: e-mails a link to the address's tickets.

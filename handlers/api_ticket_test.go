@@ -130,22 +130,84 @@ func TestAPI_ChangeEmail(t *testing.T) {
 		require.Equal(t, 404, status)
 		require.Equal(t, "Ticket not found.", body["message"])
 	})
-	t.Run("OK link moves the ticket once", func(t *testing.T) {
+	t.Run("OK the holder consents, the new address accepts, the ticket is reissued", func(t *testing.T) {
+		ctx := context.Background()
 		status, body := f.call(t, "POST", "/v1/ticket/change-email", map[string]any{"uuid": tk.PublicID, "email": "New@x.ph"})
 		require.Equal(t, 200, status)
-		require.Contains(t, body["message"], "new@x.ph")
-		got, err := f.purchases.FindTicketByPublicID(context.Background(), tk.PublicID)
+		require.Contains(t, body["message"], "old@x.ph", "the link goes to the current address")
+		msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "new@x.ph"})
 		require.NoError(t, err)
-		require.Equal(t, "old@x.ph", got.Email, "nothing moves before the link is opened")
-		link := lastLink(t, f, "new@x.ph", "/change-email/confirm/")
-		status, _ = f.call(t, "GET", link[len(f.http.URL):], nil)
+		require.Empty(t, msgs, "nothing goes to the new address before the holder consents")
+		consent := lastLink(t, f, "old@x.ph", "/change-email/confirm/")[len(f.http.URL):]
+		// a second request, to another address, waits for the holder too
+		status, _ = f.call(t, "POST", "/v1/ticket/change-email", map[string]any{"uuid": tk.PublicID, "email": "thief@x.ph"})
+		require.Equal(t, 200, status)
+		other := lastLink(t, f, "old@x.ph", "/change-email/confirm/")[len(f.http.URL):]
+		require.NotEqual(t, consent, other)
+
+		status, _, doc := f.page(t, consent)
+		require.Equal(t, 200, status, "opening the link shows what it confirms")
+		require.Contains(t, doc.Find("h1").Text(), "Move your ticket?")
+		require.Equal(t, 1, doc.Find(`form[method="post"] button`).Length())
+		status, _ = f.call(t, "POST", consent, nil)
+		require.Equal(t, 200, status)
+		got, err := f.purchases.FindTicketByPublicID(ctx, tk.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, "old@x.ph", got.Email, "nothing moves before the new address accepts")
+		status, _ = f.call(t, "POST", consent, nil)
+		require.Equal(t, 410, status, "the consent link works once")
+
+		receipt := lastLink(t, f, "new@x.ph", "/change-email/confirm/")[len(f.http.URL):]
+		status, _, doc = f.page(t, receipt)
+		require.Equal(t, 200, status)
+		require.Contains(t, doc.Find("h1").Text(), "Accept this ticket?")
+		status, _ = f.call(t, "POST", receipt, nil)
 		require.Equal(t, 303, status)
-		got, err = f.purchases.FindTicketByPublicID(context.Background(), tk.PublicID)
+
+		moved, err := f.purchases.ListTicketsByEmail(ctx, "new@x.ph")
 		require.NoError(t, err)
-		require.Equal(t, "new@x.ph", got.Email)
-		status, _ = f.call(t, "GET", link[len(f.http.URL):], nil)
-		require.Equal(t, 410, status, "the link works once")
+		require.Len(t, moved, 1)
+		nt := moved[0]
+		require.NotEqual(t, tk.PublicID, nt.PublicID, "a new link")
+		require.NotEqual(t, tk.Code, nt.Code, "a new code")
+		require.NotEqual(t, palaro.TicketQR([]byte("k"), tk.Code), palaro.TicketQR([]byte("k"), nt.Code), "a new QR code")
+		_, err = f.purchases.FindTicketByPublicID(ctx, tk.PublicID)
+		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "the old link no longer opens the ticket")
+		status, _, _ = f.page(t, palaro.TicketPath(tk.PublicID))
+		require.Equal(t, 404, status)
+		_, err = f.purchases.TicketStatus(ctx, tk.Code)
+		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "the old code is refused at the gate")
+		info, err := f.purchases.TicketStatus(ctx, nt.Code)
+		require.NoError(t, err)
+		require.Equal(t, palaro.TicketValid, info.Status)
+
+		for _, to := range []string{"old@x.ph", "new@x.ph"} {
+			msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: to})
+			require.NoError(t, err)
+			require.Equal(t, palaro.MessageTransferDone, msgs[0].Kind, "both addresses are told")
+		}
+		old, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "old@x.ph"})
+		require.NoError(t, err)
+		require.NotContains(t, old[0].Text, nt.PublicID, "the old holder does not get the new link")
+		require.Contains(t, lastLink(t, f, "new@x.ph", "/t/"), nt.PublicID)
+
+		status, _ = f.call(t, "POST", other, nil)
+		require.Equal(t, 410, status, "the transfer voided the ticket's other pending links")
+		status, _ = f.call(t, "POST", receipt, nil)
+		require.Equal(t, 410, status)
+		order, err := f.purchases.FindOrderByPublicID(ctx, orderOf(t, f, nt.OrderID))
+		require.NoError(t, err)
+		_, _, doc = f.page(t, palaro.OrderPath(order.PublicID))
+		require.NotContains(t, doc.Text(), nt.Code, "the buyer's order page no longer links the moved ticket")
 	})
+}
+
+// orderOf returns the public id of the order with an internal id.
+func orderOf(t *testing.T, f *apiFixture, id int64) string {
+	t.Helper()
+	var publicID string
+	require.NoError(t, f.db.Writer().QueryRow(`SELECT public_id FROM orders WHERE id = ?`, id).Scan(&publicID))
+	return publicID
 }
 
 func TestAPI_TicketsLink(t *testing.T) {

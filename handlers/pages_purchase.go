@@ -263,6 +263,9 @@ func (s *Server) orderPage(c *echo.Context) error {
 		v.Heading, v.Message = "Payment received too late", "The tickets sold out while your payment was on its way. Your payment will be refunded in full; our support team will contact you."
 	}
 	for _, t := range o.Tickets {
+		if t.Email != o.Email {
+			continue // moved to another address: its link is that holder's now
+		}
 		v.Tickets = append(v.Tickets, s.ticketLink(&t, o.Event))
 	}
 	p := s.privatePage(c, v.Heading)
@@ -386,19 +389,20 @@ func (s *Server) addOnsPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.AddOnsPage(p, v, props))
 }
 
-// changeEmailPage renders /change-email/{ticketId} and handles its form: a confirmation link
-// goes to the new address, and the ticket moves when it is opened.
+// changeEmailPage renders /change-email/{ticketId} and handles its form: it shows the ticket's
+// current address and asks for the preferred one; the current holder then consents by e-mail
+// (or already did, signed in as the owner) and the new address confirms receipt.
 func (s *Server) changeEmailPage(c *echo.Context) error {
 	t, v, err := s.findTicket(c, 120)
 	if err != nil {
 		return err
 	}
-	cv := views.ChangeEmailView{Ticket: v, Current: t.Email, CSRF: csrfToken(c)}
+	cv := views.ChangeEmailView{Ticket: v, Current: t.Email, CSRF: csrfToken(c), ByOwner: ownsTicket(currentUser(c), t)}
 	if c.Request().Method == http.MethodPost {
 		cv.Email = strings.TrimSpace(c.FormValue("email"))
-		err := s.services.Purchases.RequestEmailChange(c.Request().Context(), t.PublicID, cv.Email, s.Now())
+		tr, err := s.requestTransfer(c, t.PublicID, cv.Email)
 		if err == nil {
-			return c.Redirect(http.StatusSeeOther, "/change-email/"+t.PublicID+"?sent=1")
+			return c.Redirect(http.StatusSeeOther, "/change-email/"+t.PublicID+"?sent="+tr.Status)
 		}
 		if palaro.ErrorCode(err) != palaro.EINVALID {
 			return err
@@ -406,9 +410,9 @@ func (s *Server) changeEmailPage(c *echo.Context) error {
 		cv.Error = palaro.ErrorMessage(err)
 	}
 	p := s.privatePage(c, "Change e-mail · "+v.Code)
-	if c.QueryParam("sent") == "1" {
-		return render(c, http.StatusOK, views.SuccessPage(p, "Check your inbox",
-			"We sent a confirmation link to your new address. Your ticket moves there when you open the link.", "/t/"+t.PublicID, "Back to your ticket"))
+	if sent := c.QueryParam("sent"); sent == palaro.TransferAwaitingHolder || sent == palaro.TransferAwaitingReceipt {
+		msg := transferSentMessage(&palaro.TicketTransfer{Status: sent, FromEmail: t.Email, ToEmail: "the new address"})
+		return render(c, http.StatusOK, views.SuccessPage(p, "Check the inbox", msg, palaro.TicketPath(t.PublicID), "Back to your ticket"))
 	}
 	status := http.StatusOK
 	if cv.Error != "" {

@@ -149,6 +149,7 @@ func (s *Server) routes() {
 	e.GET("/v1/ticket/status", s.ticketStatus)
 	e.POST("/v1/tickets/link", s.ticketsLink)
 	e.GET("/change-email/confirm/:token", s.confirmEmailChange)
+	e.POST("/change-email/confirm/:token", s.confirmEmailChange)
 	e.POST("/v1/payment/webhook/:provider", s.paymentWebhook)
 
 	e.GET("/payment/success/:id", s.orderPage)

@@ -87,21 +87,61 @@ func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
 	return c.message(kind, o.Email, subject, v)
 }
 
-// EmailChangeConfirmation asks the new address to confirm a ticket's move.
+// EmailChangeConfirmation asks a ticket's current holder to consent to its move to newEmail.
 func (c Composer) EmailChangeConfirmation(t *palaro.Ticket, newEmail, token string) palaro.Message {
-	eventName := ""
-	if t.Event != nil {
-		eventName = t.Event.Name
-	}
+	eventName := ticketEventName(t)
 	v := emailView{
 		Support: c.Support,
-		Title:   "Confirm your new e-mail address",
-		Intro: []string{"Someone asked to move ticket " + t.Code + " for " + eventName + " to this address (" + newEmail +
-			"). Open the link below to confirm; the ticket then belongs to this address."},
-		Button: emailLink{Label: "Confirm the new address", URL: c.url(palaro.EmailChangeConfirmPath(token))},
-		Outro:  []string{"The link works once, for 24 hours. If you did not ask for this, ignore this e-mail."},
+		Title:   "Move your ticket to another address?",
+		Intro: []string{"Someone asked to move your ticket " + t.Code + " for " + eventName + " from this address (" +
+			t.Email + ") to " + newEmail + ". Open the link below only if you want to give the ticket away.",
+			"Once you confirm, " + newEmail + " confirms receipt; the ticket is then reissued there with a new code, " +
+				"QR code and link, and your current ones stop working."},
+		Button: emailLink{Label: "Yes, move my ticket", URL: c.url(palaro.EmailChangeConfirmPath(token))},
+		Outro:  []string{"The link works once, for 24 hours. If you did not ask for this, ignore this e-mail: your ticket stays yours."},
 	}
-	return c.message(palaro.MessageEmailChange, newEmail, "Confirm your new e-mail address for "+eventName, v)
+	return c.message(palaro.MessageEmailChange, t.Email, "Confirm moving your ticket for "+eventName, v)
+}
+
+// TransferReceipt asks the new address to confirm that it receives a ticket.
+func (c Composer) TransferReceipt(t *palaro.Ticket, newEmail, token string) palaro.Message {
+	eventName := ticketEventName(t)
+	v := emailView{
+		Support: c.Support,
+		Title:   "A ticket is waiting for you",
+		Intro: []string{"The holder of a ticket for " + eventName + " (" + t.TicketType.Name + ") wants to move it to this address (" +
+			newEmail + "). Open the link below to accept it: the ticket is then reissued to you with a new code, QR code and link."},
+		Button: emailLink{Label: "Accept the ticket", URL: c.url(palaro.EmailChangeConfirmPath(token))},
+		Outro:  []string{"The link works once, for 24 hours. If you do not know about this ticket, ignore this e-mail."},
+	}
+	return c.message(palaro.MessageTransferReceipt, newEmail, "Accept your ticket for "+eventName, v)
+}
+
+// TransferDone tells the old or the new holder that a ticket was reissued to t.Email.
+func (c Composer) TransferDone(t *palaro.Ticket, to, fromEmail string) palaro.Message {
+	eventName := ticketEventName(t)
+	v := emailView{Support: c.Support}
+	if to == t.Email {
+		v.Title = "Your ticket for " + eventName
+		v.Intro = []string{"The ticket from " + fromEmail + " is yours now. Open it on your phone and show its QR code at the gate."}
+		v.Rows = [][2]string{{"Ticket", t.TicketType.Name}, {"Code", t.Code}}
+		v.Button = emailLink{Label: "Open your ticket", URL: c.url(palaro.TicketPath(t.PublicID))}
+		v.Outro = []string{"Keep this e-mail: the link is your ticket. Anyone with the link can open it."}
+		return c.message(palaro.MessageTransferDone, to, "Your ticket for "+eventName, v)
+	}
+	v.Title = "Your ticket was moved"
+	v.Intro = []string{"Your " + t.TicketType.Name + " ticket for " + eventName + " now belongs to " + t.Email +
+		". It was reissued there: its old code, QR code and link no longer work."}
+	v.Outro = []string{"If you did not agree to this, write to us at once."}
+	return c.message(palaro.MessageTransferDone, to, "Your ticket for "+eventName+" was moved", v)
+}
+
+// ticketEventName is the name of a ticket's event, or "" when it is not loaded.
+func ticketEventName(t *palaro.Ticket) string {
+	if t.Event != nil {
+		return t.Event.Name
+	}
+	return ""
 }
 
 // TicketsLink sends an address the link to its tickets.

@@ -85,69 +85,6 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 	return o, nil
 }
 
-// RequestEmailChange stores a confirmation token and e-mails its link to the new address.
-func (s *PurchaseService) RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, now time.Time) error {
-	newEmail, err := palaro.CheckEmail(newEmail)
-	if err != nil {
-		return err
-	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	t, err := findTicket(ctx, tx, ticketPublicID)
-	if err != nil {
-		return err
-	}
-	if t.Email == newEmail {
-		return palaro.Errorf(palaro.EINVALID, "This ticket is already registered to %s.", newEmail)
-	}
-	token, hash := newToken()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO link_tokens (token_hash, purpose, ticket_id, email, expires_at,
-		created_at) VALUES (?, 'email_change', ?, ?, ?, ?)`, hash, t.ID, newEmail, formatTime(now.Add(LinkLifetime)),
-		formatTime(now)); err != nil {
-		return err
-	}
-	if s.composer != nil {
-		if err := enqueue(ctx, tx, s.composer.EmailChangeConfirmation(t, newEmail, token), "", now); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
-}
-
-// ConfirmEmailChange moves a ticket to the address of a valid, unused confirmation token.
-func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*palaro.Ticket, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	var ticketID int64
-	var email string
-	err = tx.QueryRowContext(ctx, `SELECT ticket_id, email FROM link_tokens WHERE token_hash = ?
-		AND purpose = 'email_change' AND used_at IS NULL AND expires_at > ?`, hashToken(token), formatTime(now)).
-		Scan(&ticketID, &email)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "This link has expired or was already used.")
-	} else if err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE link_tokens SET used_at = ? WHERE token_hash = ?`,
-		formatTime(now), hashToken(token)); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE tickets SET email = ? WHERE id = ?`, email, ticketID); err != nil {
-		return nil, err
-	}
-	tickets, err := queryTickets(ctx, tx, newRefCache(), `t.id = ?`, ticketID)
-	if err != nil || len(tickets) == 0 {
-		return nil, errors.Join(err, errors.New("ticket vanished"))
-	}
-	return tickets[0], tx.Commit()
-}
-
 // SendTicketsLink e-mails an address a link to its tickets, when it has any.
 func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now time.Time) error {
 	email, err := palaro.CheckEmail(email)

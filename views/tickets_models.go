@@ -77,6 +77,19 @@ type ChangeEmailView struct {
 	Email   string
 	Error   string
 	CSRF    string
+	// ByOwner is true when the signed-in visitor owns the ticket: their consent is given.
+	ByOwner bool
+}
+
+// TransferConfirmView is the view model of /change-email/confirm/{token}: what the link confirms.
+type TransferConfirmView struct {
+	Action, CSRF          string
+	EventName, TicketType string
+	// Code is the ticket's code, shown to its holder only.
+	Code     string
+	From, To string
+	// Receipt is true on the new address's link (accept the ticket), false on the holder's (give it away).
+	Receipt bool
 }
 
 // TicketsView is the view model of /tickets and /tickets/{token}.

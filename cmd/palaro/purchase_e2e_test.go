@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -232,31 +233,7 @@ func TestTicketActions_Browser(t *testing.T) {
 	ticketURL := openTicketAndQR(t, ctx, "existing-user")
 
 	t.Run("ChangeEmail", func(t *testing.T) {
-		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(ticketURL), chromedp.Click(`//a[normalize-space(.)='Change e-mail']`, chromedp.BySearch)))
-		waitPath(t, ctx, "/change-email/")
-		var current string
-		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.buy-page strong`, &current, chromedp.ByQuery)))
-		require.Equal(t, "ana@example.ph", current, "the page shows the currently registered address")
-		require.NoError(t, chromedp.Run(ctx, typeInto("new-email", "ana.new@example.ph")))
-		screenshot(t, ctx, "change-email")
-		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery),
-			// the form posts to its own path: wait for the answer's redirect, not for the path
-			waitFor(`location.search === '?sent=1' && document.readyState === 'complete'`)))
-		var heading string
-		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`h1`, &heading, chromedp.ByQuery)))
-		require.Equal(t, "Check your inbox", heading)
-
-		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(outboxLink(t, a, "ana.new@example.ph", "/change-email/confirm/"))))
-		waitPath(t, ctx, "/change-email/success/")
-		var msg string
-		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.success-page p`, &msg, chromedp.ByQuery)))
-		require.Contains(t, msg, "now belongs to ana.new@example.ph")
-		screenshot(t, ctx, "change-email-success")
-		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`.success-page a.button`, chromedp.ByQuery)))
-		waitPath(t, ctx, "/t/")
-		var facts string
-		require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.ticket-facts`, &facts, chromedp.ByQuery)))
-		require.Contains(t, facts, "ana.new@example.ph")
+		ticketURL = changeEmailInBrowser(t, ctx, a, ticketURL, "ana@example.ph", "ana.new@example.ph")
 	})
 
 	t.Run("ChangeEmailErrInvalid", func(t *testing.T) {
@@ -416,4 +393,64 @@ func TestQuickBuy_Browser(t *testing.T) {
 			chromedp.Poll(`!document.querySelector('.sheet')`, &closed, chromedp.WithPollingTimeout(5*time.Second)),
 		))
 	})
+}
+
+// changeEmailInBrowser moves the ticket at ticketURL from one address to another as people do:
+// the change-email form, the current holder's consent from their e-mail, the new address's
+// acceptance from its e-mail. It returns the reissued ticket's URL.
+func changeEmailInBrowser(t *testing.T, ctx context.Context, a *testApp, ticketURL, from, to string) string {
+	t.Helper()
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(ticketURL), chromedp.Click(`//a[normalize-space(.)='Change e-mail']`, chromedp.BySearch)))
+	waitPath(t, ctx, "/change-email/")
+	var current string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.buy-page strong`, &current, chromedp.ByQuery)))
+	require.Equal(t, from, current, "the page shows the currently registered address")
+	require.NoError(t, chromedp.Run(ctx, typeInto("new-email", to)))
+	screenshot(t, ctx, "change-email")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery),
+		// the form posts to its own path: wait for the answer's redirect, not for the path
+		waitFor(`location.search === '?sent=awaiting_holder' && document.readyState === 'complete'`)))
+	var heading, msg string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Text(`h1`, &heading, chromedp.ByQuery), chromedp.Text(`.success-page p`, &msg, chromedp.ByQuery)))
+	require.Equal(t, "Check the inbox", heading)
+	require.Contains(t, msg, from, "the current holder confirms first")
+
+	// the holder consents from the link sent to the current address
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(outboxLink(t, a, from, "/change-email/confirm/"))))
+	waitPath(t, ctx, "/change-email/confirm/")
+	screenshot(t, ctx, "change-email-consent")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery),
+		waitFor(`document.querySelector('h1') && document.querySelector('h1').textContent === 'Confirmed'`)))
+
+	// the new address accepts: the ticket is reissued there
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(outboxLink(t, a, to, "/change-email/confirm/"))))
+	waitPath(t, ctx, "/change-email/confirm/")
+	screenshot(t, ctx, "change-email-accept")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery)))
+	waitPath(t, ctx, "/change-email/success/")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.success-page p`, &msg, chromedp.ByQuery)))
+	require.Contains(t, msg, "now belongs to "+to)
+	screenshot(t, ctx, "change-email-success")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`.success-page a.button`, chromedp.ByQuery)))
+	newURL := waitPath(t, ctx, "/t/")
+	require.NotEqual(t, ticketURL, newURL, "the ticket has a new link")
+	var facts string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.ticket-facts`, &facts, chromedp.ByQuery)))
+	require.Contains(t, facts, to)
+	resp, err := http.Get(ticketURL)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusNotFound, resp.StatusCode, "the old link no longer opens the ticket")
+	return newURL
+}
+
+// TestChangeEmail_Browser moves a ticket bought with full details to another address.
+func TestChangeEmail_Browser(t *testing.T) {
+	a := startApp(t)
+	o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "valorant-night-market-bgc-watch",
+		Quantity: 1, Email: "lea@example.ph", FullName: "Lea Cruz", MobileNumber: "09171234567"}, a.now())
+	require.NoError(t, err)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	changeEmailInBrowser(t, ctx, a, a.URL+palaro.TicketPath(o.Tickets[0].PublicID), "lea@example.ph", "lea.cruz@example.ph")
 }
