@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -75,4 +76,53 @@ func TestTickets_SignedIn(t *testing.T) {
 		require.Contains(t, body, "Send me my tickets")
 		require.NotContains(t, body, ticket[1])
 	})
+}
+
+// TestTickets_OwnerActs: the signed-in owner of a ticket's address buys add-ons without the
+// ticket's code and gives consent to a transfer by asking for it; anyone else needs the code or
+// the holder's consent by e-mail.
+func TestTickets_OwnerActs(t *testing.T) {
+	a := startApp(t)
+	ctx := context.Background()
+	_, err := a.db.Writer().Exec(`INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity)
+		SELECT id, 'dota-owner-free', 'Free Pass', 0, 1, 10 FROM events WHERE code = 'dota-2-visayas-major'`)
+	require.NoError(t, err)
+	o, err := a.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: "dota-owner-free", Quantity: 1,
+		Email: "owner@example.ph", FullName: "Olive Ong", MobileNumber: "09171234567"}, a.now())
+	require.NoError(t, err)
+	tk := o.Tickets[0]
+	available, err := a.purchases.AddOnsAvailableForTicket(ctx, tk.PublicID)
+	require.NoError(t, err)
+	var paidAddOn int64
+	for _, ad := range available {
+		if ad.Price > 0 {
+			paidAddOn = ad.ID
+			break
+		}
+	}
+	require.NotZero(t, paidAddOn)
+	addOns := fmt.Sprintf(`{"uuid":%q,"addOns":[%d],"paymentType":"CARD"}`, tk.PublicID, paidAddOn)
+
+	stranger := newVisitor(t, a)
+	stranger.get("/about")
+	status, body := stranger.postJSON("/v1/ticket/add", addOns)
+	require.Equal(t, http.StatusNotFound, status, "no code, not the owner: %s", body)
+
+	owner := newVisitor(t, a)
+	signUpActive(t, a, owner, "owner@example.ph", "09351234568")
+	status, body = owner.postJSON("/v1/ticket/add", addOns)
+	require.Equal(t, http.StatusOK, status, "the signed-in owner needs no code: %s", body)
+
+	status, body = owner.postJSON("/v1/ticket/change-email", fmt.Sprintf(`{"uuid":%q,"email":"friend@example.ph"}`, tk.PublicID))
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, "We sent a link to friend@example.ph")
+	msgs, err := a.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "friend@example.ph"})
+	require.NoError(t, err)
+	require.Len(t, msgs, 1)
+	require.Equal(t, palaro.MessageTransferReceipt, msgs[0].Kind, "the owner's consent is given: the new address is asked at once")
+	msgs, err = a.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "owner@example.ph"})
+	require.NoError(t, err)
+	for _, m := range msgs {
+		require.NotEqual(t, palaro.MessageEmailChange, m.Kind)
+	}
 }
