@@ -77,7 +77,7 @@ func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv p
 	}
 	v := views.ProfilePage{
 		Name: u.FullName(), Email: u.Email, Status: u.Status, Role: u.Role, Notice: pv.notice,
-		PictureError: pv.pictureError,
+		PictureError: pv.pictureError, PictureMaxBytes: maxPictureBytes, PictureTooLarge: errPictureTooLarge.msg,
 		Form:         profileForm(u, upd, pv.err),
 		EmailForm:    emailChangeForm(pv.email, pv.emailNotice, pv.emailErr),
 		PasswordForm: passwordChangeForm(pv.passwordNotice, pv.passwordErr),
@@ -149,6 +149,9 @@ func (s *Server) uploadPicture(c *echo.Context) error {
 	u, err := requireUser(c)
 	if u == nil {
 		return err
+	}
+	if pictureTooLarge(c) {
+		return s.renderProfile(c, errPictureTooLarge.status, u, profileView{pictureError: errPictureTooLarge.msg})
 	}
 	if err := s.throttle(c, limitCheck{limitPictureAccount, "picture|" + strconv.FormatInt(u.ID, 10)}); err != nil {
 		return s.renderProfile(c, http.StatusTooManyRequests, u, profileView{pictureError: MsgTooManyRequests})

@@ -8,6 +8,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -147,6 +148,10 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 			if c.Path() == "/profile/picture" {
 				limit = maxUploadBody
 			}
+			if r.ContentLength > limit && c.Path() == "/profile/picture" {
+				refusePicture(c)
+				return next(c)
+			}
 			if r.ContentLength > limit {
 				return errTooLarge
 			}
@@ -155,6 +160,27 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// pictureTooLargeKey marks a picture upload whose body is over the limit: the upload handler
+// answers it on the profile page with the picture field's message, not with an error page.
+const pictureTooLargeKey = "palaro.pictureTooLarge"
+
+// maxDrainBytes is how much of an oversized picture upload is read and thrown away, so that the
+// browser, still sending, receives the profile page instead of a reset connection.
+const maxDrainBytes = 24 << 20
+
+// refusePicture marks an oversized picture upload and drops its body.
+func refusePicture(c *echo.Context) {
+	r := c.Request()
+	if r.ContentLength <= maxDrainBytes {
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxDrainBytes))
+	}
+	r.Body = http.NoBody
+	c.Set(pictureTooLargeKey, true)
+}
+
+// pictureTooLarge reports whether the request is a picture upload refused for its size.
+func pictureTooLarge(c *echo.Context) bool { return c.Get(pictureTooLargeKey) != nil }
 
 // withSession loads the session cookie (starting a session with a CSRF token when there is
 // none), resolves the signed-in user, and hands the CSRF token and viewer to the views.
@@ -254,6 +280,10 @@ func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		if csrfExempt(c) {
 			return next(c)
 		}
+		if pictureTooLarge(c) {
+			// Its body is gone and it changes nothing: the handler shows the profile with the message.
+			return next(c)
+		}
 		if _, ok := bearerToken(c); ok {
 			// Authenticated by its API token alone, never by the session cookie (see bearerToken).
 			return next(c)
@@ -268,7 +298,10 @@ func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 			} else {
 				err = r.ParseForm()
 			}
-			if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+			if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) && c.Path() == "/profile/picture" {
+				c.Set(pictureTooLargeKey, true) // a body without a length that turned out too large
+				return next(c)
+			} else if errors.As(err, &mbe) {
 				return errTooLarge
 			}
 			got = r.PostFormValue(csrfField)

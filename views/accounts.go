@@ -101,9 +101,13 @@ type ProfilePage struct {
 	PictureURL string
 	// PictureError is the message of a refused upload.
 	PictureError string
-	Notice       string
-	Form         Form
-	EmailForm    Form
+	// PictureMaxBytes and PictureTooLarge are the upload's size limit and its message, for the
+	// page script to refuse a file that is too large before uploading it.
+	PictureMaxBytes int
+	PictureTooLarge string
+	Notice          string
+	Form            Form
+	EmailForm       Form
 	// PasswordForm changes the password (current, new, repeat).
 	PasswordForm Form
 }

@@ -189,6 +189,37 @@ document.addEventListener('click', (e) => {
   );
 });
 
+// ---- Profile picture: a file over the server's limit (data-max-bytes, with the server's message
+// in data-too-large) is refused here, before it is uploaded; choosing another clears the message.
+const pictureTooLarge = (input) => {
+  const file = input.files && input.files[0];
+  return !!file && file.size > Number(input.dataset.maxBytes);
+};
+function showPictureError(input, message) {
+  const error = $('#' + input.id + '-error');
+  const hint = $('#' + input.id + '-hint');
+  if (!error) return;
+  error.textContent = message;
+  error.hidden = !message;
+  if (hint) hint.hidden = !!message;
+  input.closest('.field-file')?.classList.toggle('has-error', !!message);
+  if (message) input.setAttribute('aria-invalid', 'true');
+  else input.removeAttribute('aria-invalid');
+  input.setAttribute('aria-describedby', message || !hint ? error.id : hint.id);
+}
+document.addEventListener('change', (e) => {
+  const input = e.target.closest && e.target.closest('input[type="file"][data-max-bytes]');
+  if (input) showPictureError(input, pictureTooLarge(input) ? input.dataset.tooLarge : '');
+});
+document.addEventListener('submit', (e) => {
+  const input = e.target.querySelector && e.target.querySelector('input[type="file"][data-max-bytes]');
+  if (input && pictureTooLarge(input)) {
+    e.preventDefault();
+    showPictureError(input, input.dataset.tooLarge);
+    input.focus();
+  }
+});
+
 // ---- Cookie consent: the tag manager and the ad pixel load only after consent.
 const CONSENT_KEY = 'palaro-consent';
 function loadTrackers() {
