@@ -77,13 +77,13 @@ func tokensCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerService
 	}
 	switch {
 	case len(owned) == 0:
-		return fmt.Errorf("%s owns no approved organization%s", *email, map[bool]string{true: " with that id", false: ""}[*orgID != 0])
+		return fmt.Errorf("%s owns no approved organization%s", termSafe(*email), map[bool]string{true: " with that id", false: ""}[*orgID != 0])
 	case len(owned) > 1:
 		var ids []string
 		for _, o := range owned {
 			ids = append(ids, fmt.Sprintf("%d (%s)", o.ID, termSafe(o.Name)))
 		}
-		return fmt.Errorf("%s owns several organizations; choose one with --organization: %s", *email, strings.Join(ids, ", "))
+		return fmt.Errorf("%s owns several organizations; choose one with --organization: %s", termSafe(*email), strings.Join(ids, ", "))
 	}
 	secret, tok, err := svc.CreateToken(ctx, owned[0].ID, *role, *name, "operator")
 	if err != nil {
