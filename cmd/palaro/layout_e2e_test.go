@@ -265,3 +265,62 @@ func TestPhoneLayout_Browser(t *testing.T) {
 		}
 	})
 }
+
+func TestFormPages_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	buyer := newVisitor(t, a)
+	buyer.get("/")
+	_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
+		`"email":"forms@example.ph","fullName":"Form Tester","mobileNumber":"0935-123-4567"}`)
+	require.Contains(t, raw, `"responseCode":200`)
+	tickets, err := a.purchases.ListTicketsByEmail(context.Background(), "forms@example.ph")
+	require.NoError(t, err)
+	require.NotEmpty(t, tickets)
+
+	// Every server-rendered form at both phone widths: it fits the screen, its touch targets are
+	// large enough and its checkboxes' labels stay on one line.
+	check := func(t *testing.T, name, path, ready string) {
+		for _, w := range phoneWidths {
+			require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.Navigate(a.URL+path), chromedp.WaitVisible(ready, chromedp.ByQuery)))
+			noSidewaysScroll(t, ctx)
+			assertTouchTargets(t, ctx)
+			var lines []int
+			require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll('.check-field .check-label')].map(e =>
+				Math.round(e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)))`, &lines)))
+			for i, n := range lines {
+				require.Equal(t, 1, n, "%s at %d px: checkbox label %d takes %d lines", name, w, i, n)
+			}
+			screenshot(t, ctx, "form-"+name+"-"+strconv.FormatInt(w, 10))
+		}
+	}
+	pages := []struct{ name, path, ready string }{
+		{"sign-in", "/sign-in", "#sign-in"},
+		{"sign-up", "/sign-up", "#sign-up"},
+		{"register", "/register", "main form"},
+		{"register-organizer", "/register/organizer", "main form"},
+		{"reset-password", "/reset-password", "main form"},
+		{"report", "/report", "main form"},
+		{"change-email", "/change-email/" + tickets[0].PublicID, "main form"},
+		{"tickets-signed-out", "/tickets", "main"},
+	}
+	for _, p := range pages {
+		t.Run(p.name, func(t *testing.T) { check(t, p.name, p.path, p.ready) })
+	}
+	t.Run("signed-in", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+"/sign-up"),
+			chromedp.SendKeys("#f-email", "forms@example.ph", chromedp.ByQuery),
+			chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
+			chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
+			chromedp.SendKeys("#f-firstName", "Form", chromedp.ByQuery),
+			chromedp.SendKeys("#f-lastName", "Tester", chromedp.ByQuery),
+			chromedp.SendKeys("#f-mobileNumber", "0935 123 4567", chromedp.ByQuery),
+			chromedp.Click(`label:has(#f-terms) .box`, chromedp.ByQuery),
+			submitAndLoad(),
+			chromedp.WaitVisible(".profile", chromedp.ByQuery),
+		))
+		check(t, "profile", "/profile", ".profile")
+		check(t, "tickets", "/tickets", "main")
+	})
+}
