@@ -26,7 +26,7 @@ type orgRoute struct {
 
 // orgRoutes are every organizer route. Each checks the caller's role for its action and, for
 // routes with an event code, that the event belongs to one of the caller's organizations.
-var orgRoutes = []orgRoute{
+var orgRoutes = append([]orgRoute{
 	{http.MethodGet, "/organizer", palaro.ActionViewEvents, (*Server).orgHome, false},
 	{http.MethodGet, "/organizer/events/new", palaro.ActionManageEvents, (*Server).orgNewEventPage, false},
 	{http.MethodPost, "/organizer/events", palaro.ActionManageEvents, (*Server).orgCreateEvent, false},
@@ -52,7 +52,7 @@ var orgRoutes = []orgRoute{
 	{http.MethodPost, "/v1/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).apiOrgCreateTicketType, true},
 	{http.MethodPatch, "/v1/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).apiOrgUpdateTicketType, true},
 	{http.MethodGet, "/v1/organizer/events/:code/orders", palaro.ActionOrders, (*Server).apiOrgOrders, true},
-}
+}, checkinRoutes...)
 
 // OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
 // for the access test that walks the router.

@@ -311,7 +311,7 @@ func (s *Server) findTicket(c *echo.Context, size int) (*palaro.Ticket, views.Ti
 	if err != nil {
 		return nil, views.TicketPageView{}, err
 	}
-	qr, err := views.QRSVG(palaro.TicketQR(s.config.TicketKey, t.Code), size, 5, "QR code of ticket "+t.Code)
+	qr, err := views.QRSVG(s.ticketQR(t.Code), size, 5, "QR code of ticket "+t.Code)
 	if err != nil {
 		return nil, views.TicketPageView{}, err
 	}

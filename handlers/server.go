@@ -5,6 +5,7 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -33,6 +34,8 @@ type Config struct {
 	PartnerKeys map[string]string
 	// TicketKey signs the ticket codes shown in QR codes, so a gate scanner can tell forged ones.
 	TicketKey []byte
+	// TicketSigningKey signs ticket QR codes in format 2 (Ed25519); gates get its public key only.
+	TicketSigningKey ed25519.PrivateKey
 	// SessionKey signs and encrypts the session cookie (at least 32 random bytes).
 	SessionKey []byte
 	// TrustProxy takes the client's IP address from X-Forwarded-For (set only behind a proxy that sets it).
@@ -54,6 +57,8 @@ type Services struct {
 	Payments palaro.PaymentProvider
 	// Organizers runs the organizer console and API.
 	Organizers palaro.OrganizerService
+	// CheckIns runs the gate: check-ins, the offline list, live counts and the box office.
+	CheckIns palaro.CheckInService
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
 	// show the change at once.
 	EventCache interface{ Invalidate() }

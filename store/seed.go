@@ -67,6 +67,9 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 	if err := ensureSeatLayouts(ctx, tx); err != nil {
 		return fmt.Errorf("seed seat layouts: %w", err)
 	}
+	if err := seedDemoCheckIns(ctx, tx, now); err != nil {
+		return fmt.Errorf("seed demo orders and check-ins: %w", err)
+	}
 	return tx.Commit()
 }
 

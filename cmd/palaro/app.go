@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"log/slog"
 	"os"
@@ -89,6 +90,10 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	if err != nil {
 		return nil, err
 	}
+	signingSeed, err := db.AppSecret(ctx, "ticket-signing-seed", ed25519.SeedSize)
+	if err != nil {
+		return nil, err
+	}
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
@@ -109,12 +114,15 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		PixelID:      cfg.PixelID,
 		PartnerKeys:  cfg.PartnerKeys,
 		TicketKey:    ticketKey,
-		SessionKey:   sessionKey,
-		TrustProxy:   cfg.TrustProxy,
+		// The gate verifies QR codes with the public half; the private key never leaves the server.
+		TicketSigningKey: ed25519.NewKeyFromSeed(signingSeed),
+		SessionKey:       sessionKey,
+		TrustProxy:       cfg.TrustProxy,
 	}, handlers.Services{
 		Events:      cached,
 		EventCache:  cached,
 		Organizers:  store.NewOrganizerService(db, composer),
+		CheckIns:    store.NewCheckInService(db),
 		TicketTypes: events,
 		Purchases:   purchases,
 		Seats:       store.NewSeatService(db),

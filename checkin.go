@@ -1,0 +1,193 @@
+package palaro
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ticketQRv2Prefix starts a ticket QR payload signed with Ed25519 (format version 2).
+const ticketQRv2Prefix = "PLR2."
+
+// SignedTicketQR returns what a ticket's QR code holds in format 2: "PLR2.{code}.{signature}",
+// where signature is the Ed25519 signature of "PLR2.{code}" under the server's private key,
+// base64url without padding. A gate holding only the public key can tell a forged code offline.
+func SignedTicketQR(key ed25519.PrivateKey, code string) string {
+	msg := ticketQRv2Prefix + code
+	return msg + "." + base64.RawURLEncoding.EncodeToString(ed25519.Sign(key, []byte(msg)))
+}
+
+// TicketKeys are the keys that verify ticket QR codes: the HMAC key of format 1 (still valid)
+// and the Ed25519 public key of format 2.
+type TicketKeys struct {
+	HMAC   []byte
+	Public ed25519.PublicKey
+}
+
+// ParseTicketInput reads what a gate scanned or typed: a QR payload of either format or a bare
+// ticket code. It returns the ticket code (upper-cased, without spaces) and forged true when the
+// input is a QR payload whose signature does not verify.
+func ParseTicketInput(keys TicketKeys, input string) (code string, forged bool) {
+	input = strings.TrimSpace(input)
+	switch {
+	case strings.HasPrefix(input, ticketQRPrefix):
+		c, ok := VerifyTicketQR(keys.HMAC, input)
+		return c, !ok
+	case strings.HasPrefix(input, ticketQRv2Prefix):
+		i := strings.LastIndexByte(input, '.')
+		sig, err := base64.RawURLEncoding.DecodeString(input[i+1:])
+		if i <= len(ticketQRv2Prefix) || err != nil || len(keys.Public) != ed25519.PublicKeySize ||
+			!ed25519.Verify(keys.Public, []byte(input[:i]), sig) {
+			return "", true
+		}
+		return input[len(ticketQRv2Prefix):i], false
+	}
+	return strings.ToUpper(strings.Join(strings.Fields(input), "")), false
+}
+
+// Outcomes of a check-in, each with its HTTP status in the check-in API.
+const (
+	CheckInOK        = "checked_in"         // 200: let the holder in
+	CheckInAlready   = "already_checked_in" // 409: the ticket was used before
+	CheckInUnknown   = "unknown"            // 404: no such ticket, or a forged QR code
+	CheckInWrongEvt  = "wrong_event"        // 422: a ticket of another event
+	CheckInCancelled = "cancelled"          // 422: a cancelled ticket
+	CheckInConflict  = "conflict"           // an offline check-in of a ticket already checked in elsewhere
+)
+
+// GateTicket is a ticket as the gate sees it: what to show the person at the gate, and its state.
+type GateTicket struct {
+	Code        string    `json:"code"`
+	HolderName  string    `json:"holderName"`
+	TicketType  string    `json:"ticketType"`
+	Seat        string    `json:"seat,omitempty"`
+	Status      string    `json:"status"`
+	CheckedInAt time.Time `json:"checkedInAt,omitzero"`
+	Gate        string    `json:"gate,omitempty"`
+}
+
+// CheckInRequest is one scan at a gate.
+type CheckInRequest struct {
+	EventID int64
+	// Code is the ticket code (ParseTicketInput has read the QR payload).
+	Code  string
+	Gate  string
+	Actor string
+	// At is when the ticket was scanned: now online, the phone's time for an offline scan.
+	At time.Time
+	// ClientID names an offline scan, so that a sync sent twice records it once.
+	ClientID string
+}
+
+// CheckInResult is the answer to a scan.
+type CheckInResult struct {
+	Outcome string     `json:"result"`
+	Message string     `json:"message"`
+	Ticket  GateTicket `json:"ticket"`
+}
+
+// CheckInMessage returns the person-facing message of an outcome; t is the ticket when known.
+func CheckInMessage(outcome string, t GateTicket) string {
+	switch outcome {
+	case CheckInOK:
+		return "Checked in"
+	case CheckInAlready, CheckInConflict:
+		return fmt.Sprintf("Already checked in at %s (%s)", t.CheckedInAt.In(Manila).Format("3:04 PM"), GateName(t.Gate))
+	case CheckInWrongEvt:
+		return "This ticket is for another event"
+	case CheckInCancelled:
+		return "This ticket is cancelled"
+	}
+	return "Unknown ticket"
+}
+
+// GateName returns a gate's name as shown, "Gate" when it has none.
+func GateName(gate string) string {
+	if gate == "" {
+		return "Gate"
+	}
+	return gate
+}
+
+// NormalizeGate trims a gate name a phone sends to at most 40 characters.
+func NormalizeGate(gate string) string {
+	gate = strings.Join(strings.Fields(gate), " ")
+	if r := []rune(gate); len(r) > 40 {
+		gate = string(r[:40])
+	}
+	return gate
+}
+
+// GateCount is a count of check-ins under one name (a gate or a ticket type).
+type GateCount struct {
+	Name      string
+	CheckedIn int
+	Sold      int
+}
+
+// CheckInCounts are an event's live gate figures: checked in against sold, per gate and type.
+type CheckInCounts struct {
+	Sold      int
+	CheckedIn int
+	Conflicts int
+	ByGate    []GateCount
+	ByType    []GateCount
+}
+
+// CheckInConflictRow is a ticket checked in twice offline: the check-in that counted and the
+// later one that found the ticket already used.
+type CheckInConflictRow struct {
+	Code       string
+	HolderName string
+	TicketType string
+	FirstGate  string
+	FirstAt    time.Time
+	SecondGate string
+	SecondAt   time.Time
+	SyncedAt   time.Time
+}
+
+// Box office payment methods: cash at the door, or a card terminal outside Palaro.
+const (
+	PaymentCash         = "CASH"
+	PaymentCardTerminal = "CARD_TERMINAL"
+)
+
+// DoorSale is a ticket sold at the gate.
+type DoorSale struct {
+	EventID       int64
+	TicketType    string
+	HolderName    string
+	Email         string
+	PaymentMethod string
+	Gate          string
+	Actor         string
+	At            time.Time
+}
+
+// CheckInService is what the gate needs: check-ins online and offline, their undo, the ticket
+// list a phone keeps, live counts, conflicts and the box office.
+type CheckInService interface {
+	// CheckIn checks a ticket in at an event, once: of concurrent scans of one ticket exactly one
+	// gets CheckInOK. Unknown tickets, other events' and cancelled ones are outcomes, not errors.
+	CheckIn(ctx context.Context, req CheckInRequest) (*CheckInResult, error)
+	// SyncCheckIns records check-ins made offline, in order. A ticket already checked in is
+	// recorded as a conflict. A scan whose ClientID was synced before answers as it did then.
+	SyncCheckIns(ctx context.Context, reqs []CheckInRequest) ([]CheckInResult, error)
+	// UndoCheckIn makes a checked-in ticket valid again. Returns ENOTFOUND, ECONFLICT when the
+	// ticket is not checked in.
+	UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) error
+	// GateTickets returns every issued ticket of an event, for a phone to keep offline.
+	GateTickets(ctx context.Context, eventID int64) ([]GateTicket, error)
+	// CheckInCounts returns an event's check-ins against sold tickets, per gate and per type.
+	CheckInCounts(ctx context.Context, eventID int64) (*CheckInCounts, error)
+	// CheckInConflicts returns the event's offline double check-ins, newest first.
+	CheckInConflicts(ctx context.Context, eventID int64) ([]CheckInConflictRow, error)
+	// SellAtDoor sells one ticket at the gate within the ticket type's capacity, records a paid
+	// order with its payment method and checks the ticket in. Returns EINVALID, ENOTFOUND, ECONFLICT
+	// when sold out.
+	SellAtDoor(ctx context.Context, sale DoorSale) (*GateTicket, error)
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/store"
+)
+
+// gateTickets returns the demo tickets of an event by status, as the gate list has them.
+func gateTickets(t *testing.T, a *testApp, event, status string) []palaro.GateTicket {
+	t.Helper()
+	ctx := context.Background()
+	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, event)
+	require.NoError(t, err)
+	all, err := store.NewCheckInService(a.db).GateTickets(ctx, ev.ID)
+	require.NoError(t, err)
+	var out []palaro.GateTicket
+	for _, tk := range all {
+		if tk.Status == status {
+			out = append(out, tk)
+		}
+	}
+	require.NotEmpty(t, out, "demo tickets of %s with status %s", event, status)
+	return out
+}
+
+// checkIn posts a scan to /v1/checkin and returns the status and the answer.
+func checkIn(t *testing.T, v *httpVisitor, event, ticket, bearer string) (int, map[string]any) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"eventCode": event, "ticket": ticket, "gate": "Gate 1"})
+	status, resp := v.send(http.MethodPost, "/v1/checkin", "application/json", string(body), bearer)
+	var answer map[string]any
+	require.NoError(t, json.Unmarshal([]byte(resp), &answer), resp)
+	return status, answer
+}
+
+func TestCheckIn_API(t *testing.T) {
+	a := startApp(t)
+	gate := signedIn(t, a, store.DemoGateEmail)
+	tickets := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)
+	seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
+	require.NoError(t, err)
+	signing := ed25519.NewKeyFromSeed(seed)
+
+	t.Run("OK by code, then already checked in", func(t *testing.T) {
+		status, answer := checkIn(t, gate, demoOwnedEvent, tickets[0].Code, "")
+		require.Equal(t, http.StatusOK, status, answer)
+		require.Equal(t, tickets[0].HolderName, answer["ticket"].(map[string]any)["holderName"])
+		status, answer = checkIn(t, gate, demoOwnedEvent, tickets[0].Code, "")
+		require.Equal(t, http.StatusConflict, status)
+		require.Regexp(t, `^Already checked in at \d+:\d\d [AP]M \(Gate 1\)$`, answer["message"])
+	})
+	t.Run("OK Ed25519 QR and the older HMAC QR", func(t *testing.T) {
+		status, answer := checkIn(t, gate, demoOwnedEvent, palaro.SignedTicketQR(signing, tickets[1].Code), "")
+		require.Equal(t, http.StatusOK, status, answer)
+		key, err := a.db.AppSecret(context.Background(), "ticket-key", 32)
+		require.NoError(t, err)
+		status, answer = checkIn(t, gate, demoOwnedEvent, palaro.TicketQR(key, tickets[2].Code), "")
+		require.Equal(t, http.StatusOK, status, answer)
+	})
+	t.Run("ErrForgedQR", func(t *testing.T) {
+		_, other, _ := ed25519.GenerateKey(nil)
+		status, answer := checkIn(t, gate, demoOwnedEvent, palaro.SignedTicketQR(other, tickets[3].Code), "")
+		require.Equal(t, http.StatusNotFound, status, answer)
+		require.Contains(t, answer["message"], "not issued by Palaro")
+	})
+	t.Run("ErrUnknown", func(t *testing.T) {
+		status, _ := checkIn(t, gate, demoOwnedEvent, "NOSUCHCODE", "")
+		require.Equal(t, http.StatusNotFound, status)
+	})
+	t.Run("ErrOtherEventsTicket", func(t *testing.T) {
+		other := gateTickets(t, a, "tekken-tuesdays-cubao", palaro.TicketValid)
+		status, answer := checkIn(t, gate, demoOwnedEvent, other[0].Code, "")
+		require.Equal(t, http.StatusUnprocessableEntity, status, answer)
+	})
+	t.Run("ErrOtherOrganizationsGate", func(t *testing.T) {
+		rival := signedIn(t, a, store.DemoRivalEmail)
+		status, answer := checkIn(t, rival, demoOwnedEvent, tickets[4].Code, "")
+		require.Equal(t, http.StatusNotFound, status, answer)
+		require.NotContains(t, answer["message"], tickets[4].HolderName)
+		tok := organizerToken(t, a, store.DemoRivalEmail, "--role", "gate")
+		status, _ = checkIn(t, newVisitor(t, a), demoOwnedEvent, tickets[4].Code, tok)
+		require.Equal(t, http.StatusNotFound, status)
+	})
+	t.Run("OK gate token", func(t *testing.T) {
+		tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "2", "--role", "gate")
+		status, answer := checkIn(t, newVisitor(t, a), demoOwnedEvent, tickets[4].Code, tok)
+		require.Equal(t, http.StatusOK, status, answer)
+	})
+	t.Run("OK manager undoes, gate may not", func(t *testing.T) {
+		path := "/organizer/events/" + demoOwnedEvent + "/check-ins/undo"
+		status, _ := gate.post(path, url.Values{"ticket": {tickets[0].Code}})
+		require.Equal(t, http.StatusForbidden, status)
+		owner := signedIn(t, a, store.DemoOrganizerEmail)
+		status, _ = owner.post(path, url.Values{"ticket": {tickets[0].Code}})
+		require.Equal(t, http.StatusSeeOther, status)
+		status, _ = checkIn(t, gate, demoOwnedEvent, tickets[0].Code, "")
+		require.Equal(t, http.StatusOK, status, "valid again after the undo")
+	})
+}
+
+// TestCheckIn_Race: 20 gates post the same ticket at once over HTTP; exactly one gets 200.
+// The control without the guard is store.TestNaiveCheckIn_AdmitsTwice.
+func TestCheckIn_Race(t *testing.T) {
+	a := startApp(t)
+	gate := signedIn(t, a, store.DemoGateEmail)
+	ticket := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)[0].Code
+	body, _ := json.Marshal(map[string]string{"eventCode": demoOwnedEvent, "ticket": ticket})
+	var ok, conflict atomic.Int64
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 20 {
+		wg.Go(func() {
+			<-start
+			req, _ := http.NewRequest(http.MethodPost, a.URL+"/v1/checkin", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-CSRF-Token", gate.csrf)
+			resp, err := gate.client.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case http.StatusOK:
+				ok.Add(1)
+			case http.StatusConflict:
+				conflict.Add(1)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	require.Equal(t, int64(1), ok.Load(), "exactly one gate lets the ticket in")
+	require.Equal(t, int64(19), conflict.Load())
+}

@@ -1,0 +1,231 @@
+package handlers
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+)
+
+// checkinRoutes are the gate's routes; they join the organizer route table, so the same access
+// check (role, then the event's organization) guards them.
+var checkinRoutes = []orgRoute{
+	{http.MethodGet, "/organizer/events/:code/check-in", palaro.ActionCheckIn, (*Server).gatePage, false},
+	{http.MethodGet, "/organizer/events/:code/check-ins", palaro.ActionCheckIn, (*Server).checkInsPage, false},
+	{http.MethodGet, "/organizer/events/:code/check-ins/live", palaro.ActionCheckIn, (*Server).checkInsLive, false},
+	{http.MethodPost, "/organizer/events/:code/check-ins/undo", palaro.ActionOrders, (*Server).undoCheckIn, false},
+	{http.MethodGet, "/v1/organizer/events/:code/gate-list", palaro.ActionCheckIn, (*Server).apiGateList, true},
+	{http.MethodPost, "/v1/organizer/events/:code/box-office", palaro.ActionCheckIn, (*Server).apiBoxOffice, true},
+	{http.MethodPost, "/v1/checkin", palaro.ActionCheckIn, (*Server).apiCheckIn, true},
+	{http.MethodPost, "/v1/checkin/sync", palaro.ActionCheckIn, (*Server).apiCheckInSync, true},
+}
+
+// ticketKeys are the keys that verify ticket QR codes at the gate.
+func (s *Server) ticketKeys() palaro.TicketKeys {
+	keys := palaro.TicketKeys{HMAC: s.config.TicketKey}
+	if len(s.config.TicketSigningKey) == ed25519.PrivateKeySize {
+		keys.Public = s.config.TicketSigningKey.Public().(ed25519.PublicKey)
+	}
+	return keys
+}
+
+// ticketPublicKey is the gate's public key, base64url without padding, as the gate page gets it.
+func (s *Server) ticketPublicKey() string {
+	return base64.RawURLEncoding.EncodeToString(s.ticketKeys().Public)
+}
+
+// checkInStatus is the HTTP status of each check-in outcome.
+var checkInStatus = map[string]int{
+	palaro.CheckInOK:        http.StatusOK,
+	palaro.CheckInAlready:   http.StatusConflict,
+	palaro.CheckInConflict:  http.StatusConflict,
+	palaro.CheckInUnknown:   http.StatusNotFound,
+	palaro.CheckInWrongEvt:  http.StatusUnprocessableEntity,
+	palaro.CheckInCancelled: http.StatusUnprocessableEntity,
+}
+
+// checkInBody is the body of POST /v1/checkin.
+type checkInBody struct {
+	EventCode string `json:"eventCode"`
+	Ticket    string `json:"ticket"`
+	Gate      string `json:"gate"`
+}
+
+// checkInAnswer is the JSON answer to a scan.
+type checkInAnswer struct {
+	palaro.CheckInResult
+	ID           string `json:"id,omitempty"`
+	ResponseCode int    `json:"responseCode"`
+}
+
+// gateEvent returns the event named in a JSON body when the caller may check tickets in there:
+// ENOTFOUND for another organization's event, so nothing leaks about its tickets.
+func (s *Server) gateEvent(c *echo.Context, caller *palaro.Caller, code string) (*palaro.Event, error) {
+	ev, err := s.services.Organizers.FindEvent(c.Request().Context(), strings.TrimSpace(code))
+	if err != nil {
+		return nil, err
+	}
+	if err := caller.CheckEventAccess(ev.Organizer.ID, palaro.ActionCheckIn); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// scanRequest turns what a gate scanned into a check-in request; forged is true for a QR code
+// whose signature does not verify.
+func (s *Server) scanRequest(ev *palaro.Event, caller *palaro.Caller, ticket, gate string) (palaro.CheckInRequest, bool) {
+	code, forged := palaro.ParseTicketInput(s.ticketKeys(), ticket)
+	return palaro.CheckInRequest{EventID: ev.ID, Code: code, Gate: gate, Actor: caller.Actor()}, forged || code == ""
+}
+
+// forgedAnswer is the answer to a QR code Palaro did not sign.
+func forgedAnswer() palaro.CheckInResult {
+	return palaro.CheckInResult{Outcome: palaro.CheckInUnknown, Message: "Unknown ticket: this QR code was not issued by Palaro"}
+}
+
+// apiCheckIn answers POST /v1/checkin: 200 checked in, 409 already checked in, 404 unknown
+// ticket, 422 another event's or a cancelled ticket.
+func (s *Server) apiCheckIn(c *echo.Context, caller *palaro.Caller) error {
+	var body checkInBody
+	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	ev, err := s.gateEvent(c, caller, body.EventCode)
+	if err != nil {
+		return err
+	}
+	req, forged := s.scanRequest(ev, caller, body.Ticket, body.Gate)
+	res := forgedAnswer()
+	if !forged {
+		r, err := s.services.CheckIns.CheckIn(c.Request().Context(), req)
+		if err != nil {
+			return err
+		}
+		res = *r
+	}
+	status := checkInStatus[res.Outcome]
+	return c.JSON(status, checkInAnswer{CheckInResult: res, ResponseCode: status})
+}
+
+// maxSyncBatch is how many offline scans one sync request carries at most.
+const maxSyncBatch = 200
+
+// syncBody is the body of POST /v1/checkin/sync: scans a phone made offline.
+type syncBody struct {
+	EventCode string `json:"eventCode"`
+	CheckIns  []struct {
+		ID     string    `json:"id"`
+		Ticket string    `json:"ticket"`
+		Gate   string    `json:"gate"`
+		At     time.Time `json:"at"`
+	} `json:"checkIns"`
+}
+
+// apiCheckInSync answers POST /v1/checkin/sync with one result per scan, in order. A ticket
+// already checked in elsewhere is recorded as a conflict for the console; a scan sent again
+// (same id) answers as it did the first time.
+func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
+	var body syncBody
+	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	if len(body.CheckIns) > maxSyncBatch {
+		return palaro.Errorf(palaro.EINVALID, "Send at most %d check-ins at a time.", maxSyncBatch)
+	}
+	ev, err := s.gateEvent(c, caller, body.EventCode)
+	if err != nil {
+		return err
+	}
+	out := make([]checkInAnswer, len(body.CheckIns))
+	var reqs []palaro.CheckInRequest
+	var at []int
+	for i, ci := range body.CheckIns {
+		if ci.ID == "" || len(ci.ID) > 64 {
+			return palaro.Errorf(palaro.EINVALID, "Each check-in needs an id of at most 64 characters.")
+		}
+		req, forged := s.scanRequest(ev, caller, ci.Ticket, ci.Gate)
+		out[i] = checkInAnswer{CheckInResult: forgedAnswer(), ID: ci.ID}
+		if forged {
+			continue
+		}
+		req.At, req.ClientID = ci.At, caller.Actor()+":"+ci.ID
+		reqs = append(reqs, req)
+		at = append(at, i)
+	}
+	results, err := s.services.CheckIns.SyncCheckIns(c.Request().Context(), reqs)
+	if err != nil {
+		return err
+	}
+	for j, r := range results {
+		out[at[j]].CheckInResult = r
+	}
+	for i := range out {
+		out[i].ResponseCode = checkInStatus[out[i].Outcome]
+	}
+	return c.JSON(http.StatusOK, map[string]any{"results": out})
+}
+
+// gateListJSON is what a gate phone keeps for working offline.
+type gateListJSON struct {
+	EventCode   string              `json:"eventCode"`
+	PublicKey   string              `json:"publicKey"`
+	GeneratedAt time.Time           `json:"generatedAt"`
+	Tickets     []palaro.GateTicket `json:"tickets"`
+}
+
+// apiGateList answers GET /v1/organizer/events/{code}/gate-list: the event's tickets (codes,
+// holders, types, seats, status) and the Ed25519 public key that verifies ticket QR codes.
+func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	tickets, err := s.services.CheckIns.GateTickets(c.Request().Context(), ev.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, gateListJSON{EventCode: ev.Code, PublicKey: s.ticketPublicKey(), GeneratedAt: s.Now().UTC(), Tickets: tickets})
+}
+
+// boxOfficeBody is the body of POST /v1/organizer/events/{code}/box-office.
+type boxOfficeBody struct {
+	TicketType    string `json:"ticketType"`
+	HolderName    string `json:"holderName"`
+	Email         string `json:"email"`
+	PaymentMethod string `json:"paymentMethod"`
+	Gate          string `json:"gate"`
+}
+
+// apiBoxOffice sells a ticket at the door and checks it in at once.
+func (s *Server) apiBoxOffice(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	var body boxOfficeBody
+	if err := decodeJSON(c, &body); err != nil {
+		return err
+	}
+	t, err := s.services.CheckIns.SellAtDoor(c.Request().Context(), palaro.DoorSale{EventID: ev.ID, TicketType: body.TicketType,
+		HolderName: body.HolderName, Email: body.Email, PaymentMethod: body.PaymentMethod, Gate: body.Gate,
+		Actor: caller.Actor(), At: s.Now()})
+	if err != nil {
+		return err
+	}
+	res := palaro.CheckInResult{Outcome: palaro.CheckInOK, Message: "Sold and checked in", Ticket: *t}
+	return c.JSON(http.StatusOK, checkInAnswer{CheckInResult: res, ResponseCode: http.StatusOK})
+}
+
+// ticketQR is what a ticket's QR code holds: format 2 (Ed25519) when the server has a signing
+// key, else format 1 (HMAC).
+func (s *Server) ticketQR(code string) string {
+	if len(s.config.TicketSigningKey) == ed25519.PrivateKeySize {
+		return palaro.SignedTicketQR(s.config.TicketSigningKey, code)
+	}
+	return palaro.TicketQR(s.config.TicketKey, code)
+}

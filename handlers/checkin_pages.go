@@ -1,0 +1,115 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// gatePage renders /organizer/events/{code}/check-in: the scanner island for a phone.
+func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	base := "/organizer/events/" + ev.Code
+	v := views.GateView{Frame: orgFrame(c, caller, "Gate · "+ev.Name), Props: views.GateProps{EventCode: ev.Code, EventName: ev.Name,
+		PublicKey: s.ticketPublicKey(), ListURL: "/v1" + base + "/gate-list", ConsoleHref: base + "/check-ins",
+		TicketTypes: []views.GateTicketType{}}}
+	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
+	for _, tt := range ev.TicketTypes {
+		if !tt.Seated {
+			v.Props.TicketTypes = append(v.Props.TicketTypes, views.GateTicketType{Code: tt.Code, Name: tt.Name, Price: tt.FinalPrice().Display()})
+		}
+	}
+	p := s.orgPage(c, "Gate · "+ev.Name)
+	p.Islands = []string{"gate"}
+	return render(c, http.StatusOK, views.GatePage(p, v))
+}
+
+// checkInCounts builds the live counts of an event.
+func (s *Server) checkInCounts(c *echo.Context, ev *palaro.Event) (views.CheckInCountsView, error) {
+	counts, err := s.services.CheckIns.CheckInCounts(c.Request().Context(), ev.ID)
+	if err != nil {
+		return views.CheckInCountsView{}, err
+	}
+	v := views.CheckInCountsView{LiveURL: "/organizer/events/" + ev.Code + "/check-ins/live", CheckedIn: counts.CheckedIn,
+		Sold: counts.Sold, Conflicts: counts.Conflicts}
+	for _, g := range counts.ByGate {
+		v.ByGate = append(v.ByGate, views.CheckInCountRow(g))
+	}
+	for _, g := range counts.ByType {
+		v.ByType = append(v.ByType, views.CheckInCountRow(g))
+	}
+	return v, nil
+}
+
+// checkInsPage renders /organizer/events/{code}/check-ins: live counts, conflicts and undo.
+func (s *Server) checkInsPage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	base := "/organizer/events/" + ev.Code
+	v := views.CheckInsView{Frame: orgFrame(c, caller, "Check-in · "+ev.Name), GateHref: base + "/check-in"}
+	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
+	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
+		v.UndoAction = base + "/check-ins/undo"
+	}
+	if v.Counts, err = s.checkInCounts(c, ev); err != nil {
+		return err
+	}
+	conflicts, err := s.services.CheckIns.CheckInConflicts(c.Request().Context(), ev.ID)
+	if err != nil {
+		return err
+	}
+	for _, r := range conflicts {
+		v.Conflicts = append(v.Conflicts, views.CheckInConflictView{Code: r.Code, Holder: r.HolderName, TicketType: r.TicketType,
+			First:  palaro.GateName(r.FirstGate) + " at " + manilaTime(r.FirstAt),
+			Second: palaro.GateName(r.SecondGate) + " at " + manilaTime(r.SecondAt) + " (synced " + manilaTime(r.SyncedAt) + ")"})
+	}
+	switch c.QueryParam("notice") {
+	case "undone":
+		v.Frame.Notice = "The check-in is undone: the ticket is valid again."
+	case "not-checked-in":
+		v.Frame.Notice = "That ticket is not checked in."
+	}
+	return render(c, http.StatusOK, views.CheckInsPage(s.orgPage(c, "Check-in · "+ev.Name), v))
+}
+
+// checkInsLive answers the htmx refresh of the live counts.
+func (s *Server) checkInsLive(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	v, err := s.checkInCounts(c, ev)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.CheckInCounts(v))
+}
+
+// undoCheckIn lets a manager make a checked-in ticket valid again (a scan by mistake).
+func (s *Server) undoCheckIn(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	code, _ := palaro.ParseTicketInput(s.ticketKeys(), c.FormValue("ticket"))
+	notice := "undone"
+	err = s.services.CheckIns.UndoCheckIn(c.Request().Context(), ev.ID, strings.ToUpper(code), caller.Actor(), s.Now())
+	switch palaro.ErrorCode(err) {
+	case "":
+	case palaro.ECONFLICT, palaro.ENOTFOUND:
+		notice = "not-checked-in"
+	default:
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+url.PathEscape(ev.Code)+"/check-ins?notice="+notice)
+}

@@ -1,0 +1,349 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"palaro"
+)
+
+// CheckInService implements palaro.CheckInService on SQLite.
+type CheckInService struct {
+	db *DB
+}
+
+var _ palaro.CheckInService = (*CheckInService)(nil)
+
+// NewCheckInService returns the gate's service.
+func NewCheckInService(db *DB) *CheckInService { return &CheckInService{db: db} }
+
+// gateTicketColumns reads a ticket for the gate; a ticket of an order that is no longer paid
+// (refunded) reads as cancelled.
+const gateTicketColumns = `t.id, t.event_id, t.code, t.holder_name, tt.name, t.seat,
+	CASE WHEN o.status = 'paid' THEN t.status ELSE 'cancelled' END, t.checked_in_at, t.checked_in_gate
+	FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id JOIN orders o ON o.id = t.order_id`
+
+func scanGateTicket(r rowScanner) (id, eventID int64, t palaro.GateTicket, err error) {
+	var at sql.NullString
+	if err = r.Scan(&id, &eventID, &t.Code, &t.HolderName, &t.TicketType, &t.Seat, &t.Status, &at, &t.Gate); err != nil {
+		return
+	}
+	t.CheckedInAt, err = parseTime(at)
+	return
+}
+
+// CheckIn checks a ticket in. The write transaction is BEGIN IMMEDIATE, and the ticket changes
+// only through `UPDATE … WHERE status = 'valid'`: of any number of concurrent scans, one changes
+// the row and every other finds it checked in.
+func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest) (*palaro.CheckInResult, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	res, err := checkInTx(ctx, tx, req, s.db.Now(), false)
+	if err != nil {
+		return nil, err
+	}
+	return res, tx.Commit()
+}
+
+// SyncCheckIns records offline scans in one transaction, in the order given.
+func (s *CheckInService) SyncCheckIns(ctx context.Context, reqs []palaro.CheckInRequest) ([]palaro.CheckInResult, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	now := s.db.Now()
+	out := make([]palaro.CheckInResult, 0, len(reqs))
+	for _, req := range reqs {
+		res, err := syncedBefore(ctx, tx, req)
+		if err == nil && res == nil {
+			res, err = checkInTx(ctx, tx, req, now, true)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *res)
+	}
+	return out, tx.Commit()
+}
+
+// syncedBefore returns the result of an offline scan recorded before under the same client id.
+func syncedBefore(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest) (*palaro.CheckInResult, error) {
+	if req.ClientID == "" {
+		return nil, nil
+	}
+	var outcome string
+	var ticketID int64
+	err := tx.QueryRowContext(ctx, `SELECT outcome, ticket_id FROM check_ins WHERE client_id = ?`, req.ClientID).Scan(&outcome, &ticketID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	_, _, t, err := scanGateTicket(tx.QueryRowContext(ctx, `SELECT `+gateTicketColumns+` WHERE t.id = ?`, ticketID))
+	if err != nil {
+		return nil, err
+	}
+	return &palaro.CheckInResult{Outcome: outcome, Message: palaro.CheckInMessage(outcome, t), Ticket: t}, nil
+}
+
+// checkInTx is one scan inside a write transaction. An offline scan (offline true) of a ticket
+// already checked in is kept as a conflict.
+func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now time.Time, offline bool) (*palaro.CheckInResult, error) {
+	answer := func(outcome string, t palaro.GateTicket) *palaro.CheckInResult {
+		return &palaro.CheckInResult{Outcome: outcome, Message: palaro.CheckInMessage(outcome, t), Ticket: t}
+	}
+	id, eventID, t, err := scanGateTicket(tx.QueryRowContext(ctx, `SELECT `+gateTicketColumns+` WHERE t.code = ?`, req.Code))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return answer(palaro.CheckInUnknown, palaro.GateTicket{Code: req.Code}), nil
+	case err != nil:
+		return nil, err
+	case eventID != req.EventID:
+		return answer(palaro.CheckInWrongEvt, palaro.GateTicket{Code: t.Code}), nil
+	case t.Status == palaro.TicketCancelled:
+		return answer(palaro.CheckInCancelled, t), nil
+	}
+	at := req.At
+	if at.IsZero() || at.After(now) || !offline {
+		at = now
+	}
+	gate := palaro.NormalizeGate(req.Gate)
+	res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'checked_in', checked_in_at = ?, checked_in_gate = ?
+		WHERE id = ? AND status = 'valid'`, formatTime(at), gate, id)
+	if err != nil {
+		return nil, err
+	}
+	outcome := palaro.CheckInOK
+	if n, _ := res.RowsAffected(); n == 0 {
+		outcome = palaro.CheckInAlready
+		if offline {
+			outcome = palaro.CheckInConflict
+		}
+	} else {
+		t.Status, t.CheckedInAt, t.Gate = palaro.TicketCheckedIn, at.UTC().Truncate(time.Second), gate
+	}
+	if outcome != palaro.CheckInAlready {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,
+			client_id, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, eventID, gate, req.Actor, formatTime(at), formatTime(now),
+			nullString(req.ClientID), outcome); err != nil {
+			return nil, err
+		}
+	}
+	return answer(outcome, t), nil
+}
+
+// nullString stores "" as NULL.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// UndoCheckIn makes a checked-in ticket valid again and notes it in the audit log.
+func (s *CheckInService) UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var id int64
+	err = tx.QueryRowContext(ctx, `SELECT id FROM tickets WHERE code = ? AND event_id = ?`, code, eventID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Unknown ticket")
+	} else if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'valid', checked_in_at = NULL, checked_in_gate = ''
+		WHERE id = ? AND status = 'checked_in'`, id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return palaro.Errorf(palaro.ECONFLICT, "This ticket is not checked in.")
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE check_ins SET undone_at = ?, undone_by = ?
+		WHERE ticket_id = ? AND outcome = 'checked_in' AND undone_at IS NULL`, formatTime(now), actor, id); err != nil {
+		return err
+	}
+	orgID, err := eventOrg(ctx, tx, eventID)
+	if err != nil {
+		return err
+	}
+	if err := audit(ctx, tx, orgID, eventID, actor, "check_in.undo", palaro.AuditDetail(map[string]string{"ticket": code}), now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// GateTickets returns the event's issued tickets for the gate's offline list.
+func (s *CheckInService) GateTickets(ctx context.Context, eventID int64) ([]palaro.GateTicket, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT `+gateTicketColumns+` WHERE t.event_id = ? ORDER BY t.id`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []palaro.GateTicket{}
+	for rows.Next() {
+		_, _, t, err := scanGateTicket(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// CheckInCounts counts checked-in tickets against sold ones in one read transaction.
+func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (*palaro.CheckInCounts, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	var c palaro.CheckInCounts
+	rows, err := tx.QueryContext(ctx, `SELECT tt.name, tt.sold,
+		(SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.status = 'checked_in')
+		FROM ticket_types tt WHERE tt.event_id = ? ORDER BY tt.id`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var g palaro.GateCount
+		if err := rows.Scan(&g.Name, &g.Sold, &g.CheckedIn); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		c.Sold += g.Sold
+		c.CheckedIn += g.CheckedIn
+		c.ByType = append(c.ByType, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `SELECT checked_in_gate, COUNT(*) FROM tickets
+		WHERE event_id = ? AND status = 'checked_in' GROUP BY checked_in_gate ORDER BY checked_in_gate`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var g palaro.GateCount
+		if err := rows.Scan(&g.Name, &g.CheckedIn); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		g.Name = palaro.GateName(g.Name)
+		c.ByGate = append(c.ByGate, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM check_ins WHERE event_id = ? AND outcome = 'conflict'`, eventID).Scan(&c.Conflicts)
+	return &c, err
+}
+
+// CheckInConflicts lists the offline scans that found their ticket already checked in, with the
+// check-in that counted.
+func (s *CheckInService) CheckInConflicts(ctx context.Context, eventID int64) ([]palaro.CheckInConflictRow, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT t.code, t.holder_name, tt.name, t.checked_in_gate, t.checked_in_at,
+		c.gate, c.scanned_at, c.recorded_at
+		FROM check_ins c JOIN tickets t ON t.id = c.ticket_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
+		WHERE c.event_id = ? AND c.outcome = 'conflict' ORDER BY c.id DESC LIMIT 200`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.CheckInConflictRow
+	for rows.Next() {
+		var r palaro.CheckInConflictRow
+		var first, second, synced sql.NullString
+		if err := rows.Scan(&r.Code, &r.HolderName, &r.TicketType, &r.FirstGate, &first, &r.SecondGate, &second, &synced); err != nil {
+			return nil, err
+		}
+		r.FirstAt, _ = parseTime(first)
+		r.SecondAt, _ = parseTime(second)
+		r.SyncedAt, _ = parseTime(synced)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// SellAtDoor sells one ticket at the gate: capacity is taken with the same guarded update as an
+// online sale, the order is recorded paid with its payment method and the ticket checked in.
+func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (*palaro.GateTicket, error) {
+	sale.HolderName = strings.TrimSpace(sale.HolderName)
+	sale.Email = strings.ToLower(strings.TrimSpace(sale.Email))
+	f := map[string]string{}
+	if sale.HolderName == "" || len(sale.HolderName) > 200 {
+		f["holderName"] = "Enter the holder's name."
+	}
+	if sale.Email != "" && !palaro.ValidEmail(sale.Email) {
+		f[palaro.FieldEmail] = "Enter a valid e-mail address, or leave it empty."
+	}
+	if sale.PaymentMethod != palaro.PaymentCash && sale.PaymentMethod != palaro.PaymentCardTerminal {
+		f["paymentMethod"] = "Choose cash or card terminal."
+	}
+	if len(f) > 0 {
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	tt, err := findTicketTypeTx(ctx, tx, sale.EventID, sale.TicketType)
+	if err != nil {
+		return nil, err
+	}
+	if tt.Seated {
+		return nil, palaro.Errorf(palaro.EINVALID, "Sell seated tickets through the seat map.")
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold + 1 WHERE id = ? AND sold + held + 1 <= capacity`, tt.ID)
+	if err != nil {
+		return nil, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil, palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
+	}
+	now := sale.At
+	price := tt.FinalPrice()
+	buyer, _ := json.Marshal(palaro.Buyer{FullName: sale.HolderName})
+	res, err = tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
+		source, payment_type, unit_price, total, status, provider, paid_at, created_at)
+		VALUES (?, 'tickets', ?, ?, 1, ?, ?, 'box_office', ?, ?, ?, 'paid', 'box_office', ?, ?)`,
+		newPublicID(), sale.EventID, tt.ID, sale.Email, string(buyer), sale.PaymentMethod, int64(price), int64(price),
+		formatTime(now), formatTime(now))
+	if err != nil {
+		return nil, err
+	}
+	orderID, _ := res.LastInsertId()
+	t := palaro.Ticket{OrderID: orderID, EventID: sale.EventID, HolderName: sale.HolderName, Email: sale.Email,
+		Status: palaro.TicketValid, CreatedAt: now}
+	if err := insertTicket(ctx, tx, &t, tt.ID); err != nil {
+		return nil, err
+	}
+	r, err := checkInTx(ctx, tx, palaro.CheckInRequest{EventID: sale.EventID, Code: t.Code, Gate: sale.Gate, Actor: sale.Actor},
+		now, false)
+	if err != nil {
+		return nil, err
+	}
+	orgID, err := eventOrg(ctx, tx, sale.EventID)
+	if err != nil {
+		return nil, err
+	}
+	if err := audit(ctx, tx, orgID, sale.EventID, sale.Actor, "box_office.sale", palaro.AuditDetail(map[string]any{
+		"ticket": t.Code, "type": tt.Code, "payment": sale.PaymentMethod, "amount": int64(price)}), now); err != nil {
+		return nil, err
+	}
+	return &r.Ticket, tx.Commit()
+}

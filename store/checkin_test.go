@@ -1,0 +1,209 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+)
+
+// gateFixture is a demo database with free tickets of one event to scan.
+type gateFixture struct {
+	*purchaseFixture
+	gate    *CheckInService
+	eventID int64
+	codes   []string
+}
+
+func newGateFixture(t *testing.T, tickets int) *gateFixture {
+	t.Helper()
+	f := &gateFixture{purchaseFixture: newPurchaseFixture(t)}
+	f.gate = NewCheckInService(f.db)
+	code := f.addTicketType(t, "gate-test", 0, 100, 1)
+	for i := range tickets {
+		o, err := f.purchases.CreateOrder(context.Background(), freeRequest(code, 1, fmt.Sprintf("fan%d@x.ph", i)), f.now)
+		require.NoError(t, err)
+		f.eventID = o.EventID
+		f.codes = append(f.codes, o.Tickets[0].Code)
+	}
+	return f
+}
+
+func (f *gateFixture) scan(t *testing.T, code, gate string) *palaro.CheckInResult {
+	t.Helper()
+	res, err := f.gate.CheckIn(context.Background(), palaro.CheckInRequest{EventID: f.eventID, Code: code, Gate: gate, Actor: "gate@palaro.ph"})
+	require.NoError(t, err)
+	return res
+}
+
+func TestCheckInService_CheckIn(t *testing.T) {
+	ctx := context.Background()
+	f := newGateFixture(t, 3)
+	t.Run("OK", func(t *testing.T) {
+		res := f.scan(t, f.codes[0], "North")
+		require.Equal(t, palaro.CheckInOK, res.Outcome)
+		require.Equal(t, "Checked in", res.Message)
+		require.Equal(t, "Test gate-test", res.Ticket.TicketType)
+		require.Equal(t, "North", res.Ticket.Gate)
+	})
+	t.Run("ErrAlreadyCheckedIn", func(t *testing.T) {
+		res := f.scan(t, f.codes[0], "South")
+		require.Equal(t, palaro.CheckInAlready, res.Outcome)
+		require.Equal(t, "Already checked in at 10:00 AM (North)", res.Message)
+	})
+	t.Run("ErrUnknown", func(t *testing.T) {
+		require.Equal(t, palaro.CheckInUnknown, f.scan(t, "NOSUCHCODE", "North").Outcome)
+	})
+	t.Run("ErrOtherEvent", func(t *testing.T) {
+		res, err := f.gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID + 1, Code: f.codes[1]})
+		require.NoError(t, err)
+		require.Equal(t, palaro.CheckInWrongEvt, res.Outcome)
+		require.Empty(t, res.Ticket.HolderName+res.Ticket.TicketType, "nothing about another event's ticket")
+	})
+	t.Run("ErrCancelled", func(t *testing.T) {
+		_, err := f.db.write.Exec(`UPDATE tickets SET status = 'cancelled' WHERE code = ?`, f.codes[2])
+		require.NoError(t, err)
+		require.Equal(t, palaro.CheckInCancelled, f.scan(t, f.codes[2], "North").Outcome)
+	})
+	t.Run("OK undo", func(t *testing.T) {
+		require.NoError(t, f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "manager@palaro.ph", f.now))
+		require.Equal(t, palaro.ErrorCode(f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "manager@palaro.ph", f.now)), palaro.ECONFLICT)
+		require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[0], "East").Outcome, "valid again after the undo")
+		counts, err := f.gate.CheckInCounts(ctx, f.eventID)
+		require.NoError(t, err)
+		require.Equal(t, 1, counts.CheckedIn)
+		require.Equal(t, []palaro.GateCount{{Name: "East", CheckedIn: 1}}, counts.ByGate)
+	})
+}
+
+// TestCheckInService_Race: 20 gates scan one ticket at the same moment; exactly one lets it in.
+func TestCheckInService_Race(t *testing.T) {
+	f := newGateFixture(t, 1)
+	for round := range 5 {
+		if round > 0 {
+			require.NoError(t, f.gate.UndoCheckIn(context.Background(), f.eventID, f.codes[0], "m", f.now))
+		}
+		var already atomic.Int64
+		admitted := storm(20, func(i int) int {
+			res := f.scan(t, f.codes[0], fmt.Sprintf("Gate %d", i))
+			if res.Outcome == palaro.CheckInAlready {
+				already.Add(1)
+			}
+			if res.Outcome == palaro.CheckInOK {
+				return 1
+			}
+			return 0
+		})
+		require.Equal(t, int64(1), admitted, "round %d: exactly one gate wins", round)
+		require.Equal(t, int64(19), already.Load())
+	}
+	require.Equal(t, 5, f.countRows(t, `SELECT COUNT(*) FROM check_ins c JOIN tickets t ON t.id = c.ticket_id
+		WHERE t.code = ? AND c.outcome = 'checked_in'`, f.codes[0]), "one check-in per round")
+}
+
+// naiveCheckIn is the read-then-write path the store must NOT use: it reads the ticket's status,
+// then writes it without a condition. ready is where every gate has read (the worst moment, made
+// certain by a barrier). Kept only here, as the control.
+func naiveCheckIn(ctx context.Context, db *DB, code string, ready *sync.WaitGroup) (bool, error) {
+	var status string
+	if err := db.read.QueryRowContext(ctx, `SELECT status FROM tickets WHERE code = ?`, code).Scan(&status); err != nil {
+		return false, err
+	}
+	ready.Done()
+	ready.Wait()
+	if status != palaro.TicketValid {
+		return false, nil
+	}
+	_, err := db.write.ExecContext(ctx, `UPDATE tickets SET status = 'checked_in' WHERE code = ?`, code)
+	return err == nil, err
+}
+
+// TestNaiveCheckIn_AdmitsTwice is the control: without the conditional update, gates that read
+// the ticket before any of them wrote all say "come in".
+func TestNaiveCheckIn_AdmitsTwice(t *testing.T) {
+	f := newGateFixture(t, 1)
+	var ready sync.WaitGroup
+	ready.Add(20)
+	admitted := storm(20, func(int) int {
+		ok, err := naiveCheckIn(context.Background(), f.db, f.codes[0], &ready)
+		require.NoError(t, err)
+		if ok {
+			return 1
+		}
+		return 0
+	})
+	require.Greater(t, admitted, int64(1), "the naive path let one ticket in more than once")
+}
+
+func TestCheckInService_Sync(t *testing.T) {
+	ctx := context.Background()
+	f := newGateFixture(t, 2)
+	offline := func(code, gate, id string) palaro.CheckInRequest {
+		return palaro.CheckInRequest{EventID: f.eventID, Code: code, Gate: gate, ClientID: id, At: f.now.Add(-5*time.Minute)}
+	}
+	t.Run("OK first phone's scans count", func(t *testing.T) {
+		res, err := f.gate.SyncCheckIns(ctx, []palaro.CheckInRequest{offline(f.codes[0], "A", "a-1"), offline("FORGED0000", "A", "a-2")})
+		require.NoError(t, err)
+		require.Equal(t, palaro.CheckInOK, res[0].Outcome)
+		require.Equal(t, f.now.Add(-5*time.Minute).UTC(), res[0].Ticket.CheckedInAt, "the phone's scan time is kept")
+		require.Equal(t, palaro.CheckInUnknown, res[1].Outcome)
+	})
+	t.Run("ErrConflict second phone", func(t *testing.T) {
+		res, err := f.gate.SyncCheckIns(ctx, []palaro.CheckInRequest{offline(f.codes[0], "B", "b-1")})
+		require.NoError(t, err)
+		require.Equal(t, palaro.CheckInConflict, res[0].Outcome)
+		rows, err := f.gate.CheckInConflicts(ctx, f.eventID)
+		require.NoError(t, err)
+		require.Len(t, rows, 1)
+		require.Equal(t, "A", rows[0].FirstGate)
+		require.Equal(t, "B", rows[0].SecondGate)
+	})
+	t.Run("OK a sync sent twice counts once", func(t *testing.T) {
+		for range 2 {
+			res, err := f.gate.SyncCheckIns(ctx, []palaro.CheckInRequest{offline(f.codes[0], "A", "a-1"), offline(f.codes[1], "B", "b-2")})
+			require.NoError(t, err)
+			require.Equal(t, palaro.CheckInOK, res[0].Outcome)
+			require.Equal(t, palaro.CheckInOK, res[1].Outcome)
+		}
+		counts, err := f.gate.CheckInCounts(ctx, f.eventID)
+		require.NoError(t, err)
+		require.Equal(t, 2, counts.CheckedIn)
+		require.Equal(t, 1, counts.Conflicts)
+	})
+}
+
+func TestCheckInService_SellAtDoor(t *testing.T) {
+	ctx := context.Background()
+	f := newGateFixture(t, 0)
+	code := f.addTicketType(t, "door", 50000, 2, 1)
+	var eventID int64
+	require.NoError(t, f.db.read.QueryRow(`SELECT event_id FROM ticket_types WHERE code = 'door'`).Scan(&eventID))
+	sale := palaro.DoorSale{EventID: eventID, TicketType: code, HolderName: "Walk In", PaymentMethod: palaro.PaymentCash,
+		Gate: "Box office", Actor: "gate@palaro.ph", At: f.now}
+	t.Run("OK", func(t *testing.T) {
+		tk, err := f.gate.SellAtDoor(ctx, sale)
+		require.NoError(t, err)
+		require.Equal(t, palaro.TicketCheckedIn, tk.Status)
+		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM orders WHERE status = 'paid' AND payment_type = 'CASH' AND total = 50000`))
+	})
+	t.Run("ErrSoldOut", func(t *testing.T) {
+		sale.PaymentMethod = palaro.PaymentCardTerminal
+		_, err := f.gate.SellAtDoor(ctx, sale)
+		require.NoError(t, err)
+		_, err = f.gate.SellAtDoor(ctx, sale)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+		sold, _, capacity := f.counts(t, code)
+		require.Equal(t, capacity, sold)
+	})
+	t.Run("ErrInvalid", func(t *testing.T) {
+		sale.PaymentMethod = "IOU"
+		_, err := f.gate.SellAtDoor(ctx, sale)
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+	})
+}

@@ -1,0 +1,61 @@
+package views
+
+// GateTicketType is a ticket type the box office can sell, in the gate island's props.
+type GateTicketType struct {
+	Code  string `json:"code"`
+	Name  string `json:"name"`
+	Price string `json:"price"`
+}
+
+// GateProps are the gate island's props.
+type GateProps struct {
+	EventCode string `json:"eventCode"`
+	EventName string `json:"eventName"`
+	// PublicKey is the Ed25519 public key (base64url) that verifies ticket QR codes offline.
+	PublicKey   string           `json:"publicKey"`
+	ListURL     string           `json:"listUrl"`
+	ConsoleHref string           `json:"consoleHref"`
+	TicketTypes []GateTicketType `json:"ticketTypes"`
+}
+
+// GateView is the gate page: the scanner island and links back to the console.
+type GateView struct {
+	Frame OrgFrame
+	Props GateProps
+}
+
+// CheckInCountRow is a line of the live counts: a gate or a ticket type.
+type CheckInCountRow struct {
+	Name      string
+	CheckedIn int
+	Sold      int
+}
+
+// CheckInCountsView are the live counts, refreshed by htmx from LiveURL.
+type CheckInCountsView struct {
+	LiveURL   string
+	CheckedIn int
+	Sold      int
+	Conflicts int
+	ByGate    []CheckInCountRow
+	ByType    []CheckInCountRow
+}
+
+// CheckInConflictView is one offline double check-in in the console.
+type CheckInConflictView struct {
+	Code       string
+	Holder     string
+	TicketType string
+	First      string
+	Second     string
+}
+
+// CheckInsView is the console's check-in page: live counts, conflicts and undo.
+type CheckInsView struct {
+	Frame     OrgFrame
+	GateHref  string
+	Counts    CheckInCountsView
+	Conflicts []CheckInConflictView
+	// UndoAction is where a manager undoes a check-in; empty for gate staff.
+	UndoAction string
+}
