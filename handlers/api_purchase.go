@@ -235,6 +235,9 @@ func (s *Server) buyAddOns(c *echo.Context) error {
 	if !ticketCodeMatches(req.TicketCode, t.Code) && !ownsTicket(currentUser(c), t) {
 		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
+	if err := s.throttlePurchase(c, t.Email); err != nil {
+		return err
+	}
 	order, err := s.services.Purchases.CreateAddOnOrder(ctx, req.UUID, req.AddOns, req.PaymentType, s.Now())
 	if err != nil {
 		return err

@@ -160,7 +160,7 @@ func (o *oneAtATime) begin(key int64) (done func(), ok bool) {
 	return func() { o.running.Delete(key) }, true
 }
 
-// throttlePurchase limits a purchase by the buyer's session, account and e-mail address, then by
+// throttlePurchase limits a purchase (of tickets or of add-ons) by the buyer's session, account and e-mail address, then by
 // the address's ceiling; a bucket that is already empty stops the check, so a session that is
 // throttled does not use up what its neighbours behind the same address may still buy.
 func (s *Server) throttlePurchase(c *echo.Context, email string) error {

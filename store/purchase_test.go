@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -216,5 +217,49 @@ func TestPurchaseService_PromoUses(t *testing.T) {
 		}
 		_, err = f.purchases.CreateOrder(ctx, req, f.now.Add(time.Hour))
 		require.Equal(t, "Promo code FEW2 has reached its usage limit.", palaro.ErrorMessage(err), "control: the limit holds")
+	})
+}
+
+func TestPurchaseService_TicketTransferLinks(t *testing.T) {
+	ctx := context.Background()
+	f := newPurchaseFixture(t)
+	code := f.addTicketType(t, "transfer", 0, 10, 1)
+	o, err := f.purchases.CreateOrder(ctx, freeRequest(code, 1, "holder@x.ph"), f.now)
+	require.NoError(t, err)
+	tk := o.Tickets[0]
+	consentLink := func(to string) string {
+		t.Helper()
+		tr, err := f.purchases.RequestEmailChange(ctx, tk.PublicID, to, false, f.now)
+		require.NoError(t, err)
+		require.Equal(t, palaro.TransferAwaitingHolder, tr.Status)
+		msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "holder@x.ph"})
+		require.NoError(t, err)
+		require.Equal(t, palaro.MessageEmailChange, msgs[0].Kind)
+		token := regexp.MustCompile(`/change-email/confirm/([a-z0-9]+)`).FindStringSubmatch(msgs[0].Text)
+		require.NotNil(t, token, msgs[0].Text)
+		return token[1]
+	}
+	t.Run("ErrNotFound the link expires", func(t *testing.T) {
+		token := consentLink("late@x.ph")
+		_, err := f.purchases.FindEmailChange(ctx, token, f.now.Add(LinkLifetime-time.Second))
+		require.NoError(t, err, "control: it works until then")
+		_, err = f.purchases.ConfirmEmailChange(ctx, token, f.now.Add(LinkLifetime))
+		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+	})
+	t.Run("ErrNotFound opening a link changes nothing, and a consent link does not accept", func(t *testing.T) {
+		token := consentLink("friend@x.ph")
+		for range 2 {
+			tr, err := f.purchases.FindEmailChange(ctx, token, f.now)
+			require.NoError(t, err)
+			require.Equal(t, palaro.TransferAwaitingHolder, tr.Status)
+		}
+		tr, err := f.purchases.ConfirmEmailChange(ctx, token, f.now)
+		require.NoError(t, err)
+		require.Equal(t, palaro.TransferAwaitingReceipt, tr.Status)
+		got, err := f.purchases.FindTicketByPublicID(ctx, tk.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, "holder@x.ph", got.Email, "consent alone moves nothing")
+		_, err = f.purchases.ConfirmEmailChange(ctx, token, f.now)
+		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "the consent link cannot be used again to accept")
 	})
 }

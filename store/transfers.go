@@ -89,12 +89,7 @@ func findTransfer(ctx context.Context, q querier, token string, now time.Time) (
 
 // FindEmailChange returns the transfer of a working link token, without changing it.
 func (s *PurchaseService) FindEmailChange(ctx context.Context, token string, now time.Time) (*palaro.TicketTransfer, error) {
-	tx, err := s.db.beginRead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	tr, err := findTransfer(ctx, tx, token, now)
+	tr, err := findTransfer(ctx, s.db.read, token, now)
 	if err != nil {
 		return nil, err
 	}
