@@ -35,16 +35,7 @@ func TestActivation_Browser(t *testing.T) {
 	var notice string
 	require.NoError(t, chromedp.Run(ctx,
 		dismissCookies(a.URL),
-		chromedp.Navigate(a.URL+"/sign-up"),
-		chromedp.SendKeys("#f-email", "lito@example.ph", chromedp.ByQuery),
-		chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
-		chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
-		chromedp.SendKeys("#f-firstName", "Lito", chromedp.ByQuery),
-		chromedp.SendKeys("#f-lastName", "Lapid", chromedp.ByQuery),
-		chromedp.SendKeys("#f-mobileNumber", "0917 555 9876", chromedp.ByQuery),
-		chromedp.Click("#f-terms", chromedp.ByQuery),
-		chromedp.Click(`#sign-up button[type="submit"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(".profile", chromedp.ByQuery),
+		signUpInBrowser(a, "lito@example.ph", "Lito", "0917 555 9876"),
 		chromedp.Navigate(a.URL+"/tickets"),
 		chromedp.Text(".notice.unconfirmed", &notice, chromedp.ByQuery),
 	))

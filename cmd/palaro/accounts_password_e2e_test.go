@@ -12,6 +12,22 @@ import (
 	"palaro"
 )
 
+// signUpInBrowser signs up through the /sign-up form (password Secret123) and waits for the profile.
+func signUpInBrowser(a *testApp, email, firstName, mobile string) chromedp.Tasks {
+	return chromedp.Tasks{
+		chromedp.Navigate(a.URL + "/sign-up"),
+		chromedp.SendKeys("#f-email", email, chromedp.ByQuery),
+		chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
+		chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
+		chromedp.SendKeys("#f-firstName", firstName, chromedp.ByQuery),
+		chromedp.SendKeys("#f-lastName", "Reyes", chromedp.ByQuery),
+		chromedp.SendKeys("#f-mobileNumber", mobile, chromedp.ByQuery),
+		chromedp.Click("#f-terms", chromedp.ByQuery),
+		chromedp.Click(`#sign-up button[type="submit"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(".profile", chromedp.ByQuery),
+	}
+}
+
 // TestChangePassword_Browser changes the password from /profile with scripts off (the form works
 // without JavaScript): a wrong current password is named under its field, the right one changes
 // it, this tab stays signed in and another device's session ends.
@@ -20,15 +36,7 @@ func TestChangePassword_Browser(t *testing.T) {
 	ctx := newBrowser(t)
 	require.NoError(t, chromedp.Run(ctx,
 		dismissCookies(a.URL),
-		chromedp.Navigate(a.URL+"/sign-up"),
-		chromedp.SendKeys("#f-email", "rosa@example.ph", chromedp.ByQuery),
-		chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
-		chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
-		chromedp.SendKeys("#f-firstName", "Rosa", chromedp.ByQuery),
-		chromedp.SendKeys("#f-lastName", "Reyes", chromedp.ByQuery),
-		chromedp.SendKeys("#f-mobileNumber", "0917 555 4321", chromedp.ByQuery),
-		chromedp.Click("#f-terms", chromedp.ByQuery),
-		chromedp.Click(`#sign-up button[type="submit"]`, chromedp.ByQuery),
+		signUpInBrowser(a, "rosa@example.ph", "Rosa", "0917 555 4321"),
 		chromedp.WaitVisible("#password-form", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById('password').scrollIntoView()`, nil),
 	))

@@ -20,15 +20,7 @@ func TestProfilePicture_TooLarge_Browser(t *testing.T) {
 	require.NoError(t, os.WriteFile(big, append([]byte("\xff\xd8\xff\xe0"), make([]byte, 7<<20)...), 0o600))
 	require.NoError(t, chromedp.Run(ctx,
 		dismissCookies(a.URL),
-		chromedp.Navigate(a.URL+"/sign-up"),
-		chromedp.SendKeys("#f-email", "pic@example.ph", chromedp.ByQuery),
-		chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
-		chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
-		chromedp.SendKeys("#f-firstName", "Pia", chromedp.ByQuery),
-		chromedp.SendKeys("#f-lastName", "Cruz", chromedp.ByQuery),
-		chromedp.SendKeys("#f-mobileNumber", "0917 555 2468", chromedp.ByQuery),
-		chromedp.Click("#f-terms", chromedp.ByQuery),
-		chromedp.Click(`#sign-up button[type="submit"]`, chromedp.ByQuery),
+		signUpInBrowser(a, "pic@example.ph", "Pia", "0917 555 2468"),
 		chromedp.WaitVisible(".picture-form", chromedp.ByQuery),
 	))
 	const msg = "The picture is too large. Choose one of at most 5 MB."
