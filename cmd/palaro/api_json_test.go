@@ -36,6 +36,10 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 			`{"code": "x", "capacity": "lots"}`, "capacity must be a whole number"},
 		"PATCH /v1/organizer/events/:code/ticket-types/:type": {"/v1/organizer/events/" + event + "/ticket-types/" + ticketType,
 			`{"seated": "no"}`, "seated must be true or false"},
+		"POST /v1/organizer/events/:code/box-office": {"/v1/organizer/events/" + event + "/box-office",
+			`{"ticketType": "x", "holderName": ["A", "B"]}`, "holderName must be text"},
+		"POST /v1/checkin":      {"/v1/checkin", `{"eventCode": "x", "ticket": 12345}`, "ticket must be text"},
+		"POST /v1/checkin/sync": {"/v1/checkin/sync", `{"eventCode": "x", "checkIns": {"id": "1"}}`, "checkIns must be a list of objects"},
 	}
 	common := []struct{ body, msg string }{
 		{`{"email": "a@b.ph",`, "The request body is not valid JSON"},
