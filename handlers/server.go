@@ -267,15 +267,25 @@ func (s *Server) handleError(c *echo.Context, err error) {
 		_ = c.NoContent(status)
 		return
 	}
-	p := s.page(c, message+" · Palaro", message)
+	heading, body := errorPageText(status, message)
+	p := s.page(c, heading+" · Palaro", heading)
 	p.NoIndex = true
-	body := "The page you are looking for does not exist or has moved."
-	if status >= 500 {
-		body = "Something went wrong on our side. Please try again in a moment."
-	} else if status != http.StatusNotFound {
-		body = message
+	_ = render(c, status, views.ErrorPage(p, heading, body))
+}
+
+// errorPageText is the heading and the sentence of an error page: the heading names the error
+// ('Page Not Found', 'Page not found', 'Internal Server Error' or the status), the sentence says
+// what happened or what to do, never the heading again.
+func errorPageText(status int, message string) (heading, body string) {
+	switch {
+	case status == http.StatusNotFound:
+		return message, "The page you are looking for does not exist or has moved."
+	case status >= 500:
+		return message, "Something went wrong on our side. Please try again in a moment."
+	case message == "" || message == http.StatusText(status):
+		return http.StatusText(status), "This request could not be completed. Please go back and try again."
 	}
-	_ = render(c, status, views.ErrorPage(p, message, body))
+	return http.StatusText(status), message
 }
 
 func isAPI(c *echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/v1/") }
