@@ -254,3 +254,36 @@ func TestReports(t *testing.T) {
 	require.Equal(t, palaro.MsgEmailRequired, e.Fields[palaro.FieldEmail])
 	require.Equal(t, palaro.MsgMessageRequired, e.Fields[palaro.FieldMessage])
 }
+
+func TestChangePassword(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := newAccountsFixture(t)
+	u := signUpUser(t, s, "chg@example.ph", "09176667777")
+	t.Run("OK", func(t *testing.T) {
+		changed, err := s.ChangePassword(ctx, u.ID, "secret123", "newpass99", "newpass99")
+		require.NoError(t, err)
+		require.Equal(t, u.SessionVersion+1, changed.SessionVersion, "every session of the account ends")
+		_, err = s.Authenticate(ctx, "chg@example.ph", "newpass99")
+		require.NoError(t, err)
+		_, err = s.Authenticate(ctx, "chg@example.ph", "secret123")
+		require.Equal(t, palaro.EUNAUTHORIZED, palaro.ErrorCode(err))
+	})
+	t.Run("ErrEveryField", func(t *testing.T) {
+		_, err := s.ChangePassword(ctx, u.ID, "wrong", "short", "other")
+		var e *palaro.Error
+		require.ErrorAs(t, err, &e)
+		require.Equal(t, palaro.MsgCurrentPasswordWrong, e.Message, "the current password's message first")
+		require.Equal(t, map[string]string{palaro.FieldCurrentPassword: palaro.MsgCurrentPasswordWrong,
+			palaro.FieldPassword: palaro.MsgPasswordInvalid, palaro.FieldRepeatPassword: palaro.MsgPasswordsDiffer}, e.Fields)
+	})
+	t.Run("ErrNoPasswordYet", func(t *testing.T) {
+		// An organizer registered by the JSON call has no password until they set one by SMS code.
+		o, err := s.SignUpOrganizer(ctx, palaro.OrganizerSignUp{Email: "org@example.ph", Username: "orgx", Name: "Org X",
+			Organization: "Org", MobileNumber: "09178889999"})
+		require.NoError(t, err)
+		_, err = s.ChangePassword(ctx, o.ID, "", "newpass99", "newpass99")
+		var e *palaro.Error
+		require.ErrorAs(t, err, &e)
+		require.Equal(t, palaro.MsgCurrentPasswordUnset, e.Fields[palaro.FieldCurrentPassword])
+	})
+}
