@@ -42,6 +42,8 @@ type ticketTypeJSON struct {
 	Payments []views.PaymentOption `json:"payments"`
 	Source   string                `json:"source"`
 	Promo    *promoJSON            `json:"promo"`
+	// PromoError says why the source, a known promo code, cannot be used (expired, used up, …).
+	PromoError string `json:"promoError,omitempty"`
 }
 
 // ticketType answers GET /v1/ticket_type?eventCode=&ticketTypeCode=&source=&seats=. Seats must be
@@ -65,8 +67,12 @@ func (s *Server) ticketType(c *echo.Context) error {
 		Payments: paymentOptions(tt.PaymentTypes), Source: cleanSource(c.QueryParam("source")),
 	}
 	if d.Source != "" {
-		if p, err := s.services.Purchases.FindPromoCode(ctx, d.Source, ev.ID, now); err == nil {
+		p, err := s.services.Purchases.FindPromoCode(ctx, d.Source, ev.ID, now)
+		switch {
+		case err == nil:
 			d.Promo = &promoJSON{Code: p.Code, Kind: p.Kind, Percent: p.Percent, Amount: p.Amount, Description: p.Describe()}
+		case palaro.ErrorCode(err) == palaro.EINVALID:
+			d.PromoError = palaro.ErrorMessage(err)
 		}
 	}
 	return c.JSON(http.StatusOK, d)

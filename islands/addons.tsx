@@ -48,7 +48,7 @@ function AddOns(p: AddOnsProps) {
           {error}
         </p>
       )}
-      <PayButtons options={p.payments} free={total === 0} disabled={!selected.length || busy} onPay={pay} />
+      <PayButtons options={p.payments} free={total === 0} disabled={!selected.length || busy} reason={busy ? '' : 'Please choose an add-on'} onPay={pay} />
     </form>
   );
 }

@@ -2,13 +2,13 @@
 // labels and messages come from the rules the server hands over (palaro.PurchaseRules): e-mail,
 // quantity, the personal details the event requires, survey answer and disclaimer; then promo
 // code, add-ons, a summary and one button per payment type. No fetch on load.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { mountIsland } from './mount';
-import { call, outcome, peso, percent, saveEmail, savedEmail } from './components/api';
+import { call, isLink, outcome, peso, percent, saveEmail, savedEmail } from './components/api';
 import { check, type FieldRule } from './components/rules';
 import { Select, TextInput } from './components/TextInput';
 import { Checkbox } from './components/Checkbox';
-import { AddOnPicker, PayButtons, addOnsTotal, freeAddOnIds, type AddOn, type PaymentOption } from './components/AddOns';
+import { AddOnPicker, PayButtons, type AddOn, type PaymentOption } from './components/AddOns';
 
 /** TicketDetails are the ticket details of SPEC.md section 3 (prices in centavos). */
 export type TicketDetails = {
@@ -50,10 +50,15 @@ function Purchase(p: PurchaseProps) {
   const initialQty = qRule?.locked ? (seatCount || 1) : 1;
   const [values, setValues] = useState<Record<string, string>>({ email: '', quantity: String(initialQty), source: p.source || '' });
   const [existing, setExisting] = useState(false);
-  const [addOns, setAddOns] = useState<number[]>(() => freeAddOnIds(t.addOns || []));
+  // counts holds the add-on quantities the buyer set; a free add-on not set goes with every ticket
+  const [counts, setCounts] = useState<Record<number, number>>({});
   const [touched, setTouched] = useState<Record<string, boolean>>({});
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState('');
+  const [unpaidLink, setUnpaidLink] = useState('');
+  // promo is the check of a typed promo code: the code checked and what the server said of it
+  const [promo, setPromo] = useState<{ code: string; state: 'checking' | 'ok' | 'bad'; text: string } | null>(null);
+  const promoTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => {
     const email = savedEmail();
@@ -65,24 +70,61 @@ function Purchase(p: PurchaseProps) {
     setValues((v) => ({ ...v, [f]: value }));
     if (touchNow) touch(f)();
     setServerError('');
+    setUnpaidLink('');
   };
   const touch = (f: string) => () => setTouched((x) => (x[f] ? x : { ...x, [f]: true }));
 
   const errors: Record<string, string> = {};
   for (const r of [...rules, p.sourceRule]) if (r) errors[r.field] = check(r, val(r.field), existing);
-  const qty = Number(val('quantity')) || 0;
+  const qty = errors.quantity ? 0 : Number(val('quantity'));
   if (!errors.quantity && qty > t.quantity) errors.quantity = t.quantity > 0 ? `Only ${t.quantity} tickets left.` : 'Sold out';
+  // a code typed into the promo field is checked with the server; one from a link may be a referral
+  const typedCode = val('source').trim();
+  const promoChecked = !typedCode || typedCode === (p.source || '') || (promo?.code === typedCode && promo.state !== 'checking');
+  // the code's own rule (length, characters) speaks first
+  if (!errors.source && typedCode && promo?.code === typedCode && promo.state === 'bad') errors.source = promo.text;
+  else if (!errors.source && !promoChecked) errors.source = 'Checking the promo code…';
   const valid = Object.values(errors).every((e) => !e);
   const shown = (f: string) => (touched[f] ? errors[f] : '');
   const hasPersonal = rules.some((r) => r.requiredWhen === 'newBuyer');
 
-  const addOnSum = addOnsTotal(t.addOns || [], addOns);
+  const maxEach = Math.max(qty, 1);
+  const countOf = (a: AddOn) => Math.min(counts[a.id] ?? (a.price === 0 ? maxEach : 0), maxEach);
+  const chosen = (t.addOns || []).filter((a) => countOf(a) > 0);
+  const addOnSum = chosen.reduce((sum, a) => sum + a.price * countOf(a), 0);
+  const free = t.finalPrice === 0 && addOnSum === 0;
   const total = t.finalPrice * qty + addOnSum;
+
+  // the reason the pay buttons are disabled: the first missing item, in the form's order
+  const order = [
+    ...rules.filter((r) => r.field === 'email'),
+    ...rules.filter((r) => r.requiredWhen === 'newBuyer'),
+    ...rules.filter((r) => r.input === 'survey'),
+    ...rules.filter((r) => r.field === 'quantity'),
+    { field: 'source' },
+    ...rules.filter((r) => r.input === 'checkbox'),
+  ];
+  const reason = order.map((r) => errors[r.field]).find((e) => e) || '';
+
+  function checkPromo(code: string) {
+    window.clearTimeout(promoTimer.current);
+    if (!code || code === (p.source || '')) return setPromo(null);
+    setPromo({ code, state: 'checking', text: '' });
+    promoTimer.current = window.setTimeout(async () => {
+      const q = new URLSearchParams({ eventCode: t.event.code, ticketTypeCode: t.code, source: code });
+      for (const s of p.seats) q.append('seats', s);
+      const { data } = await call('GET', `/v1/ticket_type?${q}`);
+      const found = data?.promo as { description?: string } | null | undefined;
+      const why = typeof data?.promoError === 'string' ? data.promoError : 'Unknown promo code';
+      setPromo((cur) => (cur?.code !== code ? cur : found ? { code, state: 'ok', text: found.description || '' } : { code, state: 'bad', text: why }));
+    }, 400);
+  }
 
   async function pay(paymentType: string) {
     if (!valid || busy) return;
     setBusy(true);
     setServerError('');
+    setUnpaidLink('');
     const personal = (f: string) => (existing ? '' : val(f).trim());
     const { status, data } = await call('POST', '/v1/ticket/buy', {
       eventCode: t.event.code,
@@ -103,7 +145,8 @@ function Purchase(p: PurchaseProps) {
       surveyAnswer: val('surveyAnswer'),
       seats: p.seats,
       source: val('source').trim(),
-      addOns,
+      addOns: [],
+      addOnQuantities: chosen.map((a) => ({ id: a.id, quantity: countOf(a) })),
       paymentType,
       disclaimerAccepted: val('disclaimerAccepted') === 'yes',
     });
@@ -113,6 +156,13 @@ function Purchase(p: PurchaseProps) {
       window.location.assign(o.go);
       return;
     }
+    const fields = (data?.fields || {}) as Record<string, string>;
+    if (fields.existingUser) {
+      // no details are known for this e-mail: show the personal fields again, with their messages
+      setExisting(false);
+      setTouched((x) => ({ ...x, ...Object.fromEntries(rules.filter((r) => r.requiredWhen === 'newBuyer').map((r) => [r.field, true])) }));
+    }
+    if (fields.unpaidOrder && isLink(fields.unpaidOrder)) setUnpaidLink(fields.unpaidOrder);
     setServerError(o.error);
     setBusy(false);
   }
@@ -148,7 +198,7 @@ function Purchase(p: PurchaseProps) {
       case 'quantity':
         if (r.hidden) return null;
         return (
-          <TextInput key={r.field} {...common} digitsOnly noPaste maxLength={r.maxLength} readOnly={r.locked} onChange={set(r.field, true)} onBlur={touch(r.field)}
+          <TextInput key={r.field} {...common} numeric noPaste maxLength={r.maxLength} readOnly={r.locked} onChange={set(r.field, true)} onBlur={touch(r.field)}
             hint={seatCount > 0 ? `Seats ${p.seats.join(', ')}` : `Max. ${r.max} per person`} />
         );
       default:
@@ -188,7 +238,9 @@ function Purchase(p: PurchaseProps) {
           )}
           {(t.showPromoField || p.source) && (
             <TextInput id="source" name="source" label={p.sourceRule?.label || 'Promo or referral code'} maxLength={p.sourceRule?.maxLength} autoComplete="off"
-              value={val('source')} error={shown('source')} onChange={set('source')} onBlur={touch('source')} />
+              value={val('source')} onChange={(v) => { set('source')(v); checkPromo(v.trim()); }} onBlur={touch('source')}
+              error={shown('source') && errors.source !== 'Checking the promo code…' ? errors.source : promo?.state === 'bad' && promo.code === typedCode ? promo.text : ''}
+              hint={promo?.state === 'ok' && promo.code === typedCode ? `Promo ${promo.code}: ${promo.text}` : undefined} />
           )}
         </section>
       )}
@@ -196,7 +248,9 @@ function Purchase(p: PurchaseProps) {
       {(t.addOns || []).length > 0 && (
         <section className="form-section" aria-labelledby="addons-heading">
           <h2 id="addons-heading">Add-ons</h2>
-          <AddOnPicker addOns={t.addOns} selected={addOns} onChange={setAddOns} />
+          <AddOnPicker addOns={t.addOns} selected={chosen.map((a) => a.id)} onChange={() => undefined}
+            counts={{ count: countOf, max: maxEach, onCount: (id, n) => setCounts((c) => ({ ...c, [id]: Math.max(0, Math.min(n, maxEach)) })) }} />
+          {maxEach > 1 && <p className="field-hint">Up to one of each add-on per ticket; they go to your tickets in order.</p>}
         </section>
       )}
 
@@ -225,7 +279,7 @@ function Purchase(p: PurchaseProps) {
           )}
           <div className="total">
             <dt>Total</dt>
-            <dd data-total>{peso(total)}</dd>
+            <dd data-total>{errors.quantity ? '—' : peso(total)}</dd>
           </div>
         </dl>
         {t.showPromoField && <p className="field-hint">Promo discounts are applied at checkout.</p>}
@@ -235,10 +289,10 @@ function Purchase(p: PurchaseProps) {
 
       {serverError && (
         <p className="form-error" role="alert">
-          {serverError}
+          {unpaidLink ? <>You have an unpaid order waiting: <a href={unpaidLink}>open it</a></> : serverError}
         </p>
       )}
-      <PayButtons options={p.payments} free={total === 0} disabled={!valid || busy} onPay={pay} />
+      <PayButtons options={p.payments} free={free} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
     </form>
   );
 }

@@ -17,8 +17,35 @@ export const freeAddOnIds = (addOns: AddOn[]): number[] => addOns.filter((a) => 
 export const addOnsTotal = (addOns: AddOn[], selected: number[]): number =>
   addOns.reduce((sum, a) => (selected.includes(a.id) ? sum + a.price : sum), 0);
 
-/** AddOnPicker lists add-ons grouped by category, categories in alphabetical order. */
-export function AddOnPicker(p: { addOns: AddOn[]; selected: number[]; onChange: (ids: number[]) => void }) {
+/** AddOnCounts tells a picker to show a quantity stepper per add-on instead of a checkbox. */
+export type AddOnCounts = { count: (a: AddOn) => number; max: number; onCount: (id: number, n: number) => void };
+
+/** AddOnStepper is one add-on card with a quantity stepper from 0 to max (one per ticket). */
+function AddOnStepper({ a, c }: { a: AddOn; c: AddOnCounts }) {
+  const n = c.count(a);
+  const nameId = `addon-${a.id}-name`;
+  return (
+    <div className={`check addon addon-qty${n > 0 ? ' checked' : ''}`}>
+      {a.imageUrl && <img src={a.imageUrl} alt="" width={56} height={56} loading="lazy" data-popup-image="" />}
+      <span className="check-label" id={nameId}>{a.name}</span>
+      <span className="addon-meta">
+        <span className="addon-price">{peso(a.price)}</span>
+        {a.notes && <span className="addon-notes">{a.notes}</span>}
+      </span>
+      <div className="stepper" role="group" aria-labelledby={nameId}>
+        <button type="button" aria-label={`One less ${a.name}`} disabled={n <= 0} onClick={() => c.onCount(a.id, n - 1)}>−</button>
+        <output aria-live="polite" aria-label={`${a.name} quantity`} data-addon-count={a.id}>{n}</output>
+        <button type="button" aria-label={`One more ${a.name}`} disabled={n >= c.max} onClick={() => c.onCount(a.id, n + 1)}>+</button>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * AddOnPicker lists add-ons grouped by category, categories in alphabetical order: checkboxes, or
+ * quantity steppers when counts is given (the purchase form: at most one of each per ticket).
+ */
+export function AddOnPicker(p: { addOns: AddOn[]; selected: number[]; onChange: (ids: number[]) => void; counts?: AddOnCounts }) {
   const [closed, setClosed] = useState<Record<string, boolean>>({});
   const groups = new Map<string, AddOn[]>();
   for (const a of p.addOns) groups.set(a.category || 'Other', [...(groups.get(a.category || 'Other') || []), a]);
@@ -38,7 +65,7 @@ export function AddOnPicker(p: { addOns: AddOn[]; selected: number[]; onChange: 
               </button>
             </h3>
             <div id={listId} hidden={!open}>
-              {groups.get(name)!.map((a) => (
+              {groups.get(name)!.map((a) => p.counts ? <AddOnStepper key={a.id} a={a} c={p.counts} /> : (
                 <Checkbox key={a.id} source="addons" name="addOns" value={String(a.id)} label={a.name} imageUrl={a.imageUrl} popupImage
                   checked={p.selected.includes(a.id)} onChange={(on) => toggle(a.id, on)}>
                   <span className="addon-meta">
@@ -59,20 +86,15 @@ export function AddOnPicker(p: { addOns: AddOn[]; selected: number[]; onChange: 
  * PayButtons renders one button per payment type, each submitting with its type, or a single
  * 'Submit' when there is one type or nothing to pay.
  */
-export function PayButtons(p: { options: PaymentOption[]; free: boolean; disabled: boolean; onPay: (type: string) => void }) {
-  if (p.free || p.options.length < 2) {
-    return (
-      <div className="pay-buttons">
-        <button type="submit" className="button block" disabled={p.disabled} onClick={(e) => { e.preventDefault(); p.onPay(p.options[0]?.type || ''); }}>
-          Submit
-        </button>
-      </div>
-    );
-  }
+export function PayButtons(p: { options: PaymentOption[]; free: boolean; disabled: boolean; reason?: string; onPay: (type: string) => void }) {
+  const buttons = p.free || p.options.length < 2 ? [{ type: p.options[0]?.type || '', label: 'Submit' }] : p.options;
+  const why = p.disabled && p.reason ? p.reason : '';
   return (
     <div className="pay-buttons">
-      {p.options.map((o) => (
-        <button key={o.type} type="submit" className="button block" disabled={p.disabled} onClick={(e) => { e.preventDefault(); p.onPay(o.type); }}>
+      {why && <p className="pay-reason" id="pay-reason">{why}</p>}
+      {buttons.map((o) => (
+        <button key={o.type || 'submit'} type="submit" className="button block" disabled={p.disabled} aria-describedby={why ? 'pay-reason' : undefined}
+          onClick={(e) => { e.preventDefault(); p.onPay(o.type); }}>
           {o.label}
         </button>
       ))}

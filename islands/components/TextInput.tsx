@@ -20,6 +20,8 @@ export type TextInputProps = {
   autoComplete?: string;
   /** digitsOnly drops every character that is not a digit. */
   digitsOnly?: boolean;
+  /** numeric asks for the digit keyboard and drops letters but keeps a decimal point or comma, so '2.5' stays to be refused rather than becoming 25. */
+  numeric?: boolean;
   /** noPaste blocks pasting into the input. */
   noPaste?: boolean;
   hint?: ReactNode;
@@ -30,10 +32,10 @@ export function TextInput(p: TextInputProps) {
   const [shown, setShown] = useState(false);
   const isPassword = p.type === 'password';
   const type = isPassword && shown ? 'text' : p.type === 'number' ? 'text' : p.type || 'text';
-  const numeric = p.digitsOnly || p.type === 'number';
+  const numeric = p.digitsOnly || p.numeric || p.type === 'number';
   const errId = `${p.id}-error`;
   const change = (raw: string) => {
-    p.onChange(numeric ? digits(raw) : raw);
+    p.onChange(p.numeric ? raw.replace(/[^0-9.,]+/g, '') : numeric ? digits(raw) : raw);
   };
   const block = (e: ClipboardEvent) => {
     if (p.noPaste) e.preventDefault();

@@ -11,6 +11,8 @@ export type FieldRule = {
   requiredWhen: '' | 'always' | 'newBuyer';
   message: string;
   pattern?: string;
+  /** strip is a pattern of characters removed before pattern is matched (a mobile number's separators). */
+  strip?: string;
   patternMessage?: string;
   options?: string[];
   maxLength?: number;
@@ -26,7 +28,7 @@ export function check(r: FieldRule | undefined, value: string, existingUser = fa
   const v = value.trim();
   if (!v) return r.requiredWhen ? r.message : '';
   if (r.maxLength && Array.from(v).length > r.maxLength) return r.patternMessage || `${r.label} is too long`;
-  if (r.pattern && !new RegExp(r.pattern, 'u').test(v)) return r.patternMessage || '';
+  if (r.pattern && !new RegExp(r.pattern, 'u').test(r.strip ? v.replace(new RegExp(r.strip, 'gu'), '') : v)) return r.patternMessage || '';
   if (r.options?.length && !r.options.includes(v)) return r.patternMessage || '';
   if (r.max) {
     const n = Number(v);
