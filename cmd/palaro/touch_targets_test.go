@@ -107,6 +107,11 @@ func TestTouchTargets_Browser(t *testing.T) {
 		{"register", "/register", "form"},
 		{"register-organizer", "/register/organizer", "form"},
 		{"tickets", "/tickets", "main"},
+		{"about", "/about", "main"},
+		{"faq", "/faq", ".faq-item"},
+		{"leaderboard", "/leaderboard", "main"},
+		{"activities", "/activities", "main"},
+		{"not-found", "/nothing-here", ".error-page"},
 	}
 	check := func(t *testing.T, path, ready string) {
 		for _, w := range phoneWidths {
@@ -121,6 +126,34 @@ func TestTouchTargets_Browser(t *testing.T) {
 		openSeatMap(t, ctx, a.URL+seats)
 		chosen := availableSeats(t, ctx, 2)
 		check(t, "/b/dota-2-visayas-major-lower?seats="+strings.Join(chosen, ","), `[data-island="purchase"][data-mounted] .addons`)
+	})
+	t.Run("menu", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/"), openMenu()))
+		assertTouchTargets(t, ctx)
+	})
+	t.Run("popup", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/about"),
+			chromedp.Click(`footer a[data-popup="cookies"]`, chromedp.ByQuery),
+			waitFor(`document.getElementById('popup-cookies').open`)))
+		assertTouchTargets(t, ctx)
+	})
+	t.Run("quick-buy", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
+			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.Click(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`.sheet-backdrop.open #quick-email`, chromedp.ByQuery)))
+		assertTouchTargets(t, ctx)
+	})
+	t.Run("ticket", func(t *testing.T) {
+		buyer := newVisitor(t, a)
+		buyer.get("/")
+		_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
+			`"email":"targets.ticket@example.ph","fullName":"Tess Ong","mobileNumber":"0935-123-4567"}`)
+		require.Contains(t, raw, `"responseCode":200`)
+		tickets, err := a.purchases.ListTicketsByEmail(context.Background(), "targets.ticket@example.ph")
+		require.NoError(t, err)
+		require.NotEmpty(t, tickets)
+		check(t, "/t/"+tickets[0].PublicID, ".ticket-card")
 	})
 	t.Run("signed-in", func(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+"/sign-up"),
