@@ -95,6 +95,24 @@ type PaymentEvent struct {
 	OccurredAt time.Time
 }
 
+// PaymentEventRecord is a payment event as the app received it, for the operator.
+type PaymentEventRecord struct {
+	Provider string
+	EventID  string
+	// OrderPublicID is the order the event matched; "" when it matched none.
+	OrderPublicID string
+	Status        string
+	// Refused says why the event was refused; "" when it was applied.
+	Refused    string
+	ReceivedAt time.Time
+}
+
+// PaymentEventFilter selects payment events for the operator's list.
+type PaymentEventFilter struct {
+	Refused bool // only refused events
+	Limit   int
+}
+
 // PaymentCurrency is the only currency the app charges in: Philippine pesos.
 const PaymentCurrency = "PHP"
 

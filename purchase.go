@@ -344,6 +344,8 @@ type PurchaseService interface {
 	// is recorded as refused and changes nothing. Returns the order; ENOTFOUND when no order has
 	// the event's session, EINVALID when the event is refused.
 	ConfirmPayment(ctx context.Context, provider string, live bool, ev PaymentEvent) (*Order, error)
+	// ListPaymentEvents returns the payment events received, newest first.
+	ListPaymentEvents(ctx context.Context, f PaymentEventFilter) ([]PaymentEventRecord, error)
 	// ExpireHolds releases the holds (and promo uses) of pending orders whose hold ended before
 	// now, marking them expired. Returns how many orders expired.
 	ExpireHolds(ctx context.Context, now time.Time) (int, error)

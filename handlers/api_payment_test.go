@@ -226,5 +226,8 @@ func TestAPI_WebhookMatchesStrictly(t *testing.T) {
 		require.Equal(t, palaro.OrderPaid, got.Status)
 		require.Len(t, got.Tickets, 2)
 		require.Empty(t, refusal("evt_ok"))
+		refused, err := f.purchases.ListPaymentEvents(ctx, palaro.PaymentEventFilter{Refused: true})
+		require.NoError(t, err)
+		require.Len(t, refused, 4, "the operator lists the refused events")
 	})
 }

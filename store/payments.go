@@ -147,3 +147,29 @@ func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Orde
 	o.Status, o.PaidAt, o.Tickets = status, now, nil
 	return s.issue(ctx, tx, o, now)
 }
+
+// ListPaymentEvents returns the payment events received, newest first, with the reason of each
+// refused one.
+func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.PaymentEventFilter) ([]palaro.PaymentEventRecord, error) {
+	if f.Limit <= 0 || f.Limit > 1000 {
+		f.Limit = 100
+	}
+	rows, err := s.db.read.QueryContext(ctx, `SELECT pe.provider, pe.event_id, coalesce(o.public_id, ''), pe.status,
+		pe.refused, pe.received_at FROM payment_events pe LEFT JOIN orders o ON o.id = pe.order_id
+		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.rowid DESC LIMIT ?`, f.Refused, f.Limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var events []palaro.PaymentEventRecord
+	for rows.Next() {
+		var e palaro.PaymentEventRecord
+		var received sql.NullString
+		if err := rows.Scan(&e.Provider, &e.EventID, &e.OrderPublicID, &e.Status, &e.Refused, &received); err != nil {
+			return nil, err
+		}
+		e.ReceivedAt, _ = parseTime(received)
+		events = append(events, e)
+	}
+	return events, rows.Err()
+}

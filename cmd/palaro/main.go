@@ -27,6 +27,7 @@ Commands:
   seed --demo   load the demo data into an empty database
   outbox        list the e-mails and SMS in the outbox with their bodies [--to EMAIL] [--status S] [--limit N]
   orders        list recent orders [--refunds] [--status S] [--limit N]
+  payments      list received payment events and why refused ones were refused [--refused] [--limit N]
   reports       list the problem reports sent through /report, newest first
   backup FILE   copy the live database to FILE (a new file) while it serves, check the copy, print its counts
   organizers    list organizations [--pending]; organizers approve EMAIL approves the ones EMAIL owns
@@ -92,6 +93,14 @@ func main() {
 		}
 		err = withDB(ctx, cfg, func(db *store.DB) error {
 			return printOrders(ctx, os.Stdout, store.NewPurchaseService(db, nil, 0), palaro.OrderFilter{Status: *status, Limit: *limit})
+		})
+	case "payments":
+		fs := flag.NewFlagSet("payments", flag.ExitOnError)
+		refused := fs.Bool("refused", false, "only refused events (no matching checkout session, wrong amount, currency or mode)")
+		limit := fs.Int("limit", 50, "at most this many events, newest first")
+		_ = fs.Parse(os.Args[2:])
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return printPayments(ctx, os.Stdout, store.NewPurchaseService(db, nil, 0), palaro.PaymentEventFilter{Refused: *refused, Limit: *limit})
 		})
 	case "reports":
 		err = withDB(ctx, cfg, func(db *store.DB) error { return listReports(ctx, db, os.Stdout) })

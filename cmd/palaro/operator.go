@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -62,6 +63,25 @@ func printOrders(ctx context.Context, w io.Writer, purchases palaro.PurchaseServ
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", termSafe(o.PublicID), termSafe(o.Status),
 			o.CreatedAt.Format(time.RFC3339), termSafe(o.Email), termSafe(o.Event.Code), item, o.Total.Display(),
 			termSafe(strings.TrimSpace(o.Provider+" "+o.ProviderRef)), note)
+	}
+	return tw.Flush()
+}
+
+// printPayments writes a table of the payment events received; refused ones say why.
+func printPayments(ctx context.Context, w io.Writer, purchases palaro.PurchaseService, f palaro.PaymentEventFilter) error {
+	events, err := purchases.ListPaymentEvents(ctx, f)
+	if err != nil {
+		return err
+	}
+	if len(events) == 0 {
+		fmt.Fprintln(w, "No payment events.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "RECEIVED\tPROVIDER\tEVENT\tSTATUS\tORDER\tREFUSED")
+	for _, e := range events {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.ReceivedAt.Format(time.RFC3339), termSafe(e.Provider),
+			termSafe(e.EventID), termSafe(e.Status), termSafe(cmp.Or(e.OrderPublicID, "-")), termSafe(e.Refused))
 	}
 	return tw.Flush()
 }

@@ -53,4 +53,13 @@ func TestOperator_OutboxAndOrders(t *testing.T) {
 	out.Reset()
 	require.NoError(t, printOrders(ctx, &out, a.purchases, palaro.OrderFilter{Status: palaro.OrderRefund}))
 	require.Equal(t, "No orders.\n", out.String())
+
+	// a payment event for no checkout session of ours is refused, and the operator sees why
+	_, err := a.purchases.ConfirmPayment(ctx, "sandbox", false, palaro.PaymentEvent{ID: "evt_stray", SessionID: "cs_stray",
+		Status: palaro.PaymentPaid, Amount: 100, Currency: palaro.PaymentCurrency})
+	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+	out.Reset()
+	require.NoError(t, printPayments(ctx, &out, a.purchases, palaro.PaymentEventFilter{Refused: true}))
+	require.Contains(t, out.String(), "evt_stray")
+	require.Contains(t, out.String(), `no order has checkout session "cs_stray"`)
 }
