@@ -263,3 +263,30 @@ func TestPurchaseService_TicketTransferLinks(t *testing.T) {
 		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "the consent link cannot be used again to accept")
 	})
 }
+
+// TestPurchaseService_TransferReissues: after a completed transfer the gate refuses the old code
+// (online and in the offline gate list) and admits the new one.
+func TestPurchaseService_TransferReissues(t *testing.T) {
+	ctx := context.Background()
+	f := newGateFixture(t, 1)
+	old := f.codes[0]
+	tickets, err := f.purchases.ListTicketsByEmail(ctx, "fan0@x.ph")
+	require.NoError(t, err)
+	_, err = f.purchases.RequestEmailChange(ctx, tickets[0].PublicID, "friend@x.ph", true, f.now)
+	require.NoError(t, err)
+	msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "friend@x.ph"})
+	require.NoError(t, err)
+	token := regexp.MustCompile(`/change-email/confirm/([a-z0-9]+)`).FindStringSubmatch(msgs[0].Text)[1]
+	tr, err := f.purchases.ConfirmEmailChange(ctx, token, f.now)
+	require.NoError(t, err)
+	require.Equal(t, palaro.TransferDone, tr.Status)
+	require.NotEqual(t, old, tr.Ticket.Code)
+
+	require.Equal(t, palaro.CheckInUnknown, f.scan(t, old, "North").Outcome, "the old code is refused at the gate")
+	list, err := f.gate.GateTickets(ctx, f.eventID)
+	require.NoError(t, err)
+	for _, g := range list {
+		require.NotEqual(t, old, g.Code, "offline gates do not know the old code")
+	}
+	require.Equal(t, palaro.CheckInOK, f.scan(t, tr.Ticket.Code, "North").Outcome, "control: the new code gets in")
+}
