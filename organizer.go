@@ -599,6 +599,18 @@ type OrganizerService interface {
 	AuthenticateToken(ctx context.Context, secret string) (*Caller, error)
 	// ListAudit returns an event's audit log, newest first.
 	ListAudit(ctx context.Context, eventID int64, limit int) ([]AuditEntry, error)
+	// FindOrder returns an order of the event with its tickets. Returns ENOTFOUND.
+	FindOrder(ctx context.Context, eventID int64, publicID string) (*Order, error)
+	// ListRefundQueue returns the event's orders paid after their hold expired, not yet refunded.
+	ListRefundQueue(ctx context.Context, eventID int64) ([]*Order, error)
+	// MarkRefunded records that a refund-queue order was refunded. Returns ENOTFOUND.
+	MarkRefunded(ctx context.Context, eventID int64, publicID, actor string) error
+	// ResendTickets queues the order's tickets e-mail again. Returns ENOTFOUND, EINVALID when unpaid.
+	ResendTickets(ctx context.Context, eventID int64, publicID, actor string) error
+	// ChangeTicketEmail moves a ticket of the event to another address. Returns EINVALID, ENOTFOUND.
+	ChangeTicketEmail(ctx context.Context, eventID int64, code, newEmail, actor string) error
+	// CancelTicket cancels a valid ticket; its place and seat go back on sale. Returns EINVALID, ENOTFOUND.
+	CancelTicket(ctx context.Context, eventID int64, code, actor string) error
 }
 
 // MessageOrganizerApproved is the kind of the e-mail telling an owner their organization is approved.
@@ -609,4 +621,6 @@ const MessageOrganizerApproved = "organizer_approved"
 type OrganizerComposer interface {
 	// OrganizerApproved tells an owner that their organization may now run events on Palaro.
 	OrganizerApproved(org Organization) Message
+	// OrderConfirmation lists an order's tickets, for an organizer sending them again.
+	OrderConfirmation(o *Order) Message
 }

@@ -3,7 +3,6 @@ package handlers
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +38,12 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodGet, "/organizer/events/:code/ticket-types/:type/edit", palaro.ActionManageEvents, (*Server).orgEditTicketTypePage, false},
 	{http.MethodPost, "/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).orgUpdateTicketType, false},
 	{http.MethodGet, "/organizer/events/:code/orders", palaro.ActionOrders, (*Server).orgOrdersPage, false},
+	{http.MethodGet, "/organizer/events/:code/orders/:order", palaro.ActionOrders, (*Server).orgOrderPage, false},
+	{http.MethodPost, "/organizer/events/:code/orders/:order/resend", palaro.ActionOrders, (*Server).orgResendTickets, false},
+	{http.MethodPost, "/organizer/events/:code/orders/:order/refunded", palaro.ActionOrders, (*Server).orgMarkRefunded, false},
+	{http.MethodPost, "/organizer/events/:code/tickets/:ticket/email", palaro.ActionOrders, (*Server).orgTicketEmail, false},
+	{http.MethodPost, "/organizer/events/:code/tickets/:ticket/cancel", palaro.ActionOrders, (*Server).orgCancelTicket, false},
+	{http.MethodGet, "/organizer/events/:code/refunds", palaro.ActionOrders, (*Server).orgRefundsPage, false},
 	{http.MethodGet, "/organizer/events/:code/orders.csv", palaro.ActionOrders, (*Server).orgOrdersCSV, true},
 	{http.MethodGet, "/organizer/events/:code/attendees.csv", palaro.ActionOrders, (*Server).orgAttendeesCSV, true},
 	{http.MethodGet, "/organizer/tokens", palaro.ActionTokens, (*Server).orgTokensPage, false},
@@ -210,6 +215,14 @@ func noticeText(key string) string {
 		return "The event's status is changed; the public pages show it now."
 	case "revoked":
 		return "The token is revoked."
+	case "resent":
+		return "The tickets e-mail is on its way again."
+	case "moved":
+		return "The ticket now belongs to the new e-mail address."
+	case "cancelled":
+		return "The ticket is cancelled; its place is on sale again."
+	case "refunded":
+		return "Marked refunded."
 	}
 	return ""
 }
@@ -275,7 +288,7 @@ func (s *Server) orgEventPage(c *echo.Context, caller *palaro.Caller) error {
 		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
-		v.Links = append(v.Links, views.Link{Label: "Orders", Href: base + "/orders"},
+		v.Links = append(v.Links, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"},
 			views.Link{Label: "Attendees CSV", Href: base + "/attendees.csv"}, views.Link{Label: "Orders CSV", Href: base + "/orders.csv"})
 	}
 	if ev.Status != palaro.EventDraft {
@@ -340,15 +353,7 @@ func (s *Server) orgOrdersPage(c *echo.Context, caller *palaro.Caller) error {
 		Exports: []views.Link{{Label: "Attendees CSV", Href: base + "/attendees.csv"}, {Label: "Orders CSV", Href: base + "/orders.csv"}}}
 	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
 	for _, o := range orders {
-		row := views.OrgOrderRow{ID: o.PublicID, When: manilaTime(o.CreatedAt), Email: o.Email, Total: o.Total.Display(), Status: o.Status,
-			Item: strconv.Itoa(o.Quantity) + " × " + o.TicketType.Name}
-		if o.Kind == palaro.OrderKindAddOns {
-			row.Item = strconv.Itoa(len(o.AddOns)) + " add-on(s)"
-		}
-		for _, t := range o.Tickets {
-			row.Tickets = append(row.Tickets, t.Code)
-		}
-		v.Orders = append(v.Orders, row)
+		v.Orders = append(v.Orders, orderRow(base, o))
 	}
 	return render(c, http.StatusOK, views.OrgOrders(s.orgPage(c, "Orders · "+ev.Name), v))
 }

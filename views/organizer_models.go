@@ -144,6 +144,8 @@ type OrgEventView struct {
 
 // OrgOrderRow is one order in the console's order search.
 type OrgOrderRow struct {
+	// Href is the order's console page.
+	Href    string
 	ID      string
 	When    string
 	Email   string
@@ -180,4 +182,32 @@ type OrgTokensView struct {
 	Secret string
 	Tokens []OrgTokenRow
 	Form   OrgForm
+}
+
+// OrgTicketRow is a ticket on the console's order page, with its actions.
+type OrgTicketRow struct {
+	Code        string
+	Status      string
+	Holder      string
+	Email       string
+	Seat        string
+	EmailAction string
+	EmailError  string
+	Cancel      *OrgAction
+}
+
+// OrgOrderView is the console's page of one order.
+type OrgOrderView struct {
+	Frame   OrgFrame
+	Status  string
+	Facts   [][2]string
+	Actions []OrgAction
+	Tickets []OrgTicketRow
+	Error   string
+}
+
+// OrgRefundsView is an event's refund queue.
+type OrgRefundsView struct {
+	Frame  OrgFrame
+	Orders []OrgOrderRow
 }

@@ -120,6 +120,7 @@ func TestOrganizerJourney_Browser(t *testing.T) {
 		openForm(t, ctx, a.URL+"/b/laro-cup-manila-ga")
 		require.NoError(t, chromedp.Run(ctx, typeInto("email", orderEmail), typeInto("fullName", "Bisita Dela Peña"),
 			typeInto("mobileNumber", "09181234567")))
+		screenshot(t, ctx, "organizer-visitor-form")
 		require.NoError(t, chromedp.Run(ctx, pay("Submit")))
 		waitPath(t, ctx, "/payment/success/")
 	}), "the journey stops at the first failed step")
@@ -136,7 +137,15 @@ func TestOrganizerJourney_Browser(t *testing.T) {
 		require.Contains(t, orders, orderEmail)
 		require.Contains(t, orders, "PAID")
 		screenshot(t, ctx, "organizer-orders")
-		pages = append(pages, "/organizer/events/laro-cup-manila/orders?q="+url.QueryEscape(orderEmail), "/organizer/tokens")
+		pages = append(pages, "/organizer/events/laro-cup-manila/orders?q="+url.QueryEscape(orderEmail), "/organizer/tokens",
+			"/organizer/events/laro-cup-manila/refunds")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(".org-orders a", chromedp.ByQuery)))
+		orderURL := waitPath(t, ctx, "/organizer/events/laro-cup-manila/orders/")
+		var facts string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Text(".org-facts", &facts, chromedp.ByQuery)))
+		require.Contains(t, facts, "Bisita Dela Peña")
+		screenshot(t, ctx, "organizer-order")
+		pages = append(pages, strings.TrimPrefix(orderURL, a.URL))
 
 		v := newVisitor(t, a)
 		v.get("/sign-in")

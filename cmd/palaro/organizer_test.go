@@ -91,7 +91,7 @@ func TestOrganizerAccess_EveryRoute(t *testing.T) {
 		}
 		action, ok := actions[r.Method+" "+r.Path]
 		require.True(t, ok, "%s %s is registered through the organizer route table", r.Method, r.Path)
-		path := strings.NewReplacer(":code", demoOwnedEvent, ":type", demoOwnedType, ":id", ownerTokenID).Replace(r.Path)
+		path := strings.NewReplacer(":code", demoOwnedEvent, ":type", demoOwnedType, ":id", ownerTokenID, ":order", "x", ":ticket", "x").Replace(r.Path)
 		contentType, reqBody := "application/x-www-form-urlencoded", "name=x"
 		if strings.HasPrefix(path, "/v1/") {
 			contentType, reqBody = "application/json", `{"name":"x","eventCode":"`+demoOwnedEvent+`"}`
@@ -310,4 +310,93 @@ func TestOrganizerCSV_Injection(t *testing.T) {
 			require.Contains(t, text, `"'=HYPERLINK(""http://x.example"",""Click"")"`, "quotes are doubled inside quoted cells")
 		}
 	}
+}
+
+// TestOrganizerOrders_Actions finds an order by ticket code and runs the order page's actions:
+// move a ticket to another e-mail, cancel one (its place goes back on sale), send the tickets
+// again, and clear the refund queue.
+func TestOrganizerOrders_Actions(t *testing.T) {
+	a := startApp(t)
+	ctx := context.Background()
+	buyer := newVisitor(t, a)
+	buyer.get("/")
+	buy := func() *palaro.Order {
+		_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
+			`"email":"pair@example.ph","fullName":"Pares Santos","mobileNumber":"0917-555-0000"}`)
+		var res map[string]any
+		require.NoError(t, json.Unmarshal([]byte(raw), &res))
+		require.EqualValues(t, 200, res["responseCode"], raw)
+		order, err := a.purchases.FindOrderByPublicID(ctx, res["orderId"].(string))
+		require.NoError(t, err)
+		require.Len(t, order.Tickets, 1)
+		return order
+	}
+	order, other := buy(), buy()
+	orderID, otherID := order.PublicID, other.PublicID
+	first, second := order.Tickets[0].Code, other.Tickets[0].Code
+
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	base := "/organizer/events/valorant-night-market-bgc"
+	status, body := owner.get(base + "/orders?q=" + url.QueryEscape(strings.ToLower(second)))
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, base+"/orders/"+otherID, "found by ticket code")
+	require.NotContains(t, body, base+"/orders/"+orderID, "only the order of that ticket")
+	status, body = owner.get(base + "/orders/" + orderID)
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, "Pares Santos")
+
+	status, body = owner.post(base+"/tickets/"+first+"/email?order="+orderID, url.Values{"email": {"not-an-email"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, body, "Invalid E-mail address")
+	status, _ = owner.post(base+"/tickets/"+first+"/email?order="+orderID, url.Values{"email": {"Friend@Example.ph"}})
+	require.Equal(t, http.StatusSeeOther, status)
+
+	sold := func() int {
+		_, ev, err := store.NewEventService(a.db).FindTicketType(ctx, "valorant-night-market-bgc-watch")
+		require.NoError(t, err)
+		for _, tt := range ev.TicketTypes {
+			if tt.Code == "valorant-night-market-bgc-watch" {
+				return tt.Sold
+			}
+		}
+		return -1
+	}
+	before := sold()
+	status, _ = owner.post(base+"/tickets/"+second+"/cancel?order="+otherID, url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	require.Equal(t, before-1, sold(), "a cancelled ticket's place is on sale again")
+	status, _ = owner.post(base+"/tickets/"+second+"/cancel?order="+otherID, url.Values{})
+	require.Equal(t, http.StatusBadRequest, status, "a cancelled ticket cannot be cancelled again")
+
+	order, err := a.purchases.FindOrderByPublicID(ctx, orderID)
+	require.NoError(t, err)
+	require.Equal(t, "friend@example.ph", order.Tickets[0].Email)
+	other, err = a.purchases.FindOrderByPublicID(ctx, otherID)
+	require.NoError(t, err)
+	require.Equal(t, palaro.TicketCancelled, other.Tickets[0].Status)
+
+	status, _ = owner.post(base+"/orders/"+orderID+"/resend", url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	msgs, err := a.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "pair@example.ph"})
+	require.NoError(t, err)
+	require.Len(t, msgs, 3, "two confirmations and the one sent again")
+
+	_, body = owner.get(base)
+	require.Contains(t, body, "cancelled", "the audit log")
+	require.Contains(t, body, "sent again to pair@example.ph")
+
+	t.Run("RefundQueue", func(t *testing.T) {
+		// An order paid after its hold expired and its tickets were gone is put in that state
+		// by the payment path; here it is set directly.
+		_, err := a.db.Writer().Exec(`UPDATE orders SET status = 'refund' WHERE public_id = ?`, orderID)
+		require.NoError(t, err)
+		_, body := owner.get(base + "/refunds")
+		require.Contains(t, body, "pair@example.ph")
+		status, _ := owner.post(base+"/orders/"+orderID+"/refunded", url.Values{})
+		require.Equal(t, http.StatusSeeOther, status)
+		_, body = owner.get(base + "/refunds")
+		require.Contains(t, body, "Nothing to refund.")
+		status, _ = owner.post(base+"/orders/"+orderID+"/refunded", url.Values{})
+		require.Equal(t, http.StatusNotFound, status, "refunded once")
+	})
 }
