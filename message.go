@@ -2,6 +2,7 @@ package palaro
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -27,6 +28,24 @@ const (
 	MessageTransferDone      = "transfer_done"    // to both addresses once the ticket is reissued
 	MessageTicketsLink       = "tickets_link"
 )
+
+// Jobs are outbox messages that are work for the outbox worker rather than messages to deliver:
+// a call that must answer in the same time whatever it is asked about queues one, and the
+// worker does the work (JobRunner), which may queue a real message.
+const (
+	// JobTicketsLink asks for a link to the tickets of the address in To; it becomes a
+	// MessageTicketsLink when the address has tickets, and nothing otherwise.
+	JobTicketsLink = "job_tickets_link"
+)
+
+// IsJob reports whether an outbox message kind is a job.
+func IsJob(kind string) bool { return strings.HasPrefix(kind, "job_") }
+
+// JobRunner does the work of job messages.
+type JobRunner interface {
+	// RunJob does the work of one job message at now. Returns EINVALID for an unknown kind.
+	RunJob(ctx context.Context, m Message, now time.Time) error
+}
 
 // Message is one e-mail (or, later, SMS) to send.
 type Message struct {

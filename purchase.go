@@ -383,9 +383,9 @@ type PurchaseService interface {
 	// transfer of the ticket and e-mails both addresses. Returns the transfer with its new
 	// status; ENOTFOUND for an unknown, used, voided or expired token.
 	ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*TicketTransfer, error)
-	// SendTicketsLink e-mails a link listing the address's tickets, when it has any. It returns
-	// nil either way, so the answer does not reveal which addresses hold tickets.
-	// Returns EINVALID for a malformed address.
+	// SendTicketsLink queues a job that e-mails a link listing the address's tickets, when it has
+	// any: the same work for every address, so neither the answer nor its timing reveals which
+	// addresses hold tickets. Returns EINVALID for a malformed address.
 	SendTicketsLink(ctx context.Context, email string, now time.Time) error
 	// TicketsByLink returns the e-mail address and tickets of a link sent by SendTicketsLink.
 	// Returns ENOTFOUND for an unknown or expired token.

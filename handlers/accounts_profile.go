@@ -231,7 +231,10 @@ func (s *Server) requestEmailChange(c *echo.Context) error {
 		return err
 	}
 	email := palaro.NormalizeEmail(c.FormValue(palaro.FieldEmail))
-	err = s.services.Accounts.RequestEmailChange(c.Request().Context(), u.ID, email)
+	err = s.throttleMail(c, mailRecipient(email))
+	if err == nil {
+		err = s.services.Accounts.RequestEmailChange(c.Request().Context(), u.ID, email)
+	}
 	if _, ok := userFacing(err); ok {
 		return s.renderProfile(c, statusOfForm(err), u, profileView{email: email, emailErr: err})
 	} else if err != nil {

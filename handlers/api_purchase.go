@@ -277,6 +277,9 @@ func (s *Server) changeEmail(c *echo.Context) error {
 	if !palaro.ValidKey(req.UUID) {
 		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
+	if err := s.throttleMail(c, mailRecipient(req.Email), "ticket:"+req.UUID); err != nil {
+		return err
+	}
 	tr, err := s.requestTransfer(c, req.UUID, req.Email)
 	if err != nil {
 		return err
@@ -357,6 +360,9 @@ func (s *Server) ticketsLink(c *echo.Context) error {
 		return err
 	}
 	email := palaro.NormalizeEmail(req.Email)
+	if err := s.throttleMail(c, mailRecipient(email)); err != nil {
+		return err
+	}
 	if err := s.services.Purchases.SendTicketsLink(c.Request().Context(), email, s.Now()); err != nil {
 		return err
 	}

@@ -398,16 +398,21 @@ func (s *Server) changeEmailPage(c *echo.Context) error {
 		return err
 	}
 	cv := views.ChangeEmailView{Ticket: v, Current: t.Email, CSRF: csrfToken(c), ByOwner: ownsTicket(currentUser(c), t)}
+	throttled := false
 	if c.Request().Method == http.MethodPost {
 		cv.Email = strings.TrimSpace(c.FormValue("email"))
-		tr, err := s.requestTransfer(c, t.PublicID, cv.Email)
+		var tr *palaro.TicketTransfer
+		err := s.throttleMail(c, mailRecipient(cv.Email), "ticket:"+t.PublicID)
+		if err == nil {
+			tr, err = s.requestTransfer(c, t.PublicID, cv.Email)
+		}
 		if err == nil {
 			return c.Redirect(http.StatusSeeOther, "/change-email/"+t.PublicID+"?sent="+tr.Status)
 		}
-		if palaro.ErrorCode(err) != palaro.EINVALID {
+		if code := palaro.ErrorCode(err); code != palaro.EINVALID && code != palaro.ETOOMANY {
 			return err
 		}
-		cv.Error = palaro.ErrorMessage(err)
+		cv.Error, throttled = palaro.ErrorMessage(err), palaro.ErrorCode(err) == palaro.ETOOMANY
 	}
 	p := s.privatePage(c, "Change e-mail · "+v.Code)
 	if sent := c.QueryParam("sent"); sent == palaro.TransferAwaitingHolder || sent == palaro.TransferAwaitingReceipt {
@@ -415,7 +420,9 @@ func (s *Server) changeEmailPage(c *echo.Context) error {
 		return render(c, http.StatusOK, views.SuccessPage(p, "Check the inbox", msg, palaro.TicketPath(t.PublicID), "Back to your ticket"))
 	}
 	status := http.StatusOK
-	if cv.Error != "" {
+	if throttled {
+		status = http.StatusTooManyRequests
+	} else if cv.Error != "" {
 		status = http.StatusBadRequest
 	}
 	return render(c, status, views.ChangeEmailPage(p, cv))
@@ -462,11 +469,17 @@ func (s *Server) ticketsPage(c *echo.Context) error {
 	status := http.StatusOK
 	if c.Request().Method == http.MethodPost {
 		v.Email = palaro.NormalizeEmail(c.FormValue("email"))
-		switch err := s.services.Purchases.SendTicketsLink(c.Request().Context(), v.Email, s.Now()); {
+		err := s.throttleMail(c, mailRecipient(v.Email))
+		if err == nil {
+			err = s.services.Purchases.SendTicketsLink(c.Request().Context(), v.Email, s.Now())
+		}
+		switch {
 		case err == nil:
 			return c.Redirect(http.StatusSeeOther, "/tickets?sent=1")
 		case palaro.ErrorCode(err) == palaro.EINVALID:
 			v.Error, status = palaro.ErrorMessage(err), http.StatusBadRequest
+		case palaro.ErrorCode(err) == palaro.ETOOMANY:
+			v.Error, status = palaro.ErrorMessage(err), http.StatusTooManyRequests
 		default:
 			return err
 		}

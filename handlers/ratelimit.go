@@ -31,6 +31,11 @@ var (
 	limitRegistration = limitRule{Burst: 10, Every: time.Minute}
 	// limitActivationMail bounds the activation e-mails one account asks for again.
 	limitActivationMail = limitRule{Burst: 3, Every: 5 * time.Minute}
+	// Routes that send e-mail (a tickets link, a ticket's or an account's change of address) are
+	// limited per session, per IP address and per recipient, so one visitor cannot flood an inbox.
+	limitMailSession   = limitRule{Burst: 5, Every: 2 * time.Minute}
+	limitMailIP        = limitRule{Burst: 60, Every: 5 * time.Second}
+	limitMailRecipient = limitRule{Burst: 3, Every: 20 * time.Minute}
 	// limitPicture bounds picture uploads per IP address, limitPictureAccount per account.
 	limitPicture        = limitRule{Burst: 30, Every: 20 * time.Second}
 	limitPictureAccount = limitRule{Burst: 10, Every: time.Minute}
@@ -147,6 +152,30 @@ func (s *Server) rateLimitRoutes(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		return next(c)
 	}
+}
+
+// throttleMail takes a token from the e-mail-sending buckets of the request's session, IP address
+// and recipients: canonical addresses ("" when the address is not valid, which sends nothing), or
+// "ticket:<id>" for the holder of a ticket, whose address the caller may not know.
+func (s *Server) throttleMail(c *echo.Context, recipients ...string) error {
+	checks := []limitCheck{{limitMailIP, "mail-ip|" + c.RealIP()}}
+	if sid := visitOf(c).csrfToken(); sid != "" {
+		checks = append(checks, limitCheck{limitMailSession, "mail-session|" + sid})
+	}
+	for _, r := range recipients {
+		if r != "" {
+			checks = append(checks, limitCheck{limitMailRecipient, "mail-to|" + r})
+		}
+	}
+	return s.throttle(c, checks...)
+}
+
+// mailRecipient is the canonical form of an address for throttleMail, or "" when it is not valid.
+func mailRecipient(email string) string {
+	if c, ok := palaro.CanonicalEmail(email); ok {
+		return c
+	}
+	return ""
 }
 
 // oneAtATime lets each key run one piece of work at a time (one picture upload per account).

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"time"
 
@@ -13,6 +14,8 @@ import (
 type Worker struct {
 	Outbox palaro.Outbox
 	Sender Sender
+	// Jobs does the work of job messages (palaro.IsJob); a job fails while it is nil.
+	Jobs   palaro.JobRunner
 	Logger *slog.Logger
 	// Interval is the pause between polls when the outbox is empty (2 s when zero).
 	Interval time.Duration
@@ -72,7 +75,7 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 			return 0, nil // the lease runs out and another run picks the message up
 		}
 		sendCtx, cancel := context.WithTimeout(ctx, time.Minute)
-		sendErr := w.Sender.Send(sendCtx, m.Message)
+		sendErr := w.deliver(sendCtx, m.Message)
 		cancel()
 		// Record the outcome even when ctx was just cancelled, so a sent message is not sent twice.
 		record := context.WithoutCancel(ctx)
@@ -91,6 +94,17 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 		}
 	}
 	return len(msgs), nil
+}
+
+// deliver sends a message, or does the work of a job message.
+func (w *Worker) deliver(ctx context.Context, m palaro.Message) error {
+	if !palaro.IsJob(m.Kind) {
+		return w.Sender.Send(ctx, m)
+	}
+	if w.Jobs == nil {
+		return errors.New("no job runner for " + m.Kind)
+	}
+	return w.Jobs.RunJob(ctx, m, w.now())
 }
 
 func (w *Worker) now() time.Time {

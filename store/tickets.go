@@ -85,12 +85,37 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 	return o, nil
 }
 
-// SendTicketsLink e-mails an address a link to its tickets, when it has any.
+// SendTicketsLink queues a job (palaro.JobTicketsLink) that e-mails the address a link to its
+// tickets when it has any. The same work is done whatever the address, so the answer's timing
+// tells nothing; the outbox worker resolves the job (RunJob).
 func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now time.Time) error {
 	email, err := palaro.CheckEmail(email)
 	if err != nil {
 		return err
 	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	job := palaro.Message{Channel: palaro.ChannelEmail, Kind: palaro.JobTicketsLink, To: email, Subject: "Tickets link request"}
+	if err := enqueue(ctx, tx, job, "", now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// RunJob does the work of a job message of the outbox (palaro.JobRunner).
+func (s *PurchaseService) RunJob(ctx context.Context, m palaro.Message, now time.Time) error {
+	switch m.Kind {
+	case palaro.JobTicketsLink:
+		return s.sendTicketsLink(ctx, m.To, now)
+	}
+	return palaro.Errorf(palaro.EINVALID, "Unknown job %q.", m.Kind)
+}
+
+// sendTicketsLink e-mails an address a link to its tickets, when it has any.
+func (s *PurchaseService) sendTicketsLink(ctx context.Context, email string, now time.Time) error {
 	tx, err := s.db.beginWrite(ctx)
 	if err != nil {
 		return err

@@ -204,7 +204,7 @@ func newSender(cfg config, logger *slog.Logger) (notify.Sender, error) {
 // every job has stopped.
 func (a *app) runJobs(ctx context.Context) {
 	var wg sync.WaitGroup
-	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Logger: a.logger, Now: a.now}
+	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now}
 	wg.Go(func() { _ = worker.Run(ctx) })
 	wg.Go(func() {
 		every := a.jobEvery

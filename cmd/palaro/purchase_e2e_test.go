@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/notify"
 	"palaro/store"
 )
 
@@ -153,8 +154,15 @@ func TestPurchase_Browser(t *testing.T) {
 }
 
 // outboxLink returns the first link to path prefix in the newest e-mail sent to address.
+// Jobs in the outbox (a tickets link request) are done first, as the outbox worker does.
 func outboxLink(t *testing.T, a *testApp, to, prefix string) string {
 	t.Helper()
+	w := &notify.Worker{Outbox: a.outbox, Sender: notify.LogSender{Logger: a.logger}, Jobs: a.purchases, Logger: a.logger, Now: a.now}
+	for n := 1; n > 0; {
+		var err error
+		n, err = w.Drain(context.Background())
+		require.NoError(t, err)
+	}
 	msgs, err := store.NewOutboxService(a.db).ListOutbox(context.Background(), palaro.OutboxFilter{To: to, Limit: 10})
 	require.NoError(t, err)
 	require.NotEmpty(t, msgs, "an e-mail to %s", to)
