@@ -277,7 +277,7 @@ func (s *Server) changeEmail(c *echo.Context) error {
 	if !palaro.ValidKey(req.UUID) {
 		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
-	if err := s.throttleMail(c, mailRecipient(req.Email), "ticket:"+req.UUID); err != nil {
+	if err := s.throttleMail(c, transferRecipients(req.UUID, req.Email)...); err != nil {
 		return err
 	}
 	tr, err := s.requestTransfer(c, req.UUID, req.Email)

@@ -402,7 +402,7 @@ func (s *Server) changeEmailPage(c *echo.Context) error {
 	if c.Request().Method == http.MethodPost {
 		cv.Email = strings.TrimSpace(c.FormValue("email"))
 		var tr *palaro.TicketTransfer
-		err := s.throttleMail(c, mailRecipient(cv.Email), "ticket:"+t.PublicID)
+		err := s.throttleMail(c, transferRecipients(t.PublicID, cv.Email)...)
 		if err == nil {
 			tr, err = s.requestTransfer(c, t.PublicID, cv.Email)
 		}

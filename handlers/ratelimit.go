@@ -33,9 +33,9 @@ var (
 	limitActivationMail = limitRule{Burst: 3, Every: 5 * time.Minute}
 	// Routes that send e-mail (a tickets link, a ticket's or an account's change of address) are
 	// limited per session, per IP address and per recipient, so one visitor cannot flood an inbox.
-	limitMailSession   = limitRule{Burst: 5, Every: 2 * time.Minute}
+	limitMailSession   = limitRule{Burst: 10, Every: time.Minute}
 	limitMailIP        = limitRule{Burst: 60, Every: 5 * time.Second}
-	limitMailRecipient = limitRule{Burst: 3, Every: 20 * time.Minute}
+	limitMailRecipient = limitRule{Burst: 5, Every: 20 * time.Minute}
 	// limitPicture bounds picture uploads per IP address, limitPictureAccount per account.
 	limitPicture        = limitRule{Burst: 30, Every: 20 * time.Second}
 	limitPictureAccount = limitRule{Burst: 10, Every: time.Minute}
@@ -176,6 +176,16 @@ func mailRecipient(email string) string {
 		return c
 	}
 	return ""
+}
+
+// transferRecipients are the throttleMail recipients of a ticket transfer to email: the new
+// address and the ticket's holder. An invalid address sends nothing, so it costs them nothing.
+func transferRecipients(ticketID, email string) []string {
+	to := mailRecipient(email)
+	if to == "" {
+		return nil
+	}
+	return []string{to, "ticket:" + ticketID}
 }
 
 // oneAtATime lets each key run one piece of work at a time (one picture upload per account).
