@@ -54,6 +54,20 @@ func lineCount(t *testing.T, ctx context.Context, sel string) int {
 	return n
 }
 
+// buyFreeTicket buys one free ticket for email through the API and returns its public id.
+func buyFreeTicket(t *testing.T, a *testApp, email string) string {
+	t.Helper()
+	buyer := newVisitor(t, a)
+	buyer.get("/")
+	_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
+		`"email":"`+email+`","fullName":"Tess Ong","mobileNumber":"0935-123-4567"}`)
+	require.Contains(t, raw, `"responseCode":200`)
+	tickets, err := a.purchases.ListTicketsByEmail(context.Background(), email)
+	require.NoError(t, err)
+	require.NotEmpty(t, tickets)
+	return tickets[0].PublicID
+}
+
 func TestSignUpForm_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
@@ -240,17 +254,8 @@ func TestPhoneLayout_Browser(t *testing.T) {
 
 	t.Run("ProfileLongName", func(t *testing.T) {
 		name := strings.Repeat("Maximilian", 10)
-		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/sign-up"),
-			chromedp.SendKeys("#f-email", "long.name@example.ph", chromedp.ByQuery),
-			chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
-			chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
-			chromedp.SendKeys("#f-firstName", name, chromedp.ByQuery),
-			chromedp.SendKeys("#f-lastName", "Santos", chromedp.ByQuery),
-			chromedp.SendKeys("#f-mobileNumber", "0917 555 1111", chromedp.ByQuery),
-			chromedp.Click(`label:has(#f-terms) .box`, chromedp.ByQuery),
-			submitAndLoad(),
-			chromedp.WaitVisible(".profile-status", chromedp.ByQuery),
-		))
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), signUpInBrowser(a, "long.name@example.ph", name, "0917 555 1111"),
+			chromedp.WaitVisible(".profile-status", chromedp.ByQuery)))
 		for _, w := range phoneWidths {
 			require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.Reload(), chromedp.WaitVisible(".profile-status", chromedp.ByQuery)))
 			head := rectOf(t, ctx, ".profile-head")
@@ -270,14 +275,7 @@ func TestFormPages_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
-	buyer := newVisitor(t, a)
-	buyer.get("/")
-	_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
-		`"email":"forms@example.ph","fullName":"Form Tester","mobileNumber":"0935-123-4567"}`)
-	require.Contains(t, raw, `"responseCode":200`)
-	tickets, err := a.purchases.ListTicketsByEmail(context.Background(), "forms@example.ph")
-	require.NoError(t, err)
-	require.NotEmpty(t, tickets)
+	ticket := buyFreeTicket(t, a, "forms@example.ph")
 
 	// Every server-rendered form at both phone widths: it fits the screen, its touch targets are
 	// large enough and its checkboxes' labels stay on one line.
@@ -302,24 +300,14 @@ func TestFormPages_Browser(t *testing.T) {
 		{"register-organizer", "/register/organizer", "main form"},
 		{"reset-password", "/reset-password", "main form"},
 		{"report", "/report", "main form"},
-		{"change-email", "/change-email/" + tickets[0].PublicID, "main form"},
+		{"change-email", "/change-email/" + ticket, "main form"},
 		{"tickets-signed-out", "/tickets", "main"},
 	}
 	for _, p := range pages {
 		t.Run(p.name, func(t *testing.T) { check(t, p.name, p.path, p.ready) })
 	}
 	t.Run("signed-in", func(t *testing.T) {
-		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+"/sign-up"),
-			chromedp.SendKeys("#f-email", "forms@example.ph", chromedp.ByQuery),
-			chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
-			chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
-			chromedp.SendKeys("#f-firstName", "Form", chromedp.ByQuery),
-			chromedp.SendKeys("#f-lastName", "Tester", chromedp.ByQuery),
-			chromedp.SendKeys("#f-mobileNumber", "0935 123 4567", chromedp.ByQuery),
-			chromedp.Click(`label:has(#f-terms) .box`, chromedp.ByQuery),
-			submitAndLoad(),
-			chromedp.WaitVisible(".profile", chromedp.ByQuery),
-		))
+		require.NoError(t, chromedp.Run(ctx, atWidth(390), signUpInBrowser(a, "forms@example.ph", "Form", "0935 123 4567")))
 		check(t, "profile", "/profile", ".profile")
 		check(t, "tickets", "/tickets", "main")
 	})

@@ -145,28 +145,10 @@ func TestTouchTargets_Browser(t *testing.T) {
 		assertTouchTargets(t, ctx)
 	})
 	t.Run("ticket", func(t *testing.T) {
-		buyer := newVisitor(t, a)
-		buyer.get("/")
-		_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
-			`"email":"targets.ticket@example.ph","fullName":"Tess Ong","mobileNumber":"0935-123-4567"}`)
-		require.Contains(t, raw, `"responseCode":200`)
-		tickets, err := a.purchases.ListTicketsByEmail(context.Background(), "targets.ticket@example.ph")
-		require.NoError(t, err)
-		require.NotEmpty(t, tickets)
-		check(t, "/t/"+tickets[0].PublicID, ".ticket-card")
+		check(t, "/t/"+buyFreeTicket(t, a, "targets.ticket@example.ph"), ".ticket-card")
 	})
 	t.Run("signed-in", func(t *testing.T) {
-		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+"/sign-up"),
-			chromedp.SendKeys("#f-email", "targets@example.ph", chromedp.ByQuery),
-			chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
-			chromedp.SendKeys("#f-repeatPassword", "Secret123", chromedp.ByQuery),
-			chromedp.SendKeys("#f-firstName", "Tess", chromedp.ByQuery),
-			chromedp.SendKeys("#f-lastName", "Ong", chromedp.ByQuery),
-			chromedp.SendKeys("#f-mobileNumber", "0917 555 4321", chromedp.ByQuery),
-			chromedp.Click(`label:has(#f-terms) .box`, chromedp.ByQuery),
-			submitAndLoad(),
-			chromedp.WaitVisible(".profile", chromedp.ByQuery),
-		))
+		require.NoError(t, chromedp.Run(ctx, atWidth(390), signUpInBrowser(a, "targets@example.ph", "Tess", "0917 555 4321")))
 		check(t, "/profile", ".profile")
 		check(t, "/tickets", "main")
 	})
