@@ -119,6 +119,10 @@ func TestAPI_UnpaidHoldsPerSession(t *testing.T) {
 	status, body := buy("b@x.ph", 1)
 	require.Equal(t, 409, status, body)
 	require.Equal(t, "You have an unpaid order waiting: "+f.http.URL+palaro.OrderPath(first["orderId"].(string)), body["message"])
+	// the link leads to the waiting order, which offers its checkout again
+	waiting := f.html(t, palaro.OrderPath(first["orderId"].(string)))
+	require.Contains(t, waiting, "Continue to payment")
+	require.Contains(t, waiting, `href="`+first["redirectUrl"].(string)+`"`)
 	// starting again with the same e-mail replaces the unpaid order
 	status, body = buy("a@x.ph", 4)
 	require.Equal(t, 200, status, body)

@@ -253,6 +253,9 @@ func (s *Server) orderPage(c *echo.Context) error {
 		}
 	case palaro.OrderPending:
 		v.Pending = true
+		if strings.HasPrefix(o.CheckoutURL, "https://") || strings.HasPrefix(o.CheckoutURL, s.config.BaseURL+"/") {
+			v.PayHref = o.CheckoutURL // the buyer may come back here from 'You have an unpaid order waiting'
+		}
 		v.Heading, v.Message = "Waiting for your payment", "This page updates by itself when the payment is confirmed. It usually takes a few seconds."
 	case palaro.OrderExpired:
 		v.Heading, v.Message = "Payment not completed", "Your order expired before the payment was confirmed, and its tickets were released."

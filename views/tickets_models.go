@@ -20,8 +20,10 @@ type TicketLinkView struct {
 
 // OrderView is the view model of /payment/success/{orderId}.
 type OrderView struct {
-	PublicID   string
-	Pending    bool
+	PublicID string
+	Pending  bool
+	// PayHref is the provider's checkout page of a pending order, to continue paying ("" when none).
+	PayHref    string
 	Heading    string
 	Message    string
 	StatusText string
