@@ -43,6 +43,10 @@ const isl = islands.length
       jsx: 'automatic',
       entryNames: '[name]-[hash]',
       chunkNames: 'chunks/[name]-[hash]',
+      // the gate's QR decoder (WebAssembly) is served from our own static files, never a CDN
+      loader: { '.wasm': 'file' },
+      assetNames: 'assets/[name]-[hash]',
+      publicPath: '/static/dist/',
     })
   : { metafile: { outputs: {} } };
 

@@ -29,6 +29,9 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 	}
 	p := s.orgPage(c, "Gate · "+ev.Name)
 	p.Islands = []string{"gate"}
+	// The QR decoder of browsers without BarcodeDetector is WebAssembly: this page alone may compile it.
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"), "script-src ", "script-src 'wasm-unsafe-eval' ", 1))
 	return render(c, http.StatusOK, views.GatePage(p, v))
 }
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -145,7 +145,7 @@ func TestCheckInService_Sync(t *testing.T) {
 	ctx := context.Background()
 	f := newGateFixture(t, 2)
 	offline := func(code, gate, id string) palaro.CheckInRequest {
-		return palaro.CheckInRequest{EventID: f.eventID, Code: code, Gate: gate, ClientID: id, At: f.now.Add(-5*time.Minute)}
+		return palaro.CheckInRequest{EventID: f.eventID, Code: code, Gate: gate, ClientID: id, At: f.now.Add(-5 * time.Minute)}
 	}
 	t.Run("OK first phone's scans count", func(t *testing.T) {
 		res, err := f.gate.SyncCheckIns(ctx, []palaro.CheckInRequest{offline(f.codes[0], "A", "a-1"), offline("FORGED0000", "A", "a-2")})

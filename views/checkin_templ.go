@@ -241,7 +241,7 @@ func CheckInsPage(p Page, v CheckInsView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<div class=\"field\"><label for=\"undo-code\">Ticket code</label> <input id=\"undo-code\" name=\"ticket\" autocomplete=\"off\" autocapitalize=\"characters\" required></div><button type=\"submit\" class=\"button small secondary\">Undo</button></form></section>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<div class=\"gate-field\"><label for=\"undo-code\">Ticket code</label> <input id=\"undo-code\" name=\"ticket\" autocomplete=\"off\" autocapitalize=\"characters\" required></div><button type=\"submit\" class=\"button small secondary\">Undo</button></form></section>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -1,0 +1,371 @@
+// The gate island: checks tickets in by camera or typed code, with a large green or red answer,
+// sound and vibration. Online it asks POST /v1/checkin; offline it verifies the QR's Ed25519
+// signature and the kept ticket list on the phone, queues the check-in and syncs it
+// (POST /v1/checkin/sync) when the network returns. It also sells tickets at the door.
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { mountIsland } from './mount';
+import { checkInOffline, load, manilaTime, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './components/gate-offline';
+import type { Detector } from './components/qr-camera';
+
+/** GateProps mirrors views.GateProps. */
+interface GateProps {
+  eventCode: string;
+  eventName: string;
+  publicKey: string;
+  listUrl: string;
+  consoleHref: string;
+  ticketTypes: Array<{ code: string; name: string; price: string }>;
+}
+
+const LIST_REFRESH_MS = 30000;
+const SYNC_EVERY_MS = 5000;
+const SYNC_BATCH = 100;
+const GATE_KEY = 'palaro.gate.name';
+
+function csrfHeaders(): Record<string, string> {
+  const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
+  return { Accept: 'application/json', 'Content-Type': 'application/json', ...(csrf ? { 'X-CSRF-Token': csrf } : {}) };
+}
+
+/** post sends JSON; it rejects only when the network fails (no answer at all). */
+async function post(url: string, body: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
+  const res = await fetch(url, { method: 'POST', headers: csrfHeaders(), body: JSON.stringify(body), credentials: 'same-origin' });
+  let data: Record<string, unknown> = {};
+  try {
+    data = await res.json();
+  } catch {
+    /* an empty or unreadable answer */
+  }
+  return { status: res.status, data };
+}
+
+let audio: AudioContext | null = null;
+
+/** signal beeps (high and short for yes, low and long for no) and vibrates. */
+function signal(ok: boolean): void {
+  try {
+    navigator.vibrate?.(ok ? 120 : [250, 100, 250]);
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.type = ok ? 'sine' : 'square';
+    osc.frequency.value = ok ? 880 : 220;
+    gain.gain.value = 0.2;
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + (ok ? 0.15 : 0.45));
+  } catch {
+    /* no sound on this device */
+  }
+}
+
+function Gate(props: GateProps) {
+  const kept = useRef<Kept>(load(props.eventCode));
+  const [online, setOnline] = useState(navigator.onLine);
+  const [syncing, setSyncing] = useState(false);
+  const [queued, setQueued] = useState(kept.current.queue.length);
+  const [listInfo, setListInfo] = useState(kept.current.list ? kept.current.list.tickets.length : 0);
+  const [conflicts, setConflicts] = useState(0);
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [answers, setAnswers] = useState(0);
+  const [code, setCode] = useState('');
+  const [gate, setGate] = useState(() => localStorage.getItem(GATE_KEY) || 'Gate 1');
+  const [camera, setCamera] = useState<'off' | 'starting' | 'on' | 'error'>('off');
+  const video = useRef<HTMLVideoElement>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const busy = useRef(false);
+
+  const persist = useCallback(() => {
+    save(props.eventCode, kept.current);
+    setQueued(kept.current.queue.length);
+  }, [props.eventCode]);
+
+  const refreshList = useCallback(async () => {
+    try {
+      const res = await fetch(props.listUrl, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      if (!res.ok) return;
+      const list = (await res.json()) as GateList;
+      kept.current.list = list;
+      // check-ins of this phone that the server has now recorded need no local note any more
+      for (const t of list.tickets) if (t.status === 'checked_in' && !kept.current.queue.some((q) => q.ticket === t.code)) delete kept.current.local[t.code];
+      persist();
+      setListInfo(list.tickets.length);
+    } catch {
+      /* offline: keep the list we have */
+    }
+  }, [props.listUrl, persist]);
+
+  const sync = useCallback(async () => {
+    const batch = kept.current.queue.slice(0, SYNC_BATCH);
+    if (batch.length === 0 || busy.current) return;
+    busy.current = true;
+    setSyncing(true);
+    try {
+      const { status, data } = await post('/v1/checkin/sync', { eventCode: props.eventCode, checkIns: batch });
+      if (status === 200) {
+        const done = new Set(batch.map((b) => b.id));
+        kept.current.queue = kept.current.queue.filter((q) => !done.has(q.id));
+        const results = (data.results as Array<{ result: string }>) || [];
+        setConflicts((n) => n + results.filter((r) => r.result === 'conflict').length);
+        persist();
+        await refreshList();
+      }
+    } catch {
+      setOnline(false);
+    } finally {
+      busy.current = false;
+      setSyncing(false);
+    }
+  }, [props.eventCode, persist, refreshList]);
+
+  useEffect(() => {
+    const up = () => {
+      setOnline(true);
+      void sync();
+    };
+    const down = () => setOnline(false);
+    window.addEventListener('online', up);
+    window.addEventListener('offline', down);
+    void refreshList().then(() => sync());
+    const lists = setInterval(() => navigator.onLine && void refreshList(), LIST_REFRESH_MS);
+    const syncs = setInterval(() => navigator.onLine && void sync(), SYNC_EVERY_MS);
+    return () => {
+      window.removeEventListener('online', up);
+      window.removeEventListener('offline', down);
+      clearInterval(lists);
+      clearInterval(syncs);
+    };
+  }, [refreshList, sync]);
+
+  const show = useCallback((a: Answer) => {
+    setAnswer(a);
+    setAnswers((n) => n + 1);
+    signal(a.ok);
+  }, []);
+
+  const scan = useCallback(
+    async (raw: string) => {
+      if (!raw.trim()) return;
+      if (navigator.onLine) {
+        try {
+          const { status, data } = await post('/v1/checkin', { eventCode: props.eventCode, ticket: raw, gate });
+          if (status >= 500 || !data.result) throw new Error('no answer');
+          const ticket = data.ticket as GateTicket | undefined;
+          if (status === 200 && ticket) {
+            const t = kept.current.list?.tickets.find((x) => x.code === ticket.code);
+            if (t) Object.assign(t, ticket);
+            persist();
+          }
+          show({ ok: status === 200, title: String(data.message), ticket: ticket && ticket.holderName ? ticket : undefined });
+          return;
+        } catch {
+          setOnline(false); // no answer: decide on the phone
+        }
+      }
+      const parsed = await parse(raw, props.publicKey);
+      const a = checkInOffline(kept.current, parsed, gate, new Date());
+      persist();
+      show(a);
+    },
+    [props.eventCode, props.publicKey, gate, persist, show],
+  );
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const value = code;
+    setCode('');
+    void scan(value).then(() => input.current?.focus());
+  };
+
+  // The camera: one frame every 250 ms; a read code is not read again for 2.5 s.
+  useEffect(() => {
+    if (camera !== 'starting') return;
+    let stream: MediaStream | null = null;
+    let timer = 0;
+    let stopped = false;
+    let last = '';
+    let lastAt = 0;
+    (async () => {
+      try {
+        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } });
+        const { qrDetector } = await import('./components/qr-camera');
+        const detector: Detector = await qrDetector();
+        if (stopped || !video.current) return;
+        video.current.srcObject = stream;
+        await video.current.play();
+        setCamera('on');
+        timer = window.setInterval(async () => {
+          if (!video.current || video.current.readyState < 2) return;
+          const found = await detector.detect(video.current).catch(() => []);
+          const value = found[0]?.rawValue;
+          if (value && (value !== last || Date.now() - lastAt > 2500)) {
+            last = value;
+            lastAt = Date.now();
+            void scan(value);
+          }
+        }, 250);
+      } catch {
+        setCamera('error');
+      }
+    })();
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      stream?.getTracks().forEach((t) => t.stop());
+    };
+  }, [camera === 'starting' || camera === 'on', scan]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const state = syncing ? 'syncing' : online ? 'online' : 'offline';
+  const updated = kept.current.list?.generatedAt ? manilaTime(kept.current.list.generatedAt) : '';
+  return (
+    <div className="gate" data-state={state} data-queued={queued}>
+      <p className={`gate-status gate-status-${state}`} role="status">
+        {state === 'syncing' && <>Syncing {queued} check-in(s)…</>}
+        {state === 'online' && <>Online · {listInfo} tickets on this phone{updated && `, updated ${updated}`}</>}
+        {state === 'offline' && (
+          <>
+            Offline · checking against {listInfo} tickets on this phone · {queued} to sync
+          </>
+        )}
+      </p>
+      {conflicts > 0 && (
+        <p className="gate-conflicts">
+          {conflicts} conflict(s) on sync: <a href={props.consoleHref}>see the console</a>
+        </p>
+      )}
+      <div key={answers} className={`gate-answer ${answer ? (answer.ok ? 'gate-answer-ok' : 'gate-answer-bad') : 'gate-answer-ready'}`} aria-live="assertive">
+        {answer ? (
+          <>
+            <p className="gate-answer-title">{answer.ok ? '✓ ' : '✗ '}{answer.title}</p>
+            {answer.ticket && (
+              <>
+                <p className="gate-answer-name">{answer.ticket.holderName || 'No name'}</p>
+                <p className="gate-answer-detail">
+                  {answer.ticket.ticketType}
+                  {answer.ticket.seat ? ` · Seat ${answer.ticket.seat}` : ''}
+                </p>
+              </>
+            )}
+            {answer.offline && answer.ok && <p className="gate-answer-detail">Saved on this phone; it syncs when the network is back.</p>}
+          </>
+        ) : (
+          <p className="gate-answer-title">Ready to scan</p>
+        )}
+      </div>
+      <div className="gate-camera">
+        <video ref={video} className={camera === 'on' ? 'gate-video' : 'gate-video gate-video-off'} muted playsInline aria-label="Camera view" />
+        {camera === 'off' || camera === 'error' ? (
+          <button type="button" className="button block" onClick={() => setCamera('starting')}>
+            Scan with camera
+          </button>
+        ) : (
+          <button type="button" className="button block secondary" onClick={() => setCamera('off')}>
+            Stop camera
+          </button>
+        )}
+        {camera === 'error' && <p className="field-error">The camera is not available. Type the ticket code instead.</p>}
+      </div>
+      <form className="gate-manual" onSubmit={submit}>
+        <div className="gate-field">
+          <label htmlFor="gate-code">Ticket code</label>
+          <input id="gate-code" ref={input} value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" autoCapitalize="characters" spellCheck={false} />
+        </div>
+        <button type="submit" className="button">
+          Check in
+        </button>
+      </form>
+      <div className="gate-field gate-name">
+        <label htmlFor="gate-name">This gate</label>
+        <input
+          id="gate-name"
+          value={gate}
+          maxLength={40}
+          onChange={(e) => {
+            setGate(e.target.value);
+            localStorage.setItem(GATE_KEY, e.target.value);
+          }}
+        />
+      </div>
+      {props.ticketTypes.length > 0 && <BoxOffice {...props} gate={gate} online={online} onAnswer={show} />}
+    </div>
+  );
+}
+
+/** BoxOffice sells a ticket at the door for cash or an outside card terminal and checks it in. */
+function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer: (a: Answer) => void }) {
+  const [type, setType] = useState(props.ticketTypes[0].code);
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [method, setMethod] = useState('CASH');
+  const [error, setError] = useState('');
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setError('');
+    try {
+      const { status, data } = await post(`/v1/organizer/events/${props.eventCode}/box-office`, {
+        ticketType: type,
+        holderName: name,
+        email,
+        paymentMethod: method,
+        gate: props.gate,
+      });
+      if (status !== 200) {
+        const fields = (data.fields as Record<string, string>) || {};
+        setError(Object.values(fields).join(' ') || String(data.message || 'The sale failed.'));
+        return;
+      }
+      setName('');
+      setEmail('');
+      props.onAnswer({ ok: true, title: String(data.message), ticket: data.ticket as GateTicket });
+    } catch {
+      setError('No network: the box office needs it to sell within the capacity.');
+    }
+  };
+  return (
+    <details className="gate-box-office">
+      <summary>Box office: sell at the door</summary>
+      <form onSubmit={submit} noValidate>
+        <div className="org-select">
+          <label htmlFor="bo-type">Ticket type</label>
+          <select id="bo-type" value={type} onChange={(e) => setType(e.target.value)}>
+            {props.ticketTypes.map((t) => (
+              <option key={t.code} value={t.code}>
+                {t.name} · {t.price}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="gate-field">
+          <label htmlFor="bo-name">Holder's name</label>
+          <input id="bo-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+        </div>
+        <div className="gate-field">
+          <label htmlFor="bo-email">E-mail (optional)</label>
+          <input id="bo-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="off" />
+        </div>
+        <fieldset className="org-checks">
+          <legend>Paid by</legend>
+          {[
+            ['CASH', 'Cash'],
+            ['CARD_TERMINAL', 'Card terminal'],
+          ].map(([v, label]) => (
+            <label key={v} className="org-check" htmlFor={'bo-' + v}>
+              <input type="radio" id={'bo-' + v} name="bo-method" value={v} checked={method === v} onChange={() => setMethod(v)} />
+              {label}
+            </label>
+          ))}
+        </fieldset>
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button block" disabled={!props.online}>
+          Sell and check in
+        </button>
+      </form>
+    </details>
+  );
+}
+
+mountIsland('gate', Gate);
