@@ -154,9 +154,13 @@ func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.Paymen
 	if f.Limit <= 0 || f.Limit > 1000 {
 		f.Limit = 100
 	}
+	refusedOnly := 0
+	if f.Refused {
+		refusedOnly = 1
+	}
 	rows, err := s.db.read.QueryContext(ctx, `SELECT pe.provider, pe.event_id, coalesce(o.public_id, ''), pe.status,
 		pe.refused, pe.received_at FROM payment_events pe LEFT JOIN orders o ON o.id = pe.order_id
-		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.rowid DESC LIMIT ?`, f.Refused, f.Limit)
+		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.event_id LIMIT ?`, refusedOnly, f.Limit)
 	if err != nil {
 		return nil, err
 	}
