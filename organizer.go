@@ -611,6 +611,8 @@ type OrganizerService interface {
 	ChangeTicketEmail(ctx context.Context, eventID int64, code, newEmail, actor string) error
 	// CancelTicket cancels a valid ticket; its place and seat go back on sale. Returns EINVALID, ENOTFOUND.
 	CancelTicket(ctx context.Context, eventID int64, code, actor string) error
+	// SalesReport sums an event's paid orders per day (Manila), ticket type and promo code or source.
+	SalesReport(ctx context.Context, eventID int64) (*SalesReport, error)
 }
 
 // MessageOrganizerApproved is the kind of the e-mail telling an owner their organization is approved.
@@ -623,4 +625,29 @@ type OrganizerComposer interface {
 	OrganizerApproved(org Organization) Message
 	// OrderConfirmation lists an order's tickets, for an organizer sending them again.
 	OrderConfirmation(o *Order) Message
+}
+
+// SalesDay is one day of an event's sales, in Manila.
+type SalesDay struct {
+	Date    time.Time // midnight in Manila
+	Tickets int
+	Revenue Money
+}
+
+// SalesLine is the sales of one ticket type, promo code or source.
+type SalesLine struct {
+	Label   string
+	Tickets int
+	Revenue Money
+}
+
+// SalesReport is an event's sales dashboard: paid orders per day, per ticket type and per promo
+// code or source, and check-ins against tickets issued.
+type SalesReport struct {
+	Days      []SalesDay
+	ByType    []SalesLine
+	BySource  []SalesLine
+	Issued    int // tickets issued and not cancelled
+	CheckedIn int
+	Revenue   Money
 }

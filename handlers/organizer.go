@@ -43,6 +43,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodPost, "/organizer/events/:code/orders/:order/refunded", palaro.ActionOrders, (*Server).orgMarkRefunded, false},
 	{http.MethodPost, "/organizer/events/:code/tickets/:ticket/email", palaro.ActionOrders, (*Server).orgTicketEmail, false},
 	{http.MethodPost, "/organizer/events/:code/tickets/:ticket/cancel", palaro.ActionOrders, (*Server).orgCancelTicket, false},
+	{http.MethodGet, "/organizer/events/:code/dashboard", palaro.ActionOrders, (*Server).orgDashboardPage, false},
 	{http.MethodGet, "/organizer/events/:code/refunds", palaro.ActionOrders, (*Server).orgRefundsPage, false},
 	{http.MethodGet, "/organizer/events/:code/orders.csv", palaro.ActionOrders, (*Server).orgOrdersCSV, true},
 	{http.MethodGet, "/organizer/events/:code/attendees.csv", palaro.ActionOrders, (*Server).orgAttendeesCSV, true},
@@ -288,7 +289,7 @@ func (s *Server) orgEventPage(c *echo.Context, caller *palaro.Caller) error {
 		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
-		v.Links = append(v.Links, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"},
+		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"},
 			views.Link{Label: "Attendees CSV", Href: base + "/attendees.csv"}, views.Link{Label: "Orders CSV", Href: base + "/orders.csv"})
 	}
 	if ev.Status != palaro.EventDraft {

@@ -211,3 +211,48 @@ type OrgRefundsView struct {
 	Frame  OrgFrame
 	Orders []OrgOrderRow
 }
+
+// SVGBar is one bar of a server-drawn chart, in the chart's viewBox units.
+type SVGBar struct {
+	X, Y, W, H float64
+	// Title is the bar's tooltip and accessible text, such as "12 Mar: 40 tickets".
+	Title string
+}
+
+// SVGLabel is a text of a server-drawn chart.
+type SVGLabel struct {
+	X, Y   float64
+	Text   string
+	Anchor string // start, middle or end
+}
+
+// OrgChart is a bar chart drawn on the server as SVG (no chart library on a phone).
+type OrgChart struct {
+	Title string
+	// Summary describes the chart for screen readers.
+	Summary string
+	Width   float64
+	Height  float64
+	Bars    []SVGBar
+	Labels  []SVGLabel
+	// Class colours the bars (chart-tickets, chart-revenue).
+	Class string
+}
+
+// OrgSalesRow is one line of a sales table.
+type OrgSalesRow struct {
+	Label   string
+	Tickets string
+	Revenue string
+}
+
+// OrgDashboardView is an event's sales dashboard.
+type OrgDashboardView struct {
+	Frame      OrgFrame
+	Totals     [][2]string
+	Charts     []OrgChart
+	ByType     []OrgSalesRow
+	BySource   []OrgSalesRow
+	CheckIns   string
+	CheckInBar SVGBar
+}

@@ -138,13 +138,16 @@ func TestOrganizerJourney_Browser(t *testing.T) {
 		require.Contains(t, orders, "PAID")
 		screenshot(t, ctx, "organizer-orders")
 		pages = append(pages, "/organizer/events/laro-cup-manila/orders?q="+url.QueryEscape(orderEmail), "/organizer/tokens",
-			"/organizer/events/laro-cup-manila/refunds")
+			"/organizer/events/laro-cup-manila/refunds", "/organizer/events/laro-cup-manila/dashboard")
 		require.NoError(t, chromedp.Run(ctx, chromedp.Click(".org-orders a", chromedp.ByQuery)))
 		orderURL := waitPath(t, ctx, "/organizer/events/laro-cup-manila/orders/")
 		var facts string
 		require.NoError(t, chromedp.Run(ctx, chromedp.Text(".org-facts", &facts, chromedp.ByQuery)))
 		require.Contains(t, facts, "Bisita Dela Peña")
 		screenshot(t, ctx, "organizer-order")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/organizer/events/laro-cup-manila/dashboard"),
+			chromedp.WaitVisible(".org-chart svg", chromedp.ByQuery)))
+		screenshot(t, ctx, "organizer-dashboard")
 		pages = append(pages, strings.TrimPrefix(orderURL, a.URL))
 
 		v := newVisitor(t, a)

@@ -385,6 +385,14 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 	require.Contains(t, body, "cancelled", "the audit log")
 	require.Contains(t, body, "sent again to pair@example.ph")
 
+	t.Run("Dashboard", func(t *testing.T) {
+		status, body := owner.get(base + "/dashboard")
+		require.Equal(t, http.StatusOK, status)
+		require.Contains(t, body, "<title>18 Mar: 2 tickets</title>", "the day's bar, in Manila")
+		require.Contains(t, body, "<title>18 Mar: FREE</title>")
+		require.Contains(t, body, "0 of 1 tickets issued are checked in.", "the cancelled ticket is not counted")
+		require.Regexp(t, `<th scope="row">Direct</th><td>2</td>`, body)
+	})
 	t.Run("RefundQueue", func(t *testing.T) {
 		// An order paid after its hold expired and its tickets were gone is put in that state
 		// by the payment path; here it is set directly.

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"palaro"
+)
+
+// SalesReport sums an event's paid orders per Manila day, per ticket type and per promo code or
+// source, and counts its issued and checked-in tickets.
+func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (*palaro.SalesReport, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	r := &palaro.SalesReport{}
+	lines := func(query string) ([]palaro.SalesLine, error) {
+		rows, err := tx.QueryContext(ctx, query, eventID)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []palaro.SalesLine
+		for rows.Next() {
+			var l palaro.SalesLine
+			if err := rows.Scan(&l.Label, &l.Tickets, &l.Revenue); err != nil {
+				return nil, err
+			}
+			out = append(out, l)
+		}
+		return out, rows.Err()
+	}
+	// Manila is UTC+8 without daylight saving: a paid_at shifted by 8 hours falls on its Manila date.
+	days, err := lines(`SELECT date(o.paid_at, '+8 hours') AS day, sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END),
+		sum(o.total) FROM orders o WHERE o.event_id = ? AND o.status = 'paid' AND o.paid_at IS NOT NULL GROUP BY day ORDER BY day`)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range days {
+		t, err := time.ParseInLocation("2006-01-02", d.Label, palaro.Manila)
+		if err != nil {
+			return nil, err
+		}
+		r.Days = append(r.Days, palaro.SalesDay{Date: t, Tickets: d.Tickets, Revenue: d.Revenue})
+		r.Revenue += d.Revenue
+	}
+	if r.ByType, err = lines(`SELECT tt.name, coalesce(sum(CASE WHEN o.kind = 'tickets' THEN o.quantity END), 0),
+		coalesce(sum(o.total), 0) FROM ticket_types tt
+		LEFT JOIN orders o ON o.ticket_type_id = tt.id AND o.status = 'paid'
+		WHERE tt.event_id = ? GROUP BY tt.id ORDER BY tt.position, tt.id`); err != nil {
+		return nil, err
+	}
+	if r.BySource, err = lines(`SELECT CASE WHEN p.code IS NOT NULL THEN 'Promo ' || p.code
+		WHEN o.source != '' THEN o.source ELSE 'Direct' END AS label,
+		sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END), sum(o.total)
+		FROM orders o LEFT JOIN promo_codes p ON p.id = o.promo_code_id
+		WHERE o.event_id = ? AND o.status = 'paid' GROUP BY label ORDER BY 3 DESC, 1`); err != nil {
+		return nil, err
+	}
+	var checked sql.NullInt64
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), sum(status = 'checked_in') FROM tickets
+		WHERE event_id = ? AND status != 'cancelled'`, eventID).Scan(&r.Issued, &checked); err != nil {
+		return nil, err
+	}
+	r.CheckedIn = int(checked.Int64)
+	return r, nil
+}
