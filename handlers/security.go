@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
@@ -230,7 +231,7 @@ func (s *Server) withSession(next echo.HandlerFunc) echo.HandlerFunc {
 func (s *Server) setViewContext(c *echo.Context, v *visit) {
 	info := views.RequestInfo{CSRFToken: v.csrfToken()}
 	if v.user != nil {
-		info.Viewer = &views.Viewer{Name: v.user.FirstName, Role: v.user.Role}
+		info.Viewer = &views.Viewer{Name: cmp.Or(v.user.FirstName, v.user.Email), Role: v.user.Role} // an existing user may have no name yet
 	}
 	r := c.Request()
 	c.SetRequest(r.WithContext(views.WithRequestInfo(r.Context(), info)))

@@ -126,6 +126,9 @@ func TestSignUpForm_Browser(t *testing.T) {
 			chromedp.Text(".profile-email", &shown, chromedp.ByQuery),
 		))
 		require.Equal(t, "returning@example.ph", shown, "an existing user signs up without a name")
+		require.Equal(t, "No name yet: add it under Your details.", evalString(t, ctx, `document.querySelector('.profile-name').textContent`))
+		require.Equal(t, "returning@example.ph", evalString(t, ctx, `document.querySelector('.menu-signed-in strong').textContent`),
+			"the menu names the account by its e-mail")
 	})
 
 	t.Run("ErrNameRequiredOtherwise", func(t *testing.T) {
