@@ -60,6 +60,9 @@ type PurchaseRequest struct {
 	// SessionKey identifies the browser session that sent the purchase (set by the server, never
 	// read from the payload): unpaid holds are limited per session.
 	SessionKey string `json:"-"`
+	// UserID is the signed-in account that sent the purchase (set by the server; 0 for a visitor):
+	// the per-buyer maximum holds per account as well as per e-mail.
+	UserID int64 `json:"-"`
 }
 
 // AddOnQuantity is one add-on of a purchase with how many of it the order takes.
@@ -132,6 +135,7 @@ type Order struct {
 	PromoCode     string
 	PaymentType   string
 	SessionKey    string // hash of the browser session that created the order ("" when unknown)
+	UserID        int64  // signed-in account that created the order (0 for a visitor)
 	UnitPrice     Money  // discounted price of one ticket
 	AddOnsTotal   Money
 	PromoDiscount Money

@@ -88,6 +88,9 @@ func (s *Server) buyTicket(c *echo.Context) error {
 		return err
 	}
 	req.SessionKey = visitOf(c).orderKey()
+	if u := currentUser(c); u != nil {
+		req.UserID = u.ID
+	}
 	ctx := c.Request().Context()
 	order, err := s.services.Purchases.CreateOrder(ctx, req, s.Now())
 	var appErr *palaro.Error

@@ -85,6 +85,29 @@ func TestPurchaseService_MaxPerBuyer(t *testing.T) {
 		_, err = f.purchases.CreateOrder(ctx, freeRequest(code, 1, "two@x.ph"), f.now) // control
 		require.NoError(t, err)
 	})
+	t.Run("ErrInvalid the same account with another e-mail", func(t *testing.T) {
+		f := newPurchaseFixture(t)
+		code := f.addTicketType(t, "one-per-account", 0, 10, 1)
+		var ids []int64
+		for i := range 2 {
+			res, err := f.db.write.Exec(`INSERT INTO users (email, mobile_number) VALUES (?, ?)`,
+				fmt.Sprintf("acc%d@x.ph", i), fmt.Sprintf("+63917000000%d", i))
+			require.NoError(t, err)
+			id, err := res.LastInsertId()
+			require.NoError(t, err)
+			ids = append(ids, id)
+		}
+		req := freeRequest(code, 1, "first@x.ph")
+		req.UserID = ids[0]
+		_, err := f.purchases.CreateOrder(ctx, req, f.now)
+		require.NoError(t, err)
+		req.Email = "second@x.ph"
+		_, err = f.purchases.CreateOrder(ctx, req, f.now)
+		require.Equal(t, "Maximum ticket limit per user is 1.", palaro.ErrorMessage(err))
+		req.UserID = ids[1] // control: another account with that e-mail
+		_, err = f.purchases.CreateOrder(ctx, req, f.now)
+		require.NoError(t, err)
+	})
 	t.Run("ErrInvalid unpaid orders count too", func(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code := f.addTicketType(t, "paid-two", 20000, 10, 2)

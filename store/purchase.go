@@ -166,7 +166,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	o := &palaro.Order{
 		PublicID: newPublicID(), Kind: palaro.OrderKindTickets, EventID: ev.ID, TicketTypeID: tt.ID,
 		Quantity: req.Quantity, Email: req.Email, Buyer: buyerOf(req), Seats: req.Seats, Source: req.Source,
-		PaymentType: req.PaymentType, SessionKey: req.SessionKey, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
+		PaymentType: req.PaymentType, SessionKey: req.SessionKey, UserID: req.UserID, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
 		PromoDiscount: price.PromoDiscount, Total: price.Total, Status: palaro.OrderPending,
 		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
 	}
@@ -214,17 +214,20 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time) error {
 	buyer, _ := json.Marshal(o.Buyer)
 	seats, _ := json.Marshal(orEmpty(o.Seats))
-	var ticketID any
+	var ticketID, userID any
 	if o.TicketID != 0 {
 		ticketID = o.TicketID
 	}
+	if o.UserID != 0 {
+		userID = o.UserID
+	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id, quantity,
 		email, buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total,
-		status, hold_expires_at, paid_at, created_at, session_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-		?, ?, ?, ?, ?)`,
+		status, hold_expires_at, paid_at, created_at, session_key, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+		?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, ticketID, o.Quantity, o.Email, string(buyer), string(seats),
 		o.Source, promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
-		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey)
+		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey, userID)
 	if err != nil {
 		return err
 	}
@@ -348,7 +351,8 @@ func pickAddOnCounts(available []palaro.AddOn, counts []palaro.AddOnQuantity, ti
 }
 
 // limitPerBuyer enforces, inside the order's write transaction, the ticket type's per-buyer
-// maximum across orders: the e-mail's paid and unpaid tickets of the type, and the session's
+// maximum across orders: the e-mail's (and the signed-in account's) paid and unpaid tickets of
+// the type, and the session's
 // unpaid ones, stay within it. The buyer's own unpaid order of the type (same session and
 // e-mail) is replaced: released here, in the same transaction. A free order is issued at once
 // and never held, so only the e-mail count applies to it as well as to a paid one.
@@ -362,12 +366,12 @@ func limitPerBuyer(ctx context.Context, tx *sql.Tx, tt *palaro.TicketType, o *pa
 		}
 	}
 	var paid, unpaid int
-	var waiting sql.NullString
 	var waitingUntil sql.NullString
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN status = 'paid' THEN quantity END), 0),
 		coalesce(sum(CASE WHEN status = 'pending' THEN quantity END), 0),
-		max(CASE WHEN status = 'pending' THEN public_id END), max(CASE WHEN status = 'pending' THEN hold_expires_at END)
-		FROM orders WHERE `+live+` AND email = ?`, tt.ID, formatTime(now), o.Email).Scan(&paid, &unpaid, &waiting, &waitingUntil); err != nil {
+		max(CASE WHEN status = 'pending' THEN hold_expires_at END)
+		FROM orders WHERE `+live+` AND (email = ? OR user_id = ?)`, tt.ID, formatTime(now), o.Email, o.UserID).
+		Scan(&paid, &unpaid, &waitingUntil); err != nil {
 		return err
 	}
 	if paid+o.Quantity > limit {
