@@ -254,6 +254,8 @@ func (s *Server) orgHome(c *echo.Context, caller *palaro.Caller) error {
 		}
 		if caller.Can(e.Organizer.ID, palaro.ActionManageEvents) {
 			row.Href = "/organizer/events/" + e.Code
+		} else if caller.Can(e.Organizer.ID, palaro.ActionCheckIn) {
+			row.Href = "/organizer/events/" + e.Code + "/check-in" // gate staff go straight to the scanner
 		}
 		byPhase[row.Phase] = append(byPhase[row.Phase], row)
 	}
@@ -286,7 +288,8 @@ func (s *Server) orgEventPage(c *echo.Context, caller *palaro.Caller) error {
 	status := palaro.OrganizerStatus(ev.Status)
 	v := views.OrgEventView{Frame: orgFrame(c, caller, ev.Name), Code: ev.Code, Status: status,
 		When: manilaTime(ev.StartsAt) + " to " + manilaTime(ev.EndsAt), Venue: ev.Venue.Name + ", " + ev.Venue.City,
-		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}}}
+		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Check-in", Href: base + "/check-ins"},
+			{Label: "Gate scanner", Href: base + "/check-in"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
 		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"},

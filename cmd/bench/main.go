@@ -29,6 +29,9 @@ type options struct {
 	Storm       bool
 	Buyers      int
 	Capacity    int
+	CheckIn     bool
+	Gates       int
+	Scans       int
 }
 
 func main() {
@@ -42,9 +45,12 @@ func main() {
 	flag.BoolVar(&o.Storm, "storm", true, "also run the purchase storm")
 	flag.IntVar(&o.Buyers, "buyers", 2000, "purchase storm: buyers, each buying one ticket, -c at a time")
 	flag.IntVar(&o.Capacity, "capacity", 500, "purchase storm: capacity of the ticket type they buy")
+	flag.BoolVar(&o.CheckIn, "checkin", true, "also run the gate benchmark: gates scanning tickets at once, online")
+	flag.IntVar(&o.Gates, "gates", 20, "gate benchmark: gates scanning at once")
+	flag.IntVar(&o.Scans, "scans", 3000, "gate benchmark: scans in all, a fifth of them second scans of a ticket")
 	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
 	flag.Parse()
-	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 || o.Buyers < 1 || o.Capacity < 1 {
+	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 || o.Buyers < 1 || o.Capacity < 1 || o.Gates < 1 || o.Scans < 5 {
 		fmt.Fprintln(os.Stderr, "bench: -rounds, -c, -duration, -max-requests, -buyers and -capacity must be positive")
 		os.Exit(2)
 	}
@@ -164,6 +170,11 @@ func run(ctx context.Context, o options) (*report, error) {
 	}
 	if o.Storm {
 		if rep.Storm, err = runStorm(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
+			return nil, err
+		}
+	}
+	if o.CheckIn {
+		if rep.CheckIn, err = runCheckIns(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
 			return nil, err
 		}
 	}

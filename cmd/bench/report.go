@@ -47,6 +47,7 @@ type report struct {
 	Server     []serverResult
 	Weights    []Weight
 	Storm      *Storm
+	CheckIn    *CheckInBench
 }
 
 func newReport(o options) *report {
@@ -94,6 +95,11 @@ func (r *report) Checks() []check {
 	}
 	if st := r.Storm; st != nil {
 		out = append(out, check{"Purchase storm: oversold = 0", fmt.Sprintf("%d", st.Sold.Oversold()), st.Sold.Oversold() <= 0})
+	}
+	if cb := r.CheckIn; cb != nil {
+		out = append(out, check{"Check-in: one check-in per ticket under any concurrency",
+			fmt.Sprintf("%d tickets, %d checked in, %d check-ins recorded", cb.Tickets, cb.CheckedIn, cb.CheckInRows),
+			cb.CheckedIn == cb.Tickets && cb.CheckInRows == cb.Tickets})
 	}
 	return out
 }
@@ -158,6 +164,16 @@ func (r *report) Markdown() string {
 			st.Sold.TicketsCount, st.Sold.Oversold())
 	}
 
+	if cb := r.CheckIn; cb != nil {
+		fmt.Fprintf(&b, "\n#### Check-in: %d gates scanning at once, online, %d scans of %d tickets (a fifth are second scans)\n\n",
+			cb.Gates, cb.Scans, cb.Tickets)
+		b.WriteString("| Target | Scans answered/s | p50 | p99 | Checked in (200) | Already (409) | Failures | Time |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		l := cb.Scan
+		fmt.Fprintf(&b, "| Palaro `POST /v1/checkin` (gate API token) | %.0f | %s | %s | %d | %d | %d | %s |\n",
+			cb.AnsweredPerSecond(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Refused, l.Failures, l.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(&b, "\nRead back from the database: %d tickets checked in, %d accepted check-ins recorded.\n", cb.CheckedIn, cb.CheckInRows)
+	}
+
 	b.WriteString("\n#### Budgets (DESIGN.md)\n\n| Budget | Measured | Result |\n|---|---:|---|\n")
 	for _, c := range r.Checks() {
 		result := "PASS"
@@ -197,12 +213,16 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   tickets were sold (oversold must be 0); beside it, the rate of bare SQLite write transactions
   (` + "`BEGIN IMMEDIATE; UPDATE …; COMMIT`" + `, one connection, the store's settings) on a temporary
   database in the same run: the ceiling of any design with one writer;
+- runs the gate: adds a ticket type with issued tickets to that event and a gate API token of its
+  organization, then 20 gates scan at once through ` + "`POST /v1/checkin`" + `, online, a fifth of
+  the scans being a second scan of a ticket (409); reports scans answered per second and latency,
+  then reads back that every ticket was checked in exactly once;
 - compares the figures with the budgets of DESIGN.md and prints PASS or FAIL for each. This is
   a report, not an assertion: the command exits 0 unless the measurement itself failed.
 
 Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
 ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
-` + "`-capacity 500`" + `, ` + "`-out FILE`" + `.
+` + "`-capacity 500`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load
