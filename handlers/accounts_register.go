@@ -68,6 +68,9 @@ func (s *Server) registerForm(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
+	if err := s.rememberParticipant(c, p.PublicID); err != nil {
+		return err
+	}
 	return c.Redirect(http.StatusSeeOther, "/register/success/"+p.PublicID)
 }
 
@@ -78,6 +81,9 @@ func (s *Server) registerAPI(c *echo.Context) error {
 	}
 	p, err := s.services.Accounts.RegisterParticipant(c.Request().Context(), req)
 	if err != nil {
+		return err
+	}
+	if err := s.rememberParticipant(c, p.PublicID); err != nil {
 		return err
 	}
 	return apiOK(c, "Registration successful", "/register/success/"+p.PublicID, map[string]any{"participantId": p.PublicID})

@@ -59,6 +59,8 @@ type Services struct {
 	Organizers palaro.OrganizerService
 	// CheckIns runs the gate: check-ins, the offline list, live counts and the box office.
 	CheckIns palaro.CheckInService
+	// Activities runs booth visits, scratch cards, quizzes, points and the leaderboard.
+	Activities palaro.ActivityService
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
 	// show the change at once.
 	EventCache interface{ Invalidate() }
@@ -171,6 +173,9 @@ func (s *Server) routes() {
 	e.GET("/sw.js", s.serviceWorker)
 
 	s.accountRoutes()
+	if s.services.Activities != nil {
+		s.activityRoutes()
+	}
 	if s.services.Organizers != nil {
 		s.organizerRoutes()
 	}

@@ -70,6 +70,9 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 	if err := seedDemoCheckIns(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo orders and check-ins: %w", err)
 	}
+	if err := seedDemoActivities(ctx, tx, now); err != nil {
+		return fmt.Errorf("seed demo activities: %w", err)
+	}
 	return tx.Commit()
 }
 

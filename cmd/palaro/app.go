@@ -123,6 +123,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		EventCache:  cached,
 		Organizers:  store.NewOrganizerService(db, composer),
 		CheckIns:    store.NewCheckInService(db),
+		Activities:  store.NewActivityService(db),
 		TicketTypes: events,
 		Purchases:   purchases,
 		Seats:       store.NewSeatService(db),

@@ -1,0 +1,161 @@
+package palaro
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Kinds of activity an event runs.
+const (
+	ActivityBooth   = "booth"   // visit a booth, earn points
+	ActivityScratch = "scratch" // a scratch card with a prize pool
+	ActivityQuiz    = "quiz"    // one of the partner bank's quizzes
+)
+
+// ActivityKinds lists the kinds of activity, in the order the console offers them.
+var ActivityKinds = []string{ActivityBooth, ActivityScratch, ActivityQuiz}
+
+// Quizzes a quiz activity can run (the part of /quiz/{quiz}/{eventCode}).
+const (
+	QuizPersona = "investment-persona"
+	QuizPower   = "investment-power"
+)
+
+// Activity is something a participant does at an event for points: a booth, a scratch card or a quiz.
+type Activity struct {
+	ID        int64  `json:"-"`
+	EventID   int64  `json:"-"`
+	EventCode string `json:"eventCode"`
+	EventName string `json:"eventName"`
+	Code      string `json:"code"`
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	// Description is a line of instructions, printed on the booth's poster.
+	Description string    `json:"description"`
+	Points      int       `json:"points"`
+	StartsAt    time.Time `json:"startsAt"`
+	EndsAt      time.Time `json:"endsAt"`
+	// TicketHoldersOnly lets only participants with a ticket to the event take part.
+	TicketHoldersOnly bool `json:"ticketHoldersOnly"`
+	// WinPercent is the chance, in percent, that a scratch card wins while prizes are in stock.
+	WinPercent int `json:"winPercent"`
+	// Quiz names the quiz of a quiz activity (QuizPersona or QuizPower).
+	Quiz   string  `json:"quiz,omitempty"`
+	Prizes []Prize `json:"prizes"`
+}
+
+// Prize is a prize of a scratch activity, with its stock and how many have been won.
+type Prize struct {
+	ID        int64  `json:"-"`
+	Code      string `json:"code"`
+	Name      string `json:"name"`
+	ImageURL  string `json:"imageUrl"`
+	Stock     int    `json:"stock"`
+	Awarded   int    `json:"awarded"`
+	Claimable bool   `json:"claimable"`
+}
+
+// ScanURL is the path a booth's QR code opens for the activity.
+func (a *Activity) ScanURL() string {
+	return "/scan?activityCode=" + a.Code + "&eventCode=" + a.EventCode
+}
+
+// CheckWindow says whether the activity is open at now: nil, or an EINVALID error saying when it opens or that it closed.
+func (a *Activity) CheckWindow(now time.Time) error {
+	if now.Before(a.StartsAt) {
+		return Errorf(EINVALID, "%s opens on %s.", a.Name, a.StartsAt.In(Manila).Format("January 2 at 3:04 PM"))
+	}
+	if !now.Before(a.EndsAt) {
+		return Errorf(EINVALID, "%s has ended.", a.Name)
+	}
+	return nil
+}
+
+// Scan messages: the answers of /v1/scan that the store writes and the handlers show.
+const (
+	MsgNotTicketHolder = "This activity is for ticket holders only: get a ticket to the event to join it."
+	MsgScanUnknown     = "Unknown activity or event."
+	MsgParticipantGone = "Unknown participant: register at /register first."
+)
+
+// ScanMessage is what a visit says: the points earned, or that the participant joined before.
+func ScanMessage(a *Activity, points int, repeat bool) string {
+	if repeat {
+		return fmt.Sprintf("You already joined %s. Your result is below.", a.Name)
+	}
+	if points == 0 {
+		return fmt.Sprintf("Thanks for joining %s!", a.Name)
+	}
+	return fmt.Sprintf("Thanks for joining %s! You earned %d points.", a.Name, points)
+}
+
+// ScanRequest is one participant joining one activity (the query of GET /v1/scan).
+type ScanRequest struct {
+	ActivityCode  string
+	EventCode     string
+	ParticipantID string
+}
+
+// ScanResult is the answer of /v1/scan: the stored result of the participant's visit.
+type ScanResult struct {
+	Message     string       `json:"message"`
+	Points      int          `json:"points"`
+	TotalPoints int          `json:"totalPoints"`
+	Scratch     *ScratchCard `json:"scratch,omitempty"`
+	// Repeat is true when the visit was registered before (nothing new was awarded).
+	Repeat bool `json:"-"`
+	// Activity is the activity visited.
+	Activity *Activity `json:"-"`
+}
+
+// Visit is one line of a participant's activity log.
+type Visit struct {
+	At           time.Time
+	EventCode    string
+	EventName    string
+	ActivityCode string
+	ActivityName string
+	Kind         string
+	Points       int
+	Remarks      string
+	PrizeName    string
+	Claimable    bool
+	ClaimedAt    time.Time
+}
+
+// LeaderboardRow is one participant's place on a leaderboard.
+type LeaderboardRow struct {
+	Rank          int
+	ParticipantID string
+	Name          string
+	Points        int
+}
+
+// Leaderboard is the top of a ranking and, when asked for, one participant's own row.
+type Leaderboard struct {
+	Rows []LeaderboardRow
+	// Own is the asking participant's row (nil when they have no points).
+	Own *LeaderboardRow
+}
+
+// ActivityService runs activities, visits, prizes and points.
+type ActivityService interface {
+	// Scan registers a participant's visit to an activity once and awards its points; for a
+	// scratch activity it draws the outcome and takes the prize from the stock in the same write
+	// transaction. A repeat answers the stored result. Returns ENOTFOUND for unknown codes or
+	// participant, EINVALID outside the window or for a participant without a ticket where one is needed.
+	Scan(ctx context.Context, req ScanRequest) (*ScanResult, error)
+	// ListActivities returns the activities of events that have not ended, or of one event when eventCode is set.
+	ListActivities(ctx context.Context, eventCode string) ([]Activity, error)
+	// FindActivity returns one activity of an event with its prizes. Returns ENOTFOUND.
+	FindActivity(ctx context.Context, eventCode, activityCode string) (*Activity, error)
+	// ParticipantLog returns a participant's visits, newest first, and their total points.
+	ParticipantLog(ctx context.Context, participantID string) ([]Visit, int, error)
+	// ParticipantForMobile returns the participant registered with a mobile number, creating one
+	// with the given names when there is none (an account's participant record).
+	ParticipantForMobile(ctx context.Context, req ParticipantSignUp) (*Participant, error)
+	// Leaderboard ranks participants by points, overall or for one event, top limit, with
+	// participantID's own row. Returns ENOTFOUND for an unknown event.
+	Leaderboard(ctx context.Context, eventCode, participantID string, limit int) (*Leaderboard, error)
+}

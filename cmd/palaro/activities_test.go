@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// demoScratchEvent is a demo event with a booth, a scratch card and both quizzes.
+const demoScratchEvent = "mlbb-manila-showdown"
+
+// registerParticipant registers a participant at /register with the visitor and returns their id.
+func registerParticipant(t *testing.T, v *httpVisitor, first, last, mobile string) string {
+	t.Helper()
+	status, _ := v.get("/register")
+	require.Equal(t, http.StatusOK, status)
+	status, _ = v.post("/register", url.Values{"firstName": {first}, "lastName": {last}, "mobileNumber": {mobile}})
+	require.Equal(t, http.StatusSeeOther, status)
+	var pid string
+	require.NoError(t, v.app.db.Writer().QueryRow(`SELECT public_id FROM participants ORDER BY id DESC LIMIT 1`).Scan(&pid))
+	return pid
+}
+
+// scanAPI calls GET /v1/scan and decodes the answer.
+func scanAPI(t *testing.T, v *httpVisitor, activity, event, participant string) (int, map[string]any) {
+	t.Helper()
+	q := url.Values{"activityCode": {activity}, "eventCode": {event}, "participantId": {participant}}
+	status, body := v.get("/v1/scan?" + q.Encode())
+	var answer map[string]any
+	require.NoError(t, json.Unmarshal([]byte(body), &answer), body)
+	return status, answer
+}
+
+func TestScanAPI(t *testing.T) {
+	a := startApp(t)
+	v := newVisitor(t, a)
+	pid := registerParticipant(t, v, "Scan", "Tester", "09175550001")
+	t.Run("OK booth", func(t *testing.T) {
+		status, answer := scanAPI(t, v, "booth", demoScratchEvent, pid)
+		require.Equal(t, http.StatusOK, status, answer)
+		require.Equal(t, float64(10), answer["points"])
+		require.Equal(t, float64(10), answer["totalPoints"])
+		require.NotContains(t, answer, "scratch")
+	})
+	t.Run("OK scratch, idempotent", func(t *testing.T) {
+		status, first := scanAPI(t, v, "scratch", demoScratchEvent, pid)
+		require.Equal(t, http.StatusOK, status, first)
+		card := first["scratch"].(map[string]any)
+		require.Len(t, card["cells"], 9)
+		require.Len(t, card["prizes"], 3)
+		for _, c := range card["cells"].([]any) {
+			require.True(t, strings.HasPrefix(c.(map[string]any)["src"].(string), "/static/img/prizes/"), c)
+		}
+		require.Equal(t, float64(30), first["totalPoints"])
+		for range 3 {
+			status, again := scanAPI(t, v, "scratch", demoScratchEvent, pid)
+			require.Equal(t, http.StatusOK, status)
+			require.Equal(t, first["scratch"], again["scratch"], "a repeat answers the stored card")
+			require.Equal(t, float64(30), again["totalPoints"], "no more points")
+		}
+		var visits int
+		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
+			WHERE p.public_id = ?`, pid).Scan(&visits))
+		require.Equal(t, 2, visits)
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		for _, q := range [][3]string{{"nope", demoScratchEvent, pid}, {"booth", "no-event", pid}, {"booth", demoScratchEvent, "nobody"}} {
+			status, answer := scanAPI(t, v, q[0], q[1], q[2])
+			require.Equal(t, http.StatusNotFound, status, q)
+			require.NotEmpty(t, answer["message"])
+		}
+	})
+	t.Run("ErrTicketHoldersOnly", func(t *testing.T) {
+		_, err := a.db.Writer().Exec(`UPDATE activities SET ticket_holders_only = 1 WHERE code = 'booth'
+			AND event_id = (SELECT id FROM events WHERE code = 'valorant-night-market-bgc')`)
+		require.NoError(t, err)
+		status, answer := scanAPI(t, v, "booth", "valorant-night-market-bgc", pid)
+		require.Equal(t, http.StatusUnprocessableEntity, status)
+		require.Contains(t, answer["message"], "ticket holders only")
+	})
+	t.Run("ErrOutsideWindow", func(t *testing.T) {
+		_, err := a.db.Writer().Exec(`UPDATE activities SET starts_at = '2026-03-16T00:00:00Z', ends_at = '2026-03-17T00:00:00Z' WHERE code = 'booth'
+			AND event_id = (SELECT id FROM events WHERE code = 'tekken-tuesdays-cubao')`)
+		require.NoError(t, err)
+		status, answer := scanAPI(t, v, "booth", "tekken-tuesdays-cubao", pid)
+		require.Equal(t, http.StatusUnprocessableEntity, status)
+		require.Equal(t, "Partner booth has ended.", answer["message"])
+	})
+}
