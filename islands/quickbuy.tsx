@@ -60,10 +60,12 @@ function QuickBuy(p: QuickBuyProps) {
 
   if (!t) return null;
   const cap = Math.max(1, Math.min(t.maxPurchasable || t.quantity, t.quantity));
-  const qty = Number(quantity) || 0;
+  const qty = /^[0-9]+$/.test(quantity) ? Number(quantity) : 0;
   const valid = !check(p.email, email) && qty >= 1 && qty <= cap;
+  // the first thing missing, shown next to the disabled buttons
+  const reason = check(p.email, email) || (qty < 1 ? 'Please input no. of tickets to be purchased' : '');
 
-  const setQty = (v: string) => setQuantity(v && Number(v) > cap ? String(cap) : v);
+  const setQty = (v: string) => setQuantity(/^[0-9]+$/.test(v) && Number(v) > cap ? String(cap) : v);
 
   async function pay(paymentType: string) {
     if (!valid || busy || !t) return;
@@ -94,12 +96,12 @@ function QuickBuy(p: QuickBuyProps) {
           <TextInput id="quick-email" name="email" label="E-mail" type="email" autoComplete="email" required maxLength={254} value={email}
             onChange={(v) => { setEmail(v); if (emailError) setEmailError(check(p.email, v)); }}
             onBlur={() => setEmailError(check(p.email, email))} error={emailError} />
-          <TextInput id="quick-quantity" name="quantity" label="No. of tickets" digitsOnly noPaste maxLength={3} required value={quantity}
+          <TextInput id="quick-quantity" name="quantity" label="No. of tickets" numeric noPaste maxLength={3} required value={quantity}
             onChange={setQty} hint={`Max. ${cap}`} />
           <p className="sheet-total">
-            Total <strong>{peso(t.finalPrice * qty)}</strong>
+            Total <strong>{qty < 1 ? '—' : peso(t.finalPrice * qty)}</strong>
           </p>
-          <PayButtons options={t.payments} free={t.finalPrice === 0} disabled={!valid || busy} onPay={pay} />
+          <PayButtons options={t.payments} free={t.finalPrice === 0} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
         </form>
       </div>
     </div>

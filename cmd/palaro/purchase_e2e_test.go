@@ -398,6 +398,10 @@ func TestQuickBuy_Browser(t *testing.T) {
 		require.Equal(t, "Invalid E-mail address", fieldError(ctx, t, "quick-email"))
 		require.Equal(t, "10", quantity, "quantity is capped at the ticket's limit")
 		require.True(t, buttonsDisabled(ctx, t))
+		require.Equal(t, "Invalid E-mail address", payReason(ctx, t), "the disabled buttons say why")
+		require.NoError(t, chromedp.Run(ctx, typeInto("quick-email", "buyer@example.ph"), typeInto("quick-quantity", "2.5")))
+		require.Equal(t, "Please input no. of tickets to be purchased", payReason(ctx, t), "2.5 is no quantity, not 25")
+		require.True(t, buttonsDisabled(ctx, t))
 		screenshot(t, ctx, "quick-buy-sheet")
 		var closed bool
 		require.NoError(t, chromedp.Run(ctx,
