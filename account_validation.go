@@ -20,6 +20,7 @@ const (
 	MsgTermsRequired        = "Please accept the Terms and Conditions to sign up"
 	MsgEmailTaken           = "An account with this e-mail address already exists. Sign in or reset your password."
 	MsgMobileTaken          = "This mobile number is already used by another account"
+	MsgMobileCodeInvalid    = "The code is not valid or has expired. Save your new number again to get a new code."
 	MsgSignInFailed         = "The e-mail address or password is not correct"
 	MsgResetCodeInvalid     = "The code is not valid or has expired. Request a new code."
 	MsgTokenInvalid         = "This link is not valid or has expired."

@@ -160,8 +160,17 @@ type AccountService interface {
 	// EndSessions bumps the account's session version, ending every session signed in with the old one,
 	// and returns the new version. Returns ENOTFOUND.
 	EndSessions(ctx context.Context, userID int64) (int, error)
-	// UpdateProfile saves the person fields. Returns EINVALID (with Fields), ECONFLICT for a taken mobile number.
+	// UpdateProfile saves the person fields but the mobile number. A new mobile number is not
+	// saved: a 6-digit code is sent to it by SMS (ConfirmMobileChange saves it), except when another
+	// account uses it, when nothing is sent and the change can never be confirmed; the caller
+	// answers the same either way. Returns EINVALID (with Fields), ECONFLICT for a taken username.
 	UpdateProfile(ctx context.Context, userID int64, upd ProfileUpdate) (*User, error)
+	// PendingMobileChange returns the new number awaiting its code, or "" when there is none.
+	PendingMobileChange(ctx context.Context, userID int64) (string, error)
+	// ConfirmMobileChange saves the pending new number when code is the one sent to it. Returns
+	// EINVALID (Fields: code) for a wrong, used, expired or exhausted code, or a change that cannot
+	// complete, always with the same message.
+	ConfirmMobileChange(ctx context.Context, userID int64, code string) (*User, error)
 	// SetPicture stores an already re-encoded profile picture. Returns ENOTFOUND.
 	SetPicture(ctx context.Context, userID int64, pic Picture) error
 	// FindPicture returns the user's picture. Returns ENOTFOUND when there is none.
@@ -205,6 +214,7 @@ const (
 	MessageWelcome           = "welcome"
 	MessageAccountEmail      = "account_email_change"
 	MessagePasswordResetCode = "password_reset_code"
+	MessageMobileCode        = "mobile_change_code"
 )
 
 // AccountComposer writes the messages of the account service; the store calls it inside the
@@ -216,6 +226,8 @@ type AccountComposer interface {
 	AccountEmailChange(u *User, newEmail, confirmPath string) Message
 	// ResetCode is the SMS with a password reset code.
 	ResetCode(mobileNumber, code string) Message
+	// MobileCode is the SMS with the code that confirms a new mobile number for an account.
+	MobileCode(mobileNumber, code string) Message
 }
 
 // Timings of account tokens and codes.
@@ -224,6 +236,8 @@ const (
 	EmailChangeTTL     = 24 * time.Hour
 	ResetCodeTTL       = 10 * time.Minute
 	ResetCodeMaxTries  = 5
+	// MobileCodeTTL is how long a code confirming a new mobile number is valid (ResetCodeMaxTries tries).
+	MobileCodeTTL = 10 * time.Minute
 	SessionMaxLifetime = 30 * 24 * time.Hour
 )
 

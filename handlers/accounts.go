@@ -28,6 +28,7 @@ func (s *Server) accountRoutes() {
 	e.POST("/reset-password/new", s.resetPassword)
 	e.GET("/profile", s.profilePage)
 	e.POST("/profile", s.updateProfile)
+	e.POST("/profile/mobile", s.confirmMobile)
 	e.GET("/profile/picture", s.picture)
 	e.POST("/profile/picture", s.uploadPicture)
 	e.POST("/profile/email", s.requestEmailChange)

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"strconv"
@@ -57,6 +58,14 @@ func passwordChangeForm(notice string, err error) views.Form {
 		Error: formError(err), Notice: notice, Fields: fields}
 }
 
+// mobileConfirmForm asks for the code sent to a new mobile number.
+func mobileConfirmForm(number, notice string, err error) views.Form {
+	return views.Form{ID: "mobile-form", Action: "/profile/mobile#mobile", Submit: "Confirm new number",
+		Error: formError(err), Notice: notice, Fields: []views.FormField{{Name: palaro.FieldCode,
+			Label: "Code sent to " + number, Type: "text", InputMode: "numeric", Autocomplete: "one-time-code",
+			MaxLength: palaro.MaxLength(palaro.FieldCode), Required: true, Error: fieldError(err, palaro.FieldCode)}}}
+}
+
 // profileView is the profile page of u; form and email form errors and values override the stored ones.
 type profileView struct {
 	upd            *palaro.ProfileUpdate
@@ -68,6 +77,8 @@ type profileView struct {
 	passwordNotice string
 	pictureError   string
 	notice         string
+	mobileNotice   string
+	mobileErr      error
 }
 
 func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv profileView) error {
@@ -85,6 +96,14 @@ func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv p
 	if u.PictureVersion != 0 {
 		v.PictureURL = "/profile/picture?v=" + strconv.FormatInt(u.PictureVersion, 10)
 	}
+	pending, err := s.services.Accounts.PendingMobileChange(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	if pending != "" || pv.mobileErr != nil { // a refused code is shown even when no tries are left
+		f := mobileConfirmForm(cmp.Or(pending, "your new number"), pv.mobileNotice, pv.mobileErr)
+		v.MobileForm = &f
+	}
 	return render(c, status, views.Profile(s.accountPage(c, "Profile", true), v))
 }
 
@@ -99,6 +118,8 @@ func (s *Server) profilePage(c *echo.Context) error {
 		notice = "Welcome to Palaro! We sent you an e-mail: open its link to activate your account."
 	case c.QueryParam("saved") == "1":
 		notice = "Your details have been saved."
+	case c.QueryParam("mobile") == "saved":
+		notice = "Your new mobile number has been saved."
 	case c.QueryParam("picture") == "1":
 		notice = "Your picture has been changed."
 	case c.QueryParam("activation") == "sent":
@@ -106,7 +127,13 @@ func (s *Server) profilePage(c *echo.Context) error {
 	case c.QueryParam("password") == "1":
 		passwordNotice = "Your password has been changed. Any other device signed in to your account has been signed out."
 	}
-	return s.renderProfile(c, http.StatusOK, u, profileView{notice: notice, passwordNotice: passwordNotice})
+	mobileNotice := ""
+	if c.QueryParam("mobile") == "sent" {
+		notice = "Your details have been saved."
+		mobileNotice = "We sent a 6-digit code by SMS to your new number. Enter it here to confirm the number; until then your account keeps " +
+			u.MobileNumber + "."
+	}
+	return s.renderProfile(c, http.StatusOK, u, profileView{notice: notice, passwordNotice: passwordNotice, mobileNotice: mobileNotice})
 }
 
 // requireUser returns the signed-in user, or sends the visitor to sign in and returns nil.
@@ -136,13 +163,39 @@ func (s *Server) updateProfile(c *echo.Context) error {
 	if u.Role != palaro.RoleOrganizer {
 		upd.Profile.Organization = u.Profile.Organization
 	}
+	if err := s.throttle(c, limitCheck{limitProfileAccount, "profile|" + strconv.FormatInt(u.ID, 10)}); err != nil {
+		return s.renderProfile(c, http.StatusTooManyRequests, u, profileView{upd: &upd, err: err})
+	}
 	_, err = s.services.Accounts.UpdateProfile(c.Request().Context(), u.ID, upd)
 	if _, ok := userFacing(err); ok {
 		return s.renderProfile(c, statusOfForm(err), u, profileView{upd: &upd, err: err})
 	} else if err != nil {
 		return err
 	}
+	// A new number is saved only with the code sent to it; the answer is the same whether or not
+	// another account uses it (then no code is sent, and no code confirms it).
+	if n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber); ok && n != u.MobileNumber {
+		return c.Redirect(http.StatusSeeOther, "/profile?mobile=sent#mobile")
+	}
 	return c.Redirect(http.StatusSeeOther, "/profile?saved=1")
+}
+
+// confirmMobile handles POST /profile/mobile: the code sent to a new mobile number.
+func (s *Server) confirmMobile(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	if err := s.throttle(c, limitCheck{limitResetCheck, "mobile-code|" + strconv.FormatInt(u.ID, 10)}); err != nil {
+		return s.renderProfile(c, http.StatusTooManyRequests, u, profileView{mobileErr: err})
+	}
+	_, err = s.services.Accounts.ConfirmMobileChange(c.Request().Context(), u.ID, c.FormValue(palaro.FieldCode))
+	if _, ok := userFacing(err); ok {
+		return s.renderProfile(c, statusOfForm(err), u, profileView{mobileErr: err})
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/profile?mobile=saved")
 }
 
 func (s *Server) uploadPicture(c *echo.Context) error {

@@ -36,6 +36,10 @@ var (
 	limitMailSession   = limitRule{Burst: 10, Every: time.Minute}
 	limitMailIP        = limitRule{Burst: 60, Every: 5 * time.Second}
 	limitMailRecipient = limitRule{Burst: 5, Every: 20 * time.Minute}
+	// Profile changes are limited per IP address (routeLimits) and per account, and so is the
+	// code that confirms a new mobile number (limitResetCheck per account).
+	limitProfile        = limitRule{Burst: 20, Every: 30 * time.Second}
+	limitProfileAccount = limitRule{Burst: 10, Every: time.Minute}
 	// limitPicture bounds picture uploads per IP address, limitPictureAccount per account.
 	limitPicture        = limitRule{Burst: 30, Every: 20 * time.Second}
 	limitPictureAccount = limitRule{Burst: 10, Every: time.Minute}
@@ -66,6 +70,8 @@ var routeLimits = map[string]limitRule{
 	"POST /profile/email":           limitRegistration,
 	"POST /profile/activation":      limitRegistration,
 	"POST /profile/picture":         limitPicture,
+	"POST /profile":                 limitProfile,
+	"POST /profile/mobile":          limitProfile,
 }
 
 // MsgTooManyRequests answers a throttled request.

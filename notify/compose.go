@@ -218,6 +218,12 @@ func (c Composer) AccountEmailChange(u *palaro.User, newEmail, confirmPath strin
 	return c.message(palaro.MessageAccountEmail, newEmail, "Confirm your new e-mail address for Palaro", v)
 }
 
+// MobileCode is the SMS carrying the code that confirms a new mobile number.
+func (c Composer) MobileCode(mobileNumber, code string) palaro.Message {
+	return palaro.Message{Channel: palaro.ChannelSMS, Kind: palaro.MessageMobileCode, To: mobileNumber,
+		Text: "Your Palaro code to confirm this mobile number is " + code + ". It expires in 10 minutes. Never share this code."}
+}
+
 // ResetCode is the SMS carrying a password reset code.
 func (c Composer) ResetCode(mobileNumber, code string) palaro.Message {
 	return palaro.Message{Channel: palaro.ChannelSMS, Kind: palaro.MessagePasswordResetCode, To: mobileNumber,

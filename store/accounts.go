@@ -293,7 +293,8 @@ func (s *AccountService) EndSessions(ctx context.Context, userID int64) (int, er
 	return v, tx.Commit()
 }
 
-// UpdateProfile saves the person fields.
+// UpdateProfile saves the person fields but the mobile number; a new number gets a code
+// (requestMobileChange) and is saved by ConfirmMobileChange.
 func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd palaro.ProfileUpdate) (*palaro.User, error) {
 	upd = upd.Normalize()
 	if err := upd.Validate(s.db.Now()); err != nil {
@@ -309,16 +310,110 @@ func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd pa
 	if p.Username != "" {
 		username = p.Username
 	}
-	res, err := tx.ExecContext(ctx, `UPDATE users SET first_name = ?, last_name = ?, mobile_number = ?, title = ?,
+	res, err := tx.ExecContext(ctx, `UPDATE users SET first_name = ?, last_name = ?, title = ?,
 		birth_date = ?, age = ?, bio = ?, country = ?, city = ?, company_name = ?, designation = ?, interests = ?,
 		username = ?, organization = ?, updated_at = ? WHERE id = ?`,
-		upd.FirstName, upd.LastName, upd.MobileNumber, p.Title, p.BirthDate, p.Age, p.Bio, p.Country, p.City,
+		upd.FirstName, upd.LastName, p.Title, p.BirthDate, p.Age, p.Bio, p.Country, p.City,
 		p.CompanyName, p.Designation, p.Interests, username, p.Organization, formatTime(s.db.Now()), userID)
 	if err != nil {
 		return nil, conflictOf(err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil, errUserNotFound
+	}
+	u, _, err := findUser(ctx, tx, `id = ?`, userID)
+	if err != nil {
+		return nil, err
+	}
+	if upd.MobileNumber != u.MobileNumber {
+		if err := s.requestMobileChange(ctx, tx, u.ID, upd.MobileNumber); err != nil {
+			return nil, err
+		}
+	}
+	return u, tx.Commit()
+}
+
+// requestMobileChange records a pending change of an account's mobile number and sends its code
+// by SMS. When another account uses the number, the change is recorded as blocked and nothing is
+// sent: the caller answers the same, and ConfirmMobileChange refuses every code with the same
+// message as a wrong one, so the number's owner is not revealed.
+func (s *AccountService) requestMobileChange(ctx context.Context, tx *sql.Tx, userID int64, number string) error {
+	now := s.db.Now()
+	if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+		formatTime(now), userID); err != nil {
+		return err
+	}
+	var taken int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE mobile_number = ? AND id <> ?`, number, userID).
+		Scan(&taken); err != nil {
+		return err
+	}
+	code := randomDigits(6)
+	if _, err := tx.ExecContext(ctx, `INSERT INTO mobile_changes (user_id, mobile_number, code_hash, blocked, expires_at,
+		created_at) VALUES (?, ?, ?, ?, ?, ?)`, userID, number, s.codeHash(userID, "mobile:"+number+":"+code), taken > 0,
+		formatTime(now.Add(palaro.MobileCodeTTL)), formatTime(now)); err != nil {
+		return err
+	}
+	if taken > 0 {
+		return nil
+	}
+	return s.queue(ctx, tx, s.composer.MobileCode(number, code))
+}
+
+// PendingMobileChange returns the new number awaiting its code, or "".
+func (s *AccountService) PendingMobileChange(ctx context.Context, userID int64) (string, error) {
+	var number string
+	err := s.db.read.QueryRowContext(ctx, `SELECT mobile_number FROM mobile_changes WHERE user_id = ? AND used_at IS NULL
+		AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, userID, formatTime(s.db.Now()), palaro.ResetCodeMaxTries).
+		Scan(&number)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return number, err
+}
+
+// ConfirmMobileChange saves the pending new number when code is the one sent to it.
+func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, code string) (*palaro.User, error) {
+	invalid := fieldErr(palaro.EINVALID, palaro.FieldCode, palaro.MsgMobileCodeInvalid)
+	code = strings.TrimSpace(code)
+	if len(code) != 6 {
+		return nil, invalid
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	now := formatTime(s.db.Now())
+	var id int64
+	var number string
+	var stored []byte
+	var blocked bool
+	err = tx.QueryRowContext(ctx, `SELECT id, mobile_number, code_hash, blocked FROM mobile_changes WHERE user_id = ?
+		AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, userID, now, palaro.ResetCodeMaxTries).
+		Scan(&id, &number, &stored, &blocked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, invalid
+	} else if err != nil {
+		return nil, err
+	}
+	if blocked || !hmac.Equal(stored, s.codeHash(userID, "mobile:"+number+":"+code)) {
+		if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET attempts = attempts + 1 WHERE id = ?`, id); err != nil {
+			return nil, err
+		}
+		if err := tx.Commit(); err != nil {
+			return nil, err
+		}
+		return nil, invalid
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE id = ?`, now, id); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, updated_at = ? WHERE id = ?`, number, now, userID); err != nil {
+		if isUniqueViolation(err) { // taken since the code was sent
+			return nil, invalid
+		}
+		return nil, err
 	}
 	u, _, err := findUser(ctx, tx, `id = ?`, userID)
 	if err != nil {

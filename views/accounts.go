@@ -110,6 +110,8 @@ type ProfilePage struct {
 	EmailForm       Form
 	// PasswordForm changes the password (current, new, repeat).
 	PasswordForm Form
+	// MobileForm asks for the code sent to a new mobile number; nil when no change is pending.
+	MobileForm *Form
 }
 
 // signInHref is the sign-in page's URL, returning to next after sign-in.
