@@ -25,6 +25,8 @@ type DB struct {
 	path  string
 	write *sql.DB
 	read  *sql.DB
+	// writer batches the units of work of inWrite into group commits on the write connection.
+	writer *writer
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 }
@@ -53,6 +55,7 @@ func Open(path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	db.writer = newWriter(write)
 	return db, nil
 }
 
@@ -71,8 +74,11 @@ func dsn(path, txlock, synchronous string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
-// Close closes both connection pools.
+// Close lets the writer commit the work already queued, then closes both connection pools.
 func (db *DB) Close() error {
+	if db.writer != nil {
+		db.writer.close()
+	}
 	err1 := db.read.Close()
 	err2 := db.write.Close()
 	if err1 != nil {

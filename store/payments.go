@@ -22,63 +22,65 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 		return nil, palaro.Errorf(palaro.EINVALID, "A payment event needs an id.")
 	}
 	now := s.db.Now()
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	o, err := loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
-	refused := ""
+	var o *palaro.Order
+	var refused string
+	var seen bool
+	// one unit of the batching writer: twenty deliveries of one event at once run one after
+	// another in it, and only the first finds the event new
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		o, refused, seen = nil, "", false
+		o, err = loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
+		switch {
+		case palaro.ErrorCode(err) == palaro.ENOTFOUND:
+			o, refused = nil, "no order has checkout session "+strconv.Quote(ev.SessionID)
+		case err != nil:
+			return err
+		default:
+			refused = ev.Refusal(o, live)
+		}
+		var orderID any
+		if o != nil {
+			orderID = o.ID
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO payment_events (provider, event_id, order_id, status, received_at, refused)
+			VALUES (?, ?, ?, ?, ?, ?)`, provider, ev.ID, orderID, ev.Status, formatTime(now), refused)
+		if isUniqueViolation(err) {
+			if err := tx.QueryRowContext(ctx, `SELECT refused FROM payment_events WHERE provider = ? AND event_id = ?`,
+				provider, ev.ID).Scan(&refused); err != nil {
+				return err
+			}
+			seen = refused == "" // seen before: already applied
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if refused != "" {
+			return nil // recorded as refused; the caller hears why once it is committed
+		}
+		switch {
+		case ev.Status == palaro.PaymentExpired && o.Status == palaro.OrderPending:
+			if _, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, o.ID); err != nil {
+				return err
+			}
+		case ev.Status != palaro.PaymentPaid:
+			// pending or failed (a declined card can be retried on the same checkout): nothing to do
+		case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund:
+			// settled by an earlier event (a different id for the same payment): nothing to do
+		default:
+			return s.settlePaid(ctx, tx, o, now)
+		}
+		return nil
+	})
 	switch {
-	case palaro.ErrorCode(err) == palaro.ENOTFOUND:
-		refused = "no order has checkout session " + strconv.Quote(ev.SessionID)
 	case err != nil:
 		return nil, err
-	default:
-		refused = ev.Refusal(o, live)
-	}
-	var orderID any
-	if o != nil {
-		orderID = o.ID
-	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO payment_events (provider, event_id, order_id, status, received_at, refused)
-		VALUES (?, ?, ?, ?, ?, ?)`, provider, ev.ID, orderID, ev.Status, formatTime(now), refused)
-	if isUniqueViolation(err) {
-		if err := tx.QueryRowContext(ctx, `SELECT refused FROM payment_events WHERE provider = ? AND event_id = ?`,
-			provider, ev.ID).Scan(&refused); err != nil {
-			return nil, err
-		}
-		if refused == "" {
-			return o, nil // seen before: already applied
-		}
-	} else if err != nil {
-		return nil, err
-	}
-	if refused != "" {
-		if err := tx.Commit(); err != nil {
-			return nil, err
-		}
-		if o == nil {
-			return nil, palaro.Errorf(palaro.ENOTFOUND, "Payment event refused: %s.", refused)
-		}
+	case seen:
+		return o, nil
+	case refused != "" && o == nil:
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Payment event refused: %s.", refused)
+	case refused != "":
 		return nil, palaro.Errorf(palaro.EINVALID, "Payment event refused: %s.", refused)
-	}
-	switch {
-	case ev.Status == palaro.PaymentExpired && o.Status == palaro.OrderPending:
-		if _, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, o.ID); err != nil {
-			return nil, err
-		}
-	case ev.Status != palaro.PaymentPaid:
-		// pending or failed (a declined card can be retried on the same checkout): nothing to do
-	case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund:
-		// settled by an earlier event (a different id for the same payment): nothing to do
-	default:
-		if err := s.settlePaid(ctx, tx, o, now); err != nil {
-			return nil, err
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, err
 	}
 	return s.FindOrderByPublicID(ctx, o.PublicID)
 }

@@ -177,34 +177,30 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
 	}
 
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
-		return nil, err
-	}
-	var promoID any
-	if promo != nil {
-		if err := usePromo(ctx, tx, promo); err != nil {
-			return nil, err
+	// one unit of the batching writer: all of it is applied, or none, before the answer leaves
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
+			return err
 		}
-		promoID = promo.ID
-	}
-	if err := seatsFree(ctx, tx, tt.ID, o.Seats); err != nil {
-		return nil, err // a taken seat says so before 'sold out' does
-	}
-	if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
-		return nil, err
-	}
-	if err := s.saveOrder(ctx, tx, o, promoID, now); err != nil {
-		return nil, err
-	}
-	if err := takeSeats(ctx, tx, tt.ID, o.ID, o.Seats); err != nil {
-		return nil, err
-	}
-	if err := tx.Commit(); err != nil {
+		var promoID any
+		if promo != nil {
+			if err := usePromo(ctx, tx, promo); err != nil {
+				return err
+			}
+			promoID = promo.ID
+		}
+		if err := seatsFree(ctx, tx, tt.ID, o.Seats); err != nil {
+			return err // a taken seat says so before 'sold out' does
+		}
+		if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
+			return err
+		}
+		if err := s.saveOrder(ctx, tx, o, promoID, now); err != nil {
+			return err
+		}
+		return takeSeats(ctx, tx, tt.ID, o.ID, o.Seats)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return o, nil

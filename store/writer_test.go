@@ -2,10 +2,16 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path/filepath"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"palaro"
 )
 
 // TestOpen_WriterSynchronousFull proves every commit of the writer is fsynced: the writer
@@ -24,4 +30,205 @@ func TestOpen_WriterSynchronousFull(t *testing.T) {
 	require.Equal(t, 2, writer, "writer: synchronous=FULL")
 	require.Equal(t, "wal", journal)
 	require.Equal(t, 1, reader, "control: readers stay NORMAL")
+}
+
+// writerProbe opens a fresh database with a probe table for the writer's tests.
+func writerProbe(t *testing.T) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	_, err = db.write.Exec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`)
+	require.NoError(t, err)
+	return db
+}
+
+// holdWriter queues a unit that keeps the writer busy until release is closed, so that the
+// units queued meanwhile wait and are taken together as the next batch.
+func holdWriter(t *testing.T, db *DB) (release func(), done <-chan error) {
+	t.Helper()
+	started, gate, out := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		out <- db.inWrite(context.Background(), func(ctx context.Context, tx *sql.Tx) error {
+			close(started)
+			<-gate
+			return nil
+		})
+	}()
+	<-started
+	return func() { close(gate) }, out
+}
+
+// waitQueued waits until n units wait in the writer's queue.
+func waitQueued(db *DB, n int) {
+	for len(db.writer.queue) < n {
+		runtime.Gosched()
+	}
+}
+
+func insertProbe(name string) func(ctx context.Context, tx *sql.Tx) error {
+	return func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO probe (name) VALUES (?)`, name)
+		return err
+	}
+}
+
+func probeNames(t *testing.T, db *DB) []string {
+	t.Helper()
+	rows, err := db.read.Query(`SELECT name FROM probe ORDER BY name`)
+	require.NoError(t, err)
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		require.NoError(t, rows.Scan(&n))
+		names = append(names, n)
+	}
+	require.NoError(t, rows.Err())
+	return names
+}
+
+// TestWriter_SavepointIsolation proves group commit with savepoints: units queued together
+// are committed in one transaction, and a unit that fails after writing (a UNIQUE violation)
+// or panics is rolled back alone while its caller gets its error and the others commit.
+func TestWriter_SavepointIsolation(t *testing.T) {
+	db := writerProbe(t)
+	ctx := context.Background()
+	release, held := holdWriter(t, db)
+	before := db.WriterStats()
+
+	units := map[string]func(ctx context.Context, tx *sql.Tx) error{
+		"a": insertProbe("a"), "b": insertProbe("b"), "c": insertProbe("c"),
+		"bad": func(ctx context.Context, tx *sql.Tx) error {
+			if err := insertProbe("bad-wrote-this")(ctx, tx); err != nil {
+				return err
+			}
+			return insertProbe("a")(ctx, tx) // a UNIQUE violation: "a" is written by another unit
+		},
+		"panics": func(ctx context.Context, tx *sql.Tx) error {
+			if err := insertProbe("panic-wrote-this")(ctx, tx); err != nil {
+				return err
+			}
+			panic("boom")
+		},
+	}
+	// "a" goes first so that "bad" meets its row; the others in any order
+	errs := map[string]error{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	submit := func(name string) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := db.inWrite(ctx, units[name])
+			mu.Lock()
+			errs[name] = err
+			mu.Unlock()
+		}()
+	}
+	submit("a")
+	waitQueued(db, 1)
+	for i, name := range []string{"bad", "b", "panics", "c"} {
+		submit(name)
+		waitQueued(db, i+2)
+	}
+	release()
+	require.NoError(t, <-held)
+	wg.Wait()
+
+	require.NoError(t, errs["a"])
+	require.NoError(t, errs["b"])
+	require.NoError(t, errs["c"])
+	require.True(t, isUniqueViolation(errs["bad"]), "bad: %v", errs["bad"])
+	require.ErrorContains(t, errs["panics"], "boom")
+	require.Equal(t, []string{"a", "b", "c"}, probeNames(t, db), "the failed units' own writes are rolled back")
+	after := db.WriterStats()
+	require.Equal(t, int64(6), after.Units-before.Units, "the holding unit and five queued units")
+	require.Equal(t, int64(2), after.Commits-before.Commits, "the holding unit's commit, then one for the five queued units")
+}
+
+// TestWriter_Cancellation proves that a caller's cancellation loses nothing and applies nothing
+// by halves: a unit cancelled while it waits never runs; a unit whose caller is cancelled while
+// it runs (control: the same statements, cancelled) is applied whole and its caller hears so.
+func TestWriter_Cancellation(t *testing.T) {
+	db := writerProbe(t)
+	release, held := holdWriter(t, db)
+
+	waiting, cancelWaiting := context.WithCancel(context.Background())
+	out := make(chan error, 1)
+	go func() { out <- db.inWrite(waiting, insertProbe("never")) }()
+	waitQueued(db, 1)
+	cancelWaiting()
+	require.ErrorIs(t, <-out, context.Canceled)
+
+	running, cancelRunning := context.WithCancel(context.Background())
+	go func() {
+		out <- db.inWrite(running, func(ctx context.Context, tx *sql.Tx) error {
+			if err := insertProbe("first")(ctx, tx); err != nil {
+				return err
+			}
+			cancelRunning() // the caller gives up half-way through the unit
+			<-running.Done()
+			return insertProbe("second")(ctx, tx)
+		})
+	}()
+	waitQueued(db, 2) // the abandoned unit is still queued, then this one
+	release()
+	require.NoError(t, <-held)
+	require.NoError(t, <-out, "taken before the cancellation arrived: the caller waits for the truth")
+	require.Equal(t, []string{"first", "second"}, probeNames(t, db), "whole, and the cancelled waiting unit never ran")
+}
+
+// TestWriter_CloseCommitsQueuedWork proves Close finishes the queued units, then refuses new ones.
+func TestWriter_CloseCommitsQueuedWork(t *testing.T) {
+	db := writerProbe(t)
+	release, held := holdWriter(t, db)
+	out := make(chan error, 1)
+	go func() { out <- db.inWrite(context.Background(), insertProbe("queued")) }()
+	waitQueued(db, 1)
+	closed := make(chan struct{})
+	go func() { db.writer.close(); close(closed) }()
+	release()
+	require.NoError(t, <-held)
+	require.NoError(t, <-out)
+	<-closed
+	require.ErrorIs(t, db.inWrite(context.Background(), insertProbe("late")), errWriterClosed)
+	require.Equal(t, []string{"queued"}, probeNames(t, db))
+}
+
+// TestPurchaseService_ConfirmPaymentTwentyAtOnce proves that a gateway retrying one event in
+// parallel fulfils the order once: 20 goroutines deliver the same paid event at the same time;
+// every delivery is answered with the paid order, and there are exactly the order's tickets,
+// one confirmation e-mail and one recorded event.
+func TestPurchaseService_ConfirmPaymentTwentyAtOnce(t *testing.T) {
+	f := newPurchaseFixture(t)
+	code := f.addTicketType(t, "pay20", 20000, 10, 5)
+	o := f.pendingOrder(t, code, 2, "cs_20")
+	start := make(chan struct{})
+	errs := make(chan error, 20)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			got, err := f.purchases.ConfirmPayment(context.Background(), "sandbox", false, paid("evt_20", "cs_20", 40000))
+			if err == nil && (got.Status != palaro.OrderPaid || len(got.Tickets) != 2) {
+				err = fmt.Errorf("answered %s with %d tickets", got.Status, len(got.Tickets))
+			}
+			errs <- err
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.Equal(t, 2, f.countRows(t, `SELECT COUNT(*) FROM tickets WHERE order_id = ?`, o.ID))
+	require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM outbox WHERE recipient = 'payer@x.ph'`))
+	require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM payment_events WHERE event_id = 'evt_20'`))
+	sold, held, _ := f.counts(t, code)
+	require.Equal(t, 2, sold)
+	require.Zero(t, held)
 }
