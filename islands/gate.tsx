@@ -177,7 +177,7 @@ function Gate(props: GateProps) {
     void scan(value).then(() => input.current?.focus());
   };
 
-  // The camera: one frame every 250 ms; a read code is not read again for 2.5 s.
+  // The camera: one frame every 250 ms; the same code is not read again for 10 s.
   useEffect(() => {
     if (camera !== 'starting') return;
     let stream: MediaStream | null = null;
@@ -198,7 +198,7 @@ function Gate(props: GateProps) {
           if (!video.current || video.current.readyState < 2) return;
           const found = await detector.detect(video.current).catch(() => []);
           const value = found[0]?.rawValue;
-          if (value && (value !== last || Date.now() - lastAt > 2500)) {
+          if (value && (value !== last || Date.now() - lastAt > 10000)) {
             last = value;
             lastAt = Date.now();
             void scan(value);

@@ -98,6 +98,23 @@ func TestCheckIn_API(t *testing.T) {
 		status, answer := checkIn(t, newVisitor(t, a), demoOwnedEvent, tickets[4].Code, tok)
 		require.Equal(t, http.StatusOK, status, answer)
 	})
+	t.Run("OK box office sells and checks in", func(t *testing.T) {
+		path := "/v1/organizer/events/" + demoOwnedEvent + "/box-office"
+		status, body := gate.send(http.MethodPost, path, "application/json",
+			`{"ticketType":"`+demoOwnedType+`","holderName":"Walk In","paymentMethod":"CARD_TERMINAL","gate":"Box office"}`, "")
+		require.Equal(t, http.StatusOK, status, body)
+		var answer struct{ Ticket palaro.GateTicket }
+		require.NoError(t, json.Unmarshal([]byte(body), &answer))
+		require.Equal(t, palaro.TicketCheckedIn, answer.Ticket.Status)
+		status, _ = checkIn(t, gate, demoOwnedEvent, answer.Ticket.Code, "")
+		require.Equal(t, http.StatusConflict, status, "already in")
+		status, body = gate.send(http.MethodPost, path, "application/json", `{"ticketType":"`+demoOwnedType+`","holderName":"X","paymentMethod":"IOU"}`, "")
+		require.Equal(t, http.StatusBadRequest, status, body)
+		status, live := gate.get("/organizer/events/" + demoOwnedEvent + "/check-ins/live")
+		require.Equal(t, http.StatusOK, status)
+		require.Contains(t, live, "Box office")
+		require.Contains(t, live, `hx-trigger="every 4s"`)
+	})
 	t.Run("OK manager undoes, gate may not", func(t *testing.T) {
 		path := "/organizer/events/" + demoOwnedEvent + "/check-ins/undo"
 		status, _ := gate.post(path, url.Values{"ticket": {tickets[0].Code}})

@@ -104,7 +104,8 @@ func chromePath() string {
 
 // newBrowser opens a headless Chromium tab at phone size (390x844) for one test.
 // Browser tests are skipped only under `go test -short`; otherwise a missing Chromium fails them.
-func newBrowser(t *testing.T) context.Context {
+// extra adds Chromium options (such as a fake camera).
+func newBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser test skipped in -short mode")
@@ -132,6 +133,7 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(390, 844),
 	}
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx)
 	// A guard against a hung browser, shared by all subtests: long enough for a loaded 2-core CI machine.

@@ -160,9 +160,9 @@ document.addEventListener('click', (e) => {
     .finally(() => setLoading(false));
 });
 
-// ---- Offline tickets: a ticket or QR page registers the service worker and asks it to keep the
-// page and the files it loaded, so the ticket opens without a network next time.
-if ('serviceWorker' in navigator && /^\/[tq]\/[^/]+$/.test(location.pathname)) {
+// ---- Offline tickets: a ticket or QR page (or a gate's scanner page) registers the service worker
+// and asks it to keep the page and the files it loaded, so it opens without a network next time.
+if ('serviceWorker' in navigator && /^\/([tq]\/[^/]+|organizer\/events\/[^/]+\/check-in)$/.test(location.pathname)) {
   navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
     const files = performance.getEntriesByType('resource').map((r) => r.name).filter((u) => u.includes('/static/'));
     reg.active?.postMessage({ keep: [location.pathname, ...files] });

@@ -1,9 +1,10 @@
-// Palaro's service worker: keeps opened tickets (/t/…) and their QR codes (/q/…) working offline.
+// Palaro's service worker: keeps opened tickets (/t/…), their QR codes (/q/…) and the gate's scanner
+// page (/organizer/events/…/check-in) working offline.
 // Ticket pages are fetched from the network first and kept; without a network the kept copy is
 // shown. Hashed static files are served from the cache once kept. A ticket page sends the list of
 // its files after the worker starts, so even the first visit is kept.
 const CACHE = 'palaro-tickets-v1';
-const TICKET_PAGE = /^\/[tq]\/[^/]+$/;
+const TICKET_PAGE = /^\/([tq]\/[^/]+|organizer\/events\/[^/]+\/check-in)$/;
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
