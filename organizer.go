@@ -562,6 +562,7 @@ func AuditDetail(v any) string {
 // OrganizerService is what the organizer console and API need: organizations and their members,
 // events, ticket types, orders, exports, API tokens and the audit log.
 type OrganizerService interface {
+	TeamService
 	// Memberships returns the organizations a user belongs to, with roles.
 	Memberships(ctx context.Context, userID int64) ([]Membership, error)
 	// ListOrganizations returns organizations with their owners, pending ones only when pendingOnly.
@@ -618,6 +619,9 @@ type OrganizerService interface {
 // MessageOrganizerApproved is the kind of the e-mail telling an owner their organization is approved.
 const MessageOrganizerApproved = "organizer_approved"
 
+// MessageTeamInvitation is the kind of the e-mail inviting someone to an organization's team.
+const MessageTeamInvitation = "team_invitation"
+
 // OrganizerComposer writes the organizer side's e-mails; the store calls it inside the
 // transaction that causes them.
 type OrganizerComposer interface {
@@ -625,6 +629,8 @@ type OrganizerComposer interface {
 	OrganizerApproved(org Organization) Message
 	// OrderConfirmation lists an order's tickets, for an organizer sending them again.
 	OrderConfirmation(o *Order) Message
+	// TeamInvitation invites an address to join an organization, with the link carrying token.
+	TeamInvitation(org, role, invitedBy, email, token string) Message
 }
 
 // SalesDay is one day of an event's sales, in Manila.
@@ -650,4 +656,47 @@ type SalesReport struct {
 	Issued    int // tickets issued and not cancelled
 	CheckedIn int
 	Revenue   Money
+}
+
+// InvitationTTL is how long a team invitation's link works.
+const InvitationTTL = 7 * 24 * time.Hour
+
+// InvitationPath is the link of a team invitation e-mail.
+func InvitationPath(token string) string { return "/invitations/" + token }
+
+// TeamMember is a person of an organization with their role.
+type TeamMember struct {
+	OrganizationID   int64
+	OrganizationName string
+	UserID           int64
+	Email            string
+	Name             string
+	Role             string
+}
+
+// Invitation is a pending invitation to join an organization.
+type Invitation struct {
+	ID               int64
+	OrganizationID   int64
+	OrganizationName string
+	Email            string
+	Role             string
+	InvitedBy        string
+	ExpiresAt        time.Time
+}
+
+// TeamService manages an organization's members and invitations.
+type TeamService interface {
+	// ListTeam returns the organizations' members and pending invitations.
+	ListTeam(ctx context.Context, orgIDs []int64) ([]TeamMember, []Invitation, error)
+	// Invite queues an e-mail inviting an address to join the organization with a role (manager,
+	// gate or booth). Returns EINVALID (with Fields) for a bad address or role, ECONFLICT when the
+	// address already belongs to the organization.
+	Invite(ctx context.Context, orgID int64, email, role, invitedBy string) error
+	// AcceptInvitation adds the signed-in account to the invitation's organization. Returns
+	// ENOTFOUND for an unknown, used or expired token, EFORBIDDEN when the account's e-mail is not
+	// the invited one.
+	AcceptInvitation(ctx context.Context, token string, userID int64) (*Membership, error)
+	// RemoveMember removes a person from an organization. Returns ENOTFOUND, EINVALID for the last owner.
+	RemoveMember(ctx context.Context, orgID, userID int64, actor string) error
 }

@@ -47,6 +47,9 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodGet, "/organizer/events/:code/refunds", palaro.ActionOrders, (*Server).orgRefundsPage, false},
 	{http.MethodGet, "/organizer/events/:code/orders.csv", palaro.ActionOrders, (*Server).orgOrdersCSV, true},
 	{http.MethodGet, "/organizer/events/:code/attendees.csv", palaro.ActionOrders, (*Server).orgAttendeesCSV, true},
+	{http.MethodGet, "/organizer/team", palaro.ActionTeam, (*Server).orgTeamPage, false},
+	{http.MethodPost, "/organizer/team", palaro.ActionTeam, (*Server).orgInvite, false},
+	{http.MethodPost, "/organizer/team/:org/members/:user/remove", palaro.ActionTeam, (*Server).orgRemoveMember, false},
 	{http.MethodGet, "/organizer/tokens", palaro.ActionTokens, (*Server).orgTokensPage, false},
 	{http.MethodPost, "/organizer/tokens", palaro.ActionTokens, (*Server).orgCreateToken, false},
 	{http.MethodPost, "/organizer/tokens/:id/revoke", palaro.ActionTokens, (*Server).orgRevokeToken, false},
@@ -101,6 +104,7 @@ func (s *Server) organizerRoutes() {
 	for _, r := range orgRoutes {
 		s.echo.Add(r.method, r.path, s.orgAccess(r))
 	}
+	s.invitationRoutes()
 }
 
 // orgAccess resolves the caller (token or session), refuses callers whose role allows the
@@ -199,6 +203,9 @@ func (s *Server) orgPage(c *echo.Context, title string) views.Page {
 func orgFrame(c *echo.Context, caller *palaro.Caller, heading string) views.OrgFrame {
 	path := c.Request().URL.Path
 	nav := []views.OrgNavItem{{Label: "Events", Href: "/organizer", Current: path == "/organizer" || strings.HasPrefix(path, "/organizer/events")}}
+	if len(caller.OrganizationIDs(palaro.ActionTeam)) > 0 {
+		nav = append(nav, views.OrgNavItem{Label: "Team", Href: "/organizer/team", Current: path == "/organizer/team"})
+	}
 	if len(caller.OrganizationIDs(palaro.ActionTokens)) > 0 {
 		nav = append(nav, views.OrgNavItem{Label: "API tokens", Href: "/organizer/tokens", Current: path == "/organizer/tokens"})
 	}
@@ -216,6 +223,12 @@ func noticeText(key string) string {
 		return "The event's status is changed; the public pages show it now."
 	case "revoked":
 		return "The token is revoked."
+	case "invited":
+		return "The invitation is on its way."
+	case "removed":
+		return "Removed from the team."
+	case "joined":
+		return "You joined the team."
 	case "resent":
 		return "The tickets e-mail is on its way again."
 	case "moved":

@@ -16,3 +16,16 @@ func (c Composer) OrganizerApproved(org palaro.Organization) palaro.Message {
 	}
 	return c.message(palaro.MessageOrganizerApproved, org.OwnerEmail, org.Name+" is approved on Palaro", v)
 }
+
+// TeamInvitation invites an address to join an organization's team on Palaro.
+func (c Composer) TeamInvitation(org, role, invitedBy, email, token string) palaro.Message {
+	v := emailView{
+		Support: c.Support,
+		Title:   "Join " + org + " on Palaro",
+		Intro: []string{invitedBy + " invites you to the team of " + org + " as " + role + ". Sign in (or sign up) with this " +
+			"address, " + email + ", then open the link below."},
+		Button: emailLink{Label: "Join the team", URL: c.url(palaro.InvitationPath(token))},
+		Outro:  []string{"The link works for 7 days. If you do not know " + org + ", ignore this e-mail."},
+	}
+	return c.message(palaro.MessageTeamInvitation, email, "Join "+org+" on Palaro", v)
+}

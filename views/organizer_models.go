@@ -256,3 +256,27 @@ type OrgDashboardView struct {
 	CheckIns   string
 	CheckInBar SVGBar
 }
+
+// OrgMemberRow is a member of an organization on the team page.
+type OrgMemberRow struct {
+	Name         string
+	Email        string
+	Role         string
+	Organization string
+	Remove       *OrgAction
+}
+
+// OrgTeamView is /organizer/team: members, pending invitations and the invitation form.
+type OrgTeamView struct {
+	Frame       OrgFrame
+	Members     []OrgMemberRow
+	Invitations []OrgMemberRow
+	Form        OrgForm
+}
+
+// OrgJoinView is the page of a team invitation link.
+type OrgJoinView struct {
+	Frame  OrgFrame
+	Text   string
+	Action string
+}

@@ -91,7 +91,7 @@ func TestOrganizerAccess_EveryRoute(t *testing.T) {
 		}
 		action, ok := actions[r.Method+" "+r.Path]
 		require.True(t, ok, "%s %s is registered through the organizer route table", r.Method, r.Path)
-		path := strings.NewReplacer(":code", demoOwnedEvent, ":type", demoOwnedType, ":id", ownerTokenID, ":order", "x", ":ticket", "x").Replace(r.Path)
+		path := strings.NewReplacer(":code", demoOwnedEvent, ":type", demoOwnedType, ":id", ownerTokenID, ":order", "x", ":ticket", "x", ":org", "2", ":user", "1").Replace(r.Path)
 		contentType, reqBody := "application/x-www-form-urlencoded", "name=x"
 		if strings.HasPrefix(path, "/v1/") {
 			contentType, reqBody = "application/json", `{"name":"x","eventCode":"`+demoOwnedEvent+`"}`
@@ -407,4 +407,61 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 		status, _ = owner.post(base+"/orders/"+orderID+"/refunded", url.Values{})
 		require.Equal(t, http.StatusNotFound, status, "refunded once")
 	})
+}
+
+// TestOrganizerTeam_Invitation: the owner invites a gate member by e-mail; only the invited
+// address can join; the member sees the events without sales and without the team; the owner
+// removes them, but never the last owner.
+func TestOrganizerTeam_Invitation(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	status, body := owner.post("/organizer/team", url.Values{"email": {"bad"}, "role": {"gate"}, "organization": {"2"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, body, "Invalid E-mail address")
+	status, _ = owner.post("/organizer/team", url.Values{"email": {"Tess@Example.ph"}, "role": {"gate"}, "organization": {"2"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, body = owner.get("/organizer/team")
+	require.Contains(t, body, "tess@example.ph", "the invitation waits")
+	status, _ = owner.post("/organizer/team", url.Values{"email": {store.DemoGateEmail}, "role": {"gate"}, "organization": {"2"}})
+	require.Equal(t, http.StatusConflict, status, "already in the team")
+
+	link := outboxLink(t, a, "tess@example.ph", "/invitations/")
+	path := strings.TrimPrefix(link, a.URL)
+
+	intruder := newVisitor(t, a)
+	signUpActive(t, a, intruder, "intruder@example.ph", "09351110000")
+	status, _ = intruder.get(path)
+	require.Equal(t, http.StatusOK, status)
+	status, _ = intruder.post(path, url.Values{})
+	require.Equal(t, http.StatusForbidden, status, "the invitation is for another address")
+
+	tess := newVisitor(t, a)
+	signUpActive(t, a, tess, "tess@example.ph", "09351112222")
+	tess.get(path)
+	status, _ = tess.post(path, url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	status, body = tess.get("/organizer")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, demoOwnedEventName)
+	require.NotContains(t, body, "Rival Retro Meetup")
+	require.NotContains(t, body, ">Team<", "gate members do not see the team")
+	status, _ = tess.get("/organizer/events/" + demoOwnedEvent + "/orders")
+	require.Equal(t, http.StatusForbidden, status)
+	status, _ = tess.post(path, url.Values{})
+	require.Equal(t, http.StatusNotFound, status, "an invitation works once")
+
+	_, body = owner.get("/organizer/team")
+	remove := regexp.MustCompile(`/organizer/team/2/members/(\d+)/remove`).FindAllString(body, -1)
+	require.NotEmpty(t, remove)
+	for _, r := range remove {
+		status, _ = owner.post(r, url.Values{})
+		require.Equal(t, http.StatusSeeOther, status)
+	}
+	status, _ = tess.get("/organizer")
+	require.Equal(t, http.StatusForbidden, status, "removed from the only organization")
+
+	rival := signedIn(t, a, store.DemoRivalEmail)
+	_, body = rival.get("/organizer/team")
+	require.NotContains(t, body, "/members/", "the rival cannot remove itself, the last owner")
+	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(store.NewOrganizerService(a.db, nil).RemoveMember(context.Background(), 90, 3, "test")))
 }
