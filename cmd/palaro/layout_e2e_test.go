@@ -102,6 +102,16 @@ func TestSignUpForm_Browser(t *testing.T) {
 			chromedp.WaitVisible(".topbar .back", chromedp.ByQuery), chromedp.WaitVisible(".topbar .menu-button", chromedp.ByQuery)))
 	})
 
+	t.Run("ExistingUserWithoutJavaScript", func(t *testing.T) {
+		withoutJavaScript(t, ctx)
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/sign-up"), chromedp.WaitVisible("#f-firstName", chromedp.ByQuery),
+			chromedp.Click(`label:has(#f-existingUser) .check-label`, chromedp.ByQuery),
+			chromedp.WaitNotVisible("#f-firstName", chromedp.ByQuery),
+			chromedp.WaitVisible("#f-existingUser-hint", chromedp.ByQuery)))
+		require.False(t, evalBool(t, ctx, `!!document.querySelector('[data-toggle-password]') && document.querySelector('[data-toggle-password]').checkVisibility()`),
+			"scripts are off (the password toggles need them)")
+	})
+
 	t.Run("ExistingUserSkipsTheName", func(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+"/sign-up"),
 			chromedp.WaitVisible("#f-firstName", chromedp.ByQuery)))
