@@ -89,6 +89,11 @@ type CheckInResult struct {
 	Ticket  GateTicket `json:"ticket"`
 }
 
+// NewCheckInResult returns the answer of an outcome for ticket t, with its message.
+func NewCheckInResult(outcome string, t GateTicket) *CheckInResult {
+	return &CheckInResult{Outcome: outcome, Message: CheckInMessage(outcome, t), Ticket: t}
+}
+
 // CheckInMessage returns the person-facing message of an outcome; t is the ticket when known.
 func CheckInMessage(outcome string, t GateTicket) string {
 	switch outcome {

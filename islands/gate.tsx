@@ -233,24 +233,26 @@ function Gate(props: GateProps) {
           {conflicts} conflict(s) on sync: <a href={props.consoleHref}>see the console</a>
         </p>
       )}
-      <div key={answers} className={`gate-answer ${answer ? (answer.ok ? 'gate-answer-ok' : 'gate-answer-bad') : 'gate-answer-ready'}`} aria-live="assertive">
-        {answer ? (
-          <>
-            <p className="gate-answer-title">{answer.ok ? '✓ ' : '✗ '}{answer.title}</p>
-            {answer.ticket && (
-              <>
-                <p className="gate-answer-name">{answer.ticket.holderName || 'No name'}</p>
-                <p className="gate-answer-detail">
-                  {answer.ticket.ticketType}
-                  {answer.ticket.seat ? ` · Seat ${answer.ticket.seat}` : ''}
-                </p>
-              </>
-            )}
-            {answer.offline && answer.ok && <p className="gate-answer-detail">Saved on this phone; it syncs when the network is back.</p>}
-          </>
-        ) : (
-          <p className="gate-answer-title">Ready to scan</p>
-        )}
+      <div aria-live="assertive">
+        <div key={answers} className={`gate-answer ${answer ? (answer.ok ? 'gate-answer-ok' : 'gate-answer-bad') : 'gate-answer-ready'}`}>
+          {answer ? (
+            <>
+              <p className="gate-answer-title">{answer.ok ? '✓ ' : '✗ '}{answer.title}</p>
+              {answer.ticket && (
+                <>
+                  <p className="gate-answer-name">{answer.ticket.holderName || 'No name'}</p>
+                  <p className="gate-answer-detail">
+                    {answer.ticket.ticketType}
+                    {answer.ticket.seat ? ` · Seat ${answer.ticket.seat}` : ''}
+                  </p>
+                </>
+              )}
+              {answer.offline && answer.ok && <p className="gate-answer-detail">Saved on this phone; it syncs when the network is back.</p>}
+            </>
+          ) : (
+            <p className="gate-answer-title">Ready to scan</p>
+          )}
+        </div>
       </div>
       <div className="gate-camera">
         <video ref={video} className={camera === 'on' ? 'gate-video' : 'gate-video gate-video-off'} muted playsInline aria-label="Camera view" />

@@ -91,25 +91,22 @@ func syncedBefore(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return &palaro.CheckInResult{Outcome: outcome, Message: palaro.CheckInMessage(outcome, t), Ticket: t}, nil
+	return palaro.NewCheckInResult(outcome, t), nil
 }
 
 // checkInTx is one scan inside a write transaction. An offline scan (offline true) of a ticket
 // already checked in is kept as a conflict.
 func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now time.Time, offline bool) (*palaro.CheckInResult, error) {
-	answer := func(outcome string, t palaro.GateTicket) *palaro.CheckInResult {
-		return &palaro.CheckInResult{Outcome: outcome, Message: palaro.CheckInMessage(outcome, t), Ticket: t}
-	}
 	id, eventID, t, err := scanGateTicket(tx.QueryRowContext(ctx, `SELECT `+gateTicketColumns+` WHERE t.code = ?`, req.Code))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return answer(palaro.CheckInUnknown, palaro.GateTicket{Code: req.Code}), nil
+		return palaro.NewCheckInResult(palaro.CheckInUnknown, palaro.GateTicket{Code: req.Code}), nil
 	case err != nil:
 		return nil, err
 	case eventID != req.EventID:
-		return answer(palaro.CheckInWrongEvt, palaro.GateTicket{Code: t.Code}), nil
+		return palaro.NewCheckInResult(palaro.CheckInWrongEvt, palaro.GateTicket{Code: t.Code}), nil
 	case t.Status == palaro.TicketCancelled:
-		return answer(palaro.CheckInCancelled, t), nil
+		return palaro.NewCheckInResult(palaro.CheckInCancelled, t), nil
 	}
 	at := req.At
 	if at.IsZero() || at.After(now) || !offline {
@@ -137,7 +134,7 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 			return nil, err
 		}
 	}
-	return answer(outcome, t), nil
+	return palaro.NewCheckInResult(outcome, t), nil
 }
 
 // nullString stores "" as NULL.
@@ -210,46 +207,42 @@ func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (*pal
 	}
 	defer tx.Rollback()
 	var c palaro.CheckInCounts
-	rows, err := tx.QueryContext(ctx, `SELECT tt.name, tt.sold,
+	if c.ByType, err = gateCounts(ctx, tx, `SELECT tt.name, tt.sold,
 		(SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.status = 'checked_in')
-		FROM ticket_types tt WHERE tt.event_id = ? ORDER BY tt.id`, eventID)
-	if err != nil {
+		FROM ticket_types tt WHERE tt.event_id = ? ORDER BY tt.id`, eventID); err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var g palaro.GateCount
-		if err := rows.Scan(&g.Name, &g.Sold, &g.CheckedIn); err != nil {
-			rows.Close()
-			return nil, err
-		}
+	for _, g := range c.ByType {
 		c.Sold += g.Sold
 		c.CheckedIn += g.CheckedIn
-		c.ByType = append(c.ByType, g)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if c.ByGate, err = gateCounts(ctx, tx, `SELECT checked_in_gate, 0, COUNT(*) FROM tickets
+		WHERE event_id = ? AND status = 'checked_in' GROUP BY checked_in_gate ORDER BY checked_in_gate`, eventID); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT checked_in_gate, COUNT(*) FROM tickets
-		WHERE event_id = ? AND status = 'checked_in' GROUP BY checked_in_gate ORDER BY checked_in_gate`, eventID)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var g palaro.GateCount
-		if err := rows.Scan(&g.Name, &g.CheckedIn); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		g.Name = palaro.GateName(g.Name)
-		c.ByGate = append(c.ByGate, g)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for i := range c.ByGate {
+		c.ByGate[i].Name = palaro.GateName(c.ByGate[i].Name)
 	}
 	err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM check_ins WHERE event_id = ? AND outcome = 'conflict'`, eventID).Scan(&c.Conflicts)
 	return &c, err
+}
+
+// gateCounts reads rows of (name, sold, checked in).
+func gateCounts(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]palaro.GateCount, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.GateCount
+	for rows.Next() {
+		var g palaro.GateCount
+		if err := rows.Scan(&g.Name, &g.Sold, &g.CheckedIn); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
 }
 
 // CheckInConflicts lists the offline scans that found their ticket already checked in, with the

@@ -20,17 +20,7 @@ import (
 // gateTickets returns the demo tickets of an event by status, as the gate list has them.
 func gateTickets(t *testing.T, a *testApp, event, status string) []palaro.GateTicket {
 	t.Helper()
-	ctx := context.Background()
-	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, event)
-	require.NoError(t, err)
-	all, err := store.NewCheckInService(a.db).GateTickets(ctx, ev.ID)
-	require.NoError(t, err)
-	var out []palaro.GateTicket
-	for _, tk := range all {
-		if tk.Status == status {
-			out = append(out, tk)
-		}
-	}
+	out := gateTicketsMaybe(t, a, event, status)
 	require.NotEmpty(t, out, "demo tickets of %s with status %s", event, status)
 	return out
 }
