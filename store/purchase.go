@@ -177,6 +177,9 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
 	}
 
+	if err := s.soldOutAtOnce(ctx, tt, o); err != nil {
+		return nil, err
+	}
 	// one unit of the batching writer: all of it is applied, or none, before the answer leaves
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
@@ -204,6 +207,28 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		return nil, err
 	}
 	return o, nil
+}
+
+// soldOutAtOnce answers a buyer of a sold-out ticket type from the read snapshot the ticket type
+// was just read from, without queuing for the writer, so a rush's sold-out buyers do not wait for
+// the write lock. The writer checks capacity again under the lock (reserve), so this can only
+// refuse early, never oversell. It stands aside (nil) when the order might still fit there: when
+// the buyer's own unpaid order of the type would be replaced (released first, limitPerBuyer) and
+// for seat orders, whose taken seat is named before 'sold out' is.
+func (s *PurchaseService) soldOutAtOnce(ctx context.Context, tt *palaro.TicketType, o *palaro.Order) error {
+	left := tt.Capacity - tt.Sold - tt.Held
+	if left >= o.Quantity || len(o.Seats) > 0 {
+		return nil
+	}
+	if o.SessionKey != "" {
+		var own int
+		err := s.db.read.QueryRowContext(ctx, `SELECT count(*) FROM orders WHERE status = 'pending' AND kind = 'tickets'
+			AND ticket_type_id = ? AND session_key = ?`, tt.ID, o.SessionKey).Scan(&own)
+		if err != nil || own > 0 {
+			return err
+		}
+	}
+	return soldOut(tt.Name, max(left, 0))
 }
 
 // saveOrder inserts a new order with its add-ons and, when it is free, issues it at once.

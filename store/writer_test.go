@@ -56,7 +56,10 @@ func holdWriter(t *testing.T, db *DB) (release func(), done <-chan error) {
 		})
 	}()
 	<-started
-	return func() { close(gate) }, out
+	var once sync.Once
+	release = func() { once.Do(func() { close(gate) }) }
+	t.Cleanup(release) // a failed test must not leave the writer held, or closing the database waits
+	return release, out
 }
 
 // waitQueued waits until n units wait in the writer's queue.
@@ -231,4 +234,51 @@ func TestPurchaseService_ConfirmPaymentTwentyAtOnce(t *testing.T) {
 	sold, held, _ := f.counts(t, code)
 	require.Equal(t, 2, sold)
 	require.Zero(t, held)
+}
+
+// TestPurchaseService_SoldOutAtOnce proves a sold-out buyer is answered without the writer: with
+// the writer held busy, a buyer of a sold-out type gets 'sold out' at once and nothing is queued.
+// Control: the buyer whose own unpaid order would be replaced is not refused early; that order
+// waits for the writer, then replaces the held one.
+func TestPurchaseService_SoldOutAtOnce(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "one-left", 20000, 1, 1)
+	mine := freeRequest(code, 1, "holder@x.ph")
+	mine.SessionKey = "session-holder"
+	first, err := f.purchases.CreateOrder(ctx, mine, f.now)
+	require.NoError(t, err)
+	require.Equal(t, palaro.OrderPending, first.Status)
+
+	release, held := holdWriter(t, f.db)
+	before := f.db.WriterStats()
+	other := freeRequest(code, 1, "late@x.ph")
+	other.SessionKey = "session-late"
+	out := make(chan error, 1)
+	go func() {
+		_, err := f.purchases.CreateOrder(ctx, other, f.now)
+		out <- err
+	}()
+	for err = nil; err == nil; runtime.Gosched() {
+		select {
+		case err = <-out:
+		default:
+			require.Zero(t, len(f.db.writer.queue), "the sold-out buyer was queued for the writer")
+		}
+	}
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "%v", err)
+	require.ErrorContains(t, err, "sold out")
+
+	go func() {
+		_, err := f.purchases.CreateOrder(ctx, mine, f.now) // replaces the buyer's own unpaid order
+		out <- err
+	}()
+	waitQueued(f.db, 1)
+	release()
+	require.NoError(t, <-held)
+	require.NoError(t, <-out)
+	require.Equal(t, int64(2), f.db.WriterStats().Units-before.Units, "the holding unit and the replacing order")
+	sold, heldCount, _ := f.counts(t, code)
+	require.Zero(t, sold)
+	require.Equal(t, 1, heldCount)
 }
