@@ -24,10 +24,21 @@ const touchTargetsJS = `(() => {
   const shown = (e) => e.checkVisibility({opacityProperty: true, visibilityProperty: true}) &&
     e.getBoundingClientRect().width > 1 && e.getBoundingClientRect().height > 1;
   const big = (e) => { const r = e.getBoundingClientRect(); return r.width + 0.01 >= min && r.height + 0.01 >= min; };
+  // inText: an inline link with other text on its lines, in the same block (not a heading beside it).
+  const inline = (e) => getComputedStyle(e).display === 'inline';
   const inText = (a) => {
-    if (getComputedStyle(a).display !== 'inline') return false;
-    const block = a.parentElement.closest('p, li, dd, td, span, label, div');
-    return block && block.textContent.trim().length > a.textContent.trim().length;
+    if (!inline(a)) return false;
+    let block = a.parentElement;
+    while (block && inline(block)) block = block.parentElement;
+    if (!block) return false;
+    const walk = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (!n.textContent.trim() || a.contains(n)) continue;
+      let p = n.parentElement;
+      while (p !== block && inline(p)) p = p.parentElement;
+      if (p === block) return true;
+    }
+    return false;
   };
   const name = (e) => {
     const text = (e.getAttribute('aria-label') || e.textContent || e.value || e.name || '').trim().replace(/\s+/g, ' ').slice(0, 40);
@@ -85,12 +96,15 @@ func TestTouchTargets_Browser(t *testing.T) {
 			wide.href = '/faq'; wide.textContent = 'Flat'; wide.style.cssText = 'display: block; width: 200px; height: 43px';
 			const inline = document.createElement('p');
 			inline.innerHTML = 'Read the <a href="/faq">FAQ</a> first.';
-			document.querySelector('main').append(small, wide, inline);
+			const alone = document.createElement('div');
+			alone.innerHTML = '<h3>More</h3><a href="/faq">Questions</a>';
+			document.querySelector('main').append(small, wide, inline, alone);
 		})()`, nil)))
 		off := touchTargetOffenders(t, ctx)
-		require.Len(t, off, 2, "%q", off)
+		require.Len(t, off, 3, "%q", off)
 		require.Contains(t, off[0], `button "Tiny" (30×30)`)
 		require.Contains(t, off[1], `a "Flat" (200×43)`, "both sides count")
+		require.Contains(t, off[2], `a "Questions"`, "a link beside a heading is not in running text")
 	})
 
 	seats := "/s/dota-2-visayas-major-lower"
