@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"bytes"
-	"encoding/binary"
-	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
@@ -47,27 +45,7 @@ func testJPEG(t *testing.T, w, h int) []byte {
 }
 
 // hugePNG is a tiny file whose header claims 60000×60000 pixels (a decompression bomb).
-func hugePNG() []byte {
-	var b bytes.Buffer
-	b.WriteString("\x89PNG\r\n\x1a\n")
-	chunk := func(kind string, data []byte) {
-		_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
-		b.WriteString(kind)
-		b.Write(data)
-		crc := crc32.NewIEEE()
-		crc.Write([]byte(kind))
-		crc.Write(data)
-		_ = binary.Write(&b, binary.BigEndian, crc.Sum32())
-	}
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], 60000)
-	binary.BigEndian.PutUint32(ihdr[4:], 60000)
-	ihdr[8], ihdr[9] = 8, 2 // 8-bit RGB
-	chunk("IHDR", ihdr)
-	chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})
-	chunk("IEND", nil)
-	return b.Bytes()
-}
+func hugePNG() []byte { return pngHeader(60000, 60000) }
 
 func TestProfilePicture(t *testing.T) {
 	ts := newTestServer(t)

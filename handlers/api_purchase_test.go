@@ -62,17 +62,23 @@ func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixt
 	f.server = handlers.New(handlers.Config{BaseURL: f.http.URL, PartnerKeys: map[string]string{partnerKey: partnerSecret}},
 		f.services, static.Default(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	f.server.Now = func() time.Time { return f.now }
+	f.client, f.csrf = openSession(t, f.http.URL)
+	return f
+}
+
+// openSession returns a client with a session of its own on the server at base, and its CSRF token.
+func openSession(t *testing.T, base string) (*http.Client, string) {
+	t.Helper()
 	jar, err := cookiejar.New(nil)
 	require.NoError(t, err)
-	f.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := f.client.Get(f.http.URL + "/about")
+	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(base + "/about")
 	require.NoError(t, err)
 	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	m := regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`).FindSubmatch(page)
 	require.NotNil(t, m, "the page carries the CSRF token")
-	f.csrf = string(m[1])
-	return f
+	return client, string(m[1])
 }
 
 // call sends a request with an optional JSON body and decodes the JSON answer.

@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/cookiejar"
-	"regexp"
 	"testing"
 	"time"
 
@@ -47,16 +45,7 @@ func kinds(t *testing.T, f *apiFixture, to string) []string {
 func newSession(t *testing.T, f *apiFixture) *apiFixture {
 	t.Helper()
 	g := *f
-	jar, err := cookiejar.New(nil)
-	require.NoError(t, err)
-	g.client = &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := g.client.Get(f.http.URL + "/about")
-	require.NoError(t, err)
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	m := regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`).FindSubmatch(page)
-	require.NotNil(t, m)
-	g.csrf = string(m[1])
+	g.client, g.csrf = openSession(t, f.http.URL)
 	return &g
 }
 
