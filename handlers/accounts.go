@@ -35,8 +35,6 @@ func (s *Server) accountRoutes() {
 	e.POST("/profile/password", s.changePassword)
 	e.POST("/profile/activation", s.resendActivation)
 	e.GET("/profile/email/confirm", s.confirmAccountEmail)
-	e.GET("/activities", s.activitiesPage)
-	e.GET("/leaderboard", s.leaderboardPage)
 	s.registrationRoutes()
 }
 
@@ -421,27 +419,5 @@ func (s *Server) resetPassword(c *echo.Context) error {
 func (s *Server) signInRequired(c *echo.Context, title, message string) error {
 	return render(c, http.StatusOK, views.Message(s.accountPage(c, title, true), views.MessagePage{
 		Heading: title, Message: message, SignInPrompt: true, Next: c.Request().URL.Path,
-	}))
-}
-
-func (s *Server) activitiesPage(c *echo.Context) error {
-	if currentUser(c) == nil {
-		return s.signInRequired(c, "Activities", "Join booth games, scratch cards and quizzes at events and keep a log of your points and prizes.")
-	}
-	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Activities", true), views.MessagePage{
-		Heading: "Activities",
-		Message: "Your activity log is empty. Show your participant QR code at event booths to join activities and earn points.",
-		Links:   []views.Link{{Label: "Get your participant QR code", Href: "/register"}, {Label: "Explore events", Href: "/"}},
-	}))
-}
-
-func (s *Server) leaderboardPage(c *echo.Context) error {
-	if currentUser(c) == nil {
-		return s.signInRequired(c, "Leaderboard", "Earn points from activities at events and see how you rank against other participants.")
-	}
-	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Leaderboard", true), views.MessagePage{
-		Heading: "Leaderboard",
-		Message: "No points have been earned yet. Join activities at events to appear on the leaderboard.",
-		Links:   []views.Link{{Label: "See activities", Href: "/activities"}},
 	}))
 }

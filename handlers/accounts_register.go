@@ -36,17 +36,23 @@ func apiOK(c *echo.Context, message, redirect string, extra map[string]any) erro
 
 // ---- Participant registration
 
-func participantForm(req palaro.ParticipantSignUp, err error) views.Form {
+// participantForm is the registration form; next is where a successful registration goes (a
+// booth's scan page that sent the visitor here), "" for the participant's QR page.
+func participantForm(req palaro.ParticipantSignUp, next string, err error) views.Form {
 	fields := nameFields(req.FirstName, req.LastName, err)
 	fields = append(fields, mobileField(req.MobileNumber, err))
-	return views.Form{ID: "register", Action: "/register", Submit: "Register", Error: formError(err), Fields: fields}
+	f := views.Form{ID: "register", Action: "/register", Submit: "Register", Error: formError(err), Fields: fields}
+	if next != "" {
+		f.Hidden = [][2]string{{"next", next}}
+	}
+	return f
 }
 
 func (s *Server) renderRegister(c *echo.Context, req palaro.ParticipantSignUp, err error) error {
 	return render(c, statusOfForm(err), views.AccountScreen(s.accountPage(c, "Register", true), views.AccountPage{
 		Heading: "Register as a participant",
 		Intro:   "Get your participant QR code: show it at event booths to join activities, win prizes and earn leaderboard points.",
-		Form:    participantForm(req, err),
+		Form:    participantForm(req, safeNext(c.FormValue("next")), err),
 		Links:   []views.Link{{Label: "Are you an event organizer? Register here", Href: "/register/organizer"}},
 	}))
 }
@@ -70,6 +76,9 @@ func (s *Server) registerForm(c *echo.Context) error {
 	}
 	if err := s.rememberParticipant(c, p.PublicID); err != nil {
 		return err
+	}
+	if next := safeNext(c.FormValue("next")); next != "" {
+		return c.Redirect(http.StatusSeeOther, next)
 	}
 	return c.Redirect(http.StatusSeeOther, "/register/success/"+p.PublicID)
 }

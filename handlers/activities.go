@@ -2,11 +2,14 @@ package handlers
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
 	"palaro"
+	"palaro/views"
 )
 
 // keyParticipant is the session value holding the public id of the participant this browser
@@ -18,6 +21,9 @@ const keyParticipant = "pid"
 func (s *Server) activityRoutes() {
 	e := s.echo
 	e.GET("/v1/scan", s.apiScan)
+	e.GET("/scan", s.scanPage)
+	e.GET("/activities", s.activitiesPage)
+	e.GET("/leaderboard", s.leaderboardPage)
 }
 
 // rememberParticipant makes this browser play as the participant from now on.
@@ -109,4 +115,186 @@ func (s *Server) apiScan(c *echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.JSON(http.StatusOK, scanAnswer{Message: res.Message, Points: res.Points, TotalPoints: res.TotalPoints,
 		Scratch: s.servedCard(res.Scratch)})
+}
+
+// kindLabels name the kinds of activity for people.
+var kindLabels = map[string]string{palaro.ActivityBooth: "Booth", palaro.ActivityScratch: "Scratch & Win", palaro.ActivityQuiz: "Quiz"}
+
+// engagePage returns a Page of the engagement area: never indexed, with its stylesheet.
+func (s *Server) engagePage(c *echo.Context, title, description string) views.Page {
+	p := s.page(c, title+" · Palaro", description)
+	p.NoIndex = true
+	p.Styles = []string{"css/engage.css"}
+	return p
+}
+
+// scratchProps are the scratch island's props for a stored card.
+func (s *Server) scratchProps(card *palaro.ScratchCard) *views.ScratchProps {
+	return &views.ScratchProps{Card: *s.servedCard(card), Title: palaro.ScratchTitle, WonTitle: palaro.ScratchWonTitle,
+		LostTitle: palaro.ScratchLostTitle, Redirecting: palaro.ScratchRedirecting, StrokePct: palaro.ScratchStrokePct,
+		LiftPct: palaro.ScratchLiftPct, BrushPx: palaro.ScratchBrushPx, ReloadMs: palaro.ScratchReloadMs, WinCells: palaro.ScratchWinCells}
+}
+
+// scanPage is what a booth's QR code opens: it registers the visit for this browser's
+// participant and shows the activities page with the result, and the scratch card when the
+// activity has one and the visit is new (a reload after the game shows the result in the log).
+// A browser without a participant is sent to register and comes back.
+func (s *Server) scanPage(c *echo.Context) error {
+	back := "/scan?" + url.Values{"activityCode": {c.QueryParam("activityCode")}, "eventCode": {c.QueryParam("eventCode")}}.Encode()
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return c.Redirect(http.StatusSeeOther, "/register?next="+url.QueryEscape(back))
+	}
+	res, err := s.scan(c, palaro.ScanRequest{ActivityCode: c.QueryParam("activityCode"), EventCode: c.QueryParam("eventCode"), ParticipantID: p.PublicID})
+	banner := &views.ScanBanner{}
+	status := http.StatusOK
+	switch {
+	case echo.StatusCode(err) == http.StatusUnprocessableEntity:
+		banner.Message, banner.Error, status = err.(*echo.HTTPError).Message, true, http.StatusUnprocessableEntity
+	case err != nil:
+		return err
+	default:
+		banner.Message, banner.Points, banner.TotalPoints = res.Message, res.Points, res.TotalPoints
+	}
+	v, err := s.activitiesView(c, p)
+	if err != nil {
+		return err
+	}
+	v.Banner = banner
+	page := s.engagePage(c, "Activities", "Your activity result.")
+	if res != nil && res.Scratch != nil && !res.Repeat {
+		v.Scratch = s.scratchProps(res.Scratch)
+		page.Islands = []string{"scratch"}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return render(c, status, views.ActivitiesPage(page, v))
+}
+
+// activitiesPage renders /activities: the participant's points and log, and the activities of events.
+func (s *Server) activitiesPage(c *echo.Context) error {
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.activitiesView(c, p)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return render(c, http.StatusOK, views.ActivitiesPage(s.engagePage(c, "Activities",
+		"Booth games, scratch cards and quizzes at events, and your log of points and prizes."), v))
+}
+
+// activitiesView builds the activities page for participant p (nil for a visitor who is none).
+func (s *Server) activitiesView(c *echo.Context, p *palaro.Participant) (views.ActivitiesView, error) {
+	ctx := c.Request().Context()
+	v := views.ActivitiesView{RegisterHref: "/register?next=%2Factivities"}
+	acts, err := s.services.Activities.ListActivities(ctx, "")
+	if err != nil {
+		return v, err
+	}
+	for _, a := range acts {
+		if len(v.Events) == 0 || v.Events[len(v.Events)-1].EventHref != "/e/"+a.EventCode {
+			v.Events = append(v.Events, views.ActivityEventGroup{EventName: a.EventName, EventHref: "/e/" + a.EventCode})
+		}
+		card := views.ActivityCard{Name: a.Name, Kind: kindLabels[a.Kind], Points: a.Points,
+			Window: activityWindow(a.StartsAt, a.EndsAt)}
+		if a.TicketHoldersOnly {
+			card.Note = "Ticket holders only"
+		}
+		if a.Kind == palaro.ActivityQuiz && a.Quiz != "" {
+			card.Href, card.HrefText = "/quiz/"+a.Quiz+"/"+a.EventCode, "Take the quiz"
+		}
+		g := &v.Events[len(v.Events)-1]
+		g.Activities = append(g.Activities, card)
+	}
+	if p == nil {
+		return v, nil
+	}
+	v.ParticipantName, v.QRHref = p.FirstName+" "+p.LastName, "/register/success/"+p.PublicID
+	log, total, err := s.services.Activities.ParticipantLog(ctx, p.PublicID)
+	if err != nil {
+		return v, err
+	}
+	v.TotalPoints = total
+	for _, l := range log {
+		row := views.ActivityLogRow{Time: l.At.In(palaro.Manila).Format("Jan 2, 3:04 PM"), DateTime: l.At.Format(time.RFC3339),
+			Activity: l.ActivityName, Event: l.EventName, Points: l.Points, Remarks: l.Remarks, Prize: l.PrizeName}
+		switch {
+		case l.PrizeName == "" || !l.Claimable:
+		case !l.ClaimedAt.IsZero():
+			row.Claim = "Claimed"
+		default:
+			row.Claim = "To claim at the booth"
+		}
+		v.Log = append(v.Log, row)
+	}
+	return v, nil
+}
+
+// activityWindow says when an activity is open, in Manila time.
+func activityWindow(from, to time.Time) string {
+	f, t := from.In(palaro.Manila), to.In(palaro.Manila)
+	return "Open " + f.Format("Jan 2, 3:04 PM") + " to " + t.Format("Jan 2, 3:04 PM")
+}
+
+// leaderboardSize is how many participants a leaderboard shows.
+const leaderboardSize = 50
+
+// leaderboardPage renders /leaderboard (overall, or ?event=CODE); with ?fragment=1 only the table
+// that htmx reloads every 30 seconds.
+func (s *Server) leaderboardPage(c *echo.Context) error {
+	ctx := c.Request().Context()
+	event := c.QueryParam("event")
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	pid := ""
+	if p != nil {
+		pid = p.PublicID
+	}
+	lb, err := s.services.Activities.Leaderboard(ctx, event, pid, leaderboardSize)
+	if err != nil {
+		return err
+	}
+	v := views.LeaderboardView{Heading: "Overall", Event: event, RefreshURL: "/leaderboard?fragment=1", RegisterHref: "/register?next=%2Factivities"}
+	if p != nil {
+		v.ParticipantName = p.FirstName
+	}
+	if event != "" {
+		v.RefreshURL = "/leaderboard?fragment=1&event=" + url.QueryEscape(event)
+	}
+	acts, err := s.services.Activities.ListActivities(ctx, "")
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, a := range acts {
+		if !seen[a.EventCode] {
+			seen[a.EventCode] = true
+			v.Options = append(v.Options, views.LeaderboardOption{Code: a.EventCode, Name: a.EventName, Selected: a.EventCode == event})
+			if a.EventCode == event {
+				v.Heading = a.EventName
+			}
+		}
+	}
+	ownShown := false
+	for _, r := range lb.Rows {
+		own := r.ParticipantID == pid
+		ownShown = ownShown || own
+		v.Rows = append(v.Rows, views.LeaderboardRow{Rank: r.Rank, Name: r.Name, Points: r.Points, Own: own})
+	}
+	if lb.Own != nil && !ownShown {
+		v.Own = &views.LeaderboardRow{Rank: lb.Own.Rank, Name: lb.Own.Name, Points: lb.Own.Points, Own: true}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if c.QueryParam("fragment") != "" {
+		return render(c, http.StatusOK, views.LeaderboardTable(v))
+	}
+	return render(c, http.StatusOK, views.LeaderboardPage(s.engagePage(c, "Leaderboard",
+		"Participants ranked by the points they earned at events, overall and per event."), v))
 }

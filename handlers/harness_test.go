@@ -44,7 +44,7 @@ func newTestServer(t *testing.T) *testServer {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	ts.accounts = store.NewAccountService(db, key, notify.NewComposer("http://palaro.test", ""))
 	ts.Server = New(Config{BaseURL: "http://palaro.test", SessionKey: key},
-		Services{Events: store.NewEventService(db), Accounts: ts.accounts}, static.Default(),
+		Services{Events: store.NewEventService(db), Accounts: ts.accounts, Activities: store.NewActivityService(db)}, static.Default(),
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ts.Server.Now = db.Now
 	return ts

@@ -42,6 +42,8 @@ type Page struct {
 	Islands []string
 	// HTMX loads htmx on a page that has islands; pages without islands always load it.
 	HTMX bool
+	// Styles are extra stylesheets (names under static/, such as "css/engage.css") of the page's area.
+	Styles []string
 }
 
 // UsesHTMX reports whether the page loads htmx. Island pages leave it out to stay within their

@@ -117,7 +117,7 @@ func TestAccounts_Browser(t *testing.T) {
 			chromedp.SendKeys("#f-email", "maria@example.ph", chromedp.ByQuery),
 			chromedp.SendKeys("#f-password", "Secret123", chromedp.ByQuery),
 			chromedp.Click(`#sign-in button[type="submit"]`, chromedp.ByQuery),
-			chromedp.WaitVisible(".message-page", chromedp.ByQuery),
+			chromedp.WaitVisible(".engage-me", chromedp.ByQuery),
 			chromedp.Text("h1", &name, chromedp.ByQuery),
 		))
 		require.Equal(t, "Activities", strings.TrimSpace(name), "sign-in returns to the page that asked for it")

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// scratchCell rubs one cell of the scratch card with the mouse: pointer down at its top left, a
+// zigzag of moves over the whole cell, pointer up.
+func scratchCell(i int) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var box struct{ X, Y, W, H float64 }
+		if err := chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('[data-cell="%d"] canvas').getBoundingClientRect();
+			return {X: r.left, Y: r.top, W: r.width, H: r.height}; })()`, i), &box).Do(ctx); err != nil {
+			return err
+		}
+		at := func(kind input.MouseType, x, y float64) error {
+			return input.DispatchMouseEvent(kind, box.X+x, box.Y+y).WithButton(input.Left).WithButtons(1).WithClickCount(1).Do(ctx)
+		}
+		if err := at(input.MousePressed, 4, 4); err != nil {
+			return err
+		}
+		row := 0
+		for y := 4.0; y < box.H; y += 18 {
+			for s := 0; s <= 6; s++ {
+				x := 4 + (box.W-8)*float64(s)/6
+				if row%2 == 1 {
+					x = box.W - x
+				}
+				if err := at(input.MouseMoved, x, y); err != nil {
+					return err
+				}
+			}
+			row++
+		}
+		return input.DispatchMouseEvent(input.MouseReleased, box.X+box.W/2, box.Y+box.H-4).WithButton(input.Left).WithClickCount(1).Do(ctx)
+	})
+}
+
+// TestActivities_NewVisitorPlays: a new visitor registers at /register, opens a booth's scratch
+// card by its scan URL, scratches cells with the mouse until the game ends, sees the result and
+// the reload, then finds the points in the activity log and on the leaderboard.
+func TestActivities_NewVisitorPlays(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(a.URL+"/register"),
+		chromedp.WaitVisible("#register", chromedp.ByQuery),
+		chromedp.SendKeys("#f-firstName", "Nina", chromedp.ByQuery),
+		chromedp.SendKeys("#f-lastName", "Scratcher", chromedp.ByQuery),
+		chromedp.SendKeys("#f-mobileNumber", "09175559876", chromedp.ByQuery),
+		chromedp.Click(`#register button[type="submit"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(".qr-code", chromedp.ByQuery),
+	))
+
+	var title string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
+		chromedp.Text("#scratch-title", &title, chromedp.ByQuery),
+	))
+	require.Equal(t, "Try your LUCK! Scratch & Win!", title)
+	screenshot(t, ctx, "scratch-start")
+
+	ended := false
+	for i := 0; i < 9 && !ended; i++ {
+		var revealed bool
+		require.NoError(t, chromedp.Run(ctx,
+			scratchCell(i),
+			chromedp.Evaluate(fmt.Sprintf(`document.querySelector('[data-cell="%d"]').classList.contains('revealed')`, i), &revealed),
+		))
+		require.True(t, revealed, "cell %d is revealed after being scratched all over", i)
+		if i == 1 {
+			screenshot(t, ctx, "scratch-mid-game")
+		}
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.querySelector('.scratch-close')`, &ended)))
+	}
+	require.True(t, ended, "the game ends by three winning cells or nine revealed")
+	var note string
+	var covered int
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Text("#scratch-title", &title, chromedp.ByQuery),
+		chromedp.Text(".scratch-note", &note, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('.scratch-cell:not(.revealed)').length`, &covered),
+	))
+	require.Contains(t, []string{"YOU WON", "THANKS FOR PLAYING!"}, title)
+	require.Equal(t, "Redirecting back in 5 seconds...", note)
+	require.Zero(t, covered, "the remaining covers reveal themselves")
+	screenshot(t, ctx, "scratch-end")
+
+	var banner string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.WaitNotPresent(".scratch-popup", chromedp.ByQuery), // the page reloads after 5 s
+		chromedp.Text(".scan-banner", &banner, chromedp.ByQuery),
+	))
+	require.Contains(t, banner, "You already joined Scratch & Win")
+
+	var log string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(a.URL+"/activities"),
+		chromedp.WaitVisible(".activity-log", chromedp.ByQuery),
+		chromedp.Text(".activity-log", &log, chromedp.ByQuery),
+	))
+	require.Contains(t, log, "Scratch & Win")
+	require.Contains(t, log, "+20")
+	screenshot(t, ctx, "activities-log")
+
+	var own string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(a.URL+"/leaderboard?event="+demoScratchEvent),
+		chromedp.WaitVisible(".leaderboard li.own", chromedp.ByQuery),
+		chromedp.Text(".leaderboard li.own", &own, chromedp.ByQuery),
+	))
+	require.Contains(t, own, "Nina S.")
+	require.True(t, strings.HasSuffix(strings.TrimSpace(own), "20"), own)
+	screenshot(t, ctx, "leaderboard")
+}

@@ -1,0 +1,99 @@
+package views
+
+import "palaro"
+
+// ActivityCard is one activity as /activities lists it.
+type ActivityCard struct {
+	Name     string
+	Kind     string // "Booth", "Scratch & Win", "Quiz"
+	Points   int
+	Window   string
+	Note     string // "Ticket holders only", or ""
+	Href     string // a quiz's page; booths and scratch cards are played by scanning their QR code
+	HrefText string
+}
+
+// ActivityEventGroup is an event with its activities.
+type ActivityEventGroup struct {
+	EventName  string
+	EventHref  string
+	Activities []ActivityCard
+}
+
+// ActivityLogRow is one line of the participant's activity log.
+type ActivityLogRow struct {
+	Time     string
+	DateTime string // machine-readable time
+	Activity string
+	Event    string
+	Points   int
+	Remarks  string
+	Prize    string
+	Claim    string // "Claimed", "To claim at the booth", "" when there is no prize to claim
+}
+
+// ScanBanner is the result of a scan shown at the top of the page.
+type ScanBanner struct {
+	Message     string
+	Points      int
+	TotalPoints int
+	Error       bool
+}
+
+// ScratchProps are the scratch-card island's props: the stored card and the constants of the game.
+type ScratchProps struct {
+	Card        palaro.ScratchCard `json:"card"`
+	Title       string             `json:"title"`
+	WonTitle    string             `json:"wonTitle"`
+	LostTitle   string             `json:"lostTitle"`
+	Redirecting string             `json:"redirecting"`
+	StrokePct   int                `json:"strokePct"`
+	LiftPct     int                `json:"liftPct"`
+	BrushPx     int                `json:"brushPx"`
+	ReloadMs    int                `json:"reloadMs"`
+	WinCells    int                `json:"winCells"`
+}
+
+// ActivitiesView is /activities (and /scan, which is the same page after a scan).
+type ActivitiesView struct {
+	Banner *ScanBanner
+	// Scratch, when set, opens the scratch card.
+	Scratch *ScratchProps
+	// ParticipantName is the name of the participant this browser plays as ("" for none).
+	ParticipantName string
+	QRHref          string
+	TotalPoints     int
+	Log             []ActivityLogRow
+	Events          []ActivityEventGroup
+	// RegisterHref registers a participant and comes back (when no participant plays here).
+	RegisterHref string
+}
+
+// LeaderboardRow is one line of a leaderboard.
+type LeaderboardRow struct {
+	Rank   int
+	Name   string
+	Points int
+	Own    bool
+}
+
+// LeaderboardOption is an event the leaderboard can be narrowed to.
+type LeaderboardOption struct {
+	Code     string
+	Name     string
+	Selected bool
+}
+
+// LeaderboardView is /leaderboard: overall or for one event.
+type LeaderboardView struct {
+	Heading string
+	Event   string
+	Options []LeaderboardOption
+	Rows    []LeaderboardRow
+	// Own is the participant's own row when it is outside the rows shown.
+	Own *LeaderboardRow
+	// RefreshURL is the fragment htmx reloads every 30 seconds.
+	RefreshURL      string
+	ParticipantName string
+	RegisterHref    string
+}
