@@ -484,14 +484,38 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 		o.TicketID, o.ID); err != nil {
 		return err
 	}
-	full, err := loadOrder(ctx, tx, `o.id = ?`, o.ID)
-	if err != nil {
-		return err
-	}
 	if s.composer == nil {
 		return nil
 	}
+	full, err := confirmationOrder(ctx, tx, o)
+	if err != nil {
+		return err
+	}
 	return enqueue(ctx, tx, s.composer.OrderConfirmation(full), fmt.Sprintf("order-confirmation:%d", o.ID), now)
+}
+
+// confirmationOrder is the order as its confirmation e-mail shows it, as loadOrder would return
+// it. A ticket order is complete in memory (event, ticket type, add-ons, the tickets just issued),
+// so it is not read again inside the write transaction; an add-on order reads its ticket.
+func confirmationOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order) (*palaro.Order, error) {
+	if o.Kind != palaro.OrderKindTickets || o.Event == nil || o.TicketType == nil {
+		return loadOrder(ctx, tx, `o.id = ?`, o.ID)
+	}
+	full := *o
+	full.AddOns = slices.Clone(o.AddOns)
+	slices.SortStableFunc(full.AddOns, byCategoryName) // loadOrder's ORDER BY a.category, a.name
+	full.Tickets = slices.Clone(o.Tickets)
+	for i, addOns := range palaro.DistributeAddOns(len(full.Tickets), full.AddOns) {
+		full.Tickets[i].AddOns = addOns
+	}
+	return &full, nil
+}
+
+func byCategoryName(a, b palaro.AddOn) int {
+	if c := strings.Compare(a.Category, b.Category); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
 }
 
 func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeID int64) error {

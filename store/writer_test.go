@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/notify"
 )
 
 // TestOpen_WriterSynchronousFull proves every commit of the writer is fsynced: the writer
@@ -281,4 +282,47 @@ func TestPurchaseService_SoldOutAtOnce(t *testing.T) {
 	sold, heldCount, _ := f.counts(t, code)
 	require.Zero(t, sold)
 	require.Equal(t, 1, heldCount)
+}
+
+// TestPurchaseService_ConfirmationFromMemory proves the confirmation e-mail written without
+// reading the order again inside the transaction is the one composed from the order read back
+// afterwards: a free order and a paid one, with add-ons given in reverse order.
+func TestPurchaseService_ConfirmationFromMemory(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	composer := notify.NewComposer("https://palaro.test", "help@palaro.test")
+	zebra, apple := f.addAddOn(t, "Zebra pin", 0), f.addAddOn(t, "Apple pin", 0)
+	stored := func(o *palaro.Order) (text, html string) {
+		require.NoError(t, f.db.read.QueryRow(`SELECT body_text, body_html FROM outbox WHERE dedupe_key = ?`,
+			fmt.Sprintf("order-confirmation:%d", o.ID)).Scan(&text, &html))
+		return text, html
+	}
+	check := func(o *palaro.Order) {
+		t.Helper()
+		again, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		want := composer.OrderConfirmation(again)
+		text, html := stored(again)
+		require.Equal(t, want.Text, text)
+		require.Equal(t, want.HTML, html)
+		require.Contains(t, text, "Apple pin")
+	}
+
+	free := f.addTicketType(t, "free-mem", 0, 10, 5)
+	req := freeRequest(free, 1, "free@x.ph") // a free order is one ticket
+	req.AddOnQuantities = []palaro.AddOnQuantity{{ID: zebra, Quantity: 1}, {ID: apple, Quantity: 1}}
+	o, err := f.purchases.CreateOrder(ctx, req, f.now)
+	require.NoError(t, err)
+	require.Equal(t, palaro.OrderPaid, o.Status)
+	check(o)
+
+	priced := f.addTicketType(t, "paid-mem", 20000, 10, 5)
+	req = freeRequest(priced, 2, "payer@x.ph")
+	req.AddOnQuantities = []palaro.AddOnQuantity{{ID: zebra, Quantity: 2}, {ID: apple, Quantity: 1}}
+	o, err = f.purchases.CreateOrder(ctx, req, f.now)
+	require.NoError(t, err)
+	require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: "cs_mem", URL: "https://pay.test/mem"}))
+	_, err = f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_mem", "cs_mem", o.Total))
+	require.NoError(t, err)
+	check(o)
 }
