@@ -563,6 +563,7 @@ func AuditDetail(v any) string {
 // events, ticket types, orders, exports, API tokens and the audit log.
 type OrganizerService interface {
 	TeamService
+	CoverService
 	// Memberships returns the organizations a user belongs to, with roles.
 	Memberships(ctx context.Context, userID int64) ([]Membership, error)
 	// ListOrganizations returns organizations with their owners, pending ones only when pendingOnly.
@@ -699,4 +700,21 @@ type TeamService interface {
 	AcceptInvitation(ctx context.Context, token string, userID int64) (*Membership, error)
 	// RemoveMember removes a person from an organization. Returns ENOTFOUND, EINVALID for the last owner.
 	RemoveMember(ctx context.Context, orgID, userID int64, actor string) error
+}
+
+// Cover image sizes: 16:9 pictures as wide as the event page (and its share image) and the cards.
+var CoverWidths = []int{800, 400}
+
+// CoverPath is the URL of a cover image version at a width.
+func CoverPath(version int64, width int) string {
+	return fmt.Sprintf("/event-images/%d-%d.jpg", version, width)
+}
+
+// CoverService stores and serves events' cover images.
+type CoverService interface {
+	// SetEventCover stores a cover's JPEG images (by width, from CoverWidths) as a new version and
+	// points the event at it. Returns ENOTFOUND.
+	SetEventCover(ctx context.Context, eventID int64, actor string, images map[int][]byte) (string, error)
+	// FindEventImage returns a cover image's JPEG bytes. Returns ENOTFOUND.
+	FindEventImage(ctx context.Context, version int64, width int) ([]byte, error)
 }

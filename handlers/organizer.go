@@ -32,6 +32,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodGet, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgEventPage, false},
 	{http.MethodGet, "/organizer/events/:code/edit", palaro.ActionManageEvents, (*Server).orgEditEventPage, false},
 	{http.MethodPost, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgUpdateEvent, false},
+	{http.MethodPost, coverUploadPath, palaro.ActionManageEvents, (*Server).orgUploadCover, false},
 	{http.MethodPost, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgSetStatus, false},
 	{http.MethodGet, "/organizer/events/:code/ticket-types/new", palaro.ActionManageEvents, (*Server).orgNewTicketTypePage, false},
 	{http.MethodPost, "/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).orgCreateTicketType, false},
@@ -105,6 +106,7 @@ func (s *Server) organizerRoutes() {
 		s.echo.Add(r.method, r.path, s.orgAccess(r))
 	}
 	s.invitationRoutes()
+	s.echo.GET("/event-images/:file", s.eventImage)
 }
 
 // orgAccess resolves the caller (token or session), refuses callers whose role allows the
@@ -223,6 +225,8 @@ func noticeText(key string) string {
 		return "The event's status is changed; the public pages show it now."
 	case "revoked":
 		return "The token is revoked."
+	case "cover":
+		return "The cover image is saved; the public pages show it now."
 	case "invited":
 		return "The invitation is on its way."
 	case "removed":
@@ -293,13 +297,18 @@ func (s *Server) orgEventPage(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
+	return s.renderOrgEvent(c, caller, ev, "", http.StatusOK)
+}
+
+// renderOrgEvent renders an event's console page; coverErr is the message of a refused cover upload.
+func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, coverErr string, status int) error {
 	audit, err := s.services.Organizers.ListAudit(c.Request().Context(), ev.ID, 20)
 	if err != nil {
 		return err
 	}
 	base := "/organizer/events/" + ev.Code
-	status := palaro.OrganizerStatus(ev.Status)
-	v := views.OrgEventView{Frame: orgFrame(c, caller, ev.Name), Code: ev.Code, Status: status,
+	v := views.OrgEventView{Frame: orgFrame(c, caller, ev.Name), Code: ev.Code, Status: palaro.OrganizerStatus(ev.Status),
+		CoverURL: s.imageURL(ev.ImageURL), CoverError: coverErr, CoverAction: base + "/cover",
 		When: manilaTime(ev.StartsAt) + " to " + manilaTime(ev.EndsAt), Venue: ev.Venue.Name + ", " + ev.Venue.City,
 		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Check-in", Href: base + "/check-ins"},
 			{Label: "Gate scanner", Href: base + "/check-in"}}}
@@ -330,7 +339,7 @@ func (s *Server) orgEventPage(c *echo.Context, caller *palaro.Caller) error {
 	for _, a := range audit {
 		v.Audit = append(v.Audit, views.OrgAuditRow{When: manilaTime(a.CreatedAt), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
 	}
-	return render(c, http.StatusOK, views.OrgEvent(s.orgPage(c, ev.Name), v))
+	return render(c, status, views.OrgEvent(s.orgPage(c, ev.Name), v))
 }
 
 func tagList(tags []palaro.Tag) string {

@@ -63,33 +63,11 @@ var (
 // 512-pixel square and re-encodes it (PNG when it came as PNG, otherwise JPEG). Nothing of the
 // uploaded bytes is kept but the pixels, so no script or markup hidden in the file survives.
 func processPicture(r io.Reader) (palaro.Picture, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxPictureBytes+1))
+	img, format, release, err := decodePicture(r)
 	if err != nil {
-		return palaro.Picture{}, errPictureTooLarge
+		return palaro.Picture{}, err
 	}
-	if len(data) > maxPictureBytes {
-		return palaro.Picture{}, errPictureTooLarge
-	}
-	if looksLikeSVG(data) {
-		return palaro.Picture{}, errPictureSVG
-	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil || (format != "jpeg" && format != "png" && format != "webp") {
-		return palaro.Picture{}, errPictureFormat
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxPictureSide || cfg.Height > maxPictureSide ||
-		cfg.Width*cfg.Height > maxPicturePixels {
-		return palaro.Picture{}, errPictureHuge
-	}
-	cost := decodeCost(cfg)
-	if !pictureDecodes.TryAcquire(cost) {
-		return palaro.Picture{}, errPictureBusy
-	}
-	defer pictureDecodes.Release(cost)
-	img, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return palaro.Picture{}, errPictureFormat
-	}
+	defer release()
 	img = fitSquare(img, pictureSide)
 	var out bytes.Buffer
 	if format == "png" {
@@ -98,6 +76,41 @@ func processPicture(r io.Reader) (palaro.Picture, error) {
 	}
 	err = jpeg.Encode(&out, img, &jpeg.Options{Quality: 85})
 	return palaro.Picture{ContentType: "image/jpeg", Data: out.Bytes()}, err
+}
+
+// decodePicture reads and decodes an uploaded picture (JPEG, PNG or WebP) within the size,
+// pixel and shared-memory limits; release gives its memory back to the budget once the caller
+// is done with the image.
+func decodePicture(r io.Reader) (img image.Image, format string, release func(), err error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxPictureBytes+1))
+	if err != nil {
+		return nil, "", nil, errPictureTooLarge
+	}
+	if len(data) > maxPictureBytes {
+		return nil, "", nil, errPictureTooLarge
+	}
+	if looksLikeSVG(data) {
+		return nil, "", nil, errPictureSVG
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || (format != "jpeg" && format != "png" && format != "webp") {
+		return nil, "", nil, errPictureFormat
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxPictureSide || cfg.Height > maxPictureSide ||
+		cfg.Width*cfg.Height > maxPicturePixels {
+		return nil, "", nil, errPictureHuge
+	}
+	cost := decodeCost(cfg)
+	if !pictureDecodes.TryAcquire(cost) {
+		return nil, "", nil, errPictureBusy
+	}
+	release = func() { pictureDecodes.Release(cost) }
+	img, _, err = image.Decode(bytes.NewReader(data))
+	if err != nil {
+		release()
+		return nil, "", nil, errPictureFormat
+	}
+	return img, format, release, nil
 }
 
 // fitSquare scales img down to fit a side×side square, keeping its proportions.

@@ -98,7 +98,7 @@ func randomToken() string {
 // skipSession reports whether a path needs no session: static files and machine-read resources.
 func skipSession(path string) bool {
 	return strings.HasPrefix(path, "/static/") || path == "/build.json" || path == "/robots.txt" ||
-		path == "/sitemap.xml" || path == "/favicon.ico"
+		path == "/sitemap.xml" || path == "/favicon.ico" || strings.HasPrefix(path, "/event-images/")
 }
 
 // securityHeaders sets the security headers and the CSP nonce of every response: pages, static
@@ -146,7 +146,7 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		if r.Body != nil && r.Body != http.NoBody {
 			limit := int64(maxBodyBytes)
-			if c.Path() == "/profile/picture" {
+			if c.Path() == "/profile/picture" || c.Path() == coverUploadPath {
 				limit = maxUploadBody
 			}
 			if r.ContentLength > limit && c.Path() == "/profile/picture" {

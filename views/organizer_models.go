@@ -130,6 +130,9 @@ type OrgAuditRow struct {
 // OrgEventView is the console's page of one event.
 type OrgEventView struct {
 	Frame       OrgFrame
+	CoverURL    string
+	CoverAction string
+	CoverError  string
 	Code        string
 	Status      string
 	When        string

@@ -5,6 +5,12 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"image"
+	"image/color"
+	"image/draw"
+	_ "image/jpeg"
+	"image/png"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -464,4 +470,49 @@ func TestOrganizerTeam_Invitation(t *testing.T) {
 	_, body = rival.get("/organizer/team")
 	require.NotContains(t, body, "/members/", "the rival cannot remove itself, the last owner")
 	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(store.NewOrganizerService(a.db, nil).RemoveMember(context.Background(), 90, 3, "test")))
+}
+
+// TestOrganizerCover_Upload uploads a wide PNG as an event's cover: it is cut to 16:9, re-encoded
+// as JPEG in the cover sizes and shown at once on the public event page; an SVG is refused.
+func TestOrganizerCover_Upload(t *testing.T) {
+	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	v := newVisitor(t, a)
+	_, page := v.get("/e/" + demoOwnedEvent) // cached for an hour from now on
+	require.NotContains(t, page, "/event-images/")
+
+	upload := func(name string, data []byte) (int, string) {
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		require.NoError(t, w.WriteField("_csrf", owner.csrf))
+		part, err := w.CreateFormFile("cover", name)
+		require.NoError(t, err)
+		_, _ = part.Write(data)
+		require.NoError(t, w.Close())
+		return owner.send(http.MethodPost, "/organizer/events/"+demoOwnedEvent+"/cover", w.FormDataContentType(), body.String(), "")
+	}
+	status, body := upload("cover.svg", []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`))
+	require.Equal(t, http.StatusUnsupportedMediaType, status)
+	require.Contains(t, body, "SVG images are not accepted")
+
+	src := image.NewRGBA(image.Rect(0, 0, 1600, 600))
+	draw.Draw(src, src.Bounds(), &image.Uniform{C: color.RGBA{R: 200, G: 30, B: 90, A: 255}}, image.Point{}, draw.Src)
+	var pngData bytes.Buffer
+	require.NoError(t, png.Encode(&pngData, src))
+	status, body = upload("cover.png", pngData.Bytes())
+	require.Equal(t, http.StatusSeeOther, status, body)
+
+	_, page = v.get("/e/" + demoOwnedEvent)
+	url := regexp.MustCompile(`/event-images/\d+-800\.jpg`).FindString(page)
+	require.NotEmpty(t, url, "the public page shows the new cover at once")
+	for width, height := range map[string]int{"800": 450, "400": 225} {
+		resp, err := http.Get(a.URL + strings.Replace(url, "-800.", "-"+width+".", 1))
+		require.NoError(t, err)
+		img, format, err := image.Decode(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, "jpeg", format)
+		require.Equal(t, height, img.Bounds().Dy(), "16:9 at width %s", width)
+		require.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
+	}
 }
