@@ -319,6 +319,8 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
       setName('');
       setEmail('');
       props.onAnswer({ ok: true, title: String(data.message), ticket: data.ticket as GateTicket });
+      // the answer is at the top of the page: bring it into view after the sale
+      requestAnimationFrame(() => document.querySelector('.gate-answer')?.scrollIntoView({ block: 'center' }));
     } catch {
       setError('No network: the box office needs it to sell within the capacity.');
     }

@@ -118,6 +118,19 @@ func TestGate_Browser(t *testing.T) {
 		require.Empty(t, cspViolations(t, ctx))
 	})
 
+	t.Run("OK box office sells at the door for cash", func(t *testing.T) {
+		var answer string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(".gate-box-office summary", chromedp.ByQuery),
+			chromedp.SendKeys("#bo-name", "Walk-in Fan", chromedp.ByQuery),
+			chromedp.Click(".gate-box-office button[type=submit]", chromedp.ByQuery),
+			waitFor(`/Sold and checked in/.test(document.querySelector('.gate-answer-ok')?.textContent || '')`),
+			chromedp.Text(".gate-answer", &answer, chromedp.ByQuery),
+		))
+		require.Contains(t, answer, "Walk-in Fan")
+		screenshot(t, ctx, "gate-box-office")
+	})
+
 	t.Run("OK offline: two real tickets in, a forged one refused, synced later", func(t *testing.T) {
 		seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
 		require.NoError(t, err)
