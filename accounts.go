@@ -232,12 +232,12 @@ type AccountComposer interface {
 
 // Timings of account tokens and codes.
 const (
-	ActivationTTL      = 7 * 24 * time.Hour
-	EmailChangeTTL     = 24 * time.Hour
-	ResetCodeTTL       = 10 * time.Minute
-	ResetCodeMaxTries  = 5
+	ActivationTTL     = 7 * 24 * time.Hour
+	EmailChangeTTL    = 24 * time.Hour
+	ResetCodeTTL      = 10 * time.Minute
+	ResetCodeMaxTries = 5
 	// MobileCodeTTL is how long a code confirming a new mobile number is valid (ResetCodeMaxTries tries).
-	MobileCodeTTL = 10 * time.Minute
+	MobileCodeTTL      = 10 * time.Minute
 	SessionMaxLifetime = 30 * 24 * time.Hour
 )
 

@@ -381,6 +381,19 @@ func (in EventInput) Validate() error {
 	if ParseOrganizerStatus(in.Status) == "" {
 		f[FieldStatus] = "Status is one of draft, published, postponed or cancelled."
 	}
+	checkTexts(f, TextLine, map[string]string{FieldName: in.Name, FieldSummary: in.Summary, FieldVenueName: in.Venue.Name,
+		FieldVenueAddress: in.Venue.Address, FieldVenueCity: in.Venue.City, FieldSurveyQuestion: in.SurveyQuestion})
+	checkTexts(f, TextBlock, map[string]string{FieldDescription: in.Description})
+	for _, a := range in.SurveyAnswers {
+		if len(a) > 200 || !ValidText(TextLine, a) {
+			f[FieldSurveyAnswers] = "Each answer is one line of at most 200 characters."
+		}
+	}
+	for _, l := range in.Links {
+		if !ValidText(TextLine, l.Label) || !ValidText(TextLine, l.URL) {
+			f[FieldLinks] = "Each link needs a label and a full http(s) address."
+		}
+	}
 	return fieldsError(f)
 }
 
@@ -477,6 +490,8 @@ func (in TicketTypeInput) Validate() error {
 	if len(in.Disclaimer) > 1000 {
 		f["disclaimer"] = "The disclaimer must be at most 1000 characters."
 	}
+	checkTexts(f, TextLine, map[string]string{FieldName: in.Name})
+	checkTexts(f, TextBlock, map[string]string{FieldDescription: in.Description, "disclaimer": in.Disclaimer})
 	return fieldsError(f)
 }
 

@@ -79,3 +79,13 @@ const MaxKeyLength = 64
 // ValidKey reports whether s can be an id or code that a call looks up: at most MaxKeyLength
 // bytes on one line. Anything else is answered as not found without a look-up.
 func ValidKey(s string) bool { return len(s) <= MaxKeyLength && ValidText(TextLine, s) }
+
+// checkTexts sets f[field] to the rule's message for each value that breaks the character rule
+// kind, unless the field already has a message.
+func checkTexts(f map[string]string, kind string, values map[string]string) {
+	for field, v := range values {
+		if _, ok := f[field]; !ok && !ValidText(kind, v) {
+			f[field] = textMessage(kind)
+		}
+	}
+}
