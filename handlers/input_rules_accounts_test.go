@@ -41,6 +41,8 @@ func TestInputRules_AccountForms(t *testing.T) {
 			"title": "Engr.", "birthDate": "1990-01-02", "age": "36", "bio": "Hi", "country": "Philippines", "city": "Cebu",
 			"companyName": "Acme", "designation": "Lead", "interests": "MLBB", "username": "juan"}},
 		{"/profile/email", false, true, map[string]string{"email": "other@example.ph"}},
+		{"/profile/password", false, true, map[string]string{"currentPassword": "secret123", "password": "secret456",
+			"repeatPassword": "secret456"}},
 		{"/register", false, false, map[string]string{"firstName": "Ana", "lastName": "Reyes", "mobileNumber": "09170000002"}},
 		{"/v1/participant/register", true, false, map[string]string{"firstName": "Ana", "lastName": "Reyes", "mobileNumber": "09170000003"}},
 		{"/register/organizer", false, false, map[string]string{"email": "org@example.ph", "username": "org1", "name": "Ana Reyes",

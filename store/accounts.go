@@ -627,7 +627,7 @@ func (s *AccountService) ChangePassword(ctx context.Context, userID int64, curre
 	switch {
 	case oldHash == "":
 		msg = palaro.MsgCurrentPasswordUnset
-	case !palaro.CheckPassword(oldHash, current):
+	case len(current) > palaro.MaxLength(palaro.FieldPassword) || !palaro.CheckPassword(oldHash, current):
 		msg = palaro.MsgCurrentPasswordWrong
 	}
 	if msg != "" {
