@@ -29,6 +29,25 @@ type Storm struct {
 	Statuses         map[int]int   // HTTP status → answers
 	Sold             stock         // read back from the database after the storm
 	BareWrite        Load          // BEGIN IMMEDIATE; UPDATE; COMMIT on a temp database
+	Writer           writerCounts  // Palaro's batching writer during the storm: units run, commits (fsyncs)
+	BareOrders       Load          // the bare order server under the same storm
+	BareSellingTime  time.Duration // from its start to its last order placed
+}
+
+// BareOrdersPerSecond is the bare order server's rate of orders placed until the last one.
+func (s *Storm) BareOrdersPerSecond() float64 {
+	if s.BareSellingTime <= 0 {
+		return 0
+	}
+	return float64(s.BareOrders.Requests) / s.BareSellingTime.Seconds()
+}
+
+// OrderRatio is Palaro's orders/s divided by the bare order server's.
+func (s *Storm) OrderRatio() float64 {
+	if s.BareOrdersPerSecond() == 0 {
+		return 0
+	}
+	return s.OrdersPerSecond() / s.BareOrdersPerSecond()
 }
 
 // OrdersPerSecond is the rate of orders placed until the last one.
@@ -90,6 +109,10 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 	}
 
 	progress("storm: %d buyers, %d at a time, for %d tickets", o.Buyers, o.Concurrency, o.Capacity)
+	writerBefore, err := p.writerStats(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var mu sync.Mutex
 	start := time.Now()
 	st.Buy = runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
@@ -112,8 +135,16 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 		return failed
 	})
 
-	var err error
+	writerAfter, err := p.writerStats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	st.Writer = writerCounts{Units: writerAfter.Units - writerBefore.Units, Commits: writerAfter.Commits - writerBefore.Commits}
 	if st.Sold, err = readStock(ctx, p.DB); err != nil {
+		return nil, err
+	}
+	progress("storm: the bare order server, same buyers")
+	if st.BareOrders, st.BareSellingTime, err = runBareOrders(ctx, filepath.Dir(p.DB), eventCode, o); err != nil {
 		return nil, err
 	}
 	progress("storm: bare SQLite write transactions")

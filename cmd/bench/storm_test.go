@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
+	"net/http"
 	"path/filepath"
 	"testing"
 	"time"
@@ -84,4 +86,27 @@ func TestBareWrites_Bounded(t *testing.T) {
 	require.Equal(t, 50, l.Requests)
 	require.Zero(t, l.Failures)
 	require.Len(t, l.Latencies, 50)
+}
+
+// TestBareOrders_SellsCapacity checks the purchase budget's baseline does the work it stands for:
+// it decodes the storm's body, places orders until the counter reaches capacity, then answers 409.
+func TestBareOrders_SellsCapacity(t *testing.T) {
+	dir := t.TempDir()
+	url, stop, err := startBareOrders(dir, 2)
+	require.NoError(t, err)
+	defer stop()
+	b := buyer{client: &http.Client{}}
+	var statuses []int
+	for i := range 3 {
+		status, _ := buy(context.Background(), url, "ev", b, i)
+		statuses = append(statuses, status)
+	}
+	require.Equal(t, []int{200, 200, 409}, statuses)
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "bare-orders.db")+"?mode=ro")
+	require.NoError(t, err)
+	defer db.Close()
+	var orders, sold int
+	require.NoError(t, db.QueryRow(`SELECT (SELECT count(*) FROM orders), (SELECT sold FROM stock)`).Scan(&orders, &sold))
+	require.Equal(t, 2, orders)
+	require.Equal(t, 2, sold)
 }

@@ -244,6 +244,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	jobsDone := make(chan struct{})
 	go func() { a.runJobs(jobsCtx); close(jobsDone) }()
 	defer func() { stopJobs(); <-jobsDone }()
+	logWriterStats(jobsCtx, a.db, logger)
 	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath, "payments", a.payments.Name())
 	return a.server.Start(ctx, cfg.Addr)
 }
