@@ -221,7 +221,12 @@ function Gate(props: GateProps) {
     <div className="gate" data-state={state} data-queued={queued}>
       <p className={`gate-status gate-status-${state}`} role="status">
         {state === 'syncing' && <>Syncing {queued} check-in(s)…</>}
-        {state === 'online' && <>Online · {listInfo} tickets on this phone{updated && `, updated ${updated}`}</>}
+        {state === 'online' && (
+          <>
+            Online · {listInfo} tickets on this phone{updated && `, updated ${updated}`}
+            {queued > 0 && ` · ${queued} waiting to sync (sign in again if this stays)`}
+          </>
+        )}
         {state === 'offline' && (
           <>
             Offline · checking against {listInfo} tickets on this phone · {queued} to sync
