@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -579,6 +580,7 @@ func AuditDetail(v any) string {
 type OrganizerService interface {
 	TeamService
 	CoverService
+	ExtrasService
 	// Memberships returns the organizations a user belongs to, with roles.
 	Memberships(ctx context.Context, userID int64) ([]Membership, error)
 	// ListOrganizations returns organizations with their owners, pending ones only when pendingOnly.
@@ -732,4 +734,62 @@ type CoverService interface {
 	SetEventCover(ctx context.Context, eventID int64, actor string, images map[int][]byte) (string, error)
 	// FindEventImage returns a cover image's JPEG bytes. Returns ENOTFOUND.
 	FindEventImage(ctx context.Context, version int64, width int) ([]byte, error)
+}
+
+// promoCodePattern is what a promo code looks like: 3 to 40 letters, digits, hyphens or underscores.
+var promoCodePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{3,40}$`)
+
+// ValidatePromoCode checks a promo code an organizer creates. Returns EINVALID with Fields.
+func ValidatePromoCode(p PromoCode) error {
+	f := map[string]string{}
+	if !promoCodePattern.MatchString(p.Code) {
+		f[FieldCode] = "Use 3 to 40 letters, digits, hyphens or underscores, such as SUMMER25."
+	}
+	switch p.Kind {
+	case PromoPercent:
+		if p.Percent < 1 || p.Percent > 100 {
+			f["percent"] = "The percentage is between 1 and 100."
+		}
+	case PromoFixed:
+		if p.Amount <= 0 || p.Amount > 100_000_000 {
+			f["amount"] = "The amount is above ₱0.00 and at most ₱1,000,000.00."
+		}
+	default:
+		f["kind"] = "Choose percent or amount."
+	}
+	if p.UsageLimit < 0 {
+		f["usageLimit"] = "The usage limit is 0 (unlimited) or more."
+	}
+	if !p.ValidFrom.IsZero() && !p.ValidUntil.IsZero() && !p.ValidUntil.After(p.ValidFrom) {
+		f["validUntil"] = "The code must stop being valid after it starts."
+	}
+	return fieldsError(f)
+}
+
+// ValidateAddOn checks an add-on an organizer creates or edits. Returns EINVALID with Fields.
+func ValidateAddOn(a AddOn) error {
+	f := map[string]string{}
+	if a.Name == "" || len(a.Name) > 200 {
+		f[FieldName] = "Name is required, at most 200 characters."
+	}
+	if a.Price < 0 || a.Price > 100_000_000 {
+		f[FieldPrice] = "Price is between ₱0.00 and ₱1,000,000.00."
+	}
+	if len(a.Category) > 100 {
+		f["category"] = "Category must be at most 100 characters."
+	}
+	if len(a.Notes) > 1000 {
+		f["notes"] = "Notes must be at most 1000 characters."
+	}
+	return fieldsError(f)
+}
+
+// ExtrasService manages an event's add-ons and promo codes.
+type ExtrasService interface {
+	// SaveAddOn creates (ID 0) or changes an add-on of the event. Returns EINVALID (with Fields), ENOTFOUND.
+	SaveAddOn(ctx context.Context, eventID int64, actor string, a AddOn) (*AddOn, error)
+	// ListPromoCodes returns the event's promo codes, newest first.
+	ListPromoCodes(ctx context.Context, eventID int64) ([]PromoCode, error)
+	// CreatePromoCode adds a promo code to the event. Returns EINVALID (with Fields), ECONFLICT for a taken code.
+	CreatePromoCode(ctx context.Context, eventID int64, actor string, p PromoCode) (*PromoCode, error)
 }

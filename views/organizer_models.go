@@ -283,3 +283,20 @@ type OrgJoinView struct {
 	Text   string
 	Action string
 }
+
+// OrgListItem is one line of a console list.
+type OrgListItem struct {
+	Title string
+	Meta  string
+	Href  string
+}
+
+// OrgListView is a console page with a list and a form below it (add-ons, promo codes).
+type OrgListView struct {
+	Frame     OrgFrame
+	Intro     string
+	Items     []OrgListItem
+	Empty     string
+	FormTitle string
+	Form      OrgForm
+}

@@ -516,3 +516,52 @@ func TestOrganizerCover_Upload(t *testing.T) {
 		require.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
 	}
 }
+
+// TestOrganizerExtras_AddOnsAndPromoCodes creates and edits an add-on (shown at once on the
+// public page) and creates promo codes that the purchase path then finds.
+func TestOrganizerExtras_AddOnsAndPromoCodes(t *testing.T) {
+	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
+	ctx := context.Background()
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	v := newVisitor(t, a)
+	base := "/organizer/events/" + demoOwnedEvent
+	v.get("/e/" + demoOwnedEvent)
+
+	status, body := owner.post(base+"/add-ons", url.Values{"name": {""}, "price": {"abc"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, body, "Price is an amount in pesos")
+	status, _ = owner.post(base+"/add-ons", url.Values{"name": {"Team jersey"}, "price": {"1,299.50"}, "category": {"Merchandise"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, page := v.get("/b/" + demoOwnedType)
+	require.True(t, strings.Contains(page, "Team jersey"), "the buy page offers the add-on")
+	_, body = owner.get(base + "/add-ons")
+	edit := regexp.MustCompile(`/add-ons\?edit=(\d+)">Team jersey`).FindStringSubmatch(body)
+	require.NotNil(t, edit)
+	status, _ = owner.post(base+"/add-ons?id="+edit[1], url.Values{"name": {"Team jersey (signed)"}, "price": {"1500"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, body = owner.get(base + "/add-ons")
+	require.Contains(t, body, "Team jersey (signed)")
+	require.Contains(t, body, "₱1,500.00")
+
+	status, body = owner.post(base+"/promo-codes", url.Values{"code": {"x"}, "kind": {"percent"}, "percent": {"120"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, body, "The percentage is between 1 and 100.")
+	status, _ = owner.post(base+"/promo-codes", url.Values{"code": {"team20"}, "kind": {"percent"}, "percent": {"20"}, "usageLimit": {"50"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	status, _ = owner.post(base+"/promo-codes", url.Values{"code": {"LESS100"}, "kind": {"fixed"}, "amount": {"100"},
+		"validUntil": {testEpoch.Add(48 * time.Hour).Format("2006-01-02T15:04")}})
+	require.Equal(t, http.StatusSeeOther, status)
+	status, body = owner.post(base+"/promo-codes", url.Values{"code": {"TEAM20"}, "kind": {"percent"}, "percent": {"5"}})
+	require.Equal(t, http.StatusConflict, status, "codes are unique")
+	_, body = owner.get(base + "/promo-codes")
+	require.Contains(t, body, "20% off · used 0 of 50")
+	require.Contains(t, body, "₱100.00 off")
+
+	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, demoOwnedEvent)
+	require.NoError(t, err)
+	p, err := a.purchases.FindPromoCode(ctx, "TEAM20", ev.ID, testEpoch)
+	require.NoError(t, err)
+	require.Equal(t, 20, p.Percent)
+	_, err = a.purchases.FindPromoCode(ctx, "LESS100", ev.ID, testEpoch.Add(72*time.Hour))
+	require.Error(t, err, "past its validity")
+}

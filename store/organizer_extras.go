@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"palaro"
+)
+
+// SaveAddOn creates or changes an add-on of the event.
+func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor string, a palaro.AddOn) (*palaro.AddOn, error) {
+	a.Name, a.Category, a.Notes = strings.TrimSpace(a.Name), strings.TrimSpace(a.Category), strings.TrimSpace(a.Notes)
+	if err := palaro.ValidateAddOn(a); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	action := "add-on " + a.Name + " changed"
+	if a.ID == 0 {
+		res, err := tx.ExecContext(ctx, `INSERT INTO add_ons (event_id, name, price, category, notes) VALUES (?, ?, ?, ?, ?)`,
+			eventID, a.Name, a.Price, a.Category, a.Notes)
+		if err != nil {
+			return nil, err
+		}
+		a.ID, _ = res.LastInsertId()
+		action = "add-on " + a.Name + " created"
+	} else {
+		res, err := tx.ExecContext(ctx, `UPDATE add_ons SET name = ?, price = ?, category = ?, notes = ? WHERE id = ? AND event_id = ?`,
+			a.Name, a.Price, a.Category, a.Notes, a.ID, eventID)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil, palaro.Errorf(palaro.ENOTFOUND, "Add-on not found.")
+		}
+	}
+	a.EventID = eventID
+	if err := s.auditEvent(ctx, tx, eventID, actor, action, palaro.AuditDetail(map[string]any{"price": a.Price, "category": a.Category})); err != nil {
+		return nil, err
+	}
+	return &a, tx.Commit()
+}
+
+// ListPromoCodes returns the event's promo codes, newest first.
+func (s *OrganizerService) ListPromoCodes(ctx context.Context, eventID int64) ([]palaro.PromoCode, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT id, code, kind, percent, amount, valid_from, valid_until, usage_limit, used
+		FROM promo_codes WHERE event_id = ? ORDER BY id DESC`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.PromoCode
+	for rows.Next() {
+		p := palaro.PromoCode{EventID: eventID}
+		var from, until sql.NullString
+		if err := rows.Scan(&p.ID, &p.Code, &p.Kind, &p.Percent, &p.Amount, &from, &until, &p.UsageLimit, &p.Used); err != nil {
+			return nil, err
+		}
+		p.ValidFrom, _ = parseTime(from)
+		p.ValidUntil, _ = parseTime(until)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// CreatePromoCode adds a promo code to the event.
+func (s *OrganizerService) CreatePromoCode(ctx context.Context, eventID int64, actor string, p palaro.PromoCode) (*palaro.PromoCode, error) {
+	p.Code = strings.ToUpper(strings.TrimSpace(p.Code))
+	p.EventID = eventID
+	if err := palaro.ValidatePromoCode(p); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if err := insertPromo(ctx, tx, &p); err != nil {
+		if palaro.ErrorCode(err) == palaro.ECONFLICT {
+			return nil, fieldErr(palaro.ECONFLICT, palaro.FieldCode, palaro.ErrorMessage(err))
+		}
+		return nil, err
+	}
+	if err := s.auditEvent(ctx, tx, eventID, actor, "promo code "+p.Code+" created", palaro.AuditDetail(p)); err != nil {
+		return nil, err
+	}
+	return &p, tx.Commit()
+}
