@@ -167,6 +167,28 @@ func noSidewaysScroll(t *testing.T, ctx context.Context) {
 	require.True(t, evalBool(t, ctx, `document.documentElement.scrollWidth <= innerWidth`), "the page scrolls sideways")
 }
 
+// checkAddOnCards checks the add-on cards of the page at a phone width w: each name has room, and
+// runs neither into its price nor into its description; it saves a screenshot under name.
+func checkAddOnCards(t *testing.T, ctx context.Context, w int64, name string) {
+	t.Helper()
+	cards := rectsOf(t, ctx, ".check.addon")
+	labels := rectsOf(t, ctx, ".check.addon .check-label")
+	prices := rectsOf(t, ctx, ".check.addon .addon-price")
+	notes := rectsOf(t, ctx, ".check.addon .addon-notes")
+	require.Len(t, labels, len(cards))
+	require.GreaterOrEqual(t, len(cards), 4)
+	for i := range cards {
+		require.False(t, labels[i].overlaps(prices[i]), "%d px, card %d: the name runs into its price", w, i)
+		require.False(t, labels[i].overlaps(notes[i]), "%d px, card %d: the name overlaps its description", w, i)
+		require.LessOrEqual(t, cards[i].Right, float64(w), "card %d fits the screen", i)
+		require.Greater(t, labels[i].Width, cards[i].Width/4, "%d px, card %d: the name is not squeezed", w, i)
+		require.LessOrEqual(t, labels[i].Height, 60.0, "%d px, card %d: the name takes at most two lines", w, i)
+	}
+	require.NoError(t, chromedp.Run(ctx, chromedp.ScrollIntoView(".addons", chromedp.ByQuery)))
+	screenshot(t, ctx, name+"-"+strconv.FormatInt(w, 10))
+	noSidewaysScroll(t, ctx)
+}
+
 func TestPhoneLayout_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
@@ -206,22 +228,31 @@ func TestPhoneLayout_Browser(t *testing.T) {
 		for _, w := range phoneWidths {
 			require.NoError(t, chromedp.Run(ctx, atWidth(w)))
 			openIsland(t, ctx, a.URL+"/b/dota-2-visayas-major-lower?seats="+seats[0], "purchase", ".addons")
-			cards := rectsOf(t, ctx, ".check.addon")
-			labels := rectsOf(t, ctx, ".check.addon .check-label")
-			prices := rectsOf(t, ctx, ".check.addon .addon-price")
-			notes := rectsOf(t, ctx, ".check.addon .addon-notes")
-			require.Len(t, labels, len(cards))
-			require.GreaterOrEqual(t, len(cards), 4)
-			for i := range cards {
-				require.False(t, labels[i].overlaps(prices[i]), "%d px, card %d: the name runs into its price", w, i)
-				require.False(t, labels[i].overlaps(notes[i]), "%d px, card %d: the name overlaps its description", w, i)
-				require.LessOrEqual(t, cards[i].Right, float64(w), "card %d fits the screen", i)
-				require.Greater(t, labels[i].Width, cards[i].Width/4, "%d px, card %d: the name is not squeezed", w, i)
-				require.LessOrEqual(t, labels[i].Height, 60.0, "%d px, card %d: the name takes at most two lines", w, i)
-			}
-			require.NoError(t, chromedp.Run(ctx, chromedp.ScrollIntoView(".addons", chromedp.ByQuery)))
-			screenshot(t, ctx, "buy-addons-"+strconv.FormatInt(w, 10))
-			noSidewaysScroll(t, ctx)
+			checkAddOnCards(t, ctx, w, "buy-addons")
+		}
+	})
+
+	t.Run("AddOnCheckboxCards", func(t *testing.T) {
+		// The add-ons page of a bought ticket ticks add-ons with checkboxes (the buy form counts them).
+		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
+			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.Click(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(`.sheet-backdrop.open #quick-email`, chromedp.ByQuery),
+			typeInto("quick-email", "cards@example.ph"),
+			chromedp.Click(`//div[contains(@class,'sheet')]//button[normalize-space(.)='Pay by QR PH']`, chromedp.BySearch)))
+		waitPath(t, ctx, "/sandbox/")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#wallet-pay`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/payment/success/")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`.ticket-link`, chromedp.ByQuery)))
+		waitPath(t, ctx, "/t/")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`//a[normalize-space(.)='Buy add-ons']`, chromedp.BySearch)))
+		addOns := waitPath(t, ctx, "/a/")
+		for _, w := range phoneWidths {
+			require.NoError(t, chromedp.Run(ctx, atWidth(w)))
+			openIsland(t, ctx, addOns, "addons", ".addons")
+			require.Equal(t, 4, int(evalFloat(t, ctx, `document.querySelectorAll('.check.addon input[type=checkbox]').length`)))
+			checkAddOnCards(t, ctx, w, "ticket-addons")
+			assertTouchTargets(t, ctx)
 		}
 	})
 
