@@ -117,8 +117,17 @@ func GateName(gate string) string {
 	return gate
 }
 
-// NormalizeGate trims a gate name a phone sends to at most 40 characters.
+// NormalizeGate trims a gate name a phone sends to one line of at most 40 characters, dropping
+// the characters the single-line rule refuses (controls, bidi controls).
 func NormalizeGate(gate string) string {
+	gate = strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		} else if !textRuneOK(TextLine, r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(gate, ""))
 	gate = strings.Join(strings.Fields(gate), " ")
 	if r := []rune(gate); len(r) > 40 {
 		gate = string(r[:40])

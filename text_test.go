@@ -46,3 +46,8 @@ func TestOrganizerInputs_CharacterRules(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.(*Error).Fields, FieldName)
 }
+
+func TestNormalizeGate_OneLine(t *testing.T) {
+	require.Equal(t, "North [31mgate", NormalizeGate(" North\r\n\x1b[31m\u202egate\xff "), "the escape character and the override are dropped")
+	require.Equal(t, "Box office", NormalizeGate("Box office"), "the control")
+}

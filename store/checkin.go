@@ -275,10 +275,12 @@ func (s *CheckInService) CheckInConflicts(ctx context.Context, eventID int64) ([
 // online sale, the order is recorded paid with its payment method and the ticket checked in.
 func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (*palaro.GateTicket, error) {
 	sale.HolderName = strings.TrimSpace(sale.HolderName)
-	sale.Email = strings.ToLower(strings.TrimSpace(sale.Email))
+	sale.Email = palaro.NormalizeEmail(sale.Email)
 	f := map[string]string{}
 	if sale.HolderName == "" || len(sale.HolderName) > 200 {
 		f["holderName"] = "Enter the holder's name."
+	} else if !palaro.ValidText(palaro.TextName, sale.HolderName) {
+		f["holderName"] = palaro.MsgNameInvalid
 	}
 	if sale.Email != "" && !palaro.ValidEmail(sale.Email) {
 		f[palaro.FieldEmail] = "Enter a valid e-mail address, or leave it empty."

@@ -206,6 +206,13 @@ func TestCheckInService_SellAtDoor(t *testing.T) {
 		_, err := f.gate.SellAtDoor(ctx, sale)
 		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
 	})
+	t.Run("ErrHolderNameCharacters", func(t *testing.T) {
+		bad := sale
+		bad.PaymentMethod, bad.HolderName = palaro.PaymentCash, "Walk\r\nIn\x1b[31m"
+		_, err := f.gate.SellAtDoor(ctx, bad)
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+		require.Equal(t, palaro.MsgNameInvalid, err.(*palaro.Error).Fields["holderName"])
+	})
 }
 
 // TestCheckInService_ReissuedTicket: a completed transfer reissues the ticket under a new code
