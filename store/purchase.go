@@ -386,14 +386,34 @@ func limitPerBuyer(ctx context.Context, tx *sql.Tx, tt *palaro.TicketType, o *pa
 			return err
 		}
 	}
+	// The e-mail's orders, then the account's under other addresses: two index searches, where
+	// one `email = ? OR user_id = ?` scans every order of the type (quadratic in a rush).
+	who := []struct {
+		cond string
+		args []any
+	}{{`email = ?`, []any{o.Email}}}
+	if o.UserID != 0 {
+		who = append(who, struct {
+			cond string
+			args []any
+		}{`user_id = ? AND email != ?`, []any{o.UserID, o.Email}})
+	}
 	var paid, unpaid int
 	var waitingUntil sql.NullString
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN status = 'paid' THEN quantity END), 0),
-		coalesce(sum(CASE WHEN status = 'pending' THEN quantity END), 0),
-		max(CASE WHEN status = 'pending' THEN hold_expires_at END)
-		FROM orders WHERE `+live+` AND (email = ? OR user_id = ?)`, tt.ID, formatTime(now), o.Email, o.UserID).
-		Scan(&paid, &unpaid, &waitingUntil); err != nil {
-		return err
+	for _, w := range who {
+		var p, u int
+		var until sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN status = 'paid' THEN quantity END), 0),
+			coalesce(sum(CASE WHEN status = 'pending' THEN quantity END), 0),
+			max(CASE WHEN status = 'pending' THEN hold_expires_at END)
+			FROM orders WHERE `+live+` AND `+w.cond, append([]any{tt.ID, formatTime(now)}, w.args...)...).
+			Scan(&p, &u, &until); err != nil {
+			return err
+		}
+		paid, unpaid = paid+p, unpaid+u
+		if until.Valid && until.String > waitingUntil.String {
+			waitingUntil = until
+		}
 	}
 	if paid+o.Quantity > limit {
 		return palaro.Errorf(palaro.EINVALID, "%s", palaro.MaxTicketsMessage(limit))
