@@ -4,7 +4,6 @@ import (
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -218,7 +217,7 @@ func (s *Server) throttlePurchase(c *echo.Context, email string) error {
 	if v.user != nil {
 		checks = append(checks, limitCheck{limitPurchaseAccount, route + "user|" + strconv.FormatInt(v.user.ID, 10)})
 	}
-	if email = strings.ToLower(strings.TrimSpace(email)); email != "" {
+	if email = palaro.NormalizeEmail(email); email != "" { // one bucket per address, however it is spelt
 		checks = append(checks, limitCheck{limitPurchaseEmail, route + "email|" + email})
 	}
 	return s.throttle(c, append(checks, limitCheck{limitPurchaseIP, route + "ip|" + c.RealIP()})...)

@@ -906,8 +906,7 @@ func (s *PurchaseService) ListTicketsByEmail(ctx context.Context, email string) 
 		return nil, err
 	}
 	defer tx.Rollback()
-	return queryTickets(ctx, tx, newRefCache(), `t.email = ? ORDER BY t.id DESC LIMIT 500`,
-		strings.ToLower(strings.TrimSpace(email)))
+	return queryTickets(ctx, tx, newRefCache(), `t.email = ? ORDER BY t.id DESC LIMIT 500`, palaro.NormalizeEmail(email))
 }
 
 // TicketStatus returns the status of the ticket with a short code.
