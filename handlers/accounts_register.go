@@ -193,8 +193,8 @@ func (s *Server) organizerAPI(c *echo.Context) error {
 func (s *Server) organizerRegisteredPage(c *echo.Context) error {
 	m := views.MessagePage{
 		Heading: "Welcome, organizer!",
-		Message: "Your organizer account has been created. We sent you an e-mail: open its link to confirm your address. Our team will contact you to set up your first event.",
-		Links:   []views.Link{{Label: "Go to your profile", Href: "/profile"}},
+		Message: "Your organizer account has been created. We sent you an e-mail: open its link to confirm your address. Your organization now waits for our approval: we e-mail you when it is approved, and your events are then run from the organizer console (/organizer).",
+		Links:   []views.Link{{Label: "Organizer console", Href: "/organizer"}, {Label: "Go to your profile", Href: "/profile"}},
 	}
 	if currentUser(c) == nil {
 		m.Links = []views.Link{{Label: "Sign in", Href: "/sign-in"}, {Label: "Set a password", Href: "/reset-password"}}

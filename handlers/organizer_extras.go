@@ -106,8 +106,8 @@ func promoForm(action string, p palaro.PromoCode, err error) views.OrgForm {
 	return views.OrgForm{Action: action, Submit: "Create the promo code", Error: formError(err),
 		Sections: []views.OrgFormSection{{Fields: []views.FormField{
 			field(palaro.FieldCode, "Code buyers type", "text", p.Code, "Letters, digits, hyphens; such as SUMMER25.", 40),
-			field("percent", "Percent off (for percent codes)", "text", percent, "", 3),
-			field("amount", "Amount off in pesos (for amount codes)", "text", amount, "", 20),
+			field("percent", "Percent off", "text", percent, "", 3),
+			field("amount", "Amount off in pesos", "text", amount, "", 20),
 			field("usageLimit", "Usage limit", "text", limit, "How many orders may use it; empty for no limit.", 8),
 			field("validFrom", "Valid from (Manila time)", "datetime-local", localTime(p.ValidFrom), "Empty: at once.", 0),
 			field("validUntil", "Valid until (Manila time)", "datetime-local", localTime(p.ValidUntil), "Empty: until the event.", 0),

@@ -163,12 +163,19 @@ func TestOrganizerJourney_Browser(t *testing.T) {
 		require.Contains(t, csvText, orderEmail)
 	}), "the journey stops at the first failed step")
 
-	require.True(t, t.Run("LaptopScreenshots", func(t *testing.T) {
-		require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(1280, 800)))
-		for _, p := range pages {
-			require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+p), chromedp.WaitVisible(".org h1", chromedp.ByQuery)))
-			name := strings.Trim(strings.NewReplacer("/", "-", "?", "-", "=", "-", "%40", "-").Replace(p), "-")
-			screenshot(t, ctx, "laptop-"+name)
+	require.True(t, t.Run("Screenshots", func(t *testing.T) {
+		pages = append(pages, "/organizer/team", "/organizer/events/laro-cup-manila/add-ons",
+			"/organizer/events/laro-cup-manila/promo-codes")
+		for _, size := range []struct {
+			name          string
+			width, height int64
+		}{{"phone", 390, 844}, {"laptop", 1280, 800}} {
+			require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(size.width, size.height)))
+			for _, p := range pages {
+				require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+p), chromedp.WaitVisible(".org h1", chromedp.ByQuery)))
+				name := strings.Trim(strings.NewReplacer("/", "-", "?", "-", "=", "-", "%40", "-").Replace(p), "-")
+				screenshot(t, ctx, size.name+"-"+name)
+			}
 		}
 	}), "the journey stops at the first failed step")
 }
