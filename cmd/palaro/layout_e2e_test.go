@@ -285,6 +285,11 @@ func TestPhoneLayout_Browser(t *testing.T) {
 			}
 		}
 		screenshot(t, ctx, "cookie-notice-bottom")
+		// On the seat map the notice stays at the end of the page: the Continue bar is not covered.
+		require.NoError(t, chromedp.Run(ctx, atWidth(360), chromedp.Navigate(a.URL+"/s/lan-party-baguio-seat"),
+			chromedp.WaitVisible(`[data-island="seats"][data-mounted] .seat-bar`, chromedp.ByQuery),
+			chromedp.WaitVisible("#cookie-notice", chromedp.ByQuery)))
+		require.False(t, rectOf(t, ctx, "#cookie-notice").overlaps(rectOf(t, ctx, ".seat-bar")), "the notice covers the Continue bar")
 		require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
 	})
 
