@@ -66,6 +66,7 @@ func dsn(path, txlock, synchronous string) string {
 	q.Set("_busy_timeout", "10000")
 	q.Set("_synchronous", synchronous)
 	q.Set("_txlock", txlock)
+	q.Set("_stmt_cache_size", "128") // prepared statements kept per connection: the same SQL is not compiled again
 	if path == ":memory:" {
 		q.Set("cache", "shared")
 		q.Set("mode", "memory")
