@@ -78,7 +78,8 @@ type CheckInRequest struct {
 	Actor string
 	// At is when the ticket was scanned: now online, the phone's time for an offline scan.
 	At time.Time
-	// ClientID names an offline scan, so that a sync sent twice records it once.
+	// ClientID names a scan, so that a scan sent twice (a sync retried, or an online call whose
+	// answer was lost and which the phone then queued offline) is recorded once.
 	ClientID string
 }
 
@@ -187,6 +188,7 @@ type DoorSale struct {
 type CheckInService interface {
 	// CheckIn checks a ticket in at an event, once: of concurrent scans of one ticket exactly one
 	// gets CheckInOK. Unknown tickets, other events' and cancelled ones are outcomes, not errors.
+	// A scan whose ClientID was recorded before answers as it did then.
 	CheckIn(ctx context.Context, req CheckInRequest) (*CheckInResult, error)
 	// SyncCheckIns records check-ins made offline, in order. A ticket already checked in is
 	// recorded as a conflict. A scan whose ClientID was synced before answers as it did then.

@@ -54,6 +54,9 @@ type checkInBody struct {
 	EventCode string `json:"eventCode"`
 	Ticket    string `json:"ticket"`
 	Gate      string `json:"gate"`
+	// ID optionally names the scan (as in a sync), so a phone that got no answer may queue it
+	// offline without the sync counting it twice.
+	ID string `json:"id"`
 }
 
 // checkInAnswer is the JSON answer to a scan.
@@ -83,6 +86,9 @@ func (s *Server) scanRequest(ev *palaro.Event, caller *palaro.Caller, ticket, ga
 	return palaro.CheckInRequest{EventID: ev.ID, Code: code, Gate: gate, Actor: caller.Actor()}, forged || code == ""
 }
 
+// scanID is how a phone's scan id is stored: per caller, so one gate cannot answer for another's.
+func scanID(caller *palaro.Caller, id string) string { return caller.Actor() + ":" + id }
+
 // forgedAnswer is the answer to a QR code Palaro did not sign.
 func forgedAnswer() palaro.CheckInResult {
 	return palaro.CheckInResult{Outcome: palaro.CheckInUnknown, Message: "Unknown ticket: this QR code was not issued by Palaro"}
@@ -99,7 +105,13 @@ func (s *Server) apiCheckIn(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
+	if len(body.ID) > 64 {
+		return palaro.Errorf(palaro.EINVALID, "A scan's id has at most 64 characters.")
+	}
 	req, forged := s.scanRequest(ev, caller, body.Ticket, body.Gate)
+	if body.ID != "" {
+		req.ClientID = scanID(caller, body.ID)
+	}
 	res := forgedAnswer()
 	if !forged {
 		r, err := s.services.CheckIns.CheckIn(c.Request().Context(), req)
@@ -153,7 +165,7 @@ func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
 		if forged {
 			continue
 		}
-		req.At, req.ClientID = ci.At, caller.Actor()+":"+ci.ID
+		req.At, req.ClientID = ci.At, scanID(caller, ci.ID)
 		reqs = append(reqs, req)
 		at = append(at, i)
 	}

@@ -4,7 +4,7 @@
 // (POST /v1/checkin/sync) when the network returns. It also sells tickets at the door.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './mount';
-import { checkInOffline, load, manilaTime, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './components/gate-offline';
+import { checkInOffline, load, manilaTime, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './components/gate-offline';
 import type { Detector } from './components/qr-camera';
 
 /** GateProps mirrors views.GateProps. */
@@ -21,15 +21,26 @@ const LIST_REFRESH_MS = 30000;
 const SYNC_EVERY_MS = 5000;
 const SYNC_BATCH = 100;
 const GATE_KEY = 'palaro.gate.name';
+const SCAN_TIMEOUT_MS = 4000; // then the phone decides alone
+const SYNC_TIMEOUT_MS = 15000;
 
 function csrfHeaders(): Record<string, string> {
   const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
   return { Accept: 'application/json', 'Content-Type': 'application/json', ...(csrf ? { 'X-CSRF-Token': csrf } : {}) };
 }
 
-/** post sends JSON; it rejects only when the network fails (no answer at all). */
-async function post(url: string, body: unknown): Promise<{ status: number; data: Record<string, unknown> }> {
-  const res = await fetch(url, { method: 'POST', headers: csrfHeaders(), body: JSON.stringify(body), credentials: 'same-origin' });
+/**
+ * post sends JSON; it rejects when the network fails or no answer comes within timeoutMs (a venue
+ * network often hangs rather than fails).
+ */
+async function post(url: string, body: unknown, timeoutMs: number): Promise<{ status: number; data: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: csrfHeaders(),
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   let data: Record<string, unknown> = {};
   try {
     data = await res.json();
@@ -82,7 +93,7 @@ function Gate(props: GateProps) {
 
   const refreshList = useCallback(async () => {
     try {
-      const res = await fetch(props.listUrl, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      const res = await fetch(props.listUrl, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: AbortSignal.timeout(SYNC_TIMEOUT_MS) });
       if (!res.ok) return;
       const list = (await res.json()) as GateList;
       kept.current.list = list;
@@ -101,7 +112,7 @@ function Gate(props: GateProps) {
     busy.current = true;
     setSyncing(true);
     try {
-      const { status, data } = await post('/v1/checkin/sync', { eventCode: props.eventCode, checkIns: batch });
+      const { status, data } = await post('/v1/checkin/sync', { eventCode: props.eventCode, checkIns: batch }, SYNC_TIMEOUT_MS);
       if (status === 200) {
         const done = new Set(batch.map((b) => b.id));
         kept.current.queue = kept.current.queue.filter((q) => !done.has(q.id));
@@ -146,9 +157,12 @@ function Gate(props: GateProps) {
   const scan = useCallback(
     async (raw: string) => {
       if (!raw.trim()) return;
+      // the scan's id goes with the online call and, if no answer comes, with the queued scan: the
+      // server counts it once even when the call did arrive
+      const id = newID();
       if (navigator.onLine) {
         try {
-          const { status, data } = await post('/v1/checkin', { eventCode: props.eventCode, ticket: raw, gate });
+          const { status, data } = await post('/v1/checkin', { eventCode: props.eventCode, ticket: raw, gate, id }, SCAN_TIMEOUT_MS);
           if (status >= 500 || !data.result) throw new Error('no answer');
           const ticket = data.ticket as GateTicket | undefined;
           if (status === 200 && ticket) {
@@ -163,7 +177,7 @@ function Gate(props: GateProps) {
         }
       }
       const parsed = await parse(raw, props.publicKey);
-      const a = checkInOffline(kept.current, parsed, gate, new Date());
+      const a = checkInOffline(kept.current, parsed, gate, new Date(), id);
       persist();
       show(a);
     },
@@ -315,7 +329,7 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
         email,
         paymentMethod: method,
         gate: props.gate,
-      });
+      }, SYNC_TIMEOUT_MS);
       if (status !== 200) {
         const fields = (data.fields as Record<string, string>) || {};
         setError(Object.values(fields).join(' ') || String(data.message || 'The sale failed.'));

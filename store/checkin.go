@@ -36,7 +36,8 @@ func scanGateTicket(r rowScanner) (id, eventID int64, t palaro.GateTicket, err e
 	return
 }
 
-// CheckIn checks a ticket in. The write transaction is BEGIN IMMEDIATE, and the ticket changes
+// CheckIn checks a ticket in; a scan that names itself (ClientID) and was recorded before
+// answers as it did then. The write transaction is BEGIN IMMEDIATE, and the ticket changes
 // only through `UPDATE … WHERE status = 'valid'`: of any number of concurrent scans, one changes
 // the row and every other finds it checked in.
 func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest) (*palaro.CheckInResult, error) {
@@ -45,7 +46,10 @@ func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest)
 		return nil, err
 	}
 	defer tx.Rollback()
-	res, err := checkInTx(ctx, tx, req, s.db.Now(), false)
+	res, err := syncedBefore(ctx, tx, req)
+	if err == nil && res == nil {
+		res, err = checkInTx(ctx, tx, req, s.db.Now(), false)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -164,6 +164,18 @@ func TestCheckInService_Sync(t *testing.T) {
 		require.Equal(t, "A", rows[0].FirstGate)
 		require.Equal(t, "B", rows[0].SecondGate)
 	})
+	t.Run("OK an online scan whose answer was lost, queued and synced, counts once", func(t *testing.T) {
+		code := f.addTicketType(t, "gate-lost", 0, 5, 1)
+		o, err := f.purchases.CreateOrder(ctx, freeRequest(code, 1, "lost@x.ph"), f.now)
+		require.NoError(t, err)
+		scan := palaro.CheckInRequest{EventID: f.eventID, Code: o.Tickets[0].Code, Gate: "C", ClientID: "c-1"}
+		res, err := f.gate.CheckIn(ctx, scan)
+		require.NoError(t, err)
+		require.Equal(t, palaro.CheckInOK, res.Outcome)
+		synced, err := f.gate.SyncCheckIns(ctx, []palaro.CheckInRequest{scan})
+		require.NoError(t, err)
+		require.Equal(t, palaro.CheckInOK, synced[0].Outcome, "not a conflict with itself")
+	})
 	t.Run("OK a sync sent twice counts once", func(t *testing.T) {
 		for range 2 {
 			res, err := f.gate.SyncCheckIns(ctx, []palaro.CheckInRequest{offline(f.codes[0], "A", "a-1"), offline(f.codes[1], "B", "b-2")})
@@ -173,7 +185,7 @@ func TestCheckInService_Sync(t *testing.T) {
 		}
 		counts, err := f.gate.CheckInCounts(ctx, f.eventID)
 		require.NoError(t, err)
-		require.Equal(t, 2, counts.CheckedIn)
+		require.Equal(t, 3, counts.CheckedIn, "two here and the lost answer's one")
 		require.Equal(t, 1, counts.Conflicts)
 	})
 }

@@ -112,10 +112,10 @@ export function newID(): string {
 
 /**
  * checkInOffline decides a scan with the kept list alone and, when the ticket may enter, queues the
- * check-in. Unknown codes are refused: a ticket bought after the list's download is let in once the
+ * check-in under id. Unknown codes are refused: a ticket bought after the list's download is let in once the
  * list is refreshed or the network is back.
  */
-export function checkInOffline(kept: Kept, p: Parsed, gate: string, now: Date): Answer {
+export function checkInOffline(kept: Kept, p: Parsed, gate: string, now: Date, id: string = newID()): Answer {
   if (p.forged) return { ok: false, title: 'Forged QR code: not issued by Palaro', offline: true };
   const t = kept.list?.tickets.find((x) => x.code === p.code);
   if (!t) return { ok: false, title: 'Unknown ticket', offline: true };
@@ -128,6 +128,6 @@ export function checkInOffline(kept: Kept, p: Parsed, gate: string, now: Date): 
   }
   const at = now.toISOString();
   kept.local[t.code] = { at, gate };
-  kept.queue.push({ id: newID(), ticket: t.code, gate, at });
+  kept.queue.push({ id, ticket: t.code, gate, at });
   return { ok: true, title: 'Checked in', ticket: t, offline: true };
 }
