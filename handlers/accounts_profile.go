@@ -163,7 +163,12 @@ func (s *Server) updateProfile(c *echo.Context) error {
 	if u.Role != palaro.RoleOrganizer {
 		upd.Profile.Organization = u.Profile.Organization
 	}
-	if err := s.throttle(c, limitCheck{limitProfileAccount, "profile|" + strconv.FormatInt(u.ID, 10)}); err != nil {
+	checks := []limitCheck{{limitProfileAccount, "profile|" + strconv.FormatInt(u.ID, 10)}}
+	if n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber); ok && n != u.MobileNumber {
+		// codes to one number are limited like reset codes, whether or not the number is taken
+		checks = append(checks, limitCheck{limitResetNumber, "mobile-code|" + n})
+	}
+	if err := s.throttle(c, checks...); err != nil {
 		return s.renderProfile(c, http.StatusTooManyRequests, u, profileView{upd: &upd, err: err})
 	}
 	_, err = s.services.Accounts.UpdateProfile(c.Request().Context(), u.ID, upd)

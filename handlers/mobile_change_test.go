@@ -108,7 +108,7 @@ func TestProfile_MobileChangeNeedsCode(t *testing.T) {
 }
 
 // TestProfile_RateLimited checks that profile changes are limited per account (control: the
-// limit refills with time).
+// limit refills with time), and codes per new number.
 func TestProfile_RateLimited(t *testing.T) {
 	ts := newTestServer(t)
 	now := ts.Now()
@@ -123,4 +123,13 @@ func TestProfile_RateLimited(t *testing.T) {
 	require.Contains(t, r.body, MsgTooManyRequests)
 	now = now.Add(limitProfileAccount.Every)
 	require.Equal(t, http.StatusSeeOther, c.post("/profile", profileWithNumber("09171110009")).Code)
+
+	// Codes to one number are limited, so a profile cannot be used to flood a phone with SMS.
+	now = now.Add(time.Hour)
+	for i := range limitResetNumber.Burst {
+		require.Equal(t, http.StatusSeeOther, c.post("/profile", profileWithNumber("09171119999")).Code, "code %d", i+1)
+	}
+	require.Equal(t, http.StatusTooManyRequests, c.post("/profile", profileWithNumber("09171119999")).Code)
+	require.Len(t, ts.smsTo(t, "+639171119999"), limitResetNumber.Burst)
+	require.Equal(t, http.StatusSeeOther, c.post("/profile", profileWithNumber("09171118888")).Code, "another number is not held up")
 }
