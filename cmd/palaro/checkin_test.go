@@ -105,6 +105,18 @@ func TestCheckIn_API(t *testing.T) {
 		require.Contains(t, live, "Box office")
 		require.Contains(t, live, `hx-trigger="every 4s"`)
 	})
+	t.Run("OK only the gate page may compile WebAssembly", func(t *testing.T) {
+		csp := func(path string) string {
+			req, _ := http.NewRequest(http.MethodGet, a.URL+path, nil)
+			resp, err := gate.client.Do(req)
+			require.NoError(t, err)
+			resp.Body.Close()
+			require.Equal(t, http.StatusOK, resp.StatusCode, path)
+			return resp.Header.Get("Content-Security-Policy")
+		}
+		require.Contains(t, csp("/organizer/events/"+demoOwnedEvent+"/check-in"), "script-src 'wasm-unsafe-eval' 'nonce-")
+		require.NotContains(t, csp("/organizer/events/"+demoOwnedEvent+"/check-ins"), "wasm-unsafe-eval")
+	})
 	t.Run("OK manager undoes, gate may not", func(t *testing.T) {
 		path := "/organizer/events/" + demoOwnedEvent + "/check-ins/undo"
 		status, _ := gate.post(path, url.Values{"ticket": {tickets[0].Code}})
