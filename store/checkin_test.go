@@ -226,26 +226,3 @@ func TestCheckInService_SellAtDoor(t *testing.T) {
 		require.Equal(t, palaro.MsgNameInvalid, err.(*palaro.Error).Fields["holderName"])
 	})
 }
-
-// TestCheckInService_ReissuedTicket: a completed transfer reissues the ticket under a new code
-// (secorders' reissueTicket); the gate refuses the old code and admits the new one.
-func TestCheckInService_ReissuedTicket(t *testing.T) {
-	ctx := context.Background()
-	f := newGateFixture(t, 1)
-	old := f.codes[0]
-	tx, err := f.db.beginWrite(ctx)
-	require.NoError(t, err)
-	tk := &palaro.Ticket{}
-	require.NoError(t, tx.QueryRowContext(ctx, `SELECT id FROM tickets WHERE code = ?`, old).Scan(&tk.ID))
-	require.NoError(t, reissueTicket(ctx, tx, tk, "new@x.ph"))
-	require.NoError(t, tx.Commit())
-	require.NotEqual(t, old, tk.Code)
-
-	require.Equal(t, palaro.CheckInUnknown, f.scan(t, old, "North").Outcome, "the old code no longer opens the gate")
-	list, err := f.gate.GateTickets(ctx, f.eventID)
-	require.NoError(t, err)
-	for _, g := range list {
-		require.NotEqual(t, old, g.Code, "the gate list drops the old code")
-	}
-	require.Equal(t, palaro.CheckInOK, f.scan(t, tk.Code, "North").Outcome)
-}
