@@ -95,6 +95,8 @@ type ScanRequest struct {
 	ActivityCode  string
 	EventCode     string
 	ParticipantID string
+	// Remarks is what the log keeps of a quiz played ("Score 8/10"); other kinds ignore it.
+	Remarks string
 }
 
 // ScanResult is the answer of /v1/scan: the stored result of the participant's visit.

@@ -24,6 +24,7 @@ func (s *Server) activityRoutes() {
 	e.GET("/scan", s.scanPage)
 	e.GET("/activities", s.activitiesPage)
 	e.GET("/leaderboard", s.leaderboardPage)
+	s.quizRoutes()
 }
 
 // rememberParticipant makes this browser play as the participant from now on.

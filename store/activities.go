@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"database/sql"
@@ -190,7 +191,7 @@ func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*pa
 		}
 	}
 	if a.Kind == palaro.ActivityQuiz {
-		remarks = "Quiz played"
+		remarks = cmp.Or(req.Remarks, "Quiz played")
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO activity_visits (activity_id, participant_id, points, remarks, prize_id, scratch, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, a.ID, pid, a.Points, remarks, prizeID, card, formatTime(now)); err != nil {

@@ -97,3 +97,43 @@ type LeaderboardView struct {
 	ParticipantName string
 	RegisterHref    string
 }
+
+// QuizOptionView is one answer of a quiz question on the page.
+type QuizOptionView struct {
+	Value   string
+	Text    string
+	Checked bool
+	// Right and Wrong mark the options of a graded scored quiz.
+	Right bool
+	Wrong bool
+}
+
+// QuizQuestionView is one question on the page, with its explanation once graded.
+type QuizQuestionView struct {
+	Name        string
+	Number      int
+	Text        string
+	Options     []QuizOptionView
+	Explanation string
+	Correct     bool
+}
+
+// QuizView is a quiz page: the form, or the graded result with share links.
+type QuizView struct {
+	Title     string
+	Intro     string
+	EventName string
+	Action    string
+	Error     string
+	Questions []QuizQuestionView
+	// Shared is the line a shared link shows ("Someone got The Steady Builder. Which are you?").
+	Shared string
+	// Graded is true on the result page.
+	Graded       bool
+	ResultTitle  string
+	ResultText   string
+	NextSteps    []string
+	PointsNote   string
+	ShareLinks   []Link
+	RegisterHref string
+}

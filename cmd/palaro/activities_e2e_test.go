@@ -101,6 +101,26 @@ func TestActivities_NewVisitorPlays(t *testing.T) {
 	))
 	require.Contains(t, banner, "You already joined Scratch & Win")
 
+	// The power quiz: the first option of every question, then the result with explanations.
+	var result, points string
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(a.URL+"/quiz/investment-power/"+demoScratchEvent),
+		chromedp.WaitVisible(".quiz-form", chromedp.ByQuery),
+	))
+	screenshot(t, ctx, "quiz-power")
+	for i := range 10 {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('input[name="q%d"][value="0"]').click()`, i), nil)))
+	}
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Evaluate(`document.querySelector('.quiz-form button[type=submit]').click()`, nil),
+		chromedp.WaitVisible(".quiz-result", chromedp.ByQuery),
+		chromedp.Text(".quiz-result h2", &result, chromedp.ByQuery),
+		chromedp.Text(".quiz-result .scan-points", &points, chromedp.ByQuery),
+	))
+	require.Equal(t, "You scored 2 out of 10", result)
+	require.Equal(t, "+30 points · 50 in total", points)
+	screenshot(t, ctx, "quiz-power-result")
+
 	var log string
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Navigate(a.URL+"/activities"),
@@ -109,6 +129,7 @@ func TestActivities_NewVisitorPlays(t *testing.T) {
 	))
 	require.Contains(t, log, "Scratch & Win")
 	require.Contains(t, log, "+20")
+	require.Contains(t, log, "Score 2/10")
 	screenshot(t, ctx, "activities-log")
 
 	var own string
@@ -118,6 +139,6 @@ func TestActivities_NewVisitorPlays(t *testing.T) {
 		chromedp.Text(".leaderboard li.own", &own, chromedp.ByQuery),
 	))
 	require.Contains(t, own, "Nina S.")
-	require.True(t, strings.HasSuffix(strings.TrimSpace(own), "20"), own)
+	require.True(t, strings.HasSuffix(strings.TrimSpace(own), "50"), own)
 	screenshot(t, ctx, "leaderboard")
 }
