@@ -26,6 +26,7 @@ type options struct {
 	Concurrency int
 	MaxRequests int
 	Out         string
+	Note        string
 	Storm       bool
 	Buyers      int
 	Capacity    int
@@ -48,6 +49,7 @@ func main() {
 	flag.BoolVar(&o.CheckIn, "checkin", true, "also run the gate benchmark: gates scanning tickets at once, online")
 	flag.IntVar(&o.Gates, "gates", 20, "gate benchmark: gates scanning at once")
 	flag.IntVar(&o.Scans, "scans", 3000, "gate benchmark: scans in all, a fifth of them second scans of a ticket")
+	flag.StringVar(&o.Note, "note", "", "the machine's state, printed with the run (e.g. \"busy machine, 7 other engineers compiling\")")
 	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
 	flag.Parse()
 	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 || o.Buyers < 1 || o.Capacity < 1 || o.Gates < 1 || o.Scans < 5 {

@@ -116,6 +116,9 @@ func (r *report) Markdown() string {
 	o := r.Options
 	fmt.Fprintf(&b, "Run %s on %d CPUs (%s), %s; load average %s before, %s after; took %s.\n\n",
 		r.Started.Format("2006-01-02 15:04 MST"), r.CPUs, r.CPUModel, r.GoVersion, r.LoadBefore, r.LoadAfter, r.Elapsed.Round(time.Second))
+	if o.Note != "" {
+		fmt.Fprintf(&b, "Machine: **%s**.\n\n", o.Note)
+	}
 
 	fmt.Fprintf(&b, "#### Throughput and latency: %d concurrent clients, %s per page and server (%d alternating rounds)\n\n",
 		o.Concurrency, o.Duration, o.Rounds)
@@ -242,7 +245,7 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
 
 Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
 ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
-` + "`-capacity 500`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-out FILE`" + `.
+` + "`-capacity 500`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load
