@@ -145,7 +145,7 @@ var requiredFieldOptions = [][2]string{
 }
 
 // eventForm builds the event form from an input and its error.
-func eventForm(action, submit string, in palaro.EventInput, orgs []palaro.Membership, orgID int64, err error) views.OrgForm {
+func eventForm(action, submit string, in palaro.EventInput, orgs []views.OrgSelect, err error) views.OrgForm {
 	text := func(name, label, value string, max int, required bool) views.FormField {
 		return views.FormField{Name: name, Label: label, Type: "text", Value: value, MaxLength: max, Required: required,
 			Error: fieldError(err, name)}
@@ -177,14 +177,7 @@ func eventForm(action, submit string, in palaro.EventInput, orgs []palaro.Member
 		status.Options = append(status.Options, views.SelectOption{Value: st, Label: st, Selected: st == in.Status})
 	}
 	main.Selects = append(main.Selects, status)
-	if len(orgs) > 1 {
-		sel := views.OrgSelect{Name: "organization", Label: "Organization"}
-		for _, m := range orgs {
-			sel.Options = append(sel.Options, views.SelectOption{Value: strconv.FormatInt(m.OrganizationID, 10),
-				Label: m.OrganizationName, Selected: m.OrganizationID == orgID})
-		}
-		main.Selects = append(main.Selects, sel)
-	}
+	main.Selects = append(main.Selects, orgs...)
 	venue := views.OrgFormSection{Title: "Venue", Fields: []views.FormField{
 		text(palaro.FieldVenueName, "Venue name", in.Venue.Name, 200, true),
 		text(palaro.FieldVenueAddress, "Address", in.Venue.Address, 300, true),
@@ -213,16 +206,11 @@ func eventForm(action, submit string, in palaro.EventInput, orgs []palaro.Member
 }
 
 func (s *Server) renderEventForm(c *echo.Context, caller *palaro.Caller, heading, action, submit, back string, in palaro.EventInput, orgID int64, err error) error {
-	orgs := []palaro.Membership{}
-	for _, m := range caller.Approved() {
-		if palaro.RoleAllows(m.Role, palaro.ActionManageEvents) {
-			orgs = append(orgs, m)
-		}
+	var orgs []views.OrgSelect
+	if strings.HasSuffix(action, "/events") { // a new event chooses its organization; an event stays in its own
+		orgs = orgSelect(caller, palaro.ActionManageEvents, orgID)
 	}
-	if strings.HasSuffix(action, "/events") == false {
-		orgs = nil // an event stays in its organization
-	}
-	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: eventForm(action, submit, in, orgs, orgID, err)}
+	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: eventForm(action, submit, in, orgs, err)}
 	v.Frame.Back = views.Link{Label: "Back", Href: back}
 	return render(c, statusOfForm(err), views.OrgFormPage(s.orgPage(c, heading), v))
 }
@@ -237,14 +225,9 @@ func (s *Server) orgNewEventPage(c *echo.Context, caller *palaro.Caller) error {
 
 func (s *Server) orgCreateEvent(c *echo.Context, caller *palaro.Caller) error {
 	in, err := readEventForm(c)
-	orgs := caller.OrganizationIDs(palaro.ActionManageEvents)
-	orgID := orgs[0]
-	if v := c.FormValue("organization"); v != "" {
-		id, _ := strconv.ParseInt(v, 10, 64)
-		if !caller.Can(id, palaro.ActionManageEvents) {
-			return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
-		}
-		orgID = id
+	orgID, oerr := chosenOrg(c, caller, palaro.ActionManageEvents)
+	if oerr != nil {
+		return oerr
 	}
 	if err == nil {
 		var ev *palaro.Event

@@ -16,16 +16,7 @@ func tokenForm(caller *palaro.Caller, name, role string, orgID int64, err error)
 		{Value: palaro.MemberGate, Label: "gate: check-in only", Selected: role == palaro.MemberGate}}}
 	sec := views.OrgFormSection{Fields: []views.FormField{{Name: palaro.FieldName, Label: "Name (what the token is for)", Type: "text",
 		Value: name, MaxLength: 100, Error: fieldError(err, palaro.FieldName)}}, Selects: []views.OrgSelect{roles}}
-	if ids := caller.OrganizationIDs(palaro.ActionTokens); len(ids) > 1 {
-		orgs := views.OrgSelect{Name: "organization", Label: "Organization"}
-		for _, m := range caller.Approved() {
-			if palaro.RoleAllows(m.Role, palaro.ActionTokens) {
-				orgs.Options = append(orgs.Options, views.SelectOption{Value: strconv.FormatInt(m.OrganizationID, 10),
-					Label: m.OrganizationName, Selected: m.OrganizationID == orgID})
-			}
-		}
-		sec.Selects = append(sec.Selects, orgs)
-	}
+	sec.Selects = append(sec.Selects, orgSelect(caller, palaro.ActionTokens, orgID)...)
 	return views.OrgForm{Action: "/organizer/tokens", Submit: "Create token", Error: formError(err), Sections: []views.OrgFormSection{sec}}
 }
 
@@ -61,12 +52,9 @@ func (s *Server) orgTokensPage(c *echo.Context, caller *palaro.Caller) error {
 
 func (s *Server) orgCreateToken(c *echo.Context, caller *palaro.Caller) error {
 	name, role := c.FormValue(palaro.FieldName), c.FormValue(palaro.FieldRole)
-	orgID := caller.OrganizationIDs(palaro.ActionTokens)[0]
-	if v := c.FormValue("organization"); v != "" {
-		orgID, _ = strconv.ParseInt(v, 10, 64)
-		if !caller.Can(orgID, palaro.ActionTokens) {
-			return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
-		}
+	orgID, err := chosenOrg(c, caller, palaro.ActionTokens)
+	if err != nil {
+		return err
 	}
 	secret, _, err := s.services.Organizers.CreateToken(c.Request().Context(), orgID, role, name, caller.Actor())
 	if _, ok := userFacing(err); ok {

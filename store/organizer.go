@@ -393,21 +393,32 @@ func eventOrg(ctx context.Context, tx *sql.Tx, eventID int64) (int64, error) {
 	return orgID, err
 }
 
+// beginEventWrite starts a write transaction about an event and returns its organization.
+// Returns ENOTFOUND for an unknown event.
+func (s *OrganizerService) beginEventWrite(ctx context.Context, eventID int64) (*sql.Tx, int64, error) {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	orgID, err := eventOrg(ctx, tx, eventID)
+	if err != nil {
+		tx.Rollback()
+		return nil, 0, err
+	}
+	return tx, orgID, nil
+}
+
 // CreateTicketType adds a ticket type to an event (with its seat map when seated).
 func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, actor string, in palaro.TicketTypeInput) (*palaro.TicketType, error) {
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
+	tx, orgID, err := s.beginEventWrite(ctx, eventID)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	orgID, err := eventOrg(ctx, tx, eventID)
-	if err != nil {
-		return nil, err
-	}
 	payments, _ := json.Marshal(in.PaymentTypes)
 	_, err = tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
 		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated)
@@ -449,15 +460,11 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
+	tx, orgID, err := s.beginEventWrite(ctx, eventID)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
-	orgID, err := eventOrg(ctx, tx, eventID)
-	if err != nil {
-		return nil, err
-	}
 	cur, err := findTicketTypeTx(ctx, tx, eventID, code)
 	if err != nil {
 		return nil, err
