@@ -25,6 +25,7 @@ func (s *Server) activityRoutes() {
 	e.GET("/activities", s.activitiesPage)
 	e.GET("/leaderboard", s.leaderboardPage)
 	s.quizRoutes()
+	e.POST("/t/:id/partner-login", s.partnerLogin)
 }
 
 // rememberParticipant makes this browser play as the participant from now on.

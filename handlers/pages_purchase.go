@@ -356,6 +356,9 @@ func (s *Server) ticketPage(c *echo.Context) error {
 	} else if len(available) == 0 {
 		v.AddOnsHref = "" // nothing to buy: no action
 	}
+	if s.services.PartnerLogin != nil {
+		v.PartnerAction = "/t/" + t.PublicID + "/partner-login"
+	}
 	p := s.privatePage(c, v.TicketType+" · "+v.EventName)
 	return render(c, http.StatusOK, views.TicketPage(p, v))
 }

@@ -62,6 +62,8 @@ type TicketPageView struct {
 	ChangeEmailHref string
 	CalendarHref    string
 	Active          bool
+	// PartnerAction is where "Open in partner app" posts; "" hides the button (partner not configured).
+	PartnerAction string
 }
 
 // AddOnsProps are the props of the add-ons island of /a/{ticketId}.

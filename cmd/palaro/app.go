@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,16 +121,17 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		SessionKey:       sessionKey,
 		TrustProxy:       cfg.TrustProxy,
 	}, handlers.Services{
-		Events:      cached,
-		EventCache:  cached,
-		Organizers:  store.NewOrganizerService(db, composer),
-		CheckIns:    store.NewCheckInService(db),
-		Activities:  store.NewActivityService(db),
-		TicketTypes: events,
-		Purchases:   purchases,
-		Seats:       store.NewSeatService(db),
-		Payments:    a.payments,
-		Accounts:    accounts,
+		Events:       cached,
+		EventCache:   cached,
+		Organizers:   store.NewOrganizerService(db, composer),
+		CheckIns:     store.NewCheckInService(db),
+		Activities:   store.NewActivityService(db),
+		PartnerLogin: partnerLogin(cfg, logger),
+		TicketTypes:  events,
+		Purchases:    purchases,
+		Seats:        store.NewSeatService(db),
+		Payments:     a.payments,
+		Accounts:     accounts,
 	}, static.Default(), logger)
 	server.Now = a.now
 	if a.sandbox != nil {
@@ -247,4 +250,13 @@ func (a *app) Close() error {
 		a.sandbox.Wait()
 	}
 	return a.db.Close()
+}
+
+// partnerLogin returns the partner bank's login client, or nil when it is not configured.
+func partnerLogin(cfg config, logger *slog.Logger) palaro.PartnerLogin {
+	if cfg.PartnerAPIURL == "" || cfg.PartnerAPIKey == "" {
+		return nil
+	}
+	return &handlers.PartnerClient{BaseURL: cfg.PartnerAPIURL, APIKey: cfg.PartnerAPIKey, PartnerID: cmp.Or(cfg.PartnerID, palaro.DefaultPartnerID),
+		Client: &http.Client{Timeout: 10 * time.Second}, Logger: logger}
 }

@@ -139,6 +139,11 @@ type config struct {
 	Hold time.Duration
 	// PartnerKeys are the partners' secrets for signed ticket status calls (PALARO_PARTNER_KEYS).
 	PartnerKeys map[string]string
+	// PartnerAPIURL, PartnerAPIKey and PartnerID configure "Open in partner app" (PALARO_PARTNER_API_URL,
+	// PALARO_PARTNER_API_KEY, PALARO_PARTNER_ID default 25); the button is hidden without a URL and key.
+	PartnerAPIURL string
+	PartnerAPIKey string
+	PartnerID     int
 	// TicketKey signs the ticket codes in QR codes (PALARO_TICKET_KEY); generated and kept in the database when empty.
 	TicketKey []byte
 	// PaymentProvider is "sandbox" (default) or "paymongo" (PALARO_PAYMENT_PROVIDER).
@@ -169,16 +174,19 @@ type config struct {
 
 func loadConfig() config {
 	return config{
-		Addr:         env("PALARO_ADDR", ":8080"),
-		DBPath:       env("PALARO_DB", "data/palaro.db"),
-		BaseURL:      env("PALARO_BASE_URL", "http://localhost:8080"),
-		Demo:         os.Getenv("PALARO_DEMO") == "1",
-		SupportEmail: env("PALARO_SUPPORT_EMAIL", "support@palaro.ph"),
-		TagManagerID: os.Getenv("PALARO_GTM_ID"),
-		PixelID:      os.Getenv("PALARO_PIXEL_ID"),
-		Hold:         time.Duration(envInt("PALARO_HOLD_MINUTES", 15)) * time.Minute,
-		PartnerKeys:  palaro.ParsePartnerKeys(os.Getenv("PALARO_PARTNER_KEYS")),
-		TicketKey:    []byte(os.Getenv("PALARO_TICKET_KEY")),
+		Addr:          env("PALARO_ADDR", ":8080"),
+		DBPath:        env("PALARO_DB", "data/palaro.db"),
+		BaseURL:       env("PALARO_BASE_URL", "http://localhost:8080"),
+		Demo:          os.Getenv("PALARO_DEMO") == "1",
+		SupportEmail:  env("PALARO_SUPPORT_EMAIL", "support@palaro.ph"),
+		TagManagerID:  os.Getenv("PALARO_GTM_ID"),
+		PixelID:       os.Getenv("PALARO_PIXEL_ID"),
+		Hold:          time.Duration(envInt("PALARO_HOLD_MINUTES", 15)) * time.Minute,
+		PartnerKeys:   palaro.ParsePartnerKeys(os.Getenv("PALARO_PARTNER_KEYS")),
+		PartnerAPIURL: os.Getenv("PALARO_PARTNER_API_URL"),
+		PartnerAPIKey: os.Getenv("PALARO_PARTNER_API_KEY"),
+		PartnerID:     envInt("PALARO_PARTNER_ID", palaro.DefaultPartnerID),
+		TicketKey:     []byte(os.Getenv("PALARO_TICKET_KEY")),
 
 		PaymentProvider:       os.Getenv("PALARO_PAYMENT_PROVIDER"),
 		PaymentSecret:         []byte(os.Getenv("PALARO_PAYMENT_SECRET")),
