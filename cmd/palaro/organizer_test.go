@@ -247,6 +247,10 @@ func TestOrganizerAPI_DraftThenPublish(t *testing.T) {
 	require.Equal(t, "Made by a script.", ev["summary"], "PATCH keeps the fields it leaves out")
 	require.Equal(t, []bool{true, true, true, true, true}, public(), "published: public at once")
 
+	status, csvText := v.send(http.MethodGet, "/organizer/events/api-cup-2026/orders.csv", "", "", tok)
+	require.Equal(t, http.StatusOK, status, "the exports answer to a token")
+	require.True(t, strings.HasPrefix(csvText, "\uFEFForder,created,status"))
+
 	status, body := v.get("/s/api-cup-2026-vip")
 	require.Equal(t, http.StatusOK, status, "the seated type has a seat map")
 	require.Contains(t, body, `{"row":"A","status":"aaa"}`)
