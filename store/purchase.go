@@ -180,6 +180,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	if err := s.soldOutAtOnce(ctx, tt, o); err != nil {
 		return nil, err
 	}
+	draft := s.draftConfirmation(o, now)
 	// one unit of the batching writer: all of it is applied, or none, before the answer leaves
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
@@ -198,7 +199,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
 			return err
 		}
-		if err := s.saveOrder(ctx, tx, o, promoID, now); err != nil {
+		if err := s.saveOrder(ctx, tx, o, promoID, now, draft); err != nil {
 			return err
 		}
 		return takeSeats(ctx, tx, tt.ID, o.ID, o.Seats)
@@ -231,8 +232,9 @@ func (s *PurchaseService) soldOutAtOnce(ctx context.Context, tt *palaro.TicketTy
 	return soldOut(tt.Name, max(left, 0))
 }
 
-// saveOrder inserts a new order with its add-ons and, when it is free, issues it at once.
-func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time) error {
+// saveOrder inserts a new order with its add-ons and, when it is free, issues it at once (with
+// draft's tickets and e-mail when there is one).
+func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time, draft *confirmationDraft) error {
 	buyer, _ := json.Marshal(o.Buyer)
 	seats, _ := json.Marshal(orEmpty(o.Seats))
 	var ticketID, userID any
@@ -262,7 +264,7 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 		}
 	}
 	if o.Free() {
-		return s.issue(ctx, tx, o, now)
+		return s.issue(ctx, tx, o, now, draft)
 	}
 	return nil
 }
@@ -476,17 +478,22 @@ func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, err
 }
 
 // issue turns a paid order into tickets (or, for an add-on order, adds the add-ons to its
-// ticket) and writes its confirmation e-mail, once.
-func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
+// ticket) and writes its confirmation e-mail, once. A draft (draftConfirmation) brings the
+// tickets' codes and the e-mail already composed; nil composes here.
+func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time, draft *confirmationDraft) error {
 	if o.Kind == palaro.OrderKindTickets {
-		for i := range o.Quantity {
-			t := palaro.Ticket{OrderID: o.ID, EventID: o.EventID, HolderName: holderName(o.Buyer), Email: o.Email,
-				Status: palaro.TicketValid, CreatedAt: now}
-			if i < len(o.Seats) {
-				t.Seat = o.Seats[i]
-			}
+		tickets := newTickets(o, now)
+		if draft != nil {
+			tickets = draft.tickets
+		}
+		for i := range tickets {
+			t := tickets[i]
+			t.OrderID = o.ID
 			if err := insertTicket(ctx, tx, &t, o.TicketTypeID); err != nil {
 				return err
+			}
+			if t.Code != tickets[i].Code || t.PublicID != tickets[i].PublicID {
+				draft = nil // a code collision drew new codes: the drafted e-mail no longer fits
 			}
 			o.Tickets = append(o.Tickets, t)
 		}
@@ -507,11 +514,54 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 	if s.composer == nil {
 		return nil
 	}
+	key := fmt.Sprintf("order-confirmation:%d", o.ID)
+	if draft != nil {
+		return enqueue(ctx, tx, draft.message, key, now)
+	}
 	full, err := confirmationOrder(ctx, tx, o)
 	if err != nil {
 		return err
 	}
-	return enqueue(ctx, tx, s.composer.OrderConfirmation(full), fmt.Sprintf("order-confirmation:%d", o.ID), now)
+	return enqueue(ctx, tx, s.composer.OrderConfirmation(full), key, now)
+}
+
+// newTickets returns a ticket order's tickets as issued at now, with their public ids and codes
+// drawn, not yet stored.
+func newTickets(o *palaro.Order, now time.Time) []palaro.Ticket {
+	tickets := make([]palaro.Ticket, o.Quantity)
+	for i := range tickets {
+		tickets[i] = palaro.Ticket{OrderID: o.ID, EventID: o.EventID, HolderName: holderName(o.Buyer), Email: o.Email,
+			Status: palaro.TicketValid, CreatedAt: now, PublicID: newPublicID(), Code: newTicketCode()}
+		if i < len(o.Seats) {
+			tickets[i].Seat = o.Seats[i]
+		}
+	}
+	return tickets
+}
+
+// confirmationDraft is a free ticket order's tickets, drawn, and its confirmation e-mail,
+// composed on the buyer's goroutine before the order's unit runs, so that the writer only
+// inserts them (issue).
+type confirmationDraft struct {
+	tickets []palaro.Ticket
+	message palaro.Message
+}
+
+// draftConfirmation drafts the tickets and e-mail of an order that is issued as soon as it is
+// stored (a free ticket order); nil for any other order.
+func (s *PurchaseService) draftConfirmation(o *palaro.Order, now time.Time) *confirmationDraft {
+	if !o.Free() || o.Kind != palaro.OrderKindTickets || s.composer == nil || o.Event == nil || o.TicketType == nil {
+		return nil
+	}
+	d := &confirmationDraft{tickets: newTickets(o, now)}
+	planned := *o
+	planned.Tickets = d.tickets
+	full, err := confirmationOrder(context.Background(), nil, &planned) // in memory: no transaction needed
+	if err != nil {
+		return nil
+	}
+	d.message = s.composer.OrderConfirmation(full)
+	return d
 }
 
 // confirmationOrder is the order as its confirmation e-mail shows it, as loadOrder would return
@@ -540,7 +590,9 @@ func byCategoryName(a, b palaro.AddOn) int {
 
 func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeID int64) error {
 	for attempt := 0; ; attempt++ {
-		t.PublicID, t.Code = newPublicID(), newTicketCode()
+		if attempt > 0 || t.PublicID == "" || t.Code == "" {
+			t.PublicID, t.Code = newPublicID(), newTicketCode() // drawn here unless the caller drew them
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id,
 			holder_name, email, seat, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			t.PublicID, t.Code, t.OrderID, t.EventID, ticketTypeID, t.HolderName, t.Email, t.Seat, t.Status,

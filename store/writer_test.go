@@ -326,3 +326,42 @@ func TestPurchaseService_ConfirmationFromMemory(t *testing.T) {
 	require.NoError(t, err)
 	check(o)
 }
+
+// TestPurchaseService_DraftedConfirmation proves the e-mail composed before the order's unit is
+// the one stored, unless a ticket code collides inside the unit: then the ticket gets new codes
+// and the e-mail is composed again with them. Control: without a collision the draft is stored.
+func TestPurchaseService_DraftedConfirmation(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "draft", 0, 10, 1)
+	tt, ev, err := NewEventService(f.db).FindTicketType(ctx, code)
+	require.NoError(t, err)
+	newOrder := func(email string) *palaro.Order {
+		return &palaro.Order{PublicID: newPublicID(), Kind: palaro.OrderKindTickets, EventID: ev.ID, TicketTypeID: tt.ID,
+			Quantity: 1, Email: email, Status: palaro.OrderPaid, PaidAt: f.now, CreatedAt: f.now, Event: ev, TicketType: tt}
+	}
+	save := func(o *palaro.Order, draft *confirmationDraft) string {
+		require.NoError(t, f.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			return f.purchases.saveOrder(ctx, tx, o, nil, f.now, draft)
+		}))
+		var text string
+		require.NoError(t, f.db.read.QueryRow(`SELECT body_text FROM outbox WHERE dedupe_key = ?`,
+			fmt.Sprintf("order-confirmation:%d", o.ID)).Scan(&text))
+		return text
+	}
+
+	plain := newOrder("plain@x.ph")
+	draft := f.purchases.draftConfirmation(plain, f.now)
+	require.NotNil(t, draft)
+	require.Equal(t, draft.message.Text, save(plain, draft), "control: the drafted e-mail is stored")
+	require.Equal(t, draft.tickets[0].Code, plain.Tickets[0].Code)
+
+	collides := newOrder("collides@x.ph")
+	draft = f.purchases.draftConfirmation(collides, f.now)
+	_, err = f.db.write.Exec(`UPDATE tickets SET code = ? WHERE id = ?`, draft.tickets[0].Code, plain.Tickets[0].ID)
+	require.NoError(t, err)
+	text := save(collides, draft)
+	require.NotEqual(t, draft.tickets[0].Code, collides.Tickets[0].Code, "a new code was drawn")
+	require.Contains(t, text, collides.Tickets[0].Code)
+	require.NotContains(t, text, draft.tickets[0].Code)
+}
