@@ -3,7 +3,11 @@ package palaro
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Kinds of activity an event runs.
@@ -160,4 +164,106 @@ type ActivityService interface {
 	// Leaderboard ranks participants by points, overall or for one event, top limit, with
 	// participantID's own row. Returns ENOTFOUND for an unknown event.
 	Leaderboard(ctx context.Context, eventCode, participantID string, limit int) (*Leaderboard, error)
+}
+
+// activityCodeRE is the pattern of activity and prize codes: lower-case letters, digits and hyphens.
+var activityCodeRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// ActivityInput is what an organizer sets on an activity (console form and organizer API).
+type ActivityInput struct {
+	Code              string       `json:"code"`
+	Kind              string       `json:"kind"`
+	Name              string       `json:"name"`
+	Description       string       `json:"description"`
+	Points            int          `json:"points"`
+	StartsAt          time.Time    `json:"startsAt"`
+	EndsAt            time.Time    `json:"endsAt"`
+	TicketHoldersOnly bool         `json:"ticketHoldersOnly"`
+	WinPercent        int          `json:"winPercent"`
+	Quiz              string       `json:"quiz"`
+	Prizes            []PrizeInput `json:"prizes"`
+}
+
+// PrizeInput is a prize of an activity as an organizer sets it.
+type PrizeInput struct {
+	Code      string `json:"code"`
+	Name      string `json:"name"`
+	ImageURL  string `json:"imageUrl"`
+	Stock     int    `json:"stock"`
+	Claimable bool   `json:"claimable"`
+}
+
+// ActivityInputOf returns the input that would save a as it is.
+func ActivityInputOf(a Activity) ActivityInput {
+	in := ActivityInput{Code: a.Code, Kind: a.Kind, Name: a.Name, Description: a.Description, Points: a.Points, StartsAt: a.StartsAt,
+		EndsAt: a.EndsAt, TicketHoldersOnly: a.TicketHoldersOnly, WinPercent: a.WinPercent, Quiz: a.Quiz, Prizes: []PrizeInput{}}
+	for _, p := range a.Prizes {
+		in.Prizes = append(in.Prizes, PrizeInput{Code: p.Code, Name: p.Name, ImageURL: p.ImageURL, Stock: p.Stock, Claimable: p.Claimable})
+	}
+	return in
+}
+
+// Validate checks an activity input; EINVALID with a message per field.
+func (in *ActivityInput) Validate() error {
+	in.Code, in.Name, in.Description = strings.TrimSpace(in.Code), strings.TrimSpace(in.Name), strings.TrimSpace(in.Description)
+	f := map[string]string{}
+	if !activityCodeRE.MatchString(in.Code) {
+		f["code"] = "Use 1 to 40 lower-case letters, digits and hyphens."
+	}
+	if !slices.Contains(ActivityKinds, in.Kind) {
+		f["kind"] = "Choose booth, scratch or quiz."
+	}
+	if in.Name == "" || utf8.RuneCountInString(in.Name) > 80 {
+		f["name"] = "Name is required (at most 80 characters)."
+	}
+	if utf8.RuneCountInString(in.Description) > 300 {
+		f["description"] = "At most 300 characters."
+	}
+	if in.Points < 0 || in.Points > 10000 {
+		f["points"] = "Points must be between 0 and 10,000."
+	}
+	if in.StartsAt.IsZero() || !in.EndsAt.After(in.StartsAt) {
+		f["endsAt"] = "The activity must end after it starts."
+	}
+	if in.WinPercent < 0 || in.WinPercent > 100 {
+		f["winPercent"] = "Win chance must be between 0 and 100 percent."
+	}
+	if in.Kind == ActivityQuiz && in.Quiz != QuizPersona && in.Quiz != QuizPower {
+		f["quiz"] = "Choose the quiz: investment-persona or investment-power."
+	}
+	seen := map[string]bool{}
+	for i := range in.Prizes {
+		p := &in.Prizes[i]
+		p.Code, p.Name = strings.TrimSpace(p.Code), strings.TrimSpace(p.Name)
+		if !activityCodeRE.MatchString(p.Code) || seen[p.Code] || p.Name == "" || p.Stock < 0 || p.Stock > 1_000_000 {
+			f["prizes"] = fmt.Sprintf("Prize %d: a unique code (lower-case letters, digits, hyphens), a name and a stock of 0 or more.", i+1)
+			break
+		}
+		seen[p.Code] = true
+	}
+	if len(f) > 0 {
+		return &Error{Code: EINVALID, Message: "Please correct the activity.", Fields: f}
+	}
+	return nil
+}
+
+// Claim is a prize won at an activity, to hand over at the booth.
+type Claim struct {
+	VisitID     int64     `json:"id"`
+	Participant string    `json:"participant"`
+	PrizeName   string    `json:"prize"`
+	WonAt       time.Time `json:"wonAt"`
+	ClaimedAt   time.Time `json:"claimedAt,omitzero"`
+	ClaimedBy   string    `json:"claimedBy,omitempty"`
+}
+
+// ActivityAdmin is the organizer's side of activities.
+type ActivityAdmin interface {
+	// SaveActivity creates or updates (by code) an event's activity and its prizes; a prize's stock
+	// never goes below what was already won. Returns EINVALID or ECONFLICT.
+	SaveActivity(ctx context.Context, eventID int64, actor string, in ActivityInput) (*Activity, error)
+	// ListClaims returns the claimable prizes won at an activity, unclaimed first.
+	ListClaims(ctx context.Context, activityID int64) ([]Claim, error)
+	// ClaimPrize marks a prize handed over. Returns ENOTFOUND, or ECONFLICT when already claimed.
+	ClaimPrize(ctx context.Context, activityID, visitID int64, actor string) error
 }

@@ -61,6 +61,8 @@ type Services struct {
 	CheckIns palaro.CheckInService
 	// Activities runs booth visits, scratch cards, quizzes, points and the leaderboard.
 	Activities palaro.ActivityService
+	// ActivityAdmin is the organizer's side of activities: saving them, prize claims.
+	ActivityAdmin palaro.ActivityAdmin
 	// PartnerLogin opens the partner bank's app for a ticket; nil hides "Open in partner app".
 	PartnerLogin palaro.PartnerLogin
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages

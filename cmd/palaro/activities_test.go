@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"palaro/store"
 )
 
 // demoScratchEvent is a demo event with a booth, a scratch card and both quizzes.
@@ -90,4 +92,50 @@ func TestScanAPI(t *testing.T) {
 		require.Equal(t, http.StatusUnprocessableEntity, status)
 		require.Equal(t, "Partner booth has ended.", answer["message"])
 	})
+}
+
+// TestOrganizerActivities: an organizer creates a scratch activity through the API, cannot cut a
+// prize's stock below what was won, booth staff register a visit by the participant's id and
+// hand the prize over, and the participant sees it claimed in the log.
+func TestOrganizerActivities(t *testing.T) {
+	a := startApp(t)
+	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "2")
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	body := `{"code": "lucky", "kind": "scratch", "name": "Lucky card", "points": 5, "winPercent": 100,
+		"startsAt": "2026-03-18T00:00:00Z", "endsAt": "2026-03-20T00:00:00Z",
+		"prizes": [{"code": "mug", "name": "Mug", "imageUrl": "img/prizes/stickers.svg", "stock": 1, "claimable": true}]}`
+	status, out := owner.send(http.MethodPost, "/v1/organizer/events/"+demoOwnedEvent+"/activities", "application/json", body, tok)
+	require.Equal(t, http.StatusCreated, status, out)
+	status, _ = owner.send(http.MethodPost, "/v1/organizer/events/"+demoOwnedEvent+"/activities", "application/json", body, tok)
+	require.Equal(t, http.StatusConflict, status, "a second create of one code")
+	status, out = owner.send(http.MethodGet, "/v1/organizer/events/"+demoOwnedEvent+"/activities", "", "", tok)
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, out, `"code":"lucky"`)
+
+	visitor := newVisitor(t, a)
+	pid := registerParticipant(t, visitor, "Claire", "Claimer", "09175550002")
+
+	// Booth staff register the visit from the participant's QR (a URL of the participant page).
+	owner.get("/organizer/events/" + demoOwnedEvent + "/activities/lucky/scan")
+	status, page := owner.post("/organizer/events/"+demoOwnedEvent+"/activities/lucky/scan", url.Values{"participantId": {a.URL + "/register/success/" + pid}})
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, page, "Prize won: Mug.")
+
+	status, out = owner.send(http.MethodPatch, "/v1/organizer/events/"+demoOwnedEvent+"/activities/lucky", "application/json",
+		`{"prizes": [{"code": "mug", "name": "Mug", "stock": 0, "claimable": true}]}`, tok)
+	require.Equal(t, http.StatusConflict, status, out)
+	status, out = owner.send(http.MethodPatch, "/v1/organizer/events/"+demoOwnedEvent+"/activities/lucky", "application/json", `{"points": 7}`, tok)
+	require.Equal(t, http.StatusOK, status, out)
+	require.Contains(t, out, `"points":7`)
+
+	_, log := visitor.get("/activities")
+	require.Contains(t, log, "To claim at the booth")
+	var visit string
+	require.NoError(t, a.db.Writer().QueryRow(`SELECT v.id FROM activity_visits v JOIN activities ac ON ac.id = v.activity_id WHERE ac.code = 'lucky'`).Scan(&visit))
+	status, _ = owner.post("/organizer/events/"+demoOwnedEvent+"/activities/lucky/claims/"+visit, url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, log = visitor.get("/activities")
+	require.Contains(t, log, "Claimed")
+	_, poster := owner.get("/organizer/events/" + demoOwnedEvent + "/activities/lucky/poster")
+	require.Contains(t, poster, "/scan?activityCode=lucky&amp;eventCode="+demoOwnedEvent)
 }

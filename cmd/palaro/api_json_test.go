@@ -38,6 +38,10 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 			`{"seated": "no"}`, "seated must be true or false"},
 		"POST /v1/organizer/events/:code/box-office": {"/v1/organizer/events/" + event + "/box-office",
 			`{"ticketType": "x", "holderName": ["A", "B"]}`, "holderName must be text"},
+		"POST /v1/organizer/events/:code/activities": {"/v1/organizer/events/" + event + "/activities",
+			`{"code": "x", "points": "many"}`, "points must be a whole number"},
+		"PATCH /v1/organizer/events/:code/activities/:activity": {"/v1/organizer/events/" + event + "/activities/booth",
+			`{"prizes": {"code": "x"}}`, "prizes must be a list of objects"},
 		"POST /v1/checkin":      {"/v1/checkin", `{"eventCode": "x", "ticket": 12345}`, "ticket must be text"},
 		"POST /v1/checkin/sync": {"/v1/checkin/sync", `{"eventCode": "x", "checkIns": {"id": "1"}}`, "checkIns must be a list of objects"},
 	}

@@ -107,6 +107,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		return nil, err
 	}
 	accounts := store.NewAccountService(db, sessionKey, composer)
+	activities := store.NewActivityService(db)
 	cached := store.NewCachedEventService(events, cfg.EventCache)
 	cached.Now = a.now
 	server := handlers.New(handlers.Config{
@@ -121,17 +122,18 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		SessionKey:       sessionKey,
 		TrustProxy:       cfg.TrustProxy,
 	}, handlers.Services{
-		Events:       cached,
-		EventCache:   cached,
-		Organizers:   store.NewOrganizerService(db, composer),
-		CheckIns:     store.NewCheckInService(db),
-		Activities:   store.NewActivityService(db),
-		PartnerLogin: partnerLogin(cfg, logger),
-		TicketTypes:  events,
-		Purchases:    purchases,
-		Seats:        store.NewSeatService(db),
-		Payments:     a.payments,
-		Accounts:     accounts,
+		Events:        cached,
+		EventCache:    cached,
+		Organizers:    store.NewOrganizerService(db, composer),
+		CheckIns:      store.NewCheckInService(db),
+		Activities:    activities,
+		ActivityAdmin: activities,
+		PartnerLogin:  partnerLogin(cfg, logger),
+		TicketTypes:   events,
+		Purchases:     purchases,
+		Seats:         store.NewSeatService(db),
+		Payments:      a.payments,
+		Accounts:      accounts,
 	}, static.Default(), logger)
 	server.Now = a.now
 	if a.sandbox != nil {

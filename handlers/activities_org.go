@@ -1,0 +1,290 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// activityOrgRoutes are the console's and the organizer API's activity routes (role booth and up).
+var activityOrgRoutes = []orgRoute{
+	{http.MethodGet, "/organizer/events/:code/activities", palaro.ActionActivities, (*Server).orgActivitiesPage, false},
+	{http.MethodPost, "/organizer/events/:code/activities", palaro.ActionActivities, (*Server).orgSaveActivity, false},
+	{http.MethodGet, "/organizer/events/:code/activities/:activity/poster", palaro.ActionActivities, (*Server).orgPosterPage, false},
+	{http.MethodGet, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothPage, false},
+	{http.MethodPost, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothScan, false},
+	{http.MethodPost, "/organizer/events/:code/activities/:activity/claims/:visit", palaro.ActionActivities, (*Server).orgClaimPrize, false},
+	{http.MethodGet, "/v1/organizer/events/:code/activities", palaro.ActionActivities, (*Server).apiOrgActivities, true},
+	{http.MethodPost, "/v1/organizer/events/:code/activities", palaro.ActionActivities, (*Server).apiOrgCreateActivity, true},
+	{http.MethodPatch, "/v1/organizer/events/:code/activities/:activity", palaro.ActionActivities, (*Server).apiOrgUpdateActivity, true},
+}
+
+// orgActivity returns the route's event and its activity named by :activity.
+func (s *Server) orgActivity(c *echo.Context, caller *palaro.Caller) (*palaro.Event, *palaro.Activity, error) {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := s.services.Activities.FindActivity(c.Request().Context(), ev.Code, c.Param("activity"))
+	return ev, a, err
+}
+
+// consoleTime is how the console's form shows and reads times: Manila, to the minute.
+const consoleTime = "2006-01-02T15:04"
+
+// activityForm is the console's form of an activity input.
+func activityForm(action string, in palaro.ActivityInput, err error) views.Form {
+	prizes := make([]string, len(in.Prizes))
+	for i, p := range in.Prizes {
+		prizes[i] = fmt.Sprintf("%s, %s, %d", p.Code, p.Name, p.Stock)
+	}
+	at := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.In(palaro.Manila).Format(consoleTime)
+	}
+	field := func(name, label, typ, value, hint string, required bool) views.FormField {
+		return views.FormField{Name: name, Label: label, Type: typ, Value: value, Hint: hint, Required: required, MaxLength: 300, Error: fieldError(err, name)}
+	}
+	return views.Form{ID: "activity", Action: action, Submit: "Save activity", Error: formError(err), Fields: []views.FormField{
+		field("code", "Code", "text", in.Code, "Lower-case letters, digits and hyphens; part of the booth's QR code.", true),
+		field("kind", "Kind", "text", in.Kind, "booth, scratch or quiz", true),
+		field("name", "Name", "text", in.Name, "", true),
+		field("description", "Instructions (printed on the poster)", "text", in.Description, "", false),
+		field("points", "Points", "number", strconv.Itoa(in.Points), "", true),
+		field("startsAt", "Opens (Manila time)", "datetime-local", at(in.StartsAt), "", true),
+		field("endsAt", "Closes (Manila time)", "datetime-local", at(in.EndsAt), "", true),
+		field("winPercent", "Win chance of a scratch card (percent)", "number", strconv.Itoa(in.WinPercent), "", false),
+		field("quiz", "Quiz of a quiz activity", "text", in.Quiz, "investment-persona or investment-power", false),
+		field("prizes", "Prizes of a scratch card", "textarea", strings.Join(prizes, "\n"), "One per line: code, name, stock", false),
+	}, Checkboxes: []views.FormCheckbox{{Name: "ticketHoldersOnly", Label: "Ticket holders only", Checked: in.TicketHoldersOnly}}}
+}
+
+// activityInputFromForm reads the console's activity form; an unreadable number or time is left
+// zero, and Validate names the field.
+func activityInputFromForm(c *echo.Context) palaro.ActivityInput {
+	num := func(name string) int { n, _ := strconv.Atoi(strings.TrimSpace(c.FormValue(name))); return n }
+	at := func(name string) time.Time {
+		t, _ := time.ParseInLocation(consoleTime, strings.TrimSpace(c.FormValue(name)), palaro.Manila)
+		return t
+	}
+	in := palaro.ActivityInput{Code: c.FormValue("code"), Kind: strings.TrimSpace(c.FormValue("kind")), Name: c.FormValue("name"),
+		Description: c.FormValue("description"), Points: num("points"), StartsAt: at("startsAt"), EndsAt: at("endsAt"),
+		TicketHoldersOnly: c.FormValue("ticketHoldersOnly") != "", WinPercent: num("winPercent"), Quiz: strings.TrimSpace(c.FormValue("quiz")),
+		Prizes: []palaro.PrizeInput{}}
+	for _, line := range strings.Split(c.FormValue("prizes"), "\n") {
+		parts := strings.Split(line, ",")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		p := palaro.PrizeInput{Code: strings.TrimSpace(parts[0]), Stock: -1, Claimable: true}
+		if len(parts) == 3 {
+			p.Name = parts[1]
+			if n, err := strconv.Atoi(strings.TrimSpace(parts[2])); err == nil {
+				p.Stock = n
+			}
+		}
+		in.Prizes = append(in.Prizes, p)
+	}
+	return in
+}
+
+func (s *Server) renderOrgActivities(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, in palaro.ActivityInput, err error) error {
+	acts, lerr := s.services.Activities.ListActivities(c.Request().Context(), ev.Code)
+	if lerr != nil {
+		return lerr
+	}
+	base := "/organizer/events/" + ev.Code + "/activities"
+	v := views.OrgActivitiesView{Frame: orgFrame(c, caller, "Activities · "+ev.Name), Form: activityForm(base, in, err)}
+	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
+	for _, a := range acts {
+		row := views.OrgActivityRow{Code: a.Code, Name: a.Name, Kind: kindLabels[a.Kind], Points: a.Points, Window: activityWindow(a.StartsAt, a.EndsAt),
+			PosterURL: base + "/" + a.Code + "/poster", BoothURL: base + "/" + a.Code + "/scan"}
+		for _, p := range a.Prizes {
+			row.Prizes = append(row.Prizes, fmt.Sprintf("%s: %d of %d won", p.Name, p.Awarded, p.Stock))
+		}
+		v.Activities = append(v.Activities, row)
+	}
+	status := http.StatusOK
+	if err != nil {
+		status = statusOfForm(err)
+	}
+	return render(c, status, views.OrgActivitiesPage(s.orgPage(c, "Activities · "+ev.Name), v))
+}
+
+func (s *Server) orgActivitiesPage(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	in := palaro.ActivityInput{Kind: palaro.ActivityBooth, Points: 10, WinPercent: 30, StartsAt: ev.StartsAt, EndsAt: ev.EndsAt}
+	return s.renderOrgActivities(c, caller, ev, in, nil)
+}
+
+func (s *Server) orgSaveActivity(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	in := activityInputFromForm(c)
+	if _, err := s.services.ActivityAdmin.SaveActivity(c.Request().Context(), ev.ID, caller.Actor(), in); err != nil {
+		if _, ok := userFacing(err); ok {
+			return s.renderOrgActivities(c, caller, ev, in, err)
+		}
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/activities")
+}
+
+// orgPosterPage renders the booth's A4 poster with the activity's QR code (a URL of Palaro, so a
+// phone's own camera opens it).
+func (s *Server) orgPosterPage(c *echo.Context, caller *palaro.Caller) error {
+	ev, a, err := s.orgActivity(c, caller)
+	if err != nil {
+		return err
+	}
+	u := s.config.BaseURL + a.ScanURL()
+	qr, err := qrDataURI(u, 300, 5)
+	if err != nil {
+		return err
+	}
+	text := a.Description
+	if text == "" {
+		text = "Scan this code with your phone's camera to join " + a.Name + " and earn " + strconv.Itoa(a.Points) + " points."
+	}
+	p := s.orgPage(c, "Poster · "+a.Name)
+	p.ShowNav = false
+	p.Styles = []string{"css/engage.css"}
+	return render(c, http.StatusOK, views.OrgPosterPage(p, views.OrgPosterView{EventName: ev.Name, ActivityName: a.Name,
+		Instructions: text, QRDataURI: qr, URL: u}))
+}
+
+func (s *Server) renderBooth(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, a *palaro.Activity, result string, isErr bool) error {
+	claims, err := s.services.ActivityAdmin.ListClaims(c.Request().Context(), a.ID)
+	if err != nil {
+		return err
+	}
+	base := "/organizer/events/" + ev.Code + "/activities/" + a.Code
+	v := views.OrgBoothView{Frame: orgFrame(c, caller, "Booth · "+a.Name), ScanAction: base + "/scan", ClaimAction: base + "/claims/",
+		Result: result, ResultError: isErr}
+	v.Frame.Back = views.Link{Label: "Activities", Href: "/organizer/events/" + ev.Code + "/activities"}
+	for _, cl := range claims {
+		row := views.OrgClaimRow{ID: strconv.FormatInt(cl.VisitID, 10), Participant: cl.Participant, Prize: cl.PrizeName,
+			WonAt: cl.WonAt.In(palaro.Manila).Format("Jan 2, 3:04 PM")}
+		if !cl.ClaimedAt.IsZero() {
+			row.Claimed = "Claimed " + cl.ClaimedAt.In(palaro.Manila).Format("Jan 2, 3:04 PM") + " by " + cl.ClaimedBy
+		}
+		v.Claims = append(v.Claims, row)
+	}
+	return render(c, http.StatusOK, views.OrgBoothPage(s.orgPage(c, "Booth · "+a.Name), v))
+}
+
+func (s *Server) orgBoothPage(c *echo.Context, caller *palaro.Caller) error {
+	ev, a, err := s.orgActivity(c, caller)
+	if err != nil {
+		return err
+	}
+	return s.renderBooth(c, caller, ev, a, "", false)
+}
+
+// orgBoothScan registers a visit for the participant whose QR code booth staff scanned (or typed).
+func (s *Server) orgBoothScan(c *echo.Context, caller *palaro.Caller) error {
+	ev, a, err := s.orgActivity(c, caller)
+	if err != nil {
+		return err
+	}
+	pid := strings.TrimSpace(c.FormValue("participantId"))
+	if i := strings.LastIndex(pid, "/"); i >= 0 {
+		pid = pid[i+1:] // a participant page URL
+	}
+	res, err := s.services.Activities.Scan(c.Request().Context(), palaro.ScanRequest{ActivityCode: a.Code, EventCode: ev.Code, ParticipantID: pid})
+	if _, ok := userFacing(err); ok {
+		return s.renderBooth(c, caller, ev, a, palaro.ErrorMessage(err), true)
+	} else if err != nil {
+		return err
+	}
+	msg := fmt.Sprintf("Visit registered: +%d points (%d in total).", res.Points, res.TotalPoints)
+	if res.Repeat {
+		msg = "This participant joined before; nothing more was awarded."
+	}
+	if res.Scratch != nil && res.Scratch.PrizeWon != nil {
+		msg += " Prize won: " + res.Scratch.PrizeWon.Name + "."
+	}
+	return s.renderBooth(c, caller, ev, a, msg, false)
+}
+
+// orgClaimPrize marks a prize handed over at the booth.
+func (s *Server) orgClaimPrize(c *echo.Context, caller *palaro.Caller) error {
+	ev, a, err := s.orgActivity(c, caller)
+	if err != nil {
+		return err
+	}
+	id, _ := strconv.ParseInt(c.Param("visit"), 10, 64)
+	if err := s.services.ActivityAdmin.ClaimPrize(c.Request().Context(), a.ID, id, caller.Actor()); err != nil {
+		if _, ok := userFacing(err); ok {
+			return s.renderBooth(c, caller, ev, a, palaro.ErrorMessage(err), true)
+		}
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/activities/"+a.Code+"/scan")
+}
+
+// apiOrgActivities answers GET /v1/organizer/events/{code}/activities: the event's activities with prizes.
+func (s *Server) apiOrgActivities(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	acts, err := s.services.Activities.ListActivities(c.Request().Context(), ev.Code)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]any{"activities": acts})
+}
+
+// apiOrgCreateActivity answers POST /v1/organizer/events/{code}/activities (201 with the activity).
+func (s *Server) apiOrgCreateActivity(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	var in palaro.ActivityInput
+	if err := decodeJSONStrict(c, &in); err != nil {
+		return err
+	}
+	if _, err := s.services.Activities.FindActivity(c.Request().Context(), ev.Code, in.Code); err == nil {
+		return palaro.Errorf(palaro.ECONFLICT, "An activity with this code exists: change it with PATCH.")
+	}
+	a, err := s.services.ActivityAdmin.SaveActivity(c.Request().Context(), ev.ID, caller.Actor(), in)
+	if err != nil {
+		return apiError(err)
+	}
+	return c.JSON(http.StatusCreated, a)
+}
+
+// apiOrgUpdateActivity answers PATCH /v1/organizer/events/{code}/activities/{activityCode}: the
+// fields given change (kind, name, points, window, prizes with stock), the rest stay.
+func (s *Server) apiOrgUpdateActivity(c *echo.Context, caller *palaro.Caller) error {
+	ev, cur, err := s.orgActivity(c, caller)
+	if err != nil {
+		return err
+	}
+	in := palaro.ActivityInputOf(*cur)
+	if err := decodeJSONStrict(c, &in); err != nil {
+		return err
+	}
+	in.Code = cur.Code
+	a, err := s.services.ActivityAdmin.SaveActivity(c.Request().Context(), ev.ID, caller.Actor(), in)
+	if err != nil {
+		return apiError(err)
+	}
+	return c.JSON(http.StatusOK, a)
+}

@@ -1,0 +1,48 @@
+package views
+
+// OrgActivityRow is an activity in the console's list.
+type OrgActivityRow struct {
+	Code      string
+	Name      string
+	Kind      string
+	Points    int
+	Window    string
+	Prizes    []string // "Gaming headset: 3 of 10 won"
+	PosterURL string
+	BoothURL  string
+}
+
+// OrgActivitiesView is the console's activities page of an event: the list and the form to add or change one.
+type OrgActivitiesView struct {
+	Frame      OrgFrame
+	Activities []OrgActivityRow
+	Form       Form
+}
+
+// OrgPosterView is a booth's printable A4 poster.
+type OrgPosterView struct {
+	EventName    string
+	ActivityName string
+	Instructions string
+	QRDataURI    string
+	URL          string
+}
+
+// OrgClaimRow is a prize won at the booth.
+type OrgClaimRow struct {
+	ID          string
+	Participant string
+	Prize       string
+	WonAt       string
+	Claimed     string // "" while unclaimed
+}
+
+// OrgBoothView is the booth staff's page: scan a participant's QR (or type the id), and hand over prizes.
+type OrgBoothView struct {
+	Frame       OrgFrame
+	ScanAction  string
+	Result      string
+	ResultError bool
+	Claims      []OrgClaimRow
+	ClaimAction string // prefix; the visit id is appended
+}
