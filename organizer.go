@@ -194,6 +194,7 @@ const (
 	FieldSalesEnd       = "salesEnd"
 	FieldPaymentTypes   = "paymentTypes"
 	FieldRole           = "role"
+	FieldTicketTypes    = "ticketTypes"
 )
 
 // VenueInput is the venue of an event as an organizer enters it.

@@ -240,6 +240,18 @@ type PromoCode struct {
 	// UsageLimit is how many orders may use the code (0: unlimited); Used counts pending and paid ones.
 	UsageLimit int
 	Used       int
+	// TicketTypeIDs are the ticket types the code applies to; empty: every ticket type of its event.
+	TicketTypeIDs []int64
+}
+
+// AppliesTo reports whether the code discounts tickets of the ticket type.
+func (p PromoCode) AppliesTo(ticketTypeID int64) bool {
+	return len(p.TicketTypeIDs) == 0 || slices.Contains(p.TicketTypeIDs, ticketTypeID)
+}
+
+// PromoNotForTicket is the error for a promo code used with a ticket type it does not apply to.
+func PromoNotForTicket(code string) *Error {
+	return Errorf(EINVALID, "Promo code %s is not valid for this ticket.", code)
 }
 
 // Discount returns what the code takes off a subtotal: never more than the subtotal.

@@ -69,6 +69,8 @@ func (s *Server) ticketType(c *echo.Context) error {
 	if d.Source != "" {
 		p, err := s.services.Purchases.FindPromoCode(ctx, d.Source, ev.ID, now)
 		switch {
+		case err == nil && !p.AppliesTo(tt.ID):
+			d.PromoError = palaro.PromoNotForTicket(p.Code).Message
 		case err == nil:
 			d.Promo = &promoJSON{Code: p.Code, Kind: p.Kind, Percent: p.Percent, Amount: p.Amount, Description: p.Describe()}
 		case palaro.ErrorCode(err) == palaro.EINVALID:

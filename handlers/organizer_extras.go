@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,7 +87,7 @@ func (s *Server) orgSaveAddOn(c *echo.Context, caller *palaro.Caller) error {
 	return s.renderAddOns(c, caller, ev, a, err)
 }
 
-func promoForm(action string, p palaro.PromoCode, err error) views.OrgForm {
+func promoForm(action string, types []palaro.TicketType, p palaro.PromoCode, err error) views.OrgForm {
 	field := func(name, label, typ, value, hint string, max int) views.FormField {
 		return views.FormField{Name: name, Label: label, Type: typ, Value: value, Hint: hint, MaxLength: max, Error: fieldError(err, name)}
 	}
@@ -111,7 +112,18 @@ func promoForm(action string, p palaro.PromoCode, err error) views.OrgForm {
 			field("usageLimit", "Usage limit", "text", limit, "How many orders may use it; empty for no limit.", 8),
 			field("validFrom", "Valid from (Manila time)", "datetime-local", localTime(p.ValidFrom), "Empty: at once.", 0),
 			field("validUntil", "Valid until (Manila time)", "datetime-local", localTime(p.ValidUntil), "Empty: until the event.", 0),
-		}, Selects: []views.OrgSelect{kind}}}}
+		}, Selects: []views.OrgSelect{kind}, Checks: []views.OrgCheckGroup{promoTypes(types, p, err)}}}}
+}
+
+// promoTypes is the choice of ticket types a promo code applies to (none ticked: all of them).
+func promoTypes(types []palaro.TicketType, p palaro.PromoCode, err error) views.OrgCheckGroup {
+	g := views.OrgCheckGroup{Name: palaro.FieldTicketTypes, Legend: "Only for these ticket types (none ticked: all)",
+		Error: fieldError(err, palaro.FieldTicketTypes)}
+	for _, tt := range types {
+		g.Options = append(g.Options, views.SelectOption{Value: strconv.FormatInt(tt.ID, 10), Label: tt.Name,
+			Selected: slices.Contains(p.TicketTypeIDs, tt.ID)})
+	}
+	return g
 }
 
 func (s *Server) renderPromoCodes(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, p palaro.PromoCode, err error) error {
@@ -122,7 +134,7 @@ func (s *Server) renderPromoCodes(c *echo.Context, caller *palaro.Caller, ev *pa
 	base := "/organizer/events/" + ev.Code
 	v := views.OrgListView{Frame: orgFrame(c, caller, "Promo codes · "+ev.Name), Empty: "No promo codes yet.",
 		Intro: "Codes buyers type on the purchase form for a discount on this event's tickets.", FormTitle: "New promo code",
-		Form: promoForm(base+"/promo-codes", p, err)}
+		Form: promoForm(base+"/promo-codes", ev.TicketTypes, p, err)}
 	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
 	for _, pc := range codes {
 		off := strconv.Itoa(pc.Percent) + "% off"
@@ -134,6 +146,11 @@ func (s *Server) renderPromoCodes(c *echo.Context, caller *palaro.Caller, ev *pa
 			used += fmt.Sprintf(" of %d", pc.UsageLimit)
 		}
 		meta := off + " · " + used
+		for _, tt := range ev.TicketTypes {
+			if len(pc.TicketTypeIDs) > 0 && slices.Contains(pc.TicketTypeIDs, tt.ID) {
+				meta += " · " + tt.Name
+			}
+		}
 		if !pc.ValidFrom.IsZero() || !pc.ValidUntil.IsZero() {
 			meta += " · valid " + manilaTime(pc.ValidFrom) + " to " + manilaTime(pc.ValidUntil)
 		}
@@ -164,6 +181,11 @@ func (s *Server) orgCreatePromoCode(c *echo.Context, caller *palaro.Caller) erro
 		Percent: fe.int(c, "percent", "Percent"), Amount: fe.pesos(c, "amount", "Amount"),
 		UsageLimit: fe.int(c, "usageLimit", "Usage limit"),
 		ValidFrom:  fe.time(c, "validFrom", "Valid from"), ValidUntil: fe.time(c, "validUntil", "Valid until")}
+	for _, v := range formValues(c, palaro.FieldTicketTypes) {
+		if id, perr := strconv.ParseInt(v, 10, 64); perr == nil {
+			p.TicketTypeIDs = append(p.TicketTypeIDs, id)
+		}
+	}
 	if p.Kind == palaro.PromoPercent {
 		p.Amount = 0
 	} else {

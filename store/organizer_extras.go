@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 
 	"palaro"
@@ -64,7 +65,16 @@ func (s *OrganizerService) ListPromoCodes(ctx context.Context, eventID int64) ([
 		p.ValidUntil, _ = parseTime(until)
 		out = append(out, p)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	for i := range out {
+		if out[i].TicketTypeIDs, err = promoTicketTypes(ctx, s.db.read, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // CreatePromoCode adds a promo code to the event.
@@ -85,8 +95,34 @@ func (s *OrganizerService) CreatePromoCode(ctx context.Context, eventID int64, a
 		}
 		return nil, err
 	}
+	for _, id := range p.TicketTypeIDs {
+		res, err := tx.ExecContext(ctx, `INSERT INTO promo_code_ticket_types (promo_code_id, ticket_type_id)
+			SELECT ?, id FROM ticket_types WHERE id = ? AND event_id = ?`, p.ID, id, eventID)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil, fieldErr(palaro.EINVALID, palaro.FieldTicketTypes, "Choose ticket types of this event.")
+		}
+	}
 	if err := s.auditEvent(ctx, tx, eventID, actor, "promo code "+p.Code+" created", palaro.AuditDetail(p)); err != nil {
 		return nil, err
 	}
 	return &p, tx.Commit()
+}
+
+// promoTicketTypes returns the ticket types a promo code is limited to.
+func promoTicketTypes(ctx context.Context, q queryRower, promoID int64) ([]int64, error) {
+	var list string
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(group_concat(ticket_type_id), '') FROM promo_code_ticket_types
+		WHERE promo_code_id = ?`, promoID).Scan(&list); err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for _, f := range strings.Split(list, ",") {
+		if id, err := strconv.ParseInt(f, 10, 64); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }

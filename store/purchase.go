@@ -72,6 +72,9 @@ func findPromo(ctx context.Context, q queryRower, code string) (*palaro.PromoCod
 	p.EventID = eventID.Int64
 	p.ValidFrom, _ = parseTime(from)
 	p.ValidUntil, _ = parseTime(until)
+	if p.TicketTypeIDs, err = promoTicketTypes(ctx, q, p.ID); err != nil {
+		return nil, err
+	}
 	return &p, nil
 }
 
@@ -150,6 +153,9 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		case err == nil:
 			if err := p.Check(ev.ID, now); err != nil {
 				return nil, err
+			}
+			if !p.AppliesTo(tt.ID) {
+				return nil, palaro.PromoNotForTicket(p.Code)
 			}
 			promo = p
 		case palaro.ErrorCode(err) != palaro.ENOTFOUND:

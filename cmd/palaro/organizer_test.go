@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -568,4 +569,33 @@ func TestOrganizerExtras_AddOnsAndPromoCodes(t *testing.T) {
 	require.Equal(t, 20, p.Percent)
 	_, err = a.purchases.FindPromoCode(ctx, "LESS100", ev.ID, testEpoch.Add(72*time.Hour))
 	require.Error(t, err, "past its validity")
+
+	t.Run("OnlyForTicketTypes", func(t *testing.T) {
+		var lower int64
+		for _, tt := range ev.TicketTypes {
+			if tt.Code == "mlbb-manila-showdown-lower" {
+				lower = tt.ID
+			}
+		}
+		status, _ := owner.post(base+"/promo-codes", url.Values{"code": {"LOWER10"}, "kind": {"percent"}, "percent": {"10"},
+			"ticketTypes": {strconv.FormatInt(lower, 10)}})
+		require.Equal(t, http.StatusSeeOther, status)
+		other, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, "tekken-tuesdays-cubao")
+		require.NoError(t, err)
+		status, body := owner.post(base+"/promo-codes", url.Values{"code": {"ELSEWHERE"}, "kind": {"percent"}, "percent": {"10"},
+			"ticketTypes": {strconv.FormatInt(other.TicketTypes[0].ID, 10)}})
+		require.Equal(t, http.StatusUnprocessableEntity, status, "a ticket type of another event")
+		require.Contains(t, body, "Choose ticket types of this event.")
+		_, body = owner.get(base + "/promo-codes")
+		require.Contains(t, body, "10% off · used 0 · Lower Box")
+
+		_, raw := v.get("/v1/ticket_type?ticketTypeCode=" + demoOwnedType + "&source=LOWER10")
+		require.Contains(t, raw, `"promoError":"Promo code LOWER10 is not valid for this ticket."`)
+		_, raw = v.get("/v1/ticket_type?ticketTypeCode=mlbb-manila-showdown-lower&source=LOWER10")
+		require.Contains(t, raw, `"promo":{"code":"LOWER10"`)
+		v.get("/e/" + demoOwnedEvent)
+		_, raw = v.postJSON("/v1/ticket/buy", `{"ticketCode":"`+demoOwnedType+`","quantity":1,"email":"promo@example.ph",`+
+			`"firstName":"Pia","lastName":"Cruz","mobileNumber":"09171230000","source":"LOWER10","paymentType":"QR"}`)
+		require.Contains(t, raw, "Promo code LOWER10 is not valid for this ticket.", "the order refuses it too")
+	})
 }
