@@ -689,16 +689,39 @@ func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string)
 	}
 	var c palaro.Caller
 	var m palaro.Membership
-	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved'
+	var used sql.NullString
+	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at
 		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
-		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved)
+		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, unauthorized
 	} else if err != nil {
 		return nil, err
 	}
 	c.Memberships = []palaro.Membership{m}
+	// The console shows when a token was last used, to the hour: one write per token and hour at most.
+	now := s.db.Now()
+	if last, _ := parseTime(used); now.Sub(last) >= tokenUseResolution {
+		if err := s.markTokenUsed(ctx, c.TokenID, now); err != nil {
+			return nil, err
+		}
+	}
 	return &c, nil
+}
+
+// tokenUseResolution is how precisely a token's last use is recorded.
+const tokenUseResolution = time.Hour
+
+func (s *OrganizerService) markTokenUsed(ctx context.Context, tokenID int64, now time.Time) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET last_used_at = ? WHERE id = ?`, formatTime(now), tokenID); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // ListAudit returns an event's audit log, newest first.

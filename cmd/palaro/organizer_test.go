@@ -152,6 +152,13 @@ func TestOrganizerAccess_EveryRoute(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, "gate tokens list the events")
 		require.NotContains(t, body, `"revenue"`)
 	})
+	t.Run("LastUsed", func(t *testing.T) {
+		tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "3", "--name", "used once")
+		status, _ := anonymous.send(http.MethodGet, "/v1/organizer/events", "", "", tok)
+		require.Equal(t, http.StatusOK, status)
+		_, page := owner.get("/organizer/tokens")
+		require.Regexp(t, `used once</strong>[^#]*#\d+ · created [^·]+ · last used Wed 18 Mar 2026`, page)
+	})
 	t.Run("ErrRevokedToken", func(t *testing.T) {
 		status, _ := owner.post("/organizer/tokens/"+ownerTokenID+"/revoke", url.Values{})
 		require.Equal(t, http.StatusSeeOther, status)
