@@ -119,6 +119,11 @@ func (s *Server) sitemap(c *echo.Context) error {
 	for _, t := range tags {
 		set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + "/f/" + t.Slug})
 	}
+	news, err := s.newsSitemapURLs(c)
+	if err != nil {
+		return err
+	}
+	set.URLs = append(set.URLs, news...)
 	out, err := xml.MarshalIndent(set, "", "  ")
 	if err != nil {
 		return err

@@ -63,6 +63,8 @@ type Services struct {
 	Activities palaro.ActivityService
 	// ActivityAdmin is the organizer's side of activities: saving them, prize claims.
 	ActivityAdmin palaro.ActivityAdmin
+	// News stores news articles and the partner bank's pages; nil leaves /news and /pnk out.
+	News palaro.NewsService
 	// PartnerLogin opens the partner bank's app for a ticket; nil hides "Open in partner app".
 	PartnerLogin palaro.PartnerLogin
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
@@ -179,6 +181,9 @@ func (s *Server) routes() {
 	s.accountRoutes()
 	if s.services.Activities != nil {
 		s.activityRoutes()
+	}
+	if s.services.News != nil {
+		s.newsRoutes()
 	}
 	if s.services.Organizers != nil {
 		s.organizerRoutes()

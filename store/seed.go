@@ -73,6 +73,9 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 	if err := seedDemoActivities(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo activities: %w", err)
 	}
+	if err := seedDemoNews(ctx, tx, now); err != nil {
+		return fmt.Errorf("seed demo news: %w", err)
+	}
 	return tx.Commit()
 }
 

@@ -137,3 +137,28 @@ type QuizView struct {
 	ShareLinks   []Link
 	RegisterHref string
 }
+
+// NewsItem is an article in the news list, or the article page.
+type NewsItem struct {
+	Href      string
+	Title     string
+	Summary   string
+	Date      string
+	DateTime  string
+	CoverURL  string
+	Body      string // Markdown
+	Events    []Link
+	Author    string
+}
+
+// NewsView is /news.
+type NewsView struct {
+	Articles []NewsItem
+}
+
+// PartnerView is /pnk and /pnk/promo.
+type PartnerView struct {
+	Page      palaro.PartnerPage
+	ThemeHref string
+	Links     []Link
+}

@@ -128,6 +128,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		CheckIns:      store.NewCheckInService(db),
 		Activities:    activities,
 		ActivityAdmin: activities,
+		News:          store.NewNewsService(db),
 		PartnerLogin:  partnerLogin(cfg, logger),
 		TicketTypes:   events,
 		Purchases:     purchases,

@@ -1,0 +1,148 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"palaro"
+)
+
+// NewsService implements palaro.NewsService on SQLite.
+type NewsService struct {
+	db *DB
+}
+
+var _ palaro.NewsService = (*NewsService)(nil)
+
+// NewNewsService returns the news service.
+func NewNewsService(db *DB) *NewsService { return &NewsService{db: db} }
+
+const articleColumns = `id, slug, title, summary, body, cover_url, event_codes, author, published_at, updated_at FROM news_articles`
+
+func scanArticle(r rowScanner) (*palaro.Article, error) {
+	var a palaro.Article
+	var codes string
+	var pub, upd sql.NullString
+	if err := r.Scan(&a.ID, &a.Slug, &a.Title, &a.Summary, &a.Body, &a.CoverURL, &codes, &a.Author, &pub, &upd); err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal([]byte(codes), &a.EventCodes); err != nil {
+		return nil, err
+	}
+	var err error
+	if a.PublishedAt, err = parseTime(pub); err != nil {
+		return nil, err
+	}
+	a.UpdatedAt, err = parseTime(upd)
+	return &a, err
+}
+
+// ListArticles returns articles published by now, newest first.
+func (s *NewsService) ListArticles(ctx context.Context, limit int) ([]palaro.Article, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT `+articleColumns+` WHERE published_at <= ? ORDER BY published_at DESC, id DESC LIMIT ?`,
+		formatTime(s.db.Now()), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []palaro.Article{}
+	for rows.Next() {
+		a, err := scanArticle(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *a)
+	}
+	return out, rows.Err()
+}
+
+// FindArticle returns a published article by slug.
+func (s *NewsService) FindArticle(ctx context.Context, slug string) (*palaro.Article, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	a, err := scanArticle(tx.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ? AND published_at <= ?`, slug, formatTime(s.db.Now())))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Article not found.")
+	}
+	return a, err
+}
+
+// SaveArticle creates or updates an article by slug; a new one is published now unless it says when.
+func (s *NewsService) SaveArticle(ctx context.Context, a palaro.Article) (*palaro.Article, error) {
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	if err := saveArticle(ctx, tx, a, s.db.Now()); err != nil {
+		return nil, err
+	}
+	out, err := scanArticle(tx.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ?`, a.Slug))
+	if err != nil {
+		return nil, err
+	}
+	return out, tx.Commit()
+}
+
+func saveArticle(ctx context.Context, tx *sql.Tx, a palaro.Article, now time.Time) error {
+	if a.PublishedAt.IsZero() {
+		a.PublishedAt = now
+	}
+	codes, _ := json.Marshal(append([]string{}, a.EventCodes...))
+	_, err := tx.ExecContext(ctx, `INSERT INTO news_articles (slug, title, summary, body, cover_url, event_codes, author, published_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO UPDATE SET title = excluded.title, summary = excluded.summary,
+		body = excluded.body, cover_url = excluded.cover_url, event_codes = excluded.event_codes, author = excluded.author,
+		updated_at = excluded.updated_at`, a.Slug, a.Title, a.Summary, a.Body, a.CoverURL, string(codes), a.Author,
+		formatTime(a.PublishedAt), formatTime(now))
+	return err
+}
+
+// PartnerPage returns the partner page named "home" or "promo".
+func (s *NewsService) PartnerPage(ctx context.Context, name string) (*palaro.PartnerPage, error) {
+	var content string
+	err := s.db.read.QueryRowContext(ctx, `SELECT content FROM partner_pages WHERE name = ?`, name).Scan(&content)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Page not found.")
+	} else if err != nil {
+		return nil, err
+	}
+	var p palaro.PartnerPage
+	return &p, json.Unmarshal([]byte(content), &p)
+}
+
+// SavePartnerPage replaces a partner page's content.
+func (s *NewsService) SavePartnerPage(ctx context.Context, name string, p palaro.PartnerPage) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := savePartnerPage(ctx, tx, name, p, s.db.Now()); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func savePartnerPage(ctx context.Context, tx *sql.Tx, name string, p palaro.PartnerPage, now time.Time) error {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO partner_pages (name, content, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET content = excluded.content, updated_at = excluded.updated_at`, name, string(b), formatTime(now))
+	return err
+}
