@@ -20,15 +20,9 @@ var _ palaro.Outbox = (*OutboxService)(nil)
 // Enqueue writes one message to the outbox on its own, for messages not tied to another change.
 // Messages caused by a change (an order, a sign-up) are written in that change's transaction.
 func (s *OutboxService) Enqueue(ctx context.Context, m palaro.Message, now time.Time) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := enqueue(ctx, tx, m, "", now); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return enqueue(ctx, tx, m, "", now)
+	})
 }
 
 // enqueue writes a message to the outbox inside tx. A non-empty dedupeKey makes the write
@@ -67,38 +61,40 @@ func scanOutbox(r rowScanner) (palaro.OutboxMessage, error) {
 
 // ClaimDue claims up to limit due pending messages for lease and returns them, oldest first.
 func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]palaro.OutboxMessage, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox
-		WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-		ORDER BY next_attempt_at, id LIMIT ?`, formatTime(now), formatTime(now), limit)
-	if err != nil {
-		return nil, err
-	}
 	var msgs []palaro.OutboxMessage
-	for rows.Next() {
-		m, err := scanOutbox(rows)
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		msgs = nil
+		rows, err := tx.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox
+			WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
+			ORDER BY next_attempt_at, id LIMIT ?`, formatTime(now), formatTime(now), limit)
 		if err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
-		msgs = append(msgs, m)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		for rows.Next() {
+			m, err := scanOutbox(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			msgs = append(msgs, m)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i := range msgs {
+			msgs[i].Attempts++
+			if _, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1 WHERE id = ?`,
+				formatTime(now.Add(lease)), msgs[i].ID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	for i := range msgs {
-		msgs[i].Attempts++
-		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1 WHERE id = ?`,
-			formatTime(now.Add(lease)), msgs[i].ID); err != nil {
-			return nil, err
-		}
-	}
-	return msgs, tx.Commit()
+	return msgs, nil
 }
 
 // MarkSent records a sent message.
@@ -121,19 +117,16 @@ func (s *OutboxService) MarkFailed(ctx context.Context, id int64, errText string
 }
 
 func (s *OutboxService) update(ctx context.Context, query string, args ...any) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return palaro.Errorf(palaro.ENOTFOUND, "Message not found.")
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return palaro.Errorf(palaro.ENOTFOUND, "Message not found.")
+		}
+		return nil
+	})
 }
 
 // ListOutbox returns messages matching the filter, newest first.

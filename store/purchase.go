@@ -615,47 +615,37 @@ func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeI
 
 // AttachCheckout records the provider's checkout session of a pending order.
 func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, provider string, session palaro.CheckoutSession) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE orders SET provider = ?, provider_ref = ?, checkout_url = ?
-		WHERE id = ? AND status = 'pending'`, provider, session.ID, session.URL, orderID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return palaro.Errorf(palaro.ECONFLICT, "This order is no longer waiting for payment.")
-	}
-	return tx.Commit()
+	// a unit of the batching writer: a rush of paid orders attaches its checkouts in group commits
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE orders SET provider = ?, provider_ref = ?, checkout_url = ?
+			WHERE id = ? AND status = 'pending'`, provider, session.ID, session.URL, orderID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return palaro.Errorf(palaro.ECONFLICT, "This order is no longer waiting for payment.")
+		}
+		return nil
+	})
 }
 
 // CancelOrder releases a pending order's hold at once.
 func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, orderID)
 		return err
-	}
-	defer tx.Rollback()
-	if _, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, orderID); err != nil {
-		return err
-	}
-	return tx.Commit()
+	})
 }
 
 // ExpireHolds releases the holds of pending orders whose hold ended at or before now.
 func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (int, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	n, err := releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now))
-	if err != nil {
-		return 0, err
-	}
-	return n, tx.Commit()
+	var n int
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		n, err = releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now))
+		return err
+	})
+	return n, err
 }
 
 // releaseOrders marks the matching pending orders expired and gives back their held tickets,
