@@ -165,8 +165,9 @@ func (r *report) Markdown() string {
 			l.RPS(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Failures, l.Elapsed.Round(time.Millisecond))
 		fmt.Fprintf(&b, "\nOrders/s ÷ the bare order server's orders/s (each placed until its last order, %s and %s): **%.2f**. ",
 			st.SellingTime.Round(time.Millisecond), st.BareSellingTime.Round(time.Millisecond), st.OrderRatio())
-		fmt.Fprintf(&b, "Durable commits: Palaro's writer ran %d units of work (orders, and sold-out answers that reached it) in **%d commits**, "+
-			"one fsync each (`synchronous=FULL`), for %d orders; the bare order server commits once per order, without fsync. ",
+		fmt.Fprintf(&b, "Durable commits: during the storm Palaro's writer ran %d units of work (the orders, sold-out answers that reached it, "+
+			"and the outbox worker's claims and marks of the confirmation e-mails) in **%d commits**, one fsync each (`synchronous=FULL`), "+
+			"for %d orders; the bare order server commits once per order, without fsync. ",
 			st.Writer.Units, st.Writer.Commits, st.Buy.Requests)
 		if st.BareWrite.RPS() > 0 {
 			fmt.Fprintf(&b, "Orders/s ÷ bare write transactions/s: %.3f. ", st.OrdersPerSecond()/st.BareWrite.RPS())
