@@ -117,7 +117,9 @@ func (s *Server) renderOrgActivities(c *echo.Context, caller *palaro.Caller, ev 
 	if err != nil {
 		status = statusOfForm(err)
 	}
-	return render(c, status, views.OrgActivitiesPage(s.orgPage(c, "Activities · "+ev.Name), v))
+	p := s.orgPage(c, "Activities · "+ev.Name)
+	p.Styles = []string{"css/engage.css"}
+	return render(c, status, views.OrgActivitiesPage(p, v))
 }
 
 func (s *Server) orgActivitiesPage(c *echo.Context, caller *palaro.Caller) error {
@@ -184,7 +186,9 @@ func (s *Server) renderBooth(c *echo.Context, caller *palaro.Caller, ev *palaro.
 		}
 		v.Claims = append(v.Claims, row)
 	}
-	return render(c, http.StatusOK, views.OrgBoothPage(s.orgPage(c, "Booth · "+a.Name), v))
+	p := s.orgPage(c, "Booth · "+a.Name)
+	p.Styles = []string{"css/engage.css"}
+	return render(c, http.StatusOK, views.OrgBoothPage(p, v))
 }
 
 func (s *Server) orgBoothPage(c *echo.Context, caller *palaro.Caller) error {

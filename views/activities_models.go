@@ -140,15 +140,15 @@ type QuizView struct {
 
 // NewsItem is an article in the news list, or the article page.
 type NewsItem struct {
-	Href      string
-	Title     string
-	Summary   string
-	Date      string
-	DateTime  string
-	CoverURL  string
-	Body      string // Markdown
-	Events    []Link
-	Author    string
+	Href     string
+	Title    string
+	Summary  string
+	Date     string
+	DateTime string
+	CoverURL string
+	Body     string // Markdown
+	Events   []Link
+	Author   string
 }
 
 // NewsView is /news.

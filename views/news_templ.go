@@ -42,7 +42,7 @@ func NewsPage(p Page, v NewsView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"engage\"><h1>News</h1><p class=\"engage-hint\"><a href=\"/news/feed.xml\">Atom feed</a></p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"engage\"><h1>News</h1><p><a class=\"button small secondary\" href=\"/news/feed.xml\">Atom feed</a></p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
