@@ -582,6 +582,7 @@ type OrganizerService interface {
 	TeamService
 	CoverService
 	ExtrasService
+	SeatingService
 	// Memberships returns the organizations a user belongs to, with roles.
 	Memberships(ctx context.Context, userID int64) ([]Membership, error)
 	// ListOrganizations returns organizations with their owners, pending ones only when pendingOnly.
@@ -793,4 +794,14 @@ type ExtrasService interface {
 	ListPromoCodes(ctx context.Context, eventID int64) ([]PromoCode, error)
 	// CreatePromoCode adds a promo code to the event. Returns EINVALID (with Fields), ECONFLICT for a taken code.
 	CreatePromoCode(ctx context.Context, eventID int64, actor string, p PromoCode) (*PromoCode, error)
+}
+
+// SeatingService lets organizers take seats of a seated ticket type off sale.
+type SeatingService interface {
+	// BlockedSeats returns the labels of the ticket type's blocked seats.
+	BlockedSeats(ctx context.Context, ticketTypeID int64) ([]string, error)
+	// SetBlockedSeats makes labels the ticket type's blocked seats: newly blocked seats must be
+	// free and leave the capacity, unblocked ones come back on sale. Returns EINVALID for a seat
+	// that is not free or not of the ticket type, ENOTFOUND.
+	SetBlockedSeats(ctx context.Context, eventID int64, ticketTypeCode, actor string, labels []string) error
 }

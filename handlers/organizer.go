@@ -38,6 +38,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodPost, "/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).orgCreateTicketType, false},
 	{http.MethodGet, "/organizer/events/:code/ticket-types/:type/edit", palaro.ActionManageEvents, (*Server).orgEditTicketTypePage, false},
 	{http.MethodPost, "/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).orgUpdateTicketType, false},
+	{http.MethodPost, "/organizer/events/:code/ticket-types/:type/seats", palaro.ActionManageEvents, (*Server).orgSetBlockedSeats, false},
 	{http.MethodGet, "/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).orgAddOnsPage, false},
 	{http.MethodPost, "/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).orgSaveAddOn, false},
 	{http.MethodGet, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgPromoCodesPage, false},

@@ -379,8 +379,76 @@ func (s *Server) orgEditTicketTypePage(c *echo.Context, caller *palaro.Caller) e
 	if err != nil {
 		return err
 	}
+	return s.renderTicketTypeEdit(c, caller, ev, tt, palaro.TicketTypeInputOf(*tt), nil, "", http.StatusOK)
+}
+
+// renderTicketTypeEdit renders a ticket type's edit page, with its seat grid when it is seated;
+// seatErr is the message of a refused change of blocked seats.
+func (s *Server) renderTicketTypeEdit(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, tt *palaro.TicketType,
+	in palaro.TicketTypeInput, err error, seatErr string, status int) error {
 	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
-	return s.renderTicketTypeForm(c, caller, ev, "Edit "+tt.Name, action, "Save", palaro.TicketTypeInputOf(*tt), nil)
+	heading := "Edit " + tt.Name
+	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: ticketTypeForm(action, "Save", in, err)}
+	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
+	if tt.Seated && s.services.Seats != nil {
+		grid, gerr := s.seatGrid(c, tt, action+"/seats")
+		if gerr != nil {
+			return gerr
+		}
+		if grid != nil {
+			grid.Error = seatErr
+			v.Seats = grid
+		}
+	}
+	if err != nil {
+		status = statusOfForm(err)
+	}
+	return render(c, status, views.OrgFormPage(s.orgPage(c, heading), v))
+}
+
+// seatGrid builds the console's seat grid of a seated ticket type.
+func (s *Server) seatGrid(c *echo.Context, tt *palaro.TicketType, action string) (*views.OrgSeatGrid, error) {
+	ctx := c.Request().Context()
+	rows, err := s.services.Seats.SeatMap(ctx, tt.ID)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	blocked, err := s.services.Organizers.BlockedSeats(ctx, tt.ID)
+	if err != nil {
+		return nil, err
+	}
+	g := &views.OrgSeatGrid{Action: action}
+	for _, r := range rows {
+		row := views.OrgSeatRow{Row: r.Row}
+		for _, seat := range r.Seats {
+			isBlocked := slices.Contains(blocked, seat.Label)
+			row.Seats = append(row.Seats, views.OrgSeatCell{Label: seat.Label, Number: seat.Number, Blocked: isBlocked,
+				Taken: !isBlocked && seat.Status != palaro.SeatAvailable})
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g, nil
+}
+
+func (s *Server) orgSetBlockedSeats(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	tt, err := orgTicketType(c, ev)
+	if err != nil {
+		return err
+	}
+	err = s.services.Organizers.SetBlockedSeats(c.Request().Context(), ev.ID, tt.Code, caller.Actor(), formValues(c, "blocked"))
+	if _, ok := userFacing(err); ok && palaro.ErrorCode(err) == palaro.EINVALID {
+		return s.renderTicketTypeEdit(c, caller, ev, tt, palaro.TicketTypeInputOf(*tt), nil, palaro.ErrorMessage(err), http.StatusUnprocessableEntity)
+	} else if err != nil {
+		return err
+	}
+	s.eventsChanged()
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/ticket-types/"+tt.Code+"/edit?notice=saved#seats")
 }
 
 func (s *Server) orgUpdateTicketType(c *echo.Context, caller *palaro.Caller) error {
@@ -402,6 +470,5 @@ func (s *Server) orgUpdateTicketType(c *echo.Context, caller *palaro.Caller) err
 	if _, ok := userFacing(err); !ok {
 		return err
 	}
-	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
-	return s.renderTicketTypeForm(c, caller, ev, "Edit "+tt.Name, action, "Save", in.Normalize(), err)
+	return s.renderTicketTypeEdit(c, caller, ev, tt, in.Normalize(), err, "", http.StatusOK)
 }

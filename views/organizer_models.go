@@ -93,6 +93,8 @@ type OrgForm struct {
 type OrgFormView struct {
 	Frame OrgFrame
 	Form  OrgForm
+	// Seats, when set, is the seat grid of a seated ticket type, below the form.
+	Seats *OrgSeatGrid
 }
 
 // OrgTicketTypeRow is a ticket type on the event page.
@@ -299,4 +301,26 @@ type OrgListView struct {
 	Empty     string
 	FormTitle string
 	Form      OrgForm
+}
+
+// OrgSeatCell is one seat of the console's seat grid.
+type OrgSeatCell struct {
+	Label   string
+	Number  int
+	Blocked bool
+	// Taken is true for a sold or held seat, which cannot be blocked.
+	Taken bool
+}
+
+// OrgSeatRow is one row of the console's seat grid.
+type OrgSeatRow struct {
+	Row   string
+	Seats []OrgSeatCell
+}
+
+// OrgSeatGrid is the grid where an organizer ticks the seats to take off sale.
+type OrgSeatGrid struct {
+	Action string
+	Rows   []OrgSeatRow
+	Error  string
 }

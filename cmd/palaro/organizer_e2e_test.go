@@ -164,7 +164,7 @@ func TestOrganizerJourney_Browser(t *testing.T) {
 	}), "the journey stops at the first failed step")
 
 	require.True(t, t.Run("Screenshots", func(t *testing.T) {
-		pages = append(pages, "/organizer/team", "/organizer/events/laro-cup-manila/add-ons",
+		pages = append(pages, "/organizer/team", "/organizer/events/laro-cup-manila/add-ons", "/organizer/events/laro-cup-manila/ticket-types/laro-cup-manila-court/edit#seats",
 			"/organizer/events/laro-cup-manila/promo-codes")
 		for _, size := range []struct {
 			name          string
@@ -173,7 +173,7 @@ func TestOrganizerJourney_Browser(t *testing.T) {
 			require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(size.width, size.height)))
 			for _, p := range pages {
 				require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+p), chromedp.WaitVisible(".org h1", chromedp.ByQuery)))
-				name := strings.Trim(strings.NewReplacer("/", "-", "?", "-", "=", "-", "%40", "-").Replace(p), "-")
+				name := strings.Trim(strings.NewReplacer("/", "-", "?", "-", "=", "-", "%40", "-", "#", "-").Replace(p), "-")
 				screenshot(t, ctx, size.name+"-"+name)
 			}
 		}

@@ -606,3 +606,55 @@ func TestOrganizerExtras_AddOnsAndPromoCodes(t *testing.T) {
 		require.Contains(t, raw, "Promo code LOWER10 is not valid for this ticket.", "the order refuses it too")
 	})
 }
+
+// TestOrganizerSeats_Block takes free seats of a seated ticket type off sale on the console's
+// grid (the capacity follows), refuses sold ones, and puts a seat back on sale.
+func TestOrganizerSeats_Block(t *testing.T) {
+	a := startApp(t)
+	ctx := context.Background()
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	const code = "mlbb-manila-showdown-lower"
+	edit := "/organizer/events/" + demoOwnedEvent + "/ticket-types/" + code
+	capacity := func() int {
+		ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, demoOwnedEvent)
+		require.NoError(t, err)
+		for _, tt := range ev.TicketTypes {
+			if tt.Code == code {
+				return tt.Capacity
+			}
+		}
+		return -1
+	}
+	before := capacity()
+	status, page := owner.get(edit + "/edit")
+	require.Equal(t, http.StatusOK, status)
+	free := regexp.MustCompile(`name="blocked" value="([A-Z]+\d+)">`).FindAllStringSubmatch(page, 3)
+	taken := regexp.MustCompile(`name="blocked" value="([A-Z]+\d+)" disabled>`).FindStringSubmatch(page)
+	require.Len(t, free, 3, "free seats to tick")
+	require.NotNil(t, taken, "demo seats already sold cannot be ticked")
+
+	status, _ = owner.post(edit+"/seats", url.Values{"blocked": {free[0][1], free[1][1]}})
+	require.Equal(t, http.StatusSeeOther, status)
+	require.Equal(t, before-2, capacity(), "blocked seats leave the capacity")
+	_, page = owner.get(edit + "/edit")
+	require.Contains(t, page, `value="`+free[0][1]+`" checked>`)
+	require.NoError(t, store.NewSeatService(a.db).CheckSeats(ctx, mustTypeID(t, a, code), []string{free[2][1]}))
+	require.Error(t, store.NewSeatService(a.db).CheckSeats(ctx, mustTypeID(t, a, code), []string{free[0][1]}), "a blocked seat cannot be bought")
+
+	status, page = owner.post(edit+"/seats", url.Values{"blocked": {free[0][1], taken[1]}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "Only free seats can be blocked")
+	require.Equal(t, before-2, capacity(), "nothing changed")
+
+	status, _ = owner.post(edit+"/seats", url.Values{"blocked": {free[0][1]}})
+	require.Equal(t, http.StatusSeeOther, status)
+	require.Equal(t, before-1, capacity(), "the unblocked seat is on sale again")
+}
+
+// mustTypeID returns the id of a ticket type by its code.
+func mustTypeID(t *testing.T, a *testApp, code string) int64 {
+	t.Helper()
+	tt, _, err := store.NewEventService(a.db).FindTicketType(context.Background(), code)
+	require.NoError(t, err)
+	return tt.ID
+}
