@@ -115,7 +115,7 @@ func insertPromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
 // UPDATE and seats with inserts under a primary key, inside one BEGIN IMMEDIATE transaction, so
 // concurrent buyers can never oversell nor share a seat.
 func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRequest, now time.Time) (*palaro.Order, error) {
-	tt, ev, err := NewEventService(s.db).FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
+	tt, ev, err := purchaseTicketType(ctx, s.db, strings.TrimSpace(req.TicketCode))
 	if err != nil {
 		return nil, err
 	}

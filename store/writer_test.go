@@ -365,3 +365,49 @@ func TestPurchaseService_DraftedConfirmation(t *testing.T) {
 	require.Contains(t, text, collides.Tickets[0].Code)
 	require.NotContains(t, text, draft.tickets[0].Code)
 }
+
+// TestPurchaseTicketType_SameAsFindTicketType proves the purchase path's lighter lookup returns
+// what FindTicketType returns, but for the event's tags, links and other ticket types: for every
+// demo ticket type, and not found for an unknown code and for an event in draft (control: found
+// again once published).
+func TestPurchaseTicketType_SameAsFindTicketType(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	rows, err := f.db.read.Query(`SELECT code FROM ticket_types ORDER BY id`)
+	require.NoError(t, err)
+	var codes []string
+	for rows.Next() {
+		var c string
+		require.NoError(t, rows.Scan(&c))
+		codes = append(codes, c)
+	}
+	require.NoError(t, rows.Err())
+	require.NotEmpty(t, codes)
+	events := NewEventService(f.db)
+	for _, code := range codes {
+		wantTT, wantEv, err := events.FindTicketType(ctx, code)
+		gotTT, gotEv, gotErr := purchaseTicketType(ctx, f.db, code)
+		if err != nil {
+			require.Equal(t, palaro.ErrorCode(err), palaro.ErrorCode(gotErr), code)
+			continue
+		}
+		require.NoError(t, gotErr, code)
+		require.Equal(t, wantTT, gotTT, code)
+		wantEv.TicketTypes, wantEv.Tags, wantEv.Links = nil, nil, nil
+		require.Equal(t, wantEv, gotEv, code)
+	}
+	_, _, err = purchaseTicketType(ctx, f.db, "no-such-ticket")
+	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+
+	var status string
+	require.NoError(t, f.db.read.QueryRow(`SELECT status FROM events WHERE id = (SELECT event_id FROM ticket_types WHERE code = ?)`,
+		codes[0]).Scan(&status))
+	_, err = f.db.write.Exec(`UPDATE events SET status = 'draft' WHERE id = (SELECT event_id FROM ticket_types WHERE code = ?)`, codes[0])
+	require.NoError(t, err)
+	_, _, err = purchaseTicketType(ctx, f.db, codes[0])
+	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "an event in draft sells nothing")
+	_, err = f.db.write.Exec(`UPDATE events SET status = ? WHERE id = (SELECT event_id FROM ticket_types WHERE code = ?)`, status, codes[0])
+	require.NoError(t, err)
+	_, _, err = purchaseTicketType(ctx, f.db, codes[0])
+	require.NoError(t, err, "control: found again with its status back (%s)", status)
+}
