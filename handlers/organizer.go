@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,7 +68,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodPost, "/v1/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).apiOrgCreateTicketType, true},
 	{http.MethodPatch, "/v1/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).apiOrgUpdateTicketType, true},
 	{http.MethodGet, "/v1/organizer/events/:code/orders", palaro.ActionOrders, (*Server).apiOrgOrders, true},
-}, append(checkinRoutes, activityOrgRoutes...)...)
+}, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes)...)
 
 // OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
 // for the access test that walks the router.

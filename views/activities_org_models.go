@@ -46,3 +46,10 @@ type OrgBoothView struct {
 	Claims      []OrgClaimRow
 	ClaimAction string // prefix; the visit id is appended
 }
+
+// OrgNewsView is the console's news page: the articles and the form to write one.
+type OrgNewsView struct {
+	Frame    OrgFrame
+	Articles []Link
+	Form     Form
+}

@@ -31,6 +31,8 @@ Commands:
   reports       list the problem reports sent through /report, newest first
   backup FILE   copy the live database to FILE (a new file) while it serves, check the copy, print its counts
   organizers    list organizations [--pending]; organizers approve EMAIL approves the ones EMAIL owns
+  news publish FILE.json        create or update a news article (slug, title, summary, body in Markdown, coverUrl, eventCodes, author)
+  pnk set home|promo FILE.json  replace the partner bank's page (/pnk) or promo page (/pnk/promo)
   tokens create --organizer EMAIL [--role manager|gate] [--organization ID]  print a new organizer API token once
 
 Environment:
@@ -113,6 +115,10 @@ func main() {
 				return tokensCommand(ctx, os.Stdout, svc, os.Args[2:])
 			}
 			return organizersCommand(ctx, os.Stdout, svc, os.Args[2:])
+		})
+	case "news", "pnk":
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return newsCommand(ctx, os.Stdout, store.NewNewsService(db), os.Args[1], os.Args[2:])
 		})
 	case "help", "-h", "--help":
 		fmt.Print(usage)

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"net/http"
+	"net/url"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -69,4 +72,45 @@ func TestNews(t *testing.T) {
 		require.Equal(t, http.StatusOK, status)
 		require.Contains(t, css, "--pnk-primary: #0b5d3b;")
 	})
+}
+
+func TestNewsCommand(t *testing.T) {
+	a := startApp(t)
+	dir := t.TempDir()
+	file := dir + "/a.json"
+	require.NoError(t, os.WriteFile(file, []byte(`{"slug": "finals-recap", "title": "Finals recap", "summary": "What happened", "body": "# Recap"}`), 0o600))
+	var out bytes.Buffer
+	news := store.NewNewsService(a.db)
+	require.NoError(t, newsCommand(context.Background(), &out, news, "news", []string{"publish", file}))
+	require.Equal(t, "published /news/finals-recap\n", out.String())
+	require.NoError(t, os.WriteFile(file, []byte(`{"slug": "Bad Slug", "title": ""}`), 0o600))
+	require.Error(t, newsCommand(context.Background(), &out, news, "news", []string{"publish", file}))
+	require.NoError(t, os.WriteFile(file, []byte(`{"bankName": "PNK Bank", "heroTitle": "New hero", "primaryColor": "#123456"}`), 0o600))
+	require.NoError(t, newsCommand(context.Background(), &out, news, "pnk", []string{"set", "home", file}))
+	_, page := newVisitor(t, a).get("/pnk")
+	require.Contains(t, page, "New hero")
+}
+
+func TestOrganizerNews(t *testing.T) {
+	a := startApp(t)
+	org := signedIn(t, a, store.DemoRivalEmail)
+	org.get("/organizer/news")
+	form := url.Values{"slug": {"rival-cup-day-one"}, "title": {"Rival cup day one"}, "summary": {"Results"},
+		"body": {"**Day one** results"}}
+	status, _ := org.post("/organizer/news", form)
+	require.Equal(t, http.StatusSeeOther, status)
+	_, page := newVisitor(t, a).get("/news/rival-cup-day-one")
+	require.Contains(t, page, "<strong>Day one</strong>")
+	require.Contains(t, page, "Rival Gaming Co.")
+
+	form.Set("slug", "other-event")
+	form.Set("eventCodes", demoOwnedEvent) // another organization's event
+	status, page = org.post("/organizer/news", form)
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "Link only your own events")
+	form.Set("slug", "how-the-leaderboard-works") // the operator's article
+	form.Set("eventCodes", "")
+	status, page = org.post("/organizer/news", form)
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "This slug is taken")
 }
