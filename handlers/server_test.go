@@ -40,13 +40,19 @@ type testServer struct {
 // newTestServer builds a server on a temporary database migrated and loaded with the demo data.
 func newTestServer(t *testing.T, opts ...func(*handlers.Config, *handlers.Services)) *testServer {
 	t.Helper()
+	return newTestServerAt(t, testNow, opts...)
+}
+
+// newTestServerAt builds a test server whose clock stands at now, with the demo data loaded then.
+func newTestServerAt(t *testing.T, now time.Time, opts ...func(*handlers.Config, *handlers.Services)) *testServer {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	db.Now = func() time.Time { return testNow }
+	db.Now = func() time.Time { return now }
 	require.NoError(t, db.Migrate(ctx))
-	require.NoError(t, db.SeedDemo(ctx, testNow))
+	require.NoError(t, db.SeedDemo(ctx, now))
 
 	events := store.NewEventService(db)
 	cfg := handlers.Config{BaseURL: testBaseURL, SupportEmail: "support@palaro.test"}
@@ -56,7 +62,7 @@ func newTestServer(t *testing.T, opts ...func(*handlers.Config, *handlers.Servic
 	}
 	log := &bytes.Buffer{}
 	srv := handlers.New(cfg, services, static.Default(), slog.New(slog.NewTextHandler(log, nil)))
-	srv.Now = func() time.Time { return testNow }
+	srv.Now = db.Now
 	return &testServer{Server: srv, DB: db, Events: events, Log: log}
 }
 

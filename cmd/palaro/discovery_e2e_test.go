@@ -483,6 +483,27 @@ func TestCalendar_Browser(t *testing.T) {
 		require.Equal(t, month.Format("January 2006"), evalString(t, ctx, title), "a move within 10 px is not a swipe")
 	})
 
+	// The island draws the grid from the server's month and day, not from the browser's clock or
+	// zone: a browser in Los Angeles, at the turn of the year in Manila, shows Manila's month.
+	t.Run("NewYearInAnotherZone", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, emulation.SetTimezoneOverride("America/Los_Angeles")))
+		t.Cleanup(func() { _ = chromedp.Run(ctx, emulation.SetTimezoneOverride("")) })
+		for _, tc := range []struct {
+			now                 time.Time
+			title, today, first string
+		}{
+			{time.Date(2026, 12, 31, 23, 59, 0, 0, palaro.Manila), "December 2026", "2026-12-31", "2026-11-29"},
+			{time.Date(2027, 1, 1, 0, 1, 0, 0, palaro.Manila), "January 2027", "2027-01-01", "2026-12-27"},
+		} {
+			at := startApp(t, startAt(tc.now))
+			require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(at.URL+"/calendar"), waitFor(`!!document.querySelector('[data-island="calendar"][data-mounted] .cal')`)))
+			require.Equal(t, tc.title, evalString(t, ctx, title), tc.now)
+			require.Equal(t, tc.today, evalString(t, ctx, `document.querySelector('.cal-day.today').dataset.date`))
+			require.Equal(t, tc.first, evalString(t, ctx, `document.querySelector('.cal-day').dataset.date`), "the grid starts on the Sunday before the first")
+			require.Equal(t, 42, int(evalFloat(t, ctx, `document.querySelectorAll('.cal-day').length`)))
+		}
+	})
+
 	t.Run("ErrFetchShowsToast", func(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Navigate(a.URL+"/calendar"),
