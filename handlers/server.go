@@ -109,6 +109,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	s.echo.Use(s.requestLog())
 	s.echo.Use(middleware.Recover())
 	s.echo.Use(s.securityHeaders)
+	s.echo.Use(trimTrailingSlash)
 	s.echo.Use(compress)
 	s.echo.Use(limitBody)
 	s.echo.Use(s.withSession)
@@ -190,6 +191,23 @@ func (s *Server) routes() {
 	}
 
 	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
+}
+
+// trimTrailingSlash redirects a path that ends in a slash (/about/, /e/{code}/, but not /) to the
+// path without it, query kept, with 308 (permanent, method kept). A path that
+// would become another host's address (//host/) is left alone (not found).
+func trimTrailingSlash(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		u := c.Request().URL
+		path := strings.TrimRight(u.EscapedPath(), "/")
+		if path == u.EscapedPath() || path == "" || strings.HasPrefix(path, "//") {
+			return next(c)
+		}
+		if u.RawQuery != "" {
+			path += "?" + u.RawQuery
+		}
+		return c.Redirect(http.StatusPermanentRedirect, path)
+	}
 }
 
 // site is what every page's frame needs.
