@@ -95,14 +95,31 @@ func TestHome(t *testing.T) {
 		doc := ts.html(t, "/", http.StatusOK)
 		more := doc.Find("#upcoming-list a.load-more")
 		require.Equal(t, "Load more", strings.TrimSpace(more.Text()))
-		require.Equal(t, "/?page=2", more.AttrOr("href", ""), "without JavaScript it is a link to the next page")
+		require.Equal(t, "/?page=2#page-2", more.AttrOr("href", ""), "without JavaScript it is a link to the next page, at its first event")
 		require.Equal(t, "/events?page=2", more.AttrOr("hx-get", ""))
 		require.Equal(t, "outerHTML", more.AttrOr("hx-swap", ""))
 
+		// ?page=2 is the list as 'load more' left it: pages 1 and 2, with the popular events below.
 		page2 := ts.html(t, "/?page=2", http.StatusOK)
-		require.Len(t, page2.Find("#upcoming-list .event-card").Nodes, 12)
-		require.Empty(t, page2.Find("#popular-heading").Nodes, "popular events only on the first page")
-		require.NotEqual(t, texts(doc.Find("#upcoming-list .event-card-title")), texts(page2.Find("#upcoming-list .event-card-title")))
+		cards := page2.Find("#upcoming-list .event-card-title")
+		require.Len(t, cards.Nodes, 24)
+		require.Equal(t, texts(doc.Find("#upcoming-list .event-card-title")), texts(cards.Slice(0, 12)), "page 1 first")
+		require.Equal(t, []string{"page-2"}, attrs(page2.Find("#upcoming-list > li[id]"), "id"))
+		require.Equal(t, 12, page2.Find("#page-2").PrevAll().Length(), "page 2 starts at the 13th event")
+		require.NotEmpty(t, page2.Find("#popular-heading").Nodes, "the same page as the one left")
+		require.Equal(t, "/?page=3#page-3", page2.Find("a.load-more").AttrOr("href", ""))
+		all, err := ts.Events.ListEvents(t.Context(), palaro.EventFilter{Now: testNow, Limit: 100})
+		require.NoError(t, err)
+		require.Len(t, ts.html(t, "/?page=3", http.StatusOK).Find("#upcoming-list .event-card").Nodes, len(all.Events), "every upcoming demo event")
+	})
+	t.Run("LoadMoreAtMostEightPages", func(t *testing.T) {
+		// ?page=10 shows pages 3 to 10 (the demo data ends on page 3) and no popular events.
+		all, err := ts.Events.ListEvents(t.Context(), palaro.EventFilter{Now: testNow, Limit: 100})
+		require.NoError(t, err)
+		doc := ts.html(t, "/?page=10", http.StatusOK)
+		require.Len(t, doc.Find("#upcoming-list .event-card").Nodes, len(all.Events)-24, "page 3")
+		require.Equal(t, []string{"page-3"}, attrs(doc.Find("#upcoming-list > li[id]"), "id"))
+		require.Empty(t, doc.Find("#popular-heading").Nodes)
 	})
 }
 
@@ -118,8 +135,9 @@ func TestEventListFragment(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, doc.Find("li > .event-card").Nodes, 12)
 		home := ts.html(t, "/?page=2", http.StatusOK)
-		require.Equal(t, texts(home.Find("#upcoming-list .event-card-title")), texts(doc.Find(".event-card-title")),
-			"the fragment holds the same cards as the no-JS page")
+		require.Equal(t, texts(home.Find("#upcoming-list .event-card-title").Slice(12, 24)), texts(doc.Find(".event-card-title")),
+			"the fragment holds the cards that the no-JS page adds")
+		require.Equal(t, "page-2", doc.Find("li").First().AttrOr("id", ""), "the no-JS link's anchor")
 		require.Equal(t, "/events?page=3", doc.Find("a.load-more").AttrOr("hx-get", ""))
 	})
 	t.Run("LastPage", func(t *testing.T) {

@@ -66,13 +66,21 @@ var filterLabels = []struct{ label, value string }{
 	{"This month", palaro.WhenMonth}, {"Around me", palaro.WhenAroundMe},
 }
 
-// eventList loads one page of events for the query and builds the list view model; basePath is
-// the page the list lives on ("/" or "/f/{tag}").
-func (s *Server) eventList(c *echo.Context, q listQuery, basePath string) (views.EventList, error) {
+// pageSize is how many events one page of a list has; a full page shows up to listPages pages.
+const pageSize, listPages = 12, 8
+
+// firstPage is the first page of the list that the full page ?page=N shows: the pages loaded up to
+// N, so that coming back to a list after 'load more' (which sets ?page=N) shows what was loaded,
+// at most listPages of them.
+func firstPage(page int) int { return max(1, page-listPages+1) }
+
+// eventList loads pages first to q.page of the events for the query and builds the list view
+// model; basePath is the page the list lives on ("/" or "/f/{tag}"). Each page after the first
+// starts with an anchor (#page-N) that the 'load more' link leads to.
+func (s *Server) eventList(c *echo.Context, q listQuery, basePath string, first int) (views.EventList, error) {
 	now := s.Now()
-	pageSize := 12
 	result, err := s.services.Events.ListEvents(c.Request().Context(), palaro.EventFilter{
-		When: q.when, Tag: q.tag, Near: q.near, Now: now, Offset: (q.page - 1) * pageSize, Limit: pageSize,
+		When: q.when, Tag: q.tag, Near: q.near, Now: now, Offset: (first - 1) * pageSize, Limit: (q.page - first + 1) * pageSize,
 	})
 	if err != nil {
 		return views.EventList{}, err
@@ -85,11 +93,15 @@ func (s *Server) eventList(c *echo.Context, q listQuery, basePath string) (views
 	if q.when == palaro.WhenAroundMe && q.near == nil {
 		list.Notice = "Allow location access in your browser to sort events by distance. Until then, here are all upcoming events."
 	}
-	for _, ev := range result.Events {
-		list.Cards = append(list.Cards, s.eventCard(ev, now, q.near))
+	for i, ev := range result.Events {
+		card := s.eventCard(ev, now, q.near)
+		if n := (first-1)*pageSize + i; n > 0 && n%pageSize == 0 {
+			card.Anchor = "page-" + strconv.Itoa(n/pageSize+1)
+		}
+		list.Cards = append(list.Cards, card)
 	}
 	if result.HasMore {
-		list.MoreHref = withQuery(basePath, q.values(q.page+1, false))
+		list.MoreHref = withQuery(basePath, q.values(q.page+1, false)) + "#page-" + strconv.Itoa(q.page+1)
 		list.MoreFragment = withQuery("/events", q.values(q.page+1, true))
 	}
 	return list, nil
@@ -99,12 +111,12 @@ func (s *Server) eventList(c *echo.Context, q listQuery, basePath string) (views
 func (s *Server) home(c *echo.Context) error {
 	q := parseListQuery(c)
 	q.tag = ""
-	list, err := s.eventList(c, q, "/")
+	list, err := s.eventList(c, q, "/", firstPage(q.page))
 	if err != nil {
 		return err
 	}
 	var popular []views.EventCard
-	if q.page == 1 {
+	if firstPage(q.page) == 1 {
 		top, err := s.services.Events.ListEvents(c.Request().Context(), palaro.EventFilter{Popular: true, Now: s.Now(), Limit: 8})
 		if err != nil {
 			return err
@@ -131,7 +143,7 @@ func (s *Server) eventListFragment(c *echo.Context) error {
 	if q.tag != "" {
 		base = "/f/" + q.tag
 	}
-	list, err := s.eventList(c, q, base)
+	list, err := s.eventList(c, q, base, q.page)
 	if err != nil {
 		return err
 	}
@@ -146,7 +158,7 @@ func (s *Server) findPage(c *echo.Context) error {
 	}
 	q := parseListQuery(c)
 	q.tag = tag.Slug
-	list, err := s.eventList(c, q, "/f/"+tag.Slug)
+	list, err := s.eventList(c, q, "/f/"+tag.Slug, firstPage(q.page))
 	if err != nil {
 		return err
 	}

@@ -29,6 +29,12 @@ const DAY_MS = 86400000;
 const MANILA_OFFSET_MS = 8 * 3600000;
 // An event that runs past midnight shows on the next day only when it lasts past this hour there.
 const SPILL_HOURS = 6;
+const GENERIC_ERROR = 'Error occured. Please try again.';
+const OFFLINE = 'You are offline. The calendar will load when the connection returns.';
+const UNREACHABLE = 'Palaro could not be reached. The calendar will load when the connection returns, or try again now.';
+
+/** ServerError is an answer from the server that is not a success: it has words of its own. */
+class ServerError extends Error {}
 
 declare global {
   interface Window {
@@ -87,26 +93,41 @@ function Calendar(props: CalendarProps) {
     props.today.startsWith(props.month) ? today : dayOf(props.month + '-01'),
   );
   const touch = useRef<{ x: number; y: number } | null>(null);
+  // failed says why the month on screen did not load; attempt counts the tries, to try again.
+  const [failed, setFailed] = useState<{ month: string; message: string } | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const retry = () => setAttempt((n) => n + 1);
 
   // Fetch a month the island has not seen yet.
   useEffect(() => {
     if (cache[month]) return;
     let cancelled = false;
+    setFailed(null);
     emit('toggle-loading', true);
     fetch('/v1/calendar?month=' + month, { headers: { Accept: 'application/json', ...csrfHeaders() } })
       .then(async (res) => {
         const body = await res.json().catch(() => ({}));
-        if (!res.ok) throw new Error(body.message || 'Error occured. Please try again.');
+        if (!res.ok) throw new ServerError(body.message || GENERIC_ERROR);
         if (!cancelled) setCache((c) => ({ ...c, [month]: body.events || [] }));
       })
       .catch((err: Error) => {
-        if (!cancelled) emit('toggle-toast', { type: 'error', message: err.message || 'Error occured. Please try again.' });
+        if (cancelled) return;
+        // A failed fetch is the connection, not the server: say so in words, not 'Failed to fetch'.
+        const message = err instanceof ServerError ? err.message : navigator.onLine ? UNREACHABLE : OFFLINE;
+        setFailed({ month, message });
       })
       .finally(() => emit('toggle-loading', false));
     return () => {
       cancelled = true;
     };
-  }, [month, cache]);
+  }, [month, cache, attempt]);
+
+  // When the connection returns, a month that failed to load is fetched again.
+  useEffect(() => {
+    if (!failed) return;
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
+  }, [failed]);
 
   const days = useMemo(() => gridDays(month), [month]);
   const byDay = useMemo(() => {
@@ -147,6 +168,7 @@ function Calendar(props: CalendarProps) {
   const selParts = dayParts(selected);
   const selEvents = byDay.get(selected) || [];
   const loading = !cache[month];
+  const failure = loading && failed?.month === month ? failed.message : '';
 
   return (
     <div className="cal">
@@ -171,6 +193,14 @@ function Calendar(props: CalendarProps) {
             Back to {MONTHS[Number(props.today.slice(5, 7)) - 1]}
           </button>
         </p>
+      )}
+      {failure && (
+        <div className="cal-status notice" role="status">
+          <p>{failure}</p>
+          <button type="button" className="button secondary small cal-retry" onClick={retry}>
+            Try again
+          </button>
+        </div>
       )}
       <div className="cal-grid" onTouchStart={onTouchStart} onTouchEnd={onTouchEnd} aria-busy={loading}>
         {WEEKDAYS.map((w) => (
@@ -217,7 +247,7 @@ function Calendar(props: CalendarProps) {
           {WEEKDAYS[selParts.weekday]}, {selParts.date} {MONTHS[selParts.month]}
         </h3>
         {selEvents.length === 0 ? (
-          <p className="cal-empty">{loading ? 'Loading events…' : 'No events on this day.'}</p>
+          <p className="cal-empty">{failure ? 'Events not loaded yet.' : loading ? 'Loading events…' : 'No events on this day.'}</p>
         ) : (
           <ul>
             {selEvents.map((ev) => (

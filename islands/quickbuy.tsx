@@ -15,7 +15,7 @@ export type QuickTicket = { code: string; name: string; finalPrice: number; maxP
 /** QuickBuyProps are the island's props, rendered by the event page. */
 export type QuickBuyProps = { eventCode: string; tickets: QuickTicket[]; email: FieldRule };
 
-type Palaro = { buyTicket?: string };
+type Palaro = { buyTicket?: string; leave?: (url: string) => void; emit?: (name: string, detail?: unknown) => void };
 const palaro = (): Palaro => ((window as unknown as { palaro?: Palaro }).palaro || {});
 
 function QuickBuy(p: QuickBuyProps) {
@@ -32,6 +32,12 @@ function QuickBuy(p: QuickBuyProps) {
     setVisible(false);
     palaro().buyTicket = '';
     window.setTimeout(() => setCode(''), 250);
+  };
+  // The visitor closes the sheet through the page's event, so that its history entry goes too.
+  const dismiss = () => {
+    const emit = palaro().emit;
+    if (emit) emit('toggle-buy-ticket', null);
+    else close();
   };
 
   useEffect(() => {
@@ -50,7 +56,7 @@ function QuickBuy(p: QuickBuyProps) {
     if (!t) return;
     const id = window.requestAnimationFrame(() => setVisible(true));
     sheet.current?.querySelector<HTMLInputElement>('input')?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && close();
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && dismiss();
     document.addEventListener('keydown', onKey);
     return () => {
       window.cancelAnimationFrame(id);
@@ -72,20 +78,26 @@ function QuickBuy(p: QuickBuyProps) {
     setBusy(true);
     const { status, data } = await call('POST', '/v1/ticket/buy', { eventCode: p.eventCode, ticketCode: t.code, quantity: qty, email: email.trim(), source: '', paymentType });
     setBusy(false);
-    close();
     const o = outcome(status, data);
     if ('go' in o) {
+      close();
       saveEmail(email.trim());
-      window.location.assign(o.go);
-    } else if (status === 200 && data) toast(o.error || GENERIC_ERROR);
+      (palaro().leave || ((url: string) => window.location.assign(url)))(o.go);
+      return;
+    }
+    dismiss();
+    if (status === 200 && data) toast(o.error || GENERIC_ERROR);
   }
 
   return (
-    <div className={`sheet-backdrop${visible ? ' open' : ''}`} onClick={(e) => e.target === e.currentTarget && close()}>
+    <div className={`sheet-backdrop${visible ? ' open' : ''}`} onClick={(e) => e.target === e.currentTarget && dismiss()}>
       <div className="sheet" role="dialog" aria-modal="true" aria-labelledby="quickbuy-title" ref={sheet}>
         <div className="sheet-head">
           <h2 id="quickbuy-title">Quick buy</h2>
-          <button type="button" className="icon-button" aria-label="Close" onClick={close}>
+          <button type="button" className="icon-button" aria-label="Close" onClick={dismiss}
+            // Keeps the focus in the e-mail field: its blur would show 'required' and move the
+            // button up under the finger before the click lands.
+            onMouseDown={(e) => e.preventDefault()}>
             <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true"><path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" /></svg>
           </button>
         </div>

@@ -91,6 +91,7 @@ type EventCard struct {
 	Distance string // "3.2 km away" for around-me lists
 	Ongoing  bool
 	SoldOut  bool
+	Anchor   string // id of the card's list item where a page of the list starts ("page-2"), or ""
 }
 
 // TagLink is a tag with its find-page URL.

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -187,15 +188,18 @@ func TestHomePage_Browser(t *testing.T) {
 	})
 
 	t.Run("LoadMore", func(t *testing.T) {
-		var cards int
+		var cards, entries int
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Navigate(a.URL+"/"),
+			chromedp.Evaluate(`history.length`, &entries),
 			chromedp.Click(".load-more"),
 			waitFor(`document.querySelectorAll('#upcoming-list .event-card').length > 12`),
 			chromedp.Evaluate(`document.querySelectorAll('#upcoming-list .event-card').length`, &cards),
 		))
 		require.Equal(t, 24, cards)
-		require.Equal(t, "/", evalString(t, ctx, `location.pathname + location.search`), "htmx appends without navigating")
+		require.NoError(t, chromedp.Run(ctx, waitFor(`location.pathname + location.search === '/?page=2'`)),
+			"htmx appends without navigating; the address remembers the page for a return")
+		require.Equal(t, entries, int(evalFloat(t, ctx, `history.length`)), "no history entry: Back leaves the list")
 		require.True(t, evalBool(t, ctx, `document.getElementById('loading').hidden`), "the loading indicator is off after the response")
 	})
 
@@ -204,14 +208,17 @@ func TestHomePage_Browser(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Navigate(a.URL+"/"),
 			chromedp.Click(".load-more"),
-			waitFor(`location.search === '?page=2'`),
+			waitFor(`location.search === '?page=2' && location.hash === '#page-2'`),
 		))
 		var cards int
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.WaitReady("footer"),
 			chromedp.Evaluate(`document.querySelectorAll('#upcoming-list .event-card').length`, &cards),
 		))
-		require.Equal(t, 12, cards, "the link opens the next page")
+		require.Equal(t, 24, cards, "the link opens the list with the next page added")
+		require.True(t, evalBool(t, ctx, `Math.abs(document.getElementById('page-2').getBoundingClientRect().top) < 120`),
+			"at the first new event")
+		screenshot(t, ctx, "load-more-nojs")
 	})
 
 	t.Run("MenuOpensAndCloses", func(t *testing.T) {
@@ -504,16 +511,52 @@ func TestCalendar_Browser(t *testing.T) {
 		}
 	})
 
-	t.Run("ErrFetchShowsToast", func(t *testing.T) {
+	// The connection drops before the next month loads: the calendar says so in words, and loads
+	// the month when the connection returns, without a tap.
+	t.Run("OfflineThenOnline", func(t *testing.T) {
+		next := month.AddDate(0, 1, 0)
+		status := `document.querySelector('.cal-status p')`
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Navigate(a.URL+"/calendar"),
-			waitFor(`!!document.querySelector('.cal')`),
-			chromedp.Evaluate(`window.fetch = () => Promise.reject(new TypeError('Failed to fetch'))`, nil),
+			waitFor(`!!document.querySelector('[data-island="calendar"][data-mounted] .cal')`),
+			network.Enable(),
+			goOffline(),
 			chromedp.Click(".cal-next"),
-			waitFor(`!document.getElementById('toast').hidden`),
+			waitFor(`!!`+status),
 		))
-		require.Equal(t, "Failed to fetch", evalString(t, ctx, `document.querySelector('#toast .toast-message').textContent`))
+		t.Cleanup(func() { _ = chromedp.Run(ctx, goOnline(0)) })
+		require.Equal(t, "You are offline. The calendar will load when the connection returns.", evalString(t, ctx, status+`.textContent`))
+		require.Equal(t, "Events not loaded yet.", evalString(t, ctx, `document.querySelector('.cal-empty').textContent`))
+		require.True(t, evalBool(t, ctx, `document.getElementById('toast').hidden`), "no 'Failed to fetch' toast")
 		require.True(t, evalBool(t, ctx, `document.getElementById('loading').hidden`))
+		screenshot(t, ctx, "calendar-offline")
+
+		// Trying again while still offline fails the same way (the control for the retry below).
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(".cal-retry"), waitFor(`!!`+status+` && document.getElementById('loading').hidden`)))
+		require.Zero(t, int(evalFloat(t, ctx, `document.querySelectorAll('.cal-event').length`)))
+
+		require.NoError(t, chromedp.Run(ctx, goOnline(0),
+			waitFor(`!document.querySelector('.cal-status') && document.querySelectorAll('.cal-event').length > 0`)))
+		require.Equal(t, next.Format("January 2006"), evalString(t, ctx, title))
+	})
+
+	t.Run("ErrServerTryAgain", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Navigate(a.URL+"/calendar"),
+			waitFor(`!!document.querySelector('[data-island="calendar"][data-mounted] .cal')`),
+			chromedp.Evaluate(`window.realFetch = window.fetch;
+				window.fetch = () => Promise.resolve(new Response(JSON.stringify({message: 'The calendar is busy. Try again in a minute.'}), {status: 503}))`, nil),
+			chromedp.Click(".cal-next"),
+			waitFor(`!!document.querySelector('.cal-status')`),
+		))
+		require.Equal(t, "The calendar is busy. Try again in a minute.", evalString(t, ctx, `document.querySelector('.cal-status p').textContent`),
+			"the server's own words")
+		screenshot(t, ctx, "calendar-error")
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Evaluate(`window.fetch = window.realFetch`, nil),
+			chromedp.Click(".cal-retry"),
+			waitFor(`!document.querySelector('.cal-status') && document.querySelectorAll('.cal-event').length > 0`),
+		))
 	})
 
 	t.Run("WithoutJavaScript", func(t *testing.T) {

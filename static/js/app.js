@@ -12,6 +12,47 @@ const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
 const emit = (name, detail) => document.dispatchEvent(new CustomEvent(name, { detail }));
 window.palaro = { emit };
 
+// ---- Back closes what is open (menu, popup, quick-buy sheet): opening one adds a history entry
+// on the same URL, so Back (popstate) closes it instead of leaving the page; closing it any other
+// way steps back over that entry, and a link followed from inside it replaces the entry.
+let overlay = null; // what is open: { key, close }
+let overlayEntry = false; // the current history entry is an overlay's
+let ownPop = false; // the next popstate is our own step back
+let stepBack = 0;
+function overlayOpened(key, close) {
+  clearTimeout(stepBack);
+  overlay = { key, close };
+  if (!overlayEntry) { history.pushState({ overlay: true }, ''); overlayEntry = true; }
+}
+function overlayClosed(key) {
+  if (overlay?.key !== key) return;
+  overlay = null;
+  // Deferred, so that an overlay opened at once (a menu item that opens a popup) takes the entry over.
+  stepBack = setTimeout(() => {
+    if (overlay || !overlayEntry) return;
+    overlayEntry = false;
+    ownPop = true;
+    history.back();
+  });
+}
+function resetOverlay() {
+  clearTimeout(stepBack);
+  overlay = null;
+  overlayEntry = !!history.state?.overlay;
+}
+window.addEventListener('popstate', () => {
+  const open = ownPop ? null : overlay;
+  ownPop = false;
+  resetOverlay();
+  open?.close();
+});
+// Leaving the page from an open overlay replaces its entry, so Back returns to the page itself.
+function leave(url) {
+  if (overlayEntry) location.replace(url);
+  else location.assign(url);
+}
+window.palaro.leave = leave;
+
 // ---- Menu overlay
 const menu = $('#menu');
 const menuButton = $('.menu-button');
@@ -21,8 +62,13 @@ function setMenu(open) {
   document.body.classList.toggle('menu-open', open);
   menuButton?.setAttribute('aria-expanded', String(open));
   menuButton?.setAttribute('aria-label', open ? 'Close menu' : 'Open menu');
-  if (open) $('.menu-items a', menu)?.focus();
-  else if (location.hash === '#menu') history.replaceState(null, '', location.pathname + location.search);
+  if (open) {
+    $('.menu-items a', menu)?.focus();
+    overlayOpened('menu', () => setMenu(false));
+  } else {
+    if (location.hash === '#menu') history.replaceState(history.state, '', location.pathname + location.search);
+    overlayClosed('menu');
+  }
 }
 document.addEventListener('toggle-nav', (e) => setMenu(e.detail ?? !menu?.classList.contains('open')));
 menuButton?.addEventListener('click', (e) => { e.preventDefault(); emit('toggle-nav'); });
@@ -40,7 +86,7 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && menu?.classList.contains('open')) { setMenu(false); menuButton?.focus(); }
 });
 // A page restored from the back/forward cache is a route change too: the menu starts closed.
-window.addEventListener('pageshow', (e) => { if (e.persisted) { setMenu(false); setLoading(false, true); } });
+window.addEventListener('pageshow', (e) => { if (e.persisted) { resetOverlay(); setMenu(false); setLoading(false, true); } });
 
 // ---- Filters: the active date filter is scrolled into view in its row.
 // The first filter is in view already: skip the layout read (a forced reflow during start-up).
@@ -68,7 +114,10 @@ function togglePopup(detail) {
   }
   openDialog = dialog;
   dialog.showModal();
+  overlayOpened(dialog, () => togglePopup(null));
 }
+// However a popup closes (its button, Escape, a click outside), its history entry goes with it.
+document.addEventListener('close', (e) => overlayClosed(e.target), true);
 document.addEventListener('toggle-popup', (e) => togglePopup(e.detail));
 document.addEventListener('click', (e) => {
   const opener = e.target.closest('[data-popup]');
@@ -143,6 +192,18 @@ document.addEventListener('htmx:responseError', (e) => {
   showToast({ type: 'error', message: message || 'Error occured. Please try again.' });
 });
 document.addEventListener('htmx:sendError', () => showToast({ type: 'error', message: 'Error occured. Please try again.' }));
+// 'Load more' puts the page it loaded in the address (?page=N, which the server renders as pages
+// 1 to N), without a history entry: coming back to the list shows what was loaded, where it was.
+// The link is swapped out by its response, so its own afterRequest is heard on the link itself.
+document.addEventListener('htmx:beforeRequest', (e) => {
+  const more = e.detail.elt;
+  if (!more.matches?.('a.load-more')) return;
+  more.addEventListener('htmx:afterRequest', (after) => {
+    if (!after.detail.successful) return;
+    const url = new URL(more.href);
+    history.replaceState(history.state, '', url.pathname + url.search);
+  }, { once: true });
+});
 
 // ---- Quick buy: the bottom-sheet island loads on the first press of a 'Quick buy' button, so
 // the event page ships no React until then. toggle-buy-ticket {code} opens it; null closes it.
@@ -158,6 +219,11 @@ document.addEventListener('click', (e) => {
     .then(() => emit('toggle-buy-ticket', { code }))
     .catch(() => location.assign(b.href))
     .finally(() => setLoading(false));
+});
+
+document.addEventListener('toggle-buy-ticket', (e) => {
+  if (e.detail?.code) overlayOpened('buy', () => emit('toggle-buy-ticket', null));
+  else overlayClosed('buy');
 });
 
 // ---- Offline tickets: a ticket or QR page (or a gate's scanner page) registers the service worker
@@ -298,4 +364,14 @@ window.addEventListener('error', (e) => {
 }, true);
 window.addEventListener('unhandledrejection', (e) => {
   if (/dynamically imported module|Importing a module script failed/i.test(String(e.reason)) && !recentlyReloaded()) reloadTo(location.href);
+});
+
+// A same-site link followed from an open overlay (a menu item) replaces the overlay's history entry.
+// Registered last, so that the handlers above that keep a click on the page have had their turn.
+document.addEventListener('click', (e) => {
+  const a = e.target.closest('a[href]');
+  if (!overlayEntry || !a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  if (a.target || a.hasAttribute('download') || a.origin !== location.origin || a.getAttribute('href').startsWith('#')) return;
+  e.preventDefault();
+  leave(a.href);
 });
