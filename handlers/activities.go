@@ -24,6 +24,7 @@ func (s *Server) activityRoutes() {
 	e.GET("/scan", s.scanPage)
 	e.GET("/activities", s.activitiesPage)
 	e.GET("/leaderboard", s.leaderboardPage)
+	e.GET("/activities/qr", s.participantQR)
 	s.quizRoutes()
 	e.POST("/t/:id/partner-login", s.partnerLogin)
 }
@@ -299,4 +300,17 @@ func (s *Server) leaderboardPage(c *echo.Context) error {
 	}
 	return render(c, http.StatusOK, views.LeaderboardPage(s.engagePage(c, "Leaderboard",
 		"Participants ranked by the points they earned at events, overall and per event."), v))
+}
+
+// participantQR sends this browser's participant (the signed-in account's, created by mobile
+// number when there is none yet) to their QR page, and anyone else to register.
+func (s *Server) participantQR(c *echo.Context) error {
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return c.Redirect(http.StatusSeeOther, "/register")
+	}
+	return c.Redirect(http.StatusSeeOther, "/register/success/"+p.PublicID)
 }

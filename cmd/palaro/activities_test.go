@@ -139,3 +139,24 @@ func TestOrganizerActivities(t *testing.T) {
 	_, poster := owner.get("/organizer/events/" + demoOwnedEvent + "/activities/lucky/poster")
 	require.Contains(t, poster, "/scan?activityCode=lucky&amp;eventCode="+demoOwnedEvent)
 }
+
+// TestParticipantQR: a signed-in account's profile links to its participant QR, the record found
+// or created by mobile number; a browser without a participant is sent to register.
+func TestParticipantQR(t *testing.T) {
+	a := startApp(t)
+	org := signedIn(t, a, store.DemoOrganizerEmail)
+	_, profile := org.get("/profile")
+	require.Contains(t, profile, `href="/activities/qr"`)
+	status, _ := org.get("/activities/qr")
+	require.Equal(t, http.StatusSeeOther, status)
+	var n int
+	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM participants p JOIN users u ON u.mobile_number = p.mobile_number
+		WHERE u.email = ?`, store.DemoOrganizerEmail).Scan(&n))
+	require.Equal(t, 1, n)
+	org.get("/activities/qr")
+	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM participants p JOIN users u ON u.mobile_number = p.mobile_number
+		WHERE u.email = ?`, store.DemoOrganizerEmail).Scan(&n))
+	require.Equal(t, 1, n, "one record per account")
+	status, _ = newVisitor(t, a).get("/activities/qr")
+	require.Equal(t, http.StatusSeeOther, status)
+}
