@@ -95,6 +95,7 @@ func (s *Server) buyTicket(c *echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	order, err := s.services.Purchases.CreateOrder(ctx, req, s.Now())
+	s.afterSale(order, err)
 	var appErr *palaro.Error
 	if errors.As(err, &appErr) && appErr.Fields[palaro.FieldUnpaidOrder] != "" {
 		// the waiting order's page, as a link the buyer can follow
@@ -104,6 +105,22 @@ func (s *Server) buyTicket(c *echo.Context) error {
 		return err
 	}
 	return s.redirectForOrder(c, order)
+}
+
+// lowStock is the number of tickets left at or below which the event page names the count
+// ('Only 3 left'), so each sale changes it.
+const lowStock = 20
+
+// afterSale drops the cached public pages when an order attempt may have changed what they show:
+// an order that leaves lowStock tickets of its type or fewer (the count or 'Sold out' changes), or
+// a refusal (a sold-out answer means a page may still offer what is gone).
+func (s *Server) afterSale(order *palaro.Order, err error) {
+	switch {
+	case err != nil && palaro.ErrorCode(err) == palaro.ECONFLICT:
+		s.eventsChanged()
+	case err == nil && order != nil && order.TicketType != nil && order.TicketType.Available()-order.Quantity <= lowStock:
+		s.eventsChanged()
+	}
 }
 
 // redirectForOrder answers a created order: the success page of a paid (free) order, or the

@@ -10,7 +10,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -72,13 +71,14 @@ func openSession(t *testing.T, base string) (*http.Client, string) {
 	jar, err := cookiejar.New(nil)
 	require.NoError(t, err)
 	client := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Get(base + "/about")
+	// As a cached public page's script does: the token comes from /v1/csrf, which starts the session.
+	resp, err := client.Get(base + "/v1/csrf")
 	require.NoError(t, err)
-	page, _ := io.ReadAll(resp.Body)
+	var got struct{ Token string }
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&got))
 	resp.Body.Close()
-	m := regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`).FindSubmatch(page)
-	require.NotNil(t, m, "the page carries the CSRF token")
-	return client, string(m[1])
+	require.Regexp(t, `^[A-Za-z0-9_-]{40,}$`, got.Token, "the session's CSRF token")
+	return client, got.Token
 }
 
 // call sends a request with an optional JSON body and decodes the JSON answer.

@@ -2,9 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/cookiejar"
 	"regexp"
 	"strings"
 	"testing"
@@ -27,17 +24,7 @@ func (f *apiFixture) html(t *testing.T, path string) string {
 // newSession gives the fixture a fresh browser: a new cookie jar and CSRF token.
 func (f *apiFixture) newSession(t *testing.T) {
 	t.Helper()
-	jar, err := cookiejar.New(nil)
-	require.NoError(t, err)
-	f.client = &http.Client{Jar: jar, CheckRedirect: f.client.CheckRedirect}
-	resp, err := f.client.Get(f.http.URL + "/about")
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	m := regexp.MustCompile(`<meta name="csrf-token" content="([^"]+)"`).FindSubmatch(raw)
-	require.NotNil(t, m)
-	f.csrf = string(m[1])
+	f.client, f.csrf = openSession(t, f.http.URL)
 }
 
 // addOnID returns the id of a demo add-on of an event by name.

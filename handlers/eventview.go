@@ -153,7 +153,7 @@ func ticketView(t palaro.TicketType, ev *palaro.Event, now time.Time, ended bool
 	} else {
 		notes = append(notes, "One per person")
 	}
-	if left := t.Available(); left > 0 && left <= 20 {
+	if left := t.Available(); left > 0 && left <= lowStock {
 		notes = append(notes, fmt.Sprintf("Only %d left", left))
 	}
 	tv.Note = strings.Join(notes, " · ")

@@ -192,12 +192,18 @@ func orgTicketType(c *echo.Context, ev *palaro.Event) (*palaro.TicketType, error
 	return nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
 }
 
-// eventsChanged drops the cached public event pages at once, after an organizer's change.
+// eventsChanged drops the cached event reads and the cached public pages at once, after a change
+// of event data (an organizer's, or a sale that changes what the pages show).
 func (s *Server) eventsChanged() {
 	if s.services.EventCache != nil {
 		s.services.EventCache.Invalidate()
 	}
+	s.pages.Invalidate()
 }
+
+// EventsChanged drops the cached event reads and public pages; background jobs call it after
+// they change what the pages show (released holds put tickets on sale again).
+func (s *Server) EventsChanged() { s.eventsChanged() }
 
 // orgPage returns the Page of a console page: never indexed, never cached.
 func (s *Server) orgPage(c *echo.Context, title string) views.Page {

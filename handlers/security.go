@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/a-h/templ"
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v5"
 
@@ -101,9 +100,10 @@ func skipSession(path string) bool {
 		path == "/sitemap.xml" || path == "/favicon.ico" || strings.HasPrefix(path, "/event-images/")
 }
 
-// securityHeaders sets the security headers and the CSP nonce of every response: pages, static
-// files, 404s and other errors, redirects, webhooks and the payment sandbox (which narrows the
-// policy further with the same nonce).
+// securityHeaders sets the security headers of every response: pages, static files, 404s and
+// other errors, redirects, webhooks and the payment sandbox (which narrows the policy further
+// with a nonce of its own). The policy is the same for every request, so a cached page's
+// headers are as valid for the next visitor as its bytes.
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		h := c.Response().Header()
@@ -111,27 +111,38 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.secure {
 			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 		}
-		nonce := make([]byte, 18)
-		_, _ = rand.Read(nonce)
-		n := base64.StdEncoding.EncodeToString(nonce)
-		h.Set("Content-Security-Policy", contentSecurityPolicy(n))
+		h.Set("Content-Security-Policy", s.csp)
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Permissions-Policy", "camera=(self), geolocation=(self), microphone=(), payment=()")
-		r := c.Request()
-		c.SetRequest(r.WithContext(templ.WithNonce(r.Context(), n)))
 		return next(c)
 	}
 }
 
-// contentSecurityPolicy is the policy of every page. Scripts run only with the request's nonce
-// ('strict-dynamic' lets the page script load the consented tag manager and pixel); styles come
-// from our stylesheet or a nonced <style>; inline style attributes and event handlers never run.
-func contentSecurityPolicy(nonce string) string {
+// noScriptStyleHash is the CSP hash of the layout's one inline element, the <noscript> style that
+// hides what needs JavaScript (views.NoScriptCSS).
+var noScriptStyleHash = func() string {
+	sum := sha256.Sum256([]byte(views.NoScriptCSS))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}()
+
+// trackerScriptHosts are where the consented tag manager and ad pixel load their scripts from;
+// they are allowed only when one of them is configured.
+const trackerScriptHosts = "https://www.googletagmanager.com https://www.google-analytics.com https://connect.facebook.net"
+
+// contentSecurityPolicy is the policy of every page. Scripts are our own files ('self'; no inline
+// script runs), plus the tag manager's and the pixel's hosts when trackers is true; styles come
+// from our stylesheet or the hashed <noscript> style; inline style attributes and event handlers
+// never run. It has no nonce: a page is the same bytes for every visitor.
+func contentSecurityPolicy(trackers bool) string {
+	scripts := "'self'"
+	if trackers {
+		scripts += " " + trackerScriptHosts
+	}
 	return "default-src 'self'; " +
-		"script-src 'nonce-" + nonce + "' 'strict-dynamic' 'self' https:; " +
-		"style-src 'self' 'nonce-" + nonce + "'; " +
+		"script-src " + scripts + "; " +
+		"style-src 'self' " + noScriptStyleHash + "; " +
 		"img-src 'self' data: blob: https:; " +
 		"font-src 'self'; " +
 		"connect-src 'self' https:; " +
@@ -191,9 +202,18 @@ func (s *Server) withSession(next echo.HandlerFunc) echo.HandlerFunc {
 		if skipSession(r.URL.Path) {
 			return next(c)
 		}
+		c.Response().Header().Add(echo.HeaderVary, echo.HeaderCookie)
+		public := publicPage(c)
+		if public && !hasSessionCookie(r) {
+			// An anonymous visitor of a public page: no session is started, so the page carries
+			// no per-visitor token and is the same bytes for everyone (cachePublicPages).
+			return next(c)
+		}
 		sess, _ := s.sessions.New(r, sessionCookie) // a bad or expired cookie yields a new session
 		dirty := false
-		if _, ok := sess.Values[keyCSRF].(string); !ok {
+		if _, ok := sess.Values[keyCSRF].(string); !ok && public {
+			return next(c) // a bad or expired cookie on a public page: as without one
+		} else if !ok {
 			sess.Values[keyCSRF] = randomToken()
 			sess.Values[keySID] = randomToken()
 			dirty = true
@@ -222,9 +242,14 @@ func (s *Server) withSession(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		c.Set(visitKey, v)
 		s.setViewContext(c, v)
-		c.Response().Header().Add(echo.HeaderVary, echo.HeaderCookie)
 		return next(c)
 	}
+}
+
+// hasSessionCookie reports whether the request carries a session cookie, valid or not.
+func hasSessionCookie(r *http.Request) bool {
+	_, err := r.Cookie(sessionCookie)
+	return err == nil
 }
 
 // setViewContext puts the CSRF token and the viewer on the request context for the views.

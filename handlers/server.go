@@ -40,6 +40,9 @@ type Config struct {
 	SessionKey []byte
 	// TrustProxy takes the client's IP address from X-Forwarded-For (set only behind a proxy that sets it).
 	TrustProxy bool
+	// PageCacheTTL is how long a public page rendered for anonymous visitors is served from
+	// memory at most (it is dropped sooner when event data changes); zero turns the cache off.
+	PageCacheTTL time.Duration
 }
 
 // Services are the domain services the handlers call.
@@ -85,6 +88,10 @@ type Server struct {
 	pictureUploads oneAtATime
 	// secure is true when the site is served over TLS (BaseURL is https).
 	secure bool
+	// csp is the Content-Security-Policy of every answer (contentSecurityPolicy).
+	csp string
+	// pages keeps the rendered public pages for anonymous visitors (pagecache.go).
+	pages *pageCache
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 }
@@ -97,6 +104,8 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	}
 	s := &Server{echo: echo.New(), config: cfg, services: services, assets: assets, logger: logger, Now: time.Now}
 	s.secure = strings.HasPrefix(cfg.BaseURL, "https://")
+	s.csp = contentSecurityPolicy(cfg.TagManagerID != "" || cfg.PixelID != "")
+	s.pages = newPageCache(cfg.PageCacheTTL, func() time.Time { return s.Now() })
 	s.sessions = newSessionStore(cfg.SessionKey, s.secure)
 	s.limits = newLimiter(func() time.Time { return s.Now() })
 	s.echo.Logger = logger
@@ -113,6 +122,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	s.echo.Use(compress)
 	s.echo.Use(limitBody)
 	s.echo.Use(s.withSession)
+	s.echo.Use(s.cachePublicPages)
 	s.echo.Use(s.checkCSRF)
 	s.echo.Use(s.rateLimitRoutes)
 	s.routes()
@@ -155,6 +165,7 @@ func (s *Server) routes() {
 	e.GET("/b/:code", s.buyPage)
 	e.GET("/s/:code", s.seatsPage)
 
+	e.GET("/v1/csrf", s.csrfTokenAPI)
 	e.GET("/v1/ticket_type", s.ticketType)
 	e.POST("/v1/ticket/buy", s.buyTicket)
 	e.GET("/v1/ticket/add", s.ticketAddOns)

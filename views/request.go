@@ -33,3 +33,7 @@ func CSRFToken(ctx context.Context) string { return requestInfo(ctx).CSRFToken }
 
 // CurrentViewer returns the signed-in visitor, or nil.
 func CurrentViewer(ctx context.Context) *Viewer { return requestInfo(ctx).Viewer }
+
+// NoScriptCSS is the one inline style of the layout, inside <noscript>: it hides what needs
+// JavaScript. The Content-Security-Policy allows it by its hash.
+const NoScriptCSS = ".needs-js { display: none !important; }"

@@ -121,6 +121,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		TicketSigningKey: ed25519.NewKeyFromSeed(signingSeed),
 		SessionKey:       sessionKey,
 		TrustProxy:       cfg.TrustProxy,
+		PageCacheTTL:     cfg.EventCache,
 	}, handlers.Services{
 		Events:        cached,
 		EventCache:    cached,
@@ -244,6 +245,9 @@ func (a *app) settleOnce(ctx context.Context, now time.Time) {
 		a.logger.Error("expire holds", "error", err)
 	} else if n > 0 {
 		a.logger.Info("released expired holds", "orders", n)
+		if a.server != nil {
+			a.server.EventsChanged() // the released tickets are on sale again
+		}
 	}
 }
 

@@ -53,7 +53,7 @@ func (v *httpVisitor) send(method, path, contentType, body, bearer string) (int,
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}
-	req.Header.Set("X-CSRF-Token", v.csrf)
+	req.Header.Set("X-CSRF-Token", v.token())
 	if bearer != "" {
 		req.Header.Set("Authorization", "Bearer "+bearer)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -51,9 +52,22 @@ func (v *httpVisitor) get(path string) (int, string) {
 	return v.do(req)
 }
 
+// token returns the session's CSRF token; when no page has shown one yet (cached public pages
+// carry none), it asks /v1/csrf as the page script does, which starts the session.
+func (v *httpVisitor) token() string {
+	v.t.Helper()
+	if v.csrf == "" {
+		_, body := v.get("/v1/csrf")
+		var got struct{ Token string }
+		require.NoError(v.t, json.Unmarshal([]byte(body), &got), body)
+		v.csrf = got.Token
+	}
+	return v.csrf
+}
+
 // post sends a form with the session's token, then loads the page a redirect points to.
 func (v *httpVisitor) post(path string, form url.Values) (int, string) {
-	form.Set("_csrf", v.csrf)
+	form.Set("_csrf", v.token())
 	req, err := http.NewRequest(http.MethodPost, v.app.URL+path, strings.NewReader(form.Encode()))
 	require.NoError(v.t, err)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -67,7 +81,7 @@ func (v *httpVisitor) postJSON(path, body string) (int, string) {
 	req, err := http.NewRequest(http.MethodPost, v.app.URL+path, strings.NewReader(body))
 	require.NoError(v.t, err)
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-CSRF-Token", v.csrf)
+	req.Header.Set("X-CSRF-Token", v.token())
 	return v.do(req)
 }
 

@@ -20,9 +20,15 @@ func TestQuickBuyAndAddOns_Browser(t *testing.T) {
 
 	t.Run("QuickBuyToTicket", func(t *testing.T) {
 		var total string
+		var tokenInPage bool
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
 			chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+			chromedp.Evaluate(`!!document.querySelector('meta[name="csrf-token"]')`, &tokenInPage),
+		))
+		// The cached event page carries no token: the sheet asks /v1/csrf before it posts the order.
+		require.False(t, tokenInPage, "a cached public page carries no per-visitor token")
+		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Click(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
 			chromedp.WaitVisible(`.sheet-backdrop.open #quick-email`, chromedp.ByQuery),
 			typeInto("quick-email", "quick@example.ph"),

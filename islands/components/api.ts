@@ -24,19 +24,41 @@ export function toast(message: string): void {
 export type ApiResult = { responseCode?: number; redirectUrl?: string; message?: string; [k: string]: unknown } | null;
 
 /**
+ * csrfToken returns the page's CSRF token: from its meta element, or, on a cached public page
+ * that carries none, from GET /v1/csrf (which starts the visitor's session), kept in a new meta
+ * element for the next call. It resolves with '' when the token cannot be had.
+ */
+export async function csrfToken(): Promise<string> {
+  const meta = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]');
+  if (meta?.content) return meta.content;
+  try {
+    const res = await fetch('/v1/csrf', { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    const { token } = (await res.json()) as { token?: string };
+    if (!token) return '';
+    const m = document.createElement('meta');
+    m.name = 'csrf-token';
+    m.content = token;
+    document.head.appendChild(m);
+    return token;
+  } catch {
+    return '';
+  }
+}
+
+/**
  * call sends a JSON request to a /v1 endpoint with the CSRF header, shows the loading indicator
  * while it runs and the error toast when it fails. It resolves with the HTTP status and the
  * parsed body (null when empty).
  */
 export async function call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; data: ApiResult }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
-  if (csrf) headers['X-CSRF-Token'] = csrf;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   emit('toggle-loading', true);
   let status = 0;
   let data: ApiResult = null;
   try {
+    const csrf = method === 'GET' ? document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content : await csrfToken();
+    if (csrf) headers['X-CSRF-Token'] = csrf;
     const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
     status = res.status;
     const text = await res.text();

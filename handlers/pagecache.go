@@ -1,0 +1,255 @@
+package handlers
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/labstack/echo/v5"
+	"golang.org/x/sync/singleflight"
+
+	"palaro/views"
+)
+
+// publicPageRoutes are the routes whose answer to an anonymous visitor is the same bytes for
+// everyone: no session is started for them, and cachePublicPages keeps their rendered bytes.
+var publicPageRoutes = map[string]bool{
+	"/": true, "/events": true, "/e/:code": true, "/f/:tag": true, "/calendar": true, "/v1/calendar": true,
+	"/about": true, "/faq": true, "/contacts": true, "/privacy": true, "/terms": true, "/cookies": true,
+}
+
+// publicPage reports whether the request is a GET or HEAD of a route of publicPageRoutes.
+func publicPage(c *echo.Context) bool {
+	m := c.Request().Method
+	return (m == http.MethodGet || m == http.MethodHead) && publicPageRoutes[c.Path()]
+}
+
+// publicCacheControl lets a browser keep a public page but ask again each time (answered with a
+// 304 when its ETag still matches), and a CDN or reverse proxy serve it for 10 s, and a stale copy
+// for 30 s more while it fetches the new one.
+const publicCacheControl = "public, max-age=0, s-maxage=10, stale-while-revalidate=30"
+
+// maxCachedPages bounds the page cache, whatever paths and queries visitors ask for.
+const maxCachedPages = 1000
+
+// cachedPage is one rendered public page: its body as it is and gzipped, with their ETags.
+type cachedPage struct {
+	status      int
+	contentType string
+	body        []byte
+	gzipped     []byte
+	etag        string
+	gzipETag    string
+	expires     time.Time
+}
+
+// pageCache keeps the rendered public pages of anonymous visitors by path and query, for at most
+// ttl, until Invalidate. Concurrent misses of one page share one render.
+type pageCache struct {
+	ttl time.Duration
+	now func() time.Time
+
+	mu      sync.Mutex
+	entries map[string]*cachedPage
+	gen     uint64 // counts Invalidate calls: a render started before one is not kept
+	group   singleflight.Group
+}
+
+func newPageCache(ttl time.Duration, now func() time.Time) *pageCache {
+	return &pageCache{ttl: ttl, now: now, entries: map[string]*cachedPage{}}
+}
+
+// Invalidate drops every cached page, so the next visitor sees changed event data at once.
+func (pc *pageCache) Invalidate() {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	clear(pc.entries)
+	pc.gen++
+}
+
+// get returns the page cached under key, or renders it once (however many ask at the same time)
+// and keeps it when it is a 200 and no Invalidate came while it rendered.
+func (pc *pageCache) get(key string, render func() (*cachedPage, error)) (*cachedPage, error) {
+	now := pc.now()
+	pc.mu.Lock()
+	p, ok := pc.entries[key]
+	gen := pc.gen
+	pc.mu.Unlock()
+	if ok && now.Before(p.expires) {
+		return p, nil
+	}
+	v, err, _ := pc.group.Do(strconv.FormatUint(gen, 10)+" "+key, func() (any, error) {
+		p, err := render()
+		if err != nil {
+			return nil, err
+		}
+		p.expires = now.Add(pc.ttl)
+		if p.status == http.StatusOK {
+			pc.store(key, p, gen)
+		}
+		return p, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*cachedPage), nil
+}
+
+// store keeps p under key unless the cache was invalidated since gen; when the cache is full it
+// first drops expired pages, and keeps nothing when it is still full.
+func (pc *pageCache) store(key string, p *cachedPage, gen uint64) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if gen != pc.gen {
+		return
+	}
+	if len(pc.entries) >= maxCachedPages {
+		now := pc.now()
+		for k, e := range pc.entries {
+			if !now.Before(e.expires) {
+				delete(pc.entries, k)
+			}
+		}
+		if len(pc.entries) >= maxCachedPages {
+			return
+		}
+	}
+	pc.entries[key] = p
+}
+
+// cachePublicPages answers anonymous visitors of public pages from the page cache: the page is
+// rendered once without any per-visitor part, gzipped once, and served with an ETag (304 on a
+// matching If-None-Match) and a Cache-Control that lets a proxy keep it briefly. A signed-in
+// visitor's request bypasses the cache: their page (menu with their name, the sign-out form and
+// its token) is rendered for them and marked private.
+func (s *Server) cachePublicPages(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		if !publicPage(c) {
+			return next(c)
+		}
+		if currentUser(c) != nil {
+			c.Response().Header().Set("Cache-Control", "private, no-cache")
+			return next(c)
+		}
+		if s.pages.ttl <= 0 {
+			return next(c)
+		}
+		r := c.Request()
+		p, err := s.pages.get(r.URL.Path+"?"+r.URL.RawQuery, func() (*cachedPage, error) { return renderPage(c, next) })
+		if err != nil {
+			return err
+		}
+		return servePage(c, p)
+	}
+}
+
+// renderPage runs the page's handler into memory as an anonymous visitor (no CSRF token, no
+// viewer, whatever session the request carries) and gzips the result.
+func renderPage(c *echo.Context, next echo.HandlerFunc) (*cachedPage, error) {
+	orig, req := c.Response(), c.Request()
+	rec := &pageRecorder{header: http.Header{}}
+	c.SetResponse(rec)
+	c.SetRequest(req.WithContext(views.WithRequestInfo(req.Context(), views.RequestInfo{})))
+	err := next(c)
+	c.SetResponse(orig)
+	c.SetRequest(req)
+	if err != nil {
+		return nil, err
+	}
+	p := &cachedPage{status: rec.status, contentType: rec.header.Get(echo.HeaderContentType), body: rec.body.Bytes()}
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
+	var gz bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&gz, gzip.DefaultCompression)
+	_, _ = w.Write(p.body)
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	p.gzipped = gz.Bytes()
+	sum := sha256.Sum256(p.body)
+	tag := base64.RawURLEncoding.EncodeToString(sum[:12])
+	p.etag, p.gzipETag = `"`+tag+`"`, `"`+tag+`-gz"`
+	return p, nil
+}
+
+// servePage writes a cached page: gzipped to clients that accept it, or a 304 when the client's
+// copy is current. A response that sets a cookie (an expired sign-in being cleared) is private.
+func servePage(c *echo.Context, p *cachedPage) error {
+	w, r := c.Response(), c.Request()
+	h := w.Header()
+	h.Set(echo.HeaderContentType, p.contentType)
+	if len(h.Values("Set-Cookie")) > 0 {
+		h.Set("Cache-Control", "private, no-cache")
+	} else {
+		h.Set("Cache-Control", publicCacheControl)
+	}
+	body, etag := p.body, p.etag
+	if strings.Contains(r.Header.Get(echo.HeaderAcceptEncoding), "gzip") {
+		body, etag = p.gzipped, p.gzipETag
+		h.Set(echo.HeaderContentEncoding, "gzip")
+	}
+	h.Set("ETag", etag)
+	if p.status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), etag) {
+		h.Del(echo.HeaderContentEncoding)
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	h.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
+	w.WriteHeader(p.status)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	_, err := w.Write(body)
+	return err
+}
+
+// etagMatches reports whether an If-None-Match header names etag (weak comparison, or "*").
+func etagMatches(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// pageRecorder collects a page's status, headers and body in memory.
+type pageRecorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+// Header returns the recorded headers.
+func (w *pageRecorder) Header() http.Header { return w.header }
+
+// WriteHeader records the status.
+func (w *pageRecorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+// Write records body bytes.
+func (w *pageRecorder) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.body.Write(p)
+}
+
+// csrfTokenAPI answers GET /v1/csrf with the session's CSRF token, starting a session when there
+// is none: cached public pages carry no token, so their scripts (htmx, the islands) ask here
+// before their first state-changing call.
+func (s *Server) csrfTokenAPI(c *echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, map[string]string{"token": visitOf(c).csrfToken()})
+}

@@ -1,0 +1,48 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestPublicPages_SignedInBypassesCache: a visitor reads the cached home page (no cookie), follows
+// its sign-up link and posts the form without JavaScript, then gets the home page with their own
+// menu (never shared, never kept by a proxy) and signs out with its form, again without JavaScript.
+func TestPublicPages_SignedInBypassesCache(t *testing.T) {
+	ts := newTestServer(t)
+	ts.pages = newPageCache(time.Hour, ts.Now)
+	c := ts.client(t, "10.0.0.7")
+
+	home := c.get("/")
+	require.Equal(t, http.StatusOK, home.Code)
+	require.Empty(t, home.Result().Cookies(), "the cached home page starts no session")
+	require.Contains(t, home.body, `href="/sign-up"`)
+	require.Empty(t, c.csrf, "and carries no token")
+
+	signUp := c.get("/sign-up") // the link's target renders its form with the session's token
+	require.NotEmpty(t, signUp.Result().Cookies())
+	require.NotEmpty(t, c.csrf)
+	c.signUp("cached@example.ph", "09171230001")
+
+	mine := c.get("/")
+	require.Equal(t, http.StatusOK, mine.Code)
+	require.Contains(t, mine.body, "Signed in as")
+	require.Equal(t, "private, no-cache", mine.Header().Get("Cache-Control"))
+	require.Empty(t, mine.Header().Get("ETag"))
+	form := regexp.MustCompile(`(?s)<form method="post" action="/sign-out"[^>]*>\s*<input type="hidden" name="_csrf" value="([^"]+)"`).FindStringSubmatch(mine.body)
+	require.NotNil(t, form, "the personal menu's sign-out form carries the session's token")
+	require.Equal(t, c.csrf, form[1])
+
+	anon := ts.client(t, "10.0.0.8").get("/")
+	require.Equal(t, home.body, anon.body, "the signed-in page was not cached for others")
+	require.NotContains(t, anon.body, "Signed in as")
+
+	out := c.post("/sign-out", url.Values{})
+	require.Equal(t, http.StatusSeeOther, out.Code, out.body)
+	require.Equal(t, home.body, c.get("/").body, "signed out: the shared page again")
+}
