@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,24 @@ import (
 var publicPageRoutes = map[string]bool{
 	"/": true, "/events": true, "/e/:code": true, "/f/:tag": true, "/calendar": true, "/v1/calendar": true,
 	"/about": true, "/faq": true, "/contacts": true, "/privacy": true, "/terms": true, "/cookies": true,
+}
+
+// pageQueryParams are the query parameters the public pages read (the list filters, the page
+// number, the location, the calendar's month). The cache key keeps only these, so a link with
+// tracking parameters (utm_source, fbclid) shares its page's entry; a public page that starts
+// reading another parameter must add it here.
+var pageQueryParams = []string{"lat", "lng", "month", "page", "tag", "when"}
+
+// pageKey is the cache key of a public page: its path and the query parameters it reads.
+func pageKey(r *http.Request) string {
+	q := r.URL.Query()
+	kept := url.Values{}
+	for _, k := range pageQueryParams {
+		if v, ok := q[k]; ok {
+			kept[k] = v
+		}
+	}
+	return r.URL.Path + "?" + kept.Encode()
 }
 
 // publicPage reports whether the request is a GET or HEAD of a route of publicPageRoutes.
@@ -141,7 +160,7 @@ func (s *Server) cachePublicPages(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		r := c.Request()
-		p, err := s.pages.get(r.URL.Path+"?"+r.URL.RawQuery, func() (*cachedPage, error) { return renderPage(c, next) })
+		p, err := s.pages.get(pageKey(r), func() (*cachedPage, error) { return renderPage(c, next) })
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"testing"
@@ -45,4 +46,24 @@ func TestPublicPages_SignedInBypassesCache(t *testing.T) {
 	out := c.post("/sign-out", url.Values{})
 	require.Equal(t, http.StatusSeeOther, out.Code, out.body)
 	require.Equal(t, home.body, c.get("/").body, "signed out: the shared page again")
+}
+
+func TestPageKey_KeepsOnlyTheParametersPagesRead(t *testing.T) {
+	ts := newTestServer(t)
+	ts.pages = newPageCache(time.Hour, ts.Now)
+	c := ts.client(t, "10.0.0.9")
+	plain := c.get("/?when=week")
+	tracked := c.get("/?utm_source=fb&when=week&fbclid=abc")
+	require.Equal(t, plain.body, tracked.body)
+	require.Equal(t, plain.Header().Get("ETag"), tracked.Header().Get("ETag"))
+	c.get("/?when=today")
+	require.Len(t, ts.pages.entries, 2, "tracking parameters share the page's entry; another filter is another page")
+	for _, tc := range []struct{ path, key string }{
+		{"/", "/?"},
+		{"/e/x?utm_campaign=y", "/e/x?"},
+		{"/calendar?month=2026-04&ref=z", "/calendar?month=2026-04"},
+		{"/?page=2&when=week&lat=14.5&lng=121.0", "/?lat=14.5&lng=121.0&page=2&when=week"},
+	} {
+		require.Equal(t, tc.key, pageKey(httptest.NewRequest(http.MethodGet, tc.path, nil)), tc.path)
+	}
 }

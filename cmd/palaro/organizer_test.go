@@ -207,7 +207,7 @@ func TestOrganizerRegistration_Approval(t *testing.T) {
 
 // TestOrganizerAPI_DraftThenPublish creates a draft through the API (not public), adds ticket
 // types, publishes it and finds it at once on the home page, /f/, the calendar and the sitemap,
-// with public pages cached for an hour: publishing drops the cache.
+// with public event reads and pages cached for an hour: publishing drops both caches.
 func TestOrganizerAPI_DraftThenPublish(t *testing.T) {
 	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "1")
