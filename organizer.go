@@ -796,7 +796,7 @@ type ExtrasService interface {
 	CreatePromoCode(ctx context.Context, eventID int64, actor string, p PromoCode) (*PromoCode, error)
 }
 
-// SeatingService lets organizers take seats of a seated ticket type off sale.
+// SeatingService lets organizers lay out the seats of a seated ticket type and take seats off sale.
 type SeatingService interface {
 	// BlockedSeats returns the labels of the ticket type's blocked seats.
 	BlockedSeats(ctx context.Context, ticketTypeID int64) ([]string, error)
@@ -804,4 +804,8 @@ type SeatingService interface {
 	// free and leave the capacity, unblocked ones come back on sale. Returns EINVALID for a seat
 	// that is not free or not of the ticket type, ENOTFOUND.
 	SetBlockedSeats(ctx context.Context, eventID int64, ticketTypeCode, actor string, labels []string) error
+	// SetSeatPlan replaces the ticket type's layout; its capacity becomes the plan's sellable
+	// seats. Returns EINVALID for an invalid plan, a sold or held seat left off the map or
+	// blocked, or a capacity below sold plus held; ENOTFOUND.
+	SetSeatPlan(ctx context.Context, eventID int64, ticketTypeCode, actor string, p SeatPlan) error
 }

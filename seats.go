@@ -2,6 +2,7 @@ package palaro
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -43,6 +44,9 @@ type SeatService interface {
 	// CheckSeats checks that every label is a seat of the ticket type that nobody holds or owns.
 	// Returns EINVALID for a label that is not one of its seats and ECONFLICT for a taken seat.
 	CheckSeats(ctx context.Context, ticketTypeID int64, labels []string) error
+	// SeatPlan returns the layout of a seated ticket type (rows, seats per row, aisles, empty
+	// rows, blocked seats). Returns ENOTFOUND when the ticket type has no seats.
+	SeatPlan(ctx context.Context, ticketTypeID int64) (SeatPlan, error)
 }
 
 // SeatLayout generates the seats of a seated ticket type of the given capacity: rows A to H of
@@ -136,4 +140,132 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// Bounds of a seat plan: rows A to Z, and at most MaxSeatsInRow seats in a row.
+const (
+	MaxSeatRows   = 26
+	MaxSeatsInRow = 60
+)
+
+// SeatPlan is the stored layout of a seated ticket type: Rows rows (A, B, …) of SeatsPerRow seats
+// numbered from 1, an aisle (a gap in every row) after each seat number in AisleAfter, an empty
+// row after each row label in GapAfterRows, and Blocked seats, which exist but are not for sale.
+// Its capacity is its number of sellable seats.
+type SeatPlan struct {
+	Rows         int      `json:"rows"`
+	SeatsPerRow  int      `json:"seatsPerRow"`
+	AisleAfter   []int    `json:"aisleAfter"`
+	GapAfterRows []string `json:"gapAfterRows"`
+	Blocked      []string `json:"blocked"`
+}
+
+// Normalize sorts the plan's aisles, row gaps and blocked seats, upper-cases and deduplicates them.
+func (p SeatPlan) Normalize() SeatPlan {
+	aisles := slices.Clone(p.AisleAfter)
+	slices.Sort(aisles)
+	p.AisleAfter = slices.Compact(aisles)
+	upper := func(in []string) []string {
+		var out []string
+		for _, s := range in {
+			if s = strings.ToUpper(strings.TrimSpace(s)); s != "" && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	p.GapAfterRows = upper(p.GapAfterRows)
+	slices.SortFunc(p.GapAfterRows, func(a, b string) int { return rowIndex(a) - rowIndex(b) })
+	p.Blocked = upper(p.Blocked)
+	slices.Sort(p.Blocked)
+	return p
+}
+
+// rowIndex is the 0-based index of a row label of at most one letter, or -1.
+func rowIndex(label string) int {
+	if len(label) != 1 || label[0] < 'A' || label[0] > 'Z' {
+		return -1
+	}
+	return int(label[0] - 'A')
+}
+
+// Validate checks a normalized plan: its size within bounds, aisles between two seats, row gaps
+// between two rows, blocked seats on the plan, and at least one seat for sale. Returns EINVALID
+// with the field of the problem ("rows", "seatsPerRow", "aisleAfter", "gapAfterRows", "blocked").
+func (p SeatPlan) Validate() error {
+	fail := func(field, format string, args ...any) error {
+		msg := fmt.Sprintf(format, args...)
+		return &Error{Code: EINVALID, Message: msg, Fields: map[string]string{field: msg}}
+	}
+	if p.Rows < 1 || p.Rows > MaxSeatRows {
+		return fail("rows", "A seat map has 1 to %d rows.", MaxSeatRows)
+	}
+	if p.SeatsPerRow < 1 || p.SeatsPerRow > MaxSeatsInRow {
+		return fail("seatsPerRow", "A row has 1 to %d seats.", MaxSeatsInRow)
+	}
+	for _, n := range p.AisleAfter {
+		if n < 1 || n >= p.SeatsPerRow {
+			return fail("aisleAfter", "An aisle must come after seat 1 to %d, between two seats.", p.SeatsPerRow-1)
+		}
+	}
+	for _, r := range p.GapAfterRows {
+		if i := rowIndex(r); i < 0 || i >= p.Rows-1 {
+			return fail("gapAfterRows", "An empty row must come between two rows (after row A to %s).", RowLabel(max(p.Rows-2, 0)))
+		}
+	}
+	for _, l := range p.Blocked {
+		if !p.Has(l) {
+			return fail("blocked", "Seat %s is not on the seat map.", truncate(l, 12))
+		}
+	}
+	if p.Sellable() == 0 {
+		return fail("blocked", "At least one seat must be for sale.")
+	}
+	return nil
+}
+
+// Has reports whether label is a seat of the plan (blocked or not).
+func (p SeatPlan) Has(label string) bool {
+	if !seatRE.MatchString(label) {
+		return false
+	}
+	n, err := strconv.Atoi(strings.TrimLeft(label, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+	r := rowIndex(strings.TrimRight(label, "0123456789"))
+	return err == nil && r >= 0 && r < p.Rows && n >= 1 && n <= p.SeatsPerRow
+}
+
+// Sellable is the plan's number of seats for sale: every seat but the blocked ones.
+func (p SeatPlan) Sellable() int { return p.Rows*p.SeatsPerRow - len(p.Blocked) }
+
+// Seats returns every seat of the plan (blocked ones included), row by row, all available.
+func (p SeatPlan) Seats() []SeatRow {
+	rows := make([]SeatRow, 0, p.Rows)
+	for r := range p.Rows {
+		row := SeatRow{Row: RowLabel(r)}
+		for n := 1; n <= p.SeatsPerRow; n++ {
+			row.Seats = append(row.Seats, Seat{Label: row.Row + strconv.Itoa(n), Row: row.Row, Number: n, Status: SeatAvailable})
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// PlanOfSeats describes seats generated before plans were stored (palaro.SeatLayout) as a plan:
+// as many rows as they have and as many seats per row as the longest; the cells of the shorter
+// rows that have no seat count as blocked, so the capacity stays the same.
+func PlanOfSeats(rows []SeatRow, blocked []string) SeatPlan {
+	p := SeatPlan{Rows: len(rows), Blocked: slices.Clone(blocked)}
+	for _, r := range rows {
+		for _, s := range r.Seats {
+			p.SeatsPerRow = max(p.SeatsPerRow, s.Number)
+		}
+	}
+	for _, r := range rows {
+		for n := 1; n <= p.SeatsPerRow; n++ {
+			if !slices.ContainsFunc(r.Seats, func(s Seat) bool { return s.Number == n }) {
+				p.Blocked = append(p.Blocked, r.Row+strconv.Itoa(n))
+			}
+		}
+	}
+	return p.Normalize()
 }

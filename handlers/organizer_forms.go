@@ -329,7 +329,7 @@ func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, err error)
 			{Value: palaro.PaymentCard, Label: "Card", Selected: slices.Contains(in.PaymentTypes, palaro.PaymentCard)}}}
 	main.Checks = []views.OrgCheckGroup{pay}
 	main.Booleans = []views.FormCheckbox{
-		{Name: "seated", Label: "Seated: buyers choose seats on a seat map (rows of up to 20 seats)", Checked: in.Seated},
+		{Name: "seated", Label: "Seated: buyers choose seats on a seat map (laid out on this page once saved)", Checked: in.Seated},
 		{Name: "withSurvey", Label: "Ask the event's survey question", Checked: in.WithSurvey},
 		{Name: "showPromoField", Label: "Show the promo code field", Checked: in.ShowPromoField},
 	}
@@ -386,12 +386,19 @@ func (s *Server) orgEditTicketTypePage(c *echo.Context, caller *palaro.Caller) e
 // seatErr is the message of a refused change of blocked seats.
 func (s *Server) renderTicketTypeEdit(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, tt *palaro.TicketType,
 	in palaro.TicketTypeInput, err error, seatErr string, status int) error {
+	return s.renderTicketTypeEditPlan(c, caller, ev, tt, in, err, seatErr, nil, status)
+}
+
+// renderTicketTypeEditPlan is renderTicketTypeEdit with the seat grid showing plan, a refused one,
+// when it is not nil.
+func (s *Server) renderTicketTypeEditPlan(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, tt *palaro.TicketType,
+	in palaro.TicketTypeInput, err error, seatErr string, plan *palaro.SeatPlan, status int) error {
 	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
 	heading := "Edit " + tt.Name
 	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: ticketTypeForm(action, "Save", in, err)}
 	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
 	if tt.Seated && s.services.Seats != nil {
-		grid, gerr := s.seatGrid(c, tt, action+"/seats")
+		grid, gerr := s.seatGrid(c, tt, action+"/seats", plan)
 		if gerr != nil {
 			return gerr
 		}
@@ -406,8 +413,9 @@ func (s *Server) renderTicketTypeEdit(c *echo.Context, caller *palaro.Caller, ev
 	return render(c, status, views.OrgFormPage(s.orgPage(c, heading), v))
 }
 
-// seatGrid builds the console's seat grid of a seated ticket type.
-func (s *Server) seatGrid(c *echo.Context, tt *palaro.TicketType, action string) (*views.OrgSeatGrid, error) {
+// seatGrid builds the console's seat grid of a seated ticket type from its plan (or from plan, the
+// one refused, when it is not nil).
+func (s *Server) seatGrid(c *echo.Context, tt *palaro.TicketType, action string, plan *palaro.SeatPlan) (*views.OrgSeatGrid, error) {
 	ctx := c.Request().Context()
 	rows, err := s.services.Seats.SeatMap(ctx, tt.ID)
 	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
@@ -415,23 +423,84 @@ func (s *Server) seatGrid(c *echo.Context, tt *palaro.TicketType, action string)
 	} else if err != nil {
 		return nil, err
 	}
-	blocked, err := s.services.Organizers.BlockedSeats(ctx, tt.ID)
+	p, err := s.services.Seats.SeatPlan(ctx, tt.ID)
 	if err != nil {
 		return nil, err
 	}
-	g := &views.OrgSeatGrid{Action: action}
+	if plan != nil {
+		p = *plan
+	}
+	taken := map[string]bool{}
 	for _, r := range rows {
-		row := views.OrgSeatRow{Row: r.Row}
 		for _, seat := range r.Seats {
-			isBlocked := slices.Contains(blocked, seat.Label)
-			row.Seats = append(row.Seats, views.OrgSeatCell{Label: seat.Label, Number: seat.Number, Blocked: isBlocked,
-				Taken: !isBlocked && seat.Status != palaro.SeatAvailable})
+			if seat.Status != palaro.SeatAvailable && !slices.Contains(p.Blocked, seat.Label) {
+				taken[seat.Label] = true
+			}
+		}
+	}
+	g := &views.OrgSeatGrid{Action: action, RowCount: p.Rows, SeatsPerRow: p.SeatsPerRow, Sellable: p.Sellable(),
+		MaxRows: palaro.MaxSeatRows, MaxSeatsPerRow: palaro.MaxSeatsInRow}
+	for n := 1; n <= p.SeatsPerRow; n++ {
+		g.Columns = append(g.Columns, views.OrgSeatColumn{Number: n, Aisle: slices.Contains(p.AisleAfter, n), Last: n == p.SeatsPerRow})
+	}
+	for i, r := range p.Seats() {
+		row := views.OrgSeatRow{Row: r.Row, GapAfter: slices.Contains(p.GapAfterRows, r.Row), Last: i == p.Rows-1}
+		for _, seat := range r.Seats {
+			row.Seats = append(row.Seats, views.OrgSeatCell{Label: seat.Label, Number: seat.Number,
+				Blocked: slices.Contains(p.Blocked, seat.Label), Taken: taken[seat.Label],
+				AisleAfter: slices.Contains(p.AisleAfter, seat.Number)})
 		}
 		g.Rows = append(g.Rows, row)
 	}
 	return g, nil
 }
 
+// readSeatPlan reads the console's seat grid: rows, seats per row, the aisles, empty rows and
+// blocked seats ticked; ticks outside the new size are dropped (the grid was smaller or larger).
+func readSeatPlan(c *echo.Context) (palaro.SeatPlan, error) {
+	var p palaro.SeatPlan
+	var err error
+	number := func(name, msg string) int {
+		n, e := strconv.Atoi(strings.TrimSpace(c.FormValue(name)))
+		if e != nil && err == nil {
+			err = &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{name: msg}}
+		}
+		return n
+	}
+	p.Rows = number("rows", "Rows must be a whole number.")
+	p.SeatsPerRow = number("seatsPerRow", "Seats per row must be a whole number.")
+	if err != nil {
+		return p, err
+	}
+	for _, v := range formValues(c, "aisleAfter") {
+		if n, e := strconv.Atoi(v); e == nil && n >= 1 && n < p.SeatsPerRow {
+			p.AisleAfter = append(p.AisleAfter, n)
+		}
+	}
+	for _, v := range formValues(c, "gapAfterRows") {
+		if i := slices.Index(rowLabels(p.Rows-1), strings.ToUpper(v)); i >= 0 {
+			p.GapAfterRows = append(p.GapAfterRows, strings.ToUpper(v))
+		}
+	}
+	for _, v := range formValues(c, "blocked") {
+		if p.Rows >= 1 && p.Rows <= palaro.MaxSeatRows && p.SeatsPerRow >= 1 && p.SeatsPerRow <= palaro.MaxSeatsInRow && p.Has(strings.ToUpper(v)) {
+			p.Blocked = append(p.Blocked, v)
+		}
+	}
+	return p.Normalize(), nil
+}
+
+// rowLabels returns the labels of the first n rows.
+func rowLabels(n int) []string {
+	out := make([]string, 0, max(n, 0))
+	for i := range min(max(n, 0), palaro.MaxSeatRows) {
+		out = append(out, palaro.RowLabel(i))
+	}
+	return out
+}
+
+// orgSetBlockedSeats saves the console's seat grid: the whole plan when the form has its size, else
+// (an older form) only the blocked seats.
 func (s *Server) orgSetBlockedSeats(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
@@ -441,9 +510,21 @@ func (s *Server) orgSetBlockedSeats(c *echo.Context, caller *palaro.Caller) erro
 	if err != nil {
 		return err
 	}
-	err = s.services.Organizers.SetBlockedSeats(c.Request().Context(), ev.ID, tt.Code, caller.Actor(), formValues(c, "blocked"))
+	ctx := c.Request().Context()
+	var refused *palaro.SeatPlan
+	if c.FormValue("rows") == "" && c.FormValue("seatsPerRow") == "" {
+		err = s.services.Organizers.SetBlockedSeats(ctx, ev.ID, tt.Code, caller.Actor(), formValues(c, "blocked"))
+	} else {
+		var p palaro.SeatPlan
+		if p, err = readSeatPlan(c); err == nil {
+			err = s.services.Organizers.SetSeatPlan(ctx, ev.ID, tt.Code, caller.Actor(), p)
+		}
+		if p.Rows >= 1 && p.Rows <= palaro.MaxSeatRows && p.SeatsPerRow >= 1 && p.SeatsPerRow <= palaro.MaxSeatsInRow {
+			refused = &p
+		}
+	}
 	if _, ok := userFacing(err); ok && palaro.ErrorCode(err) == palaro.EINVALID {
-		return s.renderTicketTypeEdit(c, caller, ev, tt, palaro.TicketTypeInputOf(*tt), nil, palaro.ErrorMessage(err), http.StatusUnprocessableEntity)
+		return s.renderTicketTypeEditPlan(c, caller, ev, tt, palaro.TicketTypeInputOf(*tt), nil, palaro.ErrorMessage(err), refused, http.StatusUnprocessableEntity)
 	} else if err != nil {
 		return err
 	}

@@ -590,6 +590,11 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		}
 		props.Rows = append(props.Rows, views.SeatRowJSON{Row: r.Row, Status: b.String()})
 	}
+	plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
+	if err != nil {
+		return err
+	}
+	props.Aisles, props.RowGaps = append([]int{}, plan.AisleAfter...), append([]string{}, plan.GapAfterRows...)
 	view.Props = props
 	p := s.page(c, "Choose seats · "+tt.Name+" · "+ev.Name+" · Palaro", "Choose your seats for "+tt.Name+", "+ev.Name+", "+view.When+" at "+view.Place+".")
 	p.Nav = views.NavDefaultBack

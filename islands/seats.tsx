@@ -1,5 +1,7 @@
-// The seat map island of /s/{ticketTypeCode}: rows A to H facing the stage, cut into blocks of five
-// seats so a phone shows a whole block of 44 px seats (the touch-target size) without sideways scrolling. Each seat is the seat look of
+// The seat map island of /s/{ticketTypeCode}: rows from A facing the stage, cut into sections at the
+// organizer's aisles (a wider gap between sections) and into blocks of at most five seats, so a phone
+// shows a whole block of 44 px seats (the touch-target size) without sideways scrolling; an empty
+// row of the layout is a gap in every block. Each seat is the seat look of
 // the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
 // max seats and continues to the buy page with them: /b/{code}?seats=A1,A2.
 import { useEffect, useState } from 'react';
@@ -18,12 +20,30 @@ export type SeatsProps = {
   max: number;
   maxMessage: string;
   rows: SeatRow[];
+  /** aisles are the seat numbers an aisle follows, in every row. */
+  aisles?: number[];
+  /** rowGaps are the rows an empty row follows. */
+  rowGaps?: string[];
   selected: string[];
   source: string;
 };
 
 const STATUS: Record<string, string> = { a: 'available', h: 'held', s: 'sold' };
 const BLOCK = 5;
+
+/** sections cuts seat indexes 0..width-1 at the aisles (seat numbers), then into blocks of at most size seats. */
+export function sections(width: number, aisles: number[], size: number): number[][] {
+  const cuts = [...new Set(aisles.filter((a) => a > 0 && a < width))].sort((a, b) => a - b);
+  const out: number[][] = [];
+  let from = 0;
+  for (const end of [...cuts, width]) {
+    const starts: number[] = [];
+    for (let s = from; s < end; s += size) starts.push(s);
+    if (starts.length) out.push(starts);
+    from = end;
+  }
+  return out;
+}
 
 /** buyHref is the buy page for the chosen seats (labels are letters and digits only). */
 export function buyHref(code: string, seats: string[], source: string): string {
@@ -34,8 +54,9 @@ export function buyHref(code: string, seats: string[], source: string): string {
 function Seats(p: SeatsProps) {
   const [selected, setSelected] = useState<string[]>(p.selected || []);
   const width = Math.max(0, ...p.rows.map((r) => r.status.length));
-  const starts: number[] = [];
-  for (let s = 0; s < width; s += BLOCK) starts.push(s);
+  const groups = sections(width, p.aisles || [], BLOCK);
+  const bounds = groups.flat().concat(width);
+  const gaps = new Set(p.rowGaps || []);
   const full = selected.length >= p.max;
 
   useEffect(() => {
@@ -63,29 +84,33 @@ function Seats(p: SeatsProps) {
         <li><span className="swatch sold" />Sold</li>
       </ul>
       <div className="seat-blocks">
-        {starts.map((start) => {
-          const cols = Math.min(BLOCK, width - start);
-          return (
-            <fieldset key={start} className="seat-block">
-              <legend>Seats {cols > 1 ? `${start + 1}–${start + cols}` : start + 1}</legend>
-              {p.rows.map((r) => (
-                <div key={r.row} className="seat-row" role="group" aria-label={`Row ${r.row}`} style={{ gridTemplateColumns: `18px repeat(${cols}, 44px)` }}>
-                  <span className="row-label" aria-hidden="true">{r.row}</span>
-                  {Array.from({ length: cols }, (_, k) => {
-                    const i = start + k;
-                    const status = STATUS[r.status[i]];
-                    const label = `${r.row}${i + 1}`;
-                    if (!status) return <Checkbox key={label} name="seats" source="seat" label="-" checked={false} onChange={() => {}} />;
-                    return (
-                      <Checkbox key={label} name="seats" source="seat" value={label} label={label} status={status}
-                        checked={selected.includes(label)} disabled={status !== 'available'} onChange={(on) => toggle(label, on)} />
-                    );
-                  })}
-                </div>
-              ))}
-            </fieldset>
-          );
-        })}
+        {groups.map((starts) => (
+          <div key={starts[0]} className="seat-section" style={{ flexGrow: bounds[bounds.indexOf(starts[starts.length - 1]) + 1] - starts[0] }}>
+            {starts.map((start) => {
+              const cols = bounds[bounds.indexOf(start) + 1] - start;
+              return (
+                <fieldset key={start} className="seat-block">
+                  <legend>Seats {cols > 1 ? `${start + 1}–${start + cols}` : start + 1}</legend>
+                  {p.rows.map((r) => (
+                    <div key={r.row} className={`seat-row${gaps.has(r.row) ? ' gap-after' : ''}`} role="group" aria-label={`Row ${r.row}`} style={{ gridTemplateColumns: `18px repeat(${cols}, 44px)` }}>
+                      <span className="row-label" aria-hidden="true">{r.row}</span>
+                      {Array.from({ length: cols }, (_, k) => {
+                        const i = start + k;
+                        const status = STATUS[r.status[i]];
+                        const label = `${r.row}${i + 1}`;
+                        if (!status) return <Checkbox key={label} name="seats" source="seat" label="-" checked={false} onChange={() => {}} />;
+                        return (
+                          <Checkbox key={label} name="seats" source="seat" value={label} label={label} status={status}
+                            checked={selected.includes(label)} disabled={status !== 'available'} onChange={(on) => toggle(label, on)} />
+                        );
+                      })}
+                    </div>
+                  ))}
+                </fieldset>
+              );
+            })}
+          </div>
+        ))}
       </div>
       <div className="seat-bar" aria-live="polite" data-toast-above>
         <p className="seat-choice">

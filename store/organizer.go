@@ -453,8 +453,9 @@ func findTicketTypeTx(ctx context.Context, tx *sql.Tx, eventID int64, code strin
 	return &tt, err
 }
 
-// UpdateTicketType changes a ticket type; capacity never goes below sold plus held, and a seated
-// ticket type's seat map is regenerated only while none of its seats is taken.
+// UpdateTicketType changes a ticket type; capacity never goes below sold plus held, a seated
+// ticket type's generated seat map is regenerated only while none of its seats is taken, and the
+// capacity of one with a stored seat plan only changes with its plan (SetSeatPlan).
 func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, code, actor string, in palaro.TicketTypeInput) (*palaro.TicketType, error) {
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
@@ -472,6 +473,14 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 	if err := palaro.CheckCapacity(in.Capacity, cur.Sold, cur.Held); err != nil {
 		return nil, err
 	}
+	var plan string
+	if err := tx.QueryRowContext(ctx, `SELECT seat_plan FROM ticket_types WHERE id = ?`, cur.ID).Scan(&plan); err != nil {
+		return nil, err
+	}
+	if plan != "" && cur.Seated && in.Seated && cur.Capacity != in.Capacity {
+		msg := fmt.Sprintf("The capacity of a seated ticket type is its number of seats for sale (%d): change the seat map to change it.", cur.Capacity)
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
+	}
 	relayout := cur.Seated != in.Seated || (in.Seated && cur.Capacity != in.Capacity)
 	if relayout {
 		var taken int
@@ -483,6 +492,9 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 			return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE ticket_type_id = ?`, cur.ID); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET seat_plan = '' WHERE id = ?`, cur.ID); err != nil {
 			return nil, err
 		}
 	}

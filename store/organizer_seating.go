@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -75,4 +78,77 @@ func (s *OrganizerService) SetBlockedSeats(ctx context.Context, eventID int64, t
 		}
 	}
 	return tx.Commit()
+}
+
+// SetSeatPlan replaces a seated ticket type's layout, in the batching writer: seats leave and join
+// the map, the blocked seats become the plan's, and the capacity becomes its number of sellable
+// seats. A sold or held seat must stay on the map and for sale, and the capacity cannot go below
+// sold plus held.
+func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticketTypeCode, actor string, p palaro.SeatPlan) error {
+	p = p.Normalize()
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	stored, _ := json.Marshal(palaro.SeatPlan{Rows: p.Rows, SeatsPerRow: p.SeatsPerRow, AisleAfter: append([]int{}, p.AisleAfter...),
+		GapAfterRows: orEmpty(p.GapAfterRows), Blocked: []string{}})
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		orgID, err := eventOrg(ctx, tx, eventID)
+		if err != nil {
+			return err
+		}
+		tt, err := findTicketTypeTx(ctx, tx, eventID, ticketTypeCode)
+		if err != nil {
+			return err
+		}
+		if !tt.Seated {
+			return palaro.Errorf(palaro.EINVALID, "This ticket type has no seat map.")
+		}
+		taken, err := queryStrings(ctx, tx, `SELECT seat FROM seat_assignments WHERE ticket_type_id = ? AND blocked = 0 ORDER BY seat`, tt.ID)
+		if err != nil {
+			return err
+		}
+		for _, l := range taken {
+			if !p.Has(l) {
+				return palaro.Errorf(palaro.EINVALID, "Seat %s is sold or held, so it must stay on the seat map.", l)
+			}
+			if slices.Contains(p.Blocked, l) {
+				return palaro.Errorf(palaro.EINVALID, "Seat %s is sold or held, so it cannot be blocked.", l)
+			}
+		}
+		if err := palaro.CheckCapacity(p.Sellable(), tt.Sold, tt.Held); err != nil {
+			return &palaro.Error{Code: palaro.EINVALID, Message: fmt.Sprintf("This seat map has %d seats for sale: %s",
+				p.Sellable(), palaro.ErrorMessage(err))}
+		}
+		current, err := queryStrings(ctx, tx, `SELECT label FROM seats WHERE ticket_type_id = ?`, tt.ID)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND blocked = 1`, tt.ID); err != nil {
+			return err
+		}
+		for _, l := range current {
+			if !p.Has(l) {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE ticket_type_id = ? AND label = ?`, tt.ID, l); err != nil {
+					return err
+				}
+			}
+		}
+		for i, row := range p.Seats() {
+			for _, seat := range row.Seats {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO seats (ticket_type_id, label, row_index, row_label, number)
+					VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, tt.ID, seat.Label, i, seat.Row, seat.Number); err != nil {
+					return err
+				}
+			}
+		}
+		for _, l := range p.Blocked {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, seat, order_id, blocked) VALUES (?, ?, NULL, 1)`, tt.ID, l); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET capacity = ?, seat_plan = ? WHERE id = ?`, p.Sellable(), string(stored), tt.ID); err != nil {
+			return err
+		}
+		return audit(ctx, tx, orgID, eventID, actor, "seat map of "+tt.Code+" changed", palaro.AuditDetail(p), s.db.Now())
+	})
 }

@@ -3,6 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -203,4 +206,63 @@ func without(all, drop []string) []string {
 		}
 	}
 	return out
+}
+
+// SeatPlan returns the layout of a seated ticket type: its stored plan, or the plan its generated
+// seats form, with its blocked seats.
+func (s *SeatService) SeatPlan(ctx context.Context, ticketTypeID int64) (palaro.SeatPlan, error) {
+	return seatPlan(ctx, s.db.read, ticketTypeID)
+}
+
+// seatPlan reads a ticket type's seat plan (see SeatService.SeatPlan) with q.
+func seatPlan(ctx context.Context, q querier, ticketTypeID int64) (palaro.SeatPlan, error) {
+	var stored string
+	var seated bool
+	err := q.QueryRowContext(ctx, `SELECT seat_plan, seated FROM ticket_types WHERE id = ?`, ticketTypeID).Scan(&stored, &seated)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !seated) {
+		return palaro.SeatPlan{}, palaro.Errorf(palaro.ENOTFOUND, "This ticket has no seat map.")
+	} else if err != nil {
+		return palaro.SeatPlan{}, err
+	}
+	blocked, err := queryStrings(ctx, q, `SELECT seat FROM seat_assignments WHERE ticket_type_id = ? AND blocked = 1`, ticketTypeID)
+	if err != nil {
+		return palaro.SeatPlan{}, err
+	}
+	if stored != "" {
+		var p palaro.SeatPlan
+		if err := json.Unmarshal([]byte(stored), &p); err != nil {
+			return palaro.SeatPlan{}, fmt.Errorf("seat plan of ticket type %d: %w", ticketTypeID, err)
+		}
+		p.Blocked = blocked
+		return p.Normalize(), nil
+	}
+	rows, err := seatRows(ctx, q, ticketTypeID)
+	if err != nil {
+		return palaro.SeatPlan{}, err
+	}
+	if len(rows) == 0 {
+		return palaro.SeatPlan{}, palaro.Errorf(palaro.ENOTFOUND, "This ticket has no seat map.")
+	}
+	return palaro.PlanOfSeats(rows, blocked), nil
+}
+
+// seatRows returns a ticket type's seats, row by row, without their states.
+func seatRows(ctx context.Context, q querier, ticketTypeID int64) ([]palaro.SeatRow, error) {
+	rows, err := q.QueryContext(ctx, `SELECT label, row_label, number FROM seats WHERE ticket_type_id = ? ORDER BY row_index, number`, ticketTypeID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []palaro.SeatRow
+	for rows.Next() {
+		seat := palaro.Seat{Status: palaro.SeatAvailable}
+		if err := rows.Scan(&seat.Label, &seat.Row, &seat.Number); err != nil {
+			return nil, err
+		}
+		if len(out) == 0 || out[len(out)-1].Row != seat.Row {
+			out = append(out, palaro.SeatRow{Row: seat.Row})
+		}
+		out[len(out)-1].Seats = append(out[len(out)-1].Seats, seat)
+	}
+	return out, rows.Err()
 }

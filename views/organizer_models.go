@@ -310,17 +310,36 @@ type OrgSeatCell struct {
 	Blocked bool
 	// Taken is true for a sold or held seat, which cannot be blocked.
 	Taken bool
+	// AisleAfter is true when an aisle follows this seat.
+	AisleAfter bool
 }
 
-// OrgSeatRow is one row of the console's seat grid.
+// OrgSeatRow is one row of the console's seat grid; GapAfter when an empty row follows it.
 type OrgSeatRow struct {
-	Row   string
-	Seats []OrgSeatCell
+	Row      string
+	Seats    []OrgSeatCell
+	GapAfter bool
+	Last     bool
 }
 
-// OrgSeatGrid is the grid where an organizer ticks the seats to take off sale.
+// OrgSeatColumn is one seat number of the grid, where the organizer ticks an aisle after it.
+type OrgSeatColumn struct {
+	Number int
+	Aisle  bool
+	Last   bool
+}
+
+// OrgSeatGrid is the grid where an organizer lays out a seated ticket type: its size, aisles,
+// empty rows and the seats to take off sale.
 type OrgSeatGrid struct {
-	Action string
-	Rows   []OrgSeatRow
-	Error  string
+	Action         string
+	RowCount       int
+	SeatsPerRow    int
+	MaxRows        int
+	MaxSeatsPerRow int
+	// Sellable is the number of seats for sale, the ticket type's capacity.
+	Sellable int
+	Columns  []OrgSeatColumn
+	Rows     []OrgSeatRow
+	Error    string
 }

@@ -89,6 +89,9 @@ type SeatsProps struct {
 	Max        int           `json:"max"`
 	MaxMessage string        `json:"maxMessage"`
 	Rows       []SeatRowJSON `json:"rows"`
+	// Aisles are the seat numbers an aisle follows in every row; RowGaps the rows an empty row follows.
+	Aisles  []int    `json:"aisles"`
+	RowGaps []string `json:"rowGaps"`
 	// Selected are the seats chosen before (back from the form), still available.
 	Selected []string `json:"selected"`
 	Source   string   `json:"source"`

@@ -658,3 +658,50 @@ func mustTypeID(t *testing.T, a *testApp, code string) int64 {
 	require.NoError(t, err)
 	return tt.ID
 }
+
+// TestOrganizerSeats_Plan lays out a seated ticket type on the console's grid (size, an aisle, an
+// empty row, a blocked seat), finds the capacity and the buyer's seat map follow, and is refused
+// a plan that drops sold seats.
+func TestOrganizerSeats_Plan(t *testing.T) {
+	a := startApp(t)
+	ctx := context.Background()
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	const code = "mlbb-manila-showdown-lower"
+	edit := "/organizer/events/" + demoOwnedEvent + "/ticket-types/" + code
+	status, page := owner.get(edit + "/edit")
+	require.Equal(t, http.StatusOK, status)
+	rows := regexp.MustCompile(`name="rows"[^>]*value="(\d+)"`).FindStringSubmatch(page)
+	perRow := regexp.MustCompile(`name="seatsPerRow"[^>]*value="(\d+)"`).FindStringSubmatch(page)
+	require.NotNil(t, rows, "the grid has its size")
+	require.NotNil(t, perRow)
+	free := regexp.MustCompile(`name="blocked" value="([A-Z]+\d+)">`).FindStringSubmatch(page)
+	require.NotNil(t, free)
+	r, _ := strconv.Atoi(rows[1])
+	n, _ := strconv.Atoi(perRow[1])
+
+	status, _ = owner.post(edit+"/seats", url.Values{"rows": {rows[1]}, "seatsPerRow": {perRow[1]}, "aisleAfter": {"2"},
+		"gapAfterRows": {"A"}, "blocked": {free[1]}})
+	require.Equal(t, http.StatusSeeOther, status)
+	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, demoOwnedEvent)
+	require.NoError(t, err)
+	for _, tt := range ev.TicketTypes {
+		if tt.Code == code {
+			require.Equal(t, r*n-1, tt.Capacity, "the capacity is the seats for sale")
+		}
+	}
+	_, page = owner.get(edit + "/edit")
+	require.Contains(t, page, `name="aisleAfter" value="2" checked`)
+	require.Contains(t, page, `name="gapAfterRows" value="A" checked`)
+	require.Contains(t, page, `value="`+free[1]+`" checked>`)
+
+	_, page = owner.get("/s/" + code)
+	require.Contains(t, page, `"aisles":[2]`, "the buyer's map draws the aisle")
+	require.Contains(t, page, `"rowGaps":["A"]`, "and the empty row")
+
+	status, page = owner.post(edit+"/seats", url.Values{"rows": {"1"}, "seatsPerRow": {"1"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "is sold or held, so it must stay on the seat map.")
+	status, page = owner.post(edit+"/seats", url.Values{"rows": {"27"}, "seatsPerRow": {"4"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "A seat map has 1 to 26 rows.")
+}
