@@ -624,7 +624,9 @@ type OrganizerService interface {
 	FindOrder(ctx context.Context, eventID int64, publicID string) (*Order, error)
 	// ListRefundQueue returns the event's orders paid after their hold expired, not yet refunded.
 	ListRefundQueue(ctx context.Context, eventID int64) ([]*Order, error)
-	// MarkRefunded records that a refund-queue order was refunded. Returns ENOTFOUND.
+	// MarkRefunded moves a refund-queue or paid order to OrderRefunded: a paid order's tickets are
+	// cancelled (the gate refuses them), its seats and capacity come back; audit-logged. Returns
+	// ENOTFOUND for an unknown order, EINVALID for one that is neither paid nor to be refunded.
 	MarkRefunded(ctx context.Context, eventID int64, publicID, actor string) error
 	// ResendTickets queues the order's tickets e-mail again. Returns ENOTFOUND, EINVALID when unpaid.
 	ResendTickets(ctx context.Context, eventID int64, publicID, actor string) error

@@ -15,6 +15,8 @@ const (
 	OrderPaid    = "paid"    // paid (or free): tickets issued
 	OrderExpired = "expired" // hold released without payment
 	OrderRefund  = "refund"  // paid after its hold expired and capacity was gone: to be refunded by the operator
+	// OrderRefunded is an order whose payment was given back (marked by the organizer): its tickets are cancelled.
+	OrderRefunded = "refunded"
 )
 
 // Order kinds.

@@ -64,6 +64,9 @@ func (s *Server) renderOrgOrder(c *echo.Context, caller *palaro.Caller, orderID 
 	if o.Status == palaro.OrderRefund {
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Mark refunded", Action: href + "/refunded"})
 	}
+	if o.Status == palaro.OrderPaid && o.Total > 0 {
+		v.Actions = append(v.Actions, views.OrgAction{Label: "Mark refunded (cancels its tickets)", Action: href + "/refunded", Secondary: true})
+	}
 	for _, t := range o.Tickets {
 		row := views.OrgTicketRow{Code: t.Code, Status: t.Status, Holder: t.HolderName, Email: t.Email, Seat: t.Seat}
 		if t.Status == palaro.TicketValid && o.Kind == palaro.OrderKindTickets {
@@ -110,8 +113,17 @@ func (s *Server) orgMarkRefunded(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	if err := s.services.Organizers.MarkRefunded(c.Request().Context(), ev.ID, c.Param("order"), caller.Actor()); err != nil {
+	ctx := c.Request().Context()
+	o, err := s.services.Organizers.FindOrder(ctx, ev.ID, c.Param("order"))
+	if err != nil {
 		return err
+	}
+	if err := s.services.Organizers.MarkRefunded(ctx, ev.ID, o.PublicID, caller.Actor()); err != nil {
+		return err
+	}
+	s.eventsChanged() // the capacity of a paid order's tickets is back on sale
+	if o.Status == palaro.OrderPaid {
+		return orderRedirect(c, ev.Code, o.PublicID, "refunded")
 	}
 	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/refunds?notice=refunded")
 }

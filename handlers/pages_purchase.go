@@ -264,6 +264,8 @@ func (s *Server) orderPage(c *echo.Context) error {
 		}
 	case palaro.OrderRefund:
 		v.Heading, v.Message = "Payment received too late", "The tickets sold out while your payment was on its way. Your payment will be refunded in full; our support team will contact you."
+	case palaro.OrderRefunded:
+		v.Heading, v.Message = "Order refunded", "This order was refunded, and its tickets are no longer valid."
 	}
 	for _, t := range o.Tickets {
 		if t.Email != o.Email {
@@ -285,6 +287,8 @@ func orderStatusText(status string) string {
 		return "Expired"
 	case palaro.OrderRefund:
 		return "To be refunded"
+	case palaro.OrderRefunded:
+		return "Refunded"
 	}
 	return status
 }

@@ -100,7 +100,8 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.write, sub, goose.WithAllowOutofOrder(true))
+	p, err := goose.NewProvider(goose.DialectSQLite3, db.write, sub, goose.WithAllowOutofOrder(true),
+		goose.WithGoMigrations(migrationOrderRefunded))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}

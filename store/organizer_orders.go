@@ -40,26 +40,46 @@ func (s *OrganizerService) ListRefundQueue(ctx context.Context, eventID int64) (
 	return loadOrders(ctx, tx, `o.event_id = ? AND o.status = 'refund' AND o.refunded_at IS NULL ORDER BY o.id`, eventID)
 }
 
-// MarkRefunded records that a refund-queue order was refunded.
+// MarkRefunded moves a refund-queue or paid order to refunded, in the batching writer: a paid
+// order's tickets are cancelled (the gate reads them so), the ticket type gets back the capacity of
+// those still valid or checked in, and its seats go back on sale.
 func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publicID, actor string) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	now := s.db.Now()
-	res, err := tx.ExecContext(ctx, `UPDATE orders SET refunded_at = ? WHERE event_id = ? AND public_id = ?
-		AND status = 'refund' AND refunded_at IS NULL`, formatTime(now), eventID, publicID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return palaro.Errorf(palaro.ENOTFOUND, "No order to refund with that id.")
-	}
-	if err := s.auditEvent(ctx, tx, eventID, actor, "order "+publicID+" marked refunded", ""); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var id, typeID int64
+		var status, kind string
+		err := tx.QueryRowContext(ctx, `SELECT id, status, kind, coalesce(ticket_type_id, 0) FROM orders WHERE event_id = ? AND public_id = ?`,
+			eventID, publicID).Scan(&id, &status, &kind, &typeID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "No order to refund with that id.")
+		} else if err != nil {
+			return err
+		}
+		if status != palaro.OrderRefund && status != palaro.OrderPaid {
+			return palaro.Errorf(palaro.EINVALID, "Only a paid order or one to be refunded can be marked refunded; this one is %s.", status)
+		}
+		cancelled := int64(0)
+		if status == palaro.OrderPaid {
+			res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE order_id = ? AND status IN ('valid', 'checked_in')`, id)
+			if err != nil {
+				return err
+			}
+			cancelled, _ = res.RowsAffected()
+			if kind == palaro.OrderKindTickets && cancelled > 0 {
+				if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = CASE WHEN sold > ? THEN sold - ? ELSE 0 END WHERE id = ?`, cancelled, cancelled, typeID); err != nil {
+					return err
+				}
+			}
+			if err := releaseSeats(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'refunded', refunded_at = ? WHERE id = ?`,
+			formatTime(s.db.Now()), id); err != nil {
+			return err
+		}
+		return s.auditEvent(ctx, tx, eventID, actor, "order "+publicID+" marked refunded",
+			palaro.AuditDetail(map[string]any{"from": status, "ticketsCancelled": cancelled}))
+	})
 }
 
 // auditEvent appends to an event's audit log inside tx.

@@ -65,7 +65,7 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 			}
 		case ev.Status != palaro.PaymentPaid:
 			// pending or failed (a declined card can be retried on the same checkout): nothing to do
-		case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund:
+		case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund || o.Status == palaro.OrderRefunded:
 			// settled by an earlier event (a different id for the same payment): nothing to do
 		default:
 			return s.settlePaid(ctx, tx, o, now)

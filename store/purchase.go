@@ -718,7 +718,7 @@ func (s *PurchaseService) FindOrderByPublicID(ctx context.Context, publicID stri
 // ListOrders returns the most recent orders matching the filter.
 func (s *PurchaseService) ListOrders(ctx context.Context, f palaro.OrderFilter) ([]*palaro.Order, error) {
 	switch f.Status {
-	case "", palaro.OrderPending, palaro.OrderPaid, palaro.OrderExpired, palaro.OrderRefund:
+	case "", palaro.OrderPending, palaro.OrderPaid, palaro.OrderExpired, palaro.OrderRefund, palaro.OrderRefunded:
 	default:
 		return nil, palaro.Errorf(palaro.EINVALID, "Unknown order status %q.", f.Status)
 	}

@@ -87,7 +87,7 @@ func main() {
 	case "orders":
 		fs := flag.NewFlagSet("orders", flag.ExitOnError)
 		refunds := fs.Bool("refunds", false, "only orders paid after their tickets were gone, to refund")
-		status := fs.String("status", "", "only orders with this status (pending, paid, expired, refund)")
+		status := fs.String("status", "", "only orders with this status (pending, paid, expired, refund, refunded)")
 		limit := fs.Int("limit", 50, "at most this many orders, newest first")
 		_ = fs.Parse(os.Args[2:])
 		if *refunds {
