@@ -172,6 +172,8 @@ func (s *Server) scanPage(c *echo.Context) error {
 		v.Scratch = s.scratchProps(res.Scratch)
 		page.Islands = []string{"scratch"}
 	}
+	page.Islands = append(page.Islands, "camerascan")
+	allowWasm(c)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return render(c, status, views.ActivitiesPage(page, v))
 }
@@ -186,15 +188,17 @@ func (s *Server) activitiesPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	page := s.engagePage(c, "Activities", "Booth games, scratch cards and quizzes at events, and your log of points and prizes.")
+	page.Islands = []string{"camerascan"}
+	allowWasm(c)
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return render(c, http.StatusOK, views.ActivitiesPage(s.engagePage(c, "Activities",
-		"Booth games, scratch cards and quizzes at events, and your log of points and prizes."), v))
+	return render(c, http.StatusOK, views.ActivitiesPage(page, v))
 }
 
 // activitiesView builds the activities page for participant p (nil for a visitor who is none).
 func (s *Server) activitiesView(c *echo.Context, p *palaro.Participant) (views.ActivitiesView, error) {
 	ctx := c.Request().Context()
-	v := views.ActivitiesView{RegisterHref: "/register?next=%2Factivities"}
+	v := views.ActivitiesView{RegisterHref: "/register?next=%2Factivities", Camera: s.cameraScan("booth")}
 	acts, err := s.services.Activities.ListActivities(ctx, "")
 	if err != nil {
 		return v, err

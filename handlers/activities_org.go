@@ -176,7 +176,7 @@ func (s *Server) renderBooth(c *echo.Context, caller *palaro.Caller, ev *palaro.
 	}
 	base := "/organizer/events/" + ev.Code + "/activities/" + a.Code
 	v := views.OrgBoothView{Frame: orgFrame(c, caller, "Booth · "+a.Name), ScanAction: base + "/scan", ClaimAction: base + "/claims/",
-		Result: result, ResultError: isErr}
+		Result: result, ResultError: isErr, Camera: s.cameraScan("participant")}
 	v.Frame.Back = views.Link{Label: "Activities", Href: "/organizer/events/" + ev.Code + "/activities"}
 	for _, cl := range claims {
 		row := views.OrgClaimRow{ID: strconv.FormatInt(cl.VisitID, 10), Participant: cl.Participant, Prize: cl.PrizeName,
@@ -188,6 +188,8 @@ func (s *Server) renderBooth(c *echo.Context, caller *palaro.Caller, ev *palaro.
 	}
 	p := s.orgPage(c, "Booth · "+a.Name)
 	p.Styles = []string{"css/engage.css"}
+	p.Islands = []string{"camerascan"}
+	allowWasm(c)
 	return render(c, http.StatusOK, views.OrgBoothPage(p, v))
 }
 

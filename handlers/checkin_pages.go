@@ -29,9 +29,7 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 	}
 	p := s.orgPage(c, "Gate · "+ev.Name)
 	p.Islands = []string{"gate"}
-	// The QR decoder of browsers without BarcodeDetector is WebAssembly: this page alone may compile it.
-	h := c.Response().Header()
-	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"), "script-src ", "script-src 'wasm-unsafe-eval' ", 1))
+	allowWasm(c)
 	return render(c, http.StatusOK, views.GatePage(p, v))
 }
 
@@ -115,4 +113,23 @@ func (s *Server) undoCheckIn(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+url.PathEscape(ev.Code)+"/check-ins?notice="+notice)
+}
+
+// allowWasm lets the page compile WebAssembly, the QR decoder of browsers without BarcodeDetector:
+// only the pages with a camera scanner (the gate, activities, the booth) have this exception.
+func allowWasm(c *echo.Context) {
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"), "script-src ", "script-src 'wasm-unsafe-eval' ", 1))
+}
+
+// cameraScan returns the camera-scan island's props for mode ("booth" or "participant").
+func (s *Server) cameraScan(mode string) views.CameraScanProps {
+	p := views.CameraScanProps{Mode: mode, Origins: []string{}}
+	if u, err := url.Parse(s.config.BaseURL); err == nil && u.Scheme != "" && u.Host != "" {
+		p.Origins = append(p.Origins, u.Scheme+"://"+u.Host)
+	}
+	if mode == "participant" {
+		p.FormID, p.InputID = "booth-form", "participant"
+	}
+	return p
 }

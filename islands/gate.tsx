@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './mount';
 import { checkInOffline, load, manilaTime, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './components/gate-offline';
-import type { Detector } from './components/qr-camera';
+import { QRScanner } from './components/QRScanner';
 
 /** GateProps mirrors views.GateProps. */
 interface GateProps {
@@ -81,8 +81,6 @@ function Gate(props: GateProps) {
   const [answers, setAnswers] = useState(0);
   const [code, setCode] = useState('');
   const [gate, setGate] = useState(() => localStorage.getItem(GATE_KEY) || 'Gate 1');
-  const [camera, setCamera] = useState<'off' | 'starting' | 'on' | 'error'>('off');
-  const video = useRef<HTMLVideoElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const busy = useRef(false);
 
@@ -191,44 +189,6 @@ function Gate(props: GateProps) {
     void scan(value).then(() => input.current?.focus());
   };
 
-  // The camera: one frame every 250 ms; the same code is not read again for 10 s.
-  useEffect(() => {
-    if (camera !== 'starting') return;
-    let stream: MediaStream | null = null;
-    let timer = 0;
-    let stopped = false;
-    let last = '';
-    let lastAt = 0;
-    (async () => {
-      try {
-        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } });
-        const { qrDetector } = await import('./components/qr-camera');
-        const detector: Detector = await qrDetector();
-        if (stopped || !video.current) return;
-        video.current.srcObject = stream;
-        await video.current.play();
-        setCamera('on');
-        timer = window.setInterval(async () => {
-          if (!video.current || video.current.readyState < 2) return;
-          const found = await detector.detect(video.current).catch(() => []);
-          const value = found[0]?.rawValue;
-          if (value && (value !== last || Date.now() - lastAt > 10000)) {
-            last = value;
-            lastAt = Date.now();
-            void scan(value);
-          }
-        }, 250);
-      } catch {
-        setCamera('error');
-      }
-    })();
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-      stream?.getTracks().forEach((t) => t.stop());
-    };
-  }, [camera === 'starting' || camera === 'on', scan]); // eslint-disable-line react-hooks/exhaustive-deps
-
   const state = syncing ? 'syncing' : online ? 'online' : 'offline';
   const updated = kept.current.list?.generatedAt ? manilaTime(kept.current.list.generatedAt) : '';
   return (
@@ -273,19 +233,7 @@ function Gate(props: GateProps) {
           )}
         </div>
       </div>
-      <div className="gate-camera">
-        <video ref={video} className={camera === 'on' ? 'gate-video' : 'gate-video gate-video-off'} muted playsInline aria-label="Camera view" />
-        {camera === 'off' || camera === 'error' ? (
-          <button type="button" className="button block" onClick={() => setCamera('starting')}>
-            Scan with camera
-          </button>
-        ) : (
-          <button type="button" className="button block secondary" onClick={() => setCamera('off')}>
-            Stop camera
-          </button>
-        )}
-        {camera === 'error' && <p className="field-error">The camera is not available. Type the ticket code instead.</p>}
-      </div>
+      <QRScanner onCode={(value) => void scan(value)} startLabel="Scan with camera" unavailable="The camera is not available. Type the ticket code instead." />
       <form className="gate-manual" onSubmit={submit}>
         <div className="gate-field">
           <label htmlFor="gate-code">Ticket code</label>

@@ -67,6 +67,18 @@ type ActivitiesView struct {
 	Events          []ActivityEventGroup
 	// RegisterHref registers a participant and comes back (when no participant plays here).
 	RegisterHref string
+	// Camera is the "Scan a booth" camera island's props (the same for every visitor).
+	Camera CameraScanProps
+}
+
+// CameraScanProps are the camera-scan island's props: what a scanned QR code does ("booth": open
+// a booth's /scan URL of this site; "participant": fill and submit the booth staff's form).
+type CameraScanProps struct {
+	Mode string `json:"mode"`
+	// Origins are the site's own origins besides the page's (the configured base URL's).
+	Origins []string `json:"origins"`
+	FormID  string   `json:"formId,omitempty"`
+	InputID string   `json:"inputId,omitempty"`
 }
 
 // LeaderboardRow is one line of a leaderboard.

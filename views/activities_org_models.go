@@ -45,6 +45,7 @@ type OrgBoothView struct {
 	ResultError bool
 	Claims      []OrgClaimRow
 	ClaimAction string // prefix; the visit id is appended
+	Camera      CameraScanProps
 }
 
 // OrgNewsView is the console's news page: the articles and the form to write one.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -159,4 +160,22 @@ func TestParticipantQR(t *testing.T) {
 	require.Equal(t, 1, n, "one record per account")
 	status, _ = newVisitor(t, a).get("/activities/qr")
 	require.Equal(t, http.StatusSeeOther, status)
+}
+
+// TestActivities_CameraIsland: /activities and the booth staff page carry the camera-scan island
+// with props that name no visitor (the same for every browser).
+func TestActivities_CameraIsland(t *testing.T) {
+	a := startApp(t)
+	props := regexp.MustCompile(`<script id="camerascan-props" type="application/json">([^<]*)</script>`)
+	_, anon := newVisitor(t, a).get("/activities")
+	player := newVisitor(t, a)
+	registerParticipant(t, player, "Cam", "Era", "09175550777")
+	_, own := player.get("/activities")
+	require.Contains(t, anon, `data-island="camerascan"`)
+	require.Equal(t, props.FindStringSubmatch(anon), props.FindStringSubmatch(own))
+	require.Contains(t, props.FindStringSubmatch(anon)[1], `"mode":"booth"`)
+	org := signedIn(t, a, store.DemoOrganizerEmail)
+	_, booth := org.get("/organizer/events/" + demoOwnedEvent + "/activities/booth/scan")
+	require.Contains(t, props.FindStringSubmatch(booth)[1], `"mode":"participant"`)
+	require.Contains(t, booth, `id="booth-form"`)
 }
