@@ -148,6 +148,8 @@ type AddOn struct {
 	ImageURL string
 	// Quantity is how many of the add-on an order line holds (0 on an event's list, read as 1).
 	Quantity int
+	// Hidden is true for an add-on the organizer no longer offers (only the console lists it).
+	Hidden bool
 }
 
 // Count is how many of the add-on an order line holds: its Quantity, at least 1.

@@ -792,6 +792,10 @@ func ValidateAddOn(a AddOn) error {
 type ExtrasService interface {
 	// SaveAddOn creates (ID 0) or changes an add-on of the event. Returns EINVALID (with Fields), ENOTFOUND.
 	SaveAddOn(ctx context.Context, eventID int64, actor string, a AddOn) (*AddOn, error)
+	// ListAddOns returns every add-on of the event, hidden ones included.
+	ListAddOns(ctx context.Context, eventID int64) ([]AddOn, error)
+	// DeleteAddOn deletes an add-on nobody ordered. Returns ENOTFOUND, ECONFLICT for an ordered one.
+	DeleteAddOn(ctx context.Context, eventID, id int64, actor string) error
 	// ListPromoCodes returns the event's promo codes, newest first.
 	ListPromoCodes(ctx context.Context, eventID int64) ([]PromoCode, error)
 	// CreatePromoCode adds a promo code to the event. Returns EINVALID (with Fields), ECONFLICT for a taken code.

@@ -68,6 +68,11 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodPost, "/v1/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).apiOrgCreateTicketType, true},
 	{http.MethodPatch, "/v1/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).apiOrgUpdateTicketType, true},
 	{http.MethodGet, "/v1/organizer/events/:code/orders", palaro.ActionOrders, (*Server).apiOrgOrders, true},
+	{http.MethodGet, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgAddOns, true},
+	{http.MethodPost, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgSaveAddOn, true},
+	{http.MethodDelete, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, true},
+	{http.MethodGet, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgPromoCodes, true},
+	{http.MethodPost, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgCreatePromoCode, true},
 }, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes)...)
 
 // OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",

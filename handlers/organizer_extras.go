@@ -24,16 +24,24 @@ func addOnForm(action string, a palaro.AddOn, err error) views.OrgForm {
 			field(palaro.FieldName, "Name", "text", a.Name, 200), price,
 			field("category", "Category (Merchandise, Food, Parking, …)", "text", a.Category, 100),
 			field("notes", "Notes for the buyer", "textarea", a.Notes, 1000),
-		}}}}
+		}, Booleans: []views.FormCheckbox{{Name: "hidden", Label: "Hidden: no longer offered to buyers (orders keep it)", Checked: a.Hidden}}}}}
 }
 
 func (s *Server) renderAddOns(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, edit palaro.AddOn, err error) error {
+	addOns, lerr := s.services.Organizers.ListAddOns(c.Request().Context(), ev.ID)
+	if lerr != nil {
+		return lerr
+	}
 	base := "/organizer/events/" + ev.Code
 	v := views.OrgListView{Frame: orgFrame(c, caller, "Add-ons · "+ev.Name), Empty: "No add-ons yet.",
 		Intro: "Extras buyers add to their tickets: merchandise, food, parking.", FormTitle: "New add-on"}
 	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
-	for _, a := range ev.AddOns {
-		v.Items = append(v.Items, views.OrgListItem{Title: a.Name, Meta: strings.Trim(a.Price.Display()+" · "+a.Category, " ·"),
+	for _, a := range addOns {
+		meta := strings.Trim(a.Price.Display()+" · "+a.Category, " ·")
+		if a.Hidden {
+			meta += " · hidden"
+		}
+		v.Items = append(v.Items, views.OrgListItem{Title: a.Name, Meta: meta,
 			Href: base + "/add-ons?edit=" + strconv.FormatInt(a.ID, 10)})
 	}
 	action := base + "/add-ons"
@@ -55,8 +63,12 @@ func (s *Server) orgAddOnsPage(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	var edit palaro.AddOn
+	addOns, err := s.services.Organizers.ListAddOns(c.Request().Context(), ev.ID)
+	if err != nil {
+		return err
+	}
 	if id, _ := strconv.ParseInt(c.QueryParam("edit"), 10, 64); id != 0 {
-		for _, a := range ev.AddOns {
+		for _, a := range addOns {
 			if a.ID == id {
 				edit = a
 			}
@@ -73,7 +85,7 @@ func (s *Server) orgSaveAddOn(c *echo.Context, caller *palaro.Caller) error {
 	fe := formErrors{}
 	id, _ := strconv.ParseInt(c.QueryParam("id"), 10, 64)
 	a := palaro.AddOn{ID: id, Name: c.FormValue(palaro.FieldName), Price: fe.pesos(c, palaro.FieldPrice, "Price"),
-		Category: c.FormValue("category"), Notes: c.FormValue("notes")}
+		Category: c.FormValue("category"), Notes: c.FormValue("notes"), Hidden: c.FormValue("hidden") != ""}
 	err = fe.merge(nil)
 	if err == nil {
 		if _, err = s.services.Organizers.SaveAddOn(c.Request().Context(), ev.ID, caller.Actor(), a); err == nil {

@@ -322,5 +322,5 @@ func eventLinks(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.Link, 
 
 func eventAddOns(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.AddOn, error) {
 	return queryAddOns(ctx, tx, `SELECT id, event_id, name, price, category, notes, image_url
-		FROM add_ons WHERE event_id = ? ORDER BY category, name, id`, eventID)
+		FROM add_ons WHERE event_id = ? AND hidden = 0 ORDER BY category, name, id`, eventID)
 }

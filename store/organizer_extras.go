@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -22,16 +23,16 @@ func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor s
 	defer tx.Rollback()
 	action := "add-on " + a.Name + " changed"
 	if a.ID == 0 {
-		res, err := tx.ExecContext(ctx, `INSERT INTO add_ons (event_id, name, price, category, notes) VALUES (?, ?, ?, ?, ?)`,
-			eventID, a.Name, a.Price, a.Category, a.Notes)
+		res, err := tx.ExecContext(ctx, `INSERT INTO add_ons (event_id, name, price, category, notes, hidden) VALUES (?, ?, ?, ?, ?, ?)`,
+			eventID, a.Name, a.Price, a.Category, a.Notes, a.Hidden)
 		if err != nil {
 			return nil, err
 		}
 		a.ID, _ = res.LastInsertId()
 		action = "add-on " + a.Name + " created"
 	} else {
-		res, err := tx.ExecContext(ctx, `UPDATE add_ons SET name = ?, price = ?, category = ?, notes = ? WHERE id = ? AND event_id = ?`,
-			a.Name, a.Price, a.Category, a.Notes, a.ID, eventID)
+		res, err := tx.ExecContext(ctx, `UPDATE add_ons SET name = ?, price = ?, category = ?, notes = ?, hidden = ? WHERE id = ? AND event_id = ?`,
+			a.Name, a.Price, a.Category, a.Notes, a.Hidden, a.ID, eventID)
 		if err != nil {
 			return nil, err
 		}
@@ -40,10 +41,52 @@ func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor s
 		}
 	}
 	a.EventID = eventID
-	if err := s.auditEvent(ctx, tx, eventID, actor, action, palaro.AuditDetail(map[string]any{"price": a.Price, "category": a.Category})); err != nil {
+	if err := s.auditEvent(ctx, tx, eventID, actor, action, palaro.AuditDetail(map[string]any{"price": a.Price, "category": a.Category, "hidden": a.Hidden})); err != nil {
 		return nil, err
 	}
 	return &a, tx.Commit()
+}
+
+// ListAddOns returns every add-on of the event, hidden ones included, by category and name.
+func (s *OrganizerService) ListAddOns(ctx context.Context, eventID int64) ([]palaro.AddOn, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT id, event_id, name, price, category, notes, image_url, hidden
+		FROM add_ons WHERE event_id = ? ORDER BY category, name, id`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []palaro.AddOn{}
+	for rows.Next() {
+		var a palaro.AddOn
+		if err := rows.Scan(&a.ID, &a.EventID, &a.Name, &a.Price, &a.Category, &a.Notes, &a.ImageURL, &a.Hidden); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// DeleteAddOn deletes an add-on nobody ordered, in the batching writer.
+func (s *OrganizerService) DeleteAddOn(ctx context.Context, eventID, id int64, actor string) error {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var name string
+		var ordered bool
+		err := tx.QueryRowContext(ctx, `SELECT name, EXISTS (SELECT 1 FROM order_add_ons WHERE add_on_id = a.id)
+			OR EXISTS (SELECT 1 FROM ticket_add_ons WHERE add_on_id = a.id) FROM add_ons a WHERE a.id = ? AND a.event_id = ?`,
+			id, eventID).Scan(&name, &ordered)
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "Add-on not found.")
+		} else if err != nil {
+			return err
+		}
+		if ordered {
+			return palaro.Errorf(palaro.ECONFLICT, "%s was ordered, so it cannot be deleted; hide it instead.", name)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM add_ons WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return s.auditEvent(ctx, tx, eventID, actor, "add-on "+name+" deleted", "")
+	})
 }
 
 // ListPromoCodes returns the event's promo codes, newest first.

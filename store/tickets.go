@@ -29,7 +29,7 @@ func (s *PurchaseService) AddOnsAvailableForTicket(ctx context.Context, ticketPu
 
 func availableAddOns(ctx context.Context, q querier, t *palaro.Ticket) ([]palaro.AddOn, error) {
 	return queryAddOns(ctx, q, `SELECT a.id, a.event_id, a.name, a.price, a.category, a.notes, a.image_url
-		FROM add_ons a WHERE a.event_id = ? AND a.id NOT IN (SELECT add_on_id FROM ticket_add_ons WHERE ticket_id = ?)
+		FROM add_ons a WHERE a.event_id = ? AND a.hidden = 0 AND a.id NOT IN (SELECT add_on_id FROM ticket_add_ons WHERE ticket_id = ?)
 		ORDER BY a.category, a.name, a.id`, t.EventID, t.ID)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
@@ -205,6 +206,19 @@ func TestOrganizerRegistration_Approval(t *testing.T) {
 	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "approving twice finds nothing pending")
 }
 
+// orgAPI returns a caller of the organizer API with a token: it sends JSON and decodes the answer (nil when empty).
+func orgAPI(t *testing.T, v *httpVisitor, tok string) func(method, path, body string) (int, map[string]any) {
+	return func(method, path, body string) (int, map[string]any) {
+		t.Helper()
+		status, text := v.send(method, path, "application/json", body, tok)
+		var out map[string]any
+		if text != "" {
+			require.NoError(t, json.Unmarshal([]byte(text), &out), text)
+		}
+		return status, out
+	}
+}
+
 // TestOrganizerAPI_DraftThenPublish creates a draft through the API (not public), adds ticket
 // types, publishes it and finds it at once on the home page, /f/, the calendar and the sitemap,
 // with public event reads and pages cached for an hour: publishing drops both caches.
@@ -212,13 +226,7 @@ func TestOrganizerAPI_DraftThenPublish(t *testing.T) {
 	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "1")
 	v := newVisitor(t, a)
-	api := func(method, path, body string) (int, map[string]any) {
-		t.Helper()
-		status, text := v.send(method, path, "application/json", body, tok)
-		var out map[string]any
-		require.NoError(t, json.Unmarshal([]byte(text), &out), text)
-		return status, out
-	}
+	api := orgAPI(t, v, tok)
 	start := testEpoch.Add(26 * time.Hour)
 	public := func() []bool {
 		_, home := v.get("/")
@@ -722,4 +730,53 @@ func TestOrganizerSeats_Plan(t *testing.T) {
 	status, page = owner.post(edit+"/seats", url.Values{"rows": {"27"}, "seatsPerRow": {"4"}})
 	require.Equal(t, http.StatusUnprocessableEntity, status)
 	require.Contains(t, page, "A seat map has 1 to 26 rows.")
+}
+
+// TestOrganizerAPI_AddOnsAndPromoCodes creates, hides and deletes an add-on and creates a promo
+// code through the organizer API, with the console's field names; a hidden add-on is no longer offered.
+func TestOrganizerAPI_AddOnsAndPromoCodes(t *testing.T) {
+	a := startApp(t)
+	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "1")
+	v := newVisitor(t, a)
+	api := orgAPI(t, v, tok)
+	const base = "/v1/organizer/events/valorant-night-market-bgc"
+	offered := func() bool {
+		_, body := v.get("/v1/ticket_type?ticketTypeCode=valorant-night-market-bgc-watch")
+		return strings.Contains(body, "API Lanyard")
+	}
+	status, ao := api(http.MethodPost, base+"/add-ons", `{"name":"API Lanyard","price":15000,"category":"Merchandise","notes":"Green"}`)
+	require.Equal(t, http.StatusCreated, status, ao)
+	id := strconv.FormatFloat(ao["id"].(float64), 'f', 0, 64)
+	require.EqualValues(t, 15000, ao["price"])
+	require.True(t, offered(), "a new add-on is offered")
+
+	status, ao = api(http.MethodPost, base+"/add-ons", `{"id":`+id+`,"name":"API Lanyard","price":15000,"category":"Merchandise","hidden":true}`)
+	require.Equal(t, http.StatusOK, status, ao)
+	require.Equal(t, true, ao["hidden"])
+	require.False(t, offered(), "a hidden add-on is no longer offered")
+	status, list := api(http.MethodGet, base+"/add-ons", "")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, fmt.Sprint(list["addOns"]), "API Lanyard", "the organizer still sees it")
+
+	status, _ = api(http.MethodDelete, base+"/add-ons/"+id, "")
+	require.Equal(t, http.StatusNoContent, status)
+	_, list = api(http.MethodGet, base+"/add-ons", "")
+	require.NotContains(t, fmt.Sprint(list["addOns"]), "API Lanyard")
+	status, _ = api(http.MethodDelete, base+"/add-ons/"+id, "")
+	require.Equal(t, http.StatusNotFound, status)
+
+	status, pc := api(http.MethodPost, base+"/promo-codes", `{"code":"API10","kind":"percent","percent":10,"usageLimit":5,
+		"ticketTypes":["valorant-night-market-bgc-watch"]}`)
+	require.Equal(t, http.StatusCreated, status, pc)
+	require.Equal(t, []any{"valorant-night-market-bgc-watch"}, pc["ticketTypes"])
+	_, list = api(http.MethodGet, base+"/promo-codes", "")
+	require.Contains(t, fmt.Sprint(list["promoCodes"]), "API10")
+	status, e := api(http.MethodPost, base+"/promo-codes", `{"code":"API11","kind":"percent","percent":10,"ticketTypes":["nope"]}`)
+	require.Equal(t, http.StatusBadRequest, status)
+	require.Contains(t, e["message"], "ticketTypes")
+	status, e = api(http.MethodPost, base+"/promo-codes", `{"code":"API12","kind":"percent","percent":0}`)
+	require.Equal(t, http.StatusBadRequest, status)
+	require.Contains(t, e["message"], "percent")
+	status, e = api(http.MethodPost, base+"/promo-codes", `{"code":"API10","kind":"percent","percent":10}`)
+	require.Equal(t, http.StatusConflict, status, e)
 }
