@@ -42,6 +42,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodPost, "/organizer/events/:code/ticket-types/:type/seats", palaro.ActionManageEvents, (*Server).orgSetBlockedSeats, false},
 	{http.MethodGet, "/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).orgAddOnsPage, false},
 	{http.MethodPost, "/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).orgSaveAddOn, false},
+	{http.MethodPost, "/organizer/events/:code/add-ons/:id/delete", palaro.ActionManageEvents, (*Server).orgDeleteAddOn, false},
 	{http.MethodGet, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgPromoCodesPage, false},
 	{http.MethodPost, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgCreatePromoCode, false},
 	{http.MethodGet, "/organizer/events/:code/orders", palaro.ActionOrders, (*Server).orgOrdersPage, false},

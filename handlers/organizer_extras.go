@@ -42,7 +42,8 @@ func (s *Server) renderAddOns(c *echo.Context, caller *palaro.Caller, ev *palaro
 			meta += " · hidden"
 		}
 		v.Items = append(v.Items, views.OrgListItem{Title: a.Name, Meta: meta,
-			Href: base + "/add-ons?edit=" + strconv.FormatInt(a.ID, 10)})
+			Href:   base + "/add-ons?edit=" + strconv.FormatInt(a.ID, 10),
+			Action: &views.OrgAction{Label: "Delete " + a.Name, Action: base + "/add-ons/" + strconv.FormatInt(a.ID, 10) + "/delete", Secondary: true}})
 	}
 	action := base + "/add-ons"
 	if edit.ID != 0 {
@@ -97,6 +98,23 @@ func (s *Server) orgSaveAddOn(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	return s.renderAddOns(c, caller, ev, a, err)
+}
+
+// orgDeleteAddOn deletes an add-on nobody ordered; an ordered one stays, with the message to hide it.
+func (s *Server) orgDeleteAddOn(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	id, _ := strconv.ParseInt(c.Param("id"), 10, 64)
+	err = s.services.Organizers.DeleteAddOn(c.Request().Context(), ev.ID, id, caller.Actor())
+	if palaro.ErrorCode(err) == palaro.ECONFLICT {
+		return s.renderAddOns(c, caller, ev, palaro.AddOn{}, &palaro.Error{Code: palaro.EINVALID, Message: palaro.ErrorMessage(err)})
+	} else if err != nil {
+		return err
+	}
+	s.eventsChanged()
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/add-ons?notice=saved")
 }
 
 func promoForm(action string, types []palaro.TicketType, p palaro.PromoCode, err error) views.OrgForm {

@@ -291,6 +291,8 @@ type OrgListItem struct {
 	Title string
 	Meta  string
 	Href  string
+	// Action, when set, is a button of the item, such as "Delete".
+	Action *OrgAction
 }
 
 // OrgListView is a console page with a list and a form below it (add-ons, promo codes).

@@ -780,3 +780,20 @@ func TestOrganizerAPI_AddOnsAndPromoCodes(t *testing.T) {
 	status, e = api(http.MethodPost, base+"/promo-codes", `{"code":"API10","kind":"percent","percent":10}`)
 	require.Equal(t, http.StatusConflict, status, e)
 }
+
+// TestOrganizerAddOns_HideAndDelete hides an add-on and deletes it on the console's add-ons page.
+func TestOrganizerAddOns_HideAndDelete(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	const page = "/organizer/events/valorant-night-market-bgc/add-ons"
+	status, _ := owner.post(page, url.Values{"name": {"Console Pin"}, "price": {"20"}, "category": {"Merch"}, "hidden": {"on"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, body := owner.get(page)
+	require.Contains(t, body, "₱20.00 · Merch · hidden")
+	action := regexp.MustCompile(`action="(` + page + `/\d+/delete)"`).FindStringSubmatch(body)
+	require.NotNil(t, action, "the add-on has a delete button")
+	status, _ = owner.post(action[1], url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, body = owner.get(page)
+	require.NotContains(t, body, "Console Pin")
+}
