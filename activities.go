@@ -128,6 +128,8 @@ type Visit struct {
 	PrizeName    string
 	Claimable    bool
 	ClaimedAt    time.Time
+	// CardPending is true for a scratch card the participant has not finished scratching.
+	CardPending bool
 }
 
 // LeaderboardRow is one participant's place on a leaderboard.
@@ -164,6 +166,11 @@ type ActivityService interface {
 	// Leaderboard ranks participants by points, overall or for one event, top limit, with
 	// participantID's own row. Returns ENOTFOUND for an unknown event.
 	Leaderboard(ctx context.Context, eventCode, participantID string, limit int) (*Leaderboard, error)
+	// PendingCard returns the stored scratch card of a participant's visit that was not finished
+	// scratching (no new draw). Returns ENOTFOUND when there is none.
+	PendingCard(ctx context.Context, participantID, eventCode, activityCode string) (*ScratchCard, error)
+	// MarkCardRevealed records that the participant finished scratching the visit's card.
+	MarkCardRevealed(ctx context.Context, participantID, eventCode, activityCode string) error
 }
 
 // activityCodeRE is the pattern of activity and prize codes: lower-case letters, digits and hyphens.

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -22,7 +23,9 @@ func (s *Server) activityRoutes() {
 	e := s.echo
 	e.GET("/v1/scan", s.apiScan)
 	e.GET("/scan", s.scanPage)
+	e.POST("/scan", s.scanPost)
 	e.GET("/activities", s.activitiesPage)
+	e.POST("/activities/revealed", s.cardRevealed)
 	e.GET("/leaderboard", s.leaderboardPage)
 	e.GET("/activities/qr", s.participantQR)
 	s.quizRoutes()
@@ -138,47 +141,88 @@ func (s *Server) scratchProps(card *palaro.ScratchCard) *views.ScratchProps {
 		LiftPct: palaro.ScratchLiftPct, BrushPx: palaro.ScratchBrushPx, ReloadMs: palaro.ScratchReloadMs, WinCells: palaro.ScratchWinCells}
 }
 
-// scanPage is what a booth's QR code opens: it registers the visit for this browser's
-// participant and shows the activities page with the result, and the scratch card when the
-// activity has one and the visit is new (a reload after the game shows the result in the log).
+// keyScanBanner is the session value carrying the result of a POST /scan to the page it redirects to.
+const keyScanBanner = "scanned"
+
+// scanQuery returns the event and activity codes of a /scan request (query or form).
+func scanQuery(c *echo.Context) url.Values {
+	return url.Values{"activityCode": {c.FormValue("activityCode")}, "eventCode": {c.FormValue("eventCode")}}
+}
+
+// scanPage is what a booth's QR code opens (GET /scan?activityCode=&eventCode=). A GET changes
+// nothing: it shows the activity with a button that POSTs the visit (CSRF-protected), which the
+// page script presses at once where JavaScript runs, so the camera flow stays one scan and no tap.
 // A browser without a participant is sent to register and comes back.
 func (s *Server) scanPage(c *echo.Context) error {
-	back := "/scan?" + url.Values{"activityCode": {c.QueryParam("activityCode")}, "eventCode": {c.QueryParam("eventCode")}}.Encode()
+	q := scanQuery(c)
 	p, err := s.participantOf(c)
 	if err != nil {
 		return err
 	}
 	if p == nil {
-		return c.Redirect(http.StatusSeeOther, "/register?next="+url.QueryEscape(back))
+		return c.Redirect(http.StatusSeeOther, "/register?next="+url.QueryEscape("/scan?"+q.Encode()))
 	}
-	res, err := s.scan(c, palaro.ScanRequest{ActivityCode: c.QueryParam("activityCode"), EventCode: c.QueryParam("eventCode"), ParticipantID: p.PublicID})
-	banner := &views.ScanBanner{}
-	status := http.StatusOK
-	switch {
-	case echo.StatusCode(err) == http.StatusUnprocessableEntity:
-		banner.Message, banner.Error, status = err.(*echo.HTTPError).Message, true, http.StatusUnprocessableEntity
-	case err != nil:
-		return err
-	default:
-		banner.Message, banner.Points, banner.TotalPoints = res.Message, res.Points, res.TotalPoints
-	}
-	v, err := s.activitiesView(c, p)
+	a, err := s.services.Activities.FindActivity(c.Request().Context(), q.Get("eventCode"), q.Get("activityCode"))
 	if err != nil {
 		return err
 	}
-	v.Banner = banner
-	page := s.engagePage(c, "Activities", "Your activity result.")
-	if res != nil && res.Scratch != nil && !res.Repeat {
-		v.Scratch = s.scratchProps(res.Scratch)
-		page.Islands = []string{"scratch"}
-	}
-	page.Islands = append(page.Islands, "camerascan")
-	allowWasm(c)
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return render(c, status, views.ActivitiesPage(page, v))
+	return render(c, http.StatusOK, views.ScanConfirmPage(s.engagePage(c, a.Name, "Join the activity."), views.ScanConfirmView{
+		ActivityName: a.Name, EventName: a.EventName, Kind: kindLabels[a.Kind], Points: a.Points, ParticipantName: p.FirstName,
+		ActivityCode: a.Code, EventCode: a.EventCode}))
 }
 
-// activitiesPage renders /activities: the participant's points and log, and the activities of events.
+// scanPost registers the visit for this browser's participant (POST /scan) and redirects to
+// /activities, which shows the result once and the stored scratch card until it is played. A
+// refusal (outside the window, not a ticket holder) is shown at once with 422.
+func (s *Server) scanPost(c *echo.Context) error {
+	q := scanQuery(c)
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return c.Redirect(http.StatusSeeOther, "/register?next="+url.QueryEscape("/scan?"+q.Encode()))
+	}
+	res, err := s.scan(c, palaro.ScanRequest{ActivityCode: q.Get("activityCode"), EventCode: q.Get("eventCode"), ParticipantID: p.PublicID})
+	if echo.StatusCode(err) == http.StatusUnprocessableEntity {
+		v, verr := s.activitiesView(c, p)
+		if verr != nil {
+			return verr
+		}
+		v.Banner = &views.ScanBanner{Message: err.(*echo.HTTPError).Message, Error: true}
+		return s.renderActivities(c, http.StatusUnprocessableEntity, v)
+	} else if err != nil {
+		return err
+	}
+	b, _ := json.Marshal(views.ScanBanner{Message: res.Message, Points: res.Points, TotalPoints: res.TotalPoints})
+	sess := visitOf(c).session
+	sess.Values[keyScanBanner] = string(b)
+	if err := sess.Save(c.Request(), c.Response()); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/activities?"+q.Encode())
+}
+
+// takeScanBanner returns and forgets the result of the last POST /scan, if any.
+func (s *Server) takeScanBanner(c *echo.Context) *views.ScanBanner {
+	sess := visitOf(c).session
+	raw, _ := sess.Values[keyScanBanner].(string)
+	if raw == "" {
+		return nil
+	}
+	delete(sess.Values, keyScanBanner)
+	_ = sess.Save(c.Request(), c.Response())
+	var b views.ScanBanner
+	if json.Unmarshal([]byte(raw), &b) != nil {
+		return nil
+	}
+	return &b
+}
+
+// activitiesPage renders /activities: the participant's points and log, and the activities of
+// events. With ?eventCode=&activityCode= of a visit whose scratch card was not played to the end,
+// it opens that stored card (no new draw).
 func (s *Server) activitiesPage(c *echo.Context) error {
 	p, err := s.participantOf(c)
 	if err != nil {
@@ -188,11 +232,46 @@ func (s *Server) activitiesPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	v.Banner = s.takeScanBanner(c)
+	if p != nil && c.QueryParam("activityCode") != "" {
+		card, err := s.services.Activities.PendingCard(c.Request().Context(), p.PublicID, c.QueryParam("eventCode"), c.QueryParam("activityCode"))
+		if err != nil && palaro.ErrorCode(err) != palaro.ENOTFOUND {
+			return err
+		}
+		if card != nil {
+			v.Scratch = s.scratchProps(card)
+			v.Scratch.RevealURL = "/activities/revealed?" + scanQuery(c).Encode()
+		}
+	}
+	return s.renderActivities(c, http.StatusOK, v)
+}
+
+// renderActivities renders the activities page, with the scratch island when it opens a card.
+func (s *Server) renderActivities(c *echo.Context, status int, v views.ActivitiesView) error {
 	page := s.engagePage(c, "Activities", "Booth games, scratch cards and quizzes at events, and your log of points and prizes.")
-	page.Islands = []string{"camerascan"}
+	if v.Scratch != nil {
+		page.Islands = []string{"scratch"}
+	}
+	page.Islands = append(page.Islands, "camerascan")
 	allowWasm(c)
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return render(c, http.StatusOK, views.ActivitiesPage(page, v))
+	return render(c, status, views.ActivitiesPage(page, v))
+}
+
+// cardRevealed records that this browser's participant played the card to the end (the island
+// posts it when the game ends), so /activities no longer opens it.
+func (s *Server) cardRevealed(c *echo.Context) error {
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return echo.NewHTTPError(http.StatusForbidden, palaro.MsgParticipantGone)
+	}
+	if err := s.services.Activities.MarkCardRevealed(c.Request().Context(), p.PublicID, c.QueryParam("eventCode"), c.QueryParam("activityCode")); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
 }
 
 // activitiesView builds the activities page for participant p (nil for a visitor who is none).
@@ -236,6 +315,10 @@ func (s *Server) activitiesView(c *echo.Context, p *palaro.Participant) (views.A
 			row.Claim = "Claimed"
 		default:
 			row.Claim = "To claim at the booth"
+		}
+		if l.CardPending { // the outcome stays hidden until the card is scratched
+			row.CardHref = "/activities?" + url.Values{"activityCode": {l.ActivityCode}, "eventCode": {l.EventCode}}.Encode()
+			row.Remarks, row.Prize, row.Claim = "Your card is not scratched yet.", "", ""
 		}
 		v.Log = append(v.Log, row)
 	}

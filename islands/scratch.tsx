@@ -7,6 +7,7 @@
 // "Reveal all" plays the card without scratching, for keyboards and screen readers.
 import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
 import { mountIsland } from './mount';
+import { csrfToken } from './components/api';
 
 /** ScratchCell mirrors palaro.ScratchCell. */
 interface ScratchCell {
@@ -38,6 +39,17 @@ interface ScratchProps {
   brushPx: number;
   reloadMs: number;
   winCells: number;
+  revealUrl: string;
+}
+
+/** markRevealed tells the server the game ended, so the stored card is not opened again. */
+async function markRevealed(url: string) {
+  if (!url) return;
+  try {
+    await fetch(url, { method: 'POST', credentials: 'same-origin', headers: { 'X-CSRF-Token': await csrfToken() } });
+  } catch {
+    // Offline: the card stays offered on /activities and plays the same stored outcome.
+  }
 }
 
 /** scratchedShare returns the share (0–100) of the canvas whose cover has been scratched away. */
@@ -84,6 +96,9 @@ function ScratchCard(props: ScratchProps) {
   const last = useRef<{ x: number; y: number } | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const dialogRef = useRef<HTMLDivElement>(null);
+  const marked = useRef<Promise<void>>(Promise.resolve());
+  // reloadNow reloads once the end of the game is recorded (or failed to be).
+  const reloadNow = () => void marked.current.finally(() => window.location.reload());
 
   useEffect(() => {
     canvases.current.forEach((c) => c && paintCover(c));
@@ -108,9 +123,10 @@ function ScratchCard(props: ScratchProps) {
   useEffect(() => {
     if (!ended) return;
     closeRef.current?.focus();
-    const t = window.setTimeout(() => window.location.reload(), props.reloadMs);
+    marked.current = markRevealed(props.revealUrl);
+    const t = window.setTimeout(reloadNow, props.reloadMs);
     return () => window.clearTimeout(t);
-  }, [ended, props.reloadMs]);
+  }, [ended, props.reloadMs, props.revealUrl]);
 
   const scratchAt = (i: number, e: PointerEvent<HTMLCanvasElement>) => {
     const canvas = canvases.current[i];
@@ -171,7 +187,7 @@ function ScratchCard(props: ScratchProps) {
         tabIndex={-1}
         ref={dialogRef}
         onKeyDown={(e) => {
-          if (e.key === 'Escape' && ended) window.location.reload();
+          if (e.key === 'Escape' && ended) reloadNow();
           if (e.key === 'Tab') {
             // Focus stays in the dialog: its one control.
             e.preventDefault();
@@ -180,7 +196,7 @@ function ScratchCard(props: ScratchProps) {
         }}
       >
         {ended && (
-          <button ref={closeRef} type="button" className="scratch-close" aria-label="Close" onClick={() => window.location.reload()}>
+          <button ref={closeRef} type="button" className="scratch-close" aria-label="Close" onClick={reloadNow}>
             ×
           </button>
         )}

@@ -265,7 +265,8 @@ func (s *ActivityService) ParticipantLog(ctx context.Context, participantID stri
 	}
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, `SELECT v.created_at, e.code, e.name, a.code, a.name, a.kind, v.points, v.remarks,
-		COALESCE(p.name, ''), COALESCE(p.claimable, 0), v.claimed_at
+		COALESCE(p.name, ''), COALESCE(p.claimable, 0), v.claimed_at,
+		CASE WHEN v.scratch != '' AND v.revealed_at IS NULL THEN 1 ELSE 0 END
 		FROM activity_visits v JOIN participants pt ON pt.id = v.participant_id
 		JOIN activities a ON a.id = v.activity_id JOIN events e ON e.id = a.event_id
 		LEFT JOIN prizes p ON p.id = v.prize_id
@@ -280,7 +281,7 @@ func (s *ActivityService) ParticipantLog(ctx context.Context, participantID stri
 		var v palaro.Visit
 		var at, claimed sql.NullString
 		if err := rows.Scan(&at, &v.EventCode, &v.EventName, &v.ActivityCode, &v.ActivityName, &v.Kind, &v.Points, &v.Remarks,
-			&v.PrizeName, &v.Claimable, &claimed); err != nil {
+			&v.PrizeName, &v.Claimable, &claimed, &v.CardPending); err != nil {
 			return nil, 0, err
 		}
 		if v.At, err = parseTime(at); err != nil {
@@ -396,4 +397,35 @@ func leaderboardName(first, last string) string {
 		return strings.TrimSpace(first) + " " + string(r[0]) + "."
 	}
 	return strings.TrimSpace(first)
+}
+
+// visitOfCodes is the visit of a participant (public id) to an activity (event and activity code).
+const visitOfCodes = `participant_id = (SELECT id FROM participants WHERE public_id = ?)
+	AND activity_id = (SELECT a.id FROM activities a JOIN events e ON e.id = a.event_id WHERE e.code = ? AND a.code = ?)`
+
+// PendingCard returns the stored card of a visit whose card was not finished scratching.
+func (s *ActivityService) PendingCard(ctx context.Context, participantID, eventCode, activityCode string) (*palaro.ScratchCard, error) {
+	var card string
+	err := s.db.read.QueryRowContext(ctx, `SELECT scratch FROM activity_visits WHERE `+visitOfCodes+` AND scratch != '' AND revealed_at IS NULL`,
+		participantID, eventCode, activityCode).Scan(&card)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "No card to scratch here.")
+	} else if err != nil {
+		return nil, err
+	}
+	out := &palaro.ScratchCard{}
+	if err := json.Unmarshal([]byte(card), out); err != nil {
+		return nil, fmt.Errorf("stored scratch card: %w", err)
+	}
+	return out, nil
+}
+
+// MarkCardRevealed records the end of the game of a visit's card (the first time only).
+func (s *ActivityService) MarkCardRevealed(ctx context.Context, participantID, eventCode, activityCode string) error {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE activity_visits SET revealed_at = ? WHERE `+visitOfCodes+`
+			AND scratch != '' AND revealed_at IS NULL`,
+			formatTime(s.db.Now()), participantID, eventCode, activityCode)
+		return err
+	})
 }

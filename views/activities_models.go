@@ -30,6 +30,16 @@ type ActivityLogRow struct {
 	Remarks  string
 	Prize    string
 	Claim    string // "Claimed", "To claim at the booth", "" when there is no prize to claim
+	// CardHref opens the visit's scratch card when it was not played to the end ("" otherwise).
+	CardHref string
+}
+
+// ScanConfirmView is the page a booth's QR opens: the activity and the button that joins it.
+type ScanConfirmView struct {
+	ActivityName, EventName, Kind string
+	Points                        int
+	ParticipantName               string
+	ActivityCode, EventCode       string
 }
 
 // ScanBanner is the result of a scan shown at the top of the page.
@@ -52,9 +62,11 @@ type ScratchProps struct {
 	BrushPx     int                `json:"brushPx"`
 	ReloadMs    int                `json:"reloadMs"`
 	WinCells    int                `json:"winCells"`
+	// RevealURL is posted to when the game ends, so the card is not opened again.
+	RevealURL string `json:"revealUrl"`
 }
 
-// ActivitiesView is /activities (and /scan, which is the same page after a scan).
+// ActivitiesView is /activities (with a scan's result after POST /scan).
 type ActivitiesView struct {
 	Banner *ScanBanner
 	// Scratch, when set, opens the scratch card.

@@ -53,7 +53,7 @@ func TestActivities_CameraScansBooth(t *testing.T) {
 		assertTouchTargets(t, ctx)
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Click(".camera-scan-island button", chromedp.ByQuery),
-			waitFor(`location.pathname === '/scan'`),
+			waitFor(`location.pathname === '/activities'`), // /scan's form posts the visit at once
 			chromedp.WaitVisible(".scan-banner", chromedp.ByQuery),
 			chromedp.Text(".scan-banner", &banner, chromedp.ByQuery),
 		))

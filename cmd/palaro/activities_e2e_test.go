@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -96,12 +97,13 @@ func TestActivities_NewVisitorPlays(t *testing.T) {
 	require.Zero(t, covered, "the remaining covers reveal themselves")
 	screenshot(t, ctx, "scratch-end")
 
-	var banner string
+	var played string
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.WaitNotPresent(".scratch-popup", chromedp.ByQuery), // the page reloads after 5 s
-		chromedp.Text(".scan-banner", &banner, chromedp.ByQuery),
+		chromedp.Text(".activity-log", &played, chromedp.ByQuery),
 	))
-	require.Contains(t, banner, "You already joined Scratch & Win")
+	require.Contains(t, played, "Scratch & Win")
+	require.NotContains(t, played, "Scratch your card", "a card played to the end is not offered again")
 
 	// The power quiz: the first option of every question, then the result with explanations.
 	var result, points string
@@ -192,4 +194,63 @@ func TestEngagePages_Browser(t *testing.T) {
 		screenshot(t, ctx, name) // the console's own frame (navigation, back link) is not held to 44 px yet
 
 	}
+}
+
+// TestActivities_ReopenCard: a participant who opened a scratch card and left before finishing
+// finds "Scratch your card" in the log on /activities; it opens the same stored card (same cells),
+// which "Reveal all" plays to the end; after the reload it is no longer offered.
+func TestActivities_ReopenCard(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	registerInBrowser(t, ctx, a, "09175554321")
+	var first, again string
+	cellsJS := `Array.from(document.querySelectorAll('.scratch-cell img')).map(i => i.getAttribute('src')).join(',')`
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
+		chromedp.Evaluate(cellsJS, &first),
+		scratchCell(0),
+		chromedp.Navigate(a.URL+"/activities"), // left mid-game
+		chromedp.WaitVisible(".activity-log", chromedp.ByQuery),
+	))
+	screenshot(t, ctx, "activities-card-to-scratch")
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Click(`//a[normalize-space()="Scratch your card"]`, chromedp.BySearch),
+		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
+		chromedp.Evaluate(cellsJS, &again),
+	))
+	require.Equal(t, first, again, "the stored card, no second draw")
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Click(".scratch-reveal", chromedp.ByQuery),
+		chromedp.WaitVisible(".scratch-close", chromedp.ByQuery),
+		chromedp.Click(".scratch-close", chromedp.ByQuery), // reloads once the end is recorded
+		chromedp.WaitNotPresent(".scratch-popup", chromedp.ByQuery),
+		chromedp.WaitVisible(".activity-log", chromedp.ByQuery),
+	))
+	var log string
+	require.NoError(t, chromedp.Run(ctx, chromedp.Text(".activity-log", &log, chromedp.ByQuery)))
+	require.NotContains(t, log, "Scratch your card")
+	require.Contains(t, log, "Scratch & Win")
+}
+
+// TestScan_WithoutJavaScript: with scripts off, a booth's /scan page shows a "Join" button (one
+// tap) that posts the visit; the result and the log show without the island.
+func TestScan_WithoutJavaScript(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	registerInBrowser(t, ctx, a, "09175554322")
+	var banner string
+	require.NoError(t, chromedp.Run(ctx,
+		emulation.SetScriptExecutionDisabled(true),
+		chromedp.Navigate(a.URL+"/scan?activityCode=booth&eventCode="+demoScratchEvent),
+		chromedp.WaitVisible(`form[action="/scan"] button`, chromedp.ByQuery),
+	))
+	screenshot(t, ctx, "scan-confirm-nojs")
+	assertTouchTargets(t, ctx)
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Click(`form[action="/scan"] button`, chromedp.ByQuery),
+		chromedp.WaitVisible(".scan-banner", chromedp.ByQuery),
+		chromedp.Text(".scan-banner", &banner, chromedp.ByQuery),
+	))
+	require.Contains(t, banner, "+10 points")
 }

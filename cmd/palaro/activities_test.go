@@ -179,3 +179,78 @@ func TestActivities_CameraIsland(t *testing.T) {
 	require.Contains(t, props.FindStringSubmatch(booth)[1], `"mode":"participant"`)
 	require.Contains(t, booth, `id="booth-form"`)
 }
+
+// TestScanPage_GetChangesNothing: the page a booth's QR opens (GET /scan) registers nothing; its
+// form POSTs the visit with the CSRF token and redirects to /activities, which shows the result
+// once and opens the stored scratch card until the island reports the end of the game; the log
+// offers the unplayed card again, with the same cells (no second draw).
+func TestScanPage_GetChangesNothing(t *testing.T) {
+	a := startApp(t)
+	v := newVisitor(t, a)
+	pid := registerParticipant(t, v, "Post", "Only", "09175550003")
+	visits := func() int {
+		var n int
+		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
+			WHERE p.public_id = ?`, pid).Scan(&n))
+		return n
+	}
+	status, page := v.get("/scan?activityCode=scratch&eventCode=" + demoScratchEvent)
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, page, `<form method="post" action="/scan" data-autosubmit>`)
+	require.Contains(t, page, `name="_csrf"`)
+	require.Zero(t, visits(), "a GET registers no visit")
+
+	status, _ = v.get("/scan?activityCode=nope&eventCode=" + demoScratchEvent)
+	require.Equal(t, http.StatusNotFound, status)
+
+	form := url.Values{"activityCode": {"scratch"}, "eventCode": {demoScratchEvent}}
+	req, _ := http.NewRequest(http.MethodPost, a.URL+"/scan", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	status, _ = v.do(req)
+	require.Equal(t, http.StatusForbidden, status, "no CSRF token")
+	require.Zero(t, visits())
+
+	status, _ = v.post("/scan", form)
+	require.Equal(t, http.StatusSeeOther, status)
+	require.Equal(t, 1, visits())
+	cardURL := "/activities?activityCode=scratch&eventCode=" + demoScratchEvent
+	_, first := v.get(cardURL)
+	require.Contains(t, first, `class="scan-banner`)
+	require.Contains(t, first, `data-island="scratch"`)
+	cells := regexp.MustCompile(`"cells":\[[^\]]*\]`)
+	stored := cells.FindString(first)
+	require.NotEmpty(t, stored)
+
+	// The visitor closed the page before scratching: the log offers the card, the same one.
+	_, log := v.get("/activities")
+	require.NotContains(t, log, `class="scan-banner`, "the result shows once")
+	require.Contains(t, log, `href="/activities?activityCode=scratch&amp;eventCode=`+demoScratchEvent+`"`)
+	require.Contains(t, log, "Scratch your card")
+	require.Contains(t, log, "Your card is not scratched yet.")
+	require.NotContains(t, log, "Prize:", "the outcome stays hidden until scratched")
+	status, _ = v.post("/scan", form) // a second scan: the stored visit, no second draw
+	require.Equal(t, http.StatusSeeOther, status)
+	_, again := v.get(cardURL)
+	require.Equal(t, stored, cells.FindString(again))
+	require.Equal(t, 1, visits())
+
+	// The end of the game is recorded; the card is not opened again.
+	status, _ = v.post("/activities/revealed?activityCode=scratch&eventCode="+demoScratchEvent, url.Values{})
+	require.Equal(t, http.StatusNoContent, status)
+	_, after := v.get(cardURL)
+	require.NotContains(t, after, `data-island="scratch"`)
+	require.NotContains(t, after, "Scratch your card")
+
+	// Outside the window: 422 with the message, nothing stored.
+	_, err := a.db.Writer().Exec(`UPDATE activities SET starts_at = '2026-03-16T00:00:00Z', ends_at = '2026-03-17T00:00:00Z' WHERE code = 'booth'
+		AND event_id = (SELECT id FROM events WHERE code = ?)`, demoScratchEvent)
+	require.NoError(t, err)
+	status, page = v.post("/scan", url.Values{"activityCode": {"booth"}, "eventCode": {demoScratchEvent}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "has ended.")
+	require.Equal(t, 1, visits())
+
+	// Another browser without a participant is sent to register and back to the GET page.
+	status, _ = newVisitor(t, a).post("/scan", form)
+	require.Equal(t, http.StatusSeeOther, status)
+}

@@ -375,3 +375,13 @@ document.addEventListener('click', (e) => {
   e.preventDefault();
   leave(a.href);
 });
+
+// ---- Auto-submit (the page a booth's QR opens): a form marked data-autosubmit is sent at once,
+// except when the page is reached by Back/Forward or from the back-forward cache, so Back from
+// the result does not send it again.
+{
+  const nav = performance.getEntriesByType?.('navigation')[0];
+  if (nav?.type !== 'back_forward') {
+    $$('form[data-autosubmit]').forEach((f) => (f.requestSubmit ? f.requestSubmit() : f.submit()));
+  }
+}
