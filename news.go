@@ -2,6 +2,7 @@ package palaro
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -13,14 +14,16 @@ var slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,79}$`)
 
 // Article is a news article: a Markdown body (rendered and sanitised when shown) and the events it is about.
 type Article struct {
-	ID          int64     `json:"-"`
-	Slug        string    `json:"slug"`
-	Title       string    `json:"title"`
-	Summary     string    `json:"summary"`
-	Body        string    `json:"body"`
-	CoverURL    string    `json:"coverUrl"`
-	EventCodes  []string  `json:"eventCodes"`
-	Author      string    `json:"author"`
+	ID         int64    `json:"-"`
+	Slug       string   `json:"slug"`
+	Title      string   `json:"title"`
+	Summary    string   `json:"summary"`
+	Body       string   `json:"body"`
+	CoverURL   string   `json:"coverUrl"`
+	EventCodes []string `json:"eventCodes"`
+	Author     string   `json:"author"`
+	// Draft keeps the article off /news until it is published (its publication time is then).
+	Draft       bool      `json:"draft"`
 	PublishedAt time.Time `json:"publishedAt"`
 	UpdatedAt   time.Time `json:"updatedAt"`
 }
@@ -72,10 +75,79 @@ type NewsService interface {
 	ListArticles(ctx context.Context, limit int) ([]Article, error)
 	// FindArticle returns an article by slug. Returns ENOTFOUND.
 	FindArticle(ctx context.Context, slug string) (*Article, error)
+	// ArticlesBy returns every article, drafts included, newest first: of one author, or all when author is "".
+	ArticlesBy(ctx context.Context, author string) ([]Article, error)
+	// FindAnyArticle returns an article by slug, draft or not, for editing. Returns ENOTFOUND.
+	FindAnyArticle(ctx context.Context, slug string) (*Article, error)
 	// SaveArticle creates or updates (by slug) an article. Returns EINVALID.
 	SaveArticle(ctx context.Context, a Article) (*Article, error)
 	// PartnerPage returns the partner page named "home" or "promo". Returns ENOTFOUND.
 	PartnerPage(ctx context.Context, name string) (*PartnerPage, error)
 	// SavePartnerPage replaces a partner page's content.
 	SavePartnerPage(ctx context.Context, name string, p PartnerPage) error
+}
+
+// Operators are the accounts that run Palaro: in the web console they edit every news article
+// and the partner bank's pages. Only the command line grants the role.
+type Operators interface {
+	// IsOperator reports whether the account is an operator.
+	IsOperator(ctx context.Context, userID int64) (bool, error)
+	// SetOperator grants or revokes the role of the account with the e-mail address. Returns ENOTFOUND.
+	SetOperator(ctx context.Context, email string, operator bool) error
+	// ListOperators returns the operators' e-mail addresses.
+	ListOperators(ctx context.Context) ([]string, error)
+}
+
+// hexColorRE is a CSS colour the operator may set: #rgb or #rrggbb.
+var hexColorRE = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+
+// SafeColor reports whether s is a colour the partner page may use in its stylesheet.
+func SafeColor(s string) bool { return hexColorRE.MatchString(s) }
+
+// safeLink reports whether a link the operator sets is a path of this site or an https address.
+func safeLink(s string) bool {
+	return s == "" || (strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//")) || strings.HasPrefix(s, "https://")
+}
+
+// MaxPartnerBlocks is how many promo blocks a partner page has at most.
+const MaxPartnerBlocks = 6
+
+// Validate checks a partner page the operator writes: EINVALID with a message per field (blocks
+// are named block0Title, block0LinkURL, …).
+func (p *PartnerPage) Validate() error {
+	f := map[string]string{}
+	text := func(name, v string, max int, required bool) {
+		if n := utf8.RuneCountInString(strings.TrimSpace(v)); required && n == 0 {
+			f[name] = "Required."
+		} else if n > max {
+			f[name] = fmt.Sprintf("At most %d characters.", max)
+		}
+	}
+	text("bankName", p.BankName, 80, true)
+	text("heroTitle", p.HeroTitle, 120, true)
+	text("heroText", p.HeroText, 300, false)
+	for _, c := range [][2]string{{"primaryColor", p.PrimaryColor}, {"accentColor", p.AccentColor}} {
+		if !SafeColor(c[1]) {
+			f[c[0]] = "Use a colour like #0b3d91."
+		}
+	}
+	if !safeLink(p.HeroImage) {
+		f["heroImage"] = "Use an https:// address or a path of this site."
+	}
+	if len(p.Blocks) > MaxPartnerBlocks {
+		f["blocks"] = fmt.Sprintf("At most %d blocks.", MaxPartnerBlocks)
+	}
+	for i, b := range p.Blocks {
+		n := fmt.Sprintf("block%d", i)
+		text(n+"Title", b.Title, 120, true)
+		text(n+"Text", b.Text, 2000, false)
+		text(n+"LinkText", b.LinkText, 60, b.LinkURL != "")
+		if !safeLink(b.LinkURL) {
+			f[n+"LinkURL"] = "Use an https:// address or a path of this site."
+		}
+	}
+	if len(f) > 0 {
+		return &Error{Code: EINVALID, Message: "Please correct the page.", Fields: f}
+	}
+	return nil
 }

@@ -4,7 +4,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"net/http"
-	"regexp"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -160,7 +161,15 @@ func (s *Server) partnerPage(c *echo.Context) error {
 	}
 	p := s.page(c, pp.HeroTitle+" · "+pp.BankName+" · Palaro", pp.HeroText)
 	p.Styles = []string{"css/engage.css"}
-	v := views.PartnerView{Page: *pp, ThemeHref: "/pnk/theme.css"}
+	home := pp
+	if name != "home" {
+		if home, err = s.services.News.PartnerPage(c.Request().Context(), "home"); err != nil {
+			home = pp
+		}
+	}
+	// The stylesheet's URL names its colours, so a browser never keeps old ones after a change.
+	v := views.PartnerView{Page: *pp, ThemeHref: "/pnk/theme.css?v=" + url.QueryEscape(strings.TrimPrefix(home.PrimaryColor, "#")+
+		strings.TrimPrefix(home.AccentColor, "#"))}
 	if name == "home" {
 		v.Links = []views.Link{{Label: "Promo", Href: "/pnk/promo"}, {Label: "Leaderboard", Href: "/leaderboard"}}
 	} else {
@@ -169,9 +178,6 @@ func (s *Server) partnerPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.PartnerPageView(p, v))
 }
 
-// hexColorRE is a CSS colour the operator may set: #rgb or #rrggbb.
-var hexColorRE = regexp.MustCompile(`^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-
 // partnerTheme answers the partner page's colours as CSS custom properties (no inline style under the CSP).
 func (s *Server) partnerTheme(c *echo.Context) error {
 	pp, err := s.services.News.PartnerPage(c.Request().Context(), "home")
@@ -179,12 +185,14 @@ func (s *Server) partnerTheme(c *echo.Context) error {
 		return err
 	}
 	css := ""
-	if hexColorRE.MatchString(pp.PrimaryColor) {
+	if palaro.SafeColor(pp.PrimaryColor) {
 		css += "--pnk-primary: " + pp.PrimaryColor + ";"
 	}
-	if hexColorRE.MatchString(pp.AccentColor) {
+	if palaro.SafeColor(pp.AccentColor) {
 		css += "--pnk-accent: " + pp.AccentColor + ";"
 	}
-	c.Response().Header().Set("Cache-Control", "public, max-age=300")
+	if c.QueryParam("v") != "" {
+		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	}
 	return c.Blob(http.StatusOK, "text/css; charset=utf-8", []byte(fmt.Sprintf(":root { %s }\n", css)))
 }

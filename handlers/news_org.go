@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -10,9 +12,10 @@ import (
 	"palaro/views"
 )
 
-// newsOrgRoutes let organizers write news about their events in the console.
+// newsOrgRoutes let organizers write, edit and publish news about their events in the console.
 var newsOrgRoutes = []orgRoute{
 	{http.MethodGet, "/organizer/news", palaro.ActionManageEvents, (*Server).orgNewsPage, false},
+	{http.MethodGet, "/organizer/news/:slug", palaro.ActionManageEvents, (*Server).orgEditArticle, false},
 	{http.MethodPost, "/organizer/news", palaro.ActionManageEvents, (*Server).orgSaveArticle, false},
 }
 
@@ -26,35 +29,94 @@ func newsAuthor(caller *palaro.Caller) string {
 	return ""
 }
 
-func articleForm(a palaro.Article, err error) views.Form {
+// articleForm is the form that writes or edits an article, posted to action; the operator also sets the author.
+func articleForm(a palaro.Article, err error, action string, operator bool) views.Form {
 	field := func(name, label, typ, value string, max int, required bool) views.FormField {
 		return views.FormField{Name: name, Label: label, Type: typ, Value: value, MaxLength: max, Required: required, Error: fieldError(err, name)}
 	}
-	return views.Form{ID: "article", Action: "/organizer/news", Submit: "Publish", Error: formError(err), Fields: []views.FormField{
+	events := "Your events it is about (codes, comma-separated)"
+	if operator {
+		events = "Events it is about (codes, comma-separated)"
+	}
+	f := views.Form{ID: "article", Action: action, Submit: "Save", Error: formError(err), Fields: []views.FormField{
 		field("slug", "Slug (the address: /news/…)", "text", a.Slug, 80, true),
 		field("title", "Title", "text", a.Title, 120, true),
 		field("summary", "Summary", "text", a.Summary, 300, false),
 		field("body", "Body (Markdown)", "textarea", a.Body, 50000, false),
-		field("coverUrl", "Cover image URL", "text", a.CoverURL, 500, false),
-		field("eventCodes", "Your events it is about (codes, comma-separated)", "text", strings.Join(a.EventCodes, ", "), 500, false),
-	}}
+		field("coverUrl", "Cover image URL (https:// or a path of this site)", "text", a.CoverURL, 500, false),
+		field("eventCodes", events, "text", strings.Join(a.EventCodes, ", "), 500, false),
+	}, Checkboxes: []views.FormCheckbox{{Name: "draft", Label: "Draft: keep it off /news for now", Checked: a.Draft}}}
+	if operator {
+		f.Fields = append(f.Fields, field("author", "Author (shown on the article)", "text", a.Author, 80, true))
+	}
+	return f
+}
+
+// articleFromForm reads the article form; author is the organization, or the operator's field.
+func articleFromForm(c *echo.Context, author string) palaro.Article {
+	a := palaro.Article{Slug: strings.TrimSpace(c.FormValue("slug")), Title: c.FormValue("title"), Summary: c.FormValue("summary"),
+		Body: c.FormValue("body"), CoverURL: strings.TrimSpace(c.FormValue("coverUrl")), Author: author, Draft: c.FormValue("draft") != ""}
+	for _, code := range strings.Split(c.FormValue("eventCodes"), ",") {
+		if code = strings.TrimSpace(code); code != "" {
+			a.EventCodes = append(a.EventCodes, code)
+		}
+	}
+	return a
+}
+
+// fieldFailure is a validation error of one field.
+func fieldFailure(field, msg string) error {
+	return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{field: msg}}
+}
+
+// saveArticle checks an article's links (linkable says whether an event may be linked) and
+// cover, saves it and drops the cached public pages, so /news shows it at once.
+func (s *Server) saveArticle(ctx context.Context, a palaro.Article, linkable func(*palaro.Event) bool) (*palaro.Article, error) {
+	for _, code := range a.EventCodes {
+		ev, err := s.services.Organizers.FindEvent(ctx, code)
+		if err != nil || !linkable(ev) {
+			return nil, fieldFailure("eventCodes", "Link only your own events: "+code+" is not one of them.")
+		}
+	}
+	if a.CoverURL != "" && !strings.HasPrefix(a.CoverURL, "https://") && (!strings.HasPrefix(a.CoverURL, "/") || strings.HasPrefix(a.CoverURL, "//")) {
+		return nil, fieldFailure("coverUrl", "Use an https:// address or a path of this site.")
+	}
+	saved, err := s.services.News.SaveArticle(ctx, a)
+	if err == nil {
+		s.pages.Invalidate()
+	}
+	return saved, err
+}
+
+// articleRows lists articles for a console, with their state and edit links under editBase.
+func articleRows(list []palaro.Article, editBase string) []views.ArticleRow {
+	out := make([]views.ArticleRow, 0, len(list))
+	for _, a := range list {
+		r := views.ArticleRow{Title: a.Title, Author: a.Author, State: "Published", EditHref: editBase + url.PathEscape(a.Slug)}
+		if a.Draft {
+			r.State = "Draft"
+		} else {
+			r.ViewHref = "/news/" + a.Slug
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func (s *Server) renderOrgNews(c *echo.Context, caller *palaro.Caller, a palaro.Article, err error) error {
 	if s.services.News == nil {
 		return echo.ErrNotFound
 	}
-	list, lerr := s.services.News.ListArticles(c.Request().Context(), newsListSize)
+	list, lerr := s.services.News.ArticlesBy(c.Request().Context(), newsAuthor(caller))
 	if lerr != nil {
 		return lerr
 	}
-	v := views.OrgNewsView{Frame: orgFrame(c, caller, "News"), Form: articleForm(a, err)}
-	for _, it := range list {
-		if it.Author != newsAuthor(caller) {
-			continue // only the organization's own articles
-		}
-		v.Articles = append(v.Articles, views.Link{Label: it.Title + " · " + it.Author, Href: "/news/" + it.Slug})
+	heading := "News"
+	if a.ID != 0 {
+		heading = "Edit: " + a.Title
 	}
+	v := views.OrgNewsView{Frame: orgFrame(c, caller, heading), Form: articleForm(a, err, "/organizer/news", false),
+		Articles: articleRows(list, "/organizer/news/")}
 	status := http.StatusOK
 	if err != nil {
 		status = statusOfForm(err)
@@ -66,40 +128,45 @@ func (s *Server) orgNewsPage(c *echo.Context, caller *palaro.Caller) error {
 	return s.renderOrgNews(c, caller, palaro.Article{}, nil)
 }
 
-// orgSaveArticle publishes an organizer's article: its linked events must be theirs, and a slug
+// orgEditArticle opens one of the organization's articles in the form; another author's is a 404.
+func (s *Server) orgEditArticle(c *echo.Context, caller *palaro.Caller) error {
+	if s.services.News == nil {
+		return echo.ErrNotFound
+	}
+	a, err := s.services.News.FindAnyArticle(c.Request().Context(), c.Param("slug"))
+	if err != nil {
+		return err
+	}
+	if a.Author != newsAuthor(caller) {
+		return palaro.Errorf(palaro.ENOTFOUND, "Article not found.")
+	}
+	return s.renderOrgNews(c, caller, *a, nil)
+}
+
+// orgSaveArticle saves an organizer's article: its linked events must be theirs, and a slug
 // already used by another author is refused.
 func (s *Server) orgSaveArticle(c *echo.Context, caller *palaro.Caller) error {
 	ctx := c.Request().Context()
 	if s.services.News == nil {
 		return echo.ErrNotFound
 	}
-	a := palaro.Article{Slug: strings.TrimSpace(c.FormValue("slug")), Title: c.FormValue("title"), Summary: c.FormValue("summary"),
-		Body: c.FormValue("body"), CoverURL: strings.TrimSpace(c.FormValue("coverUrl")), Author: newsAuthor(caller)}
-	for _, code := range strings.Split(c.FormValue("eventCodes"), ",") {
-		if code = strings.TrimSpace(code); code != "" {
-			a.EventCodes = append(a.EventCodes, code)
+	a := articleFromForm(c, newsAuthor(caller))
+	if old, err := s.services.News.FindAnyArticle(ctx, a.Slug); err == nil {
+		if old.Author != a.Author {
+			return s.renderOrgNews(c, caller, a, fieldFailure("slug", "This slug is taken: choose another."))
 		}
+		a.ID = old.ID
 	}
-	fail := func(field, msg string) error {
-		return s.renderOrgNews(c, caller, a, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{field: msg}})
-	}
-	for _, code := range a.EventCodes {
-		ev, err := s.services.Organizers.FindEvent(ctx, code)
-		if err != nil || caller.CheckEventAccess(ev.Organizer.ID, palaro.ActionManageEvents) != nil {
-			return fail("eventCodes", "Link only your own events: "+code+" is not one of them.")
-		}
-	}
-	if !strings.HasPrefix(a.CoverURL, "https://") && !strings.HasPrefix(a.CoverURL, "/") && a.CoverURL != "" {
-		return fail("coverUrl", "Use an https:// address.")
-	}
-	if old, err := s.services.News.FindArticle(ctx, a.Slug); err == nil && old.Author != a.Author {
-		return fail("slug", "This slug is taken: choose another.")
-	}
-	saved, err := s.services.News.SaveArticle(ctx, a)
+	saved, err := s.saveArticle(ctx, a, func(ev *palaro.Event) bool {
+		return caller.CheckEventAccess(ev.Organizer.ID, palaro.ActionManageEvents) == nil
+	})
 	if _, ok := userFacing(err); ok {
 		return s.renderOrgNews(c, caller, a, err)
 	} else if err != nil {
 		return err
+	}
+	if saved.Draft {
+		return c.Redirect(http.StatusSeeOther, "/organizer/news/"+url.PathEscape(saved.Slug)+"?notice=saved")
 	}
 	return c.Redirect(http.StatusSeeOther, "/news/"+saved.Slug)
 }

@@ -223,6 +223,9 @@ func (s *Server) orgPage(c *echo.Context, title string) views.Page {
 func orgFrame(c *echo.Context, caller *palaro.Caller, heading string) views.OrgFrame {
 	path := c.Request().URL.Path
 	nav := []views.OrgNavItem{{Label: "Events", Href: "/organizer", Current: path == "/organizer" || strings.HasPrefix(path, "/organizer/events")}}
+	if len(caller.OrganizationIDs(palaro.ActionManageEvents)) > 0 {
+		nav = append(nav, views.OrgNavItem{Label: "News", Href: "/organizer/news", Current: strings.HasPrefix(path, "/organizer/news")})
+	}
 	if len(caller.OrganizationIDs(palaro.ActionTeam)) > 0 {
 		nav = append(nav, views.OrgNavItem{Label: "Team", Href: "/organizer/team", Current: path == "/organizer/team"})
 	}

@@ -23,13 +23,14 @@ import (
 var publicPageRoutes = map[string]bool{
 	"/": true, "/events": true, "/e/:code": true, "/f/:tag": true, "/calendar": true, "/v1/calendar": true,
 	"/about": true, "/faq": true, "/contacts": true, "/privacy": true, "/terms": true, "/cookies": true,
+	"/news": true, "/news/:slug": true, "/news/feed.xml": true, "/pnk": true, "/pnk/promo": true, "/pnk/theme.css": true,
 }
 
 // pageQueryParams are the query parameters the public pages read (the list filters, the page
 // number, the location, the calendar's month). The cache key keeps only these, so a link with
 // tracking parameters (utm_source, fbclid) shares its page's entry; a public page that starts
 // reading another parameter must add it here.
-var pageQueryParams = []string{"lat", "lng", "month", "page", "tag", "when"}
+var pageQueryParams = []string{"lat", "lng", "month", "page", "tag", "v", "when"}
 
 // pageKey is the cache key of a public page: its path and the query parameters it reads.
 func pageKey(r *http.Request) string {

@@ -68,6 +68,8 @@ type Services struct {
 	ActivityAdmin palaro.ActivityAdmin
 	// News stores news articles and the partner bank's pages; nil leaves /news and /pnk out.
 	News palaro.NewsService
+	// Operators says which accounts are operators (the /operator console); nil leaves it out.
+	Operators palaro.Operators
 	// PartnerLogin opens the partner bank's app for a ticket; nil hides "Open in partner app".
 	PartnerLogin palaro.PartnerLogin
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
@@ -196,6 +198,7 @@ func (s *Server) routes() {
 	}
 	if s.services.News != nil {
 		s.newsRoutes()
+		s.operatorRoutes()
 	}
 	if s.services.Organizers != nil {
 		s.organizerRoutes()

@@ -20,13 +20,13 @@ var _ palaro.NewsService = (*NewsService)(nil)
 // NewNewsService returns the news service.
 func NewNewsService(db *DB) *NewsService { return &NewsService{db: db} }
 
-const articleColumns = `id, slug, title, summary, body, cover_url, event_codes, author, published_at, updated_at FROM news_articles`
+const articleColumns = `id, slug, title, summary, body, cover_url, event_codes, author, draft, published_at, updated_at FROM news_articles`
 
 func scanArticle(r rowScanner) (*palaro.Article, error) {
 	var a palaro.Article
 	var codes string
 	var pub, upd sql.NullString
-	if err := r.Scan(&a.ID, &a.Slug, &a.Title, &a.Summary, &a.Body, &a.CoverURL, &codes, &a.Author, &pub, &upd); err != nil {
+	if err := r.Scan(&a.ID, &a.Slug, &a.Title, &a.Summary, &a.Body, &a.CoverURL, &codes, &a.Author, &a.Draft, &pub, &upd); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(codes), &a.EventCodes); err != nil {
@@ -42,13 +42,13 @@ func scanArticle(r rowScanner) (*palaro.Article, error) {
 
 // ListArticles returns articles published by now, newest first.
 func (s *NewsService) ListArticles(ctx context.Context, limit int) ([]palaro.Article, error) {
-	tx, err := s.db.beginRead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+articleColumns+` WHERE published_at <= ? ORDER BY published_at DESC, id DESC LIMIT ?`,
+	return s.queryArticles(ctx, `SELECT `+articleColumns+` WHERE draft = 0 AND published_at <= ? ORDER BY published_at DESC, id DESC LIMIT ?`,
 		formatTime(s.db.Now()), limit)
+}
+
+// queryArticles reads the articles a query selects (with articleColumns).
+func (s *NewsService) queryArticles(ctx context.Context, query string, args ...any) ([]palaro.Article, error) {
+	rows, err := s.db.read.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -71,14 +71,30 @@ func (s *NewsService) FindArticle(ctx context.Context, slug string) (*palaro.Art
 		return nil, err
 	}
 	defer tx.Rollback()
-	a, err := scanArticle(tx.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ? AND published_at <= ?`, slug, formatTime(s.db.Now())))
+	a, err := scanArticle(tx.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ? AND draft = 0 AND published_at <= ?`, slug, formatTime(s.db.Now())))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Article not found.")
 	}
 	return a, err
 }
 
-// SaveArticle creates or updates an article by slug; a new one is published now unless it says when.
+// ArticlesBy returns every article of an author (of all when author is ""), drafts included, newest first.
+func (s *NewsService) ArticlesBy(ctx context.Context, author string) ([]palaro.Article, error) {
+	return s.queryArticles(ctx, `SELECT `+articleColumns+` WHERE ? = '' OR author = ?
+		ORDER BY draft DESC, published_at DESC, id DESC LIMIT 500`, author, author)
+}
+
+// FindAnyArticle returns an article by slug, draft or not.
+func (s *NewsService) FindAnyArticle(ctx context.Context, slug string) (*palaro.Article, error) {
+	a, err := scanArticle(s.db.read.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ?`, slug))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Article not found.")
+	}
+	return a, err
+}
+
+// SaveArticle creates or updates an article by slug; a new one is published now unless it says
+// when, and a draft published later takes that moment as its publication time.
 func (s *NewsService) SaveArticle(ctx context.Context, a palaro.Article) (*palaro.Article, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
@@ -103,11 +119,12 @@ func saveArticle(ctx context.Context, tx *sql.Tx, a palaro.Article, now time.Tim
 		a.PublishedAt = now
 	}
 	codes, _ := json.Marshal(append([]string{}, a.EventCodes...))
-	_, err := tx.ExecContext(ctx, `INSERT INTO news_articles (slug, title, summary, body, cover_url, event_codes, author, published_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO UPDATE SET title = excluded.title, summary = excluded.summary,
+	_, err := tx.ExecContext(ctx, `INSERT INTO news_articles (slug, title, summary, body, cover_url, event_codes, author, draft, published_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO UPDATE SET title = excluded.title, summary = excluded.summary,
 		body = excluded.body, cover_url = excluded.cover_url, event_codes = excluded.event_codes, author = excluded.author,
-		updated_at = excluded.updated_at`, a.Slug, a.Title, a.Summary, a.Body, a.CoverURL, string(codes), a.Author,
-		formatTime(a.PublishedAt), formatTime(now))
+		published_at = CASE WHEN news_articles.draft = 1 AND excluded.draft = 0 THEN ? ELSE news_articles.published_at END,
+		draft = excluded.draft, updated_at = excluded.updated_at`, a.Slug, a.Title, a.Summary, a.Body, a.CoverURL, string(codes), a.Author,
+		a.Draft, formatTime(a.PublishedAt), formatTime(now), formatTime(now))
 	return err
 }
 

@@ -51,6 +51,20 @@ type OrgBoothView struct {
 // OrgNewsView is the console's news page: the articles and the form to write one.
 type OrgNewsView struct {
 	Frame    OrgFrame
-	Articles []Link
+	Articles []ArticleRow
 	Form     Form
+}
+
+// ArticleRow is an article in a console's list: its state and where to edit and read it.
+type ArticleRow struct {
+	Title, Author, State string
+	EditHref, ViewHref   string
+}
+
+// PartnerFormView is the operator's form of a partner page (/pnk or /pnk/promo).
+type PartnerFormView struct {
+	Frame OrgFrame
+	Form  Form
+	// ViewHref is the public page the form edits.
+	ViewHref string
 }

@@ -194,6 +194,17 @@ func TestEngagePages_Browser(t *testing.T) {
 		screenshot(t, ctx, name) // the console's own frame (navigation, back link) is not held to 44 px yet
 
 	}
+	// News in the console, and the operator's console (the organizer made an operator).
+	require.NoError(t, store.NewOperatorService(a.db).SetOperator(context.Background(), store.DemoOrganizerEmail, true))
+	for name, path := range map[string]string{
+		"console-news":       "/organizer/news",
+		"operator-news":      "/operator/news",
+		"operator-news-edit": "/operator/news/mlbb-manila-showdown-booths",
+		"operator-pnk":       "/operator/pnk/home",
+	} {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path), chromedp.WaitVisible("main h1", chromedp.ByQuery)), path)
+		screenshot(t, ctx, name)
+	}
 }
 
 // TestActivities_ReopenCard: a participant who opened a scratch card and left before finishing

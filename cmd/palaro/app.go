@@ -130,6 +130,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		Activities:    activities,
 		ActivityAdmin: activities,
 		News:          store.NewNewsService(db),
+		Operators:     store.NewOperatorService(db),
 		PartnerLogin:  partnerLogin(cfg, logger),
 		TicketTypes:   events,
 		Purchases:     purchases,

@@ -33,6 +33,7 @@ Commands:
   organizers    list organizations [--pending]; organizers approve EMAIL approves the ones EMAIL owns
   news publish FILE.json        create or update a news article (slug, title, summary, body in Markdown, coverUrl, eventCodes, author)
   pnk set home|promo FILE.json  replace the partner bank's page (/pnk) or promo page (/pnk/promo)
+  operators [grant|revoke EMAIL]  list the operators, or let the account EMAIL use (or stop using) the /operator console
   tokens create --organizer EMAIL [--role manager|gate] [--organization ID]  print a new organizer API token once
 
 Environment:
@@ -115,6 +116,10 @@ func main() {
 				return tokensCommand(ctx, os.Stdout, svc, os.Args[2:])
 			}
 			return organizersCommand(ctx, os.Stdout, svc, os.Args[2:])
+		})
+	case "operators":
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return operatorsCommand(ctx, os.Stdout, store.NewOperatorService(db), os.Args[2:])
 		})
 	case "news", "pnk":
 		err = withDB(ctx, cfg, func(db *store.DB) error {

@@ -48,6 +48,39 @@ func newsCommand(ctx context.Context, w io.Writer, news palaro.NewsService, cmd 
 	return fmt.Errorf("usage: palaro news publish FILE.json | palaro pnk set home|promo FILE.json")
 }
 
+// operatorsCommand lists the operators, or grants or revokes the role:
+//
+//	operators                 list the operators' e-mail addresses
+//	operators grant EMAIL     the account may use the /operator console (edit any news article, /pnk)
+//	operators revoke EMAIL    it may no longer
+func operatorsCommand(ctx context.Context, w io.Writer, ops palaro.Operators, args []string) error {
+	switch {
+	case len(args) == 0:
+		list, err := ops.ListOperators(ctx)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(w, "No operators.")
+		}
+		for _, e := range list {
+			fmt.Fprintln(w, termSafe(e))
+		}
+		return nil
+	case len(args) == 2 && (args[0] == "grant" || args[0] == "revoke"):
+		if err := ops.SetOperator(ctx, args[1], args[0] == "grant"); err != nil {
+			return err
+		}
+		if args[0] == "grant" {
+			fmt.Fprintf(w, "%s is an operator: /operator after signing in.\n", termSafe(args[1]))
+		} else {
+			fmt.Fprintf(w, "%s is no longer an operator.\n", termSafe(args[1]))
+		}
+		return nil
+	}
+	return fmt.Errorf("usage: palaro operators [grant|revoke EMAIL]")
+}
+
 // fieldsOf returns the field messages of a validation error.
 func fieldsOf(err error) map[string]string {
 	if e, ok := err.(*palaro.Error); ok {
