@@ -69,6 +69,18 @@ type OutboxMessage struct {
 	SentAt        time.Time
 }
 
+// OutboxOutcome is what became of one send of a claimed message.
+type OutboxOutcome struct {
+	ID int64
+	// Sent is the message as it went out (kept, since an order's e-mail is composed when sent);
+	// nil when the send failed.
+	Sent   *Message
+	SentAt time.Time
+	// Error says why the send failed; RetryAt is when to try again, zero to give up.
+	Error   string
+	RetryAt time.Time
+}
+
 // OutboxFilter selects outbox messages for the operator's list.
 type OutboxFilter struct {
 	To     string // "" for every recipient
@@ -81,17 +93,16 @@ type Outbox interface {
 	// ClaimDue marks up to limit pending messages that are due at now as claimed until now+lease
 	// and returns them; a claimed message is not returned again before its lease ends.
 	ClaimDue(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]OutboxMessage, error)
-	// MarkSent records that a claimed message was sent. Returns ENOTFOUND for an unknown id.
-	MarkSent(ctx context.Context, id int64, now time.Time) error
-	// MarkFailed records a failed attempt: retry at retryAt, or give up when retryAt is zero.
-	// Returns ENOTFOUND for an unknown id.
-	MarkFailed(ctx context.Context, id int64, errText string, retryAt time.Time) error
+	// Record stores the outcomes of claimed messages' sends, all in one write. Returns ENOTFOUND
+	// naming the unknown ids, after recording the others.
+	Record(ctx context.Context, outcomes []OutboxOutcome) error
 	// ListOutbox returns messages, newest first. Returns EINVALID for a bad filter.
 	ListOutbox(ctx context.Context, f OutboxFilter) ([]OutboxMessage, error)
 }
 
-// Composer writes the messages the purchase path sends. The store calls it inside the
-// transaction that causes the message, so a message exists exactly when its cause does.
+// Composer writes the messages the purchase path sends. The store queues a message inside the
+// transaction that causes it, so a message exists exactly when its cause does; an order's
+// confirmation is queued as a row naming the order and composed when it is sent.
 type Composer interface {
 	// OrderConfirmation is sent once when an order's tickets are issued (or its add-ons bought).
 	OrderConfirmation(o *Order) Message

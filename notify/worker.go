@@ -70,30 +70,32 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 	if maxAttempts <= 0 {
 		maxAttempts = 8
 	}
+	outcomes := make([]palaro.OutboxOutcome, 0, len(msgs))
 	for _, m := range msgs {
 		if ctx.Err() != nil {
-			return 0, nil // the lease runs out and another run picks the message up
+			break // the lease runs out and another run picks the rest up
 		}
 		sendCtx, cancel := context.WithTimeout(ctx, time.Minute)
 		sendErr := w.deliver(sendCtx, m.Message)
 		cancel()
-		// Record the outcome even when ctx was just cancelled, so a sent message is not sent twice.
-		record := context.WithoutCancel(ctx)
 		if sendErr == nil {
-			err = w.Outbox.MarkSent(record, m.ID, w.now())
-		} else {
-			retryAt := w.now().Add(Backoff(m.Attempts))
-			if m.Attempts >= maxAttempts {
-				retryAt = time.Time{}
-			}
-			w.Logger.Warn("message send failed", "id", m.ID, "to", m.To, "attempt", m.Attempts, "error", sendErr)
-			err = w.Outbox.MarkFailed(record, m.ID, sendErr.Error(), retryAt)
+			sent := m.Message
+			outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Sent: &sent, SentAt: w.now()})
+			continue
 		}
-		if err != nil {
-			return len(msgs), err
+		retryAt := w.now().Add(Backoff(m.Attempts))
+		if m.Attempts >= maxAttempts {
+			retryAt = time.Time{}
 		}
+		w.Logger.Warn("message send failed", "id", m.ID, "to", m.To, "attempt", m.Attempts, "error", sendErr)
+		outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Error: sendErr.Error(), RetryAt: retryAt})
 	}
-	return len(msgs), nil
+	if len(outcomes) == 0 {
+		return 0, nil
+	}
+	// One write records the whole batch, even when ctx was just cancelled, so a sent message is
+	// not sent twice.
+	return len(outcomes), w.Outbox.Record(context.WithoutCancel(ctx), outcomes)
 }
 
 // deliver sends a message, or does the work of a job message.

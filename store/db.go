@@ -12,6 +12,8 @@ import (
 
 	"github.com/mattn/go-sqlite3"
 	"github.com/pressly/goose/v3"
+
+	"palaro"
 )
 
 //go:embed migrations/*.sql
@@ -27,6 +29,8 @@ type DB struct {
 	read  *sql.DB
 	// writer batches the units of work of inWrite into group commits on the write connection.
 	writer *writer
+	// composer writes order e-mails when the outbox sends them (set by NewPurchaseService).
+	composer palaro.Composer
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
 }

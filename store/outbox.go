@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,14 +44,36 @@ func enqueue(ctx context.Context, tx *sql.Tx, m palaro.Message, dedupeKey string
 	return err
 }
 
-const outboxColumns = `id, channel, kind, recipient, subject, body_text, body_html, status, attempts,
-	last_error, next_attempt_at, created_at, sent_at`
+// enqueueOrderMessage queues an order's confirmation e-mail (or add-on receipt) inside the
+// order's transaction, once: a small row naming the order, composed from the order when it is
+// sent (composeOrderMessages), so nothing is rendered while the write lock is held.
+func enqueueOrderMessage(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
+	kind := palaro.MessageOrderConfirmation
+	if o.Kind == palaro.OrderKindAddOns {
+		kind = palaro.MessageAddOnReceipt
+	}
+	at := formatTime(now)
+	_, err := tx.ExecContext(ctx, `INSERT INTO outbox (channel, kind, recipient, subject, body_text, body_html,
+		dedupe_key, order_id, next_attempt_at, created_at) VALUES (?, ?, ?, '', '', '', ?, ?, ?, ?)
+		ON CONFLICT (dedupe_key) DO NOTHING`,
+		palaro.ChannelEmail, kind, o.Email, "order-confirmation:"+strconv.FormatInt(o.ID, 10), o.ID, at, at)
+	return err
+}
 
-func scanOutbox(r rowScanner) (palaro.OutboxMessage, error) {
-	var m palaro.OutboxMessage
+const outboxColumns = `id, channel, kind, recipient, subject, body_text, body_html, status, attempts,
+	last_error, next_attempt_at, created_at, sent_at, order_id`
+
+// outboxRow is a stored message and, for an order's e-mail not composed yet, its order's id.
+type outboxRow struct {
+	palaro.OutboxMessage
+	orderID sql.NullInt64
+}
+
+func scanOutbox(r rowScanner) (outboxRow, error) {
+	var m outboxRow
 	var next, created, sent sql.NullString
 	err := r.Scan(&m.ID, &m.Channel, &m.Kind, &m.To, &m.Subject, &m.Text, &m.HTML, &m.Status, &m.Attempts,
-		&m.LastError, &next, &created, &sent)
+		&m.LastError, &next, &created, &sent, &m.orderID)
 	if err != nil {
 		return m, err
 	}
@@ -59,11 +83,46 @@ func scanOutbox(r rowScanner) (palaro.OutboxMessage, error) {
 	return m, nil
 }
 
-// ClaimDue claims up to limit due pending messages for lease and returns them, oldest first.
+// composeOrderMessages composes the e-mails of rows that name an order and carry no body yet,
+// from their orders as they are now (read from the read pool, outside the writer).
+func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxRow) ([]palaro.OutboxMessage, error) {
+	msgs := make([]palaro.OutboxMessage, len(rows))
+	var tx *sql.Tx
+	defer func() {
+		if tx != nil {
+			tx.Rollback()
+		}
+	}()
+	for i, r := range rows {
+		msgs[i] = r.OutboxMessage
+		if !r.orderID.Valid || r.Text != "" || r.HTML != "" {
+			continue
+		}
+		composer := s.db.composer
+		if composer == nil {
+			return nil, fmt.Errorf("outbox message %d: no composer for order e-mails", r.ID)
+		}
+		if tx == nil {
+			var err error
+			if tx, err = s.db.beginRead(ctx); err != nil {
+				return nil, err
+			}
+		}
+		o, err := loadOrder(ctx, tx, `o.id = ?`, r.orderID.Int64)
+		if err != nil {
+			return nil, fmt.Errorf("outbox message %d: %w", r.ID, err)
+		}
+		msgs[i].Message = composer.OrderConfirmation(o)
+	}
+	return msgs, nil
+}
+
+// ClaimDue claims up to limit due pending messages for lease and returns them, oldest first,
+// composing order e-mails after the claim is committed.
 func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]palaro.OutboxMessage, error) {
-	var msgs []palaro.OutboxMessage
+	var claimed []outboxRow
 	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		msgs = nil
+		claimed = nil
 		rows, err := tx.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox
 			WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
 			ORDER BY next_attempt_at, id LIMIT ?`, formatTime(now), formatTime(now), limit)
@@ -76,57 +135,69 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 				rows.Close()
 				return err
 			}
-			msgs = append(msgs, m)
+			claimed = append(claimed, m)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		for i := range msgs {
-			msgs[i].Attempts++
+		until := formatTime(now.Add(lease))
+		for i := range claimed {
+			claimed[i].Attempts++
 			if _, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1 WHERE id = ?`,
-				formatTime(now.Add(lease)), msgs[i].ID); err != nil {
+				until, claimed[i].ID); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
-	if err != nil {
+	if err != nil || len(claimed) == 0 {
 		return nil, err
 	}
-	return msgs, nil
+	return s.composeOrderMessages(ctx, claimed)
 }
 
-// MarkSent records a sent message.
-func (s *OutboxService) MarkSent(ctx context.Context, id int64, now time.Time) error {
-	return s.update(ctx, `UPDATE outbox SET status = 'sent', sent_at = ?, claimed_until = NULL, last_error = ''
-		WHERE id = ?`, formatTime(now), id)
-}
-
-// MarkFailed records a failed attempt and when to retry it; a zero retryAt gives up.
-func (s *OutboxService) MarkFailed(ctx context.Context, id int64, errText string, retryAt time.Time) error {
-	if len(errText) > 500 {
-		errText = errText[:500]
-	}
-	if retryAt.IsZero() {
-		return s.update(ctx, `UPDATE outbox SET status = 'failed', last_error = ?, claimed_until = NULL WHERE id = ?`,
-			errText, id)
-	}
-	return s.update(ctx, `UPDATE outbox SET last_error = ?, next_attempt_at = ?, claimed_until = NULL WHERE id = ?`,
-		errText, formatTime(retryAt), id)
-}
-
-func (s *OutboxService) update(ctx context.Context, query string, args ...any) error {
-	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return palaro.Errorf(palaro.ENOTFOUND, "Message not found.")
+// Record stores the outcomes of sends in one unit of the writer: a sent message keeps the
+// content it went out with; a failed one its error and when to retry (never, at a zero time).
+func (s *OutboxService) Record(ctx context.Context, outcomes []palaro.OutboxOutcome) error {
+	var missing []string
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		missing = missing[:0]
+		for _, o := range outcomes {
+			var res sql.Result
+			var err error
+			errText := o.Error
+			if len(errText) > 500 {
+				errText = errText[:500]
+			}
+			switch {
+			case o.Sent != nil:
+				res, err = tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', sent_at = ?, claimed_until = NULL,
+					last_error = '', subject = ?, body_text = ?, body_html = ? WHERE id = ?`,
+					formatTime(o.SentAt), o.Sent.Subject, o.Sent.Text, o.Sent.HTML, o.ID)
+			case o.RetryAt.IsZero():
+				res, err = tx.ExecContext(ctx, `UPDATE outbox SET status = 'failed', last_error = ?, claimed_until = NULL
+					WHERE id = ?`, errText, o.ID)
+			default:
+				res, err = tx.ExecContext(ctx, `UPDATE outbox SET last_error = ?, next_attempt_at = ?, claimed_until = NULL
+					WHERE id = ?`, errText, formatTime(o.RetryAt), o.ID)
+			}
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				missing = append(missing, strconv.FormatInt(o.ID, 10))
+			}
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return palaro.Errorf(palaro.ENOTFOUND, "Message not found: %s.", strings.Join(missing, ", "))
+	}
+	return nil
 }
 
 // ListOutbox returns messages matching the filter, newest first.
@@ -152,14 +223,18 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var msgs []palaro.OutboxMessage
+	var found []outboxRow
 	for rows.Next() {
 		m, err := scanOutbox(rows)
 		if err != nil {
+			rows.Close()
 			return nil, err
 		}
-		msgs = append(msgs, m)
+		found = append(found, m)
 	}
-	return msgs, rows.Err()
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return s.composeOrderMessages(ctx, found)
 }

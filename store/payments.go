@@ -147,7 +147,7 @@ func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Orde
 		return nil
 	}
 	o.Status, o.PaidAt, o.Tickets = status, now, nil
-	return s.issue(ctx, tx, o, now, nil)
+	return s.issue(ctx, tx, o, now)
 }
 
 // ListPaymentEvents returns the payment events received, newest first, with the reason of each

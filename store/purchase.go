@@ -29,6 +29,9 @@ func NewPurchaseService(db *DB, composer palaro.Composer, hold time.Duration) *P
 	if hold <= 0 {
 		hold = DefaultHold
 	}
+	if composer != nil {
+		db.composer = composer // the outbox composes order e-mails with it when it sends them
+	}
 	return &PurchaseService{db: db, composer: composer, hold: hold}
 }
 
@@ -186,7 +189,6 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	if err := s.soldOutAtOnce(ctx, tt, o); err != nil {
 		return nil, err
 	}
-	draft := s.draftConfirmation(o, now)
 	// one unit of the batching writer: all of it is applied, or none, before the answer leaves
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
@@ -205,7 +207,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
 			return err
 		}
-		if err := s.saveOrder(ctx, tx, o, promoID, now, draft); err != nil {
+		if err := s.saveOrder(ctx, tx, o, promoID, now); err != nil {
 			return err
 		}
 		return takeSeats(ctx, tx, tt.ID, o.ID, o.Seats)
@@ -238,9 +240,8 @@ func (s *PurchaseService) soldOutAtOnce(ctx context.Context, tt *palaro.TicketTy
 	return soldOut(tt.Name, max(left, 0))
 }
 
-// saveOrder inserts a new order with its add-ons and, when it is free, issues it at once (with
-// draft's tickets and e-mail when there is one).
-func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time, draft *confirmationDraft) error {
+// saveOrder inserts a new order with its add-ons and, when it is free, issues it at once.
+func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time) error {
 	buyer, _ := json.Marshal(o.Buyer)
 	seats, _ := json.Marshal(orEmpty(o.Seats))
 	var ticketID, userID any
@@ -270,7 +271,7 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 		}
 	}
 	if o.Free() {
-		return s.issue(ctx, tx, o, now, draft)
+		return s.issue(ctx, tx, o, now)
 	}
 	return nil
 }
@@ -484,22 +485,16 @@ func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, err
 }
 
 // issue turns a paid order into tickets (or, for an add-on order, adds the add-ons to its
-// ticket) and writes its confirmation e-mail, once. A draft (draftConfirmation) brings the
-// tickets' codes and the e-mail already composed; nil composes here.
-func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time, draft *confirmationDraft) error {
+// ticket) and queues its confirmation e-mail, once; the outbox composes the e-mail when it sends
+// it, so the order is not read again here.
+func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
 	if o.Kind == palaro.OrderKindTickets {
 		tickets := newTickets(o, now)
-		if draft != nil {
-			tickets = draft.tickets
-		}
 		for i := range tickets {
 			t := tickets[i]
 			t.OrderID = o.ID
 			if err := insertTicket(ctx, tx, &t, o.TicketTypeID); err != nil {
 				return err
-			}
-			if t.Code != tickets[i].Code || t.PublicID != tickets[i].PublicID {
-				draft = nil // a code collision drew new codes: the drafted e-mail no longer fits
 			}
 			o.Tickets = append(o.Tickets, t)
 		}
@@ -520,15 +515,7 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 	if s.composer == nil {
 		return nil
 	}
-	key := fmt.Sprintf("order-confirmation:%d", o.ID)
-	if draft != nil {
-		return enqueue(ctx, tx, draft.message, key, now)
-	}
-	full, err := confirmationOrder(ctx, tx, o)
-	if err != nil {
-		return err
-	}
-	return enqueue(ctx, tx, s.composer.OrderConfirmation(full), key, now)
+	return enqueueOrderMessage(ctx, tx, o, now)
 }
 
 // newTickets returns a ticket order's tickets as issued at now, with their public ids and codes
@@ -543,48 +530,6 @@ func newTickets(o *palaro.Order, now time.Time) []palaro.Ticket {
 		}
 	}
 	return tickets
-}
-
-// confirmationDraft is a free ticket order's tickets, drawn, and its confirmation e-mail,
-// composed on the buyer's goroutine before the order's unit runs, so that the writer only
-// inserts them (issue).
-type confirmationDraft struct {
-	tickets []palaro.Ticket
-	message palaro.Message
-}
-
-// draftConfirmation drafts the tickets and e-mail of an order that is issued as soon as it is
-// stored (a free ticket order); nil for any other order.
-func (s *PurchaseService) draftConfirmation(o *palaro.Order, now time.Time) *confirmationDraft {
-	if !o.Free() || o.Kind != palaro.OrderKindTickets || s.composer == nil || o.Event == nil || o.TicketType == nil {
-		return nil
-	}
-	d := &confirmationDraft{tickets: newTickets(o, now)}
-	planned := *o
-	planned.Tickets = d.tickets
-	full, err := confirmationOrder(context.Background(), nil, &planned) // in memory: no transaction needed
-	if err != nil {
-		return nil
-	}
-	d.message = s.composer.OrderConfirmation(full)
-	return d
-}
-
-// confirmationOrder is the order as its confirmation e-mail shows it, as loadOrder would return
-// it. A ticket order is complete in memory (event, ticket type, add-ons, the tickets just issued),
-// so it is not read again inside the write transaction; an add-on order reads its ticket.
-func confirmationOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order) (*palaro.Order, error) {
-	if o.Kind != palaro.OrderKindTickets || o.Event == nil || o.TicketType == nil {
-		return loadOrder(ctx, tx, `o.id = ?`, o.ID)
-	}
-	full := *o
-	full.AddOns = slices.Clone(o.AddOns)
-	slices.SortStableFunc(full.AddOns, byCategoryName) // loadOrder's ORDER BY a.category, a.name
-	full.Tickets = slices.Clone(o.Tickets)
-	for i, addOns := range palaro.DistributeAddOns(len(full.Tickets), full.AddOns) {
-		full.Tickets[i].AddOns = addOns
-	}
-	return &full, nil
 }
 
 func byCategoryName(a, b palaro.AddOn) int {

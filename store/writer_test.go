@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -284,28 +285,41 @@ func TestPurchaseService_SoldOutAtOnce(t *testing.T) {
 	require.Equal(t, 1, heldCount)
 }
 
-// TestPurchaseService_ConfirmationFromMemory proves the confirmation e-mail written without
-// reading the order again inside the transaction is the one composed from the order read back
-// afterwards: a free order and a paid one, with add-ons given in reverse order.
-func TestPurchaseService_ConfirmationFromMemory(t *testing.T) {
+// TestOutbox_OrderEmailComposedWhenSent proves an order's confirmation is queued as a small row
+// naming the order (nothing composed inside the order's transaction) and that the outbox, when it
+// claims and lists it, composes exactly the e-mail composed from the order read back: a free order
+// and a paid one, with add-ons given in reverse order. Once recorded as sent, the row keeps that
+// content.
+func TestOutbox_OrderEmailComposedWhenSent(t *testing.T) {
 	f := newPurchaseFixture(t)
 	ctx := context.Background()
 	composer := notify.NewComposer("https://palaro.test", "help@palaro.test")
 	zebra, apple := f.addAddOn(t, "Zebra pin", 0), f.addAddOn(t, "Apple pin", 0)
-	stored := func(o *palaro.Order) (text, html string) {
-		require.NoError(t, f.db.read.QueryRow(`SELECT body_text, body_html FROM outbox WHERE dedupe_key = ?`,
-			fmt.Sprintf("order-confirmation:%d", o.ID)).Scan(&text, &html))
-		return text, html
+	stored := func(o *palaro.Order) (text string, orderID sql.NullInt64) {
+		require.NoError(t, f.db.read.QueryRow(`SELECT body_text, order_id FROM outbox WHERE dedupe_key = ?`,
+			fmt.Sprintf("order-confirmation:%d", o.ID)).Scan(&text, &orderID))
+		return text, orderID
 	}
 	check := func(o *palaro.Order) {
 		t.Helper()
+		text, orderID := stored(o)
+		require.Empty(t, text, "nothing composed in the order's transaction")
+		require.Equal(t, o.ID, orderID.Int64)
 		again, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
 		require.NoError(t, err)
 		want := composer.OrderConfirmation(again)
-		text, html := stored(again)
-		require.Equal(t, want.Text, text)
-		require.Equal(t, want.HTML, html)
-		require.Contains(t, text, "Apple pin")
+		require.Contains(t, want.Text, "Apple pin")
+		listed, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: o.Email})
+		require.NoError(t, err)
+		require.Len(t, listed, 1)
+		require.Equal(t, want, listed[0].Message)
+		claimed, err := f.outbox.ClaimDue(ctx, f.now, 10, time.Minute)
+		require.NoError(t, err)
+		require.Len(t, claimed, 1)
+		require.Equal(t, want, claimed[0].Message)
+		require.NoError(t, f.outbox.Record(ctx, []palaro.OutboxOutcome{{ID: claimed[0].ID, Sent: &claimed[0].Message, SentAt: f.now}}))
+		text, _ = stored(o)
+		require.Equal(t, want.Text, text, "the sent e-mail is kept as it went out")
 	}
 
 	free := f.addTicketType(t, "free-mem", 0, 10, 5)
@@ -327,43 +341,21 @@ func TestPurchaseService_ConfirmationFromMemory(t *testing.T) {
 	check(o)
 }
 
-// TestPurchaseService_DraftedConfirmation proves the e-mail composed before the order's unit is
-// the one stored, unless a ticket code collides inside the unit: then the ticket gets new codes
-// and the e-mail is composed again with them. Control: without a collision the draft is stored.
-func TestPurchaseService_DraftedConfirmation(t *testing.T) {
+// TestOutbox_RecordUnknownID proves Record stores the known outcomes and names the unknown ids.
+func TestOutbox_RecordUnknownID(t *testing.T) {
 	f := newPurchaseFixture(t)
 	ctx := context.Background()
-	code := f.addTicketType(t, "draft", 0, 10, 1)
-	tt, ev, err := NewEventService(f.db).FindTicketType(ctx, code)
+	require.NoError(t, f.outbox.Enqueue(ctx, palaro.Message{Kind: "note", To: "a@x.ph", Subject: "s", Text: "t"}, f.now))
+	claimed, err := f.outbox.ClaimDue(ctx, f.now, 10, time.Minute)
 	require.NoError(t, err)
-	newOrder := func(email string) *palaro.Order {
-		return &palaro.Order{PublicID: newPublicID(), Kind: palaro.OrderKindTickets, EventID: ev.ID, TicketTypeID: tt.ID,
-			Quantity: 1, Email: email, Status: palaro.OrderPaid, PaidAt: f.now, CreatedAt: f.now, Event: ev, TicketType: tt}
-	}
-	save := func(o *palaro.Order, draft *confirmationDraft) string {
-		require.NoError(t, f.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-			return f.purchases.saveOrder(ctx, tx, o, nil, f.now, draft)
-		}))
-		var text string
-		require.NoError(t, f.db.read.QueryRow(`SELECT body_text FROM outbox WHERE dedupe_key = ?`,
-			fmt.Sprintf("order-confirmation:%d", o.ID)).Scan(&text))
-		return text
-	}
-
-	plain := newOrder("plain@x.ph")
-	draft := f.purchases.draftConfirmation(plain, f.now)
-	require.NotNil(t, draft)
-	require.Equal(t, draft.message.Text, save(plain, draft), "control: the drafted e-mail is stored")
-	require.Equal(t, draft.tickets[0].Code, plain.Tickets[0].Code)
-
-	collides := newOrder("collides@x.ph")
-	draft = f.purchases.draftConfirmation(collides, f.now)
-	_, err = f.db.write.Exec(`UPDATE tickets SET code = ? WHERE id = ?`, draft.tickets[0].Code, plain.Tickets[0].ID)
+	require.Len(t, claimed, 1)
+	err = f.outbox.Record(ctx, []palaro.OutboxOutcome{{ID: 999999, Error: "x"}, {ID: claimed[0].ID, Error: "smtp down", RetryAt: f.now.Add(time.Hour)}})
+	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+	require.ErrorContains(t, err, "999999")
+	listed, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "a@x.ph"})
 	require.NoError(t, err)
-	text := save(collides, draft)
-	require.NotEqual(t, draft.tickets[0].Code, collides.Tickets[0].Code, "a new code was drawn")
-	require.Contains(t, text, collides.Tickets[0].Code)
-	require.NotContains(t, text, draft.tickets[0].Code)
+	require.Equal(t, "smtp down", listed[0].LastError)
+	require.Equal(t, f.now.Add(time.Hour), listed[0].NextAttemptAt)
 }
 
 // TestPurchaseTicketType_SameAsFindTicketType proves the purchase path's lighter lookup returns
