@@ -29,6 +29,12 @@ type DB struct {
 	read  *sql.DB
 	// writer batches the units of work of inWrite into group commits on the write connection.
 	writer *writer
+	// stock is the tickets left of each ticket type, kept by the writer, that answers sold-out
+	// buyers at once; nil turns it off (a store where other servers write too, such as
+	// PostgreSQL, cannot keep it exact in one process).
+	stock *stockCounts
+	// catalog keeps the events that purchases read, until they change.
+	catalog *catalog
 	// composer writes order e-mails when the outbox sends them (set by NewPurchaseService).
 	composer palaro.Composer
 	// Now returns the current time; tests replace it.
@@ -41,10 +47,8 @@ func Open(path string) (*DB, error) {
 	// The writer fsyncs every commit (synchronous=FULL): an acknowledged write survives a power
 	// cut, not only a process crash. Readers never commit, so NORMAL costs them nothing.
 	writeDSN, readDSN := dsn(path, "immediate", "FULL"), dsn(path, "deferred", "NORMAL")
-	write, err := sql.Open("sqlite3", writeDSN)
-	if err != nil {
-		return nil, fmt.Errorf("open writer: %w", err)
-	}
+	db := &DB{path: path, Now: time.Now, stock: newStockCounts(), catalog: newCatalog()}
+	write := sql.OpenDB(writerConnector{dsn: writeDSN, db: db})
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
 	read, err := sql.Open("sqlite3", readDSN)
@@ -54,12 +58,12 @@ func Open(path string) (*DB, error) {
 	}
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
-	db := &DB{path: path, write: write, read: read, Now: time.Now}
+	db.write, db.read = write, read
 	if err := write.Ping(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db.writer = newWriter(write)
+	db.writer = newWriter(write, db.stock)
 	return db, nil
 }
 

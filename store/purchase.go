@@ -218,14 +218,20 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	return o, nil
 }
 
-// soldOutAtOnce answers a buyer of a sold-out ticket type from the read snapshot the ticket type
-// was just read from, without queuing for the writer, so a rush's sold-out buyers do not wait for
-// the write lock. The writer checks capacity again under the lock (reserve), so this can only
-// refuse early, never oversell. It stands aside (nil) when the order might still fit there: when
-// the buyer's own unpaid order of the type would be replaced (released first, limitPerBuyer) and
-// for seat orders, whose taken seat is named before 'sold out' is.
+// soldOutAtOnce answers a buyer of a sold-out ticket type without queuing for the writer, so a
+// rush's sold-out buyers do not wait for the write lock: from the writer's count of tickets left
+// (db.stock, exact as of its last commit) when it has one, else from the read snapshot the ticket
+// type was just read from. The writer checks capacity again under the lock (reserve), so this can
+// only refuse early, never oversell. It stands aside (nil) when the order might still fit there:
+// when the buyer's own unpaid order of the type would be replaced (released first,
+// limitPerBuyer) and for seat orders, whose taken seat is named before 'sold out' is.
 func (s *PurchaseService) soldOutAtOnce(ctx context.Context, tt *palaro.TicketType, o *palaro.Order) error {
 	left := tt.Capacity - tt.Sold - tt.Held
+	if s.db.stock != nil {
+		if n, ok := s.db.stock.remaining(tt.ID); ok {
+			left = n
+		}
+	}
 	if left >= o.Quantity || len(o.Seats) > 0 {
 		return nil
 	}

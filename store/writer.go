@@ -41,6 +41,7 @@ type WriterStats struct {
 // one fsync covers the batch; each caller hears its outcome only after that commit.
 type writer struct {
 	conn    *sql.DB
+	stock   *stockCounts // reloaded at the end of each batch, published once it commits; nil when off
 	queue   chan *writeUnit
 	mu      sync.RWMutex // held for reading while sending, for writing while closing
 	closed  bool
@@ -50,8 +51,8 @@ type writer struct {
 	commits atomic.Int64
 }
 
-func newWriter(conn *sql.DB) *writer {
-	w := &writer{conn: conn, queue: make(chan *writeUnit, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
+func newWriter(conn *sql.DB, stock *stockCounts) *writer {
+	w := &writer{conn: conn, stock: stock, queue: make(chan *writeUnit, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go w.run()
 	return w
 }
@@ -172,7 +173,16 @@ func (w *writer) commit(batch []*writeUnit) {
 				return err
 			}
 		}
-		return tx.Commit()
+		if w.stock == nil {
+			return tx.Commit()
+		}
+		publish, err := w.stock.reload(ctx, tx)
+		if err != nil {
+			return err
+		}
+		err = tx.Commit()
+		publish(err == nil)
+		return err
 	}()
 	w.units.Add(int64(len(live)))
 	if broken == nil {
