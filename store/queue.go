@@ -1,0 +1,298 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"palaro"
+)
+
+// QueueStore keeps events' queues: settings, rate changes, places and admissions. It is the
+// source of truth that queue.Manager keeps in memory.
+type QueueStore struct{ db *DB }
+
+// NewQueueStore returns the queue store.
+func NewQueueStore(db *DB) *QueueStore { return &QueueStore{db: db} }
+
+// QueueVersions returns each queue's version by event ID.
+func (s *QueueStore) QueueVersions(ctx context.Context) (map[int64]int64, error) {
+	rows, err := s.db.read.QueryContext(ctx, `SELECT event_id, version FROM event_queues`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var id, v int64
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, err
+		}
+		out[id] = v
+	}
+	return out, rows.Err()
+}
+
+// LoadQueue returns an event's queue with its rates and places, or nil when it has none. It reads
+// in one transaction, so places and version agree.
+func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (*palaro.Queue, []palaro.QueuePlace, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tx.Rollback()
+	q := palaro.Queue{EventID: eventID}
+	var opensAt string
+	var seed int64
+	err = tx.QueryRowContext(ctx, `SELECT e.code, e.name, q.opens_at, q.admit_per_minute, q.seed, q.opened, q.version
+		FROM event_queues q JOIN events e ON e.id = q.event_id WHERE q.event_id = ?`, eventID).
+		Scan(&q.EventCode, &q.EventName, &opensAt, &q.AdmitPerMinute, &seed, &q.Opened, &q.Version)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	q.Seed = uint64(seed)
+	if q.OpensAt, err = time.Parse(timeFormat, opensAt); err != nil {
+		return nil, nil, err
+	}
+	if q.Rates, err = queueRates(ctx, tx, eventID); err != nil {
+		return nil, nil, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id, place, joined_at, admitted_at FROM queue_places
+		WHERE event_id = ? ORDER BY id`, eventID)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var places []palaro.QueuePlace
+	for rows.Next() {
+		var p palaro.QueuePlace
+		var place sql.NullInt64
+		var joined, admitted sql.NullString
+		if err := rows.Scan(&p.ID, &place, &joined, &admitted); err != nil {
+			return nil, nil, err
+		}
+		p.Place = int(place.Int64)
+		if p.JoinedAt, err = parseTime(joined); err != nil {
+			return nil, nil, err
+		}
+		if p.AdmittedAt, err = parseTime(admitted); err != nil {
+			return nil, nil, err
+		}
+		places = append(places, p)
+	}
+	return &q, places, rows.Err()
+}
+
+// queueRates reads a queue's rates in order.
+func queueRates(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.QueueRate, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT starts_at, admit_per_minute FROM event_queue_rates
+		WHERE event_id = ? ORDER BY starts_at`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var rates []palaro.QueueRate
+	for rows.Next() {
+		var r palaro.QueueRate
+		var from string
+		if err := rows.Scan(&from, &r.AdmitPerMinute); err != nil {
+			return nil, err
+		}
+		if r.From, err = time.Parse(timeFormat, from); err != nil {
+			return nil, err
+		}
+		rates = append(rates, r)
+	}
+	return rates, rows.Err()
+}
+
+// SaveQueue creates, changes or (nil settings) deletes an event's queue, with an audit entry.
+// Before the opening a change replaces the opening and rate; after it, a new rate starts now.
+func (s *QueueStore) SaveQueue(ctx context.Context, ev *palaro.Event, actor string, settings *palaro.QueueSettings, seed uint64, now time.Time) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var opensAt string
+	var opened bool
+	err = tx.QueryRowContext(ctx, `SELECT opens_at, opened FROM event_queues WHERE event_id = ?`, ev.ID).Scan(&opensAt, &opened)
+	exists := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	var action, detail string
+	switch {
+	case settings == nil && !exists:
+		return nil
+	case settings == nil:
+		action = "queue off"
+		if _, err := tx.ExecContext(ctx, `DELETE FROM queue_places WHERE event_id = ?`, ev.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM event_queue_rates WHERE event_id = ?`, ev.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM event_queues WHERE event_id = ?`, ev.ID); err != nil {
+			return err
+		}
+	case !exists:
+		action = "queue on"
+		if _, err := tx.ExecContext(ctx, `INSERT INTO event_queues (event_id, opens_at, admit_per_minute, seed, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, ev.ID, formatTime(settings.OpensAt), settings.AdmitPerMinute, int64(seed), formatTime(now), formatTime(now)); err != nil {
+			return err
+		}
+		if err := setQueueRate(ctx, tx, ev.ID, settings.OpensAt, settings.AdmitPerMinute); err != nil {
+			return err
+		}
+	default:
+		action = "queue changed"
+		started := opened || opensAt <= formatTime(now)
+		if _, err := tx.ExecContext(ctx, `UPDATE event_queues SET opens_at = ?, admit_per_minute = ?, version = version + 1, updated_at = ?
+			WHERE event_id = ?`, formatTime(settings.OpensAt), settings.AdmitPerMinute, formatTime(now), ev.ID); err != nil {
+			return err
+		}
+		from := settings.OpensAt
+		if started {
+			from = now // the new rate starts now: turns already passed stay
+		} else if _, err := tx.ExecContext(ctx, `DELETE FROM event_queue_rates WHERE event_id = ?`, ev.ID); err != nil {
+			return err
+		}
+		if err := setQueueRate(ctx, tx, ev.ID, from, settings.AdmitPerMinute); err != nil {
+			return err
+		}
+	}
+	if settings != nil {
+		detail = fmt.Sprintf("opens %s, %d a minute", settings.OpensAt.In(palaro.Manila).Format("2006-01-02 15:04"), settings.AdmitPerMinute)
+	}
+	if err := audit(ctx, tx, ev.Organizer.ID, ev.ID, actor, action, detail, now); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// setQueueRate sets the rate from a time on (the same second's rate is replaced).
+func setQueueRate(ctx context.Context, tx *sql.Tx, eventID int64, from time.Time, perMinute int) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO event_queue_rates (event_id, starts_at, admit_per_minute) VALUES (?, ?, ?)
+		ON CONFLICT (event_id, starts_at) DO UPDATE SET admit_per_minute = excluded.admit_per_minute`,
+		eventID, formatTime(from), perMinute)
+	return err
+}
+
+// JoinQueue stores a new place: before the draw without a place number, after it the next one.
+// The queue's row is updated first, which locks it: a join and the draw never interleave.
+func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, now time.Time) (palaro.QueuePlace, int64, error) {
+	p := palaro.QueuePlace{JoinedAt: now}
+	var version int64
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var opened bool
+		var next int
+		err := tx.QueryRowContext(ctx, `UPDATE event_queues SET next_place = next_place + opened, version = version + 1
+			WHERE event_id = ? RETURNING opened, next_place, version`, eventID).Scan(&opened, &next, &version)
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
+		} else if err != nil {
+			return err
+		}
+		var place any
+		if opened {
+			p.Place, place = next, next
+		}
+		return tx.QueryRowContext(ctx, `INSERT INTO queue_places (event_id, place, joined_at) VALUES (?, ?, ?) RETURNING id`,
+			eventID, place, formatTime(now)).Scan(&p.ID)
+	})
+	return p, version, err
+}
+
+// DrawQueue gives the browsers that arrived before the opening their places, drawn from the
+// queue's seed (palaro.DrawPlaces), once: a second call finds the queue opened and does nothing.
+func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) error {
+	tx, err := s.db.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var seed int64
+	err = tx.QueryRowContext(ctx, `UPDATE event_queues SET opened = 1, version = version + 1
+		WHERE event_id = ? AND opened = 0 RETURNING seed`, eventID).Scan(&seed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`, eventID)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for i, place := range palaro.DrawPlaces(uint64(seed), len(ids)) {
+		if _, err := tx.ExecContext(ctx, `UPDATE queue_places SET place = ? WHERE id = ?`, place, ids[i]); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE event_queues SET next_place = ? WHERE event_id = ?`, len(ids), eventID); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// AdmitPlace records a place's first admission and returns its time (the first one recorded).
+func (s *QueueStore) AdmitPlace(ctx context.Context, placeID int64, now time.Time) (time.Time, error) {
+	var at sql.NullString
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE queue_places SET admitted_at = ? WHERE id = ? AND admitted_at IS NULL`,
+			formatTime(now), placeID); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT admitted_at FROM queue_places WHERE id = ?`, placeID).Scan(&at)
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, palaro.Errorf(palaro.ENOTFOUND, "This place is not in the queue.")
+	} else if err != nil {
+		return time.Time{}, err
+	}
+	return parseTime(at)
+}
+
+// ClaimQueueEmail ties a (normalized) address to a place; ECONFLICT when another place of the
+// queue has it. The unique index settles two places claiming it at once.
+func (s *QueueStore) ClaimQueueEmail(ctx context.Context, eventID, placeID int64, email string) error {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var owner int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND email = ?`, eventID, email).Scan(&owner)
+		switch {
+		case err == nil && owner != placeID:
+			return palaro.Errorf(palaro.ECONFLICT, "This e-mail address already bought with another place in this queue.")
+		case err == nil:
+			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE queue_places SET email = ? WHERE id = ? AND event_id = ? AND email IS NULL`, email, placeID, eventID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return palaro.Errorf(palaro.ECONFLICT, "This place in the queue already bought with another e-mail address.")
+		}
+		return nil
+	})
+}
+
