@@ -295,4 +295,3 @@ func (s *QueueStore) ClaimQueueEmail(ctx context.Context, eventID, placeID int64
 		return nil
 	})
 }
-
