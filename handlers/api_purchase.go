@@ -89,6 +89,9 @@ func (s *Server) buyTicket(c *echo.Context) error {
 	if err := s.throttlePurchase(c, req.Email); err != nil {
 		return err
 	}
+	if err := s.queueGate(c, req.TicketCode, req.Email); err != nil {
+		return err
+	}
 	req.SessionKey = visitOf(c).orderKey()
 	if u := currentUser(c); u != nil {
 		req.UserID = u.ID

@@ -74,7 +74,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodDelete, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, true},
 	{http.MethodGet, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgPromoCodes, true},
 	{http.MethodPost, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgCreatePromoCode, true},
-}, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes)...)
+}, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes, queueOrgRoutes)...)
 
 // OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
 // for the access test that walks the router.
@@ -332,7 +332,7 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		CoverURL: s.imageURL(ev.ImageURL), CoverError: coverErr, CoverAction: base + "/cover",
 		When: manilaTime(ev.StartsAt) + " to " + manilaTime(ev.EndsAt), Venue: ev.Venue.Name + ", " + ev.Venue.City,
 		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Check-in", Href: base + "/check-ins"},
-			{Label: "Gate scanner", Href: base + "/check-in"}}}
+			{Label: "Gate scanner", Href: base + "/check-in"}, {Label: "Queue", Href: base + "/queue"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
 		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"},

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"slices"
@@ -19,6 +20,8 @@ type orgEventJSON struct {
 	Organization string              `json:"organization"`
 	URL          string              `json:"url"`
 	TicketTypes  []orgTicketTypeJSON `json:"ticketTypes"`
+	// Queue is the queue in front of the sale, null when it has none.
+	Queue *queueJSON `json:"queue"`
 }
 
 // orgTicketTypeJSON is a ticket type as the organizer API answers it.
@@ -96,7 +99,7 @@ func orgTicketTypeOut(tt palaro.TicketType) orgTicketTypeJSON {
 
 func (s *Server) eventJSON(ev *palaro.Event) orgEventJSON {
 	out := orgEventJSON{EventInput: palaro.EventInputOf(ev), Organization: ev.Organizer.Name,
-		URL: s.config.BaseURL + "/e/" + ev.Code, TicketTypes: []orgTicketTypeJSON{}}
+		URL: s.config.BaseURL + "/e/" + ev.Code, TicketTypes: []orgTicketTypeJSON{}, Queue: s.queueOut(ev.ID)}
 	for _, tt := range ev.TicketTypes {
 		out.TicketTypes = append(out.TicketTypes, orgTicketTypeOut(tt))
 	}
@@ -180,15 +183,30 @@ func (s *Server) apiOrgUpdateEvent(c *echo.Context, caller *palaro.Caller) error
 	if err != nil {
 		return err
 	}
-	in := palaro.EventInputOf(ev)
-	if err := decodeJSONStrict(c, &in); err != nil {
+	body := struct {
+		palaro.EventInput
+		Queue json.RawMessage `json:"queue"`
+	}{EventInput: palaro.EventInputOf(ev)}
+	if err := decodeJSONStrict(c, &body); err != nil {
 		return err
 	}
-	saved, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in)
+	queue, queueSet, err := queueSettingsJSON(body.Queue)
+	if err == nil && queue != nil && s.services.Queues != nil {
+		err = queue.Validate(ev, s.services.Queues.Settings(ev.ID), s.Now()) // before anything is saved
+	}
+	if err != nil {
+		return apiError(err)
+	}
+	saved, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), body.EventInput)
 	if err != nil {
 		return apiError(err)
 	}
 	s.eventsChanged()
+	if queueSet {
+		if err := s.configureQueue(c, caller, saved, queue); err != nil {
+			return apiError(err)
+		}
+	}
 	return c.JSON(http.StatusOK, s.eventJSON(saved))
 }
 

@@ -182,7 +182,11 @@ func (s *Server) eventPage(c *echo.Context) error {
 	p.OGType = "event"
 	p.JSONLD = s.eventJSONLD(ev)
 	view := s.eventView(ev, now)
-	s.addQuickBuy(ev, &view)
+	if q := s.queueOf(ev.ID); q != nil {
+		view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page
+	} else {
+		s.addQuickBuy(ev, &view)
+	}
 	return render(c, http.StatusOK, views.EventPage(p, view))
 }
 

@@ -144,6 +144,9 @@ func (s *Server) buyPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if to := s.queueDetour(c, ev); to != "" {
+		return c.Redirect(http.StatusSeeOther, to)
+	}
 	now := s.Now()
 	source := cleanSource(c.QueryParam("source"))
 	var seats []string
@@ -555,6 +558,9 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	tt, ev, err := s.findTicketType(c)
 	if err != nil {
 		return err
+	}
+	if to := s.queueDetour(c, ev); to != "" {
+		return c.Redirect(http.StatusSeeOther, to)
 	}
 	source := cleanSource(c.QueryParam("source"))
 	if !tt.Seated {

@@ -72,6 +72,8 @@ type Services struct {
 	Operators palaro.Operators
 	// PartnerLogin opens the partner bank's app for a ticket; nil hides "Open in partner app".
 	PartnerLogin palaro.PartnerLogin
+	// Queues runs the queues in front of hot sales; nil leaves them out.
+	Queues palaro.QueueService
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
 	// show the change at once.
 	EventCache interface{ Invalidate() }
@@ -191,6 +193,7 @@ func (s *Server) routes() {
 	e.POST("/tickets", s.ticketsPage)
 	e.GET("/tickets/:token", s.ticketsByLinkPage)
 	e.GET("/sw.js", s.serviceWorker)
+	s.queueRoutes()
 
 	s.accountRoutes()
 	if s.services.Activities != nil {

@@ -44,6 +44,9 @@ type Page struct {
 	HTMX bool
 	// Styles are extra stylesheets (names under static/, such as "css/engage.css") of the page's area.
 	Styles []string
+	// Refresh, when above zero, reloads the page every Refresh seconds in a browser without
+	// scripts (pages with scripts refresh their part by htmx).
+	Refresh int
 }
 
 // UsesHTMX reports whether the page loads htmx. Island pages leave it out to stay within their

@@ -20,6 +20,7 @@ import (
 	"palaro/notify"
 	"palaro/payment/paymongo"
 	"palaro/payment/sandbox"
+	"palaro/queue"
 	"palaro/static"
 	"palaro/store"
 )
@@ -30,6 +31,7 @@ type app struct {
 	server    *handlers.Server
 	purchases *store.PurchaseService
 	outbox    *store.OutboxService
+	queues    *queue.Manager
 	payments  palaro.PaymentProvider
 	sandbox   *sandbox.Provider // the built-in provider, when selected
 	sender    notify.Sender
@@ -108,6 +110,10 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	}
 	accounts := store.NewAccountService(db, sessionKey, composer)
 	activities := store.NewActivityService(db)
+	a.queues = queue.NewManager(store.NewQueueStore(db))
+	if err := a.queues.Load(ctx); err != nil {
+		return nil, err
+	}
 	cached := store.NewCachedEventService(events, cfg.EventCache)
 	cached.Now = a.now
 	server := handlers.New(handlers.Config{
@@ -137,6 +143,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		Seats:         store.NewSeatService(db),
 		Payments:      a.payments,
 		Accounts:      accounts,
+		Queues:        a.queues,
 	}, static.Default(), logger)
 	server.Now = a.now
 	if a.sandbox != nil {
@@ -215,6 +222,7 @@ func (a *app) runJobs(ctx context.Context) {
 	var wg sync.WaitGroup
 	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now}
 	wg.Go(func() { _ = worker.Run(ctx) })
+	wg.Go(func() { a.syncQueues(ctx) })
 	wg.Go(func() {
 		every := a.jobEvery
 		if every <= 0 {
@@ -232,6 +240,26 @@ func (a *app) runJobs(ctx context.Context) {
 		}
 	})
 	wg.Wait()
+}
+
+// queueSyncEvery is how often the queues in memory follow the database: places given by other
+// servers, and the draw when a sale opens.
+const queueSyncEvery = time.Second
+
+// syncQueues keeps the queues in memory in step with the database until ctx is cancelled.
+func (a *app) syncQueues(ctx context.Context) {
+	ticker := time.NewTicker(queueSyncEvery)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		if err := a.queues.Sync(ctx, a.now()); err != nil && ctx.Err() == nil {
+			a.logger.Error("queue sync", "error", err)
+		}
+	}
 }
 
 // settleOnce reconciles pending orders with the payment provider, then releases expired holds
