@@ -273,4 +273,12 @@ type ActivityAdmin interface {
 	ListClaims(ctx context.Context, activityID int64) ([]Claim, error)
 	// ClaimPrize marks a prize handed over. Returns ENOTFOUND, or ECONFLICT when already claimed.
 	ClaimPrize(ctx context.Context, activityID, visitID int64, actor string) error
+	// SetPrizeImage sets a prize's picture: an uploaded PNG (stored, its URL returned) when png is
+	// set, else imageURL (a built-in picture). Returns ENOTFOUND for an unknown activity or prize.
+	SetPrizeImage(ctx context.Context, eventID int64, actor, activityCode, prizeCode string, png []byte, imageURL string) (string, error)
+	// FindPrizeImage returns an uploaded prize picture (PNG). Returns ENOTFOUND.
+	FindPrizeImage(ctx context.Context, id int64) ([]byte, error)
 }
+
+// PrizeImageURL is the served URL of an uploaded prize picture.
+func PrizeImageURL(id int64) string { return fmt.Sprintf("/prize-images/%d.png", id) }

@@ -26,6 +26,9 @@ func (s *Server) activityRoutes() {
 	e.POST("/scan", s.scanPost)
 	e.GET("/activities", s.activitiesPage)
 	e.POST("/activities/revealed", s.cardRevealed)
+	if s.services.ActivityAdmin != nil {
+		e.GET("/prize-images/:file", s.prizeImageFile)
+	}
 	e.GET("/leaderboard", s.leaderboardPage)
 	e.GET("/activities/qr", s.participantQR)
 	s.quizRoutes()
@@ -316,7 +319,7 @@ func (s *Server) activitiesView(c *echo.Context, p *palaro.Participant) (views.A
 		default:
 			row.Claim = "To claim at the booth"
 		}
-		if l.CardPending { // the outcome stays hidden until the card is scratched
+		if l.CardPending && l.ClaimedAt.IsZero() { // the outcome stays hidden until the card is scratched (or the prize handed over)
 			row.CardHref = "/activities?" + url.Values{"activityCode": {l.ActivityCode}, "eventCode": {l.EventCode}}.Encode()
 			row.Remarks, row.Prize, row.Claim = "Your card is not scratched yet.", "", ""
 		}

@@ -1,13 +1,20 @@
 package handlers
 
 import (
+	"bytes"
+	"errors"
+	"image"
+	"image/png"
+	"slices"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
+	"golang.org/x/image/draw"
 
 	"palaro"
 	"palaro/views"
@@ -21,6 +28,7 @@ var activityOrgRoutes = []orgRoute{
 	{http.MethodGet, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothPage, false},
 	{http.MethodPost, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothScan, false},
 	{http.MethodPost, "/organizer/events/:code/activities/:activity/claims/:visit", palaro.ActionActivities, (*Server).orgClaimPrize, false},
+	{http.MethodPost, prizeImagePath, palaro.ActionActivities, (*Server).orgPrizeImage, false},
 	{http.MethodGet, "/v1/organizer/events/:code/activities", palaro.ActionActivities, (*Server).apiOrgActivities, true},
 	{http.MethodPost, "/v1/organizer/events/:code/activities", palaro.ActionActivities, (*Server).apiOrgCreateActivity, true},
 	{http.MethodPatch, "/v1/organizer/events/:code/activities/:activity", palaro.ActionActivities, (*Server).apiOrgUpdateActivity, true},
@@ -98,22 +106,37 @@ func activityInputFromForm(c *echo.Context) palaro.ActivityInput {
 }
 
 func (s *Server) renderOrgActivities(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, in palaro.ActivityInput, err error) error {
+	return s.renderOrgActivitiesImage(c, caller, ev, in, err, "", http.StatusOK)
+}
+
+// renderOrgActivitiesImage renders the console's activities page, with why a prize picture was
+// refused (imageErr, answered with imageStatus) when it was.
+func (s *Server) renderOrgActivitiesImage(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, in palaro.ActivityInput, err error,
+	imageErr string, imageStatus int) error {
 	acts, lerr := s.services.Activities.ListActivities(c.Request().Context(), ev.Code)
 	if lerr != nil {
 		return lerr
 	}
 	base := "/organizer/events/" + ev.Code + "/activities"
-	v := views.OrgActivitiesView{Frame: orgFrame(c, caller, "Activities · "+ev.Name), Form: activityForm(base, in, err)}
+	v := views.OrgActivitiesView{Frame: orgFrame(c, caller, "Activities · "+ev.Name), Form: activityForm(base, in, err), ImageError: imageErr}
 	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
 	for _, a := range acts {
 		row := views.OrgActivityRow{Code: a.Code, Name: a.Name, Kind: kindLabels[a.Kind], Points: a.Points, Window: activityWindow(a.StartsAt, a.EndsAt),
 			PosterURL: base + "/" + a.Code + "/poster", BoothURL: base + "/" + a.Code + "/scan"}
 		for _, p := range a.Prizes {
-			row.Prizes = append(row.Prizes, fmt.Sprintf("%s: %d of %d won", p.Name, p.Awarded, p.Stock))
+			pr := views.OrgPrizeRow{Label: fmt.Sprintf("%s: %d of %d won", p.Name, p.Awarded, p.Stock), Name: p.Name,
+				ImageAction: base + "/" + a.Code + "/prizes/" + url.PathEscape(p.Code) + "/image"}
+			if p.ImageURL != "" {
+				pr.ImageURL = s.assetURL(p.ImageURL)
+			}
+			for _, b := range builtinPrizePictures {
+				pr.Choices = append(pr.Choices, views.Option{Value: b[0], Label: b[1], Selected: b[0] == p.ImageURL})
+			}
+			row.Prizes = append(row.Prizes, pr)
 		}
 		v.Activities = append(v.Activities, row)
 	}
-	status := http.StatusOK
+	status := imageStatus
 	if err != nil {
 		status = statusOfForm(err)
 	}
@@ -137,6 +160,16 @@ func (s *Server) orgSaveActivity(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	in := activityInputFromForm(c)
+	if cur, err := s.services.Activities.FindActivity(c.Request().Context(), ev.Code, in.Code); err == nil {
+		// The form's prize lines carry no picture: each prize keeps the one it has.
+		for i := range in.Prizes {
+			for _, p := range cur.Prizes {
+				if p.Code == in.Prizes[i].Code {
+					in.Prizes[i].ImageURL = p.ImageURL
+				}
+			}
+		}
+	}
 	if _, err := s.services.ActivityAdmin.SaveActivity(c.Request().Context(), ev.ID, caller.Actor(), in); err != nil {
 		if _, ok := userFacing(err); ok {
 			return s.renderOrgActivities(c, caller, ev, in, err)
@@ -293,4 +326,84 @@ func (s *Server) apiOrgUpdateActivity(c *echo.Context, caller *palaro.Caller) er
 		return apiError(err)
 	}
 	return c.JSON(http.StatusOK, a)
+}
+
+// prizeImagePath is the route of prize picture uploads, which take a picture-sized body.
+const prizeImagePath = "/organizer/events/:code/activities/:activity/prizes/:prize/image"
+
+// builtinPrizePictures are the pictures an organizer can choose for a prize without uploading one
+// (asset name, label).
+var builtinPrizePictures = [][2]string{
+	{"img/prizes/headset.svg", "Headset"}, {"img/prizes/jersey.svg", "Jersey"}, {"img/prizes/stickers.svg", "Sticker pack"},
+	{"img/prizes/try-again.svg", "Try again"}, {"img/prizes/better-luck.svg", "Better luck next time"},
+}
+
+// prizeImageSide is the side in pixels of a stored prize picture (a scratch cell is at most 120 CSS px).
+const prizeImageSide = 240
+
+// prizeImage cuts a picture square around its centre and encodes it as a PNG of prizeImageSide.
+func prizeImage(img image.Image) ([]byte, error) {
+	b := img.Bounds()
+	side := min(b.Dx(), b.Dy())
+	crop := image.Rect(b.Min.X+(b.Dx()-side)/2, b.Min.Y+(b.Dy()-side)/2, b.Min.X+(b.Dx()-side)/2+side, b.Min.Y+(b.Dy()-side)/2+side)
+	dst := image.NewRGBA(image.Rect(0, 0, prizeImageSide, prizeImageSide))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, crop, draw.Src, nil)
+	var buf bytes.Buffer
+	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, dst); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// orgPrizeImage sets a prize's picture from an upload (checked and re-encoded like covers) or a
+// built-in choice. Cards already drawn keep the pictures they were dealt.
+func (s *Server) orgPrizeImage(c *echo.Context, caller *palaro.Caller) error {
+	ev, a, err := s.orgActivity(c, caller)
+	if err != nil {
+		return err
+	}
+	refuse := func(msg string, status int) error {
+		return s.renderOrgActivitiesImage(c, caller, ev, palaro.ActivityInputOf(*a), nil, msg, status)
+	}
+	if pictureTooLarge(c) {
+		return refuse(errPictureTooLarge.msg, errPictureTooLarge.status)
+	}
+	var data []byte
+	imageURL := c.FormValue("builtin")
+	if f, _, ferr := c.Request().FormFile("picture"); ferr == nil {
+		defer f.Close()
+		img, _, release, err := decodePicture(f)
+		var pe *pictureError
+		if errors.As(err, &pe) {
+			return refuse(pe.msg, pe.status)
+		} else if err != nil {
+			return err
+		}
+		data, err = prizeImage(img)
+		release()
+		if err != nil {
+			return err
+		}
+	} else if !slices.ContainsFunc(builtinPrizePictures, func(b [2]string) bool { return b[0] == imageURL }) {
+		return refuse("Choose a picture or upload a JPEG, PNG or WebP picture.", http.StatusUnprocessableEntity)
+	}
+	if _, err := s.services.ActivityAdmin.SetPrizeImage(c.Request().Context(), ev.ID, caller.Actor(), a.Code, c.Param("prize"), data, imageURL); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/activities")
+}
+
+// prizeImageFile serves an uploaded prize picture; a new upload gets a new URL, so it is cached for a year.
+func (s *Server) prizeImageFile(c *echo.Context) error {
+	name, ok := strings.CutSuffix(c.Param("file"), ".png")
+	id, err := strconv.ParseInt(name, 10, 64)
+	if !ok || err != nil {
+		return echo.ErrNotFound
+	}
+	data, err := s.services.ActivityAdmin.FindPrizeImage(c.Request().Context(), id)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	return c.Blob(http.StatusOK, "image/png", data)
 }

@@ -151,6 +151,7 @@ func randomToken() string {
 func skipSession(path string) bool {
 	return strings.HasPrefix(path, "/static/") || path == "/build.json" || path == "/robots.txt" ||
 		path == "/sitemap.xml" || path == "/favicon.ico" || strings.HasPrefix(path, "/event-images/") ||
+		strings.HasPrefix(path, "/prize-images/") ||
 		strings.HasPrefix(path, "/queue/") || strings.HasPrefix(path, "/v1/queue/") // the queue's signed cookies are its state
 }
 
@@ -211,10 +212,10 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		if r.Body != nil && r.Body != http.NoBody {
 			limit := int64(maxBodyBytes)
-			if c.Path() == "/profile/picture" || c.Path() == coverUploadPath {
+			if c.Path() == "/profile/picture" || c.Path() == coverUploadPath || c.Path() == prizeImagePath {
 				limit = maxUploadBody
 			}
-			if r.ContentLength > limit && c.Path() == "/profile/picture" {
+			if r.ContentLength > limit && (c.Path() == "/profile/picture" || c.Path() == prizeImagePath) {
 				refusePicture(c)
 				return next(c)
 			}

@@ -120,3 +120,44 @@ func (s *ActivityService) ClaimPrize(ctx context.Context, activityID, visitID in
 	}
 	return tx.Commit()
 }
+
+// SetPrizeImage stores an uploaded prize picture (or takes a built-in picture's name) and sets it
+// on the prize, in one write transaction with its audit entry. Cards already drawn keep theirs.
+func (s *ActivityService) SetPrizeImage(ctx context.Context, eventID int64, actor, activityCode, prizeCode string, png []byte, imageURL string) (string, error) {
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		now := s.db.Now()
+		if png != nil {
+			var id int64
+			if err := tx.QueryRowContext(ctx, `INSERT INTO prize_images (event_id, content_type, data, created_at) VALUES (?, 'image/png', ?, ?)
+				RETURNING id`, eventID, png, formatTime(now)).Scan(&id); err != nil {
+				return err
+			}
+			imageURL = palaro.PrizeImageURL(id)
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE prizes SET image_url = ? WHERE code = ?
+			AND activity_id = (SELECT id FROM activities WHERE event_id = ? AND code = ?)`, imageURL, prizeCode, eventID, activityCode)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return palaro.Errorf(palaro.ENOTFOUND, "Prize not found.")
+		}
+		var orgID int64
+		if err := tx.QueryRowContext(ctx, `SELECT organizer_id FROM events WHERE id = ?`, eventID).Scan(&orgID); err != nil {
+			return err
+		}
+		detail, _ := json.Marshal(map[string]string{"activity": activityCode, "prize": prizeCode, "imageUrl": imageURL})
+		return audit(ctx, tx, orgID, eventID, actor, "prize.image", string(detail), now)
+	})
+	return imageURL, err
+}
+
+// FindPrizeImage returns an uploaded prize picture.
+func (s *ActivityService) FindPrizeImage(ctx context.Context, id int64) ([]byte, error) {
+	var data []byte
+	err := s.db.read.QueryRowContext(ctx, `SELECT data FROM prize_images WHERE id = ?`, id).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Image not found.")
+	}
+	return data, err
+}

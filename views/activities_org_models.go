@@ -7,14 +7,32 @@ type OrgActivityRow struct {
 	Kind      string
 	Points    int
 	Window    string
-	Prizes    []string // "Gaming headset: 3 of 10 won"
+	Prizes    []OrgPrizeRow
 	PosterURL string
 	BoothURL  string
 }
 
+// OrgPrizeRow is a prize in the console: its count, its picture and the form that changes it.
+type OrgPrizeRow struct {
+	Label    string // "Gaming headset: 3 of 10 won"
+	Name     string
+	ImageURL string // served URL ("" when it has none)
+	// ImageAction is where the picture form posts (a chosen built-in picture or an upload).
+	ImageAction string
+	Choices     []Option
+}
+
+// Option is an option of a select element.
+type Option struct {
+	Value, Label string
+	Selected     bool
+}
+
 // OrgActivitiesView is the console's activities page of an event: the list and the form to add or change one.
 type OrgActivitiesView struct {
-	Frame      OrgFrame
+	Frame OrgFrame
+	// ImageError is why a prize picture was refused ("" when none was).
+	ImageError string
 	Activities []OrgActivityRow
 	Form       Form
 }

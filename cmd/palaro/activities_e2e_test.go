@@ -194,6 +194,11 @@ func TestEngagePages_Browser(t *testing.T) {
 		screenshot(t, ctx, name) // the console's own frame (navigation, back link) is not held to 44 px yet
 
 	}
+	// The prize pictures of the scratch card (a thumbnail, a choice and an upload per prize).
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/organizer/events/"+demoOwnedEvent+"/activities"),
+		chromedp.ScrollIntoView(".prize-row", chromedp.ByQuery)))
+	screenshot(t, ctx, "console-prize-images")
+
 	// News in the console, and the operator's console (the organizer made an operator).
 	require.NoError(t, store.NewOperatorService(a.db).SetOperator(context.Background(), store.DemoOrganizerEmail, true))
 	for name, path := range map[string]string{

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"image"
+	"image/png"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -130,6 +134,11 @@ func TestOrganizerActivities(t *testing.T) {
 	require.Contains(t, out, `"points":7`)
 
 	_, log := visitor.get("/activities")
+	require.Contains(t, log, "Scratch your card", "the outcome stays hidden until the visitor scratches the card")
+	require.NotContains(t, log, "Mug")
+	status, _ = visitor.post("/activities/revealed?activityCode=lucky&eventCode="+demoOwnedEvent, url.Values{})
+	require.Equal(t, http.StatusNoContent, status)
+	_, log = visitor.get("/activities")
 	require.Contains(t, log, "To claim at the booth")
 	var visit string
 	require.NoError(t, a.db.Writer().QueryRow(`SELECT v.id FROM activity_visits v JOIN activities ac ON ac.id = v.activity_id WHERE ac.code = 'lucky'`).Scan(&visit))
@@ -253,4 +262,93 @@ func TestScanPage_GetChangesNothing(t *testing.T) {
 	// Another browser without a participant is sent to register and back to the GET page.
 	status, _ = newVisitor(t, a).post("/scan", form)
 	require.Equal(t, http.StatusSeeOther, status)
+}
+
+// pngUpload returns a multipart body with a PNG picture of w×h pixels as the field "picture".
+func pngUpload(t *testing.T, w, h int) (string, string) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = byte(i)
+	}
+	var pic bytes.Buffer
+	require.NoError(t, png.Encode(&pic, img))
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, err := mw.CreateFormFile("picture", "prize.png")
+	require.NoError(t, err)
+	_, _ = fw.Write(pic.Bytes())
+	require.NoError(t, mw.Close())
+	return mw.FormDataContentType(), body.String()
+}
+
+// TestPrizeImages: in the console an organizer uploads a prize picture (cut square, stored as a
+// 240 px PNG, served with a year's cache) or chooses a built-in one; a file that is no picture is
+// refused with a message; saving the activity form keeps the pictures; a card drawn afterwards
+// shows the uploaded picture.
+func TestPrizeImages(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	base := "/organizer/events/" + demoScratchEvent + "/activities"
+	_, page := owner.get(base)
+	action := base + "/scratch/prizes/gaming-headset/image"
+	require.Contains(t, page, `action="`+action+`"`)
+
+	ct, body := pngUpload(t, 800, 500)
+	status, _ := owner.send(http.MethodPost, action, ct, body, "")
+	require.Equal(t, http.StatusSeeOther, status)
+	var imageURL string
+	require.NoError(t, a.db.Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
+		JOIN events e ON e.id = ac.event_id WHERE e.code = ? AND ac.code = 'scratch' AND p.code = 'gaming-headset'`, demoScratchEvent).Scan(&imageURL))
+	require.Regexp(t, `^/prize-images/\d+\.png$`, imageURL)
+	resp, err := http.Get(a.URL + imageURL)
+	require.NoError(t, err)
+	stored, err := png.Decode(resp.Body)
+	resp.Body.Close()
+	require.NoError(t, err)
+	require.Equal(t, image.Rect(0, 0, 240, 240), stored.Bounds())
+	require.Equal(t, "public, max-age=31536000, immutable", resp.Header.Get("Cache-Control"))
+
+	// Not a picture: refused, the picture stays.
+	var bad bytes.Buffer
+	mw := multipart.NewWriter(&bad)
+	fw, _ := mw.CreateFormFile("picture", "x.svg")
+	_, _ = fw.Write([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`))
+	require.NoError(t, mw.Close())
+	status, page = owner.send(http.MethodPost, action, mw.FormDataContentType(), bad.String(), "")
+	require.Equal(t, http.StatusUnsupportedMediaType, status)
+	require.Contains(t, page, "SVG images are not accepted.")
+	// Neither a file nor a choice.
+	status, page = owner.post(action, url.Values{})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "Choose a picture or upload")
+	// A choice not on the list.
+	status, _ = owner.post(action, url.Values{"builtin": {"https://evil.example/x.png"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+
+	// Saving the activity form keeps the pictures.
+	owner.get(base)
+	status, _ = owner.post(base, url.Values{"code": {"scratch"}, "kind": {"scratch"}, "name": {"Scratch & Win"}, "points": {"20"},
+		"startsAt": {"2026-03-18T08:00"}, "endsAt": {"2026-03-21T22:00"}, "winPercent": {"100"},
+		"prizes": {"gaming-headset, Gaming headset, 10\nsticker-pack, Sticker pack, 200"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	var after string
+	require.NoError(t, a.db.Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
+		JOIN events e ON e.id = ac.event_id WHERE e.code = ? AND ac.code = 'scratch' AND p.code = 'gaming-headset'`, demoScratchEvent).Scan(&after))
+	require.Equal(t, imageURL, after)
+
+	// A built-in choice.
+	status, _ = owner.post(base+"/scratch/prizes/sticker-pack/image", url.Values{"builtin": {"img/prizes/jersey.svg"}})
+	require.Equal(t, http.StatusSeeOther, status)
+
+	// A new card shows the uploaded picture.
+	v := newVisitor(t, a)
+	pid := registerParticipant(t, v, "Pic", "Ture", "09175550004")
+	status, answer := scanAPI(t, v, "scratch", demoScratchEvent, pid)
+	require.Equal(t, http.StatusOK, status, answer)
+	var srcs []string
+	for _, p := range answer["scratch"].(map[string]any)["prizes"].([]any) {
+		srcs = append(srcs, p.(map[string]any)["imageUrl"].(string))
+	}
+	require.Contains(t, srcs, imageURL)
 }
