@@ -4,6 +4,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -252,7 +253,7 @@ func (s *Server) queueView(q *palaro.Queue, st palaro.QueueStatus, next string) 
 	case st.Admitted:
 		v.State = views.QueueAdmitted
 		v.Until = manilaClock(st.AdmittedAt.Add(palaro.AdmissionWindow))
-		v.Minutes = int(st.AdmittedAt.Add(palaro.AdmissionWindow).Sub(now).Minutes()) + 1
+		v.Minutes = int(math.Ceil(st.AdmittedAt.Add(palaro.AdmissionWindow).Sub(now).Minutes()))
 		v.PollSeconds = 0
 	case st.Position == nil:
 		v.State = views.QueueCountdown

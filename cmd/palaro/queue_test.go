@@ -21,29 +21,27 @@ const (
 	queueType  = "valorant-night-market-bgc-watch"
 )
 
-// settableClock runs on with real time from an instant a test can move.
+// settableClock stands still at an instant a test moves, so that turns come exactly when the
+// test says (waits in the browser take real seconds that must not move the queue).
 type settableClock struct {
-	mu    sync.Mutex
-	at    time.Time
-	since time.Time
+	mu sync.Mutex
+	at time.Time
 }
 
-func newSettableClock(start time.Time) *settableClock {
-	return &settableClock{at: start, since: time.Now()}
-}
+func newSettableClock(start time.Time) *settableClock { return &settableClock{at: start} }
 
 // Now is the clock's time.
 func (c *settableClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.at.Add(time.Since(c.since))
+	return c.at
 }
 
 // Set moves the clock to t.
 func (c *settableClock) Set(t time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.at, c.since = t, time.Now()
+	c.at = t
 }
 
 // queueStatus asks GET /v1/queue/{event} as the visitor.
