@@ -131,13 +131,28 @@ func (c *sessionCodec) Decode(name, value string, dst any) error {
 	if err := c.Codec.Decode(name, value, dst); err != nil {
 		return err
 	}
+	c.remember(key, *p)
+	return nil
+}
+
+// Encode encodes a session's values into a cookie's value and remembers them for that value, so
+// that the visitor's next request (a form posted from the page that started the session) needs
+// no decoding either.
+func (c *sessionCodec) Encode(name string, src any) (string, error) {
+	value, err := c.Codec.Encode(name, src)
+	if m, ok := src.(map[any]any); ok && err == nil {
+		c.remember(name+"="+value, m)
+	}
+	return value, err
+}
+
+func (c *sessionCodec) remember(key string, values map[any]any) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if len(c.decoded) >= maxDecodedSessions {
 		clear(c.decoded)
 	}
-	c.decoded[key] = decodedSession{values: maps.Clone(*p), at: time.Now()}
-	c.mu.Unlock()
-	return nil
+	c.decoded[key] = decodedSession{values: maps.Clone(values), at: time.Now()}
 }
 
 // randomToken returns 32 random bytes, base64url-encoded.

@@ -15,10 +15,12 @@ func TestSessionCodec_RemembersDecodedCookies(t *testing.T) {
 	value, err := codec.Encode(sessionCookie, map[any]any{keySID: "sid-1", keyCSRF: "token-1"})
 	require.NoError(t, err)
 
+	require.Len(t, codec.decoded, 1, "remembered as it was encoded")
+	clear(codec.decoded)
 	first := map[any]any{}
 	require.NoError(t, codec.Decode(sessionCookie, value, &first))
 	require.Equal(t, map[any]any{keySID: "sid-1", keyCSRF: "token-1"}, first)
-	require.Len(t, codec.decoded, 1)
+	require.Len(t, codec.decoded, 1, "remembered as it was decoded")
 	first[keyUID] = int64(7) // this request signs in
 
 	second := map[any]any{}

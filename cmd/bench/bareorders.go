@@ -20,9 +20,10 @@ import (
 // startBareOrders starts the purchase budget's baseline on a loopback port: a bare Go net/http
 // server that decodes the storm's JSON body and places each order with one SQLite write
 // transaction (a conditional UPDATE of a stock counter and an INSERT of the order row; 409 when
-// nothing is left), on one connection in WAL mode with synchronous=NORMAL, on a new database in dir.
-func startBareOrders(dir string, capacity int) (url string, stop func(), err error) {
-	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, "bare-orders.db")+
+// nothing is left), on one connection in WAL mode with synchronous=NORMAL, on a new database file
+// name in dir.
+func startBareOrders(dir, name string, capacity int) (url string, stop func(), err error) {
+	db, err := sql.Open("sqlite3", "file:"+filepath.Join(dir, name)+
 		"?_journal_mode=WAL&_synchronous=NORMAL&_busy_timeout=10000&_txlock=immediate")
 	if err != nil {
 		return "", nil, err
@@ -97,10 +98,11 @@ func bareOrder(ctx context.Context, db *sql.DB, p purchase) (int64, error) {
 	return id, tx.Commit()
 }
 
-// runBareOrders loads the bare order server exactly as the storm loads Palaro (same buyers,
-// concurrency, bodies and load generator) and returns the load and the time to its last order.
-func runBareOrders(ctx context.Context, dir, eventCode string, o options) (Load, time.Duration, error) {
-	url, stop, err := startBareOrders(dir, o.Capacity)
+// runBareOrders loads the bare order server exactly as round r of the storm loads Palaro (same
+// buyers, concurrency, bodies and load generator), on a new database, and returns the load and the
+// time to its last order.
+func runBareOrders(ctx context.Context, dir, eventCode, code string, r int, o options) (Load, time.Duration, error) {
+	url, stop, err := startBareOrders(dir, fmt.Sprintf("bare-orders-%d.db", r+1), o.Capacity)
 	if err != nil {
 		return Load{}, 0, err
 	}
@@ -112,7 +114,8 @@ func runBareOrders(ctx context.Context, dir, eventCode string, o options) (Load,
 	var selling time.Duration
 	start := time.Now()
 	l := runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
-		status, ok := buy(ctx, url, eventCode, b, i)
+		i += r * o.Buyers
+		status, ok := buy(ctx, url, eventCode, code, b, i)
 		switch {
 		case ctx.Err() != nil:
 			return failed

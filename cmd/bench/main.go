@@ -28,6 +28,7 @@ type options struct {
 	Out         string
 	Note        string
 	Storm       bool
+	StormRounds int
 	Buyers      int
 	Capacity    int
 	CheckIn     bool
@@ -46,6 +47,7 @@ func main() {
 	flag.BoolVar(&o.Storm, "storm", true, "also run the purchase storm")
 	flag.IntVar(&o.Buyers, "buyers", 2000, "purchase storm: buyers, each buying one ticket, -c at a time")
 	flag.IntVar(&o.Capacity, "capacity", 500, "purchase storm: capacity of the ticket type they buy")
+	flag.IntVar(&o.StormRounds, "storm-rounds", 3, "purchase storm: alternating Palaro/bare rounds, each with -buyers new buyers and new stock")
 	flag.BoolVar(&o.CheckIn, "checkin", true, "also run the gate benchmark: gates scanning tickets at once, online")
 	flag.IntVar(&o.Gates, "gates", 20, "gate benchmark: gates scanning at once")
 	flag.IntVar(&o.Scans, "scans", 3000, "gate benchmark: scans in all, a fifth of them second scans of a ticket")

@@ -95,7 +95,7 @@ func (r *report) Checks() []check {
 		)
 	}
 	if st := r.Storm; st != nil {
-		out = append(out, check{"Purchase storm: oversold = 0", fmt.Sprintf("%d", st.Sold.Oversold()), st.Sold.Oversold() <= 0})
+		out = append(out, check{"Purchase storm: oversold = 0", fmt.Sprintf("%d", st.Oversold()), st.Oversold() <= 0})
 		out = append(out,
 			check{fmt.Sprintf("Purchase storm: orders/s ≥ %.1f × bare order server", budgetRatio), fmt.Sprintf("%.2f", st.OrderRatio()),
 				st.OrderRatio() >= budgetRatio},
@@ -149,8 +149,8 @@ func (r *report) Markdown() string {
 	}
 
 	if st := r.Storm; st != nil {
-		fmt.Fprintf(&b, "\n#### Purchase storm: %d buyers, %d at a time, one ticket each, of a free ticket type with capacity %d\n\n",
-			st.Buyers, r.Options.Concurrency, st.Capacity)
+		fmt.Fprintf(&b, "\n#### Purchase storm: %d alternating rounds; in each, %d buyers, %d at a time, one ticket each, of a free ticket type with capacity %d\n\n",
+			st.Rounds, st.Buyers, r.Options.Concurrency, st.Capacity)
 		b.WriteString("| Target | Answers/s | Orders/s | p50 | p99 | Orders | Sold out | Failures | Time |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		l := st.Buy
 		fmt.Fprintf(&b, "| Palaro `POST /v1/ticket/buy` | %.0f | %.0f | %s | %s | %d | %d | %d | %s |\n",
@@ -179,7 +179,7 @@ func (r *report) Markdown() string {
 		fmt.Fprintf(&b, "Answers by status: %s.\n\n", strings.Join(statuses, ", "))
 		fmt.Fprintf(&b, "Read back from the database: capacity %d; sold + held counter %d; ordered (paid and pending) %d; "+
 			"tickets issued %d; **oversold %d**.\n", st.Sold.Capacity, st.Sold.Counter, st.Sold.OrderedQty,
-			st.Sold.TicketsCount, st.Sold.Oversold())
+			st.Sold.TicketsCount, st.Oversold())
 	}
 
 	if cb := r.CheckIn; cb != nil {
@@ -226,18 +226,21 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
 - weighs pages as a first visit downloads them: the HTML and every stylesheet, script and
   module preload it references on the same host (following static imports of ES modules), in
   bytes on the wire with gzip; KB = 1,024 bytes;
-- runs a purchase storm: adds a free ticket type with a small capacity to that event, lets many
+- runs a purchase storm in alternating rounds (3), each first against Palaro, then against the
+  bare order server, so that noise from other work on the machine falls on both sides; each
+  Palaro round adds a new free ticket type with a small capacity to that event and lets new
   buyers (each with its own session, the CSRF token of its buy page, and its own address in
   ` + "`X-Forwarded-For`" + `, the server trusting it, so that the per-address purchase limit does not stop
   a crowd simulated from one machine) each buy one ticket through ` + "`POST /v1/ticket/buy`" + `, 200 at a
   time; reports orders per second and latency, then reads back from the database how many
   tickets were sold (oversold must be 0), and how many units of work Palaro's batching writer ran
   in how many commits (each one fsync, ` + "`synchronous=FULL`" + `; the server logs its writer's counts on
-  SIGUSR1, read before and after the storm); then the same buyers, bodies and load generator
-  against the **bare order server**, the budget's baseline: Go ` + "`net/http`" + `, the same JSON body
+  SIGUSR1, read before and after each round); then the same buyers, bodies and load generator
+  against the **bare order server** (a new database each round), the budget's baseline: Go ` + "`net/http`" + `, the same JSON body
   decoded, one SQLite write transaction per order (a conditional ` + "`UPDATE`" + ` of a stock counter and
-  an ` + "`INSERT`" + ` of the order row), WAL, ` + "`synchronous=NORMAL`" + `; orders/s of each are counted until its
-  last order, and their ratio is the budget's figure; beside it, the rate of bare SQLite write transactions
+  an ` + "`INSERT`" + ` of the order row), WAL, ` + "`synchronous=NORMAL`" + `; orders/s of each are counted until
+  the last order of each round (the rounds' orders over the sum of those times), and their ratio
+  is the budget's figure; p50 and p99 are over every answer of every round; beside it, the rate of bare SQLite write transactions
   (` + "`BEGIN IMMEDIATE; UPDATE …; COMMIT`" + `, one connection, WAL, ` + "`synchronous=NORMAL`" + `) on a
   temporary database in the same run: the ceiling of any design with one writer that does not fsync;
 - runs the gate: adds a ticket type with issued tickets to that event and a gate API token of its
@@ -249,7 +252,7 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
 
 Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
 ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
-` + "`-capacity 500`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
+` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load

@@ -18,16 +18,22 @@ import (
 	"golang.org/x/net/html"
 )
 
-// stormTicketCode is the free ticket type the storm adds to an event and buys.
+// stormTicketCode is the code of the free ticket type the storm adds to an event and buys; each
+// round adds its own, stormTicketCode-1, -2, and so on.
 const stormTicketCode = "bench-storm"
+
+// roundTicketCode is the storm's ticket type of round r (from 0).
+func roundTicketCode(r int) string { return fmt.Sprintf("%s-%d", stormTicketCode, r+1) }
 
 // Storm is what the purchase storm measured.
 type Storm struct {
-	Buyers, Capacity int
+	Buyers, Capacity int // per round
+	Rounds           int // alternating rounds: Palaro, then the bare order server, each on fresh stock
 	Buy              Load          // POST /v1/ticket/buy: done = order placed, refused = sold out
 	SellingTime      time.Duration // from the start of the storm to the last order placed
 	Statuses         map[int]int   // HTTP status → answers
-	Sold             stock         // read back from the database after the storm
+	Sold             stock         // read back from the database after each round, summed
+	oversold         int           // the rounds' oversold tickets, summed
 	BareWrite        Load          // BEGIN IMMEDIATE; UPDATE; COMMIT on a temp database
 	Writer           writerCounts  // Palaro's batching writer during the storm: units run, commits (fsyncs)
 	BareOrders       Load          // the bare order server under the same storm
@@ -58,12 +64,20 @@ func (s *Storm) OrdersPerSecond() float64 {
 	return float64(s.Buy.Requests) / s.SellingTime.Seconds()
 }
 
+// Oversold is how many tickets the rounds sold beyond their capacity, in all.
+func (s *Storm) Oversold() int { return s.oversold }
+
 // stock is what the database says was sold of the storm's ticket type.
 type stock struct {
 	Capacity     int // ticket_types.capacity
 	Counter      int // ticket_types.sold + held
 	OrderedQty   int // quantity of its paid and pending orders
 	TicketsCount int // its issued tickets
+}
+
+// plus adds another round's counts.
+func (s stock) plus(o stock) stock {
+	return stock{s.Capacity + o.Capacity, s.Counter + o.Counter, s.OrderedQty + o.OrderedQty, s.TicketsCount + o.TicketsCount}
 }
 
 // Oversold is how many more tickets were sold than the capacity, by the largest of the counts.
@@ -77,22 +91,29 @@ type buyer struct {
 	token  string
 }
 
-// runStorm adds a free ticket type of the given capacity to the event, lets buyers buy one ticket
-// each, concurrency at a time (within a minute), and reads back from the database how many were sold.
+// runStorm runs the purchase storm in o.StormRounds alternating rounds, so that noise from other
+// work on the machine falls on both sides: in each, Palaro gets a new free ticket type of
+// o.Capacity and o.Buyers buyers of their own (each with its own session) buy one ticket each,
+// concurrency at a time (within a minute); then the bare order server gets the same load on a new
+// database. After each Palaro round the database tells how many were sold.
 func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options) (*Storm, error) {
-	st := &Storm{Buyers: o.Buyers, Capacity: o.Capacity, Statuses: map[int]int{}}
-	if err := addStormTicketType(ctx, p.DB, eventCode, o.Capacity); err != nil {
-		return nil, err
-	}
+	rounds := max(o.StormRounds, 1)
+	st := &Storm{Buyers: o.Buyers, Capacity: o.Capacity, Rounds: rounds, Statuses: map[int]int{}}
 	transport := &http.Transport{MaxIdleConns: 2 * o.Concurrency, MaxIdleConnsPerHost: 2 * o.Concurrency, DisableCompression: true}
 	defer transport.CloseIdleConnections()
+	for r := range rounds {
+		if err := addStormTicketType(ctx, p.DB, eventCode, roundTicketCode(r), o.Capacity); err != nil {
+			return nil, err
+		}
+	}
 
-	progress("storm: %d buyers open the buy page", o.Buyers)
-	buyers := make([]buyer, o.Buyers)
-	prep := runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
+	all := rounds * o.Buyers
+	progress("storm: %d buyers open the buy page", all)
+	buyers := make([]buyer, all)
+	prep := runLoad(ctx, o.Concurrency, 2*time.Minute, all, func(ctx context.Context, i int) result {
 		jar, _ := cookiejar.New(nil)
 		b := buyer{client: &http.Client{Transport: transport, Jar: jar, Timeout: 10 * time.Second}}
-		page, err := fetch(ctx, b.client, p.URL+"/b/"+stormTicketCode)
+		page, err := fetch(ctx, b.client, p.URL+"/b/"+roundTicketCode(i/o.Buyers))
 		if err != nil {
 			return failed
 		}
@@ -104,63 +125,77 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 		buyers[i] = b
 		return done
 	})
-	if prep.Requests != o.Buyers {
-		return nil, fmt.Errorf("storm: %d of %d buy pages loaded", prep.Requests, o.Buyers)
+	if prep.Requests != all {
+		return nil, fmt.Errorf("storm: %d of %d buy pages loaded", prep.Requests, all)
 	}
 
-	progress("storm: %d buyers, %d at a time, for %d tickets", o.Buyers, o.Concurrency, o.Capacity)
-	writerBefore, err := p.writerStats(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var mu sync.Mutex
-	start := time.Now()
-	st.Buy = runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
-		status, ok := buy(ctx, p.URL, eventCode, buyers[i], i)
-		if ctx.Err() != nil {
-			return failed // the time limit cut this one short: not counted
+	for r := range rounds {
+		code := roundTicketCode(r)
+		progress("storm round %d/%d: %d buyers, %d at a time, for %d tickets", r+1, rounds, o.Buyers, o.Concurrency, o.Capacity)
+		writerBefore, err := p.writerStats(ctx)
+		if err != nil {
+			return nil, err
 		}
-		mu.Lock()
-		st.Statuses[status]++
-		if ok {
-			st.SellingTime = max(st.SellingTime, time.Since(start))
+		var mu sync.Mutex
+		var selling time.Duration
+		start := time.Now()
+		l := runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
+			i += r * o.Buyers
+			status, ok := buy(ctx, p.URL, eventCode, code, buyers[i], i)
+			if ctx.Err() != nil {
+				return failed // the time limit cut this one short: not counted
+			}
+			mu.Lock()
+			st.Statuses[status]++
+			if ok {
+				selling = max(selling, time.Since(start))
+			}
+			mu.Unlock()
+			switch {
+			case ok:
+				return done
+			case status == http.StatusConflict:
+				return refused
+			}
+			return failed
+		})
+		st.Buy = st.Buy.merge(l)
+		st.SellingTime += selling
+		writerAfter, err := p.writerStats(ctx)
+		if err != nil {
+			return nil, err
 		}
-		mu.Unlock()
-		switch {
-		case ok:
-			return done
-		case status == http.StatusConflict:
-			return refused
+		st.Writer.Units += writerAfter.Units - writerBefore.Units
+		st.Writer.Commits += writerAfter.Commits - writerBefore.Commits
+		sold, err := readStock(ctx, p.DB, code)
+		if err != nil {
+			return nil, err
 		}
-		return failed
-	})
+		st.Sold, st.oversold = st.Sold.plus(sold), st.oversold+sold.Oversold()
 
-	writerAfter, err := p.writerStats(ctx)
-	if err != nil {
-		return nil, err
-	}
-	st.Writer = writerCounts{Units: writerAfter.Units - writerBefore.Units, Commits: writerAfter.Commits - writerBefore.Commits}
-	if st.Sold, err = readStock(ctx, p.DB); err != nil {
-		return nil, err
-	}
-	progress("storm: the bare order server, same buyers")
-	if st.BareOrders, st.BareSellingTime, err = runBareOrders(ctx, filepath.Dir(p.DB), eventCode, o); err != nil {
-		return nil, err
+		progress("storm round %d/%d: the bare order server, same load", r+1, rounds)
+		bare, bareSelling, err := runBareOrders(ctx, filepath.Dir(p.DB), eventCode, code, r, o)
+		if err != nil {
+			return nil, err
+		}
+		st.BareOrders = st.BareOrders.merge(bare)
+		st.BareSellingTime += bareSelling
 	}
 	progress("storm: bare SQLite write transactions")
+	var err error
 	st.BareWrite, err = bareWrites(ctx, filepath.Dir(p.DB), o.Concurrency, o.Duration/time.Duration(o.Rounds), o.MaxRequests)
 	return st, err
 }
 
-// addStormTicketType inserts the storm's free ticket type, one per buyer, into the event.
-func addStormTicketType(ctx context.Context, dbPath, eventCode string, capacity int) error {
+// addStormTicketType inserts a free ticket type of the storm, one per buyer, into the event.
+func addStormTicketType(ctx context.Context, dbPath, eventCode, code string, capacity int) error {
 	db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000")
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	res, err := db.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity)
-		SELECT id, ?, 'Benchmark storm', 0, 1, ? FROM events WHERE code = ?`, stormTicketCode, capacity, eventCode)
+		SELECT id, ?, 'Benchmark storm', 0, 1, ? FROM events WHERE code = ?`, code, capacity, eventCode)
 	if err != nil {
 		return fmt.Errorf("storm ticket type: %w", err)
 	}
@@ -170,8 +205,8 @@ func addStormTicketType(ctx context.Context, dbPath, eventCode string, capacity 
 	return nil
 }
 
-// readStock counts what was sold of the storm's ticket type, three ways.
-func readStock(ctx context.Context, dbPath string) (stock, error) {
+// readStock counts what was sold of a storm ticket type, three ways.
+func readStock(ctx context.Context, dbPath, code string) (stock, error) {
 	var s stock
 	db, err := sql.Open("sqlite3", "file:"+dbPath+"?mode=ro&_busy_timeout=10000")
 	if err != nil {
@@ -182,7 +217,7 @@ func readStock(ctx context.Context, dbPath string) (stock, error) {
 			(SELECT COALESCE(SUM(o.quantity), 0) FROM orders o WHERE o.ticket_type_id = tt.id
 				AND o.kind = 'tickets' AND o.status IN ('paid', 'pending')),
 			(SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.status != 'cancelled')
-		FROM ticket_types tt WHERE tt.code = ?`, stormTicketCode).Scan(&s.Capacity, &s.Counter, &s.OrderedQty, &s.TicketsCount)
+		FROM ticket_types tt WHERE tt.code = ?`, code).Scan(&s.Capacity, &s.Counter, &s.OrderedQty, &s.TicketsCount)
 	if err != nil {
 		return s, fmt.Errorf("read back the storm's sales: %w", err)
 	}
@@ -208,10 +243,10 @@ type purchase struct {
 	DisclaimerAccepted bool   `json:"disclaimerAccepted"`
 }
 
-// purchaseFor is buyer i's order of one storm ticket.
-func purchaseFor(eventCode string, i int) purchase {
+// purchaseFor is buyer i's order of one ticket of the storm's ticket type code.
+func purchaseFor(eventCode, code string, i int) purchase {
 	return purchase{
-		EventCode: eventCode, TicketCode: stormTicketCode, Quantity: 1, Email: fmt.Sprintf("buyer%d@storm.palaro.test", i),
+		EventCode: eventCode, TicketCode: code, Quantity: 1, Email: fmt.Sprintf("buyer%d@storm.palaro.test", i),
 		FirstName: "Juan", LastName: "Dela Cruz", FullName: "Juan Dela Cruz", MobileNumber: "09171234567",
 		Gender: "Male", BirthDate: "1998-05-17", Age: "27", CompanyName: "Palaro", Designation: "Player",
 		EconomicClass: "10,000 to 30,000", DisclaimerAccepted: true,
@@ -220,8 +255,8 @@ func purchaseFor(eventCode string, i int) purchase {
 
 // buy posts buyer i's purchase of one storm ticket, from its own address as a crowd would, and
 // returns the HTTP status and whether an order was placed.
-func buy(ctx context.Context, base, eventCode string, b buyer, i int) (int, bool) {
-	body, _ := json.Marshal(purchaseFor(eventCode, i))
+func buy(ctx context.Context, base, eventCode, code string, b buyer, i int) (int, bool) {
+	body, _ := json.Marshal(purchaseFor(eventCode, code, i))
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/ticket/buy", bytes.NewReader(body))
 	if err != nil {
 		return 0, false

@@ -41,14 +41,14 @@ func TestStorm_TicketTypeAndReadBack(t *testing.T) {
 	const event = "tekken-tuesdays-cubao"
 
 	t.Run("OK", func(t *testing.T) {
-		require.NoError(t, addStormTicketType(ctx, path, event, 2))
-		s, err := readStock(ctx, path)
+		require.NoError(t, addStormTicketType(ctx, path, event, stormTicketCode, 2))
+		s, err := readStock(ctx, path, stormTicketCode)
 		require.NoError(t, err)
 		require.Equal(t, stock{Capacity: 2}, s)
 
 		purchases := store.NewPurchaseService(db, notify.NewComposer("https://palaro.test", "help@palaro.test"), 15*time.Minute)
 		for i := range 3 {
-			body, err := json.Marshal(purchaseFor(event, i))
+			body, err := json.Marshal(purchaseFor(event, stormTicketCode, i))
 			require.NoError(t, err)
 			var req palaro.PurchaseRequest
 			dec := json.NewDecoder(bytes.NewReader(body))
@@ -61,7 +61,7 @@ func TestStorm_TicketTypeAndReadBack(t *testing.T) {
 				require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "sold out")
 			}
 		}
-		s, err = readStock(ctx, path)
+		s, err = readStock(ctx, path, stormTicketCode)
 		require.NoError(t, err)
 		require.Equal(t, stock{Capacity: 2, Counter: 2, OrderedQty: 2, TicketsCount: 2}, s)
 		require.Zero(t, s.Oversold())
@@ -71,12 +71,12 @@ func TestStorm_TicketTypeAndReadBack(t *testing.T) {
 			SELECT public_id || 'x', code || 'x', order_id, event_id, ticket_type_id, email, created_at FROM tickets
 			WHERE ticket_type_id = (SELECT id FROM ticket_types WHERE code = ?) LIMIT 1`, stormTicketCode)
 		require.NoError(t, err)
-		s, err := readStock(ctx, path)
+		s, err := readStock(ctx, path, stormTicketCode)
 		require.NoError(t, err)
 		require.Equal(t, 1, s.Oversold(), "a ticket beyond capacity is counted even when the counter agrees")
 	})
 	t.Run("ErrUnknownEvent", func(t *testing.T) {
-		require.ErrorContains(t, addStormTicketType(ctx, path, "no-such-event", 2), "no event")
+		require.ErrorContains(t, addStormTicketType(ctx, path, "no-such-event", stormTicketCode, 2), "no event")
 	})
 }
 
@@ -92,13 +92,13 @@ func TestBareWrites_Bounded(t *testing.T) {
 // it decodes the storm's body, places orders until the counter reaches capacity, then answers 409.
 func TestBareOrders_SellsCapacity(t *testing.T) {
 	dir := t.TempDir()
-	url, stop, err := startBareOrders(dir, 2)
+	url, stop, err := startBareOrders(dir, "bare-orders.db", 2)
 	require.NoError(t, err)
 	defer stop()
 	b := buyer{client: &http.Client{}}
 	var statuses []int
 	for i := range 3 {
-		status, _ := buy(context.Background(), url, "ev", b, i)
+		status, _ := buy(context.Background(), url, "ev", stormTicketCode, b, i)
 		statuses = append(statuses, status)
 	}
 	require.Equal(t, []int{200, 200, 409}, statuses)
