@@ -72,9 +72,8 @@ type OutboxMessage struct {
 // OutboxOutcome is what became of one send of a claimed message.
 type OutboxOutcome struct {
 	ID int64
-	// Sent is the message as it went out (kept, since an order's e-mail is composed when sent);
-	// nil when the send failed.
-	Sent   *Message
+	// Sent says the message went out, at SentAt.
+	Sent   bool
 	SentAt time.Time
 	// Error says why the send failed; RetryAt is when to try again, zero to give up.
 	Error   string

@@ -79,8 +79,7 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 		sendErr := w.deliver(sendCtx, m.Message)
 		cancel()
 		if sendErr == nil {
-			sent := m.Message
-			outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Sent: &sent, SentAt: w.now()})
+			outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Sent: true, SentAt: w.now()})
 			continue
 		}
 		retryAt := w.now().Add(Backoff(m.Attempts))

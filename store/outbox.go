@@ -157,8 +157,9 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 	return s.composeOrderMessages(ctx, claimed)
 }
 
-// Record stores the outcomes of sends in one unit of the writer: a sent message keeps the
-// content it went out with; a failed one its error and when to retry (never, at a zero time).
+// Record stores the outcomes of sends in one unit of the writer: a failed one keeps its error and
+// when to retry (never, at a zero time). An order's e-mail stays a small row once sent too: the
+// operator's list composes it again from the order.
 func (s *OutboxService) Record(ctx context.Context, outcomes []palaro.OutboxOutcome) error {
 	var missing []string
 	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -171,10 +172,9 @@ func (s *OutboxService) Record(ctx context.Context, outcomes []palaro.OutboxOutc
 				errText = errText[:500]
 			}
 			switch {
-			case o.Sent != nil:
+			case o.Sent:
 				res, err = tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', sent_at = ?, claimed_until = NULL,
-					last_error = '', subject = ?, body_text = ?, body_html = ? WHERE id = ?`,
-					formatTime(o.SentAt), o.Sent.Subject, o.Sent.Text, o.Sent.HTML, o.ID)
+					last_error = '' WHERE id = ?`, formatTime(o.SentAt), o.ID)
 			case o.RetryAt.IsZero():
 				res, err = tx.ExecContext(ctx, `UPDATE outbox SET status = 'failed', last_error = ?, claimed_until = NULL
 					WHERE id = ?`, errText, o.ID)

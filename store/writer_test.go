@@ -288,8 +288,8 @@ func TestPurchaseService_SoldOutAtOnce(t *testing.T) {
 // TestOutbox_OrderEmailComposedWhenSent proves an order's confirmation is queued as a small row
 // naming the order (nothing composed inside the order's transaction) and that the outbox, when it
 // claims and lists it, composes exactly the e-mail composed from the order read back: a free order
-// and a paid one, with add-ons given in reverse order. Once recorded as sent, the row keeps that
-// content.
+// and a paid one, with add-ons given in reverse order. Once recorded as sent, the row stays small
+// and is listed with the same content.
 func TestOutbox_OrderEmailComposedWhenSent(t *testing.T) {
 	f := newPurchaseFixture(t)
 	ctx := context.Background()
@@ -317,9 +317,13 @@ func TestOutbox_OrderEmailComposedWhenSent(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, claimed, 1)
 		require.Equal(t, want, claimed[0].Message)
-		require.NoError(t, f.outbox.Record(ctx, []palaro.OutboxOutcome{{ID: claimed[0].ID, Sent: &claimed[0].Message, SentAt: f.now}}))
+		require.NoError(t, f.outbox.Record(ctx, []palaro.OutboxOutcome{{ID: claimed[0].ID, Sent: true, SentAt: f.now}}))
 		text, _ = stored(o)
-		require.Equal(t, want.Text, text, "the sent e-mail is kept as it went out")
+		require.Empty(t, text, "the row stays small once sent")
+		listed, err = f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: o.Email})
+		require.NoError(t, err)
+		require.Equal(t, palaro.MessageSent, listed[0].Status)
+		require.Equal(t, want, listed[0].Message, "listed as it was sent")
 	}
 
 	free := f.addTicketType(t, "free-mem", 0, 10, 5)
