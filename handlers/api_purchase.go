@@ -86,11 +86,25 @@ func (s *Server) buyTicket(c *echo.Context) error {
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	if err := s.throttlePurchase(c, req.Email); err != nil {
+	redirect, err := s.placeOrder(c, req)
+	if err != nil {
 		return err
 	}
+	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, RedirectURL: redirect.url, OrderID: redirect.order})
+}
+
+// placed is where a created order sends its buyer, and the order's public id.
+type placed struct{ url, order string }
+
+// placeOrder creates the order of a purchase request from this visitor (the JSON call and the
+// form of /b/{code}) and starts its checkout: it answers the provider's checkout page of a pending
+// order, or the order's page of a free one.
+func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed, error) {
+	if err := s.throttlePurchase(c, req.Email); err != nil {
+		return placed{}, err
+	}
 	if err := s.queueGate(c, req.TicketCode, req.Email); err != nil {
-		return err
+		return placed{}, err
 	}
 	req.SessionKey = visitOf(c).orderKey()
 	if u := currentUser(c); u != nil {
@@ -102,12 +116,13 @@ func (s *Server) buyTicket(c *echo.Context) error {
 	var appErr *palaro.Error
 	if errors.As(err, &appErr) && appErr.Fields[palaro.FieldUnpaidOrder] != "" {
 		// the waiting order's page, as a link the buyer can follow
-		return palaro.UnpaidOrderWaiting(s.config.BaseURL + appErr.Fields[palaro.FieldUnpaidOrder])
+		return placed{}, palaro.UnpaidOrderWaiting(s.config.BaseURL + appErr.Fields[palaro.FieldUnpaidOrder])
 	}
 	if err != nil {
-		return err
+		return placed{}, err
 	}
-	return s.redirectForOrder(c, order)
+	url, err := s.orderRedirect(ctx, order)
+	return placed{url: url, order: order.PublicID}, err
 }
 
 // lowStock is the number of tickets left at or below which the event page names the count
@@ -126,18 +141,13 @@ func (s *Server) afterSale(order *palaro.Order, err error) {
 	}
 }
 
-// redirectForOrder answers a created order: the success page of a paid (free) order, or the
-// provider's checkout page of a pending one.
-func (s *Server) redirectForOrder(c *echo.Context, order *palaro.Order) error {
-	redirect := s.config.BaseURL + palaro.OrderPath(order.PublicID)
+// orderRedirect is where a created order sends its buyer: the success page of a paid (free)
+// order, or the provider's checkout page of a pending one.
+func (s *Server) orderRedirect(ctx context.Context, order *palaro.Order) (string, error) {
 	if order.Status == palaro.OrderPending {
-		url, err := s.startCheckout(c.Request().Context(), order)
-		if err != nil {
-			return err
-		}
-		redirect = url
+		return s.startCheckout(ctx, order)
 	}
-	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, RedirectURL: redirect, OrderID: order.PublicID})
+	return s.config.BaseURL + palaro.OrderPath(order.PublicID), nil
 }
 
 // startCheckout creates the provider's checkout for a pending order and records it; when the
@@ -273,7 +283,11 @@ func (s *Server) buyAddOns(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.redirectForOrder(c, order)
+	url, err := s.orderRedirect(ctx, order)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiResult{ResponseCode: http.StatusOK, RedirectURL: url, OrderID: order.PublicID})
 }
 
 // ticketCodeMatches reports whether given is the ticket's own code (never its ticket type's),

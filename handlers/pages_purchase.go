@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -147,7 +149,6 @@ func (s *Server) buyPage(c *echo.Context) error {
 	if to := s.queueDetour(c, ev); to != "" {
 		return c.Redirect(http.StatusSeeOther, to)
 	}
-	now := s.Now()
 	source := cleanSource(c.QueryParam("source"))
 	var seats []string
 	if tt.Seated {
@@ -155,13 +156,44 @@ func (s *Server) buyPage(c *echo.Context) error {
 		if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 			return err
 		} else if err != nil || len(seats) == 0 {
-			return c.Redirect(http.StatusSeeOther, seatsHref(tt.Code, seats, source))
+			href := seatsHref(tt.Code, seats, source)
+			if err == nil && c.QueryParam("continue") != "" {
+				// Continue on the map without JavaScript, no seat ticked: the map says so
+				sep := "?"
+				if strings.Contains(href, "?") {
+					sep = "&"
+				}
+				href += sep + "choose=1"
+			}
+			return c.Redirect(http.StatusSeeOther, href)
 		}
 	}
-	view := views.BuyView{TicketHeader: s.ticketHeader(tt, ev, now)}
+	return s.renderBuyPage(c, tt, ev, http.StatusOK, s.buyForm(c, tt, seats, source), seats, source)
+}
+
+// buyForm is the purchase form of a first visit: no e-mail yet (the island fills in the one kept
+// from the last purchase), quantity 1 or the seat count, the source code from the link.
+func (s *Server) buyForm(c *echo.Context, tt *palaro.TicketType, seats []string, source string) views.PurchaseForm {
+	qty := 1
+	if fixed := palaro.FixedQuantity(*tt, len(seats)); fixed > 0 {
+		qty = fixed
+	}
+	return views.PurchaseForm{
+		Action: "/b/" + tt.Code, CSRF: csrfToken(c),
+		Values: map[string]string{palaro.FieldEmail: "", palaro.FieldQuantity: strconv.Itoa(qty), palaro.FieldSource: source},
+	}
+}
+
+// renderBuyPage renders /b/{code} with the purchase form in the given state.
+func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event, status int, form views.PurchaseForm, seats []string, source string) error {
+	view := views.BuyView{TicketHeader: s.ticketHeader(tt, ev, s.Now()), Form: form}
 	p := s.page(c, "Buy "+tt.Name+" · "+ev.Name+" · Palaro", "Buy "+tt.Name+" tickets for "+ev.Name+", "+view.When+" at "+view.Place+".")
 	p.Nav = views.NavDefaultBack
 	p.NoIndex = true
+	// The form carries the visitor's CSRF token: never kept by a shared cache.
+	if h := c.Response().Header(); h.Get("Cache-Control") == "" {
+		h.Set("Cache-Control", "private, no-cache")
+	}
 	if view.Ticket.Available {
 		p.Islands = []string{"purchase"}
 		view.Props = views.PurchaseProps{
@@ -171,8 +203,11 @@ func (s *Server) buyPage(c *echo.Context) error {
 			Seats:    orEmpty(seats),
 			Source:   source, SourceRule: palaro.SourceRule,
 		}
+		if form.Error != "" || len(form.Shown) > 0 {
+			view.Props.Initial = &views.PurchaseInitial{Touched: slices.Sorted(maps.Keys(form.Shown)), Error: form.Error, UnpaidLink: form.UnpaidLink}
+		}
 	}
-	return render(c, http.StatusOK, views.BuyPage(p, view))
+	return render(c, status, views.BuyPage(p, view))
 }
 
 // addQuickBuy offers the quick-buy sheet on the event page for the ticket types that need nothing
@@ -581,6 +616,8 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		return err
 	} else if err != nil {
 		view.Message = palaro.ErrorMessage(err)
+	} else if c.QueryParam("choose") != "" {
+		view.Message = "Please choose your seats."
 	}
 	limit := max(min(tt.MaxPurchasable, tt.Available()), 1)
 	props := views.SeatsProps{

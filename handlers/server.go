@@ -167,6 +167,7 @@ func (s *Server) routes() {
 	e.GET("/cookies", s.cookiesPage)
 
 	e.GET("/b/:code", s.buyPage)
+	e.POST("/b/:code", s.buyFormPost)
 	e.GET("/s/:code", s.seatsPage)
 
 	e.GET("/v1/csrf", s.csrfTokenAPI)

@@ -3,7 +3,7 @@
 // quantity, the personal details the event requires, survey answer and disclaimer; then promo
 // code, add-ons, a summary and one button per payment type. No fetch on load.
 import { useEffect, useRef, useState } from 'react';
-import { mountIsland } from './mount';
+import { mountIsland, serverForm } from './mount';
 import { call, isLink, outcome, peso, percent, saveEmail, savedEmail } from './components/api';
 import { check, type FieldRule } from './components/rules';
 import { Select, TextInput } from './components/TextInput';
@@ -35,7 +35,24 @@ export type PurchaseProps = {
   seats: string[];
   source: string;
   sourceRule: FieldRule;
+  /** initial is what the server answered to the form posted without JavaScript. */
+  initial?: { touched: string[]; error: string; unpaidLink: string };
 };
+
+/** fromServerForm reads what the visitor entered in the server-drawn form before the island came. */
+function fromServerForm(addOns: AddOn[]): { values: Record<string, string>; existing: boolean; counts: Record<number, number> } | null {
+  const form = serverForm('purchase');
+  if (!form) return null;
+  const values: Record<string, string> = {};
+  const data = new FormData(form);
+  for (const [k, v] of data.entries()) if (typeof v === 'string' && !(k in values)) values[k] = v;
+  const counts: Record<number, number> = {};
+  for (const a of addOns) {
+    const n = Number(values[`addOn${a.id}`]);
+    if (values[`addOn${a.id}`] !== undefined && Number.isInteger(n)) counts[a.id] = n;
+  }
+  return { values, existing: data.has('existingUser'), counts };
+}
 
 const AUTOCOMPLETE: Record<string, string> = {
   email: 'email', firstName: 'given-name', lastName: 'family-name', fullName: 'name', mobileNumber: 'tel',
@@ -48,14 +65,18 @@ function Purchase(p: PurchaseProps) {
   const qRule = rules.find((r) => r.field === 'quantity');
   const seatCount = p.seats.length;
   const initialQty = qRule?.locked ? (seatCount || 1) : 1;
-  const [values, setValues] = useState<Record<string, string>>({ email: '', quantity: String(initialQty), source: p.source || '' });
-  const [existing, setExisting] = useState(false);
+  const [server] = useState(() => fromServerForm(t.addOns || []));
+  const [values, setValues] = useState<Record<string, string>>(() => ({
+    ...(server?.values || {}), email: server?.values.email || '', quantity: qRule?.locked ? String(initialQty) : server?.values.quantity || String(initialQty),
+    source: server ? server.values.source || '' : p.source || '',
+  }));
+  const [existing, setExisting] = useState(() => !!server?.existing);
   // counts holds the add-on quantities the buyer set; a free add-on not set goes with every ticket
-  const [counts, setCounts] = useState<Record<number, number>>({});
-  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [counts, setCounts] = useState<Record<number, number>>(() => server?.counts || {});
+  const [touched, setTouched] = useState<Record<string, boolean>>(() => Object.fromEntries((p.initial?.touched || []).map((f) => [f, true])));
   const [busy, setBusy] = useState(false);
-  const [serverError, setServerError] = useState('');
-  const [unpaidLink, setUnpaidLink] = useState('');
+  const [serverError, setServerError] = useState(p.initial?.error || '');
+  const [unpaidLink, setUnpaidLink] = useState(p.initial?.unpaidLink || '');
   // promo is the check of a typed promo code: the code checked and what the server said of it
   const [promo, setPromo] = useState<{ code: string; state: 'checking' | 'ok' | 'bad'; text: string } | null>(null);
   const promoTimer = useRef<number | undefined>(undefined);
@@ -216,6 +237,7 @@ function Purchase(p: PurchaseProps) {
 
   return (
     <form className="purchase-form" noValidate onSubmit={(e) => e.preventDefault()} aria-label={`Buy ${t.name}`}>
+      {p.initial?.error && serverError === p.initial.error && <p className="form-error form-summary" role="alert">{serverError}</p>}
       <section className="form-section" aria-labelledby="buyer-heading">
         <h2 id="buyer-heading">Your details</h2>
         {first.map(field)}

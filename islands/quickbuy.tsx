@@ -1,7 +1,9 @@
 // The quick-buy bottom sheet of the event page (SPEC.md sections 2, 4 and 5): e-mail checked on
 // blur, quantity capped at what is available, one button per payment type. It loads only when a
-// 'Quick buy' button is first pressed, so the event page ships no React until then, and opens on
-// the toggle-buy-ticket event ({code} opens that ticket type; null closes).
+// 'Quick buy' button is first pressed, so the event page ships no React until then; the page
+// script has already opened the server's drawing of the sheet, which this island takes over (what
+// was typed, the open state). It opens on the toggle-buy-ticket event ({code} opens that ticket
+// type; null closes).
 import { useEffect, useRef, useState } from 'react';
 import { mountIsland } from './mount';
 import { GENERIC_ERROR, call, outcome, peso, saveEmail, savedEmail, toast } from './components/api';
@@ -18,12 +20,23 @@ export type QuickBuyProps = { eventCode: string; tickets: QuickTicket[]; email: 
 type Palaro = { buyTicket?: string; leave?: (url: string) => void; emit?: (name: string, detail?: unknown) => void };
 const palaro = (): Palaro => ((window as unknown as { palaro?: Palaro }).palaro || {});
 
+/** openServerSheet reads the server-drawn sheet the page script opened before the island came, if any. */
+function openServerSheet(): { email: string; quantity: string; focused: string } | null {
+  const sheet = document.querySelector('[data-island="quickbuy"]:not([data-mounted]) [data-quick-sheet]:not([hidden])');
+  const form = sheet?.querySelector('form');
+  if (!form) return null;
+  const field = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value || '';
+  const active = document.activeElement;
+  return { email: field('email'), quantity: field('quantity'), focused: active && form.contains(active) ? (active as HTMLInputElement).name : '' };
+}
+
 function QuickBuy(p: QuickBuyProps) {
+  const [server] = useState(openServerSheet);
   const [code, setCode] = useState(() => palaro().buyTicket || '');
-  const [visible, setVisible] = useState(false);
-  const [email, setEmail] = useState(savedEmail);
+  const [visible, setVisible] = useState(!!server);
+  const [email, setEmail] = useState(() => server?.email || savedEmail());
   const [emailError, setEmailError] = useState('');
-  const [quantity, setQuantity] = useState('1');
+  const [quantity, setQuantity] = useState(() => server?.quantity || '1');
   const [busy, setBusy] = useState(false);
   const sheet = useRef<HTMLDivElement>(null);
   const t = p.tickets.find((x) => x.code === code);
@@ -55,7 +68,9 @@ function QuickBuy(p: QuickBuyProps) {
   useEffect(() => {
     if (!t) return;
     const id = window.requestAnimationFrame(() => setVisible(true));
-    sheet.current?.querySelector<HTMLInputElement>('input')?.focus();
+    // the field the visitor was in on the server's sheet, else the first
+    const again = server?.focused && sheet.current?.querySelector<HTMLInputElement>(`input[name="${server.focused}"]`);
+    (again || sheet.current?.querySelector<HTMLInputElement>('input'))?.focus();
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && dismiss();
     document.addEventListener('keydown', onKey);
     return () => {

@@ -5,7 +5,7 @@
 // the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
 // max seats and continues to the buy page with them: /b/{code}?seats=A1,A2.
 import { useEffect, useState } from 'react';
-import { mountIsland } from './mount';
+import { mountIsland, serverForm } from './mount';
 import { peso, toast } from './components/api';
 import { Checkbox } from './components/Checkbox';
 
@@ -52,7 +52,12 @@ export function buyHref(code: string, seats: string[], source: string): string {
 }
 
 function Seats(p: SeatsProps) {
-  const [selected, setSelected] = useState<string[]>(p.selected || []);
+  // the seats ticked on the server-drawn map before the island came, else those of the props
+  const [selected, setSelected] = useState<string[]>(() => {
+    const form = serverForm('seats');
+    if (!form) return p.selected || [];
+    return [...new FormData(form).getAll('seats')].map(String).slice(0, p.max);
+  });
   const width = Math.max(0, ...p.rows.map((r) => r.status.length));
   const groups = sections(width, p.aisles || [], BLOCK);
   const bounds = groups.flat().concat(width);
@@ -85,14 +90,14 @@ function Seats(p: SeatsProps) {
       </ul>
       <div className="seat-blocks">
         {groups.map((starts) => (
-          <div key={starts[0]} className="seat-section" style={{ flexGrow: bounds[bounds.indexOf(starts[starts.length - 1]) + 1] - starts[0] }}>
+          <div key={starts[0]} className="seat-section" data-grow={bounds[bounds.indexOf(starts[starts.length - 1]) + 1] - starts[0]}>
             {starts.map((start) => {
               const cols = bounds[bounds.indexOf(start) + 1] - start;
               return (
                 <fieldset key={start} className="seat-block">
                   <legend>Seats {cols > 1 ? `${start + 1}–${start + cols}` : start + 1}</legend>
                   {p.rows.map((r) => (
-                    <div key={r.row} className={`seat-row${gaps.has(r.row) ? ' gap-after' : ''}`} role="group" aria-label={`Row ${r.row}`} style={{ gridTemplateColumns: `18px repeat(${cols}, 44px)` }}>
+                    <div key={r.row} className={`seat-row cols-${cols}${gaps.has(r.row) ? ' gap-after' : ''}`} role="group" aria-label={`Row ${r.row}`}>
                       <span className="row-label" aria-hidden="true">{r.row}</span>
                       {Array.from({ length: cols }, (_, k) => {
                         const i = start + k;

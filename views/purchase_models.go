@@ -54,6 +54,8 @@ type PurchaseProps struct {
 	Source   string             `json:"source"`
 	// SourceRule is the rule of the promo or referral code field.
 	SourceRule palaro.FieldRule `json:"sourceRule"`
+	// Initial is what the server answered to a posted form (nil on a first visit).
+	Initial *PurchaseInitial `json:"initial,omitempty"`
 }
 
 // TicketHeader is the head of the buy and seat pages: the event and the ticket type's price.
@@ -71,6 +73,8 @@ type BuyView struct {
 	TicketHeader
 	// Props are the purchase island's props; unused when the ticket is not available.
 	Props PurchaseProps
+	// Form is the state of the server-drawn form the island takes over.
+	Form PurchaseForm
 }
 
 // SeatRowJSON is one row of the seat map: its letter and one character per seat, seat 1 first:

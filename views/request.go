@@ -36,4 +36,4 @@ func CurrentViewer(ctx context.Context) *Viewer { return requestInfo(ctx).Viewer
 
 // NoScriptCSS is the one inline style of the layout, inside <noscript>: it hides what needs
 // JavaScript. The Content-Security-Policy allows it by its hash.
-const NoScriptCSS = ".needs-js { display: none !important; }"
+const NoScriptCSS = ".needs-js { display: none !important; } .js-visible { visibility: hidden !important; }"

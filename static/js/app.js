@@ -205,8 +205,33 @@ document.addEventListener('htmx:beforeRequest', (e) => {
   }, { once: true });
 });
 
-// ---- Quick buy: the bottom-sheet island loads on the first press of a 'Quick buy' button, so
-// the event page ships no React until then. toggle-buy-ticket {code} opens it; null closes it.
+// ---- Quick buy: the server draws a hidden sheet per ticket; the tap on 'Quick buy' opens it at
+// once and loads the quick-buy island, which takes the open sheet over when it arrives (the event
+// page ships no React until then). Until then the sheet's form posts to the buy page, with the
+// CSRF token from /v1/csrf (the page is the same for everyone and carries none).
+// toggle-buy-ticket {code} opens a ticket's sheet; null closes it.
+let csrf = null;
+function csrfToken() {
+  csrf = csrf || fetch('/v1/csrf', { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+    .then((r) => r.json()).then((d) => d.token || '').catch(() => { csrf = null; return ''; });
+  return csrf;
+}
+function quickSheets() { return $$('[data-quick-sheet]'); }
+function openQuickSheet(code) {
+  const sheet = $(`[data-quick-sheet="${CSS.escape(code)}"]`);
+  if (!sheet) return false;
+  sheet.hidden = false;
+  requestAnimationFrame(() => sheet.classList.add('open'));
+  $('input[name="email"]', sheet)?.focus();
+  csrfToken().then((t) => { for (const i of $$('input[name="_csrf"]', sheet)) i.value = t; });
+  return true;
+}
+function closeQuickSheets() {
+  for (const sheet of quickSheets()) {
+    sheet.classList.remove('open');
+    setTimeout(() => { if (!sheet.classList.contains('open')) sheet.hidden = true; }, 250);
+  }
+}
 document.addEventListener('click', (e) => {
   const b = e.target.closest('[data-quick-buy]');
   const host = $('[data-island="quickbuy"][data-src]');
@@ -214,16 +239,40 @@ document.addEventListener('click', (e) => {
   e.preventDefault();
   const code = b.dataset.quickBuy;
   window.palaro.buyTicket = code;
-  setLoading(true);
-  import(host.dataset.src)
-    .then(() => emit('toggle-buy-ticket', { code }))
-    .catch(() => location.assign(b.href))
-    .finally(() => setLoading(false));
+  if (host.hasAttribute('data-mounted')) return emit('toggle-buy-ticket', { code });
+  if (!openQuickSheet(code)) return location.assign(b.href);
+  emit('toggle-buy-ticket', { code });
+  // no fallback needed: without the island, the open sheet still buys through the buy page
+  import(host.dataset.src).catch(() => {});
+});
+// The server-drawn sheet closes on its button, a tap beside it and Escape, as the island's does.
+document.addEventListener('click', (e) => {
+  const sheet = e.target.closest('[data-quick-sheet]');
+  if (sheet && (e.target === sheet || e.target.closest('[data-quick-close]'))) emit('toggle-buy-ticket', null);
+});
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && quickSheets().some((s) => !s.hidden)) emit('toggle-buy-ticket', null);
+});
+// A sheet sent before its token arrived waits for it, then goes.
+document.addEventListener('submit', (e) => {
+  const form = e.target;
+  const token = form.closest?.('[data-quick-sheet]') && $('input[name="_csrf"]', form);
+  if (!token || token.value) return;
+  e.preventDefault();
+  csrfToken().then((t) => {
+    token.value = t;
+    if (t) form.requestSubmit(e.submitter);
+    else location.assign(form.action); // the buy page carries its own token
+  });
 });
 
 document.addEventListener('toggle-buy-ticket', (e) => {
   if (e.detail?.code) overlayOpened('buy', () => emit('toggle-buy-ticket', null));
-  else overlayClosed('buy');
+  else {
+    window.palaro.buyTicket = '';
+    closeQuickSheets();
+    overlayClosed('buy');
+  }
 });
 
 // ---- Offline tickets: a ticket or QR page (or a gate's scanner page) registers the service worker
