@@ -37,23 +37,22 @@ func scanGateTicket(r rowScanner) (id, eventID int64, t palaro.GateTicket, err e
 }
 
 // CheckIn checks a ticket in; a scan that names itself (ClientID) and was recorded before
-// answers as it did then. The write transaction is BEGIN IMMEDIATE, and the ticket changes
-// only through `UPDATE … WHERE status = 'valid'`: of any number of concurrent scans, one changes
-// the row and every other finds it checked in.
+// answers as it did then. It is one unit of the batching writer (many gates' scans share a
+// commit), and the ticket changes only through `UPDATE … WHERE status = 'valid'`: of any number
+// of concurrent scans, one changes the row and every other finds it checked in.
 func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest) (*palaro.CheckInResult, error) {
-	tx, err := s.db.beginWrite(ctx)
+	var res *palaro.CheckInResult
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if res, err = syncedBefore(ctx, tx, req); err == nil && res == nil {
+			res, err = checkInTx(ctx, tx, req, s.db.Now(), false)
+		}
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer tx.Rollback()
-	res, err := syncedBefore(ctx, tx, req)
-	if err == nil && res == nil {
-		res, err = checkInTx(ctx, tx, req, s.db.Now(), false)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res, tx.Commit()
+	return res, nil
 }
 
 // SyncCheckIns records offline scans in one transaction, in the order given.
