@@ -130,54 +130,42 @@ func (s *OrganizerService) ChangeTicketEmail(ctx context.Context, eventID int64,
 	if err != nil {
 		return err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	id, _, _, _, _, old, err := eventTicket(ctx, tx, eventID, code)
-	if err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE tickets SET email = ? WHERE id = ?`, email, id); err != nil {
-		return err
-	}
-	if err := s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" moved to another e-mail",
-		palaro.AuditDetail(map[string]string{"from": old, "to": email})); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		id, _, _, _, _, old, err := eventTicket(ctx, tx, eventID, code)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tickets SET email = ? WHERE id = ?`, email, id); err != nil {
+			return err
+		}
+		return s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" moved to another e-mail",
+			palaro.AuditDetail(map[string]string{"from": old, "to": email}))
+	})
 }
 
 // CancelTicket cancels a valid ticket of the event: it no longer admits anyone, and its place
-// (and seat) go back on sale.
+// (and seat) go back on sale. It is a unit of the batching writer, like the sales it undoes.
 func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code, actor string) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	id, orderID, typeID, seat, status, _, err := eventTicket(ctx, tx, eventID, code)
-	if err != nil {
-		return err
-	}
-	if status != palaro.TicketValid {
-		return palaro.Errorf(palaro.EINVALID, "Only a valid ticket can be cancelled; this one is %s.", strings.ReplaceAll(status, "_", " "))
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ?`, id); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
-		return err
-	}
-	if seat != "" {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
-			typeID, seat, orderID); err != nil {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		id, orderID, typeID, seat, status, _, err := eventTicket(ctx, tx, eventID, code)
+		if err != nil {
 			return err
 		}
-	}
-	if err := s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" cancelled", ""); err != nil {
-		return err
-	}
-	return tx.Commit()
+		if status != palaro.TicketValid {
+			return palaro.Errorf(palaro.EINVALID, "Only a valid ticket can be cancelled; this one is %s.", strings.ReplaceAll(status, "_", " "))
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
+			return err
+		}
+		if seat != "" {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
+				typeID, seat, orderID); err != nil {
+				return err
+			}
+		}
+		return s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" cancelled", "")
+	})
 }
