@@ -118,13 +118,44 @@ func seedGate(ctx context.Context, dbPath, eventCode string, n int) (string, []s
 			return "", nil, err
 		}
 	}
+	token, err := insertToken(ctx, tx, orgID, "gate", now)
+	if err != nil {
+		return "", nil, err
+	}
+	return token, codes, tx.Commit()
+}
+
+// insertToken adds an API token of the organization with the role and returns it.
+func insertToken(ctx context.Context, tx *sql.Tx, orgID int64, role, now string) (string, error) {
 	secret := make([]byte, 24)
 	_, _ = rand.Read(secret)
 	token := "plr_bench" + hex.EncodeToString(secret)
 	sum := sha256.Sum256([]byte(token))
-	if _, err := tx.ExecContext(ctx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_at)
-		VALUES (?, ?, 'gate', 'bench', ?)`, hex.EncodeToString(sum[:]), orgID, now); err != nil {
-		return "", nil, err
+	_, err := tx.ExecContext(ctx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_at)
+		VALUES (?, ?, ?, 'bench', ?)`, hex.EncodeToString(sum[:]), orgID, role, now)
+	return token, err
+}
+
+// seedToken adds an API token with the role for the organization of the event, straight into the
+// database, and returns it.
+func seedToken(ctx context.Context, dbPath, eventCode, role string) (string, error) {
+	db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000&_txlock=immediate")
+	if err != nil {
+		return "", err
 	}
-	return token, codes, tx.Commit()
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	var orgID int64
+	if err := tx.QueryRowContext(ctx, `SELECT organizer_id FROM events WHERE code = ?`, eventCode).Scan(&orgID); err != nil {
+		return "", fmt.Errorf("event %q: %w", eventCode, err)
+	}
+	token, err := insertToken(ctx, tx, orgID, role, time.Now().UTC().Format("2006-01-02T15:04:05Z"))
+	if err != nil {
+		return "", err
+	}
+	return token, tx.Commit()
 }

@@ -1,7 +1,7 @@
 // Command bench measures Palaro: requests per second and latency of its pages at 200 concurrent
 // clients next to a bare Go handler serving the same bytes in the same run, the gzipped weight of
-// HTML, CSS and JS each page transfers, and a purchase storm with its oversold count next to bare
-// SQLite write transactions. Run it with `go tool task bench`; see docs/BENCHMARKS.md.
+// HTML, CSS and JS each page transfers, a purchase storm with its oversold count next to bare
+// SQLite write transactions, the gate, and visitors waiting in a sale's queue. Run it with `go tool task bench`; see docs/BENCHMARKS.md.
 package main
 
 import (
@@ -19,21 +19,26 @@ import (
 
 // options are the command-line flags.
 type options struct {
-	Bin         string
-	Duration    time.Duration
-	Warmup      time.Duration
-	Rounds      int
-	Concurrency int
-	MaxRequests int
-	Out         string
-	Note        string
-	Storm       bool
-	StormRounds int
-	Buyers      int
-	Capacity    int
-	CheckIn     bool
-	Gates       int
-	Scans       int
+	Bin           string
+	Duration      time.Duration
+	Warmup        time.Duration
+	Rounds        int
+	Concurrency   int
+	MaxRequests   int
+	Out           string
+	Note          string
+	Storm         bool
+	StormRounds   int
+	Buyers        int
+	Capacity      int
+	CheckIn       bool
+	Gates         int
+	Scans         int
+	Queue         bool
+	QueueVisitors int
+	QueueEvery    time.Duration
+	QueueDuration time.Duration
+	QueueRate     int
 }
 
 func main() {
@@ -51,11 +56,17 @@ func main() {
 	flag.BoolVar(&o.CheckIn, "checkin", true, "also run the gate benchmark: gates scanning tickets at once, online")
 	flag.IntVar(&o.Gates, "gates", 20, "gate benchmark: gates scanning at once")
 	flag.IntVar(&o.Scans, "scans", 3000, "gate benchmark: scans in all, a fifth of them second scans of a ticket")
+	flag.BoolVar(&o.Queue, "queue", true, "also run the queue benchmark: visitors waiting in an event's queue, refreshing its page")
+	flag.IntVar(&o.QueueVisitors, "queue-visitors", 20000, "queue benchmark: visitors in the queue")
+	flag.DurationVar(&o.QueueEvery, "queue-every", 10*time.Second, "queue benchmark: each visitor refreshes this often")
+	flag.DurationVar(&o.QueueDuration, "queue-duration", 2*time.Minute, "queue benchmark: how long they refresh")
+	flag.IntVar(&o.QueueRate, "queue-rate", 600, "queue benchmark: admissions a minute")
 	flag.StringVar(&o.Note, "note", "", "the machine's state, printed with the run (e.g. \"busy machine, 7 other engineers compiling\")")
 	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
 	flag.Parse()
-	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 || o.Buyers < 1 || o.Capacity < 1 || o.Gates < 1 || o.Scans < 5 {
-		fmt.Fprintln(os.Stderr, "bench: -rounds, -c, -duration, -max-requests, -buyers and -capacity must be positive")
+	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 || o.Buyers < 1 || o.Capacity < 1 || o.Gates < 1 || o.Scans < 5 ||
+		o.QueueVisitors < 1 || o.QueueEvery <= 0 || o.QueueDuration <= o.QueueEvery || o.QueueRate < 1 {
+		fmt.Fprintln(os.Stderr, "bench: -rounds, -c, -duration, -max-requests, -buyers, -capacity and the -queue-… values must be positive (-queue-duration longer than -queue-every)")
 		os.Exit(2)
 	}
 
@@ -179,6 +190,11 @@ func run(ctx context.Context, o options) (*report, error) {
 	}
 	if o.CheckIn {
 		if rep.CheckIn, err = runCheckIns(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
+			return nil, err
+		}
+	}
+	if o.Queue {
+		if rep.Queue, err = runQueue(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
 			return nil, err
 		}
 	}

@@ -49,6 +49,7 @@ type report struct {
 	Weights    []Weight
 	Storm      *Storm
 	CheckIn    *CheckInBench
+	Queue      *QueueBench
 }
 
 func newReport(o options) *report {
@@ -106,6 +107,12 @@ func (r *report) Checks() []check {
 		out = append(out, check{"Check-in: one check-in per ticket under any concurrency",
 			fmt.Sprintf("%d tickets, %d checked in, %d check-ins recorded", cb.Tickets, cb.CheckedIn, cb.CheckInRows),
 			cb.CheckedIn == cb.Tickets && cb.CheckInRows == cb.Tickets})
+	}
+	if qb := r.Queue; qb != nil {
+		out = append(out, check{fmt.Sprintf("Queue page p99 ≤ %s at %.0f refreshes/s asked", budgetP99, qb.Offered), ms(qb.Refresh.Percentile(99)),
+			qb.Refresh.Percentile(99) <= budgetP99 && qb.Refresh.Requests > 0})
+		dev := qb.SeenRate()/float64(qb.Rate) - 1
+		out = append(out, check{"Queue: admissions seen within ±5% of the configured rate", fmt.Sprintf("%+.1f%%", dev*100), dev >= -0.05 && dev <= 0.05})
 	}
 	return out
 }
@@ -192,6 +199,21 @@ func (r *report) Markdown() string {
 		fmt.Fprintf(&b, "\nRead back from the database: %d tickets checked in, %d accepted check-ins recorded.\n", cb.CheckedIn, cb.CheckInRows)
 	}
 
+	if qb := r.Queue; qb != nil {
+		fmt.Fprintf(&b, "\n#### Queue: %d visitors in an event's queue, each refreshing its page every %s for %s\n\n",
+			qb.Visitors, qb.Every, o.QueueDuration)
+		b.WriteString("| Target | Requests/s | p50 | p99 | Requests | Failures | Time |\n|---|---:|---:|---:|---:|---:|---:|\n")
+		l := qb.Join
+		fmt.Fprintf(&b, "| joining: first `GET /v1/queue/{code}` of each visitor (one write each), %d at a time | %.0f | %s | %s | %d | %d | %s |\n",
+			o.Concurrency, l.RPS(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Failures, l.Elapsed.Round(time.Millisecond))
+		l = qb.Refresh
+		fmt.Fprintf(&b, "| refreshing: `GET /queue/{code}` (the whole page) with the visitor's cookie, %.0f/s asked, latency from when each was due | %.0f | %s | %s | %d | %d | %s |\n",
+			qb.Offered, l.RPS(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Failures, l.Elapsed.Round(time.Millisecond))
+		fmt.Fprintf(&b, "\nAdmission rate over the last %s: configured **%d a minute**; seen by the visitors (first admission cookie) **%.0f a minute**; "+
+			"counted by the queue (organizer API) **%.0f a minute**. Read back from the database: %d places, %d admissions recorded.\n",
+			qb.Window.Round(time.Second), qb.Rate, qb.SeenRate(), qb.ServerRate(), qb.Places, qb.AdmissionRows)
+	}
+
 	b.WriteString("\n#### Budgets (DESIGN.md)\n\n| Budget | Measured | Result |\n|---|---:|---|\n")
 	for _, c := range r.Checks() {
 		result := "PASS"
@@ -247,12 +269,22 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   organization, then 20 gates scan at once through ` + "`POST /v1/checkin`" + `, online, a fifth of
   the scans being a second scan of a ticket (409); reports scans answered per second and latency,
   then reads back that every ticket was checked in exactly once;
+- runs the queue: puts a queue in front of that event's sale through the organizer API (opening
+  in an hour), lets ` + "`-queue-visitors`" + ` visitors (20,000) join, each with its first
+  ` + "`GET /v1/queue/{code}`" + ` (one write each, 200 at a time), moves the opening to a few seconds on, then
+  lets every visitor refresh ` + "`/queue/{code}`" + ` (the whole page, with its own queue cookie) once every
+  ` + "`-queue-every`" + ` (10 s), evenly spread, for ` + "`-queue-duration`" + ` (2 min), on up to 800 client
+  goroutines; latency counts from when a refresh was due, so a server that falls behind shows in
+  p99; reports the refreshes per second answered and the admission rate the visitors saw (their
+  first admission cookie, counted from one refresh period in) beside the configured one
+  (` + "`-queue-rate`" + `, 600 a minute) and the queue's own count;
 - compares the figures with the budgets of DESIGN.md and prints PASS or FAIL for each. This is
   a report, not an assertion: the command exits 0 unless the measurement itself failed.
 
 Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
 ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
-` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
+` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-queue=false`" + `, ` + "`-queue-visitors 20000`" + `,
+` + "`-queue-every 10s`" + `, ` + "`-queue-duration 2m`" + `, ` + "`-queue-rate 600`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load
