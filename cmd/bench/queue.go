@@ -78,7 +78,7 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 	client := newLoadClient(o.Concurrency)
 	defer client.CloseIdleConnections()
 	qb.Join = runLoad(ctx, o.Concurrency, 10*time.Minute, qb.Visitors, func(ctx context.Context, i int) result {
-		resp, err := request(ctx, client, p.URL+"/v1/queue/"+eventCode, "")
+		resp, err := request(ctx, client, p.URL+"/v1/queue/"+eventCode, "", false)
 		if err != nil {
 			return failed
 		}
@@ -111,7 +111,7 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 		before <- err
 	}()
 	qb.Refresh = pacedLoad(ctx, qb.Visitors, qb.Every, o.QueueDuration, o.Concurrency*4, func(ctx context.Context, i int) result {
-		resp, err := request(ctx, client, p.URL+"/queue/"+eventCode, cookies[i])
+		resp, err := request(ctx, client, p.URL+"/queue/"+eventCode, cookies[i], true)
 		if err != nil || resp.StatusCode != http.StatusOK {
 			return failed
 		}
@@ -147,8 +147,9 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 	return qb, err
 }
 
-// request sends a GET as a browser would (gzip asked, the cookie header given) and reads the body.
-func request(ctx context.Context, client *http.Client, url, cookie string) (*http.Response, error) {
+// request sends a GET as a browser would (gzip asked, the cookie header given; htmx's header when
+// htmx is set, as the queue page's own refresh sends it) and reads the body.
+func request(ctx context.Context, client *http.Client, url, cookie string, htmx bool) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
@@ -156,6 +157,9 @@ func request(ctx context.Context, client *http.Client, url, cookie string) (*htt
 	req.Header.Set("Accept-Encoding", "gzip")
 	if cookie != "" {
 		req.Header.Set("Cookie", cookie)
+	}
+	if htmx {
+		req.Header.Set("HX-Request", "true")
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -207,7 +207,7 @@ func (r *report) Markdown() string {
 		fmt.Fprintf(&b, "| joining: first `GET /v1/queue/{code}` of each visitor (one write each), %d at a time | %.0f | %s | %s | %d | %d | %s |\n",
 			o.Concurrency, l.RPS(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Failures, l.Elapsed.Round(time.Millisecond))
 		l = qb.Refresh
-		fmt.Fprintf(&b, "| refreshing: `GET /queue/{code}` (the whole page) with the visitor's cookie, %.0f/s asked, latency from when each was due | %.0f | %s | %s | %d | %d | %s |\n",
+		fmt.Fprintf(&b, "| refreshing: `GET /queue/{code}` as the page's htmx refresh asks it (its cookie, `HX-Request`: the place section), %.0f/s asked, latency from when each was due | %.0f | %s | %s | %d | %d | %s |\n",
 			qb.Offered, l.RPS(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Failures, l.Elapsed.Round(time.Millisecond))
 		fmt.Fprintf(&b, "\nAdmission rate over the last %s: configured **%d a minute**; seen by the visitors (first admission cookie) **%.0f a minute**; "+
 			"counted by the queue (organizer API) **%.0f a minute**. Read back from the database: %d places, %d admissions recorded.\n",
@@ -272,7 +272,9 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
 - runs the queue: puts a queue in front of that event's sale through the organizer API (opening
   in an hour), lets ` + "`-queue-visitors`" + ` visitors (20,000) join, each with its first
   ` + "`GET /v1/queue/{code}`" + ` (one write each, 200 at a time), moves the opening to a few seconds on, then
-  lets every visitor refresh ` + "`/queue/{code}`" + ` (the whole page, with its own queue cookie) once every
+  lets every visitor refresh ` + "`/queue/{code}`" + ` as the page's htmx refresh does (its own queue
+  cookie and ` + "`HX-Request`" + `, answered with the place section; a browser without scripts reloads
+  the whole page instead, which is not measured here) once every
   ` + "`-queue-every`" + ` (10 s), evenly spread, for ` + "`-queue-duration`" + ` (2 min), on up to 800 client
   goroutines; latency counts from when a refresh was due, so a server that falls behind shows in
   p99; reports the refreshes per second answered and the admission rate the visitors saw (their

@@ -85,4 +85,19 @@ func TestQueue_Browser(t *testing.T) {
 	waitPath(t, other, "/queue/"+queueEvent)
 	require.NoError(t, chromedp.Run(other, chromedp.Text(`#queue`, &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Your place\n5")
+
+	// The organizer watches the queue in the console, live, and lets more in a minute.
+	require.NoError(t, chromedp.Run(other, chromedp.Navigate(a.URL+"/sign-in?next=/organizer/events/"+queueEvent+"/queue"),
+		setField("email", store.DemoOrganizerEmail), setField("password", store.DemoOrganizerPassword), submitAndLoad()))
+	waitPath(t, other, "/organizer/events/"+queueEvent+"/queue")
+	require.NoError(t, chromedp.Run(other, chromedp.Text(`#queue-figures`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Waiting\n1")
+	require.Contains(t, text, "Admitted\n4")
+	require.NoError(t, chromedp.Run(other, setField("admitPerMinute", "60"), submitOrgForm(),
+		chromedp.Text(`#queue-figures`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Rate\n60 a minute")
+	clock.Set(opens.Add(41 * time.Second))
+	require.NoError(t, chromedp.Run(other, waitFor(`document.querySelector('[data-queue-admitted]').textContent === '5'`)))
+	screenshot(t, other, "queue-console")
+	assertTouchTargets(t, other)
 }
