@@ -379,7 +379,7 @@ func OrgQueue(p Page, v OrgQueueView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<p>A queue stands in front of a hot sale. Visitors who arrive before the opening wait in a waiting room and get places drawn at random when it opens; later arrivals join at the end. The queue lets the set number of visitors a minute in to buy, each for 10 minutes to buy. Live figures below update every few seconds.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 27, "<p>A queue stands in front of a hot sale. Visitors who arrive before the opening wait in a waiting room and get places drawn at random when it opens; later arrivals join at the end. The queue lets the set number of visitors in each minute, in order; each has 10 minutes to buy. The figures below update by themselves.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
