@@ -79,7 +79,7 @@ func main() {
 	}
 	fmt.Print(rep.Markdown())
 	if o.Out != "" {
-		if err := os.WriteFile(o.Out, []byte(rep.Document()+lighthouseSection(o.Out)), 0o644); err != nil {
+		if err := os.WriteFile(o.Out, []byte(rep.Document()+keptSection(o.Out, "Recorded runs")+keptSection(o.Out, "Lighthouse")), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -87,13 +87,14 @@ func main() {
 	}
 }
 
-// lighthouseSection returns the "## Lighthouse" section of the Markdown file at path (written by
-// `go tool task lighthouse`, up to the next "## " heading) preceded by a blank line, or "" when there is none,
-// so that rewriting the benchmark document keeps it.
-func lighthouseSection(path string) string {
+// keptSection returns the "## heading" section of the Markdown file at path (up to the next "## "
+// heading) preceded by a blank line, or "" when there is none, so that rewriting the benchmark
+// document keeps it: "Lighthouse" (written by `go tool task lighthouse`) and "Recorded runs"
+// (earlier runs kept by hand, each with its command and the machine's state).
+func keptSection(path, heading string) string {
 	data, _ := os.ReadFile(path)
 	doc := "\n" + string(data)
-	start := strings.Index(doc, "\n## Lighthouse\n")
+	start := strings.Index(doc, "\n## "+heading+"\n")
 	if start < 0 {
 		return ""
 	}
