@@ -407,3 +407,43 @@ func TestPurchaseTicketType_SameAsFindTicketType(t *testing.T) {
 	_, _, err = purchaseTicketType(ctx, f.db, codes[0])
 	require.NoError(t, err, "control: found again with its status back (%s)", status)
 }
+
+// TestWriter_InvalidOrderFailsAlone proves one order that fails inside a batch is rolled back
+// alone: three orders are queued together behind a held writer; the last finds the type sold out
+// at the guarded UPDATE after its unit already counted a use of its promo code. It gets 'sold
+// out', its promo use is undone, and the two others are committed, in the same single commit.
+func TestWriter_InvalidOrderFailsAlone(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "batch", 20000, 2, 1)
+	require.NoError(t, f.purchases.CreatePromoCode(ctx, &palaro.PromoCode{Code: "BATCH10", Kind: palaro.PromoPercent,
+		Percent: 10, UsageLimit: 10}))
+	release, held := holdWriter(t, f.db)
+	before := f.db.WriterStats()
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i, email := range []string{"first@x.ph", "second@x.ph", "third@x.ph"} {
+		req := freeRequest(code, 1, email)
+		if i != 1 {
+			req.Source = "BATCH10"
+		}
+		wg.Go(func() { _, errs[i] = f.purchases.CreateOrder(ctx, req, f.now) })
+		waitQueued(f.db, i+1)
+	}
+	release()
+	require.NoError(t, <-held)
+	wg.Wait()
+
+	require.NoError(t, errs[0])
+	require.NoError(t, errs[1])
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(errs[2]), "%v", errs[2])
+	require.ErrorContains(t, errs[2], "sold out")
+	require.Equal(t, 1, f.countRows(t, `SELECT used FROM promo_codes WHERE code = 'BATCH10'`), "the failed order's promo use is rolled back")
+	require.Zero(t, f.countRows(t, `SELECT COUNT(*) FROM orders WHERE email = 'third@x.ph'`))
+	require.Equal(t, 2, f.countRows(t, `SELECT COUNT(*) FROM orders WHERE email IN ('first@x.ph', 'second@x.ph')`))
+	sold, heldCount, _ := f.counts(t, code)
+	require.Equal(t, 2, sold+heldCount)
+	after := f.db.WriterStats()
+	require.Equal(t, int64(4), after.Units-before.Units, "the holding unit and three orders")
+	require.Equal(t, int64(2), after.Commits-before.Commits, "the holding unit's commit, then one for the three orders")
+}
