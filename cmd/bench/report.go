@@ -173,7 +173,7 @@ func (r *report) Markdown() string {
 		fmt.Fprintf(&b, "\nOrders/s ÷ the bare order server's orders/s (each placed until its last order, %s and %s): **%.2f**. ",
 			st.SellingTime.Round(time.Millisecond), st.BareSellingTime.Round(time.Millisecond), st.OrderRatio())
 		fmt.Fprintf(&b, "Durable commits: during the storm Palaro's writer ran %d units of work (the orders, sold-out answers that reached it, "+
-			"and the outbox worker's claims and marks of the confirmation e-mails) in **%d commits**, one fsync each (`synchronous=FULL`), "+
+			"and the outbox worker's claims and records of the confirmation e-mails) in **%d commits**, one fsync each (`synchronous=FULL`), "+
 			"for %d orders; the bare order server commits once per order, without fsync. ",
 			st.Writer.Units, st.Writer.Commits, st.Buy.Requests)
 		if st.BareWrite.RPS() > 0 {
