@@ -16,6 +16,7 @@ import (
 func (s *Server) quizRoutes() {
 	s.echo.GET("/quiz/:quiz/:code", s.quizPage)
 	s.echo.POST("/quiz/:quiz/:code", s.submitQuiz)
+	s.echo.GET("/quiz/:quiz/:code/step", s.quizStep)
 }
 
 // quizOf returns the quiz and the event of the request, or ENOTFOUND.
@@ -48,6 +49,7 @@ func (s *Server) quizPage(c *echo.Context) error {
 		return err
 	}
 	v := quizView(q, ev, nil)
+	v.StepURL = v.Action + "/step"
 	p := s.engagePage(c, q.Title, q.Intro)
 	p.NoIndex = false
 	for _, persona := range q.Personas {
@@ -63,6 +65,46 @@ func (s *Server) quizPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.QuizPage(p, v))
 }
 
+// quizAnswers reads the answers of a quiz's form (query or body): -1 where there is none.
+func quizAnswers(c *echo.Context, q *palaro.Quiz) []int {
+	answers := make([]int, len(q.Questions))
+	for i := range answers {
+		answers[i] = -1
+		if n, err := strconv.Atoi(c.FormValue("q" + strconv.Itoa(i))); err == nil && n >= 0 && n < len(q.Questions[i].Options) {
+			answers[i] = n
+		}
+	}
+	return answers
+}
+
+// quizStep answers htmx with one question of a quiz (GET …/step?n=N with the answers so far and
+// from, the step it came from): going forward needs an answer to that step's question.
+func (s *Server) quizStep(c *echo.Context) error {
+	q, ev, err := s.quizOf(c)
+	if err != nil {
+		return err
+	}
+	answers := quizAnswers(c, q)
+	n, err := strconv.Atoi(c.QueryParam("n"))
+	if err != nil || n < 0 || n >= len(q.Questions) {
+		n = 0
+	}
+	msg := ""
+	if from, err := strconv.Atoi(c.QueryParam("from")); err == nil && from >= 0 && from < n && answers[from] < 0 {
+		n, msg = from, "Choose an answer to go on."
+	}
+	full := quizView(q, ev, answers)
+	v := views.QuizStepView{Action: full.Action, StepURL: full.Action + "/step", Index: n, Count: len(q.Questions),
+		Question: full.Questions[n], Error: msg}
+	for i, a := range answers {
+		if i != n && a >= 0 {
+			v.Hidden = append(v.Hidden, [2]string{"q" + strconv.Itoa(i), strconv.Itoa(a)})
+		}
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return render(c, http.StatusOK, views.QuizStep(v))
+}
+
 // submitQuiz grades a quiz, awards the event's quiz points once to this browser's participant,
 // and renders the result with each right answer explained and share links.
 func (s *Server) submitQuiz(c *echo.Context) error {
@@ -70,13 +112,7 @@ func (s *Server) submitQuiz(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	answers := make([]int, len(q.Questions))
-	for i := range answers {
-		answers[i] = -1
-		if n, err := strconv.Atoi(c.FormValue("q" + strconv.Itoa(i))); err == nil {
-			answers[i] = n
-		}
-	}
+	answers := quizAnswers(c, q)
 	res, err := q.Grade(answers)
 	if err != nil {
 		v := quizView(q, ev, answers)

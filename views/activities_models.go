@@ -160,6 +160,18 @@ type QuizView struct {
 	PointsNote   string
 	ShareLinks   []Link
 	RegisterHref string
+	// StepURL, when set, lets htmx replace the full form with one question at a time.
+	StepURL string
+}
+
+// QuizStepView is one question of a quiz on its own, with the other answers kept.
+type QuizStepView struct {
+	Action, StepURL string
+	Index, Count    int
+	Question        QuizQuestionView
+	// Hidden are the other questions' answers (name, value).
+	Hidden [][2]string
+	Error  string
 }
 
 // NewsItem is an article in the news list, or the article page.

@@ -3,6 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"time"
 	"strings"
 	"testing"
 
@@ -105,18 +109,16 @@ func TestActivities_NewVisitorPlays(t *testing.T) {
 	require.Contains(t, played, "Scratch & Win")
 	require.NotContains(t, played, "Scratch your card", "a card played to the end is not offered again")
 
-	// The power quiz: the first option of every question, then the result with explanations.
+	// The power quiz, one question at a time: the first option of every question, then the result
+	// with explanations.
 	var result, points string
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Navigate(a.URL+"/quiz/investment-power/"+demoScratchEvent),
-		chromedp.WaitVisible(".quiz-form", chromedp.ByQuery),
+		chromedp.WaitVisible(".quiz-step", chromedp.ByQuery),
 	))
 	screenshot(t, ctx, "quiz-power")
-	for i := range 10 {
-		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('input[name="q%d"][value="0"]').click()`, i), nil)))
-	}
+	require.NoError(t, chromedp.Run(ctx, answerQuizSteps(make([]int, 10))))
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector('.quiz-form button[type=submit]').click()`, nil),
 		chromedp.WaitVisible(".quiz-result", chromedp.ByQuery),
 		chromedp.Text(".quiz-result h2", &result, chromedp.ByQuery),
 		chromedp.Text(".quiz-result .scan-points", &points, chromedp.ByQuery),
@@ -167,13 +169,12 @@ func TestEngagePages_Browser(t *testing.T) {
 		assertTouchTargets(t, ctx)
 	}
 	// The persona quiz's result.
-	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/quiz/investment-persona/"+demoScratchEvent), chromedp.WaitVisible(".quiz-form", chromedp.ByQuery)))
-	for i := range 7 {
-		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('input[name="q%d"][value="%d"]').click()`, i, i%4), nil)))
-	}
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/quiz/investment-persona/"+demoScratchEvent), chromedp.WaitVisible(".quiz-step", chromedp.ByQuery)))
+	screenshot(t, ctx, "quiz-persona-step")
+	assertTouchTargets(t, ctx)
 	var result string
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Evaluate(`document.querySelector('.quiz-form button[type=submit]').click()`, nil),
+		answerQuizSteps([]int{0, 1, 2, 3, 0, 1, 2}),
 		chromedp.WaitVisible(".quiz-result", chromedp.ByQuery),
 		chromedp.Text(".quiz-result h2", &result, chromedp.ByQuery),
 	))
@@ -269,4 +270,153 @@ func TestScan_WithoutJavaScript(t *testing.T) {
 		chromedp.Text(".scan-banner", &banner, chromedp.ByQuery),
 	))
 	require.Contains(t, banner, "+10 points")
+}
+
+// answerQuizSteps answers a quiz shown one question at a time (htmx): a tap on option values[i]
+// of question i, then Next, and on the last question "See my result".
+func answerQuizSteps(values []int) chromedp.Action { return answerQuizStepsFrom(0, values) }
+
+// TestQuiz_OneQuestionAtATime: where JavaScript runs, the power quiz shows one question at a time:
+// Next without an answer asks for one, Back keeps the answers given, and the last step posts
+// every answer to the same result page as the full form. Without JavaScript the full form shows
+// every question and gives that same result.
+func TestQuiz_OneQuestionAtATime(t *testing.T) {
+	a := startApp(t)
+	t.Run("WithJavaScript", func(t *testing.T) {
+		ctx := newBrowser(t)
+		var fieldsets int
+		var progress, errMsg string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Navigate(a.URL+"/quiz/investment-power/"+demoScratchEvent),
+			chromedp.WaitVisible(".quiz-step", chromedp.ByQuery),
+			chromedp.Evaluate(`document.querySelectorAll('.quiz-form fieldset').length`, &fieldsets),
+			chromedp.Text(".quiz-progress", &progress, chromedp.ByQuery),
+		))
+		require.Equal(t, 1, fieldsets)
+		require.Equal(t, "Question 1 of 10", progress)
+		assertTouchTargets(t, ctx)
+		require.NoError(t, chromedp.Run(ctx,
+			quizStepSettled(0),
+			chromedp.Click(`.quiz-step .quiz-nav button[type="submit"]`, chromedp.ByQuery), // no answer yet
+			chromedp.WaitVisible(".quiz-step .form-error", chromedp.ByQuery),
+			quizStepSettled(0),
+			chromedp.Text(".quiz-step .form-error", &errMsg, chromedp.ByQuery),
+			chromedp.Text(".quiz-progress", &progress, chromedp.ByQuery),
+		))
+		require.Equal(t, "Choose an answer to go on.", errMsg)
+		require.Equal(t, "Question 1 of 10", progress)
+		screenshot(t, ctx, "quiz-step-error")
+
+		// Answer 1 and 2, go back to 1: its answer is still chosen, and 2's comes back too.
+		var checked1, checked2 bool
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`.quiz-step input[name="q0"][value="1"] + span`, chromedp.ByQuery),
+			chromedp.Click(`.quiz-step .quiz-nav button[type="submit"]`, chromedp.ByQuery),
+			quizStepSettled(1),
+			chromedp.Click(`.quiz-step input[name="q1"][value="2"] + span`, chromedp.ByQuery),
+			chromedp.Click(`.quiz-step .quiz-nav button[type="button"]`, chromedp.ByQuery), // Back
+			quizStepSettled(0),
+			chromedp.Evaluate(`document.querySelector('.quiz-step input[name="q0"][value="1"]').checked`, &checked1),
+		))
+		require.True(t, checked1, "Back shows the answer given")
+		screenshot(t, ctx, "quiz-step-back")
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`.quiz-step .quiz-nav button[type="submit"]`, chromedp.ByQuery),
+			quizStepSettled(1),
+			chromedp.Evaluate(`document.querySelector('.quiz-step input[name="q1"][value="2"]').checked`, &checked2),
+		))
+		require.True(t, checked2, "the answer to a later question is kept too")
+		// The rest: the first option each; then the result.
+		var result string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`.quiz-step .quiz-nav button[type="submit"]`, chromedp.ByQuery),
+			answerQuizStepsFrom(2, make([]int, 8)),
+			chromedp.WaitVisible(".quiz-result", chromedp.ByQuery),
+			chromedp.Text(".quiz-result h2", &result, chromedp.ByQuery),
+		))
+		want := quizResultWithoutJS(t, a, append([]int{1, 2}, make([]int, 8)...))
+		require.Equal(t, want, result, "the same result as the full form")
+		screenshot(t, ctx, "quiz-step-result")
+	})
+	t.Run("WithoutJavaScript", func(t *testing.T) {
+		ctx := newBrowser(t)
+		var fieldsets int
+		require.NoError(t, chromedp.Run(ctx,
+			emulation.SetScriptExecutionDisabled(true),
+			chromedp.Navigate(a.URL+"/quiz/investment-power/"+demoScratchEvent),
+			chromedp.WaitVisible(".quiz-form", chromedp.ByQuery),
+			chromedp.Evaluate(`document.querySelectorAll('.quiz-form fieldset').length`, &fieldsets),
+		))
+		require.Equal(t, 10, fieldsets, "every question on one page")
+		for i := range 10 {
+			require.NoError(t, chromedp.Run(ctx, chromedp.Click(fmt.Sprintf(`input[name="q%d"][value="0"] + span`, i), chromedp.ByQuery)))
+		}
+		var result string
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Click(`.quiz-form button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitVisible(".quiz-result", chromedp.ByQuery),
+			chromedp.Text(".quiz-result h2", &result, chromedp.ByQuery),
+		))
+		require.Equal(t, "You scored 2 out of 10", result)
+		screenshot(t, ctx, "quiz-nojs-result")
+	})
+}
+
+// answerQuizStepsFrom answers questions first, first+1, … one at a time (see answerQuizSteps).
+func answerQuizStepsFrom(first int, values []int) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		if err := answerCookieNoticeIfShown().Do(ctx); err != nil {
+			return err
+		}
+		for k, v := range values {
+			i := first + k
+			step, cancel := context.WithTimeout(ctx, 30*time.Second)
+			err := chromedp.Run(step,
+				quizStepSettled(i),
+				chromedp.Click(fmt.Sprintf(`.quiz-step input[name="q%d"][value="%d"] + span`, i, v), chromedp.ByQuery),
+				chromedp.Click(`.quiz-step .quiz-nav button[type="submit"]`, chromedp.ByQuery),
+			)
+			cancel()
+			if err != nil {
+				return fmt.Errorf("question %d: %w", i+1, err)
+			}
+		}
+		return nil
+	})
+}
+
+// quizResultWithoutJS posts the power quiz's full form with the answers and returns the result's title.
+func quizResultWithoutJS(t *testing.T, a *testApp, answers []int) string {
+	t.Helper()
+	v := newVisitor(t, a)
+	v.get("/quiz/investment-power/" + demoScratchEvent)
+	form := url.Values{}
+	for i, ans := range answers {
+		form.Set(fmt.Sprintf("q%d", i), fmt.Sprint(ans))
+	}
+	status, page := v.post("/quiz/investment-power/"+demoScratchEvent, form)
+	require.Equal(t, http.StatusOK, status)
+	m := regexp.MustCompile(`<div class="quiz-result" role="status"><h2>([^<]+)</h2>`).FindStringSubmatch(page)
+	require.NotNil(t, m, page)
+	return m[1]
+}
+
+// quizStepSettled waits until question i is shown on its own and htmx has finished swapping and
+// settling it (the page script has moved the focus and scrolled), so a tap lands where it aims.
+func quizStepSettled(i int) chromedp.Action {
+	return waitFor(fmt.Sprintf(`!!document.querySelector('.quiz-step input[name="q%d"]') &&
+		!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')`, i))
+}
+
+// answerCookieNoticeIfShown taps "Only necessary" on the cookie notice when it shows, as a visitor
+// would before tapping what it covers at the bottom of the screen.
+func answerCookieNoticeIfShown() chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var shown bool
+		if err := chromedp.Evaluate(`(() => { const n = document.getElementById('cookie-notice'); return !!n && !n.hidden && n.offsetHeight > 0; })()`, &shown).Do(ctx); err != nil || !shown {
+			return err
+		}
+		return chromedp.Run(ctx, chromedp.Click(`#cookie-notice [data-consent="declined"]`, chromedp.ByQuery),
+			chromedp.WaitNotVisible("#cookie-notice", chromedp.ByQuery))
+	})
 }

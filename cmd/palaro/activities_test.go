@@ -352,3 +352,39 @@ func TestPrizeImages(t *testing.T) {
 	}
 	require.Contains(t, srcs, imageURL)
 }
+
+// TestQuizStep: the fragment htmx swaps in shows one question with the other answers kept as
+// hidden fields; going forward without an answer stays with a message; going back needs none;
+// the full page offers it only where JavaScript runs (an htmx element, not the form itself).
+func TestQuizStep(t *testing.T) {
+	a := startApp(t)
+	v := newVisitor(t, a)
+	base := "/quiz/investment-power/" + demoScratchEvent
+	_, page := v.get(base)
+	require.Contains(t, page, `hx-get="`+base+`/step?n=0" hx-trigger="load" hx-target="#quiz-form"`)
+	require.Equal(t, 10, strings.Count(page, `<fieldset class="quiz-question"`), "the full form without JavaScript")
+
+	status, step := v.get(base + "/step?n=1&from=0")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, step, "Question 1 of 10")
+	require.Contains(t, step, "Choose an answer to go on.")
+	require.Equal(t, 1, strings.Count(step, "<fieldset"))
+
+	_, step = v.get(base + "/step?n=1&from=0&q0=1&q5=2")
+	require.Contains(t, step, "Question 2 of 10")
+	require.NotContains(t, step, "Choose an answer")
+	require.Contains(t, step, `<input type="hidden" name="q0" value="1">`)
+	require.Contains(t, step, `<input type="hidden" name="q5" value="2">`)
+	require.Contains(t, step, `hx-get="`+base+`/step?n=2"`)
+	require.Contains(t, step, `hx-get="`+base+`/step?n=0"`, "Back")
+
+	_, step = v.get(base + "/step?n=0&from=1&q0=1")
+	require.Contains(t, step, "Question 1 of 10")
+	require.Regexp(t, `name="q0" value="1" checked`, step)
+
+	_, step = v.get(base + "/step?n=9&from=8&q8=0")
+	require.Contains(t, step, "See my result")
+	require.NotContains(t, step, `/step?n=10`)
+	status, _ = v.get("/quiz/no-such-quiz/" + demoScratchEvent + "/step?n=0")
+	require.Equal(t, http.StatusNotFound, status)
+}

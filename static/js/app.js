@@ -434,3 +434,16 @@ document.addEventListener('click', (e) => {
     $$('form[data-autosubmit]').forEach((f) => (f.requestSubmit ? f.requestSubmit() : f.submit()));
   }
 }
+
+// ---- The quiz one question at a time: after Back or Next, the new question's progress line
+// takes the focus (a screen reader reads where it is) and comes into view.
+{
+  let quizMoved = false;
+  document.addEventListener('click', (e) => { if (e.target.closest?.('.quiz-step .quiz-nav button')) quizMoved = true; }, true);
+  document.addEventListener('htmx:afterSettle', () => {
+    if (!quizMoved) return;
+    quizMoved = false;
+    const p = $('.quiz-step .quiz-progress');
+    if (p) { p.focus({ preventScroll: true }); p.scrollIntoView({ block: 'nearest' }); }
+  });
+}
