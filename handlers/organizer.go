@@ -199,8 +199,18 @@ func orgTicketType(c *echo.Context, ev *palaro.Event) (*palaro.TicketType, error
 }
 
 // eventsChanged drops the cached event reads and the cached public pages at once, after a change
-// of event data (an organizer's, or a sale that changes what the pages show).
+// of event data (an organizer's, or a sale that changes what the pages show), and tells the other
+// app servers of the database (Services.Changes) to drop theirs.
 func (s *Server) eventsChanged() {
+	s.DropCaches()
+	if s.services.Changes != nil {
+		s.services.Changes.Publish()
+	}
+}
+
+// DropCaches drops this server's cached event reads and public pages; the change feed calls it
+// when another server changed event data.
+func (s *Server) DropCaches() {
 	if s.services.EventCache != nil {
 		s.services.EventCache.Invalidate()
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -163,4 +164,65 @@ func TestCSRFTokenAPI(t *testing.T) {
 		resp.Body.Close()
 		require.Equal(t, http.StatusForbidden, resp.StatusCode)
 	})
+}
+
+// memoryBus stands for the change feed between app servers (store.PostgresChangeFeed in
+// production): a change announced by one server drops the caches of the others.
+type memoryBus struct{ servers []*handlers.Server }
+
+// feed returns the Services.Changes of the bus's server number i.
+func (b *memoryBus) feed(i int) publishFunc {
+	return func() {
+		for j, s := range b.servers {
+			if j != i {
+				s.DropCaches()
+			}
+		}
+	}
+}
+
+type publishFunc func()
+
+func (p publishFunc) Publish() { p() }
+
+// TestPublicPages_ChangeOnAnotherServer: two app servers on one database, each with its caches; the
+// last ticket sold through the first shows as sold out on the second at once, because the first
+// announces the change on the feed. Control: without the feed the second serves its stale page.
+func TestPublicPages_ChangeOnAnotherServer(t *testing.T) {
+	for _, withFeed := range []bool{true, false} {
+		f := newCachedPagesFixture(t)
+		bus := &memoryBus{}
+		second := f.services
+		cached := store.NewCachedEventService(store.NewEventService(f.db), time.Hour)
+		cached.Now = func() time.Time { return f.now }
+		second.Events, second.EventCache = cached, cached
+		if withFeed {
+			f.services.Changes, second.Changes = bus.feed(0), bus.feed(1)
+		}
+		f.server = handlers.New(handlers.Config{BaseURL: f.http.URL, PageCacheTTL: time.Hour}, f.services, static.Default(),
+			slog.New(slog.NewTextHandler(io.Discard, nil)))
+		f.server.Now = func() time.Time { return f.now }
+		other := handlers.New(handlers.Config{BaseURL: f.http.URL, PageCacheTTL: time.Hour}, second, static.Default(),
+			slog.New(slog.NewTextHandler(io.Discard, nil)))
+		other.Now = f.server.Now
+		bus.servers = []*handlers.Server{f.server, other}
+		otherHTTP := httptest.NewServer(other)
+		t.Cleanup(otherHTTP.Close)
+		onOther := &apiFixture{http: otherHTTP}
+
+		const event, ticket = "/e/valorant-night-market-bgc", "valorant-night-market-bgc-watch"
+		_, before := anonymousGet(t, onOther, event, "identity", "")
+		require.NotContains(t, before, "Sold out")
+		_, err := f.db.Writer().Exec(`UPDATE ticket_types SET capacity = sold + held + 1 WHERE code = ?`, ticket)
+		require.NoError(t, err)
+		status, body := f.call(t, "POST", "/v1/ticket/buy", map[string]any{"ticketCode": ticket, "quantity": 1, "email": "last@b.ph",
+			"fullName": "Ana Reyes", "mobileNumber": "+639171234567"})
+		require.Equal(t, http.StatusOK, status, body)
+		_, after := anonymousGet(t, onOther, event, "identity", "")
+		if withFeed {
+			require.Contains(t, after, "Sold out", "the other server dropped its cached page")
+		} else {
+			require.Equal(t, before, after, "control: without the feed the other server still serves its cached page")
+		}
+	}
 }

@@ -76,11 +76,23 @@ var routeLimits = map[string]limitRule{
 // MsgTooManyRequests answers a throttled request.
 const MsgTooManyRequests = "Too many attempts. Please wait a few minutes and try again."
 
-// limiter holds token buckets by key, in memory.
+// perServer is the share of rule that one of servers app servers gives: the burst divided by
+// the server count (rounded up, at least 1) and the refill slowed by the same factor, so that
+// a client whose requests a proxy spreads over every server gets about rule's budget in total.
+func (rule limitRule) perServer(servers int) limitRule {
+	if servers <= 1 {
+		return rule
+	}
+	return limitRule{Burst: max(1, (rule.Burst+servers-1)/servers), Every: rule.Every * time.Duration(servers)}
+}
+
+// limiter holds token buckets by key, in memory. Each app server has its own: with several
+// servers (Config.Servers) each gives its share of every rule (limitRule.perServer).
 type limiter struct {
 	mu      sync.Mutex
 	buckets map[string]*bucket
 	now     func() time.Time
+	servers int
 }
 
 type bucket struct {
@@ -89,13 +101,14 @@ type bucket struct {
 	rule   limitRule
 }
 
-func newLimiter(now func() time.Time) *limiter {
-	return &limiter{buckets: map[string]*bucket{}, now: now}
+func newLimiter(now func() time.Time, servers int) *limiter {
+	return &limiter{buckets: map[string]*bucket{}, now: now, servers: servers}
 }
 
 // allow takes a token from the bucket of key under rule; when it is empty it reports false and
 // how long until the next token.
 func (l *limiter) allow(rule limitRule, key string) (bool, time.Duration) {
+	rule = rule.perServer(l.servers)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()

@@ -43,6 +43,9 @@ type Config struct {
 	// PageCacheTTL is how long a public page rendered for anonymous visitors is served from
 	// memory at most (it is dropped sooner when event data changes); zero turns the cache off.
 	PageCacheTTL time.Duration
+	// Servers is how many app servers share the database behind one proxy (PALARO_SERVERS, 1 when
+	// zero): each enforces that share of every rate limit, which is kept in its memory.
+	Servers int
 }
 
 // Services are the domain services the handlers call.
@@ -77,6 +80,9 @@ type Services struct {
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
 	// show the change at once.
 	EventCache interface{ Invalidate() }
+	// Changes, when set, tells the other app servers of the database that event data changed, so
+	// they drop their caches too (store.ChangeFeed).
+	Changes interface{ Publish() }
 }
 
 // Server is Palaro's HTTP server.
@@ -111,7 +117,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	s.csp = contentSecurityPolicy(cfg.TagManagerID != "" || cfg.PixelID != "")
 	s.pages = newPageCache(cfg.PageCacheTTL, func() time.Time { return s.Now() })
 	s.sessions = newSessionStore(cfg.SessionKey, s.secure)
-	s.limits = newLimiter(func() time.Time { return s.Now() })
+	s.limits = newLimiter(func() time.Time { return s.Now() }, cfg.Servers)
 	s.echo.Logger = logger
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.IPExtractor = echo.ExtractIPDirect()

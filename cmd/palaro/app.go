@@ -35,6 +35,7 @@ type app struct {
 	payments  palaro.PaymentProvider
 	sandbox   *sandbox.Provider // the built-in provider, when selected
 	sender    notify.Sender
+	changes   store.ChangeFeed // tells the other app servers of the database that event data changed
 	logger    *slog.Logger
 	jobEvery  time.Duration
 	now       func() time.Time
@@ -116,6 +117,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	}
 	cached := store.NewCachedEventService(events, cfg.EventCache)
 	cached.Now = a.now
+	a.changes = newChangeFeed(cfg, logger) // nothing below fails, so the feed is always closed by Close
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
@@ -128,6 +130,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		SessionKey:       sessionKey,
 		TrustProxy:       cfg.TrustProxy,
 		PageCacheTTL:     cfg.EventCache,
+		Servers:          cfg.Servers,
 	}, handlers.Services{
 		Events:        cached,
 		EventCache:    cached,
@@ -144,8 +147,10 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		Payments:      a.payments,
 		Accounts:      accounts,
 		Queues:        a.queues,
+		Changes:       a.changes,
 	}, static.Default(), logger)
 	server.Now = a.now
+	a.changes.Subscribe(server.DropCaches) // another server changed event data
 	if a.sandbox != nil {
 		server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(a.sandbox.Handler()))
 	}
@@ -280,11 +285,21 @@ func (a *app) settleOnce(ctx context.Context, now time.Time) {
 	}
 }
 
-// Close waits for the sandbox's webhook deliveries and releases the database.
+// newChangeFeed returns the change feed of the configured database: LISTEN/NOTIFY between the
+// servers of a PostgreSQL database, nothing for a SQLite file (one server).
+func newChangeFeed(cfg config, logger *slog.Logger) store.ChangeFeed {
+	if store.IsPostgresURL(cfg.DBPath) {
+		return store.NewPostgresChangeFeed(cfg.DBPath, logger)
+	}
+	return store.LocalChangeFeed{}
+}
+
+// Close waits for the sandbox's webhook deliveries, stops the change feed and releases the database.
 func (a *app) Close() error {
 	if a.sandbox != nil {
 		a.sandbox.Wait()
 	}
+	a.changes.Close()
 	return a.db.Close()
 }
 

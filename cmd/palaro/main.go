@@ -45,6 +45,7 @@ Environment:
   (payments, e-mail, holds and partner keys: see README.md)
   PALARO_SESSION_KEY  secret (at least 32 characters) for the session cookie; generated and kept in the database when unset
   PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
+  PALARO_SERVERS        how many app servers share the database (default 1); each enforces that share of the rate limits
   PALARO_SMS_PROVIDER   log (default) or semaphore, with SEMAPHORE_API_KEY and SEMAPHORE_SENDER_NAME
   PALARO_LOG            json (default for serve: one line per request) or text (default for the other commands)
 `
@@ -174,6 +175,9 @@ type config struct {
 	SessionKey []byte
 	// TrustProxy takes the client IP from X-Forwarded-For (PALARO_TRUST_PROXY=1).
 	TrustProxy bool
+	// Servers is how many app servers share the database (PALARO_SERVERS, default 1): each
+	// enforces that share of every rate limit.
+	Servers int
 	// SMSProvider is "log" (default) or "semaphore" (PALARO_SMS_PROVIDER), with Semaphore's key and sender name.
 	SMSProvider         string
 	SemaphoreAPIKey     string
@@ -216,6 +220,7 @@ func loadConfig() config {
 		EventCache:  eventCacheTTL(),
 		SessionKey:  []byte(os.Getenv("PALARO_SESSION_KEY")),
 		TrustProxy:  os.Getenv("PALARO_TRUST_PROXY") == "1",
+		Servers:     envInt("PALARO_SERVERS", 1),
 		Now:         time.Now,
 	}
 }
