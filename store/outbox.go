@@ -118,7 +118,12 @@ func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxR
 }
 
 // ClaimDue claims up to limit due pending messages for lease and returns them, oldest first,
-// composing order e-mails after the claim is committed.
+// composing order e-mails after the claim is committed. With several app servers a message is
+// claimed by one of them only: each claim is a conditional UPDATE that takes a message only while
+// it is still unclaimed (or its lease ran out), so of two servers that read the same message the
+// second one's UPDATE changes nothing and it skips the message. A server that dies mid-send leaves
+// its claim to run out; the message is then claimed again (sent at least once: a message sent
+// just before the crash may go twice).
 func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]palaro.OutboxMessage, error) {
 	var claimed []outboxRow
 	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -129,24 +134,32 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 		if err != nil {
 			return err
 		}
+		var due []outboxRow
 		for rows.Next() {
 			m, err := scanOutbox(rows)
 			if err != nil {
 				rows.Close()
 				return err
 			}
-			claimed = append(claimed, m)
+			due = append(due, m)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
 		}
 		until := formatTime(now.Add(lease))
-		for i := range claimed {
-			claimed[i].Attempts++
-			if _, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1 WHERE id = ?`,
-				until, claimed[i].ID); err != nil {
+		for _, m := range due {
+			res, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1
+				WHERE id = ? AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?)`,
+				until, m.ID, formatTime(now))
+			if err != nil {
 				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 1 { // else another server claimed it since the SELECT
+				m.Attempts++
+				claimed = append(claimed, m)
 			}
 		}
 		return nil

@@ -624,10 +624,20 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 	if err := rows.Err(); err != nil {
 		return 0, err
 	}
+	released := 0
 	for _, h := range orders {
-		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'expired' WHERE id = ?`, h.id); err != nil {
+		// Conditional: another server (or a payment) may have changed the order since the SELECT;
+		// then its tickets are not this release's to give back.
+		res, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'expired' WHERE id = ? AND status = 'pending'`, h.id)
+		if err != nil {
 			return 0, err
 		}
+		if n, err := res.RowsAffected(); err != nil {
+			return 0, err
+		} else if n == 0 {
+			continue
+		}
+		released++
 		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, h.quantity, h.ticketType); err != nil {
 			return 0, err
 		}
@@ -640,7 +650,7 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 			}
 		}
 	}
-	return len(orders), nil
+	return released, nil
 }
 
 // PendingOrdersForReconciliation returns orders with a checkout that are pending (or expired

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"crypto/ed25519"
 	"fmt"
 	"log/slog"
@@ -38,6 +39,8 @@ type app struct {
 	changes   store.ChangeFeed // tells the other app servers of the database that event data changed
 	logger    *slog.Logger
 	jobEvery  time.Duration
+	// jobHolder names this server in the leases of the periodic jobs (store.DB.TryLease).
+	jobHolder string
 	now       func() time.Time
 }
 
@@ -102,7 +105,8 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
-	a = &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval, now: cfg.Now}
+	a = &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
+		jobHolder: jobHolder(), now: cfg.Now}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
 	}
@@ -220,9 +224,27 @@ func newSender(cfg config, logger *slog.Logger) (notify.Sender, error) {
 	return senders, nil
 }
 
+// settleLease names the lease of the reconcile-and-release loop; it lasts settleLeaseRounds
+// rounds of the loop, so another server takes the loop over when its holder misses that many.
+const (
+	settleLease       = "settle"
+	settleLeaseRounds = 3
+)
+
+// jobHolder returns a name for this server process in the job leases: host, process id and a
+// random part (a restarted process is a new holder).
+func jobHolder() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b)
+}
+
 // runJobs runs the background work until ctx is cancelled: the outbox worker, and a loop that
 // reconciles pending payments with the provider and releases expired holds. It returns when
-// every job has stopped.
+// every job has stopped. With several app servers on one database every server drains the
+// outbox (each message is claimed by one of them), and the loop runs on the one server that
+// holds its lease.
 func (a *app) runJobs(ctx context.Context) {
 	var wg sync.WaitGroup
 	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now}
@@ -236,7 +258,13 @@ func (a *app) runJobs(ctx context.Context) {
 		ticker := time.NewTicker(every)
 		defer ticker.Stop()
 		for {
-			a.settleOnce(ctx, a.now())
+			held, err := a.db.TryLease(ctx, settleLease, a.jobHolder, a.now(), settleLeaseRounds*every)
+			if err != nil && ctx.Err() == nil {
+				a.logger.Error("job lease", "job", settleLease, "error", err)
+			}
+			if held {
+				a.settleOnce(ctx, a.now())
+			}
 			select {
 			case <-ctx.Done():
 				return
