@@ -30,6 +30,7 @@ Commands:
   payments      list received payment events and why refused ones were refused [--refused] [--limit N]
   reports       list the problem reports sent through /report, newest first
   backup FILE   copy the live database to FILE (a new file) while it serves, check the copy, print its counts
+  copy-data --from DB --to DB   copy every table into a new, empty database (SQLite file or postgres:// URL each way), counts checked
   organizers    list organizations [--pending]; organizers approve EMAIL approves the ones EMAIL owns
   news publish FILE.json        create or update a news article (slug, title, summary, body in Markdown, coverUrl, eventCodes, author)
   pnk set home|promo FILE.json  replace the partner bank's page (/pnk) or promo page (/pnk/promo)
@@ -110,6 +111,8 @@ func main() {
 		err = withDB(ctx, cfg, func(db *store.DB) error { return listReports(ctx, db, os.Stdout) })
 	case "backup":
 		err = runBackup(ctx, os.Stdout, cfg.DBPath, os.Args[2:])
+	case "copy-data":
+		err = runCopyData(ctx, os.Stdout, os.Args[2:])
 	case "organizers", "tokens":
 		err = withDB(ctx, cfg, func(db *store.DB) error {
 			svc := store.NewOrganizerService(db, notify.NewComposer(cfg.BaseURL, cfg.SupportEmail))
