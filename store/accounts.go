@@ -41,7 +41,8 @@ func (s *AccountService) queue(ctx context.Context, tx *sql.Tx, m palaro.Message
 }
 
 // AppSecret returns the named secret of size bytes, generating and storing it on first use, so
-// that it survives restarts.
+// that it survives restarts and every app server of the database reads the same one. Servers that
+// start together may each generate one: the first stored wins, and every one returns it.
 func (db *DB) AppSecret(ctx context.Context, name string, size int) ([]byte, error) {
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
@@ -59,7 +60,11 @@ func (db *DB) AppSecret(ctx context.Context, name string, size int) ([]byte, err
 	if _, err := rand.Read(value); err != nil {
 		return nil, err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO app_secrets (name, value) VALUES (?, ?)`, name, value); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO app_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+		name, value); err != nil {
+		return nil, err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value); err != nil {
 		return nil, err
 	}
 	return value, tx.Commit()

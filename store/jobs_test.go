@@ -137,3 +137,26 @@ func TestExpireHolds_SeveralServers(t *testing.T) {
 	require.Equal(t, 20, f.countRows(t, `SELECT count(*) FROM orders WHERE status = 'expired' AND ticket_type_id =
 		(SELECT id FROM ticket_types WHERE code = ?)`, code))
 }
+
+// TestAppSecret_ServersStartingTogether: servers that start together on a new database each ask for
+// the session key at once; every one gets the same key (the first stored).
+func TestAppSecret_ServersStartingTogether(t *testing.T) {
+	db := openTestDB(t)
+	servers := []*DB{db, anotherServer(t, db), anotherServer(t, db), anotherServer(t, db)}
+	keys := make([][]byte, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Go(func() {
+			k, err := s.AppSecret(context.Background(), "session-key", 64)
+			if err != nil {
+				t.Error(err)
+			}
+			keys[i] = k
+		})
+	}
+	wg.Wait()
+	for i := range keys {
+		require.Len(t, keys[i], 64)
+		require.Equal(t, keys[0], keys[i], "server %d", i)
+	}
+}
