@@ -39,6 +39,7 @@ type options struct {
 	QueueEvery    time.Duration
 	QueueDuration time.Duration
 	QueueRate     int
+	Postgres      string
 }
 
 func main() {
@@ -61,6 +62,8 @@ func main() {
 	flag.DurationVar(&o.QueueEvery, "queue-every", 10*time.Second, "queue benchmark: each visitor refreshes this often")
 	flag.DurationVar(&o.QueueDuration, "queue-duration", 2*time.Minute, "queue benchmark: how long they refresh")
 	flag.IntVar(&o.QueueRate, "queue-rate", 600, "queue benchmark: admissions a minute")
+	flag.StringVar(&o.Postgres, "postgres", os.Getenv("PALARO_TEST_POSTGRES"),
+		"PostgreSQL cluster (postgres:// URL) for the runs with one and three app servers; default $PALARO_TEST_POSTGRES, set by scripts/pgtest.sh; empty skips them")
 	flag.StringVar(&o.Note, "note", "", "the machine's state, printed with the run (e.g. \"busy machine, 7 other engineers compiling\")")
 	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
 	flag.Parse()
@@ -196,6 +199,11 @@ func run(ctx context.Context, o options) (*report, error) {
 	}
 	if o.Queue {
 		if rep.Queue, err = runQueue(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
+			return nil, err
+		}
+	}
+	if o.Postgres != "" {
+		if rep.Scale, err = runScale(ctx, o, o.Postgres, eventPath); err != nil {
 			return nil, err
 		}
 	}

@@ -50,6 +50,7 @@ type report struct {
 	Storm      *Storm
 	CheckIn    *CheckInBench
 	Queue      *QueueBench
+	Scale      []ScaleRun // PostgreSQL with one and three app servers
 }
 
 func newReport(o options) *report {
@@ -102,6 +103,11 @@ func (r *report) Checks() []check {
 				st.OrderRatio() >= budgetRatio},
 			check{fmt.Sprintf("Purchase storm: p99 ≤ %s", budgetOrderP99), ms(st.Buy.Percentile(99)),
 				st.Buy.Percentile(99) <= budgetOrderP99 && st.Buy.Requests > 0})
+	}
+	for _, run := range r.Scale {
+		out = append(out, check{fmt.Sprintf("Purchase storm on PostgreSQL, %d app servers: 0 oversold", run.Servers),
+			fmt.Sprintf("%d sold of %d, oversold %d", run.Sold.Counter, run.Sold.Capacity, run.Sold.Oversold()),
+			run.Sold.Oversold() == 0 && run.Buy.Requests > 0})
 	}
 	if cb := r.CheckIn; cb != nil {
 		out = append(out, check{"Check-in: one check-in per ticket under any concurrency",
@@ -213,6 +219,7 @@ func (r *report) Markdown() string {
 			"counted by the queue (organizer API) **%.0f a minute**. Read back from the database: %d places, %d admissions recorded.\n",
 			qb.Window.Round(time.Second), qb.Rate, qb.SeenRate(), qb.ServerRate(), qb.Places, qb.AdmissionRows)
 	}
+	b.WriteString(r.scaleMarkdown())
 
 	b.WriteString("\n#### Budgets (DESIGN.md)\n\n| Budget | Measured | Result |\n|---|---:|---|\n")
 	for _, c := range r.Checks() {
@@ -280,6 +287,11 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   p99; reports the refreshes per second answered and the admission rate the visitors saw (their
   first admission cookie, counted from one refresh period in) beside the configured one
   (` + "`-queue-rate`" + `, 600 a minute) and the queue's own count;
+- on PostgreSQL (` + "`go tool task bench`" + ` runs the command inside ` + "`scripts/pgtest.sh`" + `, a throwaway
+  cluster on a Unix socket; ` + "`-postgres URL`" + ` names another), loads the event page and runs the same storm
+  again on a new database with one ` + "`bin/palaro serve`" + `, then with three on one database
+  (` + "`PALARO_SERVERS=3`" + `, started one after the other), the clients split evenly among the servers and buyer i
+  buying on server i mod n, and reads back the oversold count: the rows sit beside the SQLite run's;
 - compares the figures with the budgets of DESIGN.md and prints PASS or FAIL for each. This is
   a report, not an assertion: the command exits 0 unless the measurement itself failed.
 
@@ -287,6 +299,7 @@ Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and s
 ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
 ` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-queue=false`" + `, ` + "`-queue-visitors 20000`" + `,
 ` + "`-queue-every 10s`" + `, ` + "`-queue-duration 2m`" + `, ` + "`-queue-rate 600`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
+` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-postgres URL`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load
@@ -323,4 +336,31 @@ func loadAvg() string {
 		return f[0]
 	}
 	return "n/a"
+}
+
+// scaleMarkdown is the section of the PostgreSQL runs, beside the SQLite run's figures.
+func (r *report) scaleMarkdown() string {
+	if len(r.Scale) == 0 {
+		return "\n#### PostgreSQL and several app servers\n\nNot run: no PostgreSQL cluster (`-postgres`, or run through `scripts/pgtest.sh`, as `go tool task bench` does).\n"
+	}
+	var b strings.Builder
+	o := r.Options
+	fmt.Fprintf(&b, "\n#### PostgreSQL and several app servers: the event page (%d clients split among the servers, %s) and the purchase storm (%d buyers, %d at a time, capacity %d, buyer i on server i mod n)\n\n",
+		o.Concurrency, o.Duration, o.Buyers, o.Concurrency, o.Capacity)
+	b.WriteString("| Database, app servers | Event page requests/s | p50 | p99 | Failures | Storm orders/s | p50 | p99 | Orders | Sold out | Failures | Oversold |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	if len(r.Server) > 1 && r.Storm != nil {
+		page, st := r.Server[1].Palaro, r.Storm
+		fmt.Fprintf(&b, "| SQLite, 1 (the run above) | %.0f | %s | %s | %d | %.0f | %s | %s | %d | %d | %d | %d |\n",
+			page.RPS(), ms(page.Percentile(50)), ms(page.Percentile(99)), page.Failures, st.OrdersPerSecond(),
+			ms(st.Buy.Percentile(50)), ms(st.Buy.Percentile(99)), st.Buy.Requests, st.Buy.Refused, st.Buy.Failures, st.Sold.Oversold())
+	}
+	for _, run := range r.Scale {
+		fmt.Fprintf(&b, "| PostgreSQL, %d | %.0f | %s | %s | %d | %.0f | %s | %s | %d | %d | %d | %d |\n",
+			run.Servers, run.Page.RPS(), ms(run.Page.Percentile(50)), ms(run.Page.Percentile(99)), run.Page.Failures,
+			run.OrdersPerSecond(), ms(run.Buy.Percentile(50)), ms(run.Buy.Percentile(99)), run.Buy.Requests, run.Buy.Refused,
+			run.Buy.Failures, run.Sold.Oversold())
+	}
+	b.WriteString("\nAll servers, the database and the load generator share the same CPUs: with three servers on 2 cores the servers compete for them, " +
+		"so these rows show what the design costs and that it stays correct, not how a cluster of machines scales.\n")
+	return b.String()
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // palaroProcess is the server under test: `bin/palaro serve` as a subprocess on a loopback port with a
-// fresh SQLite file and the demo data.
+// fresh SQLite file (or a PostgreSQL database) and the demo data.
 type palaroProcess struct {
 	URL  string
 	DB   string
@@ -23,8 +23,16 @@ type palaroProcess struct {
 	done chan error
 }
 
-// startPalaro starts bin serve and waits, at most a minute, until it answers /.
+// startPalaro starts bin serve on a fresh SQLite file with the demo data and waits, at most a
+// minute, until it answers /.
 func startPalaro(ctx context.Context, bin string) (*palaroProcess, error) {
+	return startPalaroOn(ctx, bin, "")
+}
+
+// startPalaroOn starts bin serve on the database db (a fresh SQLite file in its folder when db is
+// empty) with the demo data (loaded when the database is empty) and env, and waits, at most a
+// minute, until it answers /.
+func startPalaroOn(ctx context.Context, bin, db string, env ...string) (*palaroProcess, error) {
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("%w (build it with `go tool task build`)", err)
 	}
@@ -36,7 +44,10 @@ func startPalaro(ctx context.Context, bin string) (*palaroProcess, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &palaroProcess{URL: "http://" + addr, DB: filepath.Join(dir, "palaro.db"), dir: dir, done: make(chan error, 1)}
+	if db == "" {
+		db = filepath.Join(dir, "palaro.db")
+	}
+	p := &palaroProcess{URL: "http://" + addr, DB: db, dir: dir, done: make(chan error, 1)}
 	logf, err := os.Create(filepath.Join(dir, "server.log"))
 	if err != nil {
 		return nil, errors.Join(err, os.RemoveAll(dir))
@@ -45,6 +56,7 @@ func startPalaro(ctx context.Context, bin string) (*palaroProcess, error) {
 	p.cmd = exec.Command(bin, "serve")
 	p.cmd.Env = append(os.Environ(), "PALARO_ADDR="+addr, "PALARO_DB="+p.DB, "PALARO_DEMO=1", "PALARO_BASE_URL="+p.URL,
 		"PALARO_TRUST_PROXY=1") // the purchase storm's buyers come from many addresses (X-Forwarded-For)
+	p.cmd.Env = append(p.cmd.Env, env...)
 	p.cmd.Stdout, p.cmd.Stderr = logf, logf
 	if err := p.cmd.Start(); err != nil {
 		return nil, errors.Join(err, os.RemoveAll(dir))
@@ -76,7 +88,8 @@ func startPalaro(ctx context.Context, bin string) (*palaroProcess, error) {
 	return nil, errors.New("palaro serve did not answer / within a minute")
 }
 
-// Stop ends the server (SIGTERM, then SIGKILL after 15 s) and removes its database.
+// Stop ends the server (SIGTERM, then SIGKILL after 15 s) and removes its folder (with its log
+// and its SQLite database).
 func (p *palaroProcess) Stop() {
 	_ = p.cmd.Process.Signal(syscall.SIGTERM)
 	select {

@@ -189,12 +189,12 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 
 // addStormTicketType inserts a free ticket type of the storm, one per buyer, into the event.
 func addStormTicketType(ctx context.Context, dbPath, eventCode, code string, capacity int) error {
-	db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000")
+	db, err := openBenchDB(dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	res, err := db.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity)
+	res, err := db.Writer().ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity)
 		SELECT id, ?, 'Benchmark storm', 0, 1, ? FROM events WHERE code = ?`, code, capacity, eventCode)
 	if err != nil {
 		return fmt.Errorf("storm ticket type: %w", err)
@@ -208,12 +208,12 @@ func addStormTicketType(ctx context.Context, dbPath, eventCode, code string, cap
 // readStock counts what was sold of a storm ticket type, three ways.
 func readStock(ctx context.Context, dbPath, code string) (stock, error) {
 	var s stock
-	db, err := sql.Open("sqlite3", "file:"+dbPath+"?mode=ro&_busy_timeout=10000")
+	db, err := openBenchDB(dbPath)
 	if err != nil {
 		return s, err
 	}
 	defer db.Close()
-	err = db.QueryRowContext(ctx, `SELECT tt.capacity, tt.sold + tt.held,
+	err = db.Writer().QueryRowContext(ctx, `SELECT tt.capacity, tt.sold + tt.held,
 			(SELECT COALESCE(SUM(o.quantity), 0) FROM orders o WHERE o.ticket_type_id = tt.id
 				AND o.kind = 'tickets' AND o.status IN ('paid', 'pending')),
 			(SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.status != 'cancelled')
