@@ -34,3 +34,11 @@ func (LocalChangeFeed) Close() error { return nil }
 func IsPostgresURL(s string) bool {
 	return len(s) > 11 && (s[:11] == "postgres://" || len(s) > 13 && s[:13] == "postgresql://")
 }
+
+// ChangedElsewhere drops what the store keeps in memory about events (the catalog purchases read
+// prices and add-ons from), after another app server announced a change on the change feed.
+func (db *DB) ChangedElsewhere() {
+	if db.catalog != nil {
+		db.catalog.changed()
+	}
+}

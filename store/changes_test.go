@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"palaro"
 )
 
 // waitSignal waits (generously: the machine is shared) for a value on ch.
@@ -148,4 +151,21 @@ func TestLocalChangeFeed(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestChangedElsewhere_DropsTheCatalog: another server's change drops the events purchases read
+// (their prices and add-ons), so the next purchase reads them again.
+func TestChangedElsewhere_DropsTheCatalog(t *testing.T) {
+	db := openTestDB(t)
+	loads := 0
+	load := func() (*palaro.Event, error) { loads++; return &palaro.Event{ID: 7}, nil }
+	for range 2 {
+		_, err := db.catalog.event(7, load)
+		require.NoError(t, err)
+	}
+	require.Equal(t, 1, loads, "the second read comes from memory")
+	db.ChangedElsewhere()
+	_, err := db.catalog.event(7, load)
+	require.NoError(t, err)
+	require.Equal(t, 2, loads, "read again after another server's change")
 }

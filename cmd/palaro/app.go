@@ -155,6 +155,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	}, static.Default(), logger)
 	server.Now = a.now
 	a.changes.Subscribe(server.DropCaches) // another server changed event data
+	a.changes.Subscribe(db.ChangedElsewhere)
 	if a.sandbox != nil {
 		server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(a.sandbox.Handler()))
 	}
