@@ -26,8 +26,8 @@ var copySkippedTables = []string{"goose_db_version"}
 // read in one read transaction (one consistent snapshot: a server may keep serving from it), the
 // target written in one transaction (all or nothing), parents before children; ids are copied
 // as they are, and on PostgreSQL the identity sequences are then moved past the copied ids. It
-// returns each table's row counts in the source snapshot and in the target after the commit, and
-// an error when any differ.
+// returns each table's row counts in the source snapshot and in the target after the commit, by
+// table name, and an error when any differ.
 func CopyData(ctx context.Context, src, dst *DB) ([]CopiedTable, error) {
 	srcTables, err := src.tableNames(ctx)
 	if err != nil {
@@ -107,6 +107,7 @@ func CopyData(ctx context.Context, src, dst *DB) ([]CopiedTable, error) {
 		return nil, err
 	}
 	_ = rtx.Rollback()
+	slices.SortFunc(report, func(a, b CopiedTable) int { return strings.Compare(a.Name, b.Name) })
 	var mismatched []string
 	for i := range report {
 		if err := dst.read.QueryRowContext(ctx, `SELECT count(*) FROM `+report[i].Name).Scan(&report[i].Target); err != nil {

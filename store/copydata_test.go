@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,13 +23,17 @@ func openMigratedAt(t *testing.T, url string) *DB {
 	return db
 }
 
-// dumpTable returns every row of table as text, in primary-key order (stored bytes and text read
-// alike, as the store reads them).
+// dumpTable returns every row of table as text, ordered by every column (stored bytes and text
+// read alike, as the store reads them).
 func dumpTable(t *testing.T, db *DB, table string) []string {
 	t.Helper()
 	cols, err := db.columnNames(context.Background(), table)
 	require.NoError(t, err)
-	rows, err := db.read.Query(`SELECT * FROM ` + table + ` ORDER BY 1`)
+	order := make([]string, len(cols))
+	for i := range cols {
+		order[i] = strconv.Itoa(i + 1)
+	}
+	rows, err := db.read.Query(`SELECT * FROM ` + table + ` ORDER BY ` + strings.Join(order, ", "))
 	require.NoError(t, err)
 	defer rows.Close()
 	var out []string
