@@ -203,7 +203,7 @@ func run(ctx context.Context, o options) (*report, error) {
 		}
 	}
 	if o.Postgres != "" {
-		if rep.Scale, err = runScale(ctx, o, o.Postgres, eventPath); err != nil {
+		if rep.Scale, rep.ScaleSettings, err = runScale(ctx, o, o.Postgres, eventPath); err != nil {
 			return nil, err
 		}
 	}

@@ -37,20 +37,21 @@ func (r serverResult) Ratio() float64 {
 
 // report is everything one run measured, and where.
 type report struct {
-	Options    options
-	Started    time.Time
-	Elapsed    time.Duration
-	CPUs       int
-	CPUModel   string
-	GoVersion  string
-	LoadBefore string
-	LoadAfter  string
-	Server     []serverResult
-	Weights    []Weight
-	Storm      *Storm
-	CheckIn    *CheckInBench
-	Queue      *QueueBench
-	Scale      []ScaleRun // PostgreSQL with one and three app servers
+	Options       options
+	Started       time.Time
+	Elapsed       time.Duration
+	CPUs          int
+	CPUModel      string
+	GoVersion     string
+	LoadBefore    string
+	LoadAfter     string
+	Server        []serverResult
+	Weights       []Weight
+	Storm         *Storm
+	CheckIn       *CheckInBench
+	Queue         *QueueBench
+	Scale         []ScaleRun // PostgreSQL with one and three app servers
+	ScaleSettings string     // the PostgreSQL cluster's version and durability settings
 }
 
 func newReport(o options) *report {
@@ -360,7 +361,9 @@ func (r *report) scaleMarkdown() string {
 			run.OrdersPerSecond(), ms(run.Buy.Percentile(50)), ms(run.Buy.Percentile(99)), run.Buy.Requests, run.Buy.Refused,
 			run.Buy.Failures, run.Sold.Oversold())
 	}
-	b.WriteString("\nAll servers, the database and the load generator share the same CPUs: with three servers on 2 cores the servers compete for them, " +
-		"so these rows show what the design costs and that it stays correct, not how a cluster of machines scales.\n")
+	fmt.Fprintf(&b, "\nCluster: %s. ", r.ScaleSettings)
+	b.WriteString("Without fsync a PostgreSQL commit is not durable, unlike the SQLite run's (`synchronous=FULL`): the storm rows are not " +
+		"comparable on that point. All servers, the database and the load generator share the same CPUs: with three servers on 2 cores the " +
+		"servers compete for them, so these rows show what the design costs and that it stays correct, not how a cluster of machines scales.\n")
 	return b.String()
 }

@@ -43,16 +43,37 @@ func (r ScaleRun) OrdersPerSecond() float64 {
 
 // runScale measures, for each of scaleServers, that many `bin/palaro serve` on a new database of
 // the PostgreSQL cluster at cluster: the event page and the purchase storm, as the SQLite run does.
-func runScale(ctx context.Context, o options, cluster, eventPath string) ([]ScaleRun, error) {
+func runScale(ctx context.Context, o options, cluster, eventPath string) ([]ScaleRun, string, error) {
+	settings, err := clusterSettings(ctx, cluster)
+	if err != nil {
+		return nil, "", err
+	}
 	var runs []ScaleRun
 	for _, n := range scaleServers {
 		run, err := runScaleSetup(ctx, o, cluster, eventPath, n)
 		if err != nil {
-			return nil, fmt.Errorf("PostgreSQL, %d servers: %w", n, err)
+			return nil, "", fmt.Errorf("PostgreSQL, %d servers: %w", n, err)
 		}
 		runs = append(runs, run)
 	}
-	return runs, nil
+	return runs, settings, nil
+}
+
+// clusterSettings describes the cluster's version and durability settings, which the figures
+// depend on (a throwaway test cluster runs without fsync).
+func clusterSettings(ctx context.Context, cluster string) (string, error) {
+	admin, err := sql.Open("pgx", cluster)
+	if err != nil {
+		return "", err
+	}
+	defer admin.Close()
+	var version, fsync, syncCommit string
+	err = admin.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('fsync'),
+		current_setting('synchronous_commit')`).Scan(&version, &fsync, &syncCommit)
+	if err != nil {
+		return "", fmt.Errorf("PostgreSQL settings: %w", err)
+	}
+	return fmt.Sprintf("PostgreSQL %s, fsync %s, synchronous_commit %s", version, fsync, syncCommit), nil
 }
 
 func runScaleSetup(ctx context.Context, o options, cluster, eventPath string, n int) (ScaleRun, error) {
