@@ -3,8 +3,8 @@ package main
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
 	"crypto/ed25519"
+	"crypto/rand"
 	"fmt"
 	"log/slog"
 	"net/http"
