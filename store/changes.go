@@ -1,5 +1,10 @@
 package store
 
+import (
+	"log/slog"
+	"strings"
+)
+
 // ChangeFeed carries "public event data changed" between the app servers of one database, so that
 // a change made through one server drops the cached event reads and pages of every other server.
 // The server that made the change drops its own caches itself, at once; the feed is for the others.
@@ -29,10 +34,19 @@ func (LocalChangeFeed) Subscribe(func()) {}
 // Close does nothing.
 func (LocalChangeFeed) Close() error { return nil }
 
-// IsPostgresURL reports whether PALARO_DB names a PostgreSQL database rather than a SQLite file.
-// (Stand-in until the dialect lands.)
-func IsPostgresURL(s string) bool {
-	return len(s) > 11 && (s[:11] == "postgres://" || len(s) > 13 && s[:13] == "postgresql://")
+// isPostgresURL reports whether a PALARO_DB value names a PostgreSQL database (a postgres:// or
+// postgresql:// URL) rather than a SQLite file.
+func isPostgresURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
+}
+
+// NewChangeFeed returns the change feed of the database PALARO_DB names: LISTEN/NOTIFY between
+// the servers of a PostgreSQL database, nothing for a SQLite file (one server).
+func NewChangeFeed(dbPath string, logger *slog.Logger) ChangeFeed {
+	if isPostgresURL(dbPath) {
+		return NewPostgresChangeFeed(dbPath, logger)
+	}
+	return LocalChangeFeed{}
 }
 
 // ChangedElsewhere drops what the store keeps in memory about events (the catalog purchases read

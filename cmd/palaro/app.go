@@ -121,7 +121,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	}
 	cached := store.NewCachedEventService(events, cfg.EventCache)
 	cached.Now = a.now
-	a.changes = newChangeFeed(cfg, logger) // nothing below fails, so the feed is always closed by Close
+	a.changes = store.NewChangeFeed(cfg.DBPath, logger) // nothing below fails, so the feed is always closed by Close
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
@@ -312,15 +312,6 @@ func (a *app) settleOnce(ctx context.Context, now time.Time) {
 			a.server.EventsChanged() // the released tickets are on sale again
 		}
 	}
-}
-
-// newChangeFeed returns the change feed of the configured database: LISTEN/NOTIFY between the
-// servers of a PostgreSQL database, nothing for a SQLite file (one server).
-func newChangeFeed(cfg config, logger *slog.Logger) store.ChangeFeed {
-	if store.IsPostgresURL(cfg.DBPath) {
-		return store.NewPostgresChangeFeed(cfg.DBPath, logger)
-	}
-	return store.LocalChangeFeed{}
 }
 
 // Close waits for the sandbox's webhook deliveries, stops the change feed and releases the database.

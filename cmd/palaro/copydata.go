@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"palaro/payment/sandbox"
@@ -32,7 +33,7 @@ func runCopyData(ctx context.Context, w io.Writer, args []string) error {
 	case *from == *to:
 		return errors.New("copy-data: --from and --to are the same database")
 	}
-	if !store.IsPostgresURL(*from) {
+	if !isPostgresURL(*from) {
 		if _, err := os.Stat(*from); err != nil {
 			return fmt.Errorf("copy-data: the source %s: %w", *from, err)
 		}
@@ -82,7 +83,7 @@ func openMigrated(ctx context.Context, path string) (*store.DB, error) {
 
 // redactURL hides the password of a postgres:// URL; a file path is returned as it is.
 func redactURL(s string) string {
-	if !store.IsPostgresURL(s) {
+	if !isPostgresURL(s) {
 		return s
 	}
 	u, err := url.Parse(s)
@@ -90,4 +91,9 @@ func redactURL(s string) string {
 		return "postgres://…"
 	}
 	return u.Redacted()
+}
+
+// isPostgresURL reports whether a database argument is a postgres:// or postgresql:// URL.
+func isPostgresURL(s string) bool {
+	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
 }
