@@ -161,15 +161,16 @@ func (s *Server) partnerPage(c *echo.Context) error {
 	}
 	p := s.page(c, pp.HeroTitle+" · "+pp.BankName+" · Palaro", pp.HeroText)
 	p.Styles = []string{"css/engage.css"}
-	home := pp
-	if name != "home" {
-		if home, err = s.services.News.PartnerPage(c.Request().Context(), "home"); err != nil {
-			home = pp
+	colours := pp
+	if name != "home" && (!palaro.SafeColor(pp.PrimaryColor) || !palaro.SafeColor(pp.AccentColor)) {
+		if colours, err = s.services.News.PartnerPage(c.Request().Context(), "home"); err != nil {
+			colours = pp
 		}
 	}
-	// The stylesheet's URL names its colours, so a browser never keeps old ones after a change.
-	v := views.PartnerView{Page: *pp, ThemeHref: "/pnk/theme.css?v=" + url.QueryEscape(strings.TrimPrefix(home.PrimaryColor, "#")+
-		strings.TrimPrefix(home.AccentColor, "#"))}
+	// The stylesheet's URL names the page's colours (the home page's when it has none), so it can
+	// be cached for ever and a change is a new URL.
+	v := views.PartnerView{Page: *pp, ThemeHref: "/pnk/theme.css?v=" + url.QueryEscape(strings.TrimPrefix(colours.PrimaryColor, "#")+
+		"-"+strings.TrimPrefix(colours.AccentColor, "#"))}
 	if name == "home" {
 		v.Links = []views.Link{{Label: "Promo", Href: "/pnk/promo"}, {Label: "Leaderboard", Href: "/leaderboard"}}
 	} else {
@@ -178,11 +179,18 @@ func (s *Server) partnerPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.PartnerPageView(p, v))
 }
 
-// partnerTheme answers the partner page's colours as CSS custom properties (no inline style under the CSP).
+// partnerTheme answers a partner page's colours as CSS custom properties (no inline style under
+// the CSP): those named by ?v=RRGGBB-RRGGBB (checked), else the home page's.
 func (s *Server) partnerTheme(c *echo.Context) error {
-	pp, err := s.services.News.PartnerPage(c.Request().Context(), "home")
-	if err != nil {
-		return err
+	var pp *palaro.PartnerPage
+	if primary, accent, ok := strings.Cut(c.QueryParam("v"), "-"); ok && palaro.SafeColor("#"+primary) && palaro.SafeColor("#"+accent) {
+		pp = &palaro.PartnerPage{PrimaryColor: "#" + primary, AccentColor: "#" + accent}
+		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		var err error
+		if pp, err = s.services.News.PartnerPage(c.Request().Context(), "home"); err != nil {
+			return err
+		}
 	}
 	css := ""
 	if palaro.SafeColor(pp.PrimaryColor) {
@@ -190,9 +198,6 @@ func (s *Server) partnerTheme(c *echo.Context) error {
 	}
 	if palaro.SafeColor(pp.AccentColor) {
 		css += "--pnk-accent: " + pp.AccentColor + ";"
-	}
-	if c.QueryParam("v") != "" {
-		c.Response().Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	}
 	return c.Blob(http.StatusOK, "text/css; charset=utf-8", []byte(fmt.Sprintf(":root { %s }\n", css)))
 }

@@ -34,17 +34,17 @@ func articleForm(a palaro.Article, err error, action string, operator bool) view
 	field := func(name, label, typ, value string, max int, required bool) views.FormField {
 		return views.FormField{Name: name, Label: label, Type: typ, Value: value, MaxLength: max, Required: required, Error: fieldError(err, name)}
 	}
-	events := "Your events it is about (codes, comma-separated)"
+	events := "Codes of your events it is about, comma-separated."
 	if operator {
-		events = "Events it is about (codes, comma-separated)"
+		events = "Codes of the events it is about, comma-separated."
 	}
 	f := views.Form{ID: "article", Action: action, Submit: "Save", Error: formError(err), Fields: []views.FormField{
 		field("slug", "Slug (the address: /news/…)", "text", a.Slug, 80, true),
 		field("title", "Title", "text", a.Title, 120, true),
 		field("summary", "Summary", "text", a.Summary, 300, false),
 		field("body", "Body (Markdown)", "textarea", a.Body, 50000, false),
-		field("coverUrl", "Cover image URL (https:// or a path of this site)", "text", a.CoverURL, 500, false),
-		field("eventCodes", events, "text", strings.Join(a.EventCodes, ", "), 500, false),
+		withHint(field("coverUrl", "Cover image URL", "text", a.CoverURL, 500, false), "An https:// address or a path of this site."),
+		withHint(field("eventCodes", "Linked events", "text", strings.Join(a.EventCodes, ", "), 500, false), events),
 	}, Checkboxes: []views.FormCheckbox{{Name: "draft", Label: "Draft: keep it off /news for now", Checked: a.Draft}}}
 	if operator {
 		f.Fields = append(f.Fields, field("author", "Author (shown on the article)", "text", a.Author, 80, true))
@@ -169,4 +169,10 @@ func (s *Server) orgSaveArticle(c *echo.Context, caller *palaro.Caller) error {
 		return c.Redirect(http.StatusSeeOther, "/organizer/news/"+url.PathEscape(saved.Slug)+"?notice=saved")
 	}
 	return c.Redirect(http.StatusSeeOther, "/news/"+saved.Slug)
+}
+
+// withHint returns the field with a hint under it.
+func withHint(f views.FormField, hint string) views.FormField {
+	f.Hint = hint
+	return f
 }

@@ -131,11 +131,11 @@ func partnerForm(name string, p palaro.PartnerPage, err error) views.Form {
 	}
 	f := views.Form{ID: "partner", Action: "/operator/pnk/" + name, Submit: "Save", Error: formError(err), Fields: []views.FormField{
 		field("bankName", "Bank name", "text", p.BankName, 80, true),
-		field("primaryColor", "Main colour (#rrggbb)", "text", p.PrimaryColor, 7, true),
-		field("accentColor", "Accent colour (#rrggbb)", "text", p.AccentColor, 7, true),
+		withHint(field("primaryColor", "Main colour", "text", p.PrimaryColor, 7, true), "Like #0b5d3b."),
+		withHint(field("accentColor", "Accent colour", "text", p.AccentColor, 7, true), "Like #f5b700."),
 		field("heroTitle", "Hero title", "text", p.HeroTitle, 120, true),
 		field("heroText", "Hero text", "textarea", p.HeroText, 300, false),
-		field("heroImage", "Hero image URL (https:// or a path of this site)", "text", p.HeroImage, 500, false),
+		withHint(field("heroImage", "Hero image URL", "text", p.HeroImage, 500, false), "An https:// address or a path of this site."),
 	}}
 	for i := range palaro.MaxPartnerBlocks {
 		var b palaro.PartnerBlock
@@ -147,7 +147,7 @@ func partnerForm(name string, p palaro.PartnerPage, err error) views.Form {
 			field(n+"Title", l+"title", "text", b.Title, 120, false),
 			field(n+"Text", l+"text (Markdown)", "textarea", b.Text, 2000, false),
 			field(n+"LinkText", l+"link text", "text", b.LinkText, 60, false),
-			field(n+"LinkURL", l+"link", "text", b.LinkURL, 500, false))
+			withHint(field(n+"LinkURL", l+"link", "text", b.LinkURL, 500, false), "A path of this site (/quiz/…) or an https:// address."))
 	}
 	return f
 }

@@ -116,6 +116,18 @@ func TestOperatorConsole(t *testing.T) {
 	require.NotNil(t, theme)
 	_, css := anon.get(theme[1])
 	require.Contains(t, css, "--pnk-primary: #123abc;")
+	// The promo page has colours of its own.
+	pnk.Set("primaryColor", "#aa0000")
+	pnk.Set("heroTitle", "Promo time")
+	status, _ = op.post("/operator/pnk/promo", pnk)
+	require.Equal(t, http.StatusSeeOther, status)
+	_, promo := anon.get("/pnk/promo")
+	require.Contains(t, promo, "Promo time")
+	require.Contains(t, promo, `href="/pnk/theme.css?v=aa0000-ffcc00"`)
+	_, css = anon.get("/pnk/theme.css?v=aa0000-ffcc00")
+	require.Contains(t, css, "--pnk-primary: #aa0000;")
+	_, css = anon.get("/pnk/theme.css?v=red;}x{-ffcc00")
+	require.Contains(t, css, "--pnk-primary: #123abc;", "a bad colour in the URL falls back to the saved home colours")
 	status, _ = op.get("/operator/pnk/other")
 	require.Equal(t, http.StatusNotFound, status)
 
