@@ -153,6 +153,10 @@ func (s *Server) queueVisit(c *echo.Context, rejoin bool) (*palaro.Queue, palaro
 		}
 	}
 	if !ok || (rejoin && admissionOver(st, now)) {
+		// A place is a write: an address may take many (a venue's Wi-Fi, a carrier's NAT), not endlessly.
+		if err := s.throttle(c, limitCheck{limitQueueJoinIP, "queue|" + c.RealIP()}); err != nil {
+			return q, st, err
+		}
 		if id, err = qs.Join(ctx, q.EventID, now); err != nil {
 			return q, st, err
 		}

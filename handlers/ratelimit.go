@@ -54,6 +54,8 @@ var (
 	limitPurchaseAccount = limitRule{Burst: 10, Every: 6 * time.Second}
 	limitPurchaseEmail   = limitRule{Burst: 10, Every: 6 * time.Second}
 	limitPurchaseIP      = limitRule{Burst: 300, Every: 200 * time.Millisecond}
+	// limitQueueJoinIP bounds the places in a sale's queue one address takes, as loosely.
+	limitQueueJoinIP = limitRule{Burst: 300, Every: 200 * time.Millisecond}
 )
 
 // routeLimits are applied per IP address to whole routes by rateLimitRoutes.

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -251,7 +250,7 @@ func (m *Manager) Status(ctx context.Context, eventID, placeID int64, now time.T
 
 // ClaimEmail ties an e-mail address to a place, so one address buys with one place only.
 func (m *Manager) ClaimEmail(ctx context.Context, eventID, placeID int64, email string) error {
-	email = strings.ToLower(strings.TrimSpace(email))
+	email = palaro.NormalizeEmail(email) // one address however it is spelt, as the per-buyer limit counts it
 	if email == "" {
 		return nil // the purchase's own validation asks for it
 	}

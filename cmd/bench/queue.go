@@ -78,7 +78,7 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 	client := newLoadClient(o.Concurrency)
 	defer client.CloseIdleConnections()
 	qb.Join = runLoad(ctx, o.Concurrency, 10*time.Minute, qb.Visitors, func(ctx context.Context, i int) result {
-		resp, err := request(ctx, client, p.URL+"/v1/queue/"+eventCode, "", false)
+		resp, err := request(ctx, client, p.URL+"/v1/queue/"+eventCode, "X-Forwarded-For", visitorAddress(i))
 		if err != nil {
 			return failed
 		}
@@ -111,7 +111,8 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 		before <- err
 	}()
 	qb.Refresh = pacedLoad(ctx, qb.Visitors, qb.Every, o.QueueDuration, o.Concurrency*4, func(ctx context.Context, i int) result {
-		resp, err := request(ctx, client, p.URL+"/queue/"+eventCode, cookies[i], true)
+		resp, err := request(ctx, client, p.URL+"/queue/"+eventCode, "Cookie", cookies[i], "HX-Request", "true",
+			"X-Forwarded-For", visitorAddress(i))
 		if err != nil || resp.StatusCode != http.StatusOK {
 			return failed
 		}
@@ -147,19 +148,16 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 	return qb, err
 }
 
-// request sends a GET as a browser would (gzip asked, the cookie header given; htmx's header when
-// htmx is set, as the queue page's own refresh sends it) and reads the body.
-func request(ctx context.Context, client *http.Client, url, cookie string, htmx bool) (*http.Response, error) {
+// request sends a GET as a browser would (gzip asked) with the given headers (the cookie; htmx's
+// header, as the queue page's own refresh sends it; the visitor's address) and reads the body.
+func request(ctx context.Context, client *http.Client, url string, header ...string) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
 	req.Header.Set("Accept-Encoding", "gzip")
-	if cookie != "" {
-		req.Header.Set("Cookie", cookie)
-	}
-	if htmx {
-		req.Header.Set("HX-Request", "true")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -169,6 +167,10 @@ func request(ctx context.Context, client *http.Client, url, cookie string, htmx 
 	_, err = io.Copy(io.Discard, resp.Body)
 	return resp, err
 }
+
+// visitorAddress is visitor i's own address (the server trusts X-Forwarded-For in the benchmark), so
+// that the per-address limit on joining does not stop a crowd simulated from one machine.
+func visitorAddress(i int) string { return fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255) }
 
 // organizerCall sends an organizer API request with the token and returns the JSON answer.
 func organizerCall(ctx context.Context, client *http.Client, method, url, token, body string) (map[string]any, error) {

@@ -263,7 +263,7 @@ func buy(ctx context.Context, base, eventCode, code string, b buyer, i int) (int
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept-Encoding", "gzip")
-	req.Header.Set("X-Forwarded-For", fmt.Sprintf("10.%d.%d.%d", i>>16&255, i>>8&255, i&255))
+	req.Header.Set("X-Forwarded-For", visitorAddress(i))
 	if b.token != "" {
 		req.Header.Set("X-CSRF-Token", b.token)
 	}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"palaro"
+	"palaro/handlers"
 	"palaro/store"
 )
 
@@ -267,5 +269,27 @@ func TestQueue_ConsoleAndRestart(t *testing.T) {
 		after := queueStatus(t, v)
 		require.Equal(t, before[v]["position"], after["position"])
 		require.Equal(t, before[v]["admitted"], after["admitted"])
+	}
+}
+
+// TestQueue_JoinLimitPerAddress: one address may take many places (a crowd behind one NAT), not
+// endlessly; a browser that has its place keeps asking freely.
+func TestQueue_JoinLimitPerAddress(t *testing.T) {
+	clock := newSettableClock(testEpoch)
+	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now })
+	ev, err := store.NewEventService(a.db).FindEventByCode(t.Context(), queueEvent)
+	require.NoError(t, err)
+	require.NoError(t, a.queues.Configure(t.Context(), ev, "test", &palaro.QueueSettings{OpensAt: testEpoch.Add(time.Hour), AdmitPerMinute: 10}, clock.Now()))
+	first := newVisitor(t, a)
+	queueStatus(t, first)
+	for range 299 {
+		queueStatus(t, newVisitor(t, a))
+	}
+	status, body := newVisitor(t, a).get("/v1/queue/" + queueEvent)
+	require.Equal(t, http.StatusTooManyRequests, status)
+	require.Contains(t, body, handlers.MsgTooManyRequests)
+	require.Equal(t, 300, queuePlaces(t, a))
+	for range 5 {
+		queueStatus(t, first) // no new place: not limited
 	}
 }
