@@ -108,6 +108,19 @@ function lighthouse(url, dir, name) {
   });
 }
 
+// lighthouseRetried runs lighthouse, again up to twice when a run fails (on a loaded machine Chromium
+// sometimes loses the trace: NO_NAVSTART); a page that fails three times stops the report.
+async function lighthouseRetried(url, dir, name) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lighthouse(url, dir, name);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      process.stderr.write(`  run failed, again (${String(err.message).split('\n').find((l) => l.includes('(')) || 'error'})\n`);
+    }
+  }
+}
+
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const score = (report, id) => Math.round((report.categories[id]?.score ?? 0) * 100);
 
@@ -140,7 +153,7 @@ async function main() {
       for (let run = 1; run <= opts.runs; run++) {
         const name = `${page.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}-${run}`;
         process.stderr.write(`lighthouse ${page} run ${run}/${opts.runs}\n`);
-        reports.push(await lighthouse(server.base + page, dir, name));
+        reports.push(await lighthouseRetried(server.base + page, dir, name));
       }
       const scores = Object.fromEntries(CATEGORIES.map(([id]) => [id, median(reports.map((r) => score(r, id)))]));
       const perf = reports.map((r) => score(r, 'performance'));
@@ -170,7 +183,7 @@ async function main() {
 
 function render(rows, m) {
   const stamp = m.started.toISOString().slice(0, 16).replace('T', ' ');
-  const cmd = `go tool task lighthouse -- -out ${m.out || 'docs/BENCHMARKS.md'}`;
+  const cmd = `go tool task lighthouse -- ${m.runs !== 3 ? `-runs ${m.runs} ` : ''}-out ${m.out || 'docs/BENCHMARKS.md'}`;
   const lines = [
     '## Lighthouse', '',
     `Produced by \`${cmd}\` (plain \`go tool task lighthouse\` only prints). It builds \`bin/palaro\`,`,
