@@ -82,7 +82,7 @@ func main() {
 	}
 	fmt.Print(rep.Markdown())
 	if o.Out != "" {
-		if err := os.WriteFile(o.Out, []byte(rep.Document()+keptSection(o.Out, "Recorded runs")+keptSection(o.Out, "Lighthouse")), 0o644); err != nil {
+		if err := os.WriteFile(o.Out, []byte(rep.Document()+keptSection(o.Out, "Recorded runs")+keptSection(o.Out, "Lighthouse")+keptSection(o.Out, "Quick-buy sheet on slow 3G")), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
@@ -92,8 +92,9 @@ func main() {
 
 // keptSection returns the "## heading" section of the Markdown file at path (up to the next "## "
 // heading) preceded by a blank line, or "" when there is none, so that rewriting the benchmark
-// document keeps it: "Lighthouse" (written by `go tool task lighthouse`) and "Recorded runs"
-// (earlier runs kept by hand, each with its command and the machine's state).
+// document keeps it: "Lighthouse" (written by `go tool task lighthouse`), "Recorded runs"
+// (earlier runs kept by hand, each with its command and the machine's state) and "Quick-buy sheet
+// on slow 3G" (the figures of the browser test TestQuickBuyOnSlow3G_Browser).
 func keptSection(path, heading string) string {
 	data, _ := os.ReadFile(path)
 	doc := "\n" + string(data)

@@ -221,7 +221,8 @@ function openQuickSheet(code) {
   const sheet = $(`[data-quick-sheet="${CSS.escape(code)}"]`);
   if (!sheet) return false;
   sheet.hidden = false;
-  requestAnimationFrame(() => sheet.classList.add('open'));
+  void sheet.offsetWidth; // lays out the closed state, so the opening runs its transition in this frame
+  sheet.classList.add('open');
   $('input[name="email"]', sheet)?.focus();
   csrfToken().then((t) => { for (const i of $$('input[name="_csrf"]', sheet)) i.value = t; });
   return true;
