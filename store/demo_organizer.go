@@ -16,6 +16,7 @@ const (
 	DemoOrganizerEmail = "organizer@palaro.ph" // owns every demo organization and so every demo event
 	DemoGateEmail      = "gate@palaro.ph"      // gate member of every demo organization
 	DemoRivalEmail     = "rival@palaro.ph"     // owns one small organization and event of its own
+	DemoOperatorEmail  = "operator@palaro.ph"  // an operator: the /operator console (news, partner pages)
 )
 
 // demoRivalOrganization is the rival's organization, outside the demo events' organizers.
@@ -52,6 +53,15 @@ func seedDemoOrganizers(ctx context.Context, tx *sql.Tx, today, now time.Time) e
 	}
 	rival, err := user(DemoRivalEmail, "Rina", "Rival", "+639170000303")
 	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
+		status, created_at, updated_at, activated_at) VALUES (?, ?, 'Oscar', 'Operator', '+639170000304', 'user', 'active', ?, ?, ?)`,
+		DemoOperatorEmail, hash, at, at, at); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO operators (user_id, granted_at) SELECT id, ? FROM users WHERE email = ?`,
+		at, DemoOperatorEmail); err != nil {
 		return err
 	}
 	for _, o := range demoOrganizers {

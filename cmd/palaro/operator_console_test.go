@@ -38,7 +38,7 @@ func TestOperatorConsole(t *testing.T) {
 	require.Error(t, operatorsCommand(ctx, &out, ops, []string{"grant", "nobody@palaro.ph"}))
 	out.Reset()
 	require.NoError(t, operatorsCommand(ctx, &out, ops, nil))
-	require.Equal(t, store.DemoRivalEmail+"\n", out.String())
+	require.Equal(t, store.DemoOperatorEmail+"\n"+store.DemoRivalEmail+"\n", out.String(), "the demo operator and the one granted")
 
 	status, page := op.get("/operator/news")
 	require.Equal(t, http.StatusOK, status)
@@ -130,6 +130,10 @@ func TestOperatorConsole(t *testing.T) {
 	require.Contains(t, css, "--pnk-primary: #123abc;", "a bad colour in the URL falls back to the saved home colours")
 	status, _ = op.get("/operator/pnk/other")
 	require.Equal(t, http.StatusNotFound, status)
+
+	// The demo operator signs in with the demo password.
+	status, _ = signedIn(t, a, store.DemoOperatorEmail).get("/operator/pnk/promo")
+	require.Equal(t, http.StatusOK, status)
 
 	// Revoked: the console is gone.
 	require.NoError(t, operatorsCommand(ctx, &out, ops, []string{"revoke", store.DemoRivalEmail}))
