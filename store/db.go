@@ -33,7 +33,8 @@ type DB struct {
 	// buyers at once; nil turns it off (a store where other servers write too, such as
 	// PostgreSQL, cannot keep it exact in one process).
 	stock *stockCounts
-	// catalog keeps the events that purchases read, until they change.
+	// catalog keeps the purchase path's ticket type lookups until they change; nil reads each
+	// time (as a store with several writing servers must).
 	catalog *catalog
 	// composer writes order e-mails when the outbox sends them (set by NewPurchaseService).
 	composer palaro.Composer

@@ -4,11 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mattn/go-sqlite3"
+	"golang.org/x/sync/singleflight"
 
 	"palaro"
 )
@@ -109,60 +111,88 @@ func (s *stockCounts) reload(ctx context.Context, tx *sql.Tx) (publish func(comm
 	}, nil
 }
 
-// catalogTTL bounds how long an event read for purchases is reused, for the rare change the
-// update hook cannot see in time (another process, or a read racing the change's commit).
+// catalogTTL bounds how long a purchase lookup is reused, for a change the writer connection
+// cannot see (another process writing to the file).
 const catalogTTL = time.Second
 
-// catalog keeps the events (with their add-ons) that purchases read, by event id, until one of
-// the tables they come from changes on the writer connection (rowChanged) or catalogTTL passes.
+// catalog keeps the purchase path's lookups (a ticket type by code, with its event and add-ons)
+// until one of the tables they come from changes on the writer connection: rowChanged drops them
+// all as soon as a statement changes a row there, and again once that transaction ends
+// (writerTx), so that a lookup read between the change and its commit is not kept either. During a
+// rush each batch of orders changes its ticket type's counters, so the lookup is read again once
+// per batch, not once per buyer.
 type catalog struct {
-	mu     sync.Mutex
-	gen    uint64
-	events map[int64]catalogEntry
+	mu      sync.Mutex
+	gen     uint64
+	dirty   bool // a row changed in the writer's open transaction
+	entries map[string]catalogEntry
+	group   singleflight.Group
 }
 
 type catalogEntry struct {
+	tt     palaro.TicketType
 	ev     *palaro.Event
 	loaded time.Time
 }
 
-// maxCatalogEvents bounds the catalog; it starts again empty when full.
-const maxCatalogEvents = 1000
+// maxCatalogEntries bounds the catalog; it starts again empty when full.
+const maxCatalogEntries = 2000
 
-func newCatalog() *catalog { return &catalog{events: map[int64]catalogEntry{}} }
+func newCatalog() *catalog { return &catalog{entries: map[string]catalogEntry{}} }
 
-// event returns a copy of the event with the given id, from memory or loaded by load.
-func (c *catalog) event(id int64, load func() (*palaro.Event, error)) (*palaro.Event, error) {
+// lookup returns copies of the ticket type with the given code and its event, from memory or
+// loaded by load (once for concurrent callers). Errors are not kept.
+func (c *catalog) lookup(code string, load func() (*palaro.TicketType, *palaro.Event, error)) (*palaro.TicketType, *palaro.Event, error) {
 	c.mu.Lock()
-	e, ok := c.events[id]
+	e, ok := c.entries[code]
 	gen := c.gen
 	c.mu.Unlock()
 	if !ok || time.Since(e.loaded) >= catalogTTL {
-		started := time.Now()
-		ev, err := load()
-		if err != nil {
-			return nil, err
-		}
-		e = catalogEntry{ev: ev, loaded: started}
-		c.mu.Lock()
-		if c.gen == gen { // nothing changed while it loaded
-			if len(c.events) >= maxCatalogEvents {
-				clear(c.events)
+		// concurrent callers share one load, but not with a load begun before the last change
+		v, err, _ := c.group.Do(strconv.FormatUint(gen, 10)+":"+code, func() (any, error) {
+			started := time.Now()
+			tt, ev, err := load()
+			if err != nil {
+				return nil, err
 			}
-			c.events[id] = e
+			e := catalogEntry{tt: *tt, ev: ev, loaded: started}
+			c.mu.Lock()
+			if c.gen == gen { // nothing changed while it loaded
+				if len(c.entries) >= maxCatalogEntries {
+					clear(c.entries)
+				}
+				c.entries[code] = e
+			}
+			c.mu.Unlock()
+			return e, nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
-		c.mu.Unlock()
+		e = v.(catalogEntry)
 	}
-	ev := *e.ev // callers own their copy; the slices inside are shared and never modified
-	return &ev, nil
+	tt, ev := e.tt, *e.ev // callers own their copies; the slices inside are shared and never modified
+	return &tt, &ev, nil
 }
 
-// changed forgets every event.
-func (c *catalog) changed() {
+// changed drops every lookup; during a writer transaction, it is dropped again when it ends.
+func (c *catalog) changed(inTx bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	clear(c.events)
+	c.dirty = c.dirty || inTx
+	clear(c.entries)
+}
+
+// ended is told that the writer's transaction (or autocommit statement) ended.
+func (c *catalog) ended() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dirty {
+		c.dirty = false
+		c.gen++
+		clear(c.entries)
+	}
 }
 
 // rowChanged is the writer connection's update hook: SQLite calls it for every row inserted,
@@ -173,13 +203,17 @@ func (db *DB) rowChanged(_ int, _ string, table string, rowid int64) {
 		if db.stock != nil {
 			db.stock.drop(rowid)
 		}
+		fallthrough
 	case "events", "venues", "organizers", "add_ons":
-		db.catalog.changed()
+		if db.catalog != nil {
+			db.catalog.changed(true)
+		}
 	}
 }
 
 // writerConnector opens the writer's connections with rowChanged installed on each, so that a
-// connection the pool opens again still reports its changes.
+// connection the pool opens again still reports its changes, and tells the catalog when each
+// transaction ends.
 type writerConnector struct {
 	dsn string
 	db  *DB
@@ -191,9 +225,64 @@ func (c writerConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn.(*sqlite3.SQLiteConn).RegisterUpdateHook(c.db.rowChanged)
-	return conn, nil
+	sc := conn.(*sqlite3.SQLiteConn)
+	sc.RegisterUpdateHook(c.db.rowChanged)
+	return &writerConn{SQLiteConn: sc, db: c.db}, nil
 }
 
 // Driver returns the SQLite driver.
 func (writerConnector) Driver() driver.Driver { return &sqlite3.SQLiteDriver{} }
+
+// writerConn is a writer connection that tells the catalog when a write has committed (or
+// rolled back): at the end of each transaction, and after a statement run outside one.
+type writerConn struct {
+	*sqlite3.SQLiteConn
+	db *DB
+}
+
+// BeginTx begins a transaction whose end the catalog hears of.
+func (c *writerConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	tx, err := c.SQLiteConn.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return writerTx{Tx: tx, db: c.db}, nil
+}
+
+// Begin begins a transaction whose end the catalog hears of.
+func (c *writerConn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// ExecContext runs a statement; outside a transaction, it has committed when it returns.
+func (c *writerConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	res, err := c.SQLiteConn.ExecContext(ctx, query, args)
+	if c.AutoCommit() && c.db.catalog != nil {
+		c.db.catalog.ended()
+	}
+	return res, err
+}
+
+// writerTx is a writer transaction that tells the catalog when it ends.
+type writerTx struct {
+	driver.Tx
+	db *DB
+}
+
+// Commit commits, then tells the catalog.
+func (t writerTx) Commit() error {
+	err := t.Tx.Commit()
+	if t.db.catalog != nil {
+		t.db.catalog.ended()
+	}
+	return err
+}
+
+// Rollback rolls back, then tells the catalog.
+func (t writerTx) Rollback() error {
+	err := t.Tx.Rollback()
+	if t.db.catalog != nil {
+		t.db.catalog.ended()
+	}
+	return err
+}

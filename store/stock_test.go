@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"runtime"
 	"testing"
 
@@ -14,13 +15,13 @@ import (
 // one after each kind of change, and answers a sold-out buyer while the writer is held: a paid
 // order's hold, its release, a free order, a capacity edit made outside the batching writer (the
 // entry is dropped at once, so the buyer is not refused on the old count, and the next batch
-// reloads it). Control: with the count off (as on a store with several writing servers), the
-// same buyers get the same answers from the read snapshot and the write lock.
+// reloads it). Control: with the count and the catalog off (as on a store with several writing
+// servers), the same buyers get the same answers from reads and the write lock.
 func TestStockCounts_FollowEveryChange(t *testing.T) {
 	for _, on := range []bool{true, false} {
 		f := newPurchaseFixture(t)
 		if !on {
-			f.db.stock, f.db.writer.stock = nil, nil
+			f.db.stock, f.db.writer.stock, f.db.catalog = nil, nil, nil
 		}
 		ctx := context.Background()
 		code := f.addTicketType(t, "counted", 20000, 2, 2)
@@ -84,4 +85,44 @@ func TestStockCounts_FollowEveryChange(t *testing.T) {
 		require.Equal(t, 3, capacity)
 		require.Equal(t, 3, sold+heldCount)
 	}
+}
+
+// TestCatalog_SeesEveryCommittedChange proves the purchase lookups kept in memory follow every
+// change made through the writer connection: a price changed in a transaction is seen as soon as
+// it commits, even when a lookup read the old price while the transaction was open (and would
+// otherwise have kept it), and a statement run outside a transaction is seen at once. Control: a
+// change made by another connection (another process) is not seen until the catalog reads again,
+// so the lookups do come from memory.
+func TestCatalog_SeesEveryCommittedChange(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "cached", 10000, 10, 2)
+	price := func() palaro.Money {
+		t.Helper()
+		tt, _, err := purchaseTicketType(ctx, f.db, code)
+		require.NoError(t, err)
+		return tt.Price
+	}
+	require.Equal(t, palaro.Money(10000), price())
+
+	tx, err := f.db.beginWrite(ctx)
+	require.NoError(t, err)
+	_, err = tx.Exec(`UPDATE ticket_types SET price = 20000 WHERE code = ?`, code)
+	require.NoError(t, err)
+	require.Equal(t, palaro.Money(10000), price(), "not committed yet: the old price, read while the change is open")
+	require.NoError(t, tx.Commit())
+	require.Equal(t, palaro.Money(20000), price(), "seen as soon as it commits")
+
+	_, err = f.db.write.Exec(`UPDATE ticket_types SET price = 30000 WHERE code = ?`, code)
+	require.NoError(t, err)
+	require.Equal(t, palaro.Money(30000), price(), "a statement outside a transaction")
+
+	other, err := sql.Open("sqlite3", "file:"+f.db.path+"?_busy_timeout=10000")
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = other.Exec(`UPDATE ticket_types SET price = 40000 WHERE code = ?`, code)
+	require.NoError(t, err)
+	require.Equal(t, palaro.Money(30000), price(), "control: another connection's change is not seen from memory")
+	f.db.catalog.changed(false)
+	require.Equal(t, palaro.Money(40000), price(), "control: read again")
 }
