@@ -153,19 +153,22 @@ func TestLocalChangeFeed(t *testing.T) {
 	}
 }
 
-// TestChangedElsewhere_DropsTheCatalog: another server's change drops the events purchases read
-// (their prices and add-ons), so the next purchase reads them again.
+// TestChangedElsewhere_DropsTheCatalog: another server's change drops the ticket types and
+// events purchases read (their prices and add-ons), so the next purchase reads them again.
 func TestChangedElsewhere_DropsTheCatalog(t *testing.T) {
 	db := openTestDB(t)
 	loads := 0
-	load := func() (*palaro.Event, error) { loads++; return &palaro.Event{ID: 7}, nil }
+	load := func() (*palaro.TicketType, *palaro.Event, error) {
+		loads++
+		return &palaro.TicketType{ID: 3}, &palaro.Event{ID: 7}, nil
+	}
 	for range 2 {
-		_, err := db.catalog.event(7, load)
+		_, _, err := db.catalog.lookup("ticket-code", load)
 		require.NoError(t, err)
 	}
 	require.Equal(t, 1, loads, "the second read comes from memory")
 	db.ChangedElsewhere()
-	_, err := db.catalog.event(7, load)
+	_, _, err := db.catalog.lookup("ticket-code", load)
 	require.NoError(t, err)
 	require.Equal(t, 2, loads, "read again after another server's change")
 }
