@@ -53,6 +53,6 @@ func NewChangeFeed(dbPath string, logger *slog.Logger) ChangeFeed {
 // prices and add-ons from), after another app server announced a change on the change feed.
 func (db *DB) ChangedElsewhere() {
 	if db.catalog != nil {
-		db.catalog.changed()
+		db.catalog.changed(false)
 	}
 }
