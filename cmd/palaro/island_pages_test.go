@@ -46,6 +46,15 @@ func TestBuyForm_HTTP(t *testing.T) {
 		require.Contains(t, body, `"initial":{"touched":[`, "the island gets the server's messages")
 	})
 
+	t.Run("ErrExistingUserUnknown", func(t *testing.T) {
+		// 'I am an existing user' with an address that never bought: the details come back, asked for
+		status, body := v.post("/b/esports-career-summit-pass", url.Values{"email": {"first.time@example.ph"}, "existingUser": {"yes"},
+			"quantity": {"1"}, "paymentType": {"QR"}})
+		require.Equal(t, http.StatusBadRequest, status)
+		require.Contains(t, body, `<p class="field-error" id="fullName-error">Full Name is required</p>`)
+		require.Contains(t, body, `<input type="checkbox" name="existingUser" value="yes">`, "unticked again")
+	})
+
 	t.Run("StepChangesNothingElse", func(t *testing.T) {
 		status, body := v.post("/b/dota-2-visayas-major-gen", url.Values{"email": {"step@example.ph"}, "quantity": {"2"}, "step": {"6-"}})
 		require.Equal(t, http.StatusOK, status)
