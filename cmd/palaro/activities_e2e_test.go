@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"time"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
@@ -419,4 +419,30 @@ func answerCookieNoticeIfShown() chromedp.Action {
 		return chromedp.Run(ctx, chromedp.Click(`#cookie-notice [data-consent="declined"]`, chromedp.ByQuery),
 			chromedp.WaitNotVisible("#cookie-notice", chromedp.ByQuery))
 	})
+}
+
+// TestActivities_UploadedPrizePictures: prizes given uploaded pictures in the console show them on
+// a new scratch card.
+func TestActivities_UploadedPrizePictures(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	owner.get("/organizer/events/" + demoScratchEvent + "/activities")
+	for i, prize := range []string{"gaming-headset", "team-jersey", "sticker-pack"} {
+		ct, body := pngUpload(t, 300, 200, byte(30+i*100))
+		status, _ := owner.send(http.MethodPost, "/organizer/events/"+demoScratchEvent+"/activities/scratch/prizes/"+prize+"/image", ct, body, "")
+		require.Equal(t, http.StatusSeeOther, status, prize)
+	}
+	ctx := newBrowser(t)
+	registerInBrowser(t, ctx, a, "09175554323")
+	var uploaded int
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
+		chromedp.Click(".scratch-reveal", chromedp.ByQuery),
+		chromedp.WaitVisible(".scratch-close", chromedp.ByQuery),
+		waitFor(`Array.from(document.querySelectorAll('.scratch-cell img')).every(i => i.complete && i.naturalWidth === 240)`),
+		chromedp.Evaluate(`document.querySelectorAll('.scratch-cell img[src^="/prize-images/"]').length`, &uploaded),
+	))
+	require.Equal(t, 9, uploaded, "every cell shows an uploaded picture")
+	screenshot(t, ctx, "scratch-uploaded-pictures")
 }

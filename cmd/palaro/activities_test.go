@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
+	"image/color"
 	"image/png"
 	"mime/multipart"
 	"net/http"
@@ -264,12 +265,20 @@ func TestScanPage_GetChangesNothing(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, status)
 }
 
-// pngUpload returns a multipart body with a PNG picture of w×h pixels as the field "picture".
-func pngUpload(t *testing.T, w, h int) (string, string) {
+// pngUpload returns a multipart body with a PNG picture of w×h pixels as the field "picture":
+// a disc of a colour set by shade on white.
+func pngUpload(t *testing.T, w, h int, shade byte) (string, string) {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for i := range img.Pix {
-		img.Pix[i] = byte(i)
+	r := min(w, h) / 3
+	for y := range h {
+		for x := range w {
+			c := color.RGBA{255, 255, 255, 255}
+			if dx, dy := x-w/2, y-h/2; dx*dx+dy*dy < r*r {
+				c = color.RGBA{shade, 255 - shade, 160, 255}
+			}
+			img.SetRGBA(x, y, c)
+		}
 	}
 	var pic bytes.Buffer
 	require.NoError(t, png.Encode(&pic, img))
@@ -294,7 +303,7 @@ func TestPrizeImages(t *testing.T) {
 	action := base + "/scratch/prizes/gaming-headset/image"
 	require.Contains(t, page, `action="`+action+`"`)
 
-	ct, body := pngUpload(t, 800, 500)
+	ct, body := pngUpload(t, 800, 500, 40)
 	status, _ := owner.send(http.MethodPost, action, ct, body, "")
 	require.Equal(t, http.StatusSeeOther, status)
 	var imageURL string
