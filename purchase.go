@@ -59,6 +59,8 @@ type PurchaseRequest struct {
 	PaymentType     string          `json:"paymentType"`
 	// DisclaimerAccepted is true when the buyer ticked the ticket type's disclaimer checkbox.
 	DisclaimerAccepted bool `json:"disclaimerAccepted"`
+	// Offer is the link token of a waiting-list offer: the order buys the tickets it holds.
+	Offer string `json:"offer"`
 	// SessionKey identifies the browser session that sent the purchase (set by the server, never
 	// read from the payload): unpaid holds are limited per session.
 	SessionKey string `json:"-"`

@@ -32,6 +32,7 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 	}
 	source := cleanSource(c.FormValue("source"))
 	req, form := s.purchaseFromForm(c, tt, ev, seats)
+	req.Offer = c.FormValue("offer") // a waiting-list offer's form posts its token back (withOffer)
 	if step := c.FormValue("step"); step != "" {
 		stepAddOn(form.Counts, ev.AddOns, req.Quantity, step)
 		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)

@@ -136,7 +136,7 @@ func (s *Server) eventView(ev *palaro.Event, now time.Time) views.EventView {
 		v.Links = append(v.Links, views.LinkView{Label: l.Label, URL: l.URL})
 	}
 	for _, t := range ev.TicketTypes {
-		v.Tickets = append(v.Tickets, ticketView(t, ev, now, v.Ended))
+		v.Tickets = append(v.Tickets, s.withWaitlist(ticketView(t, ev, now, v.Ended), t))
 	}
 	return v
 }

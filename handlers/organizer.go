@@ -74,7 +74,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodDelete, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, true},
 	{http.MethodGet, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgPromoCodes, true},
 	{http.MethodPost, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgCreatePromoCode, true},
-}, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes, queueOrgRoutes)...)
+}, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes, queueOrgRoutes, waitlistOrgRoutes)...)
 
 // OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
 // for the access test that walks the router.
@@ -345,7 +345,7 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 			{Label: "Gate scanner", Href: base + "/check-in"}, {Label: "Queue", Href: base + "/queue"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
-		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"},
+		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"}, views.Link{Label: "Waiting list", Href: base + "/waitlist"},
 			views.Link{Label: "Attendees CSV", Href: base + "/attendees.csv"}, views.Link{Label: "Orders CSV", Href: base + "/orders.csv"})
 	}
 	if ev.Status != palaro.EventDraft {

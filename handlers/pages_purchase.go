@@ -124,7 +124,7 @@ func (s *Server) ticketHeader(tt *palaro.TicketType, ev *palaro.Event, now time.
 		ImageURL:  s.imageURL(ev.ImageURL),
 		When:      formatWhen(ev.StartsAt, ev.EndsAt),
 		Place:     ev.Venue.Name + ", " + ev.Venue.City,
-		Ticket:    ticketView(*tt, ev, now, !now.Before(ev.EndsAt)),
+		Ticket:    s.withWaitlist(ticketView(*tt, ev, now, !now.Before(ev.EndsAt)), *tt),
 	}
 }
 
@@ -146,7 +146,7 @@ func (s *Server) buyPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if to := s.queueDetour(c, ev); to != "" {
+	if to := s.queueDetour(c, ev); to != "" && s.heldOffer(c, tt.Code, c.QueryParam("offer")) == nil {
 		return c.Redirect(http.StatusSeeOther, to)
 	}
 	source := cleanSource(c.QueryParam("source"))
@@ -187,6 +187,7 @@ func (s *Server) buyForm(c *echo.Context, tt *palaro.TicketType, seats []string,
 // renderBuyPage renders /b/{code} with the purchase form in the given state.
 func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event, status int, form views.PurchaseForm, seats []string, source string) error {
 	view := views.BuyView{TicketHeader: s.ticketHeader(tt, ev, s.Now()), Form: form}
+	offer := s.buyOffer(c, tt, &view) // a waiting-list offer's held tickets can be bought
 	p := s.page(c, "Buy "+tt.Name+" · "+ev.Name+" · Palaro", "Buy "+tt.Name+" tickets for "+ev.Name+", "+view.When+" at "+view.Place+".")
 	p.Nav = views.NavDefaultBack
 	p.NoIndex = true
@@ -206,6 +207,10 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 		if form.Error != "" || len(form.Shown) > 0 {
 			view.Props.Initial = &views.PurchaseInitial{Touched: slices.Sorted(maps.Keys(form.Shown)), Error: form.Error, UnpaidLink: form.UnpaidLink}
 		}
+		withOffer(&view.Props, &view.Form, offer)
+	} else if view.Ticket.WaitlistHref != "" && s.services.Waitlist != nil {
+		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
+		view.Waitlist = &w
 	}
 	return render(c, status, views.BuyPage(p, view))
 }

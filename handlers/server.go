@@ -57,6 +57,8 @@ type Services struct {
 	TicketTypes palaro.TicketTypeService
 	// Purchases creates orders and answers about orders and tickets.
 	Purchases palaro.PurchaseService
+	// Waitlist keeps the waiting lists of sold-out ticket types; nil leaves them out.
+	Waitlist palaro.WaitlistService
 	// Seats reads the seat maps of seated ticket types.
 	Seats palaro.SeatService
 	// Payments is the payment provider that collects paid orders; nil turns payments off.
@@ -209,6 +211,9 @@ func (s *Server) routes() {
 	if s.services.News != nil {
 		s.newsRoutes()
 		s.operatorRoutes()
+	}
+	if s.services.Waitlist != nil {
+		s.waitlistRoutes()
 	}
 	if s.services.Organizers != nil {
 		s.organizerRoutes()

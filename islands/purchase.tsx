@@ -37,6 +37,8 @@ export type PurchaseProps = {
   sourceRule: FieldRule;
   /** initial is what the server answered to the form posted without JavaScript. */
   initial?: { touched: string[]; error: string; unpaidLink: string };
+  /** offer is the waiting-list offer the form buys: its e-mail address and quantity are fixed. */
+  offer?: { token: string; quantity: number; email: string };
 };
 
 /** fromServerForm reads what the visitor entered in the server-drawn form before the island came. */
@@ -64,10 +66,10 @@ function Purchase(p: PurchaseProps) {
   const rules = p.rules;
   const qRule = rules.find((r) => r.field === 'quantity');
   const seatCount = p.seats.length;
-  const initialQty = qRule?.locked ? (seatCount || 1) : 1;
+  const initialQty = p.offer ? p.offer.quantity : qRule?.locked ? (seatCount || 1) : 1;
   const [server] = useState(() => fromServerForm(t.addOns || []));
   const [values, setValues] = useState<Record<string, string>>(() => ({
-    ...(server?.values || {}), email: server?.values.email || '', quantity: qRule?.locked ? String(initialQty) : server?.values.quantity || String(initialQty),
+    ...(server?.values || {}), email: p.offer?.email || server?.values.email || '', quantity: qRule?.locked ? String(initialQty) : server?.values.quantity || String(initialQty),
     source: server ? server.values.source || '' : p.source || '',
   }));
   const [existing, setExisting] = useState(() => !!server?.existing);
@@ -170,6 +172,7 @@ function Purchase(p: PurchaseProps) {
       addOnQuantities: chosen.map((a) => ({ id: a.id, quantity: countOf(a) })),
       paymentType,
       disclaimerAccepted: val('disclaimerAccepted') === 'yes',
+      offer: p.offer?.token || '',
     });
     const o = outcome(status, data);
     if ('go' in o) {
@@ -225,7 +228,7 @@ function Purchase(p: PurchaseProps) {
       default:
         return (
           <TextInput key={r.field} {...common} type={r.input === 'digits' ? 'text' : r.input} digitsOnly={r.input === 'digits' || r.input === 'tel'}
-            maxLength={r.maxLength} autoComplete={AUTOCOMPLETE[r.field]} onChange={set(r.field)} onBlur={touch(r.field)} />
+            maxLength={r.maxLength} autoComplete={AUTOCOMPLETE[r.field]} readOnly={r.locked} onChange={set(r.field)} onBlur={touch(r.field)} />
         );
     }
   };
@@ -312,6 +315,7 @@ function Purchase(p: PurchaseProps) {
       {serverError && (
         <p className="form-error" role="alert">
           {unpaidLink ? <>You have an unpaid order waiting: <a href={unpaidLink}>open it</a></> : serverError}
+          {!unpaidLink && !p.offer && !seatCount && /sold out/i.test(serverError) && <> <a href={`/waitlist/${t.code}`}>Join the waiting list</a></>}
         </p>
       )}
       <PayButtons options={p.payments} free={free} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />

@@ -38,6 +38,8 @@ function QuickBuy(p: QuickBuyProps) {
   const [emailError, setEmailError] = useState('');
   const [quantity, setQuantity] = useState(() => server?.quantity || '1');
   const [busy, setBusy] = useState(false);
+  // soldOut is the ticket code the server just called sold out: the sheet offers its waiting list
+  const [soldOut, setSoldOut] = useState('');
   const sheet = useRef<HTMLDivElement>(null);
   const t = p.tickets.find((x) => x.code === code);
 
@@ -100,6 +102,10 @@ function QuickBuy(p: QuickBuyProps) {
       (palaro().leave || ((url: string) => window.location.assign(url)))(o.go);
       return;
     }
+    if (status === 409 && /sold out/i.test(o.error)) {
+      setSoldOut(t.code);
+      return;
+    }
     dismiss();
     if (status === 200 && data) toast(o.error || GENERIC_ERROR);
   }
@@ -128,7 +134,11 @@ function QuickBuy(p: QuickBuyProps) {
           <p className="sheet-total">
             Total <strong>{qty < 1 ? '—' : peso(t.finalPrice * qty)}</strong>
           </p>
-          <PayButtons options={t.payments} free={t.finalPrice === 0} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
+          {soldOut === t.code ? (
+            <a className="button block" href={`/waitlist/${t.code}`}>Join the waiting list</a>
+          ) : (
+            <PayButtons options={t.payments} free={t.finalPrice === 0} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
+          )}
         </form>
       </div>
     </div>

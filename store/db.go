@@ -40,6 +40,8 @@ type DB struct {
 	composer palaro.Composer
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
+	// returned offers tickets given back to the waiting lists (set by NewWaitlistService).
+	returned func(ctx context.Context, tx *sql.Tx, now time.Time) error
 }
 
 // Open opens (creating if needed) the SQLite database at path. Use ":memory:" only in tests

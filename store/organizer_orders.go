@@ -72,6 +72,9 @@ func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publ
 			if err := releaseSeats(ctx, tx, id); err != nil {
 				return err
 			}
+			if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'refunded', refunded_at = ? WHERE id = ?`,
 			formatTime(s.db.Now()), id); err != nil {
@@ -165,6 +168,9 @@ func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code
 				typeID, seat, orderID); err != nil {
 				return err
 			}
+		}
+		if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
+			return err // the place goes to the waiting list first
 		}
 		return s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" cancelled", "")
 	})

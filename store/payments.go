@@ -63,6 +63,7 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 			if _, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, o.ID); err != nil {
 				return err
 			}
+			return s.db.ticketsReturned(ctx, tx, now)
 		case ev.Status != palaro.PaymentPaid:
 			// pending or failed (a declined card can be retried on the same checkout): nothing to do
 		case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund || o.Status == palaro.OrderRefunded:
@@ -127,6 +128,9 @@ func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Orde
 	if o.Status == palaro.OrderPending && o.Kind == palaro.OrderKindTickets && status == palaro.OrderRefund {
 		// a pending order still holds its tickets: give them back
 		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, o.Quantity, o.TicketTypeID); err != nil {
+			return err
+		}
+		if err := s.db.ticketsReturned(ctx, tx, now); err != nil {
 			return err
 		}
 	}

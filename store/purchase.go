@@ -186,8 +186,10 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
 	}
 
-	if err := s.soldOutAtOnce(ctx, tt, o); err != nil {
-		return nil, err
+	if req.Offer == "" { // a waiting-list offer's tickets are held for it: not free, not sold out
+		if err := s.soldOutAtOnce(ctx, tt, o); err != nil {
+			return nil, err
+		}
 	}
 	// one unit of the batching writer: all of it is applied, or none, before the answer leaves
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -203,6 +205,11 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		}
 		if err := seatsFree(ctx, tx, tt.ID, o.Seats); err != nil {
 			return err // a taken seat says so before 'sold out' does
+		}
+		if req.Offer != "" {
+			if err := claimOffer(ctx, tx, req.Offer, o, now); err != nil {
+				return err // the offer's hold is given back here and taken by reserve below
+			}
 		}
 		if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
 			return err
@@ -580,11 +587,13 @@ func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, pro
 	})
 }
 
-// CancelOrder releases a pending order's hold at once.
+// CancelOrder releases a pending order's hold at once; the waiting list gets first go at it.
 func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) error {
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, orderID)
-		return err
+		if n, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, orderID); err != nil || n == 0 {
+			return err
+		}
+		return s.db.ticketsReturned(ctx, tx, s.db.Now())
 	})
 }
 
@@ -593,8 +602,10 @@ func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (int, 
 	var n int
 	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		n, err = releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now))
-		return err
+		if n, err = releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now)); err != nil || n == 0 {
+			return err
+		}
+		return s.db.ticketsReturned(ctx, tx, now) // offered to the waiting lists before anyone else can buy them
 	})
 	return n, err
 }

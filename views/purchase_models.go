@@ -56,6 +56,16 @@ type PurchaseProps struct {
 	SourceRule palaro.FieldRule `json:"sourceRule"`
 	// Initial is what the server answered to a posted form (nil on a first visit).
 	Initial *PurchaseInitial `json:"initial,omitempty"`
+	// Offer is the waiting-list offer the form buys; nil for an ordinary purchase.
+	Offer *OfferJSON `json:"offer,omitempty"`
+}
+
+// OfferJSON is a waiting-list offer on the purchase form: its link token, and the quantity and
+// e-mail address it is for (fixed on the form).
+type OfferJSON struct {
+	Token    string `json:"token"`
+	Quantity int    `json:"quantity"`
+	Email    string `json:"email"`
 }
 
 // TicketHeader is the head of the buy and seat pages: the event and the ticket type's price.
@@ -75,6 +85,10 @@ type BuyView struct {
 	Props PurchaseProps
 	// Form is the state of the server-drawn form the island takes over.
 	Form PurchaseForm
+	// OfferNotice says which waiting-list offer the form buys ("" for none).
+	OfferNotice string
+	// Waitlist is the join form shown when the ticket is sold out; nil otherwise.
+	Waitlist *WaitlistView
 }
 
 // SeatRowJSON is one row of the seat map: its letter and one character per seat, seat 1 first:

@@ -46,6 +46,10 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 			`{"name": "Cap", "hidden": "yes"}`, "hidden must be true or false"},
 		"POST /v1/organizer/events/:code/promo-codes": {"/v1/organizer/events/" + event + "/promo-codes",
 			`{"code": "X", "usageLimit": "many"}`, "usageLimit must be a whole number"},
+		"PATCH /v1/organizer/events/:code/waitlist": {"/v1/organizer/events/" + event + "/waitlist",
+			`{"offerHours": "a day"}`, "offerHours must be a whole number"},
+		"POST /v1/organizer/events/:code/waitlist/:entry/offer": {"/v1/organizer/events/" + event + "/waitlist/1/offer",
+			`{"quantity": "two"}`, "quantity must be a whole number"},
 		"POST /v1/checkin":      {"/v1/checkin", `{"eventCode": "x", "ticket": 12345}`, "ticket must be text"},
 		"POST /v1/checkin/sync": {"/v1/checkin/sync", `{"eventCode": "x", "checkIns": {"id": "1"}}`, "checkIns must be a list of objects"},
 	}

@@ -31,6 +31,7 @@ type app struct {
 	db        *store.DB
 	server    *handlers.Server
 	purchases *store.PurchaseService
+	waitlist  *store.WaitlistService
 	outbox    *store.OutboxService
 	queues    *queue.Manager
 	payments  palaro.PaymentProvider
@@ -105,7 +106,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
-	a = &app{db: db, purchases: purchases, outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
+	a = &app{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
 		jobHolder: jobHolder(), now: cfg.Now}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
@@ -147,6 +148,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		PartnerLogin:  partnerLogin(cfg, logger),
 		TicketTypes:   events,
 		Purchases:     purchases,
+		Waitlist:      a.waitlist,
 		Seats:         store.NewSeatService(db),
 		Payments:      a.payments,
 		Accounts:      accounts,
@@ -297,7 +299,8 @@ func (a *app) syncQueues(ctx context.Context) {
 }
 
 // settleOnce reconciles pending orders with the payment provider, then releases expired holds
-// (in that order, so a payment whose webhook was lost is found before its hold is released).
+// (in that order, so a payment whose webhook was lost is found before its hold is released),
+// then moves the waiting lists on.
 func (a *app) settleOnce(ctx context.Context, now time.Time) {
 	if a.payments != nil {
 		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
@@ -310,6 +313,16 @@ func (a *app) settleOnce(ctx context.Context, now time.Time) {
 		a.logger.Info("released expired holds", "orders", n)
 		if a.server != nil {
 			a.server.EventsChanged() // the released tickets are on sale again
+		}
+	}
+	// unclaimed waiting-list offers expire and pass on; tickets freed otherwise (a capacity
+	// raised, an order replaced) go to the waiting lists too
+	if expired, offered, err := a.waitlist.Advance(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("waiting lists", "error", err)
+	} else if expired+offered > 0 {
+		a.logger.Info("waiting lists", "offersExpired", expired, "offersMade", offered)
+		if a.server != nil {
+			a.server.EventsChanged()
 		}
 	}
 }

@@ -99,7 +99,7 @@ func TestOrganizerAccess_EveryRoute(t *testing.T) {
 		}
 		action, ok := actions[r.Method+" "+r.Path]
 		require.True(t, ok, "%s %s is registered through the organizer route table", r.Method, r.Path)
-		path := strings.NewReplacer(":code", demoOwnedEvent, ":type", demoOwnedType, ":id", ownerTokenID, ":order", "x", ":ticket", "x", ":org", "2", ":user", "1").Replace(r.Path)
+		path := strings.NewReplacer(":code", demoOwnedEvent, ":type", demoOwnedType, ":id", ownerTokenID, ":order", "x", ":ticket", "x", ":org", "2", ":user", "1", ":entry", "1").Replace(r.Path)
 		contentType, reqBody := "application/x-www-form-urlencoded", "name=x"
 		if strings.HasPrefix(path, "/v1/") {
 			contentType, reqBody = "application/json", `{"name":"x","eventCode":"`+demoOwnedEvent+`"}`

@@ -1,0 +1,210 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// waitlistRoutes registers the waiting-list pages: joining a sold-out ticket type's list (a form
+// that works without JavaScript) and the page an offer's e-mailed link opens.
+func (s *Server) waitlistRoutes() {
+	s.echo.GET("/waitlist/offer/:token", s.waitlistOfferPage)
+	s.echo.GET("/waitlist/:code", s.waitlistPage)
+	s.echo.POST("/waitlist/:code", s.waitlistPage)
+}
+
+// offerTimeFormat is how an offer's end is shown (Manila time).
+const offerTimeFormat = "Mon 2 Jan, 3:04 PM"
+
+// waitlistJoin builds the waiting-list section of a ticket type: the join form (with the values
+// and error of a refused join), or why the list cannot be joined now.
+func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, now time.Time, email, quantity, problem string) views.WaitlistView {
+	v := views.WaitlistView{}
+	if err := palaro.WaitlistRefusal(*tt, ev, now); err != nil {
+		v.Message = palaro.ErrorMessage(err)
+		return v
+	}
+	if left := tt.Available(); left > 0 && problem == "" {
+		v.Message = fmt.Sprintf("%s of %s can be bought now: no need to wait.", palaro.Tickets(left), tt.Name)
+		return v
+	}
+	most := palaro.WaitlistMax(*tt)
+	v.Intro = "Tell us your e-mail address and how many tickets you want. When tickets come back, we offer them to the people on the list in order, by e-mail."
+	f := &views.Form{ID: "waitlist-form", Action: palaro.WaitlistPath(tt.Code), Submit: "Join the waiting list", Error: problem,
+		Fields: []views.FormField{{Name: "email", Label: "E-mail", Type: "email", Value: email, Autocomplete: "email", MaxLength: 254, Required: true}}}
+	if most == 1 {
+		f.Hidden = [][2]string{{"quantity", "1"}}
+		v.Intro = "Tell us your e-mail address. When a ticket comes back, we offer it to the people on the list in order, by e-mail."
+	} else {
+		if quantity == "" {
+			quantity = "1"
+		}
+		f.Fields = append(f.Fields, views.FormField{Name: "quantity", Label: "No. of tickets", Type: "text", Value: quantity,
+			InputMode: "numeric", MaxLength: 3, Required: true, Hint: fmt.Sprintf("Max. %d per person", most)})
+	}
+	v.Form = f
+	return v
+}
+
+// waitlistPage serves /waitlist/{ticketTypeCode}: GET shows the join form, POST joins (or updates
+// the quantity of an address already waiting) and answers with the confirmation page.
+func (s *Server) waitlistPage(c *echo.Context) error {
+	tt, ev, err := s.findTicketType(c)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	header := s.ticketHeader(tt, ev, now)
+	p := s.waitlistMeta(c, "Waiting list · "+tt.Name+" · "+ev.Name, "Join the waiting list for "+tt.Name+" tickets to "+ev.Name+".")
+	if c.Request().Method != http.MethodPost {
+		v := waitlistJoin(tt, ev, now, "", "", "")
+		v.TicketHeader = header
+		return render(c, http.StatusOK, views.WaitlistPage(p, v))
+	}
+	email, quantity := strings.TrimSpace(c.FormValue("email")), strings.TrimSpace(c.FormValue("quantity"))
+	n, convErr := strconv.Atoi(quantity)
+	if convErr != nil {
+		n = 0 // refused below with the range
+	}
+	j, err := s.services.Waitlist.Join(c.Request().Context(), palaro.WaitlistJoin{TicketCode: tt.Code, Email: email, Quantity: n}, now)
+	if err != nil {
+		code := palaro.ErrorCode(err)
+		if code == palaro.EINTERNAL || code == palaro.ENOTFOUND {
+			return err
+		}
+		status := http.StatusUnprocessableEntity
+		if code == palaro.ECONFLICT {
+			status = http.StatusConflict
+		}
+		v := waitlistJoin(tt, ev, now, email, quantity, palaro.ErrorMessage(err))
+		v.TicketHeader = header
+		return render(c, status, views.WaitlistPage(p, v))
+	}
+	v := views.WaitlistJoinedView{TicketHeader: s.ticketHeader(j.TicketType, j.Event, now), Email: j.Entry.Email, Position: j.Entry.Position,
+		Heading: "You are on the waiting list",
+		Message: fmt.Sprintf("We will let you know when %s of %s come back.", palaro.Tickets(j.Entry.Quantity), tt.Name)}
+	if j.Updated {
+		v.Heading = "You were on the waiting list already"
+		v.Message = fmt.Sprintf("We now wait for %s of %s for you; your place is kept.", palaro.Tickets(j.Entry.Quantity), tt.Name)
+	}
+	p.Title = "On the waiting list · " + tt.Name + " · Palaro"
+	return render(c, http.StatusOK, views.WaitlistJoinedPage(p, v))
+}
+
+// waitlistOfferPage serves an offer's link: the tickets held and a button to buy them on the
+// normal purchase form; a used or expired offer says so.
+func (s *Server) waitlistOfferPage(c *echo.Context) error {
+	o, err := s.services.Waitlist.FindOffer(c.Request().Context(), c.Param("token"))
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	tt, ev := o.TicketType, o.Event
+	v := views.WaitlistOfferView{TicketHeader: s.ticketHeader(tt, ev, now)}
+	v.Ticket.Available, v.Ticket.WaitlistHref = true, "" // the header speaks of the offer, not of the sale
+	switch {
+	case o.Claimable(now):
+		v.Heading = "Tickets held for you"
+		v.Message = fmt.Sprintf("%s of %s %s held for you (%s) until %s, Manila time. Buy them before then, or they go to the next person on the waiting list.",
+			palaro.Tickets(o.Quantity), tt.Name, isAre(o.Quantity), o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
+		v.BuyHref = "/b/" + tt.Code + "?offer=" + url.QueryEscape(c.Param("token"))
+	case o.Status == palaro.OfferClaimed:
+		v.Heading = "You used this offer"
+		v.Message = "These tickets went to your order. If you did not pay in time, they went back to the waiting list."
+		v.Links = []views.Link{{Label: "Open your order", Href: palaro.OrderPath(o.OrderPublicID)}}
+	default:
+		v.Heading = "This offer has expired"
+		v.Message = "It was not used in time, so the tickets went to the next person on the waiting list. You can join the list again."
+		v.Links = []views.Link{{Label: "Join the waiting list again", Href: palaro.WaitlistPath(tt.Code)}}
+	}
+	p := s.waitlistMeta(c, v.Heading+" · "+tt.Name, v.Heading)
+	return render(c, http.StatusOK, views.WaitlistOfferPage(p, v))
+}
+
+// waitlistMeta is the Page of a waiting-list page: a back arrow, never indexed (it is personal
+// or changes with the sale).
+func (s *Server) waitlistMeta(c *echo.Context, title, description string) views.Page {
+	p := s.page(c, title+" · Palaro", description)
+	p.Nav = views.NavDefaultBack
+	p.NoIndex = true
+	return p
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// withWaitlist gives a sold-out, unseated ticket type's row its waiting list, when the server
+// keeps waiting lists: the row's button becomes 'Join the waiting list'.
+func (s *Server) withWaitlist(tv views.TicketView, tt palaro.TicketType) views.TicketView {
+	if s.services.Waitlist != nil && !tv.Available && tv.Unavailable == "Sold out" && !tt.Seated {
+		tv.WaitlistHref = palaro.WaitlistPath(tt.Code)
+	}
+	return tv
+}
+
+// heldOffer returns the waiting-list offer of a link token when it can be used now to buy the
+// ticket type with code ticketCode, else nil. Such an offer holds its tickets already, so its
+// holder skips the event's queue (queueDetour, queueGate) like an admitted visitor.
+func (s *Server) heldOffer(c *echo.Context, ticketCode, token string) *palaro.WaitlistOffer {
+	if token == "" || s.services.Waitlist == nil {
+		return nil
+	}
+	o, err := s.services.Waitlist.FindOffer(c.Request().Context(), token)
+	if err != nil || o.TicketType.Code != ticketCode || !o.Claimable(s.Now()) {
+		return nil
+	}
+	return o
+}
+
+// buyOffer applies the waiting-list offer of the buy page's ?offer= link (or of its form, which
+// posts it back): while it can be used, its tickets (held for it, so the type reads sold out) can
+// be bought on the form. It returns the offer, or nil (with a notice on the page when the link no
+// longer works).
+func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.BuyView) *views.OfferJSON {
+	token := c.FormValue("offer")
+	if token == "" || s.services.Waitlist == nil {
+		return nil
+	}
+	o := s.heldOffer(c, tt.Code, token)
+	if o == nil {
+		view.OfferNotice = "This waiting-list offer can no longer be used."
+		return nil
+	}
+	view.Ticket.Available, view.Ticket.Unavailable, view.Ticket.WaitlistHref = true, "", ""
+	view.OfferNotice = fmt.Sprintf("%s %s held for you (%s) until %s, Manila time.", palaro.Tickets(o.Quantity), isAre(o.Quantity),
+		o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
+	return &views.OfferJSON{Token: token, Quantity: o.Quantity, Email: o.Email}
+}
+
+// withOffer fixes the purchase form to an offer: its e-mail address and quantity, from the
+// tickets held for it; the server-drawn form posts the offer back with its action.
+func withOffer(props *views.PurchaseProps, form *views.PurchaseForm, offer *views.OfferJSON) {
+	if offer == nil {
+		return
+	}
+	props.Offer = offer
+	props.Ticket.Quantity = offer.Quantity
+	for i := range props.Rules {
+		if f := props.Rules[i].Field; f == palaro.FieldEmail || f == palaro.FieldQuantity {
+			props.Rules[i].Locked = true
+		}
+	}
+	form.Action += "?offer=" + url.QueryEscape(offer.Token)
+	if form.Values == nil {
+		form.Values = map[string]string{}
+	}
+	form.Values[palaro.FieldEmail], form.Values[palaro.FieldQuantity] = offer.Email, strconv.Itoa(offer.Quantity)
+}

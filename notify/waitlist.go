@@ -1,0 +1,55 @@
+package notify
+
+import (
+	"strconv"
+
+	"palaro"
+)
+
+var _ palaro.WaitlistComposer = Composer{}
+
+// WaitlistJoined confirms a place on a ticket type's waiting list.
+func (c Composer) WaitlistJoined(j palaro.WaitlistJoined) palaro.Message {
+	name, ticket := j.Event.Name, j.TicketType.Name
+	intro := "You are on the waiting list for " + palaro.Tickets(j.Entry.Quantity) + " of " + ticket + " for " + name + "."
+	if j.Updated {
+		intro = "You were on the waiting list already: we now wait for " + palaro.Tickets(j.Entry.Quantity) + " of " +
+			ticket + " for " + name + " for you. Your place is kept."
+	}
+	v := emailView{
+		Support: c.Support,
+		Title:   "You are on the waiting list",
+		Intro: []string{intro, "When tickets come back (an unpaid order expires, someone cancels or is refunded), we offer " +
+			"them to the people on the list in order: you will get an e-mail with a link that holds the tickets for you for a while."},
+		Rows:   [][2]string{{"Event", name}, {"Ticket", ticket}, {"Tickets wanted", palaro.Tickets(j.Entry.Quantity)}},
+		Button: emailLink{Label: "See the event", URL: c.url("/e/" + j.Event.Code)},
+		Outro:  []string{"Nothing to do until then. To change how many tickets you wait for, join again with this address."},
+	}
+	if j.Entry.Position > 0 {
+		v.Rows = append(v.Rows, [2]string{"Your place", strconv.Itoa(j.Entry.Position)})
+	}
+	return c.message(palaro.MessageWaitlistJoined, j.Entry.Email, "You are on the waiting list for "+name, v)
+}
+
+// WaitlistOffer tells a person on the waiting list that tickets are held for them, with the link.
+func (c Composer) WaitlistOffer(o *palaro.WaitlistOffer, token string) palaro.Message {
+	name, ticket := "", ""
+	if o.Event != nil {
+		name = o.Event.Name
+	}
+	if o.TicketType != nil {
+		ticket = o.TicketType.Name
+	}
+	until := o.ExpiresAt.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM")
+	v := emailView{
+		Support: c.Support,
+		Title:   "Tickets are waiting for you",
+		Intro: []string{"Good news: " + palaro.Tickets(o.Quantity) + " of " + ticket + " for " + name +
+			" came back, and we are holding them for you until " + until + " (Manila time).",
+			"Open the link to buy them. If you do not buy them in time, they go to the next person on the waiting list."},
+		Rows:   [][2]string{{"Event", name}, {"Ticket", ticket}, {"Tickets", palaro.Tickets(o.Quantity)}, {"Held until", until}},
+		Button: emailLink{Label: "Buy your tickets", URL: c.url(palaro.WaitlistOfferPath(token))},
+		Outro:  []string{"The link is for you (" + o.Email + ") and works once."},
+	}
+	return c.message(palaro.MessageWaitlistOffer, o.Email, "Your tickets for "+name+" are held for you", v)
+}

@@ -1,0 +1,534 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"palaro"
+)
+
+// WaitlistService implements palaro.WaitlistService.
+type WaitlistService struct {
+	db       *DB
+	composer palaro.WaitlistComposer
+}
+
+var _ palaro.WaitlistService = (*WaitlistService)(nil)
+
+// NewWaitlistService returns the waiting lists backed by db; composer writes their e-mails. It
+// registers itself with db, so the writes that give tickets back (expired or cancelled holds,
+// refunds, cancelled tickets) offer them to the waiting lists in the same transaction.
+func NewWaitlistService(db *DB, composer palaro.WaitlistComposer) *WaitlistService {
+	s := &WaitlistService{db: db, composer: composer}
+	db.returned = s.offerFree
+	return s
+}
+
+// ticketsReturned offers the tickets free at now to the waiting lists, inside tx, when a waiting
+// list service is registered. Callers are the writes that give tickets back.
+func (db *DB) ticketsReturned(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	if db.returned == nil {
+		return nil
+	}
+	return db.returned(ctx, tx, now)
+}
+
+// Join puts an address on a sold-out ticket type's waiting list, with its confirmation e-mail.
+func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now time.Time) (*palaro.WaitlistJoined, error) {
+	tt, ev, err := purchaseTicketType(ctx, s.db, strings.TrimSpace(req.TicketCode))
+	if err != nil {
+		return nil, err
+	}
+	if req, err = palaro.CheckWaitlistJoin(req, *tt); err != nil {
+		return nil, err
+	}
+	if err := palaro.WaitlistRefusal(*tt, ev, now); err != nil {
+		return nil, err
+	}
+	j := &palaro.WaitlistJoined{TicketType: tt, Event: ev}
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		j.Updated = false
+		var left int
+		if err := tx.QueryRowContext(ctx, `SELECT capacity - sold - held FROM ticket_types WHERE id = ?`, tt.ID).Scan(&left); err != nil {
+			return err
+		}
+		if left >= req.Quantity {
+			return stillOnSale(tt.Name, left)
+		}
+		var id int64
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT id, status FROM waitlist_entries WHERE ticket_type_id = ? AND email = ?`,
+			tt.ID, req.Email).Scan(&id, &status)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			err = tx.QueryRowContext(ctx, `INSERT INTO waitlist_entries (event_id, ticket_type_id, email, quantity, status,
+				joined_at, updated_at) VALUES (?, ?, ?, ?, 'waiting', ?, ?) RETURNING id`,
+				ev.ID, tt.ID, req.Email, req.Quantity, formatTime(now), formatTime(now)).Scan(&id)
+		case err != nil:
+		case status == palaro.WaitlistOffered:
+			return palaro.Errorf(palaro.ECONFLICT, "Tickets are already held for %s: open the link in the e-mail we sent.", req.Email)
+		case status == palaro.WaitlistWaiting:
+			j.Updated = true // keeps its place
+			_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET quantity = ?, updated_at = ? WHERE id = ?`,
+				req.Quantity, formatTime(now), id)
+		default: // claimed or passed: back in the queue, at its end
+			_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET quantity = ?, status = 'waiting', joined_at = ?,
+				updated_at = ? WHERE id = ?`, req.Quantity, formatTime(now), formatTime(now), id)
+		}
+		if err != nil {
+			return err
+		}
+		e, err := loadEntry(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		j.Entry = *e
+		return enqueue(ctx, tx, s.composer.WaitlistJoined(*j), "", now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+func stillOnSale(name string, left int) error {
+	return palaro.Errorf(palaro.ECONFLICT, "%s of %s can be bought now: no need to wait.", palaro.Tickets(left), name)
+}
+
+const entryColumns = `w.id, w.event_id, w.ticket_type_id, tt.code, tt.name, w.email, w.quantity, w.status, w.joined_at,
+	CASE WHEN w.status = 'waiting' THEN (SELECT count(*) FROM waitlist_entries o WHERE o.ticket_type_id = w.ticket_type_id
+		AND o.status = 'waiting' AND (o.joined_at < w.joined_at OR (o.joined_at = w.joined_at AND o.id <= w.id))) ELSE 0 END`
+
+func scanEntry(r rowScanner) (*palaro.WaitlistEntry, error) {
+	var e palaro.WaitlistEntry
+	var joined sql.NullString
+	if err := r.Scan(&e.ID, &e.EventID, &e.TicketTypeID, &e.TicketTypeCode, &e.TicketTypeName, &e.Email, &e.Quantity,
+		&e.Status, &joined, &e.Position); err != nil {
+		return nil, err
+	}
+	e.JoinedAt, _ = parseTime(joined)
+	return &e, nil
+}
+
+func loadEntry(ctx context.Context, q querier, id int64) (*palaro.WaitlistEntry, error) {
+	e, err := scanEntry(q.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM waitlist_entries w
+		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE w.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "No such entry on the waiting list.")
+	}
+	return e, err
+}
+
+// offerTime is how long the event's offers hold their tickets.
+func offerTime(ctx context.Context, q querier, eventID int64) (time.Duration, error) {
+	var minutes int
+	err := q.QueryRowContext(ctx, `SELECT offer_minutes FROM waitlist_settings WHERE event_id = ?`, eventID).Scan(&minutes)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.DefaultOfferTime, nil
+	}
+	return time.Duration(minutes) * time.Minute, err
+}
+
+// offerFree offers the free tickets of every ticket type with waiting entries, in list order:
+// each waiting entry, oldest first, whose quantity fits in what is still free gets an offer that
+// holds its tickets; an entry that does not fit keeps its place for the next return.
+func (s *WaitlistService) offerFree(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	_, err := s.offerFreeCount(ctx, tx, now)
+	return err
+}
+
+func (s *WaitlistService) offerFreeCount(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
+	types, err := queryIDs(ctx, tx, `SELECT DISTINCT ticket_type_id FROM waitlist_entries WHERE status = 'waiting' ORDER BY ticket_type_id`)
+	if err != nil {
+		return 0, err
+	}
+	offered := 0
+	refs := newRefCache()
+	for _, typeID := range types {
+		var eventID int64
+		var free int
+		if err := tx.QueryRowContext(ctx, `SELECT event_id, capacity - sold - held FROM ticket_types WHERE id = ?`,
+			typeID).Scan(&eventID, &free); err != nil {
+			return offered, err
+		}
+		if free <= 0 {
+			continue
+		}
+		ev, tt, err := refs.get(ctx, tx, eventID, typeID)
+		if err != nil {
+			return offered, err
+		}
+		if palaro.WaitlistRefusal(*tt, ev, now) != nil {
+			continue // sales closed: nothing to offer
+		}
+		entries, err := waitingEntries(ctx, tx, typeID)
+		if err != nil {
+			return offered, err
+		}
+		for _, e := range entries {
+			if e.Quantity > free {
+				continue
+			}
+			if _, err := s.makeOffer(ctx, tx, e, e.Quantity, false, now); err != nil {
+				return offered, err
+			}
+			offered++
+			if free -= e.Quantity; free == 0 {
+				break
+			}
+		}
+	}
+	return offered, nil
+}
+
+func queryIDs(ctx context.Context, q querier, query string, args ...any) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// waitingEntries returns a ticket type's waiting entries in list order.
+func waitingEntries(ctx context.Context, q querier, typeID int64) ([]*palaro.WaitlistEntry, error) {
+	return queryEntries(ctx, q, `w.ticket_type_id = ? AND w.status = 'waiting' ORDER BY w.joined_at, w.id`, typeID)
+}
+
+func queryEntries(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistEntry, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+entryColumns+` FROM waitlist_entries w
+		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*palaro.WaitlistEntry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// makeOffer holds quantity tickets for an entry, with the same guarded UPDATE as an order's hold,
+// records the offer and queues its e-mail. Returns ECONFLICT when too few tickets are free.
+func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.WaitlistEntry, quantity int, byHand bool, now time.Time) (*palaro.WaitlistOffer, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held + ? WHERE id = ? AND sold + held + ? <= capacity`,
+		quantity, e.TicketTypeID, quantity)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, err
+	} else if n == 0 {
+		var left int
+		if err := tx.QueryRowContext(ctx, `SELECT max(capacity - sold - held, 0) FROM ticket_types WHERE id = ?`,
+			e.TicketTypeID).Scan(&left); err != nil {
+			return nil, err
+		}
+		return nil, palaro.Errorf(palaro.ECONFLICT, "Only %s of %s free to offer: raise its capacity or wait for tickets to come back.",
+			palaro.Tickets(left), e.TicketTypeName)
+	}
+	d, err := offerTime(ctx, tx, e.EventID)
+	if err != nil {
+		return nil, err
+	}
+	token, hash := newToken()
+	o := &palaro.WaitlistOffer{EntryID: e.ID, Email: e.Email, Quantity: quantity, Status: palaro.OfferOpen,
+		ByHand: byHand, OfferedAt: now, ExpiresAt: now.Add(d)}
+	if err := tx.QueryRowContext(ctx, `INSERT INTO waitlist_offers (entry_id, ticket_type_id, quantity, token_hash,
+		status, by_hand, offered_at, expires_at) VALUES (?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id`, e.ID, e.TicketTypeID,
+		quantity, hash, boolInt(byHand), formatTime(now), formatTime(o.ExpiresAt)).Scan(&o.ID); err != nil {
+		return nil, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'offered', updated_at = ? WHERE id = ?`,
+		formatTime(now), e.ID); err != nil {
+		return nil, err
+	}
+	if o.Event, o.TicketType, err = newRefCache().get(ctx, tx, e.EventID, e.TicketTypeID); err != nil {
+		return nil, err
+	}
+	return o, enqueue(ctx, tx, s.composer.WaitlistOffer(o, token), "", now)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Advance expires unclaimed offers and offers the free tickets, in one unit of the writer.
+func (s *WaitlistService) Advance(ctx context.Context, now time.Time) (expired, offered int, err error) {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if expired, err = expireOffers(ctx, tx, now); err != nil {
+			return err
+		}
+		offered, err = s.offerFreeCount(ctx, tx, now)
+		return err
+	})
+	return expired, offered, err
+}
+
+// expireOffers closes the open offers whose time ended at or before now, gives their tickets back
+// and marks their entries passed.
+func expireOffers(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, entry_id, ticket_type_id, quantity FROM waitlist_offers
+		WHERE status = 'open' AND expires_at <= ? ORDER BY id`, formatTime(now))
+	if err != nil {
+		return 0, err
+	}
+	type lapsed struct {
+		id, entry, typeID int64
+		quantity          int
+	}
+	var offers []lapsed
+	for rows.Next() {
+		var l lapsed
+		if err := rows.Scan(&l.id, &l.entry, &l.typeID, &l.quantity); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		offers = append(offers, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, l := range offers {
+		ok, err := closeOffer(ctx, tx, l.id, palaro.OfferExpired, "", now)
+		if err != nil {
+			return n, err
+		}
+		if !ok {
+			continue
+		}
+		if err := unhold(ctx, tx, l.typeID, l.quantity); err != nil {
+			return n, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'passed', updated_at = ? WHERE id = ? AND status = 'offered'`,
+			formatTime(now), l.entry); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// closeOffer moves an open offer to status; false when it was not open any more.
+func closeOffer(ctx context.Context, tx *sql.Tx, id int64, status, orderPublicID string, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE waitlist_offers SET status = ?, closed_at = ?, order_public_id = ?
+		WHERE id = ? AND status = 'open'`, status, formatTime(now), orderPublicID, id)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// unhold gives back tickets an offer held.
+func unhold(ctx context.Context, tx *sql.Tx, typeID int64, quantity int) error {
+	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ? AND held >= ?`, quantity, typeID, quantity)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("ticket type %d holds fewer than the %d tickets of an offer", typeID, quantity)
+	}
+	return nil
+}
+
+// claimOffer lets order o buy the tickets of the offer with token, inside the order's unit: the
+// offer must be open, unexpired, for o's ticket type, e-mail address and exact quantity. Its hold
+// is given back here so that the order's own guarded hold, right after, takes those tickets.
+func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, now time.Time) error {
+	var id, entryID, typeID int64
+	var quantity int
+	var status, email string
+	var expires sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT f.id, f.entry_id, f.ticket_type_id, f.quantity, f.status, f.expires_at, w.email
+		FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id WHERE f.token_hash = ?`,
+		hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &quantity, &status, &expires, &email)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.Errorf(palaro.ENOTFOUND, "This waiting-list offer was not found.")
+	} else if err != nil {
+		return err
+	}
+	until, _ := parseTime(expires)
+	switch {
+	case status == palaro.OfferClaimed:
+		return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer was already used.")
+	case status != palaro.OfferOpen || !now.Before(until):
+		return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer has expired: the tickets went to the next person on the list.")
+	case typeID != o.TicketTypeID:
+		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for another ticket.")
+	case email != o.Email:
+		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for %s: please buy with that e-mail address.", email)
+	case quantity != o.Quantity:
+		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for exactly %s.", palaro.Tickets(quantity))
+	}
+	if ok, err := closeOffer(ctx, tx, id, palaro.OfferClaimed, o.PublicID, now); err != nil {
+		return err
+	} else if !ok {
+		return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer was already used.")
+	}
+	if err := unhold(ctx, tx, typeID, quantity); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'claimed', updated_at = ? WHERE id = ?`, formatTime(now), entryID)
+	return err
+}
+
+// FindOffer returns the offer of a link token with its event and ticket type.
+func (s *WaitlistService) FindOffer(ctx context.Context, token string) (*palaro.WaitlistOffer, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	offers, err := queryOffers(ctx, tx, `f.token_hash = ?`, hashToken(strings.TrimSpace(token)))
+	if err != nil {
+		return nil, err
+	}
+	if len(offers) == 0 {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "This waiting-list offer was not found.")
+	}
+	o := offers[0]
+	var eventID int64
+	if err := tx.QueryRowContext(ctx, `SELECT event_id FROM waitlist_entries WHERE id = ?`, o.EntryID).Scan(&eventID); err != nil {
+		return nil, err
+	}
+	if o.Event, o.TicketType, err = newRefCache().get(ctx, tx, eventID, typeOfOffer(ctx, tx, o.ID)); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func typeOfOffer(ctx context.Context, q querier, id int64) int64 {
+	var t int64
+	_ = q.QueryRowContext(ctx, `SELECT ticket_type_id FROM waitlist_offers WHERE id = ?`, id).Scan(&t)
+	return t
+}
+
+func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistOffer, error) {
+	rows, err := q.QueryContext(ctx, `SELECT f.id, f.entry_id, w.email, f.quantity, f.status, f.by_hand, f.offered_at,
+		f.expires_at, f.closed_at, f.order_public_id FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id
+		WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*palaro.WaitlistOffer
+	for rows.Next() {
+		var o palaro.WaitlistOffer
+		var byHand int
+		var offered, expires, closed sql.NullString
+		if err := rows.Scan(&o.ID, &o.EntryID, &o.Email, &o.Quantity, &o.Status, &byHand, &offered, &expires, &closed,
+			&o.OrderPublicID); err != nil {
+			return nil, err
+		}
+		o.ByHand = byHand == 1
+		o.OfferedAt, _ = parseTime(offered)
+		o.ExpiresAt, _ = parseTime(expires)
+		o.ClosedAt, _ = parseTime(closed)
+		out = append(out, &o)
+	}
+	return out, rows.Err()
+}
+
+// Board returns an event's waiting lists in order, each entry with its offers.
+func (s *WaitlistService) Board(ctx context.Context, eventID int64) (*palaro.WaitlistBoard, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	b := &palaro.WaitlistBoard{}
+	if b.OfferTime, err = offerTime(ctx, tx, eventID); err != nil {
+		return nil, err
+	}
+	// waiting entries first (in list order), then the others by when they last changed
+	entries, err := queryEntries(ctx, tx, `w.event_id = ? ORDER BY tt.position, tt.id,
+		CASE WHEN w.status = 'waiting' THEN 0 ELSE 1 END, w.joined_at, w.id LIMIT 2000`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	offers, err := queryOffers(ctx, tx, `w.event_id = ? ORDER BY f.id`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	byEntry := map[int64][]palaro.WaitlistOffer{}
+	for _, o := range offers {
+		byEntry[o.EntryID] = append(byEntry[o.EntryID], *o)
+	}
+	for _, e := range entries {
+		e.Offers = byEntry[e.ID]
+		b.Entries = append(b.Entries, *e)
+	}
+	return b, nil
+}
+
+// SetOfferTime sets how long the event's offers hold their tickets.
+func (s *WaitlistService) SetOfferTime(ctx context.Context, eventID int64, hours int, actor string) error {
+	if err := palaro.CheckOfferHours(hours); err != nil {
+		return err
+	}
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO waitlist_settings (event_id, offer_minutes) VALUES (?, ?)
+			ON CONFLICT (event_id) DO UPDATE SET offer_minutes = excluded.offer_minutes`, eventID, hours*60); err != nil {
+			return err
+		}
+		return auditOn(ctx, tx, eventID, actor, fmt.Sprintf("waiting-list offer time set to %d hours", hours), "", s.db.Now())
+	})
+}
+
+// auditOn appends to an event's audit log inside tx.
+func auditOn(ctx context.Context, tx *sql.Tx, eventID int64, actor, action, detail string, now time.Time) error {
+	orgID, err := eventOrg(ctx, tx, eventID)
+	if err != nil {
+		return err
+	}
+	return audit(ctx, tx, orgID, eventID, actor, action, detail, now)
+}
+
+// OfferByHand offers tickets to one entry of the event's list, out of order.
+func (s *WaitlistService) OfferByHand(ctx context.Context, eventID, entryID int64, quantity int, actor string, now time.Time) (*palaro.WaitlistOffer, error) {
+	var o *palaro.WaitlistOffer
+	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		e, err := loadEntry(ctx, tx, entryID)
+		if err != nil {
+			return err
+		}
+		if e.EventID != eventID {
+			return palaro.Errorf(palaro.ENOTFOUND, "No such entry on the waiting list.")
+		}
+		if e.Status == palaro.WaitlistOffered {
+			return palaro.Errorf(palaro.ECONFLICT, "%s already has an open offer.", e.Email)
+		}
+		if quantity < 1 || quantity > e.Quantity {
+			return palaro.Errorf(palaro.EINVALID, "Offer between 1 and %s to %s.", palaro.Tickets(e.Quantity), e.Email)
+		}
+		if o, err = s.makeOffer(ctx, tx, e, quantity, true, now); err != nil {
+			return err
+		}
+		return auditOn(ctx, tx, eventID, actor, fmt.Sprintf("waiting list: %s offered by hand to %s", palaro.Tickets(quantity), e.Email), "", now)
+	})
+	return o, err
+}
