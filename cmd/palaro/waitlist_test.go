@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -183,11 +182,12 @@ func TestWaitlist_OfferChainOverHTTP(t *testing.T) {
 	}
 	_, raw = buyer.postJSON("/v1/ticket/buy", body("first@example.ph"))
 	require.Contains(t, raw, "This waiting-list offer is for second@example.ph")
-	status, raw = buyer.postJSON("/v1/ticket/buy", body("second@example.ph"))
-	require.Equal(t, http.StatusOK, status, raw)
-	var res map[string]any
-	require.NoError(t, json.Unmarshal([]byte(raw), &res))
-	require.EqualValues(t, 200, res["responseCode"], raw)
+	// the form works without JavaScript too: it posts the offer back with its action
+	require.Contains(t, page, `action="/b/`+code+`?offer=`+token+`"`)
+	require.Regexp(t, `<input id="email"[^>]*value="second@example.ph"[^>]*readonly`, page)
+	status, page = buyer.post("/b/"+code+"?offer="+token, url.Values{"email": {"second@example.ph"}, "quantity": {"1"},
+		"firstName": {"Ana"}, "lastName": {"Cruz"}, "mobileNumber": {"0917-555-0101"}, "paymentType": {"QR"}})
+	require.Equal(t, http.StatusSeeOther, status, page)
 	_, page = buyer.get(link)
 	require.Contains(t, page, "You used this offer")
 
