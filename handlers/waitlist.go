@@ -71,6 +71,9 @@ func (s *Server) waitlistPage(c *echo.Context) error {
 		return render(c, http.StatusOK, views.WaitlistPage(p, v))
 	}
 	email, quantity := strings.TrimSpace(c.FormValue("email")), strings.TrimSpace(c.FormValue("quantity"))
+	if err := s.throttleMail(c, mailRecipient(email)); err != nil {
+		return err // a join e-mails its address: one visitor cannot flood an inbox
+	}
 	n, convErr := strconv.Atoi(quantity)
 	if convErr != nil {
 		n = 0 // refused below with the range

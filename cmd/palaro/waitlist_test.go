@@ -96,6 +96,10 @@ func TestWaitlist_JoinWithoutJavaScript(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	require.Contains(t, page, "You were on the waiting list already")
 	require.Contains(t, page, "#1", "the place is kept")
+	status, _ = newVisitor(t, a).post("/waitlist/"+code, url.Values{"email": {"fan@example.ph"}, "quantity": {"2"}})
+	require.Equal(t, http.StatusOK, status, "the fifth e-mail to the address in 20 minutes")
+	status, _ = newVisitor(t, a).post("/waitlist/"+code, url.Values{"email": {"fan@example.ph"}, "quantity": {"2"}})
+	require.Equal(t, http.StatusTooManyRequests, status, "joins e-mail their address: one cannot flood an inbox")
 
 	_, page = v.get("/waitlist/dota-2-visayas-major-lower")
 	require.Contains(t, page, "seats that come back show on the seat map", "a seated type has no waiting list")
