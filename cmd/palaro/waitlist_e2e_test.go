@@ -35,7 +35,7 @@ func TestWaitlist_Browser(t *testing.T) {
 		chromedp.Navigate(a.URL+"/e/"+event),
 		chromedp.Click(`[data-quick-buy="`+code+`"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.sheet-backdrop.open #quick-email`, chromedp.ByQuery)))
-	soldOut(t, a, code)
+	sellOut(t, a, code)
 	require.NoError(t, chromedp.Run(b, typeInto("quick-email", "visitor@example.ph"), pay("Pay by QR PH"),
 		chromedp.WaitVisible(`.sheet a[href="/waitlist/`+code+`"]`, chromedp.ByQuery)))
 	screenshot(t, b, "waitlist-quick-buy")
@@ -98,7 +98,7 @@ func TestWaitlistConsole_Browser(t *testing.T) {
 	a := startApp(t)
 	const code = demoOwnedType
 	base := "/organizer/events/" + demoOwnedEvent
-	soldOut(t, a, code)
+	sellOut(t, a, code)
 	for _, email := range []string{"first@example.ph", "second@example.ph"} {
 		status, page := newVisitor(t, a).post("/waitlist/"+code, url.Values{"email": {email}, "quantity": {"2"}})
 		require.Equal(t, http.StatusOK, status, page)

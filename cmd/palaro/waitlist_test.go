@@ -15,8 +15,8 @@ import (
 	"palaro/store"
 )
 
-// soldOut takes what is left of a ticket type off sale (as if it sold) and drops the page caches.
-func soldOut(t *testing.T, a *testApp, code string) {
+// sellOut takes what is left of a ticket type off sale (as if it sold) and drops the page caches.
+func sellOut(t *testing.T, a *testApp, code string) {
 	t.Helper()
 	_, err := a.db.Writer().Exec(`UPDATE ticket_types SET capacity = sold + held WHERE code = ?`, code)
 	require.NoError(t, err)
@@ -57,7 +57,7 @@ func TestWaitlist_JoinWithoutJavaScript(t *testing.T) {
 	require.Contains(t, page, "can be bought now", "a type on sale has no waiting list")
 	require.NotContains(t, page, `id="waitlist-form"`)
 
-	soldOut(t, a, code)
+	sellOut(t, a, code)
 	_, page = v.get("/e/" + event)
 	require.Contains(t, page, `href="/waitlist/`+code+`"`, "the sold-out type's button leads to its waiting list")
 	require.Contains(t, page, "Join the waiting list")
@@ -115,7 +115,7 @@ func TestWaitlist_OfferChainOverHTTP(t *testing.T) {
 	ctx := context.Background()
 	const code = demoOwnedType
 	base := "/organizer/events/" + demoOwnedEvent
-	soldOut(t, a, code)
+	sellOut(t, a, code)
 	for _, email := range []string{"first@example.ph", "second@example.ph"} {
 		status, page := newVisitor(t, a).post("/waitlist/"+code, url.Values{"email": {email}, "quantity": {"1"}})
 		require.Equal(t, http.StatusOK, status, page)
