@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"net/http"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -99,10 +97,7 @@ func TestWaitlistConsole_Browser(t *testing.T) {
 	const code = demoOwnedType
 	base := "/organizer/events/" + demoOwnedEvent
 	sellOut(t, a, code)
-	for _, email := range []string{"first@example.ph", "second@example.ph"} {
-		status, page := newVisitor(t, a).post("/waitlist/"+code, url.Values{"email": {email}, "quantity": {"2"}})
-		require.Equal(t, http.StatusOK, status, page)
-	}
+	joinWaitlist(t, a, code, "2", "first@example.ph", "second@example.ph")
 	addCapacity(t, a, code, 1) // one place: both asked for two, so the job offers it to nobody
 
 	b := newBrowser(t)

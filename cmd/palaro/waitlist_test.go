@@ -44,6 +44,16 @@ func lastMail(t *testing.T, a *testApp, to, kind string) palaro.OutboxMessage {
 	return palaro.OutboxMessage{}
 }
 
+// joinWaitlist puts each address on a ticket type's waiting list for quantity tickets, each from
+// its own visitor's form.
+func joinWaitlist(t *testing.T, a *testApp, code, quantity string, emails ...string) {
+	t.Helper()
+	for _, email := range emails {
+		status, page := newVisitor(t, a).post("/waitlist/"+code, url.Values{"email": {email}, "quantity": {quantity}})
+		require.Equal(t, http.StatusOK, status, page)
+	}
+}
+
 var offerPath = regexp.MustCompile(`/waitlist/offer/[A-Za-z0-9_-]+`)
 
 // TestWaitlist_JoinWithoutJavaScript joins a sold-out type's waiting list with plain form posts:
@@ -116,10 +126,7 @@ func TestWaitlist_OfferChainOverHTTP(t *testing.T) {
 	const code = demoOwnedType
 	base := "/organizer/events/" + demoOwnedEvent
 	sellOut(t, a, code)
-	for _, email := range []string{"first@example.ph", "second@example.ph"} {
-		status, page := newVisitor(t, a).post("/waitlist/"+code, url.Values{"email": {email}, "quantity": {"1"}})
-		require.Equal(t, http.StatusOK, status, page)
-	}
+	joinWaitlist(t, a, code, "1", "first@example.ph", "second@example.ph")
 
 	owner := signedIn(t, a, store.DemoOrganizerEmail)
 	_, page := owner.get(base)
