@@ -190,8 +190,15 @@ func (m *Manager) Configure(ctx context.Context, ev *palaro.Event, actor string,
 
 // Join gives a browser a place: drawn at the opening when it arrives before, else the next one.
 func (m *Manager) Join(ctx context.Context, eventID int64, now time.Time) (int64, error) {
-	if m.Settings(eventID) == nil {
+	q := m.Settings(eventID)
+	if q == nil {
 		return 0, palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
+	}
+	if !q.Opened && !now.Before(q.OpensAt) {
+		// draw first: a browser arriving after the opening joins at the end, not in the draw
+		if err := m.draw(ctx, eventID); err != nil {
+			return 0, err
+		}
 	}
 	p, version, err := m.store.JoinQueue(ctx, eventID, now.UTC().Truncate(time.Second))
 	if err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -184,4 +185,59 @@ func indexOf(s []int, v int) int {
 		}
 	}
 	return -1
+}
+
+// TestQueue_JoinsRacingTheDraw: browsers join from many goroutines at the opening while the draw
+// runs; every one ends with its own place, the places are 1..n, those who came after the opening
+// follow the drawn ones, and this server's memory agrees with a copy loaded afresh from the
+// database (as another server's would be).
+func TestQueue_JoinsRacingTheDraw(t *testing.T) {
+	f := newQueueFixture(t)
+	ctx := context.Background()
+	opens := fixtureNow.UTC().Add(time.Minute)
+	require.NoError(t, f.manager.Configure(ctx, f.event, "org@example.ph", &palaro.QueueSettings{OpensAt: opens, AdmitPerMinute: 120}, fixtureNow))
+	const early, racing = 100, 200
+	ids := make(chan int64, early+racing)
+	isEarly := map[int64]bool{}
+	for range early {
+		id, err := f.manager.Join(ctx, f.event.ID, fixtureNow)
+		require.NoError(t, err)
+		ids <- id
+		isEarly[id] = true
+	}
+	var wg sync.WaitGroup
+	for i := range racing {
+		wg.Go(func() {
+			id, err := f.manager.Join(ctx, f.event.ID, opens.Add(time.Duration(i%3)*time.Second))
+			if err == nil {
+				ids <- id
+			}
+		})
+		if i == racing/2 {
+			wg.Go(func() { require.NoError(t, f.manager.Sync(ctx, opens)) }) // the draw, mid-rush
+		}
+	}
+	wg.Wait()
+	close(ids)
+	require.NoError(t, f.manager.Sync(ctx, opens))
+	fresh := queue.NewManager(NewQueueStore(f.db))
+	require.NoError(t, fresh.Load(ctx))
+	seen := map[int]bool{}
+	at := opens.Add(time.Minute)
+	for id := range ids {
+		mine, err := f.manager.Status(ctx, f.event.ID, id, at)
+		require.NoError(t, err)
+		require.NotNil(t, mine.Position, "place %d", id)
+		theirs, err := fresh.Status(ctx, f.event.ID, id, at)
+		require.NoError(t, err)
+		require.Equal(t, *theirs.Position, *mine.Position)
+		require.Equal(t, theirs.EstimatedWaitSeconds, mine.EstimatedWaitSeconds)
+		require.False(t, seen[*mine.Position], "place %d given twice", *mine.Position)
+		require.Equal(t, isEarly[id], *mine.Position <= early, "only the early arrivals are in the draw; the rest join after them")
+		seen[*mine.Position] = true
+	}
+	require.Len(t, seen, early+racing)
+	for p := 1; p <= early+racing; p++ {
+		require.True(t, seen[p], "place %d missing", p)
+	}
 }
