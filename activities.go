@@ -247,6 +247,10 @@ func (in *ActivityInput) Validate() error {
 			break
 		}
 		seen[p.Code] = true
+		if !safePrizeImage(p.ImageURL) {
+			f["prizes"] = fmt.Sprintf("Prize %d: the picture is a built-in one (img/prizes/…), a path of this site or an https:// address.", i+1)
+			break
+		}
 	}
 	if len(f) > 0 {
 		return &Error{Code: EINVALID, Message: "Please correct the activity.", Fields: f}
@@ -282,3 +286,10 @@ type ActivityAdmin interface {
 
 // PrizeImageURL is the served URL of an uploaded prize picture.
 func PrizeImageURL(id int64) string { return fmt.Sprintf("/prize-images/%d.png", id) }
+
+// builtinImageRE is the name of an embedded picture (static/img/…).
+var builtinImageRE = regexp.MustCompile(`^img/[a-z0-9_-]+(/[a-z0-9_-]+)*\.(svg|png|jpg|webp)$`)
+
+// safePrizeImage reports whether a prize's picture is one a scratch card may show: none, an
+// embedded picture, a path of this site or an https address.
+func safePrizeImage(s string) bool { return builtinImageRE.MatchString(s) || safeLink(s) }
