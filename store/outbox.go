@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,8 +86,9 @@ func scanOutbox(r rowScanner) (outboxRow, error) {
 
 // composeOrderMessages composes the e-mails of rows that name an order and carry no body yet,
 // from their orders as they are now (read from the read pool, outside the writer).
-func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxRow) ([]palaro.OutboxMessage, error) {
-	msgs := make([]palaro.OutboxMessage, len(rows))
+// An order that no longer exists leaves its message as it is and is named in gone.
+func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxRow) (msgs []palaro.OutboxMessage, gone []int64, err error) {
+	msgs = make([]palaro.OutboxMessage, len(rows))
 	var tx *sql.Tx
 	defer func() {
 		if tx != nil {
@@ -100,21 +102,23 @@ func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxR
 		}
 		composer := s.db.composer
 		if composer == nil {
-			return nil, fmt.Errorf("outbox message %d: no composer for order e-mails", r.ID)
+			return nil, nil, fmt.Errorf("outbox message %d: no composer for order e-mails", r.ID)
 		}
 		if tx == nil {
-			var err error
 			if tx, err = s.db.beginRead(ctx); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		o, err := loadOrder(ctx, tx, `o.id = ?`, r.orderID.Int64)
-		if err != nil {
-			return nil, fmt.Errorf("outbox message %d: %w", r.ID, err)
+		if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+			gone = append(gone, r.ID)
+			continue
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("outbox message %d: %w", r.ID, err)
 		}
 		msgs[i].Message = composer.OrderConfirmation(o)
 	}
-	return msgs, nil
+	return msgs, gone, nil
 }
 
 // ClaimDue claims up to limit due pending messages for lease and returns them, oldest first,
@@ -167,7 +171,19 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 	if err != nil || len(claimed) == 0 {
 		return nil, err
 	}
-	return s.composeOrderMessages(ctx, claimed)
+	msgs, gone, err := s.composeOrderMessages(ctx, claimed)
+	if err != nil || len(gone) == 0 {
+		return msgs, err
+	}
+	// a message whose order no longer exists cannot be written: it fails for good, alone
+	outcomes := make([]palaro.OutboxOutcome, len(gone))
+	for i, id := range gone {
+		outcomes[i] = palaro.OutboxOutcome{ID: id, Error: "its order no longer exists"}
+	}
+	if err := s.Record(ctx, outcomes); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(msgs, func(m palaro.OutboxMessage) bool { return slices.Contains(gone, m.ID) }), nil
 }
 
 // Record stores the outcomes of sends in one unit of the writer: a failed one keeps its error and
@@ -249,5 +265,6 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	return s.composeOrderMessages(ctx, found)
+	msgs, _, err := s.composeOrderMessages(ctx, found)
+	return msgs, err
 }

@@ -447,3 +447,29 @@ func TestWriter_InvalidOrderFailsAlone(t *testing.T) {
 	require.Equal(t, int64(4), after.Units-before.Units, "the holding unit and three orders")
 	require.Equal(t, int64(2), after.Commits-before.Commits, "the holding unit's commit, then one for the three orders")
 }
+
+// TestOutbox_OrderGoneFailsAlone proves a queued order e-mail whose order no longer exists fails
+// for good, alone: the claim returns the other order's e-mail, composed, and marks the orphan
+// failed instead of claiming it again and again.
+func TestOutbox_OrderGoneFailsAlone(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "orphan", 0, 10, 1)
+	o, err := f.purchases.CreateOrder(ctx, freeRequest(code, 1, "kept@x.ph"), f.now)
+	require.NoError(t, err)
+	_, err = f.db.write.Exec(`INSERT INTO outbox (channel, kind, recipient, subject, body_text, body_html, dedupe_key,
+		order_id, next_attempt_at, created_at) VALUES ('email', 'order_confirmation', 'orphan@x.ph', '', '', '',
+		'order-confirmation:999999', 999999, ?, ?)`, formatTime(f.now), formatTime(f.now))
+	require.NoError(t, err)
+
+	claimed, err := f.outbox.ClaimDue(ctx, f.now, 10, time.Minute)
+	require.NoError(t, err)
+	require.Len(t, claimed, 1)
+	require.Equal(t, o.Email, claimed[0].To)
+	require.Contains(t, claimed[0].Text, o.PublicID)
+	orphan, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "orphan@x.ph"})
+	require.NoError(t, err)
+	require.Len(t, orphan, 1)
+	require.Equal(t, palaro.MessageFailed, orphan[0].Status)
+	require.Equal(t, "its order no longer exists", orphan[0].LastError)
+}
