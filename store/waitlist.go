@@ -59,29 +59,11 @@ func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now
 		if left >= req.Quantity {
 			return stillOnSale(tt.Name, left)
 		}
-		var id int64
-		var status string
-		err := tx.QueryRowContext(ctx, `SELECT id, status FROM waitlist_entries WHERE ticket_type_id = ? AND email = ?`,
-			tt.ID, req.Email).Scan(&id, &status)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			err = tx.QueryRowContext(ctx, `INSERT INTO waitlist_entries (event_id, ticket_type_id, email, quantity, status,
-				joined_at, updated_at) VALUES (?, ?, ?, ?, 'waiting', ?, ?) RETURNING id`,
-				ev.ID, tt.ID, req.Email, req.Quantity, formatTime(now), formatTime(now)).Scan(&id)
-		case err != nil:
-		case status == palaro.WaitlistOffered:
-			return palaro.Errorf(palaro.ECONFLICT, "Tickets are already held for %s: open the link in the e-mail we sent.", req.Email)
-		case status == palaro.WaitlistWaiting:
-			j.Updated = true // keeps its place
-			_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET quantity = ?, updated_at = ? WHERE id = ?`,
-				req.Quantity, formatTime(now), id)
-		default: // claimed or passed: back in the queue, at its end
-			_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET quantity = ?, status = 'waiting', joined_at = ?,
-				updated_at = ? WHERE id = ?`, req.Quantity, formatTime(now), formatTime(now), id)
-		}
+		id, updated, err := joinEntry(ctx, tx, ev.ID, tt.ID, req, now)
 		if err != nil {
 			return err
 		}
+		j.Updated = updated
 		e, err := loadEntry(ctx, tx, id)
 		if err != nil {
 			return err
@@ -93,6 +75,43 @@ func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now
 		return nil, err
 	}
 	return j, nil
+}
+
+// joinEntry inserts the address's entry, or updates the one it has, without a read-then-write
+// race (two joins at once on two servers): the insert gives way to the unique key, and each
+// update is conditional on the status it read. updated says the entry was waiting already.
+func joinEntry(ctx context.Context, tx *sql.Tx, eventID, typeID int64, req palaro.WaitlistJoin, now time.Time) (id int64, updated bool, err error) {
+	err = tx.QueryRowContext(ctx, `INSERT INTO waitlist_entries (event_id, ticket_type_id, email, quantity, status,
+		joined_at, updated_at) VALUES (?, ?, ?, ?, 'waiting', ?, ?) ON CONFLICT (ticket_type_id, email) DO NOTHING RETURNING id`,
+		eventID, typeID, req.Email, req.Quantity, formatTime(now), formatTime(now)).Scan(&id)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return id, false, err
+	}
+	var status string
+	if err := tx.QueryRowContext(ctx, `SELECT id, status FROM waitlist_entries WHERE ticket_type_id = ? AND email = ?`,
+		typeID, req.Email).Scan(&id, &status); err != nil {
+		return 0, false, err
+	}
+	var res sql.Result
+	switch status {
+	case palaro.WaitlistOffered:
+		return 0, false, palaro.Errorf(palaro.ECONFLICT, "Tickets are already held for %s: open the link in the e-mail we sent.", req.Email)
+	case palaro.WaitlistWaiting: // keeps its place
+		res, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET quantity = ?, updated_at = ? WHERE id = ? AND status = 'waiting'`,
+			req.Quantity, formatTime(now), id)
+	default: // claimed or passed: back in the queue, at its end
+		res, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET quantity = ?, status = 'waiting', joined_at = ?,
+			updated_at = ? WHERE id = ? AND status = ?`, req.Quantity, formatTime(now), formatTime(now), id, status)
+	}
+	if err != nil {
+		return 0, false, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, false, err
+	} else if n == 0 {
+		return 0, false, palaro.Errorf(palaro.ECONFLICT, "The waiting list changed for %s meanwhile: please try again.", req.Email)
+	}
+	return id, status == palaro.WaitlistWaiting, nil
 }
 
 func stillOnSale(name string, left int) error {
@@ -173,7 +192,9 @@ func (s *WaitlistService) offerFreeCount(ctx context.Context, tx *sql.Tx, now ti
 			if e.Quantity > free {
 				continue
 			}
-			if _, err := s.makeOffer(ctx, tx, e, e.Quantity, false, now); err != nil {
+			if _, err := s.makeOffer(ctx, tx, e, e.Quantity, false, now); palaro.ErrorCode(err) == palaro.ECONFLICT {
+				continue // offered meanwhile, or the tickets went meanwhile: the write that gave them back still stands
+			} else if err != nil {
 				return offered, err
 			}
 			offered++
@@ -228,7 +249,19 @@ func queryEntries(ctx context.Context, q querier, where string, args ...any) ([]
 // makeOffer holds quantity tickets for an entry, with the same guarded UPDATE as an order's hold,
 // records the offer and queues its e-mail. Returns ECONFLICT when too few tickets are free.
 func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.WaitlistEntry, quantity int, byHand bool, now time.Time) (*palaro.WaitlistOffer, error) {
-	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held + ? WHERE id = ? AND sold + held + ? <= capacity`,
+	// the entry moves from the status it was read in, or not at all: two offers made at once (by
+	// hand and by a return, or on two servers) cannot both go to it
+	res, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'offered', updated_at = ? WHERE id = ? AND status = ?
+		AND status != 'offered'`, formatTime(now), e.ID, e.Status)
+	if err != nil {
+		return nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return nil, err
+	} else if n == 0 {
+		return nil, palaro.Errorf(palaro.ECONFLICT, "%s already has an open offer.", e.Email)
+	}
+	res, err = tx.ExecContext(ctx, `UPDATE ticket_types SET held = held + ? WHERE id = ? AND sold + held + ? <= capacity`,
 		quantity, e.TicketTypeID, quantity)
 	if err != nil {
 		return nil, err
@@ -236,13 +269,16 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, err
 	} else if n == 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = ? WHERE id = ?`, e.Status, e.ID); err != nil {
+			return nil, err // no offer after all: the entry keeps its status
+		}
 		var left int
-		if err := tx.QueryRowContext(ctx, `SELECT max(capacity - sold - held, 0) FROM ticket_types WHERE id = ?`,
+		if err := tx.QueryRowContext(ctx, `SELECT capacity - sold - held FROM ticket_types WHERE id = ?`,
 			e.TicketTypeID).Scan(&left); err != nil {
 			return nil, err
 		}
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Only %s of %s free to offer: raise its capacity or wait for tickets to come back.",
-			palaro.Tickets(left), e.TicketTypeName)
+			palaro.Tickets(max(left, 0)), e.TicketTypeName)
 	}
 	d, err := offerTime(ctx, tx, e.EventID)
 	if err != nil {
@@ -254,10 +290,6 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 	if err := tx.QueryRowContext(ctx, `INSERT INTO waitlist_offers (entry_id, ticket_type_id, quantity, token_hash,
 		status, by_hand, offered_at, expires_at) VALUES (?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id`, e.ID, e.TicketTypeID,
 		quantity, hash, boolInt(byHand), formatTime(now), formatTime(o.ExpiresAt)).Scan(&o.ID); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'offered', updated_at = ? WHERE id = ?`,
-		formatTime(now), e.ID); err != nil {
 		return nil, err
 	}
 	if o.Event, o.TicketType, err = newRefCache().get(ctx, tx, e.EventID, e.TicketTypeID); err != nil {

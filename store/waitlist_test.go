@@ -330,3 +330,27 @@ func TestWaitlist_CapacityGuardWhileOffersAreOut(t *testing.T) {
 	require.Equal(t, [2]int{2, 1}, [2]int{sold, held})
 	require.Equal(t, 2, ok, "the claim and the cancellation succeeded, no rush buyer did")
 }
+
+// TestWaitlist_ConcurrentJoinsOneEntry sends one address's joins at once: one entry, each join
+// answered (the insert gives way to the unique key, the others update it).
+func TestWaitlist_ConcurrentJoinsOneEntry(t *testing.T) {
+	ctx := context.Background()
+	f := newWaitlistFixture(t)
+	code := f.addTicketType(t, "wl-same", 50000, 1, 4)
+	_, err := f.purchases.CreateOrder(ctx, paidRequest(code, 1, "a@x.ph"), f.clock)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan error, 12)
+	for i := range 12 {
+		wg.Go(func() {
+			_, err := f.lists.Join(ctx, palaro.WaitlistJoin{TicketCode: code, Email: "same@x.ph", Quantity: 1 + i%4}, f.clock)
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM waitlist_entries WHERE email = 'same@x.ph'`))
+}
