@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -230,4 +231,49 @@ func TestAPI_WebhookMatchesStrictly(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, refused, 4, "the operator lists the refused events")
 	})
+}
+
+// TestAPI_WebhookTwentyAtOnce proves a gateway delivering one paid event twenty times at once
+// (retries in parallel) over HTTP fulfils the order once: every delivery is answered 200, and the
+// order has its two tickets, one confirmation e-mail and one recorded event.
+func TestAPI_WebhookTwentyAtOnce(t *testing.T) {
+	ctx := context.Background()
+	f, _ := withSandbox(t, "/lost") // the sandbox's own delivery is lost: only ours arrive
+	o, _ := buyPaid(t, f, "")
+	header, body := signedPaidEvent(t, "evt_twenty", o.ProviderRef, o.PublicID, o.Total, "PHP", false, f.now)
+	start := make(chan struct{})
+	statuses := make(chan int, 20)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			<-start
+			req, _ := http.NewRequest("POST", f.http.URL+"/v1/payment/webhook/sandbox", bytes.NewReader(body))
+			req.Header.Set(payment.SignatureHeader, header)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				statuses <- 0
+				return
+			}
+			resp.Body.Close()
+			statuses <- resp.StatusCode
+		})
+	}
+	close(start)
+	wg.Wait()
+	close(statuses)
+	for status := range statuses {
+		require.Equal(t, 200, status)
+	}
+	got, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+	require.NoError(t, err)
+	require.Equal(t, palaro.OrderPaid, got.Status)
+	require.Len(t, got.Tickets, 2)
+	var tickets, events int
+	require.NoError(t, f.db.Writer().QueryRow(`SELECT (SELECT count(*) FROM tickets WHERE order_id = ?),
+		(SELECT count(*) FROM payment_events WHERE event_id = 'evt_twenty')`, got.ID).Scan(&tickets, &events))
+	require.Equal(t, 2, tickets, "tickets issued once")
+	require.Equal(t, 1, events)
+	msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "payer@x.ph"})
+	require.NoError(t, err)
+	require.Len(t, msgs, 1, "one confirmation e-mail")
 }
