@@ -118,12 +118,16 @@ type WaitlistComposer interface {
 	WaitlistJoined(j WaitlistJoined) Message
 	// WaitlistOffer tells an entry that tickets are held for it, with the link carrying token.
 	WaitlistOffer(o *WaitlistOffer, token string) Message
+	// WaitlistOfferExpired tells an entry that its offer ended unclaimed and passed on.
+	WaitlistOfferExpired(o *WaitlistOffer) Message
 }
 
 // Message kinds of the waiting list.
 const (
 	MessageWaitlistJoined = "waitlist_joined"
 	MessageWaitlistOffer  = "waitlist_offer"
+	// MessageWaitlistOfferExpired tells a person their offer ended unclaimed.
+	MessageWaitlistOfferExpired = "waitlist_offer_expired"
 )
 
 // WaitlistPath is the page where a visitor joins a ticket type's waiting list.

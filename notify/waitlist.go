@@ -53,3 +53,23 @@ func (c Composer) WaitlistOffer(o *palaro.WaitlistOffer, token string) palaro.Me
 	}
 	return c.message(palaro.MessageWaitlistOffer, o.Email, "Your tickets for "+name+" are held for you", v)
 }
+
+// WaitlistOfferExpired tells a person on the waiting list that the tickets held for them were not
+// bought in time and went to the next person, with the way back onto the list.
+func (c Composer) WaitlistOfferExpired(o *palaro.WaitlistOffer) palaro.Message {
+	name, ticket, code := "", "", ""
+	if o.Event != nil {
+		name = o.Event.Name
+	}
+	if o.TicketType != nil {
+		ticket, code = o.TicketType.Name, o.TicketType.Code
+	}
+	v := emailView{
+		Support: c.Support,
+		Title:   "Your held tickets were released",
+		Intro: []string{"The " + palaro.Tickets(o.Quantity) + " of " + ticket + " for " + name + " held for you were not bought in time, " +
+			"so they went to the next person on the waiting list.", "If you still want tickets, join the waiting list again: you join at its end."},
+		Button: emailLink{Label: "Join the waiting list again", URL: c.url(palaro.WaitlistPath(code))},
+	}
+	return c.message(palaro.MessageWaitlistOfferExpired, o.Email, "Your held tickets for "+name+" were released", v)
+}

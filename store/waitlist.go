@@ -309,7 +309,7 @@ func boolInt(b bool) int {
 func (s *WaitlistService) Advance(ctx context.Context, now time.Time) (expired, offered int, err error) {
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
-		if expired, err = expireOffers(ctx, tx, now); err != nil {
+		if expired, err = s.expireOffers(ctx, tx, now); err != nil {
 			return err
 		}
 		offered, err = s.offerFreeCount(ctx, tx, now)
@@ -318,9 +318,9 @@ func (s *WaitlistService) Advance(ctx context.Context, now time.Time) (expired, 
 	return expired, offered, err
 }
 
-// expireOffers closes the open offers whose time ended at or before now, gives their tickets back
-// and marks their entries passed.
-func expireOffers(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
+// expireOffers closes the open offers whose time ended at or before now, gives their tickets back,
+// marks their entries passed and tells each person by e-mail.
+func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, entry_id, ticket_type_id, quantity FROM waitlist_offers
 		WHERE status = 'open' AND expires_at <= ? ORDER BY id`, formatTime(now))
 	if err != nil {
@@ -344,6 +344,7 @@ func expireOffers(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
 		return 0, err
 	}
 	n := 0
+	refs := newRefCache()
 	for _, l := range offers {
 		ok, err := closeOffer(ctx, tx, l.id, palaro.OfferExpired, "", now)
 		if err != nil {
@@ -357,6 +358,17 @@ func expireOffers(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'passed', updated_at = ? WHERE id = ? AND status = 'offered'`,
 			formatTime(now), l.entry); err != nil {
+			return n, err
+		}
+		e, err := loadEntry(ctx, tx, l.entry)
+		if err != nil {
+			return n, err
+		}
+		o := &palaro.WaitlistOffer{ID: l.id, EntryID: l.entry, Email: e.Email, Quantity: l.quantity, Status: palaro.OfferExpired}
+		if o.Event, o.TicketType, err = refs.get(ctx, tx, e.EventID, l.typeID); err != nil {
+			return n, err
+		}
+		if err := enqueue(ctx, tx, s.composer.WaitlistOfferExpired(o), "", now); err != nil {
 			return n, err
 		}
 		n++

@@ -122,6 +122,8 @@ func TestWaitlist_OfferChain(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, [2]int{1, 1}, [2]int{expired, offered})
 	require.Equal(t, palaro.WaitlistPassed, f.entryStatus(t, code, "one@x.ph"))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM outbox WHERE recipient = 'one@x.ph' AND kind = ?`,
+		palaro.MessageWaitlistOfferExpired), "#1 hears that the offer passed on")
 	require.Equal(t, palaro.WaitlistOffered, f.entryStatus(t, code, "two@x.ph"))
 	sold, held, _ = f.counts(t, code)
 	require.Equal(t, [2]int{0, 1}, [2]int{sold, held}, "one hold passed on, not two")

@@ -215,6 +215,8 @@ func TestWaitlist_OfferChainOverHTTP(t *testing.T) {
 	offer, err = a.waitlist.FindOffer(ctx, strings.TrimPrefix(firstLink, "/waitlist/offer/"))
 	require.NoError(t, err)
 	require.Equal(t, palaro.OfferExpired, offer.Status)
+	require.Contains(t, lastMail(t, a, "first@example.ph", palaro.MessageWaitlistOfferExpired).Text, "/waitlist/"+code,
+		"#1 hears that the offer passed on, with the way back onto the list")
 	_, page = newVisitor(t, a).get(firstLink)
 	require.Contains(t, page, "This offer has expired")
 
