@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +17,7 @@ import (
 
 	"palaro"
 	"palaro/handlers"
+	"palaro/internal/testdb"
 	"palaro/notify"
 	"palaro/static"
 	"palaro/store"
@@ -42,7 +42,7 @@ const partnerKey, partnerSecret = "partner1", "s3cret"
 func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixture {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := store.Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	require.NoError(t, db.Migrate(ctx))

@@ -8,7 +8,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 	"palaro/notify"
 	"palaro/static"
 	"palaro/store"
@@ -31,7 +31,7 @@ type testServer struct {
 
 func newTestServer(t *testing.T) *testServer {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := store.Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	// The clock stands still at a fixed instant, Wednesday 4 March 2026, 10:00 in Manila: dates

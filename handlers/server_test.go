@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	"palaro"
 	"palaro/handlers"
+	"palaro/internal/testdb"
 	"palaro/static"
 	"palaro/store"
 )
@@ -47,7 +47,7 @@ func newTestServer(t *testing.T, opts ...func(*handlers.Config, *handlers.Servic
 func newTestServerAt(t *testing.T, now time.Time, opts ...func(*handlers.Config, *handlers.Services)) *testServer {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := store.Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	db.Now = func() time.Time { return now }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 	"palaro/store"
 )
 
@@ -135,7 +135,7 @@ func TestComposer_EscapesHTML(t *testing.T) {
 // newOutbox returns the real outbox on a fresh SQLite database, with one message due at now.
 func newOutbox(t *testing.T, now time.Time) *store.OutboxService {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := store.Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	require.NoError(t, db.Migrate(context.Background()))

@@ -142,13 +142,12 @@ func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro
 	}
 	defer tx.Rollback()
 	now := formatTime(s.db.Now())
-	res, err := tx.ExecContext(ctx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
+	id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
 		existing_user, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		req.Email, hash, req.FirstName, req.LastName, req.MobileNumber, req.ExistingUser, now, now)
 	if err != nil {
 		return nil, conflictOf(err)
 	}
-	id, _ := res.LastInsertId()
 	u, err := s.welcome(ctx, tx, id)
 	if err != nil {
 		return nil, err
@@ -750,13 +749,12 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 	}
 	defer tx.Rollback()
 	now := formatTime(s.db.Now())
-	res, err := tx.ExecContext(ctx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
+	id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
 		username, organization, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'organizer', ?, ?, ?, ?, ?)`,
 		req.Email, hash, first, strings.TrimSpace(last), req.MobileNumber, req.Username, req.Organization, req.Source, now, now)
 	if err != nil {
 		return nil, conflictOf(err)
 	}
-	id, _ := res.LastInsertId()
 	if err := createOrganization(ctx, tx, id, req.Organization, req.Email, s.db.Now()); err != nil {
 		return nil, err
 	}
@@ -785,15 +783,15 @@ func (s *AccountService) CreateReport(ctx context.Context, req palaro.ProblemRep
 	}
 	for try := 0; ; try++ {
 		r.Reference = reportReference()
-		res, err := tx.ExecContext(ctx, `INSERT INTO problem_reports (reference, email, name, subject, message, page_url,
-			user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, r.Reference, req.Email, req.Name, req.Subject,
+		id, err := insertID(ctx, tx, `INSERT INTO problem_reports (reference, email, name, subject, message, page_url,
+			user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, r.Reference, req.Email, req.Name, req.Subject,
 			req.Message, req.PageURL, user, formatTime(r.CreatedAt))
-		if isUniqueViolation(err) && try < 3 {
-			continue
+		if errors.Is(err, sql.ErrNoRows) && try < 3 {
+			continue // the reference is taken: draw again
 		} else if err != nil {
 			return nil, err
 		}
-		r.ID, _ = res.LastInsertId()
+		r.ID = id
 		break
 	}
 	return r, tx.Commit()

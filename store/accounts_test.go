@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -12,13 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 	"palaro/notify"
 )
 
 // newAccountsFixture returns an account service on a fresh database whose clock tests move.
 func newAccountsFixture(t *testing.T) (*AccountService, *DB, *time.Time) {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	require.NoError(t, db.Migrate(context.Background()))

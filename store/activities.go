@@ -150,6 +150,10 @@ func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*pa
 	} else if err != nil {
 		return nil, err
 	}
+	// Two scans of one participant at once: the second waits here, then finds the first's visit.
+	if err := s.db.lockRow(ctx, tx, "participants", pid); err != nil {
+		return nil, err
+	}
 	if res, err := storedVisit(ctx, tx, a, pid); err != nil || res != nil {
 		return res, err
 	}

@@ -33,7 +33,11 @@ var ErrBackupExists = errors.New("backup: the file already exists; choose a new 
 // runs in one read transaction on a reader, so the copy is the database as of one instant and
 // writers never wait for it. It refuses to overwrite an existing file, flushes the copy to disk,
 // checks it with PRAGMA integrity_check and counts the rows of BackupTables in the copy.
+// On PostgreSQL it refuses: the database server's own tools (pg_dump, base backups) do this.
 func (db *DB) Backup(ctx context.Context, path string) (*BackupInfo, error) {
+	if db.postgres {
+		return nil, errors.New("backup: the database is PostgreSQL; back it up with pg_dump or the server's base backups")
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return nil, ErrBackupExists

@@ -15,10 +15,9 @@ import (
 // addAddOn adds an add-on to the demo event of addTicketType and returns its id.
 func (f *purchaseFixture) addAddOn(t *testing.T, name string, price palaro.Money) int64 {
 	t.Helper()
-	res, err := f.db.write.Exec(`INSERT INTO add_ons (event_id, name, price, category) SELECT id, ?, ?, 'Extras'
+	id, err := insertID(context.Background(), f.db.write, `INSERT INTO add_ons (event_id, name, price, category) SELECT id, ?, ?, 'Extras'
 		FROM events WHERE code = 'tekken-tuesdays-cubao'`, name, price)
 	require.NoError(t, err)
-	id, err := res.LastInsertId()
 	require.NoError(t, err)
 	return id
 }
@@ -93,10 +92,9 @@ func TestPurchaseService_MaxPerBuyer(t *testing.T) {
 		code := f.addTicketType(t, "one-per-account", 0, 10, 1)
 		var ids []int64
 		for i := range 2 {
-			res, err := f.db.write.Exec(`INSERT INTO users (email, mobile_number) VALUES (?, ?)`,
+			id, err := insertID(context.Background(), f.db.write, `INSERT INTO users (email, mobile_number) VALUES (?, ?)`,
 				fmt.Sprintf("acc%d@x.ph", i), fmt.Sprintf("+63917000000%d", i))
 			require.NoError(t, err)
-			id, err := res.LastInsertId()
 			require.NoError(t, err)
 			ids = append(ids, id)
 		}

@@ -316,7 +316,7 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 	now := sale.At
 	price := tt.FinalPrice()
 	buyer, _ := json.Marshal(palaro.Buyer{FullName: sale.HolderName})
-	res, err = tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
+	orderID, err := insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
 		source, payment_type, unit_price, total, status, provider, paid_at, created_at)
 		VALUES (?, 'tickets', ?, ?, 1, ?, ?, 'box_office', ?, ?, ?, 'paid', 'box_office', ?, ?)`,
 		newPublicID(), sale.EventID, tt.ID, sale.Email, string(buyer), sale.PaymentMethod, int64(price), int64(price),
@@ -324,7 +324,6 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 	if err != nil {
 		return nil, err
 	}
-	orderID, _ := res.LastInsertId()
 	t := palaro.Ticket{OrderID: orderID, EventID: sale.EventID, HolderName: sale.HolderName, Email: sale.Email,
 		Status: palaro.TicketValid, CreatedAt: now}
 	if err := insertTicket(ctx, tx, &t, tt.ID); err != nil {

@@ -1,4 +1,4 @@
-// Package store implements Palaro's domain services on SQLite.
+// Package store implements Palaro's domain services on SQLite (the default) or PostgreSQL.
 package store
 
 import (
@@ -10,23 +10,26 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/mattn/go-sqlite3"
+	_ "github.com/mattn/go-sqlite3" // the SQLite driver
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 
 	"palaro"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations_postgres/*.sql
 var migrationFiles embed.FS
 
 // timeFormat is how every timestamp is stored: UTC, second precision, sortable as text.
 const timeFormat = "2006-01-02T15:04:05Z"
 
-// DB is the SQLite database: one writer connection with immediate transactions, plus a read pool.
+// DB is the database: one writer connection (immediate transactions on SQLite), plus a read pool.
 type DB struct {
-	path  string
-	write *sql.DB
-	read  *sql.DB
+	path string
+	// postgres is set when the database is PostgreSQL rather than a SQLite file.
+	postgres bool
+	write    *sql.DB
+	read     *sql.DB
 	// writer batches the units of work of inWrite into group commits on the write connection.
 	writer *writer
 	// stock is the tickets left of each ticket type, kept by the writer, that answers sold-out
@@ -44,9 +47,13 @@ type DB struct {
 	returned func(ctx context.Context, tx *sql.Tx, now time.Time) error
 }
 
-// Open opens (creating if needed) the SQLite database at path. Use ":memory:" only in tests
-// that need a throwaway database; it is shared between the writer and readers.
+// Open opens (creating if needed) the SQLite database at path, or the PostgreSQL database when
+// path is a postgres:// or postgresql:// URL. Use ":memory:" only in tests that need a throwaway
+// SQLite database; it is shared between the writer and readers.
 func Open(path string) (*DB, error) {
+	if IsPostgresURL(path) {
+		return openPostgresDB(path)
+	}
 	// The writer fsyncs every commit (synchronous=FULL): an acknowledged write survives a power
 	// cut, not only a process crash. Readers never commit, so NORMAL costs them nothing.
 	writeDSN, readDSN := dsn(path, "immediate", "FULL"), dsn(path, "deferred", "NORMAL")
@@ -67,6 +74,33 @@ func Open(path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.writer = newWriter(write, db.stock)
+	return db, nil
+}
+
+// openPostgresDB opens the PostgreSQL database at url with the same shape as SQLite's: one writer
+// connection for the batching writer and a read pool.
+func openPostgresDB(url string) (*DB, error) {
+	write, err := openPostgres(url)
+	if err != nil {
+		return nil, fmt.Errorf("open PostgreSQL: %w", err)
+	}
+	write.SetMaxOpenConns(1)
+	write.SetConnMaxIdleTime(0)
+	read, err := openPostgres(url)
+	if err != nil {
+		write.Close()
+		return nil, fmt.Errorf("open PostgreSQL: %w", err)
+	}
+	read.SetMaxOpenConns(8)
+	read.SetMaxIdleConns(8)
+	// No tickets-left counts and no event catalog in memory: other servers write too, and
+	// PostgreSQL has no update hook to tell this one.
+	db := &DB{path: url, postgres: true, write: write, read: read, Now: time.Now}
+	if err := write.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open PostgreSQL: %w", err)
+	}
+	db.writer = newWriter(write, nil)
 	return db, nil
 }
 
@@ -106,13 +140,32 @@ func (db *DB) Writer() *sql.DB { return db.write }
 // Migrate applies every embedded migration that has not been applied yet, then gives seated
 // ticket types without seats their generated seat layout.
 // Migrations of different areas use separate version ranges, so out-of-order ones are allowed.
+// On PostgreSQL the migrations are those of migrations_postgres (same numbers, PostgreSQL form),
+// run under goose's advisory lock so that servers starting together migrate once; the Go
+// migrations edit SQLite's schema and have no PostgreSQL form (the baseline has their result).
 func (db *DB) Migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrationFiles, "migrations")
+	conn, dir, dialect, opts := db.write, "migrations", goose.DialectSQLite3, []goose.ProviderOption{goose.WithAllowOutofOrder(true),
+		goose.WithGoMigrations(migrationOrderRefunded)}
+	if db.postgres {
+		// goose keeps booleans in its own table: it gets a connection without the store's rebinding.
+		plain, err := openPostgresPlain(db.path)
+		if err != nil {
+			return err
+		}
+		defer plain.Close()
+		conn = plain
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return err
+		}
+		dir, dialect, opts = "migrations_postgres", goose.DialectPostgres, []goose.ProviderOption{goose.WithAllowOutofOrder(true),
+			goose.WithSessionLocker(locker)}
+	}
+	sub, err := fs.Sub(migrationFiles, dir)
 	if err != nil {
 		return err
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, db.write, sub, goose.WithAllowOutofOrder(true),
-		goose.WithGoMigrations(migrationOrderRefunded))
+	p, err := goose.NewProvider(dialect, conn, sub, opts...)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
@@ -157,12 +210,4 @@ func nullTime(t time.Time) any {
 		return nil
 	}
 	return formatTime(t)
-}
-
-// isUniqueViolation reports whether err is a SQLite UNIQUE or PRIMARY KEY constraint failure.
-func isUniqueViolation(err error) bool {
-	if e, ok := err.(sqlite3.Error); ok {
-		return e.ExtendedCode == sqlite3.ErrConstraintUnique || e.ExtendedCode == sqlite3.ErrConstraintPrimaryKey
-	}
-	return false
 }

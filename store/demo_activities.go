@@ -40,14 +40,13 @@ var demoParticipantNames = [][2]string{{"Andrea", "Santos"}, {"Miguel", "Reyes"}
 
 // insertActivity adds an activity and its prizes to an event; it returns the activity's id.
 func insertActivity(ctx context.Context, tx *sql.Tx, eventID int64, a palaro.Activity, now time.Time) (int64, error) {
-	res, err := tx.ExecContext(ctx, `INSERT INTO activities (event_id, code, kind, name, description, points, starts_at, ends_at,
+	id, err := insertID(ctx, tx, `INSERT INTO activities (event_id, code, kind, name, description, points, starts_at, ends_at,
 		ticket_holders_only, win_percent, quiz, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		eventID, a.Code, a.Kind, a.Name, a.Description, a.Points, formatTime(a.StartsAt), formatTime(a.EndsAt),
 		a.TicketHoldersOnly, a.WinPercent, a.Quiz, formatTime(now))
 	if err != nil {
 		return 0, err
 	}
-	id, err := res.LastInsertId()
 	if err != nil {
 		return 0, err
 	}
@@ -65,12 +64,11 @@ func insertActivity(ctx context.Context, tx *sql.Tx, eventID int64, a palaro.Act
 func seedDemoActivities(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	var participants []int64
 	for i, n := range demoParticipantNames {
-		res, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
+		id, err := insertID(ctx, tx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
 			VALUES (?, ?, ?, ?, ?)`, newPublicID(), n[0], n[1], fmt.Sprintf("+63998765%04d", i), formatTime(now.Add(-72*time.Hour)))
 		if err != nil {
 			return err
 		}
-		id, _ := res.LastInsertId()
 		participants = append(participants, id)
 	}
 	for e, code := range demoActivityEvents {

@@ -81,14 +81,13 @@ func insertDemoOrder(ctx context.Context, tx *sql.Tx, eventID, typeID, price int
 	if price == 0 {
 		payment = ""
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
+	orderID, err := insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
 		payment_type, unit_price, total, status, provider, paid_at, created_at)
 		VALUES (?, 'tickets', ?, ?, 1, ?, ?, ?, ?, ?, 'paid', 'sandbox', ?, ?)`,
 		newPublicID(), eventID, typeID, email, string(buyer), payment, price, price, formatTime(paid), formatTime(paid))
 	if err != nil {
 		return nil, err
 	}
-	orderID, _ := res.LastInsertId()
 	t := &palaro.Ticket{OrderID: orderID, EventID: eventID, HolderName: holder, Email: email, Status: palaro.TicketValid, CreatedAt: paid}
 	return t, insertTicket(ctx, tx, t, typeID)
 }

@@ -30,13 +30,13 @@ func seedDemoOrganizers(ctx context.Context, tx *sql.Tx, today, now time.Time) e
 	}
 	at := formatTime(now)
 	user := func(email, first, last, mobile string) (int64, error) {
-		res, err := tx.ExecContext(ctx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
+		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
 			status, created_at, updated_at, activated_at) VALUES (?, ?, ?, ?, ?, 'organizer', 'active', ?, ?, ?)`,
 			email, hash, first, last, mobile, at, at, at)
 		if err != nil {
 			return 0, err
 		}
-		return res.LastInsertId()
+		return id, nil
 	}
 	member := func(orgID, userID int64, role string) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO organizer_members (organizer_id, user_id, role, created_at) VALUES (?, ?, ?, ?)`,

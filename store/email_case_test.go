@@ -3,21 +3,22 @@ package store
 import (
 	"context"
 	"io/fs"
-	"path/filepath"
 	"testing"
 
 	"github.com/pressly/goose/v3"
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 )
 
 // TestMigration_EmailCase starts from the schema before migration 00220, stores addresses that
 // differ only in case, and checks that the migration makes them consistent and that the database
 // then refuses a second account for the same address in another case.
 func TestMigration_EmailCase(t *testing.T) {
+	sqliteOnly(t, "upgrades a SQLite schema from before migration 00220; the PostgreSQL baseline starts after it")
 	ctx := context.Background()
-	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	sub, err := fs.Sub(migrationFiles, "migrations")

@@ -3,19 +3,19 @@ package store
 import (
 	"cmp"
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 )
 
 // openTestDB opens and migrates a fresh SQLite file in the test's temporary directory.
 func openTestDB(t *testing.T) *DB {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	require.NoError(t, db.Migrate(context.Background()))
@@ -65,12 +65,11 @@ func seedFixtures(t *testing.T, db *DB) {
 		{code: "past", starts: at(3, 1, 13), hours: 5, venue: 1, popularity: 99},
 		{code: "draft-event", starts: at(3, 5, 13), hours: 5, venue: 1, popularity: 100, status: "draft", tags: []string{"valorant"}},
 	} {
-		res, err := db.write.ExecContext(ctx, `INSERT INTO events (code, name, starts_at, ends_at, status, popularity,
+		id, err := insertID(ctx, db.write, `INSERT INTO events (code, name, starts_at, ends_at, status, popularity,
 			venue_id, organizer_id) VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
 			f.code, "Event "+f.code, formatTime(f.starts), formatTime(f.starts.Add(time.Duration(f.hours)*time.Hour)),
 			cmp.Or(f.status, palaro.EventScheduled), f.popularity, f.venue)
 		require.NoError(t, err)
-		id, err := res.LastInsertId()
 		require.NoError(t, err)
 		for _, tag := range f.tags {
 			exec(`INSERT INTO event_tags (event_id, tag_slug) VALUES (?, ?)`, id, tag)
@@ -281,8 +280,8 @@ func TestDB_SeedDemo(t *testing.T) {
 				require.NotEmpty(t, page.Events, "demo data has events for %q", when)
 			}
 			var total, past, free, discounted int
-			require.NoError(t, db.read.QueryRow(`SELECT COUNT(*), SUM(ends_at < ?) FROM events`, formatTime(now)).Scan(&total, &past))
-			require.NoError(t, db.read.QueryRow(`SELECT SUM(price = 0), SUM(discount > 0) FROM ticket_types`).Scan(&free, &discounted))
+			require.NoError(t, db.read.QueryRow(`SELECT COUNT(*), SUM(CASE WHEN ends_at < ? THEN 1 ELSE 0 END) FROM events`, formatTime(now)).Scan(&total, &past))
+			require.NoError(t, db.read.QueryRow(`SELECT SUM(CASE WHEN price = 0 THEN 1 ELSE 0 END), SUM(CASE WHEN discount > 0 THEN 1 ELSE 0 END) FROM ticket_types`).Scan(&free, &discounted))
 			require.GreaterOrEqual(t, total, 30)
 			require.Positive(t, past, "a few past events")
 			require.Positive(t, free, "free tickets")

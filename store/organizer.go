@@ -34,11 +34,10 @@ const DefaultEventImage = "img/events/expo.svg"
 
 // createOrganization adds a pending organization owned by userID, inside the sign-up's transaction.
 func createOrganization(ctx context.Context, tx *sql.Tx, userID int64, name, email string, now time.Time) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO organizers (name, email, status) VALUES (?, ?, 'pending')`, name, email)
+	orgID, err := insertID(ctx, tx, `INSERT INTO organizers (name, email, status) VALUES (?, ?, 'pending')`, name, email)
 	if err != nil {
 		return err
 	}
-	orgID, err := res.LastInsertId()
 	if err != nil {
 		return err
 	}
@@ -111,7 +110,7 @@ func (s *OrganizerService) ApproveOrganization(ctx context.Context, ownerEmail s
 	}
 	defer tx.Rollback()
 	orgs, err := queryOrganizations(ctx, tx, `o.status = 'pending' AND o.id IN (SELECT m.organizer_id FROM organizer_members m
-		JOIN users u ON u.id = m.user_id WHERE m.role = 'owner' AND u.email = ? COLLATE NOCASE)`, strings.TrimSpace(ownerEmail))
+		JOIN users u ON u.id = m.user_id WHERE m.role = 'owner' AND lower(u.email) = lower(?))`, strings.TrimSpace(ownerEmail))
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +257,7 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	}
 	required, _ := json.Marshal(in.RequiredFields)
 	answers, _ := json.Marshal(in.SurveyAnswers)
-	res, err := tx.ExecContext(ctx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at, status,
+	eventID, err := insertID(ctx, tx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at, status,
 		venue_id, organizer_id, required_fields, survey_question, survey_answers, created_at, updated_at, image_url)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.Code, in.Name, in.Summary, in.Description,
 		formatTime(in.StartsAt), formatTime(in.EndsAt), palaro.ParseOrganizerStatus(in.Status), venueID, orgID,
@@ -268,7 +267,6 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	} else if err != nil {
 		return nil, err
 	}
-	eventID, _ := res.LastInsertId()
 	if err := saveEventLists(ctx, tx, eventID, in); err != nil {
 		return nil, err
 	}
@@ -354,12 +352,12 @@ func saveVenue(ctx context.Context, tx *sql.Tx, current int64, v palaro.VenueInp
 			return current, nil
 		}
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO venues (name, address, city, region, latitude, longitude)
+	id, err := insertID(ctx, tx, `INSERT INTO venues (name, address, city, region, latitude, longitude)
 		VALUES (?, ?, ?, '', ?, ?)`, v.Name, v.Address, v.City, v.Latitude, v.Longitude)
 	if err != nil {
 		return 0, err
 	}
-	return res.LastInsertId()
+	return id, nil
 }
 
 // saveEventLists stores an event's tags (creating unknown ones) and links.
@@ -551,8 +549,8 @@ func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearc
 	}
 	defer tx.Rollback()
 	return loadOrders(ctx, tx, `o.event_id = ? AND (? = '' OR o.status = ?) AND (? = ''
-		OR o.email LIKE '%' || ? || '%' ESCAPE '\' OR o.public_id = ?
-		OR EXISTS (SELECT 1 FROM tickets t WHERE t.order_id = o.id AND (upper(t.code) = upper(?) OR t.email = ? COLLATE NOCASE)))
+		OR o.email LIKE '%' || lower(?) || '%' ESCAPE '\' OR o.public_id = ?
+		OR EXISTS (SELECT 1 FROM tickets t WHERE t.order_id = o.id AND (upper(t.code) = upper(?) OR t.email = lower(?))))
 		ORDER BY o.id DESC LIMIT ?`, f.EventID, f.Status, f.Status, q, likeEscape(q), q, q, q, f.Limit)
 }
 
@@ -618,12 +616,11 @@ func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, n
 	}
 	defer tx.Rollback()
 	now := s.db.Now()
-	res, err := tx.ExecContext(ctx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_at)
+	id, err := insertID(ctx, tx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, tokenHash(secret), orgID, role, name, createdBy, formatTime(now))
 	if err != nil {
 		return "", nil, err
 	}
-	id, _ := res.LastInsertId()
 	tokens, err := queryTokens(ctx, tx, `t.id = ?`, id)
 	if err != nil || len(tokens) != 1 {
 		return "", nil, cmpErr(err, "token not stored")

@@ -23,12 +23,12 @@ func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor s
 	defer tx.Rollback()
 	action := "add-on " + a.Name + " changed"
 	if a.ID == 0 {
-		res, err := tx.ExecContext(ctx, `INSERT INTO add_ons (event_id, name, price, category, notes, hidden) VALUES (?, ?, ?, ?, ?, ?)`,
+		id, err := insertID(ctx, tx, `INSERT INTO add_ons (event_id, name, price, category, notes, hidden) VALUES (?, ?, ?, ?, ?, ?)`,
 			eventID, a.Name, a.Price, a.Category, a.Notes, a.Hidden)
 		if err != nil {
 			return nil, err
 		}
-		a.ID, _ = res.LastInsertId()
+		a.ID = id
 		action = "add-on " + a.Name + " created"
 	} else {
 		res, err := tx.ExecContext(ctx, `UPDATE add_ons SET name = ?, price = ?, category = ?, notes = ?, hidden = ? WHERE id = ? AND event_id = ?`,
@@ -157,7 +157,7 @@ func (s *OrganizerService) CreatePromoCode(ctx context.Context, eventID int64, a
 // promoTicketTypes returns the ticket types a promo code is limited to.
 func promoTicketTypes(ctx context.Context, q queryRower, promoID int64) ([]int64, error) {
 	var list string
-	if err := q.QueryRowContext(ctx, `SELECT coalesce(group_concat(ticket_type_id), '') FROM promo_code_ticket_types
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(string_agg(CAST(ticket_type_id AS TEXT), ','), '') FROM promo_code_ticket_types
 		WHERE promo_code_id = ?`, promoID).Scan(&list); err != nil {
 		return nil, err
 	}

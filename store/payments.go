@@ -43,17 +43,20 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 		if o != nil {
 			orderID = o.ID
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO payment_events (provider, event_id, order_id, status, received_at, refused)
-			VALUES (?, ?, ?, ?, ?, ?)`, provider, ev.ID, orderID, ev.Status, formatTime(now), refused)
-		if isUniqueViolation(err) {
+		res, err := tx.ExecContext(ctx, `INSERT INTO payment_events (provider, event_id, order_id, status, received_at, refused)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, provider, ev.ID, orderID, ev.Status, formatTime(now), refused)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
 			if err := tx.QueryRowContext(ctx, `SELECT refused FROM payment_events WHERE provider = ? AND event_id = ?`,
 				provider, ev.ID).Scan(&refused); err != nil {
 				return err
 			}
 			seen = refused == "" // seen before: already applied
 			return nil
-		} else if err != nil {
-			return err
 		}
 		if refused != "" {
 			return nil // recorded as refused; the caller hears why once it is committed

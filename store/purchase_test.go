@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 	"palaro/notify"
 )
 
@@ -24,7 +24,7 @@ type purchaseFixture struct {
 
 func newPurchaseFixture(t *testing.T) *purchaseFixture {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()

@@ -50,9 +50,11 @@ func TestOrganizerService_MarkRefunded(t *testing.T) {
 	})
 	t.Run("OK the migration keeps the schema sound", func(t *testing.T) {
 		f := newPurchaseFixture(t)
-		var ok string
-		require.NoError(t, f.db.read.QueryRow(`PRAGMA integrity_check`).Scan(&ok))
-		require.Equal(t, "ok", ok)
+		if !f.db.postgres { // migration 00307 edits SQLite's schema; PostgreSQL's baseline has the CHECK
+			var ok string
+			require.NoError(t, f.db.read.QueryRow(`PRAGMA integrity_check`).Scan(&ok))
+			require.Equal(t, "ok", ok)
+		}
 		_, err := f.db.write.Exec(`UPDATE orders SET status = 'bogus' WHERE id = (SELECT min(id) FROM orders)`)
 		require.Error(t, err, "the CHECK still holds")
 	})

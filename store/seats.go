@@ -124,7 +124,7 @@ func ensureSeatLayouts(ctx context.Context, tx *sql.Tx) error {
 		capacity, sold int
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT id, capacity, sold FROM ticket_types tt
-		WHERE seated AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.ticket_type_id = tt.id)`)
+		WHERE seated = 1 AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.ticket_type_id = tt.id)`)
 	if err != nil {
 		return err
 	}
@@ -152,10 +152,7 @@ func ensureSeatLayouts(ctx context.Context, tx *sql.Tx) error {
 				free = append(free, seat.Label)
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO seat_assignments (ticket_type_id, seat, order_id)
-			SELECT o.ticket_type_id, upper(j.value), o.id FROM orders o, json_each(o.seats) j
-			WHERE o.ticket_type_id = ? AND o.kind = 'tickets' AND o.status IN ('pending', 'paid')
-			AND upper(j.value) IN (SELECT label FROM seats WHERE ticket_type_id = o.ticket_type_id)`, tt.id); err != nil {
+		if err := assignOrderedSeats(ctx, tx, tt.id); err != nil {
 			return err
 		}
 		var paid int
@@ -174,6 +171,47 @@ func ensureSeatLayouts(ctx context.Context, tx *sql.Tx) error {
 				tt.id, l); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// assignOrderedSeats gives the pending and paid orders of a ticket type that has just been laid
+// out the seats they name (orders.seats, a JSON list), where those seats exist and are free.
+func assignOrderedSeats(ctx context.Context, tx *sql.Tx, ticketTypeID int64) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, seats FROM orders WHERE ticket_type_id = ? AND kind = 'tickets'
+		AND status IN ('pending', 'paid') AND seats != '[]' ORDER BY id`, ticketTypeID)
+	if err != nil {
+		return err
+	}
+	type ordered struct {
+		order int64
+		seat  string
+	}
+	var all []ordered
+	for rows.Next() {
+		var id int64
+		var list string
+		if err := rows.Scan(&id, &list); err != nil {
+			rows.Close()
+			return err
+		}
+		var labels []string
+		if json.Unmarshal([]byte(list), &labels) == nil {
+			for _, l := range labels {
+				all = append(all, ordered{id, strings.ToUpper(l)})
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, o := range all {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, seat, order_id)
+			SELECT ticket_type_id, label, ? FROM seats WHERE ticket_type_id = ? AND label = ? ON CONFLICT DO NOTHING`,
+			o.order, ticketTypeID, o.seat); err != nil {
+			return err
 		}
 	}
 	return nil

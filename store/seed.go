@@ -87,7 +87,7 @@ func insertDemoEvent(ctx context.Context, tx *sql.Tx, d demoEvent, today, now ti
 	ends := starts.Add(time.Duration(d.hours * float64(time.Hour)))
 	required, _ := json.Marshal(orEmpty(d.required))
 	answers, _ := json.Marshal(orEmpty(d.surveyAnswers))
-	res, err := tx.ExecContext(ctx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at,
+	eventID, err := insertID(ctx, tx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at,
 		image_url, status, popularity, venue_id, organizer_id, required_fields, survey_question, survey_answers)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.code, d.name, d.summary, d.description, formatTime(starts), formatTime(ends),
@@ -96,7 +96,6 @@ func insertDemoEvent(ctx context.Context, tx *sql.Tx, d demoEvent, today, now ti
 	if err != nil {
 		return err
 	}
-	eventID, err := res.LastInsertId()
 	if err != nil {
 		return err
 	}

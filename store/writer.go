@@ -12,6 +12,9 @@ import (
 // maxBatch is the most units of work one group commit takes.
 const maxBatch = 256
 
+// maxUnitTries is how many times a unit that lost a deadlock or serialization race runs.
+const maxUnitTries = 4
+
 // errWriterClosed answers work sent after the database was closed.
 var errWriterClosed = errors.New("store: the database is closed")
 
@@ -164,7 +167,16 @@ func (w *writer) commit(batch []*writeUnit) {
 			if _, err := tx.ExecContext(ctx, `SAVEPOINT unit`); err != nil {
 				return err
 			}
-			if results[i] = runUnit(u, tx); results[i] != nil {
+			results[i] = runUnit(u, tx)
+			// On PostgreSQL a unit can lose a deadlock to another server's transaction: its own
+			// writes are rolled back to the savepoint and it runs again, a few times at most.
+			for try := 1; try < maxUnitTries && isRetryable(results[i]); try++ {
+				if _, err := tx.ExecContext(ctx, `ROLLBACK TO unit`); err != nil {
+					return fmt.Errorf("roll back a unit to retry it (%v): %w", results[i], err)
+				}
+				results[i] = runUnit(u, tx)
+			}
+			if results[i] != nil {
 				if _, err := tx.ExecContext(ctx, `ROLLBACK TO unit`); err != nil {
 					return fmt.Errorf("roll back a failed unit (%v): %w", results[i], err)
 				}

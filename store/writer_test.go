@@ -4,15 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 	"palaro/notify"
 )
 
@@ -20,7 +21,8 @@ import (
 // connection runs synchronous=FULL (2). Control: the read pool, which never commits, reads
 // NORMAL (1) from the same file, so the check can tell the two settings apart.
 func TestOpen_WriterSynchronousFull(t *testing.T) {
-	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	sqliteOnly(t, "SQLite's synchronous and journal settings")
+	db, err := Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
@@ -37,10 +39,10 @@ func TestOpen_WriterSynchronousFull(t *testing.T) {
 // writerProbe opens a fresh database with a probe table for the writer's tests.
 func writerProbe(t *testing.T) *DB {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "palaro.db"))
+	db, err := Open(testdb.URL(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	_, err = db.write.Exec(`CREATE TABLE probe (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)`)
+	_, err = db.write.Exec(`CREATE TABLE probe (name TEXT NOT NULL UNIQUE)`)
 	require.NoError(t, err)
 	return db
 }
@@ -472,4 +474,46 @@ func TestOutbox_OrderGoneFailsAlone(t *testing.T) {
 	require.Len(t, orphan, 1)
 	require.Equal(t, palaro.MessageFailed, orphan[0].Status)
 	require.Equal(t, "its order no longer exists", orphan[0].LastError)
+}
+
+// TestWriter_RetriesLostRace: a unit that lost a deadlock or serialization race to another
+// server's transaction (PostgreSQL's 40P01/40001) runs again from its savepoint, its first try's
+// writes undone; one that keeps losing gets the error after maxUnitTries; any other error is
+// final at once (control).
+func TestWriter_RetriesLostRace(t *testing.T) {
+	ctx := context.Background()
+	db := writerProbe(t)
+	tries := 0
+	require.NoError(t, db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		tries++
+		if err := insertProbe(fmt.Sprintf("try%d", tries))(ctx, tx); err != nil {
+			return err
+		}
+		if tries == 1 {
+			return &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
+		}
+		return nil
+	}))
+	require.Equal(t, 2, tries)
+	require.Equal(t, []string{"try2"}, probeNames(t, db), "the lost try's write is rolled back")
+
+	tries = 0
+	err := db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		tries++
+		if err := insertProbe(fmt.Sprintf("always%d", tries))(ctx, tx); err != nil {
+			return err
+		}
+		return &pgconn.PgError{Code: "40001", Message: "could not serialize access"}
+	})
+	require.True(t, isRetryable(err), "%v", err)
+	require.Equal(t, maxUnitTries, tries)
+
+	tries = 0
+	err = db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		tries++
+		return insertProbe("try2")(ctx, tx) // taken: a unique violation is not retried
+	})
+	require.True(t, isUniqueViolation(err), "%v", err)
+	require.Equal(t, 1, tries)
+	require.Equal(t, []string{"try2"}, probeNames(t, db))
 }

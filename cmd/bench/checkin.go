@@ -97,18 +97,18 @@ func seedGate(ctx context.Context, dbPath, eventCode string, n int) (string, []s
 		return "", nil, fmt.Errorf("check-in: event %q: %w", eventCode, err)
 	}
 	now := time.Now().UTC().Format("2006-01-02T15:04:05Z")
-	res, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity, sold)
-		VALUES (?, ?, 'Benchmark gate', 0, 1, ?, ?)`, eventID, benchGateType, n, n)
+	var typeID, orderID int64
+	err = tx.QueryRowContext(ctx, `INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity, sold)
+		VALUES (?, ?, 'Benchmark gate', 0, 1, ?, ?) RETURNING id`, eventID, benchGateType, n, n).Scan(&typeID)
 	if err != nil {
 		return "", nil, err
 	}
-	typeID, _ := res.LastInsertId()
-	res, err = tx.ExecContext(ctx, `INSERT INTO orders (public_id, event_id, ticket_type_id, quantity, email, unit_price, total,
-		status, paid_at, created_at) VALUES ('bench-gate-order', ?, ?, ?, 'gate@bench.palaro.test', 0, 0, 'paid', ?, ?)`, eventID, typeID, n, now, now)
+	err = tx.QueryRowContext(ctx, `INSERT INTO orders (public_id, event_id, ticket_type_id, quantity, email, unit_price, total,
+		status, paid_at, created_at) VALUES ('bench-gate-order', ?, ?, ?, 'gate@bench.palaro.test', 0, 0, 'paid', ?, ?) RETURNING id`,
+		eventID, typeID, n, now, now).Scan(&orderID)
 	if err != nil {
 		return "", nil, err
 	}
-	orderID, _ := res.LastInsertId()
 	codes := make([]string, n)
 	for i := range codes {
 		codes[i] = fmt.Sprintf("BENCH%06d", i)

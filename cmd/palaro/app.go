@@ -45,10 +45,13 @@ type app struct {
 	now       func() time.Time
 }
 
-// openDB creates the database's folder, opens the database and applies its migrations.
+// openDB creates the database's folder (for a SQLite file), opens the database and applies its
+// migrations.
 func openDB(ctx context.Context, cfg config) (*store.DB, error) {
-	if err := os.MkdirAll(filepath.Dir(cfg.DBPath), 0o755); err != nil {
-		return nil, err
+	if !store.IsPostgresURL(cfg.DBPath) {
+		if err := os.MkdirAll(filepath.Dir(cfg.DBPath), 0o755); err != nil {
+			return nil, err
+		}
 	}
 	db, err := store.Open(cfg.DBPath)
 	if err != nil {

@@ -19,6 +19,9 @@ func runBackup(ctx context.Context, w io.Writer, dbPath string, args []string) e
 		return errors.New("backup: give the one file to write, e.g. palaro backup backups/palaro-$(date +%F).db")
 	}
 	target := args[0]
+	if store.IsPostgresURL(dbPath) {
+		return fmt.Errorf("backup: PALARO_DB is a PostgreSQL database; back it up with pg_dump or the server's base backups")
+	}
 	if _, err := os.Stat(dbPath); err != nil {
 		return fmt.Errorf("backup: the database %s: %w", dbPath, err)
 	}

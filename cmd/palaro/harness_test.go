@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"palaro"
+	"palaro/internal/testdb"
 )
 
 // testApp is a Palaro server on a loopback port with a fresh SQLite file and the demo data.
@@ -54,7 +55,7 @@ func startApp(t *testing.T, opts ...func(*config)) *testApp {
 	base := "http://" + ln.Addr().String()
 	cfg := config{
 		Addr:         ln.Addr().String(),
-		DBPath:       filepath.Join(t.TempDir(), "palaro.db"),
+		DBPath:       testdb.URL(t),
 		BaseURL:      base,
 		Demo:         true,
 		SupportEmail: "support@palaro.test",

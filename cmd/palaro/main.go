@@ -39,7 +39,7 @@ Commands:
 
 Environment:
   PALARO_ADDR       listen address (default :8080)
-  PALARO_DB         SQLite database file (default data/palaro.db)
+  PALARO_DB         SQLite database file, or a postgres:// URL for PostgreSQL (default data/palaro.db)
   PALARO_BASE_URL   absolute URL used in links, sitemap and structured data (default http://localhost:8080)
   PALARO_DEMO=1     load the demo data when the database is empty (serve)
   PALARO_TICKET_KEY secret that signs ticket QR codes (generated and kept in the database when unset)
@@ -272,7 +272,7 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	go func() { a.runJobs(jobsCtx); close(jobsDone) }()
 	defer func() { stopJobs(); <-jobsDone }()
 	logWriterStats(jobsCtx, a.db, logger)
-	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", cfg.DBPath, "payments", a.payments.Name())
+	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.DisplayName(cfg.DBPath), "payments", a.payments.Name())
 	return a.server.Start(ctx, cfg.Addr)
 }
 
