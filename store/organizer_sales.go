@@ -34,7 +34,7 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (*pal
 		return out, rows.Err()
 	}
 	// Manila is UTC+8 without daylight saving: a paid_at shifted by 8 hours falls on its Manila date.
-	days, err := lines(`SELECT `+s.db.manilaDate("o.paid_at")+` AS day, sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END),
+	days, err := lines(`SELECT ` + s.db.manilaDate("o.paid_at") + ` AS day, sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END),
 		sum(o.total) FROM orders o WHERE o.event_id = ? AND o.status = 'paid' AND o.paid_at IS NOT NULL GROUP BY day ORDER BY day`)
 	if err != nil {
 		return nil, err
