@@ -65,7 +65,7 @@ func findPromo(ctx context.Context, q queryRower, code string) (*palaro.PromoCod
 	var eventID sql.NullInt64
 	var from, until sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT id, code, event_id, kind, percent, amount, valid_from, valid_until,
-		usage_limit, used FROM promo_codes WHERE code = ?`, code).Scan(&p.ID, &p.Code, &eventID, &p.Kind,
+		usage_limit, used FROM promo_codes WHERE lower(code) = lower(?)`, code).Scan(&p.ID, &p.Code, &eventID, &p.Kind,
 		&p.Percent, &p.Amount, &from, &until, &p.UsageLimit, &p.Used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Promo code not found.")
@@ -102,7 +102,7 @@ func insertPromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
 	if p.EventID != 0 {
 		eventID = p.EventID
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO promo_codes (code, event_id, kind, percent, amount, valid_from,
+	id, err := insertID(ctx, tx, `INSERT INTO promo_codes (code, event_id, kind, percent, amount, valid_from,
 		valid_until, usage_limit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.Code, eventID, p.Kind, p.Percent, p.Amount,
 		nullTime(p.ValidFrom), nullTime(p.ValidUntil), p.UsageLimit)
 	if isUniqueViolation(err) {
@@ -110,8 +110,8 @@ func insertPromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
 	} else if err != nil {
 		return err
 	}
-	p.ID, err = res.LastInsertId()
-	return err
+	p.ID = id
+	return nil
 }
 
 // CreateOrder validates, prices and stores a purchase. Capacity is taken with one conditional
@@ -193,6 +193,10 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	}
 	// one unit of the batching writer: all of it is applied, or none, before the answer leaves
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// The per-buyer counts below are read, then acted on: other servers' orders of the type wait.
+		if err := s.db.lockRow(ctx, tx, "ticket_types", tt.ID); err != nil {
+			return err
+		}
 		if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
 			return err
 		}
@@ -264,7 +268,8 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 	if o.UserID != 0 {
 		userID = o.UserID
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id, quantity,
+	var err error
+	o.ID, err = insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id, quantity,
 		email, buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total,
 		status, hold_expires_at, paid_at, created_at, session_key, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
 		?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -272,9 +277,6 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 		o.Source, promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
 		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey, userID)
 	if err != nil {
-		return err
-	}
-	if o.ID, err = res.LastInsertId(); err != nil {
 		return err
 	}
 	for _, a := range o.AddOns {
@@ -307,7 +309,7 @@ func reserve(ctx context.Context, tx *sql.Tx, tt *palaro.TicketType, quantity in
 		return nil
 	}
 	var left int
-	if err := tx.QueryRowContext(ctx, `SELECT max(capacity - sold - held, 0) FROM ticket_types WHERE id = ?`,
+	if err := tx.QueryRowContext(ctx, `SELECT CASE WHEN capacity - sold - held > 0 THEN capacity - sold - held ELSE 0 END FROM ticket_types WHERE id = ?`,
 		tt.ID).Scan(&left); err != nil {
 		return err
 	}
@@ -557,17 +559,17 @@ func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeI
 		if attempt > 0 || t.PublicID == "" || t.Code == "" {
 			t.PublicID, t.Code = newPublicID(), newTicketCode() // drawn here unless the caller drew them
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id,
-			holder_name, email, seat, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, err := insertID(ctx, tx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id,
+			holder_name, email, seat, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 			t.PublicID, t.Code, t.OrderID, t.EventID, ticketTypeID, t.HolderName, t.Email, t.Seat, t.Status,
 			formatTime(t.CreatedAt))
-		if isUniqueViolation(err) && attempt < 5 {
+		if errors.Is(err, sql.ErrNoRows) && attempt < 5 {
 			continue // a code collision: draw again
 		} else if err != nil {
 			return err
 		}
-		t.ID, err = res.LastInsertId()
-		return err
+		t.ID = id
+		return nil
 	}
 }
 
@@ -656,7 +658,7 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 			return 0, err
 		}
 		if h.promo.Valid {
-			if _, err := tx.ExecContext(ctx, `UPDATE promo_codes SET used = max(used - 1, 0) WHERE id = ?`, h.promo.Int64); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE promo_codes SET used = CASE WHEN used > 0 THEN used - 1 ELSE 0 END WHERE id = ?`, h.promo.Int64); err != nil {
 				return 0, err
 			}
 		}
