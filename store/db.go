@@ -80,22 +80,23 @@ func Open(path string) (*DB, error) {
 // openPostgresDB opens the PostgreSQL database at url with the same shape as SQLite's: one writer
 // connection for the batching writer and a read pool.
 func openPostgresDB(url string) (*DB, error) {
-	write, err := openPostgres(url)
+	// No tickets-left counts in memory: other servers write too. The event catalog is dropped by
+	// this server's writes (seen by the writer pool) and by the change feed (ChangedElsewhere).
+	db := &DB{path: url, postgres: true, Now: time.Now, catalog: newCatalog()}
+	write, err := openPostgres(url, func(table string) { db.rowChanged(0, "", table, 0) })
 	if err != nil {
 		return nil, fmt.Errorf("open PostgreSQL: %w", err)
 	}
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
-	read, err := openPostgres(url)
+	read, err := openPostgres(url, nil)
 	if err != nil {
 		write.Close()
 		return nil, fmt.Errorf("open PostgreSQL: %w", err)
 	}
 	read.SetMaxOpenConns(8)
 	read.SetMaxIdleConns(8)
-	// No tickets-left counts and no event catalog in memory: other servers write too, and
-	// PostgreSQL has no update hook to tell this one.
-	db := &DB{path: url, postgres: true, write: write, read: read, Now: time.Now}
+	db.write, db.read = write, read
 	if err := write.Ping(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open PostgreSQL: %w", err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -45,14 +46,19 @@ func DisplayName(db string) string {
 }
 
 // openPostgres opens a connection pool to the PostgreSQL database at url, every statement of
-// which is rebound from the store's SQL.
-func openPostgres(url string) (*sql.DB, error) {
+// which is rebound from the store's SQL. changed, when set, hears the table of every INSERT,
+// UPDATE and DELETE run on the pool, before it commits: PostgreSQL's stand-in for the update hook
+// SQLite's writer connection has (rowChanged).
+func openPostgres(url string, changed func(table string)) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*cfg)}), nil
+	return sql.OpenDB(rebindConnector{Connector: stdlib.GetConnector(*cfg), changed: changed}), nil
 }
+
+// writtenTable matches the table a data-changing statement writes to.
+var writtenTable = regexp.MustCompile(`(?is)^\s*(?:insert\s+into|update|delete\s+from)\s+([a-z_]+)`)
 
 // openPostgresPlain opens a connection pool to url with pgx as it is, for goose.
 func openPostgresPlain(url string) (*sql.DB, error) {
@@ -134,18 +140,34 @@ func isRetryable(err error) bool {
 }
 
 // rebindConnector opens pgx connections that rebind every statement.
-type rebindConnector struct{ driver.Connector }
+type rebindConnector struct {
+	driver.Connector
+	changed func(table string)
+}
 
 func (c rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	conn, err := c.Connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return rebindConn{conn.(*stdlib.Conn)}, nil
+	return rebindConn{conn.(*stdlib.Conn), c.changed}, nil
 }
 
 // rebindConn is a pgx connection whose statements are rebound; everything else is pgx's.
-type rebindConn struct{ *stdlib.Conn }
+type rebindConn struct {
+	*stdlib.Conn
+	changed func(table string)
+}
+
+// wrote tells changed which table query writes to, if it writes.
+func (c rebindConn) wrote(query string) {
+	if c.changed == nil {
+		return
+	}
+	if m := writtenTable.FindStringSubmatch(query); m != nil {
+		c.changed(strings.ToLower(m[1]))
+	}
+}
 
 func (c rebindConn) Prepare(query string) (driver.Stmt, error) {
 	return c.Conn.Prepare(rebind(query))
@@ -156,10 +178,12 @@ func (c rebindConn) PrepareContext(ctx context.Context, query string) (driver.St
 }
 
 func (c rebindConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	c.wrote(query)
 	return c.Conn.ExecContext(ctx, rebind(query), args)
 }
 
 func (c rebindConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	c.wrote(query) // INSERT … RETURNING
 	return c.Conn.QueryContext(ctx, rebind(query), args)
 }
 

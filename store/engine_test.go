@@ -3,6 +3,9 @@ package store
 import (
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"palaro"
 	"palaro/internal/testdb"
 )
 
@@ -13,4 +16,30 @@ func sqliteOnly(t *testing.T, why string) {
 	if testdb.Postgres() {
 		t.Skip("SQLite only: " + why)
 	}
+}
+
+// TestCatalog_DroppedByOwnWrites proves that a write on this server to a table events are read
+// from drops the event catalog at once, on both engines (SQLite's update hook; on PostgreSQL the
+// writer pool's statements). Control: a write to another table keeps it.
+func TestCatalog_DroppedByOwnWrites(t *testing.T) {
+	db := openTestDB(t)
+	loads := 0
+	load := func() (*palaro.Event, error) { loads++; return &palaro.Event{ID: 7}, nil }
+	read := func() {
+		t.Helper()
+		_, err := db.catalog.event(7, load)
+		require.NoError(t, err)
+	}
+	read()
+	read()
+	require.Equal(t, 1, loads, "the second read comes from memory")
+	_, err := db.write.Exec(`INSERT INTO tags (slug, name) VALUES ('chess', 'Chess')`)
+	require.NoError(t, err)
+	read()
+	require.Equal(t, 1, loads, "control: a new tag leaves the catalog")
+	_, err = db.write.Exec(`INSERT INTO venues (name, address, city, region, latitude, longitude)
+		VALUES ('Hall', 'Street 1', 'Pasig', 'NCR', 14.5, 121.0)`)
+	require.NoError(t, err)
+	read()
+	require.Equal(t, 2, loads, "read again after a venue was added")
 }
