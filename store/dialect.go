@@ -45,16 +45,21 @@ func DisplayName(db string) string {
 	return u.Redacted()
 }
 
+// writeHooks hear the writes of a pool: PostgreSQL's stand-in for the update hook and transaction
+// ends that SQLite's writer connection reports (rowChanged, writerConn).
+type writeHooks struct {
+	changed func(table string) // the table of each INSERT, UPDATE or DELETE, before it commits
+	ended   func()             // a transaction, or a statement outside one, ended
+}
+
 // openPostgres opens a connection pool to the PostgreSQL database at url, every statement of
-// which is rebound from the store's SQL. changed, when set, hears the table of every INSERT,
-// UPDATE and DELETE run on the pool, before it commits: PostgreSQL's stand-in for the update hook
-// SQLite's writer connection has (rowChanged).
-func openPostgres(url string, changed func(table string)) (*sql.DB, error) {
+// which is rebound from the store's SQL; hooks, when set, hear its writes.
+func openPostgres(url string, hooks *writeHooks) (*sql.DB, error) {
 	cfg, err := pgx.ParseConfig(url)
 	if err != nil {
 		return nil, err
 	}
-	return sql.OpenDB(rebindConnector{Connector: stdlib.GetConnector(*cfg), changed: changed}), nil
+	return sql.OpenDB(rebindConnector{Connector: stdlib.GetConnector(*cfg), hooks: hooks}), nil
 }
 
 // writtenTable matches the table a data-changing statement writes to.
@@ -142,7 +147,7 @@ func isRetryable(err error) bool {
 // rebindConnector opens pgx connections that rebind every statement.
 type rebindConnector struct {
 	driver.Connector
-	changed func(table string)
+	hooks *writeHooks
 }
 
 func (c rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -150,41 +155,87 @@ func (c rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rebindConn{conn.(*stdlib.Conn), c.changed}, nil
+	return &rebindConn{Conn: conn.(*stdlib.Conn), hooks: c.hooks}, nil
 }
 
 // rebindConn is a pgx connection whose statements are rebound; everything else is pgx's.
 type rebindConn struct {
 	*stdlib.Conn
-	changed func(table string)
+	hooks *writeHooks
+	inTx  bool
 }
 
-// wrote tells changed which table query writes to, if it writes.
-func (c rebindConn) wrote(query string) {
-	if c.changed == nil {
+// wrote tells the hooks which table query writes to, if it writes.
+func (c *rebindConn) wrote(query string) {
+	if c.hooks == nil {
 		return
 	}
 	if m := writtenTable.FindStringSubmatch(query); m != nil {
-		c.changed(strings.ToLower(m[1]))
+		c.hooks.changed(strings.ToLower(m[1]))
 	}
 }
 
-func (c rebindConn) Prepare(query string) (driver.Stmt, error) {
+// done tells the hooks that a statement run outside a transaction has ended.
+func (c *rebindConn) done() {
+	if c.hooks != nil && !c.inTx {
+		c.hooks.ended()
+	}
+}
+
+func (c *rebindConn) Prepare(query string) (driver.Stmt, error) {
 	return c.Conn.Prepare(rebind(query))
 }
 
-func (c rebindConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+func (c *rebindConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	return c.Conn.PrepareContext(ctx, rebind(query))
 }
 
-func (c rebindConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+func (c *rebindConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	c.wrote(query)
+	defer c.done()
 	return c.Conn.ExecContext(ctx, rebind(query), args)
 }
 
-func (c rebindConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+func (c *rebindConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	c.wrote(query) // INSERT … RETURNING
+	defer c.done()
 	return c.Conn.QueryContext(ctx, rebind(query), args)
+}
+
+// BeginTx begins a transaction whose end the hooks hear of.
+func (c *rebindConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	tx, err := c.Conn.BeginTx(ctx, opts)
+	if err != nil || c.hooks == nil {
+		return tx, err
+	}
+	c.inTx = true
+	return hookedTx{Tx: tx, conn: c}, nil
+}
+
+// Begin begins a transaction whose end the hooks hear of.
+func (c *rebindConn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+// hookedTx is a transaction that tells its connection's hooks when it ends.
+type hookedTx struct {
+	driver.Tx
+	conn *rebindConn
+}
+
+func (t hookedTx) Commit() error {
+	defer t.end()
+	return t.Tx.Commit()
+}
+
+func (t hookedTx) Rollback() error {
+	defer t.end()
+	return t.Tx.Rollback()
+}
+
+func (t hookedTx) end() {
+	t.conn.inTx = false
+	t.conn.hooks.ended()
 }
 
 // lockRow locks the row of table with id until the transaction ends, on PostgreSQL, for a unit that
@@ -219,7 +270,7 @@ func (db *DB) manilaDate(column string) string {
 
 // CheckNamedValue stores a Go bool as 1 or 0, as SQLite's driver does: the store keeps booleans
 // in integer columns on both engines.
-func (c rebindConn) CheckNamedValue(nv *driver.NamedValue) error {
+func (c *rebindConn) CheckNamedValue(nv *driver.NamedValue) error {
 	if v := reflect.ValueOf(nv.Value); v.Kind() == reflect.Bool {
 		nv.Value = int64(0)
 		if v.Bool() {

@@ -24,10 +24,13 @@ func sqliteOnly(t *testing.T, why string) {
 func TestCatalog_DroppedByOwnWrites(t *testing.T) {
 	db := openTestDB(t)
 	loads := 0
-	load := func() (*palaro.Event, error) { loads++; return &palaro.Event{ID: 7}, nil }
+	load := func() (*palaro.TicketType, *palaro.Event, error) {
+		loads++
+		return &palaro.TicketType{ID: 3}, &palaro.Event{ID: 7}, nil
+	}
 	read := func() {
 		t.Helper()
-		_, err := db.catalog.event(7, load)
+		_, _, err := db.catalog.lookup("vip", load)
 		require.NoError(t, err)
 	}
 	read()

@@ -123,6 +123,9 @@ func TestCatalog_SeesEveryCommittedChange(t *testing.T) {
 	require.Equal(t, palaro.Money(30000), price(), "a statement outside a transaction")
 
 	other, err := sql.Open("sqlite3", "file:"+f.db.path+"?_busy_timeout=10000")
+	if f.db.postgres { // another connection, without the writer pool's hooks
+		other, err = openPostgres(f.db.path, nil)
+	}
 	require.NoError(t, err)
 	defer other.Close()
 	_, err = other.Exec(`UPDATE ticket_types SET price = 40000 WHERE code = ?`, code)
