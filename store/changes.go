@@ -1,9 +1,6 @@
 package store
 
-import (
-	"log/slog"
-	"strings"
-)
+import "log/slog"
 
 // ChangeFeed carries "public event data changed" between the app servers of one database, so that
 // a change made through one server drops the cached event reads and pages of every other server.
@@ -34,16 +31,10 @@ func (LocalChangeFeed) Subscribe(func()) {}
 // Close does nothing.
 func (LocalChangeFeed) Close() error { return nil }
 
-// isPostgresURL reports whether a PALARO_DB value names a PostgreSQL database (a postgres:// or
-// postgresql:// URL) rather than a SQLite file.
-func isPostgresURL(s string) bool {
-	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
-}
-
 // NewChangeFeed returns the change feed of the database PALARO_DB names: LISTEN/NOTIFY between
 // the servers of a PostgreSQL database, nothing for a SQLite file (one server).
 func NewChangeFeed(dbPath string, logger *slog.Logger) ChangeFeed {
-	if isPostgresURL(dbPath) {
+	if IsPostgresURL(dbPath) {
 		return NewPostgresChangeFeed(dbPath, logger)
 	}
 	return LocalChangeFeed{}

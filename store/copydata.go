@@ -220,7 +220,7 @@ func resetSequences(ctx context.Context, tx *sql.Tx) error {
 }
 
 // isPostgres reports whether db is a PostgreSQL database.
-func (db *DB) isPostgres() bool { return isPostgresURL(db.path) }
+func (db *DB) isPostgres() bool { return db.postgres }
 
 // tableNames returns the database's tables, without SQLite's internal ones and copySkippedTables.
 func (db *DB) tableNames(ctx context.Context) ([]string, error) {

@@ -58,15 +58,15 @@ func dumpTable(t *testing.T, db *DB, table string) []string {
 	return out
 }
 
-// TestCopyData_RoundTrip copies the demo database (with a paid add-on order, whose ticket_id and
-// the ticket's order_id form the one cycle of foreign keys) to the test engine's database
-// (PostgreSQL in the PostgreSQL pass) and back to a new SQLite file: every table has the same
+// TestCopyData_RoundTrip copies the demo database in a SQLite file (with a paid add-on order, whose
+// ticket_id and the ticket's order_id form the one cycle of foreign keys) to the test engine's
+// database (PostgreSQL in the PostgreSQL pass) and back to a new SQLite file: every table has the same
 // counts at each step, and the contents of the orders, tickets, ticket types, events and seat
 // assignments are the same after the round trip. The copy's sequences continue past the copied
 // ids (a new order works), and a copy into a database that is not empty is refused.
 func TestCopyData_RoundTrip(t *testing.T) {
 	ctx := context.Background()
-	f := newPurchaseFixture(t)
+	f := newPurchaseFixtureAt(t, filepath.Join(t.TempDir(), "source.db"))
 	code := f.addTicketType(t, "copy", 0, 10, 2)
 	parking := f.addAddOn(t, "Parking", 0)
 	o, err := f.purchases.CreateOrder(ctx, freeRequest(code, 1, "copy@x.ph"), f.now)

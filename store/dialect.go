@@ -28,6 +28,12 @@ import (
 // the strength of what was read: PostgreSQL locks the rows (FOR UPDATE), SQLite ignores it.
 const forUpdate = " /*FOR UPDATE*/"
 
+// forUpdateSkipLocked is appended to a SELECT that claims rows of a queue (the outbox) while other
+// servers claim from it too: PostgreSQL locks the rows it returns and skips those another
+// transaction has locked (FOR UPDATE SKIP LOCKED), so claimers do not wait for each other; SQLite
+// ignores it. The claim itself stays a conditional UPDATE, which alone decides who has a row.
+const forUpdateSkipLocked = " /*FOR UPDATE SKIP LOCKED*/"
+
 // IsPostgresURL reports whether PALARO_DB names a PostgreSQL database rather than a SQLite file.
 func IsPostgresURL(s string) bool {
 	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
@@ -75,7 +81,7 @@ func openPostgresPlain(url string) (*sql.DB, error) {
 }
 
 // rebind turns the store's SQL into PostgreSQL's: `?` placeholders outside quotes and comments
-// become $1, $2, …, and the forUpdate marker becomes FOR UPDATE.
+// become $1, $2, …, and the forUpdate and forUpdateSkipLocked markers become their clauses.
 func rebind(query string) string {
 	if !strings.ContainsAny(query, "?/") {
 		return query
@@ -114,9 +120,12 @@ func rebind(query string) string {
 				b.WriteString(query[i:])
 				return b.String()
 			}
-			if comment := query[i : i+end+2]; comment == strings.TrimSpace(forUpdate) {
+			switch comment := query[i : i+end+2]; comment {
+			case strings.TrimSpace(forUpdate):
 				b.WriteString("FOR UPDATE")
-			} else {
+			case strings.TrimSpace(forUpdateSkipLocked):
+				b.WriteString("FOR UPDATE SKIP LOCKED")
+			default:
 				b.WriteString(comment)
 			}
 			i += end + 1

@@ -160,3 +160,12 @@ func TestAppSecret_ServersStartingTogether(t *testing.T) {
 		require.Equal(t, keys[0], keys[i], "server %d", i)
 	}
 }
+
+// TestRebind_LockMarkers: PostgreSQL gets the row-lock clauses the markers stand for, placeholders
+// numbered; a comment that is not a marker stays a comment.
+func TestRebind_LockMarkers(t *testing.T) {
+	require.Equal(t, `SELECT id FROM outbox WHERE a = $1 LIMIT $2 FOR UPDATE SKIP LOCKED`,
+		rebind(`SELECT id FROM outbox WHERE a = ? LIMIT ?`+forUpdateSkipLocked))
+	require.Equal(t, `SELECT id FROM orders WHERE id = $1 FOR UPDATE`, rebind(`SELECT id FROM orders WHERE id = ?`+forUpdate))
+	require.Equal(t, `SELECT 1 /* FOR UPDATE SKIP LOCKED? */`, rebind(`SELECT 1 /* FOR UPDATE SKIP LOCKED? */`))
+}

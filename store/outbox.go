@@ -134,7 +134,7 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 		claimed = nil
 		rows, err := tx.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox
 			WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-			ORDER BY next_attempt_at, id LIMIT ?`, formatTime(now), formatTime(now), limit)
+			ORDER BY next_attempt_at, id LIMIT ?`+forUpdateSkipLocked, formatTime(now), formatTime(now), limit)
 		if err != nil {
 			return err
 		}

@@ -1,32 +1,25 @@
 package store
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"palaro/internal/testdb"
 )
 
-// postgresEnv holds the URL of the PostgreSQL cluster the tests may use (go tool task test starts
-// a throwaway one).
-const postgresEnv = "PALARO_TEST_POSTGRES"
-
-// testPostgresDSN returns the PostgreSQL cluster's URL for a test of PostgreSQL-only behaviour;
-// without one the test is skipped (it runs in the PostgreSQL pass of go tool task test).
+// testPostgresDSN returns a new PostgreSQL database of the test's own for a test of
+// PostgreSQL-only behaviour; without a cluster the test is skipped (it runs in the PostgreSQL pass
+// of go tool task test).
 func testPostgresDSN(t *testing.T) string {
 	t.Helper()
-	dsn := os.Getenv(postgresEnv)
-	if dsn == "" {
-		t.Skip("PostgreSQL only: runs in the PostgreSQL pass of go tool task test (" + postgresEnv + ")")
+	if !testdb.Postgres() {
+		t.Skip("PostgreSQL only: runs in the PostgreSQL pass of go tool task test (" + testdb.EnvVar + ")")
 	}
-	return dsn
+	return testdb.URL(t)
 }
 
-// testDatabaseURL returns the database a test copies into: the PostgreSQL cluster's when there is
-// one, else a new SQLite file.
+// testDatabaseURL returns the new database a test copies into: PostgreSQL in the PostgreSQL pass,
+// else a SQLite file.
 func testDatabaseURL(t *testing.T) string {
 	t.Helper()
-	if dsn := os.Getenv(postgresEnv); dsn != "" {
-		return dsn
-	}
-	return filepath.Join(t.TempDir(), "copy.db")
+	return testdb.URL(t)
 }

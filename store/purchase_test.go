@@ -24,7 +24,13 @@ type purchaseFixture struct {
 
 func newPurchaseFixture(t *testing.T) *purchaseFixture {
 	t.Helper()
-	db, err := Open(testdb.URL(t))
+	return newPurchaseFixtureAt(t, testdb.URL(t))
+}
+
+// newPurchaseFixtureAt is newPurchaseFixture on the database at url (a file or a postgres:// URL).
+func newPurchaseFixtureAt(t *testing.T, url string) *purchaseFixture {
+	t.Helper()
+	db, err := Open(url)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()

@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
-	"strings"
 	"text/tabwriter"
 
 	"palaro/payment/sandbox"
@@ -33,7 +31,7 @@ func runCopyData(ctx context.Context, w io.Writer, args []string) error {
 	case *from == *to:
 		return errors.New("copy-data: --from and --to are the same database")
 	}
-	if !isPostgresURL(*from) {
+	if !store.IsPostgresURL(*from) {
 		if _, err := os.Stat(*from); err != nil {
 			return fmt.Errorf("copy-data: the source %s: %w", *from, err)
 		}
@@ -63,7 +61,7 @@ func runCopyData(ctx context.Context, w io.Writer, args []string) error {
 		return err
 	}
 	fmt.Fprintf(w, "Copied %d tables, %d rows, from %s to %s; every count matches.\n", len(report), rows,
-		termSafe(redactURL(*from)), termSafe(redactURL(*to)))
+		termSafe(store.DisplayName(*from)), termSafe(store.DisplayName(*to)))
 	return nil
 }
 
@@ -81,19 +79,3 @@ func openMigrated(ctx context.Context, path string) (*store.DB, error) {
 	return db, nil
 }
 
-// redactURL hides the password of a postgres:// URL; a file path is returned as it is.
-func redactURL(s string) string {
-	if !isPostgresURL(s) {
-		return s
-	}
-	u, err := url.Parse(s)
-	if err != nil {
-		return "postgres://…"
-	}
-	return u.Redacted()
-}
-
-// isPostgresURL reports whether a database argument is a postgres:// or postgresql:// URL.
-func isPostgresURL(s string) bool {
-	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
-}

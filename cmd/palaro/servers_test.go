@@ -163,7 +163,7 @@ func buyOnce(ctx context.Context, client *http.Client, from, on, ticket string, 
 // change feed dropped its caches).
 func TestServers_KillOneOfThree(t *testing.T) {
 	url := testDatabase(t)
-	if !isPostgresURL(url) {
+	if !store.IsPostgresURL(url) {
 		t.Skip("PostgreSQL only (several servers on one database): runs in the PostgreSQL pass of go tool task test")
 	}
 	if testing.Short() {
