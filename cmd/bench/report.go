@@ -106,7 +106,7 @@ func (r *report) Checks() []check {
 				st.Buy.Percentile(99) <= budgetOrderP99 && st.Buy.Requests > 0})
 	}
 	for _, run := range r.Scale {
-		out = append(out, check{fmt.Sprintf("Purchase storm on PostgreSQL, %d app servers: 0 oversold", run.Servers),
+		out = append(out, check{fmt.Sprintf("Purchase storm on PostgreSQL, %s: 0 oversold", appServers(run.Servers)),
 			fmt.Sprintf("%d sold of %d, oversold %d", run.Sold.Counter, run.Sold.Capacity, run.Sold.Oversold()),
 			run.Sold.Oversold() == 0 && run.Buy.Requests > 0})
 	}
@@ -351,7 +351,7 @@ func (r *report) scaleMarkdown() string {
 	b.WriteString("| Database, app servers | Event page requests/s | p50 | p99 | Failures | Storm orders/s | p50 | p99 | Orders | Sold out | Failures | Oversold |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	if len(r.Server) > 1 && r.Storm != nil {
 		page, st := r.Server[1].Palaro, r.Storm
-		fmt.Fprintf(&b, "| SQLite, 1 (the run above) | %.0f | %s | %s | %d | %.0f | %s | %s | %d | %d | %d | %d |\n",
+		fmt.Fprintf(&b, "| SQLite, 1 (the runs above; the storm's rounds together) | %.0f | %s | %s | %d | %.0f | %s | %s | %d | %d | %d | %d |\n",
 			page.RPS(), ms(page.Percentile(50)), ms(page.Percentile(99)), page.Failures, st.OrdersPerSecond(),
 			ms(st.Buy.Percentile(50)), ms(st.Buy.Percentile(99)), st.Buy.Requests, st.Buy.Refused, st.Buy.Failures, st.Sold.Oversold())
 	}
@@ -369,4 +369,12 @@ func (r *report) scaleMarkdown() string {
 	b.WriteString("All servers, the database and the load generator share the same CPUs: with three servers on 2 cores the " +
 		"servers compete for them, so these rows show what the design costs and that it stays correct, not how a cluster of machines scales.\n")
 	return b.String()
+}
+
+// appServers says "1 app server" or "N app servers".
+func appServers(n int) string {
+	if n == 1 {
+		return "1 app server"
+	}
+	return fmt.Sprintf("%d app servers", n)
 }
