@@ -440,7 +440,7 @@ document.addEventListener('click', (e) => {
 // takes the focus (a screen reader reads where it is) and comes into view.
 {
   let quizMoved = false;
-  document.addEventListener('click', (e) => { if (e.target.closest?.('.quiz-step .quiz-nav button')) quizMoved = true; }, true);
+  document.addEventListener('htmx:beforeRequest', (e) => { if (e.detail?.elt?.matches?.('.quiz-nav button')) quizMoved = true; });
   document.addEventListener('htmx:afterSettle', () => {
     if (!quizMoved) return;
     quizMoved = false;
