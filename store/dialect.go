@@ -46,7 +46,7 @@ func DisplayName(db string) string {
 	}
 	u, err := url.Parse(db)
 	if err != nil {
-		return "postgres://(unreadable URL)"
+		return "postgres://…"
 	}
 	return u.Redacted()
 }
