@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"net/url"
 	"reflect"
 	"regexp"
@@ -259,6 +260,26 @@ func (db *DB) lockRow(ctx context.Context, tx *sql.Tx, table string, id int64) e
 		return nil // gone: the unit's own statements say so
 	}
 	return err
+}
+
+// syncIDSequences moves PostgreSQL's identity sequences past the ids in their tables, after rows
+// were inserted with ids of their own (the demo data); SQLite takes the next id from the table.
+func (db *DB) syncIDSequences(ctx context.Context, tx *sql.Tx) error {
+	if !db.postgres {
+		return nil
+	}
+	tables, err := queryStrings(ctx, tx, `SELECT table_name FROM information_schema.columns
+		WHERE table_schema = current_schema() AND column_name = 'id' AND is_identity = 'YES' ORDER BY table_name`)
+	if err != nil {
+		return err
+	}
+	for _, t := range tables {
+		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('`+t+`', 'id'),
+			(SELECT coalesce(max(id), 0) + 1 FROM `+t+`), false)`); err != nil {
+			return fmt.Errorf("sequence of %s: %w", t, err)
+		}
+	}
+	return nil
 }
 
 // insertID runs an INSERT and returns the id of the row it added (RETURNING id, on both engines).

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -45,4 +46,18 @@ func TestCatalog_DroppedByOwnWrites(t *testing.T) {
 	require.NoError(t, err)
 	read()
 	require.Equal(t, 2, loads, "read again after a venue was added")
+}
+
+// TestSeedDemo_NewRowsGetFreshIDs proves that after the demo data (inserted with ids of its own)
+// a new organizer, venue and event get ids of their own, on both engines (PostgreSQL's identity
+// sequences are moved past the demo ids).
+func TestSeedDemo_NewRowsGetFreshIDs(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	for _, insert := range []string{`INSERT INTO organizers (name) VALUES ('New Org')`,
+		`INSERT INTO venues (name, address, city, region, latitude, longitude) VALUES ('New Hall', 'St', 'Cebu', 'VII', 10.3, 123.9)`} {
+		id, err := insertID(ctx, f.db.write, insert)
+		require.NoError(t, err, insert)
+		require.Positive(t, id)
+	}
 }

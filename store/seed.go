@@ -76,6 +76,9 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 	if err := seedDemoNews(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo news: %w", err)
 	}
+	if err := db.syncIDSequences(ctx, tx); err != nil {
+		return fmt.Errorf("seed: %w", err)
+	}
 	return tx.Commit()
 }
 
