@@ -27,8 +27,8 @@ func roundTicketCode(r int) string { return fmt.Sprintf("%s-%d", stormTicketCode
 
 // Storm is what the purchase storm measured.
 type Storm struct {
-	Buyers, Capacity int // per round
-	Rounds           int // alternating rounds: Palaro, then the bare order server, each on fresh stock
+	Buyers, Capacity int           // per round
+	Rounds           int           // alternating rounds: Palaro, then the bare order server, each on fresh stock
 	Buy              Load          // POST /v1/ticket/buy: done = order placed, refused = sold out
 	SellingTime      time.Duration // from the start of the storm to the last order placed
 	Statuses         map[int]int   // HTTP status → answers

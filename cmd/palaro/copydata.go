@@ -78,4 +78,3 @@ func openMigrated(ctx context.Context, path string) (*store.DB, error) {
 	}
 	return db, nil
 }
-
