@@ -27,6 +27,7 @@ type options struct {
 	MaxRequests   int
 	Out           string
 	Note          string
+	Pages         bool
 	Storm         bool
 	StormRounds   int
 	Buyers        int
@@ -50,6 +51,7 @@ func main() {
 	flag.IntVar(&o.Rounds, "rounds", 2, "split the load time into this many alternating Palaro/bare rounds")
 	flag.IntVar(&o.Concurrency, "c", 200, "concurrent clients")
 	flag.IntVar(&o.MaxRequests, "max-requests", 5_000_000, "upper bound of requests per round")
+	flag.BoolVar(&o.Pages, "pages", true, "measure the pages' throughput next to the bare handler (false: only the other benchmarks, e.g. to profile the storm)")
 	flag.BoolVar(&o.Storm, "storm", true, "also run the purchase storm")
 	flag.IntVar(&o.Buyers, "buyers", 2000, "purchase storm: buyers, each buying one ticket, -c at a time")
 	flag.IntVar(&o.Capacity, "capacity", 500, "purchase storm: capacity of the ticket type they buy")
@@ -147,6 +149,9 @@ func run(ctx context.Context, o options) (*report, error) {
 	defer stopBare()
 
 	for _, path := range targets {
+		if !o.Pages {
+			break
+		}
 		res := serverResult{Path: path}
 		servers := []struct {
 			name string
