@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/internal/debugserver"
 	"palaro/notify"
 	"palaro/store"
 )
@@ -48,6 +49,7 @@ Environment:
   PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
   PALARO_SERVERS        how many app servers share the database (default 1); each enforces that share of the rate limits
   PALARO_SMS_PROVIDER   log (default) or semaphore, with SEMAPHORE_API_KEY and SEMAPHORE_SENDER_NAME
+  PALARO_PPROF          loopback address (e.g. 127.0.0.1:6060) serving Go's runtime profiles at /debug/pprof/ (off when unset)
   PALARO_LOG            json (default for serve: one line per request) or text (default for the other commands)
 `
 
@@ -272,6 +274,11 @@ func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
 	go func() { a.runJobs(jobsCtx); close(jobsDone) }()
 	defer func() { stopJobs(); <-jobsDone }()
 	logWriterStats(jobsCtx, a.db, logger)
+	if addr := os.Getenv("PALARO_PPROF"); addr != "" {
+		if err := debugserver.Start(jobsCtx, addr, logger); err != nil {
+			return err
+		}
+	}
 	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.DisplayName(cfg.DBPath), "payments", a.payments.Name())
 	return a.server.Start(ctx, cfg.Addr)
 }
