@@ -226,7 +226,7 @@ function Calendar(props: CalendarProps) {
                 aria-label={`${WEEKDAYS[p.weekday]}, ${p.date} ${MONTHS[p.month]} ${p.year}${evs.length ? `, ${evs.length} event${evs.length > 1 ? 's' : ''}` : ''}`}
                 onClick={() => setSelected(d)}
               >
-                {p.date}
+                <span className="cal-num">{p.date}</span>
               </button>
               {evs.slice(0, 2).map((ev) => (
                 <a key={ev.code} className="cal-event" href={ev.url} tabIndex={-1} aria-hidden="true" title={ev.name}>

@@ -444,6 +444,10 @@ func TestCalendar_Browser(t *testing.T) {
 		require.Equal(t, "Sun,Mon,Tue,Wed,Thu,Fri,Sat", evalString(t, ctx, `[...document.querySelectorAll('.cal-weekday')].map(w => w.textContent).join(',')`))
 		require.Equal(t, now.Format("2006-01-02"), evalString(t, ctx, `document.querySelector('.cal-day.today').dataset.date`))
 		require.Equal(t, "date", evalString(t, ctx, `document.querySelector('.cal-day.today .cal-date').getAttribute('aria-current')`))
+		// Today's badge is the background of the number's own box, so the dark digits are read (and
+		// measured by contrast checkers) against the yellow, not against the dark cell.
+		require.Equal(t, "rgb(255, 204, 77) on rgb(27, 21, 0)", evalString(t, ctx, `(() => { const s = getComputedStyle(document.querySelector('.cal-day.today .cal-num'));
+			return s.backgroundColor + ' on ' + s.color; })()`))
 		require.Equal(t, "0", evalString(t, ctx, `String(new Date(document.querySelector('.cal-day').dataset.date + 'T00:00:00Z').getUTCDay())`), "weeks start on Sunday")
 		require.Equal(t, now.Format("Monday, 2 January"), evalString(t, ctx, `document.getElementById('cal-list-heading').textContent`))
 		require.True(t, evalBool(t, ctx, `[...document.querySelectorAll('.cal-list a')].some(a => a.getAttribute('href') === '/e/mlbb-manila-showdown')`),
