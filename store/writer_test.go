@@ -19,7 +19,8 @@ import (
 
 // TestOpen_WriterSynchronousFull proves every commit of the writer is fsynced: the writer
 // connection runs synchronous=FULL (2). Control: the read pool, which never commits, reads
-// NORMAL (1) from the same file, so the check can tell the two settings apart.
+// NORMAL (1) from the same file, so the check can tell the two settings apart. The writer keeps
+// its savepoint journals in memory (temp_store=MEMORY).
 func TestOpen_WriterSynchronousFull(t *testing.T) {
 	sqliteOnly(t, "SQLite's synchronous and journal settings")
 	db, err := Open(testdb.URL(t))
@@ -34,6 +35,10 @@ func TestOpen_WriterSynchronousFull(t *testing.T) {
 	require.Equal(t, 2, writer, "writer: synchronous=FULL")
 	require.Equal(t, "wal", journal)
 	require.Equal(t, 1, reader, "control: readers stay NORMAL")
+	// the savepoints' journals stay in memory (2), not in a temporary file per transaction
+	var temp int
+	require.NoError(t, db.write.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&temp))
+	require.Equal(t, 2, temp, "writer: temp_store=MEMORY")
 }
 
 // writerProbe opens a fresh database with a probe table for the writer's tests.
