@@ -342,8 +342,12 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		CoverURL: s.imageURL(ev.ImageURL), CoverError: coverErr, CoverAction: base + "/cover",
 		When: manilaTime(ev.StartsAt) + " to " + manilaTime(ev.EndsAt), Venue: ev.Venue.Name + ", " + ev.Venue.City,
 		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Check-in", Href: base + "/check-ins"},
-			{Label: "Gate scanner", Href: base + "/check-in"}, {Label: "Queue", Href: base + "/queue"}}}
+			{Label: "Gate scanner", Href: base + "/check-in"}, {Label: "Queue", Href: base + "/queue"},
+			{Label: "Add-ons", Href: base + "/add-ons"}, {Label: "Promo codes", Href: base + "/promo-codes"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
+	if caller.Can(ev.Organizer.ID, palaro.ActionActivities) {
+		v.Links = append(v.Links, views.Link{Label: "Activities", Href: base + "/activities"})
+	}
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
 		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"}, views.Link{Label: "Waiting list", Href: base + "/waitlist"},
 			views.Link{Label: "Attendees CSV", Href: base + "/attendees.csv"}, views.Link{Label: "Orders CSV", Href: base + "/orders.csv"})

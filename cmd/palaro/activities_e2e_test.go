@@ -192,8 +192,8 @@ func TestEngagePages_Browser(t *testing.T) {
 		"console-poster":     "/organizer/events/" + demoOwnedEvent + "/activities/scratch/poster",
 	} {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path), chromedp.WaitVisible("main h1", chromedp.ByQuery)), path)
-		screenshot(t, ctx, name) // the console's own frame (navigation, back link) is not held to 44 px yet
-
+		screenshot(t, ctx, name)
+		assertTouchTargets(t, ctx) // the console pages are walked at both phone widths in TestTouchTargets_Console_Browser
 	}
 	// The prize pictures of the scratch card (a thumbnail, a choice and an upload per prize).
 	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/organizer/events/"+demoOwnedEvent+"/activities"),

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"palaro/store"
 )
 
 // minTarget is the smallest touch target, in CSS pixels, on each side (WCAG 2.2, 2.5.5 Target Size, enhanced).
@@ -166,4 +169,61 @@ func TestTouchTargets_Browser(t *testing.T) {
 		check(t, "/profile", ".profile")
 		check(t, "/tickets", "main")
 	})
+}
+
+// consoleLinksJS lists the same-origin console pages the current page links to (paths under
+// /organizer and /operator), leaving out downloads and the fragments htmx polls.
+const consoleLinksJS = `[...new Set([...document.querySelectorAll('a[href]:not([download])')]
+  .map(a => new URL(a.href, location.href))
+  .filter(u => u.origin === location.origin && /^\/(organizer|operator)(\/|$)/.test(u.pathname) &&
+    !/\.(csv|png|svg|pdf)$|\/(live|figures)$/.test(u.pathname))
+  .map(u => u.pathname + u.search))]`
+
+// TestTouchTargets_Console_Browser walks the organizer and operator consoles from their front pages
+// (every console page of the demo owner's event, the news, team and token pages, the operator's
+// news and partner pages) and holds every page to the 44 px rule at both phone widths.
+func TestTouchTargets_Console_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	require.NoError(t, store.NewOperatorService(a.db).SetOperator(context.Background(), store.DemoOrganizerEmail, true))
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/sign-in?next=/organizer"),
+		setField("email", store.DemoOrganizerEmail), setField("password", store.DemoOrganizerPassword), submitAndLoad()))
+	waitPath(t, ctx, "/organizer")
+
+	// The walk stays inside one event (the others repeat its pages) and visits one order and one
+	// article (the others repeat theirs), each page once.
+	event := "/organizer/events/" + demoOwnedEvent
+	inScope := func(p string) bool {
+		return !strings.HasPrefix(p, "/organizer/events/") || p == "/organizer/events/new" || p == event || strings.HasPrefix(p, event+"/")
+	}
+	oneOf := regexp.MustCompile(`^(.*/(?:orders|news))/[^/]+$`)
+	queue := []string{"/organizer", event, "/operator/news"}
+	seen, kinds := map[string]bool{}, map[string]bool{}
+	for len(queue) > 0 && len(seen) < 60 {
+		path := queue[0]
+		queue = queue[1:]
+		kind := oneOf.ReplaceAllString(path, "$1/*")
+		if seen[path] || kinds[kind] || !inScope(path) {
+			continue
+		}
+		seen[path], kinds[kind] = true, true
+		var links []string
+		for _, w := range phoneWidths {
+			require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.Navigate(a.URL+path), chromedp.WaitVisible("main h1", chromedp.ByQuery)), path)
+			assertTouchTargets(t, ctx)
+		}
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(consoleLinksJS, &links)))
+		queue = append(queue, links...)
+	}
+	t.Logf("console pages checked: %d", len(seen))
+	for name, at := range map[string][2]string{"console-event": {event, "main h1"}, "console-event-edit": {event + "/edit", ".org-checks"},
+		"console-seat-grid": {event + "/ticket-types/" + demoOwnedEvent + "-lower/edit", ".org-seat-rows"}} {
+		require.NoError(t, chromedp.Run(ctx, atWidth(390), chromedp.Navigate(a.URL+at[0]), chromedp.ScrollIntoView(at[1], chromedp.ByQuery)))
+		screenshot(t, ctx, name)
+	}
+	for _, p := range []string{"/organizer/events/new", event + "/edit", event + "/orders", event + "/activities", event + "/check-ins", event + "/check-in",
+		"/organizer/news", "/organizer/team", "/organizer/tokens", "/operator/pnk/home"} {
+		require.True(t, seen[p], "the walk reaches %s", p)
+	}
 }
