@@ -163,12 +163,12 @@ func TestChangedElsewhere_DropsTheCatalog(t *testing.T) {
 		return &palaro.TicketType{ID: 3}, &palaro.Event{ID: 7}, nil
 	}
 	for range 2 {
-		_, _, err := db.catalog.lookup("ticket-code", load)
+		_, _, _, err := db.catalog.lookup("ticket-code", db.Now(), load)
 		require.NoError(t, err)
 	}
 	require.Equal(t, 1, loads, "the second read comes from memory")
 	db.ChangedElsewhere()
-	_, _, err := db.catalog.lookup("ticket-code", load)
+	_, _, _, err := db.catalog.lookup("ticket-code", db.Now(), load)
 	require.NoError(t, err)
 	require.Equal(t, 2, loads, "read again after another server's change")
 }

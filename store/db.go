@@ -83,7 +83,7 @@ func openPostgresDB(url string) (*DB, error) {
 	// No tickets-left counts in memory: other servers write too. The event catalog is dropped by
 	// this server's writes (seen by the writer pool) and by the change feed (ChangedElsewhere).
 	db := &DB{path: url, postgres: true, Now: time.Now, catalog: newCatalog()}
-	write, err := openPostgres(url, &writeHooks{changed: func(table string) { db.rowChanged(0, "", table, 0) },
+	write, err := openPostgres(url, &writeHooks{changed: func(table string) { db.rowChanged(table, 0, false) },
 		ended: db.catalog.ended})
 	if err != nil {
 		return nil, fmt.Errorf("open PostgreSQL: %w", err)

@@ -31,7 +31,7 @@ func TestCatalog_DroppedByOwnWrites(t *testing.T) {
 	}
 	read := func() {
 		t.Helper()
-		_, _, err := db.catalog.lookup("vip", load)
+		_, _, _, err := db.catalog.lookup("vip", db.Now(), load)
 		require.NoError(t, err)
 	}
 	read()

@@ -26,28 +26,37 @@ import (
 // the type is next changed by this one.
 type stockCounts struct {
 	mu      sync.Mutex
-	gen     uint64             // bumped by every drop, so a reload older than a drop is not published
-	left    map[int64]int      // ticket type id → tickets left, as committed
-	touched map[int64]struct{} // ticket types dropped since the writer last reloaded them
+	gen     uint64               // bumped by every drop, so a reload older than a drop is not published
+	counts  map[int64]stockCount // ticket type id → its counts, as committed
+	touched map[int64]struct{}   // ticket types dropped since the writer last reloaded them
 }
 
+// stockCount is a ticket type's capacity and its sold and held counters.
+type stockCount struct{ capacity, sold, held int }
+
 func newStockCounts() *stockCounts {
-	return &stockCounts{left: map[int64]int{}, touched: map[int64]struct{}{}}
+	return &stockCounts{counts: map[int64]stockCount{}, touched: map[int64]struct{}{}}
 }
 
 // remaining returns the tickets left of a ticket type, when known.
 func (s *stockCounts) remaining(ticketTypeID int64) (int, bool) {
+	c, ok := s.count(ticketTypeID)
+	return max(c.capacity-c.sold-c.held, 0), ok
+}
+
+// count returns a ticket type's counts as committed, when known.
+func (s *stockCounts) count(ticketTypeID int64) (stockCount, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	n, ok := s.left[ticketTypeID]
-	return n, ok
+	c, ok := s.counts[ticketTypeID]
+	return c, ok
 }
 
 // drop forgets a ticket type's count (its row is changing) until the writer reloads it.
 func (s *stockCounts) drop(ticketTypeID int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.left, ticketTypeID)
+	delete(s.counts, ticketTypeID)
 	s.touched[ticketTypeID] = struct{}{}
 	s.gen++
 }
@@ -74,8 +83,8 @@ func (s *stockCounts) reload(ctx context.Context, tx *sql.Tx) (publish func(comm
 	if len(ids) == 0 {
 		return func(bool) {}, nil
 	}
-	values := make(map[int64]int, len(ids))
-	rows, err := tx.QueryContext(ctx, `SELECT id, capacity - sold - held FROM ticket_types WHERE id IN (?`+
+	values := make(map[int64]stockCount, len(ids))
+	rows, err := tx.QueryContext(ctx, `SELECT id, capacity, sold, held FROM ticket_types WHERE id IN (?`+
 		strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
 	if err != nil {
 		again()
@@ -84,12 +93,12 @@ func (s *stockCounts) reload(ctx context.Context, tx *sql.Tx) (publish func(comm
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var left int
-		if err := rows.Scan(&id, &left); err != nil {
+		var c stockCount
+		if err := rows.Scan(&id, &c.capacity, &c.sold, &c.held); err != nil {
 			again()
 			return nil, err
 		}
-		values[id] = max(left, 0)
+		values[id] = c
 	}
 	if err := rows.Err(); err != nil {
 		again()
@@ -105,8 +114,8 @@ func (s *stockCounts) reload(ctx context.Context, tx *sql.Tx) (publish func(comm
 		if s.gen != gen {
 			return // a row changed after the read: the entries stay unknown until the next reload
 		}
-		for id, left := range values {
-			s.left[id] = left
+		for id, c := range values {
+			s.counts[id] = c
 		}
 	}, nil
 }
@@ -118,21 +127,25 @@ const catalogTTL = time.Second
 // catalog keeps the purchase path's lookups (a ticket type by code, with its event and add-ons)
 // until one of the tables they come from changes on the writer connection: rowChanged drops them
 // all as soon as a statement changes a row there, and again once that transaction ends
-// (writerTx), so that a lookup read between the change and its commit is not kept either. During a
-// rush each batch of orders changes its ticket type's counters, so the lookup is read again once
-// per batch, not once per buyer.
+// (writerTx), so that a lookup read between the change and its commit is not kept either. A
+// statement that changes only a ticket type's sold and held counters (every order, expiry and
+// payment) keeps them: it only marks the counters the entries carry as old (counterGen), and
+// purchaseTicketType then takes them from the writer's exact counts or reads them alone.
 type catalog struct {
-	mu      sync.Mutex
-	gen     uint64
-	dirty   bool // a row changed in the writer's open transaction
-	entries map[string]catalogEntry
-	group   singleflight.Group
+	mu            sync.Mutex
+	gen           uint64
+	dirty         bool   // a row changed in the writer's open transaction
+	counterGen    uint64 // bumped by every change of sold or held counters, and when its transaction ends
+	countersDirty bool   // counters changed in the writer's open transaction
+	entries       map[string]catalogEntry
+	group         singleflight.Group
 }
 
 type catalogEntry struct {
-	tt     palaro.TicketType
-	ev     *palaro.Event
-	loaded time.Time
+	tt         palaro.TicketType
+	ev         *palaro.Event
+	loaded     time.Time // by the store's clock
+	counterGen uint64    // counterGen when the load began
 }
 
 // maxCatalogEntries bounds the catalog; it starts again empty when full.
@@ -141,21 +154,24 @@ const maxCatalogEntries = 2000
 func newCatalog() *catalog { return &catalog{entries: map[string]catalogEntry{}} }
 
 // lookup returns copies of the ticket type with the given code and its event, from memory or
-// loaded by load (once for concurrent callers). Errors are not kept.
-func (c *catalog) lookup(code string, load func() (*palaro.TicketType, *palaro.Event, error)) (*palaro.TicketType, *palaro.Event, error) {
+// loaded by load (once for concurrent callers); now is the store's clock, for the TTL. counted
+// says the ticket type's sold and held counters are as loaded since the last change of any
+// counters; when false they may be older and the caller takes them from elsewhere. Errors are not
+// kept.
+func (c *catalog) lookup(code string, now time.Time, load func() (*palaro.TicketType, *palaro.Event, error)) (tt *palaro.TicketType, ev *palaro.Event, counted bool, err error) {
 	c.mu.Lock()
 	e, ok := c.entries[code]
-	gen := c.gen
+	gen, counterGen := c.gen, c.counterGen
 	c.mu.Unlock()
-	if !ok || time.Since(e.loaded) >= catalogTTL {
+	if !ok || now.Sub(e.loaded) >= catalogTTL || now.Before(e.loaded) {
 		// concurrent callers share one load, but not with a load begun before the last change
 		v, err, _ := c.group.Do(strconv.FormatUint(gen, 10)+":"+code, func() (any, error) {
-			started := time.Now()
+			e := catalogEntry{loaded: now, counterGen: counterGen}
 			tt, ev, err := load()
 			if err != nil {
 				return nil, err
 			}
-			e := catalogEntry{tt: *tt, ev: ev, loaded: started}
+			e.tt, e.ev = *tt, ev
 			c.mu.Lock()
 			if c.gen == gen { // nothing changed while it loaded
 				if len(c.entries) >= maxCatalogEntries {
@@ -167,12 +183,15 @@ func (c *catalog) lookup(code string, load func() (*palaro.TicketType, *palaro.E
 			return e, nil
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, false, err
 		}
 		e = v.(catalogEntry)
 	}
-	tt, ev := e.tt, *e.ev // callers own their copies; the slices inside are shared and never modified
-	return &tt, &ev, nil
+	c.mu.Lock()
+	counted = e.counterGen == c.counterGen
+	c.mu.Unlock()
+	t, event := e.tt, *e.ev // callers own their copies; the slices inside are shared and never modified
+	return &t, &event, counted, nil
 }
 
 // changed drops every lookup; during a writer transaction, it is dropped again when it ends.
@@ -184,6 +203,15 @@ func (c *catalog) changed(inTx bool) {
 	clear(c.entries)
 }
 
+// countersChanged marks the sold and held counters of the lookups as old, again when the writer's
+// transaction ends: a lookup loaded before that end does not carry the committed counters.
+func (c *catalog) countersChanged(inTx bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.counterGen++
+	c.countersDirty = c.countersDirty || inTx
+}
+
 // ended is told that the writer's transaction (or autocommit statement) ended.
 func (c *catalog) ended() {
 	c.mu.Lock()
@@ -193,15 +221,26 @@ func (c *catalog) ended() {
 		c.gen++
 		clear(c.entries)
 	}
+	if c.countersDirty {
+		c.countersDirty = false
+		c.counterGen++
+	}
 }
 
-// rowChanged is the writer connection's update hook: SQLite calls it for every row inserted,
-// updated or deleted there, before the change commits.
-func (db *DB) rowChanged(_ int, _ string, table string, rowid int64) {
+// rowChanged hears every row inserted, updated or deleted on the writer connection (SQLite's
+// update hook, before the change commits; on PostgreSQL each writing statement, with rowid 0).
+// countersOnly says the statement changed nothing but a ticket type's sold and held counters.
+func (db *DB) rowChanged(table string, rowid int64, countersOnly bool) {
 	switch table {
 	case "ticket_types":
 		if db.stock != nil {
 			db.stock.drop(rowid)
+		}
+		if countersOnly {
+			if db.catalog != nil {
+				db.catalog.countersChanged(true)
+			}
+			return
 		}
 		fallthrough
 	case "events", "venues", "organizers", "add_ons":
@@ -209,6 +248,30 @@ func (db *DB) rowChanged(_ int, _ string, table string, rowid int64) {
 			db.catalog.changed(true)
 		}
 	}
+}
+
+// countersOnly reports whether query is one UPDATE of ticket_types that sets nothing but its sold
+// and held counters (`UPDATE ticket_types SET sold = …, held = … WHERE …`): such a change leaves
+// the catalog's lookups as they are. Any other statement, or one it cannot read plainly, is not.
+func countersOnly(query string) bool {
+	const prefix = "UPDATE TICKET_TYPES SET "
+	q := strings.TrimSpace(query)
+	if len(q) < len(prefix) || !strings.EqualFold(q[:len("UPDATE")], "UPDATE") || strings.ContainsAny(q, ";(") {
+		return false
+	}
+	q = strings.ToUpper(strings.Join(strings.Fields(q), " "))
+	set, ok := strings.CutPrefix(q, prefix)
+	if !ok {
+		return false
+	}
+	set, _, _ = strings.Cut(set, " WHERE ")
+	for _, a := range strings.Split(set, ",") {
+		column, _, ok := strings.Cut(a, "=")
+		if column = strings.TrimSpace(column); !ok || column != "SOLD" && column != "HELD" {
+			return false
+		}
+	}
+	return true
 }
 
 // writerConnector opens the writer's connections with rowChanged installed on each, so that a
@@ -233,8 +296,11 @@ func (c writerConnector) Connect(context.Context) (driver.Conn, error) {
 		sc.Close()
 		return nil, err
 	}
-	sc.RegisterUpdateHook(c.db.rowChanged)
-	return &writerConn{SQLiteConn: sc, db: c.db}, nil
+	wc := &writerConn{SQLiteConn: sc, db: c.db}
+	sc.RegisterUpdateHook(func(_ int, _ string, table string, rowid int64) {
+		c.db.rowChanged(table, rowid, wc.countersOnly) // the hook runs inside wc's statement
+	})
+	return wc, nil
 }
 
 // Driver returns the SQLite driver.
@@ -244,7 +310,8 @@ func (writerConnector) Driver() driver.Driver { return &sqlite3.SQLiteDriver{} }
 // rolled back): at the end of each transaction, and after a statement run outside one.
 type writerConn struct {
 	*sqlite3.SQLiteConn
-	db *DB
+	db           *DB
+	countersOnly bool // the statement running changes only ticket types' sold and held counters
 }
 
 // BeginTx begins a transaction whose end the catalog hears of.
@@ -263,7 +330,9 @@ func (c *writerConn) Begin() (driver.Tx, error) {
 
 // ExecContext runs a statement; outside a transaction, it has committed when it returns.
 func (c *writerConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	c.countersOnly = countersOnly(query)
 	res, err := c.SQLiteConn.ExecContext(ctx, query, args)
+	c.countersOnly = false
 	if c.AutoCommit() && c.db.catalog != nil {
 		c.db.catalog.ended()
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -133,4 +134,116 @@ func TestCatalog_SeesEveryCommittedChange(t *testing.T) {
 	require.Equal(t, palaro.Money(30000), price(), "control: another connection's change is not seen from memory")
 	f.db.catalog.changed(false)
 	require.Equal(t, palaro.Money(40000), price(), "control: read again")
+}
+
+// TestCatalog_CounterChangesKeepLookups proves that orders (statements that change only a ticket
+// type's sold and held counters) keep the purchase lookups in memory while their counters stay
+// the committed ones, and that any other change of the ticket type or its event is still seen at
+// once. The price is changed by another connection (which the writer's hook cannot hear), so a
+// lookup still carrying the old price is one kept in memory. Control: a change of the event, and
+// of the ticket type's price on the writer, reads the lookup again.
+func TestCatalog_CounterChangesKeepLookups(t *testing.T) {
+	sqliteOnly(t, "the writer connection's update hook and counts")
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "kept", 10000, 10, 2)
+	lookup := func() *palaro.TicketType {
+		t.Helper()
+		tt, _, err := purchaseTicketType(ctx, f.db, code)
+		require.NoError(t, err)
+		return tt
+	}
+	require.Equal(t, palaro.Money(10000), lookup().Price)
+	other, err := sql.Open("sqlite3", "file:"+f.db.path+"?_busy_timeout=10000")
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = other.Exec(`UPDATE ticket_types SET price = 15000 WHERE code = ?`, code)
+	require.NoError(t, err)
+
+	// two orders hold three tickets, the first is cancelled: counter changes only
+	first := f.pendingOrder(t, code, 2, "cs_kept_1")
+	tt := lookup()
+	require.Equal(t, palaro.Money(10000), tt.Price, "kept in memory through an order")
+	require.Equal(t, 2, tt.Held, "with the committed counters")
+	second, err := f.purchases.CreateOrder(ctx, freeRequest(code, 1, "second@x.ph"), f.now)
+	require.NoError(t, err)
+	require.Equal(t, palaro.Money(10000), second.Total, "priced from the lookup kept in memory")
+	require.NoError(t, f.purchases.CancelOrder(ctx, first.ID))
+	tt = lookup()
+	require.Equal(t, palaro.Money(10000), tt.Price, "kept in memory through orders and a release")
+	sold, held, _ := f.counts(t, code)
+	require.Equal(t, []int{0, 1}, []int{sold, held})
+	require.Equal(t, []int{sold, held}, []int{tt.Sold, tt.Held}, "the committed counters")
+
+	// the counters read while a transaction is open are not kept past its commit
+	tx, err := f.db.beginWrite(ctx)
+	require.NoError(t, err)
+	_, err = tx.Exec(`UPDATE ticket_types SET held = held + 3 WHERE code = ?`, code)
+	require.NoError(t, err)
+	require.Equal(t, 1, lookup().Held, "not committed yet")
+	require.NoError(t, tx.Commit())
+	require.Equal(t, 4, lookup().Held, "committed")
+	require.Equal(t, palaro.Money(10000), lookup().Price, "still kept")
+
+	// control: a change of the event reads the lookup again at once
+	_, err = f.db.write.Exec(`UPDATE events SET name = name || ' ' WHERE code = 'tekken-tuesdays-cubao'`)
+	require.NoError(t, err)
+	require.Equal(t, palaro.Money(15000), lookup().Price, "read again after the event changed")
+	// control: so does any ticket type change beside the counters, on its own or with them
+	_, err = other.Exec(`UPDATE ticket_types SET price = 25000 WHERE code = ?`, code)
+	require.NoError(t, err)
+	_, err = f.db.write.Exec(`UPDATE ticket_types SET held = held - 3, name = 'Renamed' WHERE code = ?`, code)
+	require.NoError(t, err)
+	tt = lookup()
+	require.Equal(t, "Renamed", tt.Name)
+	require.Equal(t, palaro.Money(25000), tt.Price)
+	require.Equal(t, 1, tt.Held)
+}
+
+// TestCatalog_TTLFollowsTheStoreClock proves a lookup kept in memory is read again once the
+// store's clock (db.Now, not the wall clock) has moved on by catalogTTL, so another process's
+// change is seen then. Control: just before, it still comes from memory.
+func TestCatalog_TTLFollowsTheStoreClock(t *testing.T) {
+	sqliteOnly(t, "another SQLite connection stands for another process")
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "aging", 10000, 10, 2)
+	now := f.now
+	f.db.Now = func() time.Time { return now }
+	price := func() palaro.Money {
+		t.Helper()
+		tt, _, err := purchaseTicketType(ctx, f.db, code)
+		require.NoError(t, err)
+		return tt.Price
+	}
+	require.Equal(t, palaro.Money(10000), price())
+	other, err := sql.Open("sqlite3", "file:"+f.db.path+"?_busy_timeout=10000")
+	require.NoError(t, err)
+	defer other.Close()
+	_, err = other.Exec(`UPDATE ticket_types SET price = 20000 WHERE code = ?`, code)
+	require.NoError(t, err)
+	now = f.now.Add(catalogTTL - time.Millisecond)
+	require.Equal(t, palaro.Money(10000), price(), "control: within the TTL, from memory")
+	now = f.now.Add(catalogTTL)
+	require.Equal(t, palaro.Money(20000), price(), "read again once the store's clock passed the TTL")
+}
+
+// TestCountersOnly reads which writer statements change nothing but the sold and held counters.
+func TestCountersOnly(t *testing.T) {
+	for query, want := range map[string]bool{
+		"UPDATE ticket_types SET held = held + ?\n\t\tWHERE id = ? AND sold + held + ? <= capacity": true,
+		`UPDATE ticket_types SET held = held - ?, sold = sold + ? WHERE id = ?`:                     true,
+		`UPDATE ticket_types SET sold = CASE WHEN sold > ? THEN sold - ? ELSE 0 END WHERE id = ?`:   true,
+		`update ticket_types set sold = sold + 1 where id = ?`:                                      true,
+		`UPDATE ticket_types SET capacity = ? WHERE id = ?`:                                         false,
+		`UPDATE ticket_types SET sold = sold + 1, price = 0 WHERE id = ?`:                           false,
+		`UPDATE ticket_types SET held = held - 1 WHERE id = ?; UPDATE events SET name = 'x'`:        false,
+		`UPDATE ticket_types SET held = (SELECT 1) WHERE id = ?`:                                    false,
+		`UPDATE ticket_types_archive SET held = 0`:                                                  false,
+		`UPDATE events SET sold = 0`:                                                                false,
+		`INSERT INTO ticket_types (sold) VALUES (0)`:                                                false,
+		`UPDATE ticket_types SET soldout = 1 WHERE id = ?`:                                          false,
+	} {
+		require.Equal(t, want, countersOnly(query), query)
+	}
 }
