@@ -4,9 +4,18 @@
 # folder; the command gets the cluster's URL in PALARO_TEST_POSTGRES (internal/testdb makes one
 # database per test from it). The cluster and its folder are removed at the end, whatever the
 # outcome. Where PostgreSQL cannot be started, this says why and fails.
+#
+# Usage: pgtest.sh [--durable] COMMAND...
+# Tests run the cluster without durability (fsync, synchronous_commit and full_page_writes off: it
+# lives for one run). --durable keeps PostgreSQL's durable defaults on (every commit flushed to disk
+# before it returns), as the bench needs for its figures to count durable commits.
 set -euo pipefail
 
 fail() { echo "pgtest: $*" >&2; exit 1; }
+
+durable=0
+if [ "${1:-}" = "--durable" ]; then durable=1; shift; fi
+[ $# -gt 0 ] || fail "usage: pgtest.sh [--durable] COMMAND..."
 
 bindir=""
 for d in $(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V -r); do
@@ -34,13 +43,18 @@ trap cleanup EXIT
 
 "${as_pg[@]}" "$bindir/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 ||
   { cat "$dir/initdb.log" >&2; fail "initdb failed"; }
-# Durability is off: the cluster lives for one test run. max_connections covers parallel tests,
-# each holding a writer and a read pool.
-opts="-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=off -c synchronous_commit=off"
-opts+=" -c full_page_writes=off -c max_connections=400 -c shared_buffers=64MB"
+# max_connections covers parallel tests, each holding a writer and a read pool.
+opts="-c listen_addresses='' -c unix_socket_directories='$dir' -c max_connections=400 -c shared_buffers=64MB"
+if [ "$durable" = 1 ]; then
+  opts+=" -c fsync=on -c synchronous_commit=on -c full_page_writes=on"
+else
+  opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+fi
 "${as_pg[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null ||
   { cat "$dir/server.log" >&2 2>/dev/null; fail "the PostgreSQL server did not start"; }
 
 export PALARO_TEST_POSTGRES="postgres://postgres@localhost/postgres?host=$dir&sslmode=disable"
-echo "pgtest: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on $dir" >&2
+mode="durability off (fsync, synchronous_commit, full_page_writes)"
+[ "$durable" = 1 ] && mode="durable (fsync, synchronous_commit, full_page_writes on)"
+echo "pgtest: PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on $dir, $mode" >&2
 "$@"

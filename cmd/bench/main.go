@@ -65,7 +65,7 @@ func main() {
 	flag.DurationVar(&o.QueueDuration, "queue-duration", 2*time.Minute, "queue benchmark: how long they refresh")
 	flag.IntVar(&o.QueueRate, "queue-rate", 600, "queue benchmark: admissions a minute")
 	flag.StringVar(&o.Postgres, "postgres", os.Getenv("PALARO_TEST_POSTGRES"),
-		"PostgreSQL cluster (postgres:// URL) for the runs with one and three app servers; default $PALARO_TEST_POSTGRES, set by scripts/pgtest.sh; empty skips them")
+		"PostgreSQL cluster (postgres:// URL) for the runs with one and three app servers; default $PALARO_TEST_POSTGRES, set by scripts/pgtest.sh (--durable for the bench); empty skips them")
 	flag.StringVar(&o.Note, "note", "", "the machine's state, printed with the run (e.g. \"busy machine, 7 other engineers compiling\")")
 	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
 	flag.Parse()

@@ -59,21 +59,24 @@ func runScale(ctx context.Context, o options, cluster, eventPath string) ([]Scal
 	return runs, settings, nil
 }
 
-// clusterSettings describes the cluster's version and durability settings, which the figures
-// depend on (a throwaway test cluster runs without fsync).
+// clusterSettings describes the cluster's version and durability settings as the server reports
+// them (SHOW), since the figures depend on them: a test cluster runs without fsync, the bench's
+// (`scripts/pgtest.sh --durable`) with it.
 func clusterSettings(ctx context.Context, cluster string) (string, error) {
 	admin, err := sql.Open("pgx", cluster)
 	if err != nil {
 		return "", err
 	}
 	defer admin.Close()
-	var version, fsync, syncCommit string
-	err = admin.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('fsync'),
-		current_setting('synchronous_commit')`).Scan(&version, &fsync, &syncCommit)
-	if err != nil {
-		return "", fmt.Errorf("PostgreSQL settings: %w", err)
+	names := []string{"server_version", "fsync", "synchronous_commit", "full_page_writes"}
+	values := make([]string, len(names))
+	for i, name := range names {
+		if err := admin.QueryRowContext(ctx, "SHOW "+name).Scan(&values[i]); err != nil {
+			return "", fmt.Errorf("PostgreSQL settings: SHOW %s: %w", name, err)
+		}
 	}
-	return fmt.Sprintf("PostgreSQL %s, fsync %s, synchronous_commit %s", version, fsync, syncCommit), nil
+	return fmt.Sprintf("PostgreSQL %s, fsync %s, synchronous_commit %s, full_page_writes %s (read back with SHOW)",
+		values[0], values[1], values[2], values[3]), nil
 }
 
 func runScaleSetup(ctx context.Context, o options, cluster, eventPath string, n int) (ScaleRun, error) {
