@@ -118,8 +118,7 @@ func (s *Server) renderOrgActivitiesImage(c *echo.Context, caller *palaro.Caller
 		return lerr
 	}
 	base := "/organizer/events/" + ev.Code + "/activities"
-	v := views.OrgActivitiesView{Frame: orgFrame(c, caller, "Activities · "+ev.Name), Form: activityForm(base, in, err), ImageError: imageErr}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
+	v := views.OrgActivitiesView{Frame: eventFrame(c, caller, ev, "Activities · "+ev.Name), Form: activityForm(base, in, err), ImageError: imageErr}
 	for _, a := range acts {
 		row := views.OrgActivityRow{Code: a.Code, Name: a.Name, Kind: kindLabels[a.Kind], Points: a.Points, Window: activityWindow(a.StartsAt, a.EndsAt),
 			PosterURL: base + "/" + a.Code + "/poster", BoothURL: base + "/" + a.Code + "/scan"}

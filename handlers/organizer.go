@@ -245,6 +245,13 @@ func orgFrame(c *echo.Context, caller *palaro.Caller, heading string) views.OrgF
 	return views.OrgFrame{Nav: nav, Heading: heading, Notice: noticeText(c.QueryParam("notice"))}
 }
 
+// eventFrame is orgFrame for a page of one event, with a back link to the event's console page.
+func eventFrame(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, heading string) views.OrgFrame {
+	f := orgFrame(c, caller, heading)
+	f.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
+	return f
+}
+
 // noticeText is the message of a notice key passed after a redirect.
 func noticeText(key string) string {
 	switch key {
@@ -410,9 +417,8 @@ func (s *Server) orgOrdersPage(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	base := "/organizer/events/" + ev.Code
-	v := views.OrgOrdersView{Frame: orgFrame(c, caller, "Orders · "+ev.Name), Action: base + "/orders", Query: q,
+	v := views.OrgOrdersView{Frame: eventFrame(c, caller, ev, "Orders · "+ev.Name), Action: base + "/orders", Query: q,
 		Exports: []views.Link{{Label: "Attendees CSV", Href: base + "/attendees.csv"}, {Label: "Orders CSV", Href: base + "/orders.csv"}}}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
 	for _, o := range orders {
 		v.Orders = append(v.Orders, orderRow(base, o))
 	}

@@ -120,7 +120,7 @@ func (s *Server) orgDashboardPage(c *echo.Context, caller *palaro.Caller) error 
 		capacity += tt.Capacity
 	}
 	days := filledDays(r.Days)
-	v := views.OrgDashboardView{Frame: orgFrame(c, caller, "Sales · "+ev.Name),
+	v := views.OrgDashboardView{Frame: eventFrame(c, caller, ev, "Sales · "+ev.Name),
 		Totals: [][2]string{{"Tickets sold", fmt.Sprintf("%d of %d", sold, capacity)}, {"Revenue", r.Revenue.Display()},
 			{"Checked in", strconv.Itoa(r.CheckedIn)}},
 		Charts: []views.OrgChart{
@@ -135,6 +135,5 @@ func (s *Server) orgDashboardPage(c *echo.Context, caller *palaro.Caller) error 
 	if r.Issued > 0 {
 		v.CheckInBar.W = float64(r.CheckedIn) / float64(r.Issued) * 100
 	}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
 	return render(c, http.StatusOK, views.OrgDashboard(s.orgPage(c, "Sales · "+ev.Name), v))
 }

@@ -33,9 +33,8 @@ func (s *Server) renderAddOns(c *echo.Context, caller *palaro.Caller, ev *palaro
 		return lerr
 	}
 	base := "/organizer/events/" + ev.Code
-	v := views.OrgListView{Frame: orgFrame(c, caller, "Add-ons · "+ev.Name), Empty: "No add-ons yet.",
+	v := views.OrgListView{Frame: eventFrame(c, caller, ev, "Add-ons · "+ev.Name), Empty: "No add-ons yet.",
 		Intro: "Extras buyers add to their tickets: merchandise, food, parking.", FormTitle: "New add-on"}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
 	for _, a := range addOns {
 		meta := strings.Trim(a.Price.Display()+" · "+a.Category, " ·")
 		if a.Hidden {
@@ -162,10 +161,9 @@ func (s *Server) renderPromoCodes(c *echo.Context, caller *palaro.Caller, ev *pa
 		return lerr
 	}
 	base := "/organizer/events/" + ev.Code
-	v := views.OrgListView{Frame: orgFrame(c, caller, "Promo codes · "+ev.Name), Empty: "No promo codes yet.",
+	v := views.OrgListView{Frame: eventFrame(c, caller, ev, "Promo codes · "+ev.Name), Empty: "No promo codes yet.",
 		Intro: "Codes buyers type on the purchase form for a discount on this event's tickets.", FormTitle: "New promo code",
 		Form: promoForm(base+"/promo-codes", ev.TicketTypes, p, err)}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
 	for _, pc := range codes {
 		off := strconv.Itoa(pc.Percent) + "% off"
 		if pc.Kind == palaro.PromoFixed {

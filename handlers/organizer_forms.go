@@ -337,8 +337,7 @@ func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, err error)
 }
 
 func (s *Server) renderTicketTypeForm(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, heading, action, submit string, in palaro.TicketTypeInput, err error) error {
-	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: ticketTypeForm(action, submit, in, err)}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
+	v := views.OrgFormView{Frame: eventFrame(c, caller, ev, heading), Form: ticketTypeForm(action, submit, in, err)}
 	return render(c, statusOfForm(err), views.OrgFormPage(s.orgPage(c, heading), v))
 }
 
@@ -395,8 +394,7 @@ func (s *Server) renderTicketTypeEditPlan(c *echo.Context, caller *palaro.Caller
 	in palaro.TicketTypeInput, err error, seatErr string, plan *palaro.SeatPlan, status int) error {
 	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
 	heading := "Edit " + tt.Name
-	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: ticketTypeForm(action, "Save", in, err)}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
+	v := views.OrgFormView{Frame: eventFrame(c, caller, ev, heading), Form: ticketTypeForm(action, "Save", in, err)}
 	if tt.Seated && s.services.Seats != nil {
 		grid, gerr := s.seatGrid(c, tt, action+"/seats", plan)
 		if gerr != nil {

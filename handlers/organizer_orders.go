@@ -171,8 +171,7 @@ func (s *Server) orgRefundsPage(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	base := "/organizer/events/" + ev.Code
-	v := views.OrgRefundsView{Frame: orgFrame(c, caller, "Refund queue · "+ev.Name)}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
+	v := views.OrgRefundsView{Frame: eventFrame(c, caller, ev, "Refund queue · "+ev.Name)}
 	for _, o := range orders {
 		v.Orders = append(v.Orders, orderRow(base, o))
 	}

@@ -92,8 +92,7 @@ func (s *Server) orgQueuePage(c *echo.Context, caller *palaro.Caller) error {
 // renderOrgQueue renders the console's queue page; in and err are a refused form's values and error.
 func (s *Server) renderOrgQueue(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, in *palaro.QueueSettings, err error, status int) error {
 	base := "/organizer/events/" + ev.Code
-	v := views.OrgQueueView{Frame: orgFrame(c, caller, "Queue · "+ev.Name)}
-	v.Frame.Back = views.Link{Label: ev.Name, Href: base}
+	v := views.OrgQueueView{Frame: eventFrame(c, caller, ev, "Queue · "+ev.Name)}
 	q := s.queueOf(ev.ID)
 	values := palaro.QueueSettings{AdmitPerMinute: 100}
 	submit := "Turn the queue on"
