@@ -159,13 +159,14 @@ var personaQuiz = Quiz{
 	},
 }
 
-// choices builds the options of a scored question.
-func choices(texts ...string) []QuizOption {
-	out := make([]QuizOption, len(texts))
-	for i, t := range texts {
-		out[i] = QuizOption{Text: t}
+// scored builds a question of a scored quiz: its text, the index of the right option among
+// options, and the explanation shown after the answer.
+func scored(text string, answer int, explanation string, options ...string) QuizQuestion {
+	q := QuizQuestion{Text: text, Answer: answer, Explanation: explanation, Options: make([]QuizOption, len(options))}
+	for i, o := range options {
+		q.Options[i] = QuizOption{Text: o}
 	}
-	return out
+	return q
 }
 
 var powerQuiz = Quiz{
@@ -174,35 +175,35 @@ var powerQuiz = Quiz{
 	Intro:  "Ten questions on saving and investing in the Philippines. Each right answer is explained after you submit.",
 	Scored: true,
 	Questions: []QuizQuestion{
-		{Text: "How much do financial planners usually suggest keeping in an emergency fund?",
-			Options: choices("One week of expenses", "Three to six months of living expenses", "Two years of salary, invested in stocks"), Answer: 1,
-			Explanation: "Three to six months of expenses, kept somewhere safe and easy to withdraw such as a savings account, covers a job loss or a hospital bill without selling investments at a bad time."},
-		{Text: "Your savings earn 1% a year while prices rise 4% a year. What happens to what your money can buy?",
-			Options: choices("It grows by 1% a year", "It stays the same", "It shrinks by about 3% a year"), Answer: 2,
-			Explanation: "Your real return is roughly the interest rate minus inflation: 1% − 4% ≈ −3%. The peso amount grows, but it buys less each year."},
-		{Text: "What is true of a peso time deposit in a bank?",
-			Options: choices("Its rate changes every day with the stock market", "It pays a fixed rate for a fixed term, and withdrawing early can cost you interest", "It cannot be insured"), Answer: 1,
-			Explanation: "A time deposit locks your money for a term at a fixed rate; breaking it early usually means a lower rate or a penalty. Like other bank deposits it is insured by PDIC up to ₱1,000,000 per depositor per bank."},
-		{Text: "What is Pag-IBIG Fund's MP2?",
-			Options: choices("A housing loan", "A voluntary five-year savings program for Pag-IBIG members with tax-free dividends", "A stock traded on the PSE"), Answer: 1,
-			Explanation: "Modified Pag-IBIG 2 (MP2) is a voluntary savings program with a five-year maturity. Its dividends are tax-free and, like Pag-IBIG's regular savings, guaranteed by the national government."},
-		{Text: "What is a UITF (Unit Investment Trust Fund)?",
-			Options: choices("A pooled fund managed by a bank's trust department, whose value per unit (NAVPU) moves with the market", "A deposit insured by PDIC with a guaranteed return", "A government bond with a fixed coupon"), Answer: 0,
-			Explanation: "A UITF pools investors' money into bonds, stocks or money market instruments. Its NAVPU goes up and down; it is not a deposit, so it is not insured by PDIC and returns are not guaranteed."},
-		{Text: "You buy shares of a company listed on the Philippine Stock Exchange. What do you own?",
-			Options: choices("A loan to the company that pays fixed interest", "A small part of the company: you may receive dividends, and the share price can rise or fall", "A deposit the PSE guarantees"), Answer: 1,
-			Explanation: "A share is part-ownership of the company. You can earn from dividends and from a higher price when you sell, but the price can also fall below what you paid."},
-		{Text: "You invest ₱10,000 at 5% a year, compounded yearly. About how much do you have after two years?",
-			Options: choices("₱10,500", "₱11,000", "₱11,025"), Answer: 2,
-			Explanation: "Compounding earns interest on interest: ₱10,000 × 1.05 = ₱10,500 after one year, then ₱10,500 × 1.05 = ₱11,025 after two."},
-		{Text: "An 'investment' promises a guaranteed 10% a month and pays extra for every friend you recruit. What is it most likely?",
-			Options: choices("A high-yield savings account", "A Ponzi or pyramid scheme", "A normal stock market return"), Answer: 1,
-			Explanation: "Guaranteed high returns and rewards for recruiting are the marks of a Ponzi or pyramid scheme: early members are paid with later members' money until it collapses. Check the SEC's investor advisories before you put in a peso."},
-		{Text: "A company says it is 'SEC registered'. Is that enough to let it take your investment?",
-			Options: choices("Yes, any registered company may sell investments", "No: it also needs a secondary license from the SEC to offer or sell securities", "Only if it has a Facebook page"), Answer: 1,
-			Explanation: "A certificate of registration only means the company exists. To solicit investments it needs a secondary license (or registered securities); the SEC warns often about registered companies without one."},
-		{Text: "Why spread your money across different investments?",
-			Options: choices("To lower the risk that one bad investment hurts all your savings", "To pay more fees", "Because it guarantees a profit"), Answer: 0,
-			Explanation: "Diversification means one loss is only part of your savings. It lowers risk but does not guarantee a profit."},
+		scored("How much do financial planners usually suggest keeping in an emergency fund?", 1,
+			"Three to six months of expenses, kept somewhere safe and easy to withdraw such as a savings account, covers a job loss or a hospital bill without selling investments at a bad time.",
+			"One week of expenses", "Three to six months of living expenses", "Two years of salary, invested in stocks"),
+		scored("Your savings earn 1% a year while prices rise 4% a year. What happens to what your money can buy?", 2,
+			"Your real return is roughly the interest rate minus inflation: 1% − 4% ≈ −3%. The peso amount grows, but it buys less each year.",
+			"It grows by 1% a year", "It stays the same", "It shrinks by about 3% a year"),
+		scored("What is true of a peso time deposit in a bank?", 1,
+			"A time deposit locks your money for a term at a fixed rate; breaking it early usually means a lower rate or a penalty. Like other bank deposits it is insured by PDIC up to ₱1,000,000 per depositor per bank.",
+			"Its rate changes every day with the stock market", "It pays a fixed rate for a fixed term, and withdrawing early can cost you interest", "It cannot be insured"),
+		scored("What is Pag-IBIG Fund's MP2?", 1,
+			"Modified Pag-IBIG 2 (MP2) is a voluntary savings program with a five-year maturity. Its dividends are tax-free and, like Pag-IBIG's regular savings, guaranteed by the national government.",
+			"A housing loan", "A voluntary five-year savings program for Pag-IBIG members with tax-free dividends", "A stock traded on the PSE"),
+		scored("What is a UITF (Unit Investment Trust Fund)?", 0,
+			"A UITF pools investors' money into bonds, stocks or money market instruments. Its NAVPU goes up and down; it is not a deposit, so it is not insured by PDIC and returns are not guaranteed.",
+			"A pooled fund managed by a bank's trust department, whose value per unit (NAVPU) moves with the market", "A deposit insured by PDIC with a guaranteed return", "A government bond with a fixed coupon"),
+		scored("You buy shares of a company listed on the Philippine Stock Exchange. What do you own?", 1,
+			"A share is part-ownership of the company. You can earn from dividends and from a higher price when you sell, but the price can also fall below what you paid.",
+			"A loan to the company that pays fixed interest", "A small part of the company: you may receive dividends, and the share price can rise or fall", "A deposit the PSE guarantees"),
+		scored("You invest ₱10,000 at 5% a year, compounded yearly. About how much do you have after two years?", 2,
+			"Compounding earns interest on interest: ₱10,000 × 1.05 = ₱10,500 after one year, then ₱10,500 × 1.05 = ₱11,025 after two.",
+			"₱10,500", "₱11,000", "₱11,025"),
+		scored("An 'investment' promises a guaranteed 10% a month and pays extra for every friend you recruit. What is it most likely?", 1,
+			"Guaranteed high returns and rewards for recruiting are the marks of a Ponzi or pyramid scheme: early members are paid with later members' money until it collapses. Check the SEC's investor advisories before you put in a peso.",
+			"A high-yield savings account", "A Ponzi or pyramid scheme", "A normal stock market return"),
+		scored("A company says it is 'SEC registered'. Is that enough to let it take your investment?", 1,
+			"A certificate of registration only means the company exists. To solicit investments it needs a secondary license (or registered securities); the SEC warns often about registered companies without one.",
+			"Yes, any registered company may sell investments", "No: it also needs a secondary license from the SEC to offer or sell securities", "Only if it has a Facebook page"),
+		scored("Why spread your money across different investments?", 0,
+			"Diversification means one loss is only part of your savings. It lowers risk but does not guarantee a profit.",
+			"To lower the risk that one bad investment hurts all your savings", "To pay more fees", "Because it guarantees a profit"),
 	},
 }
