@@ -269,3 +269,44 @@ func PlanOfSeats(rows []SeatRow, blocked []string) SeatPlan {
 	}
 	return p.Normalize()
 }
+
+// PickSeats chooses the n free seats a waiting-list offer of a seated ticket type holds: the first
+// run of n adjacent free seats (one row, consecutive numbers, no aisle between them after the
+// seat numbers in aisleAfter), front rows first; else the first n free seats of the first row
+// that has n; else the free seats front to back, left to right. Returns nil when fewer than n
+// seats are free.
+func PickSeats(rows []SeatRow, aisleAfter []int, n int) []string {
+	if n < 1 {
+		return nil
+	}
+	var all, oneRow []string
+	for _, r := range rows {
+		var run, free []string
+		prev := 0
+		for _, s := range r.Seats {
+			if s.Status != SeatAvailable {
+				run = nil
+				continue
+			}
+			free = append(free, s.Label)
+			if len(run) > 0 && (s.Number != prev+1 || slices.Contains(aisleAfter, prev)) {
+				run = nil
+			}
+			run, prev = append(run, s.Label), s.Number
+			if len(run) == n {
+				return run
+			}
+		}
+		if oneRow == nil && len(free) >= n {
+			oneRow = free[:n]
+		}
+		all = append(all, free...)
+	}
+	switch {
+	case oneRow != nil:
+		return oneRow
+	case len(all) < n:
+		return nil
+	}
+	return all[:n]
+}

@@ -1,6 +1,7 @@
 package palaro
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -63,4 +64,37 @@ func TestParseSeats(t *testing.T) {
 		require.Equal(t, ECONFLICT, ErrorCode(SeatsTakenError([]string{"A3"})))
 		require.Equal(t, EINVALID, ErrorCode(UnknownSeatsError([]string{"Z9"})))
 	})
+}
+
+func TestPickSeats(t *testing.T) {
+	row := func(label string, states string) SeatRow {
+		r := SeatRow{Row: label}
+		for i, c := range states {
+			st := map[rune]string{'a': SeatAvailable, 'h': SeatHeld, 's': SeatSold}[c]
+			r.Seats = append(r.Seats, Seat{Label: label + strconv.Itoa(i+1), Row: label, Number: i + 1, Status: st})
+		}
+		return r
+	}
+	rows := []SeatRow{row("A", "asas"), row("B", "saas"), row("C", "aaaa")}
+	tests := []struct {
+		name   string
+		aisles []int
+		n      int
+		want   []string
+	}{
+		{"OK one seat: the front-most", nil, 1, []string{"A1"}},
+		{"OK two adjacent in the first row that has them", nil, 2, []string{"B2", "B3"}},
+		{"OK an aisle splits a run", []int{2}, 2, []string{"C1", "C2"}},
+		{"OK three adjacent further back", nil, 3, []string{"C1", "C2", "C3"}},
+		{"OK no run long enough: one row across its aisle", []int{2}, 4, []string{"C1", "C2", "C3", "C4"}},
+		{"OK one row before adjacency across rows", []int{1, 2, 3}, 3, []string{"C1", "C2", "C3"}},
+		{"OK no row has enough: front to back", nil, 5, []string{"A1", "A3", "B2", "B3", "C1"}},
+		{"Nil too few free", nil, 9, nil},
+		{"Nil no seats asked", nil, 0, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, PickSeats(rows, tc.aisles, tc.n))
+		})
+	}
 }

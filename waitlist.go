@@ -63,9 +63,12 @@ type WaitlistOffer struct {
 	OfferedAt     time.Time
 	ExpiresAt     time.Time
 	ClosedAt      time.Time
-	OrderPublicID string      // the order that claimed it
-	TicketType    *TicketType // filled by lookups
-	Event         *Event      // filled by lookups
+	OrderPublicID string // the order that claimed it
+	// Seats are the seats the offer holds (a seated ticket type; nil otherwise): its claim buys
+	// exactly these.
+	Seats      []string
+	TicketType *TicketType // filled by lookups
+	Event      *Event      // filled by lookups
 }
 
 // Claimable reports whether the offer can still be used to buy its tickets at time now.
@@ -107,9 +110,11 @@ type WaitlistService interface {
 	// SetOfferTime sets how long the event's offers hold their tickets (1 to MaxOfferHours hours).
 	SetOfferTime(ctx context.Context, eventID int64, hours int, actor string) error
 	// OfferByHand offers quantity tickets (1 to the entry's quantity) to one entry of the event's
-	// list, out of order, from the free tickets. Returns ENOTFOUND for an entry of another event,
-	// ECONFLICT when the entry has an open offer or too few tickets are free.
-	OfferByHand(ctx context.Context, eventID, entryID int64, quantity int, actor string, now time.Time) (*WaitlistOffer, error)
+	// list, out of order, from the free tickets. For a seated type, seats names the free seats to
+	// hold (their count is the quantity); none picks them as the list does (PickSeats). Returns
+	// ENOTFOUND for an entry of another event, EINVALID for seats of an unseated type or unknown
+	// seats, ECONFLICT when the entry has an open offer or too few tickets (or the seats) are free.
+	OfferByHand(ctx context.Context, eventID, entryID int64, quantity int, seats []string, actor string, now time.Time) (*WaitlistOffer, error)
 }
 
 // WaitlistComposer writes the waiting list's e-mails.
@@ -155,8 +160,8 @@ func CheckWaitlistJoin(req WaitlistJoin, tt TicketType) (WaitlistJoin, error) {
 }
 
 // WaitlistRefusal says why a ticket type's waiting list cannot be joined (nor offered from) at
-// now, or nil: sales not open, the event over, or a seated type (its buyers choose seats on the
-// map, which an offer does not hold). It does not look at what is left: see the store's Join.
+// now, or nil: sales not open or the event over. It does not look at what is left: see the
+// store's Join. A seated type's offers hold named seats (see PickSeats).
 func WaitlistRefusal(tt TicketType, ev *Event, now time.Time) error {
 	switch tt.SaleState(ev, now) {
 	case SaleEnded:
@@ -166,9 +171,6 @@ func WaitlistRefusal(tt TicketType, ev *Event, now time.Time) error {
 	}
 	if ev != nil && !now.Before(ev.EndsAt) {
 		return Errorf(ECONFLICT, "This event has ended.")
-	}
-	if tt.Seated {
-		return Errorf(ECONFLICT, "%s has no waiting list: seats that come back show on the seat map.", tt.Name)
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func (s *Server) ticketType(c *echo.Context) error {
 		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
 	now := s.Now()
-	seats, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"])
+	seats, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"], s.offeredSeats(c, tt))
 	if err != nil {
 		return err
 	}

@@ -21,13 +21,16 @@ import (
 // chosenSeats reads and checks the seats query of a ticket type: free seats of a seated ticket
 // type, at most its per-buyer limit. It returns the parsed seats (nil when malformed) with the
 // first problem: EINVALID for a malformed, unknown or surplus seat, ECONFLICT for a taken one.
-func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, values []string) ([]string, error) {
+func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, values []string, offered []string) ([]string, error) {
 	seats, err := palaro.ParseSeats(values)
 	if err != nil {
 		return nil, err
 	}
 	if err := palaro.CheckSeatChoice(*tt, seats); err != nil || len(seats) == 0 {
 		return seats, err
+	}
+	if len(offered) > 0 && len(seats) == len(offered) && !slices.ContainsFunc(seats, func(l string) bool { return !slices.Contains(offered, l) }) {
+		return seats, nil // held by the buyer's waiting-list offer
 	}
 	return seats, s.services.Seats.CheckSeats(ctx, tt.ID, seats)
 }
@@ -152,7 +155,7 @@ func (s *Server) buyPage(c *echo.Context) error {
 	source := cleanSource(c.QueryParam("source"))
 	var seats []string
 	if tt.Seated {
-		seats, err = s.chosenSeats(c.Request().Context(), tt, c.QueryParams()["seats"])
+		seats, err = s.chosenSeats(c.Request().Context(), tt, c.QueryParams()["seats"], s.offeredSeats(c, tt))
 		if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 			return err
 		} else if err != nil || len(seats) == 0 {
@@ -616,7 +619,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		return err
 	}
 	view := views.SeatsView{TicketHeader: s.ticketHeader(tt, ev, s.Now())}
-	wanted, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"])
+	wanted, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"], nil)
 	if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 		return err
 	} else if err != nil {
@@ -654,6 +657,9 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-cache") // seats change with every sale
 	if view.Ticket.Available {
 		p.Islands = []string{"seats"}
+	} else if view.Ticket.WaitlistHref != "" && s.services.Waitlist != nil {
+		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
+		view.Waitlist = &w
 	}
 	return render(c, http.StatusOK, views.SeatsPage(p, view))
 }

@@ -39,11 +39,17 @@ func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, now time.Time, email,
 	}
 	most := palaro.WaitlistMax(*tt)
 	v.Intro = "Tell us your e-mail address and how many tickets you want. When tickets come back, we offer them to the people on the list in order, by e-mail."
+	if tt.Seated {
+		v.Intro = "Tell us your e-mail address and how many seats you want. When seats come back, we hold them for the people on the list in order (together where we can) and e-mail a link to buy them."
+	}
 	f := &views.Form{ID: "waitlist-form", Action: palaro.WaitlistPath(tt.Code), Submit: "Join the waiting list", Error: problem,
 		Fields: []views.FormField{{Name: "email", Label: "E-mail", Type: "email", Value: email, Autocomplete: "email", MaxLength: 254, Required: true}}}
 	if most == 1 {
 		f.Hidden = [][2]string{{"quantity", "1"}}
 		v.Intro = "Tell us your e-mail address. When a ticket comes back, we offer it to the people on the list in order, by e-mail."
+		if tt.Seated {
+			v.Intro = "Tell us your e-mail address. When a seat comes back, we hold it for the people on the list in order and e-mail a link to buy it."
+		}
 	} else {
 		if quantity == "" {
 			quantity = "1"
@@ -120,6 +126,13 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 		v.Message = fmt.Sprintf("%s of %s %s held for you (%s) until %s, Manila time. Buy them before then, or they go to the next person on the waiting list.",
 			palaro.Tickets(o.Quantity), tt.Name, isAre(o.Quantity), o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
 		v.BuyHref = "/b/" + tt.Code + "?offer=" + url.QueryEscape(c.Param("token"))
+		if len(o.Seats) > 0 {
+			v.Heading = seatsWord(len(o.Seats)) + " held for you"
+			v.Message = fmt.Sprintf("%s %s of %s %s held for you (%s) until %s, Manila time. Buy them before then, or they go to the next person on the waiting list.",
+				seatsWord(len(o.Seats)), strings.Join(o.Seats, ", "), tt.Name, isAre(o.Quantity), o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
+			v.Seats = o.Seats
+			v.BuyHref = "/b/" + tt.Code + "?seats=" + url.QueryEscape(strings.Join(o.Seats, ",")) + "&offer=" + url.QueryEscape(c.Param("token"))
+		}
 	case o.Status == palaro.OfferClaimed:
 		v.Heading = "You used this offer"
 		v.Message = "These tickets went to your order. If you did not pay in time, they went back to the waiting list."
@@ -142,6 +155,14 @@ func (s *Server) waitlistMeta(c *echo.Context, title, description string) views.
 	return p
 }
 
+// seatsWord says "Seat" or "Seats".
+func seatsWord(n int) string {
+	if n == 1 {
+		return "Seat"
+	}
+	return "Seats"
+}
+
 func isAre(n int) string {
 	if n == 1 {
 		return "is"
@@ -149,10 +170,10 @@ func isAre(n int) string {
 	return "are"
 }
 
-// withWaitlist gives a sold-out, unseated ticket type's row its waiting list, when the server
-// keeps waiting lists: the row's button becomes 'Join the waiting list'.
+// withWaitlist gives a sold-out ticket type's row its waiting list, when the server keeps waiting
+// lists: the row's button becomes 'Join the waiting list'.
 func (s *Server) withWaitlist(tv views.TicketView, tt palaro.TicketType) views.TicketView {
-	if s.services.Waitlist != nil && !tv.Available && tv.Unavailable == "Sold out" && !tt.Seated {
+	if s.services.Waitlist != nil && !tv.Available && tv.Unavailable == "Sold out" {
 		tv.WaitlistHref = palaro.WaitlistPath(tt.Code)
 	}
 	return tv
@@ -187,9 +208,26 @@ func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.Bu
 		return nil
 	}
 	view.Ticket.Available, view.Ticket.Unavailable, view.Ticket.WaitlistHref = true, "", ""
-	view.OfferNotice = fmt.Sprintf("%s %s held for you (%s) until %s, Manila time.", palaro.Tickets(o.Quantity), isAre(o.Quantity),
+	what := palaro.Tickets(o.Quantity)
+	if len(o.Seats) > 0 {
+		what = fmt.Sprintf("%s (seats %s)", what, strings.Join(o.Seats, ", "))
+	}
+	view.OfferNotice = fmt.Sprintf("%s %s held for you (%s) until %s, Manila time.", what, isAre(o.Quantity),
 		o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
 	return &views.OfferJSON{Token: token, Quantity: o.Quantity, Email: o.Email}
+}
+
+// offeredSeats returns the seats held by the waiting-list offer the request carries (query or
+// form value "offer") for ticket type tt, while it can be used; nil otherwise. Those seats are
+// taken (by the offer) yet free for its holder.
+func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) []string {
+	if !tt.Seated {
+		return nil
+	}
+	if o := s.heldOffer(c, tt.Code, c.FormValue("offer")); o != nil {
+		return o.Seats
+	}
+	return nil
 }
 
 // withOffer fixes the purchase form to an offer: its e-mail address and quantity, from the

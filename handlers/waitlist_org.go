@@ -85,6 +85,9 @@ func orgWaitlistTypes(ev *palaro.Event, board *palaro.WaitlistBoard, base string
 			if e.Status != palaro.WaitlistOffered {
 				row.OfferAction = fmt.Sprintf("%s/waitlist/%d/offer", base, e.ID)
 				row.QuantityID = fmt.Sprintf("offer-quantity-%d", e.ID)
+				if tt.Seated {
+					row.SeatsID = fmt.Sprintf("offer-seats-%d", e.ID)
+				}
 			}
 			for _, o := range e.Offers {
 				row.Offers = append(row.Offers, orgOfferRow(o, base, now))
@@ -110,14 +113,18 @@ func orgOfferRow(o palaro.WaitlistOffer, base string, now time.Time) views.OrgWa
 		how = "Offered by hand"
 	}
 	r := views.OrgWaitlistOffer{}
+	what := palaro.Tickets(o.Quantity)
+	if len(o.Seats) > 0 {
+		what += " (seats " + strings.Join(o.Seats, ", ") + ")"
+	}
 	switch {
 	case o.Status == palaro.OfferClaimed:
-		r.Text = fmt.Sprintf("%s %s on %s · claimed %s", how, palaro.Tickets(o.Quantity), at(o.OfferedAt), at(o.ClosedAt))
+		r.Text = fmt.Sprintf("%s %s on %s · claimed %s", how, what, at(o.OfferedAt), at(o.ClosedAt))
 		r.Order = base + "/orders/" + o.OrderPublicID
 	case o.Status == palaro.OfferOpen && o.Claimable(now):
-		r.Text = fmt.Sprintf("%s %s on %s · open until %s", how, palaro.Tickets(o.Quantity), at(o.OfferedAt), at(o.ExpiresAt))
+		r.Text = fmt.Sprintf("%s %s on %s · open until %s", how, what, at(o.OfferedAt), at(o.ExpiresAt))
 	default:
-		r.Text = fmt.Sprintf("%s %s on %s · expired %s", how, palaro.Tickets(o.Quantity), at(o.OfferedAt), at(o.ExpiresAt))
+		r.Text = fmt.Sprintf("%s %s on %s · expired %s", how, what, at(o.OfferedAt), at(o.ExpiresAt))
 	}
 	return r
 }
@@ -150,7 +157,8 @@ func (s *Server) orgWaitlistOffer(c *echo.Context, caller *palaro.Caller) error 
 	}
 	entry, _ := strconv.ParseInt(c.Param("entry"), 10, 64)
 	quantity, _ := strconv.Atoi(strings.TrimSpace(c.FormValue("quantity")))
-	if _, err := s.services.Waitlist.OfferByHand(c.Request().Context(), ev.ID, entry, quantity, caller.Actor(), s.Now()); err != nil {
+	seats := strings.Fields(strings.ReplaceAll(c.FormValue("seats"), ",", " "))
+	if _, err := s.services.Waitlist.OfferByHand(c.Request().Context(), ev.ID, entry, quantity, seats, caller.Actor(), s.Now()); err != nil {
 		switch palaro.ErrorCode(err) {
 		case palaro.EINVALID:
 			return s.renderOrgWaitlist(c, caller, ev, http.StatusUnprocessableEntity, palaro.ErrorMessage(err), "")
@@ -189,11 +197,12 @@ type waitlistOfferJSON struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 	ClosedAt  time.Time `json:"closedAt,omitzero"`
 	Order     string    `json:"order,omitempty"`
+	Seats     []string  `json:"seats,omitempty"`
 }
 
 func offerOut(o palaro.WaitlistOffer) waitlistOfferJSON {
 	return waitlistOfferJSON{ID: o.ID, Quantity: o.Quantity, Status: o.Status, ByHand: o.ByHand, OfferedAt: o.OfferedAt,
-		ExpiresAt: o.ExpiresAt, ClosedAt: o.ClosedAt, Order: o.OrderPublicID}
+		ExpiresAt: o.ExpiresAt, ClosedAt: o.ClosedAt, Order: o.OrderPublicID, Seats: o.Seats}
 }
 
 // apiOrgWaitlist answers the event's waiting lists: entries in list order with their offers.
@@ -242,14 +251,16 @@ func (s *Server) apiOrgWaitlistSettings(c *echo.Context, caller *palaro.Caller) 
 	return c.JSON(http.StatusOK, map[string]int{"offerHours": *in.OfferHours})
 }
 
-// apiOrgWaitlistOffer offers tickets by hand to an entry: {"quantity": N}; 201 with the offer.
+// apiOrgWaitlistOffer offers tickets by hand to an entry: {"quantity": N} or, for a seated type,
+// optionally {"seats": ["A1", …]}; 201 with the offer.
 func (s *Server) apiOrgWaitlistOffer(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.waitlistEvent(c, caller)
 	if err != nil {
 		return err
 	}
 	var in struct {
-		Quantity int `json:"quantity"`
+		Quantity int      `json:"quantity"`
+		Seats    []string `json:"seats"`
 	}
 	if err := decodeJSONStrict(c, &in); err != nil {
 		return err
@@ -258,7 +269,7 @@ func (s *Server) apiOrgWaitlistOffer(c *echo.Context, caller *palaro.Caller) err
 	if err != nil {
 		return palaro.Errorf(palaro.ENOTFOUND, "No such entry on the waiting list.")
 	}
-	o, err := s.services.Waitlist.OfferByHand(c.Request().Context(), ev.ID, entry, in.Quantity, caller.Actor(), s.Now())
+	o, err := s.services.Waitlist.OfferByHand(c.Request().Context(), ev.ID, entry, in.Quantity, in.Seats, caller.Actor(), s.Now())
 	if err != nil {
 		return err
 	}

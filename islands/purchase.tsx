@@ -136,6 +136,7 @@ function Purchase(p: PurchaseProps) {
     promoTimer.current = window.setTimeout(async () => {
       const q = new URLSearchParams({ eventCode: t.event.code, ticketTypeCode: t.code, source: code });
       for (const s of p.seats) q.append('seats', s);
+      if (p.offer) q.set('offer', p.offer.token); // the offer's seats are held for this buyer
       const { data } = await call('GET', `/v1/ticket_type?${q}`);
       const found = data?.promo as { description?: string } | null | undefined;
       const why = typeof data?.promoError === 'string' ? data.promoError : 'Unknown promo code';
@@ -256,7 +257,7 @@ function Purchase(p: PurchaseProps) {
         <section className="form-section" aria-labelledby="tickets-heading">
           <h2 id="tickets-heading">Tickets</h2>
           {qRule && field(qRule)}
-          {seatCount > 0 && (
+          {seatCount > 0 && !p.offer && (
             <p className="change-seats">
               <a href={`/s/${encodeURIComponent(t.code)}?seats=${p.seats.join(',')}${p.source ? `&source=${encodeURIComponent(p.source)}` : ''}`}>Change seats</a>
             </p>

@@ -40,6 +40,7 @@ function QuickBuy(p: QuickBuyProps) {
   const [busy, setBusy] = useState(false);
   // soldOut is the ticket code the server just called sold out: the sheet offers its waiting list
   const [soldOut, setSoldOut] = useState('');
+  const [soldOutMessage, setSoldOutMessage] = useState('');
   const sheet = useRef<HTMLDivElement>(null);
   const t = p.tickets.find((x) => x.code === code);
 
@@ -93,7 +94,9 @@ function QuickBuy(p: QuickBuyProps) {
   async function pay(paymentType: string) {
     if (!valid || busy || !t) return;
     setBusy(true);
-    const { status, data } = await call('POST', '/v1/ticket/buy', { eventCode: p.eventCode, ticketCode: t.code, quantity: qty, email: email.trim(), source: '', paymentType });
+    // quiet: a sold-out answer is said in the sheet, next to its waiting-list button, not by a
+    // toast that would cover that button at the bottom of the screen
+    const { status, data } = await call('POST', '/v1/ticket/buy', { eventCode: p.eventCode, ticketCode: t.code, quantity: qty, email: email.trim(), source: '', paymentType }, true);
     setBusy(false);
     const o = outcome(status, data);
     if ('go' in o) {
@@ -104,10 +107,11 @@ function QuickBuy(p: QuickBuyProps) {
     }
     if (status === 409 && /sold out/i.test(o.error)) {
       setSoldOut(t.code);
+      setSoldOutMessage(o.error);
       return;
     }
     dismiss();
-    if (status === 200 && data) toast(o.error || GENERIC_ERROR);
+    toast(o.error || GENERIC_ERROR);
   }
 
   return (
@@ -135,7 +139,10 @@ function QuickBuy(p: QuickBuyProps) {
             Total <strong>{qty < 1 ? '—' : peso(t.finalPrice * qty)}</strong>
           </p>
           {soldOut === t.code ? (
-            <a className="button block" href={`/waitlist/${t.code}`}>Join the waiting list</a>
+            <>
+              <p className="form-error" role="alert">{soldOutMessage}</p>
+              <a className="button block" href={`/waitlist/${t.code}`}>Join the waiting list</a>
+            </>
           ) : (
             <PayButtons options={t.payments} free={t.finalPrice === 0} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
           )}

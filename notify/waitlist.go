@@ -2,6 +2,7 @@ package notify
 
 import (
 	"strconv"
+	"strings"
 
 	"palaro"
 )
@@ -41,13 +42,19 @@ func (c Composer) WaitlistOffer(o *palaro.WaitlistOffer, token string) palaro.Me
 		ticket = o.TicketType.Name
 	}
 	until := o.ExpiresAt.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM")
+	what := palaro.Tickets(o.Quantity)
+	rows := [][2]string{{"Event", name}, {"Ticket", ticket}, {"Tickets", palaro.Tickets(o.Quantity)}}
+	if len(o.Seats) > 0 {
+		what += " (seats " + strings.Join(o.Seats, ", ") + ")"
+		rows = append(rows, [2]string{"Seats", strings.Join(o.Seats, ", ")})
+	}
 	v := emailView{
 		Support: c.Support,
 		Title:   "Tickets are waiting for you",
-		Intro: []string{"Good news: " + palaro.Tickets(o.Quantity) + " of " + ticket + " for " + name +
+		Intro: []string{"Good news: " + what + " of " + ticket + " for " + name +
 			" came back, and we are holding them for you until " + until + " (Manila time).",
 			"Open the link to buy them. If you do not buy them in time, they go to the next person on the waiting list."},
-		Rows:   [][2]string{{"Event", name}, {"Ticket", ticket}, {"Tickets", palaro.Tickets(o.Quantity)}, {"Held until", until}},
+		Rows:   append(rows, [2]string{"Held until", until}),
 		Button: emailLink{Label: "Buy your tickets", URL: c.url(palaro.WaitlistOfferPath(token))},
 		Outro:  []string{"The link is for you (" + o.Email + ") and works once."},
 	}

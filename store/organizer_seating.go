@@ -71,6 +71,11 @@ func (s *OrganizerService) SetBlockedSeats(ctx context.Context, eventID int64, t
 	if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET capacity = ? WHERE id = ?`, capacity, tt.ID); err != nil {
 		return err
 	}
+	if len(unblock) > 0 { // the seats set free go to the waiting list first
+		if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
+			return err
+		}
+	}
 	if len(block)+len(unblock) > 0 {
 		if err := s.auditEvent(ctx, tx, eventID, actor, "seats of "+tt.Code+" blocked or unblocked",
 			palaro.AuditDetail(map[string][]string{"blocked": block, "unblocked": unblock})); err != nil {
@@ -148,6 +153,11 @@ func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticke
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET capacity = ?, seat_plan = ? WHERE id = ?`, p.Sellable(), string(stored), tt.ID); err != nil {
 			return err
+		}
+		if p.Sellable() > tt.Capacity { // new seats go to the waiting list first
+			if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
+				return err
+			}
 		}
 		return audit(ctx, tx, orgID, eventID, actor, "seat map of "+tt.Code+" changed", palaro.AuditDetail(p), s.db.Now())
 	})

@@ -207,13 +207,13 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 			}
 			promoID = promo.ID
 		}
-		if err := seatsFree(ctx, tx, tt.ID, o.Seats); err != nil {
-			return err // a taken seat says so before 'sold out' does
-		}
 		if req.Offer != "" {
 			if err := claimOffer(ctx, tx, req.Offer, o, now); err != nil {
-				return err // the offer's hold is given back here and taken by reserve below
+				return err // the offer's hold (and seats) are given back here and taken below
 			}
+		}
+		if err := seatsFree(ctx, tx, tt.ID, o.Seats); err != nil {
+			return err // a taken seat says so before 'sold out' does
 		}
 		if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
 			return err

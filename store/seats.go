@@ -25,8 +25,15 @@ var _ palaro.SeatService = (*SeatService)(nil)
 
 // SeatMap returns the rows of a ticket type's seats with their states.
 func (s *SeatService) SeatMap(ctx context.Context, ticketTypeID int64) ([]palaro.SeatRow, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT s.label, s.row_label, s.number,
-		CASE WHEN a.seat IS NULL THEN 'available' WHEN a.order_id IS NULL OR o.status = 'paid' THEN 'sold' ELSE 'held' END
+	return seatMap(ctx, s.db.read, ticketTypeID)
+}
+
+// seatMap reads a ticket type's seats with their states with q (see SeatService.SeatMap): a seat
+// held by a waiting-list offer is held, like one of a pending order.
+func seatMap(ctx context.Context, q querier, ticketTypeID int64) ([]palaro.SeatRow, error) {
+	rows, err := q.QueryContext(ctx, `SELECT s.label, s.row_label, s.number,
+		CASE WHEN a.seat IS NULL THEN 'available' WHEN a.offer_id IS NOT NULL THEN 'held'
+			WHEN a.order_id IS NULL OR o.status = 'paid' THEN 'sold' ELSE 'held' END
 		FROM seats s
 		LEFT JOIN seat_assignments a ON a.ticket_type_id = s.ticket_type_id AND a.seat = s.label
 		LEFT JOIN orders o ON o.id = a.order_id

@@ -192,7 +192,7 @@ func (s *WaitlistService) offerFreeCount(ctx context.Context, tx *sql.Tx, now ti
 			if e.Quantity > free {
 				continue
 			}
-			if _, err := s.makeOffer(ctx, tx, e, e.Quantity, false, now); palaro.ErrorCode(err) == palaro.ECONFLICT {
+			if _, err := s.makeOffer(ctx, tx, e, e.Quantity, nil, false, now); palaro.ErrorCode(err) == palaro.ECONFLICT {
 				continue // offered meanwhile, or the tickets went meanwhile: the write that gave them back still stands
 			} else if err != nil {
 				return offered, err
@@ -247,8 +247,10 @@ func queryEntries(ctx context.Context, q querier, where string, args ...any) ([]
 }
 
 // makeOffer holds quantity tickets for an entry, with the same guarded UPDATE as an order's hold,
-// records the offer and queues its e-mail. Returns ECONFLICT when too few tickets are free.
-func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.WaitlistEntry, quantity int, byHand bool, now time.Time) (*palaro.WaitlistOffer, error) {
+// records the offer and queues its e-mail. For a seated type it holds seats too: the ones named,
+// or those PickSeats chooses among the free ones. Returns ECONFLICT when too few tickets (or the
+// named seats) are free; the entry then keeps its status.
+func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.WaitlistEntry, quantity int, seats []string, byHand bool, now time.Time) (*palaro.WaitlistOffer, error) {
 	// the entry moves from the status it was read in, or not at all: two offers made at once (by
 	// hand and by a return, or on two servers) cannot both go to it
 	res, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'offered', updated_at = ? WHERE id = ? AND status = ?
@@ -261,6 +263,10 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 	} else if n == 0 {
 		return nil, palaro.Errorf(palaro.ECONFLICT, "%s already has an open offer.", e.Email)
 	}
+	keepStatus := func() error { // no offer after all: the entry keeps its status
+		_, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = ? WHERE id = ?`, e.Status, e.ID)
+		return err
+	}
 	res, err = tx.ExecContext(ctx, `UPDATE ticket_types SET held = held + ? WHERE id = ? AND sold + held + ? <= capacity`,
 		quantity, e.TicketTypeID, quantity)
 	if err != nil {
@@ -269,8 +275,8 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, err
 	} else if n == 0 {
-		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = ? WHERE id = ?`, e.Status, e.ID); err != nil {
-			return nil, err // no offer after all: the entry keeps its status
+		if err := keepStatus(); err != nil {
+			return nil, err
 		}
 		var left int
 		if err := tx.QueryRowContext(ctx, `SELECT capacity - sold - held FROM ticket_types WHERE id = ?`,
@@ -280,16 +286,34 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Only %s of %s free to offer: raise its capacity or wait for tickets to come back.",
 			palaro.Tickets(max(left, 0)), e.TicketTypeName)
 	}
+	// the seats are chosen under the hold's row lock: an order of the type takes its seats after
+	// locking the same row (CreateOrder), so the free seats read here stay free until the insert
+	seats, err = offerSeats(ctx, tx, e.TicketTypeID, quantity, seats)
+	if err != nil {
+		if palaro.ErrorCode(err) == palaro.EINTERNAL {
+			return nil, err
+		}
+		if err := unhold(ctx, tx, e.TicketTypeID, quantity); err != nil {
+			return nil, err
+		}
+		if err := keepStatus(); err != nil {
+			return nil, err
+		}
+		return nil, err
+	}
 	d, err := offerTime(ctx, tx, e.EventID)
 	if err != nil {
 		return nil, err
 	}
 	token, hash := newToken()
 	o := &palaro.WaitlistOffer{EntryID: e.ID, Email: e.Email, Quantity: quantity, Status: palaro.OfferOpen,
-		ByHand: byHand, OfferedAt: now, ExpiresAt: now.Add(d)}
+		ByHand: byHand, OfferedAt: now, ExpiresAt: now.Add(d), Seats: seats}
 	if err := tx.QueryRowContext(ctx, `INSERT INTO waitlist_offers (entry_id, ticket_type_id, quantity, token_hash,
-		status, by_hand, offered_at, expires_at) VALUES (?, ?, ?, ?, 'open', ?, ?, ?) RETURNING id`, e.ID, e.TicketTypeID,
-		quantity, hash, boolInt(byHand), formatTime(now), formatTime(o.ExpiresAt)).Scan(&o.ID); err != nil {
+		status, by_hand, offered_at, expires_at, seats) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?) RETURNING id`, e.ID, e.TicketTypeID,
+		quantity, hash, boolInt(byHand), formatTime(now), formatTime(o.ExpiresAt), seatsJSON(seats)).Scan(&o.ID); err != nil {
+		return nil, err
+	}
+	if err := holdSeats(ctx, tx, e.TicketTypeID, o.ID, seats); err != nil {
 		return nil, err
 	}
 	if o.Event, o.TicketType, err = newRefCache().get(ctx, tx, e.EventID, e.TicketTypeID); err != nil {
@@ -356,6 +380,9 @@ func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time
 		if err := unhold(ctx, tx, l.typeID, l.quantity); err != nil {
 			return n, err
 		}
+		if err := releaseOfferSeats(ctx, tx, l.id); err != nil {
+			return n, err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'passed', updated_at = ? WHERE id = ? AND status = 'offered'`,
 			formatTime(now), l.entry); err != nil {
 			return n, err
@@ -400,16 +427,17 @@ func unhold(ctx context.Context, tx *sql.Tx, typeID int64, quantity int) error {
 }
 
 // claimOffer lets order o buy the tickets of the offer with token, inside the order's unit: the
-// offer must be open, unexpired, for o's ticket type, e-mail address and exact quantity. Its hold
-// is given back here so that the order's own guarded hold, right after, takes those tickets.
+// offer must be open, unexpired, for o's ticket type, e-mail address, exact quantity and, for a
+// seated type, exactly its seats. Its hold (and its seats) are given back here so that the
+// order's own guarded hold and seats, right after in the same unit, take them.
 func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, now time.Time) error {
 	var id, entryID, typeID int64
 	var quantity int
-	var status, email string
+	var status, email, seatList string
 	var expires sql.NullString
-	err := tx.QueryRowContext(ctx, `SELECT f.id, f.entry_id, f.ticket_type_id, f.quantity, f.status, f.expires_at, w.email
+	err := tx.QueryRowContext(ctx, `SELECT f.id, f.entry_id, f.ticket_type_id, f.quantity, f.status, f.expires_at, w.email, f.seats
 		FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id WHERE f.token_hash = ?`,
-		hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &quantity, &status, &expires, &email)
+		hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &quantity, &status, &expires, &email, &seatList)
 	if errors.Is(err, sql.ErrNoRows) {
 		return palaro.Errorf(palaro.ENOTFOUND, "This waiting-list offer was not found.")
 	} else if err != nil {
@@ -428,12 +456,18 @@ func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, 
 	case quantity != o.Quantity:
 		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for exactly %s.", palaro.Tickets(quantity))
 	}
+	if seats := parseSeatList(seatList); len(seats) > 0 && !sameSeats(seats, o.Seats) {
+		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for seats %s.", strings.Join(seats, ", "))
+	}
 	if ok, err := closeOffer(ctx, tx, id, palaro.OfferClaimed, o.PublicID, now); err != nil {
 		return err
 	} else if !ok {
 		return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer was already used.")
 	}
 	if err := unhold(ctx, tx, typeID, quantity); err != nil {
+		return err
+	}
+	if err := releaseOfferSeats(ctx, tx, id); err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'claimed', updated_at = ? WHERE id = ?`, formatTime(now), entryID)
@@ -473,7 +507,7 @@ func typeOfOffer(ctx context.Context, q querier, id int64) int64 {
 
 func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistOffer, error) {
 	rows, err := q.QueryContext(ctx, `SELECT f.id, f.entry_id, w.email, f.quantity, f.status, f.by_hand, f.offered_at,
-		f.expires_at, f.closed_at, f.order_public_id FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id
+		f.expires_at, f.closed_at, f.order_public_id, f.seats FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id
 		WHERE `+where, args...)
 	if err != nil {
 		return nil, err
@@ -484,10 +518,12 @@ func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*
 		var o palaro.WaitlistOffer
 		var byHand int
 		var offered, expires, closed sql.NullString
+		var seats string
 		if err := rows.Scan(&o.ID, &o.EntryID, &o.Email, &o.Quantity, &o.Status, &byHand, &offered, &expires, &closed,
-			&o.OrderPublicID); err != nil {
+			&o.OrderPublicID, &seats); err != nil {
 			return nil, err
 		}
+		o.Seats = parseSeatList(seats)
 		o.ByHand = byHand == 1
 		o.OfferedAt, _ = parseTime(offered)
 		o.ExpiresAt, _ = parseTime(expires)
@@ -552,10 +588,18 @@ func auditOn(ctx context.Context, tx *sql.Tx, eventID int64, actor, action, deta
 	return audit(ctx, tx, orgID, eventID, actor, action, detail, now)
 }
 
-// OfferByHand offers tickets to one entry of the event's list, out of order.
-func (s *WaitlistService) OfferByHand(ctx context.Context, eventID, entryID int64, quantity int, actor string, now time.Time) (*palaro.WaitlistOffer, error) {
+// OfferByHand offers tickets to one entry of the event's list, out of order; for a seated type,
+// the seats named (quantity is then their number) or those the list would pick.
+func (s *WaitlistService) OfferByHand(ctx context.Context, eventID, entryID int64, quantity int, seats []string, actor string, now time.Time) (*palaro.WaitlistOffer, error) {
+	seats, err := palaro.ParseSeats(seats)
+	if err != nil {
+		return nil, err
+	}
+	if len(seats) > 0 {
+		quantity = len(seats)
+	}
 	var o *palaro.WaitlistOffer
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		e, err := loadEntry(ctx, tx, entryID)
 		if err != nil {
 			return err
@@ -569,10 +613,14 @@ func (s *WaitlistService) OfferByHand(ctx context.Context, eventID, entryID int6
 		if quantity < 1 || quantity > e.Quantity {
 			return palaro.Errorf(palaro.EINVALID, "Offer between 1 and %s to %s.", palaro.Tickets(e.Quantity), e.Email)
 		}
-		if o, err = s.makeOffer(ctx, tx, e, quantity, true, now); err != nil {
+		if o, err = s.makeOffer(ctx, tx, e, quantity, seats, true, now); err != nil {
 			return err
 		}
-		return auditOn(ctx, tx, eventID, actor, fmt.Sprintf("waiting list: %s offered by hand to %s", palaro.Tickets(quantity), e.Email), "", now)
+		what := palaro.Tickets(quantity)
+		if len(o.Seats) > 0 {
+			what += " (seats " + strings.Join(o.Seats, ", ") + ")"
+		}
+		return auditOn(ctx, tx, eventID, actor, fmt.Sprintf("waiting list: %s offered by hand to %s", what, e.Email), "", now)
 	})
 	return o, err
 }

@@ -63,6 +63,20 @@ func (f *waitlistFixture) entryStatus(t *testing.T, code, email string) string {
 	return s
 }
 
+// passOn runs the job's Advance a minute before an offer's end (nothing happens) and at its end
+// (it expires and passes to the next entry), moving the clock.
+func (f *waitlistFixture) passOn(t *testing.T, end time.Time) {
+	t.Helper()
+	f.clock = end.Add(-time.Minute)
+	expired, offered, err := f.lists.Advance(context.Background(), f.clock)
+	require.NoError(t, err)
+	require.Equal(t, [2]int{0, 0}, [2]int{expired, offered}, "the offer holds until its end")
+	f.clock = end
+	expired, offered, err = f.lists.Advance(context.Background(), f.clock)
+	require.NoError(t, err)
+	require.Equal(t, [2]int{1, 1}, [2]int{expired, offered}, "at its end it passes on")
+}
+
 func paidRequest(code string, quantity int, email string) palaro.PurchaseRequest {
 	return palaro.PurchaseRequest{TicketCode: code, Quantity: quantity, Email: email, PaymentType: palaro.PaymentQR}
 }
@@ -113,14 +127,7 @@ func TestWaitlist_OfferChain(t *testing.T) {
 	require.Equal(t, code, offer.TicketType.Code)
 
 	// a minute before its end the offer still holds; at its end it passes to #2
-	f.clock = offer.ExpiresAt.Add(-time.Minute)
-	expired, offered, err := f.lists.Advance(ctx, f.clock)
-	require.NoError(t, err)
-	require.Equal(t, [2]int{0, 0}, [2]int{expired, offered})
-	f.clock = offer.ExpiresAt
-	expired, offered, err = f.lists.Advance(ctx, f.clock)
-	require.NoError(t, err)
-	require.Equal(t, [2]int{1, 1}, [2]int{expired, offered})
+	f.passOn(t, offer.ExpiresAt)
 	require.Equal(t, palaro.WaitlistPassed, f.entryStatus(t, code, "one@x.ph"))
 	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM outbox WHERE recipient = 'one@x.ph' AND kind = ?`,
 		palaro.MessageWaitlistOfferExpired), "#1 hears that the offer passed on")
@@ -253,22 +260,22 @@ func TestWaitlist_OfferByHandAndOfferTime(t *testing.T) {
 	require.NoError(t, f.lists.SetOfferTime(ctx, o.EventID, 2, "owner@x.ph"))
 	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(f.lists.SetOfferTime(ctx, o.EventID, 0, "owner@x.ph")))
 
-	_, err = f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 1, "owner@x.ph", f.clock)
+	_, err = f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 1, nil, "owner@x.ph", f.clock)
 	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "nothing is free")
 	require.Contains(t, err.Error(), "Only 0 tickets")
-	_, err = f.lists.OfferByHand(ctx, o.EventID+1, pair.Entry.ID, 1, "owner@x.ph", f.clock)
+	_, err = f.lists.OfferByHand(ctx, o.EventID+1, pair.Entry.ID, 1, nil, "owner@x.ph", f.clock)
 	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "another event's entry")
 
 	_, err = f.db.write.Exec(`UPDATE ticket_types SET capacity = 3 WHERE code = ?`, code) // one more ticket
 	require.NoError(t, err)
-	_, err = f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 3, "owner@x.ph", f.clock)
+	_, err = f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 3, nil, "owner@x.ph", f.clock)
 	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), "not more than asked for")
-	offer, err := f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 1, "owner@x.ph", f.clock)
+	offer, err := f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 1, nil, "owner@x.ph", f.clock)
 	require.NoError(t, err, "the organizer offers the one ticket by hand")
 	require.True(t, offer.ByHand)
 	require.Equal(t, f.clock.Add(2*time.Hour).UTC(), offer.ExpiresAt, "the event's offer time")
 	require.NotEmpty(t, f.offerToken(t, "pair@x.ph"))
-	_, err = f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 1, "owner@x.ph", f.clock)
+	_, err = f.lists.OfferByHand(ctx, o.EventID, pair.Entry.ID, 1, nil, "owner@x.ph", f.clock)
 	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "one open offer at a time")
 	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM audit_log WHERE action LIKE 'waiting list: 1 ticket offered by hand%'`))
 	sold, held, capacity := f.counts(t, code)

@@ -122,6 +122,8 @@ type SeatsView struct {
 	Message string
 	// Props are the seat map island's props; unused when the ticket is not available.
 	Props SeatsProps
+	// Waitlist is the join form shown when the seats are sold out; nil otherwise.
+	Waitlist *WaitlistView
 }
 
 // QuickTicket is a ticket type offered in the quick-buy sheet; prices in centavos, Quantity is

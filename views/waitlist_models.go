@@ -25,6 +25,8 @@ type WaitlistOfferView struct {
 	Message string
 	// BuyHref is the purchase form for the held tickets; "" when the offer cannot be used.
 	BuyHref string
+	// Seats are the seats the offer holds (a seated type), shown while it can be used.
+	Seats []string
 	Links   []Link
 }
 
@@ -58,6 +60,9 @@ type OrgWaitlistEntry struct {
 	MaxQuantity int
 	// QuantityID is the id of the by-hand form's quantity select.
 	QuantityID string
+	// SeatsID is the id of the by-hand form's seats field, shown for a seated type ("" otherwise):
+	// the seats to hold, or none to let the list pick them.
+	SeatsID string
 }
 
 // OrgWaitlistOffer is one offer of an entry in the console.

@@ -27,6 +27,7 @@ func TestWaitlist_Browser(t *testing.T) {
 	require.Equal(t, palaro.OrderPending, held.Status)
 
 	// the last tickets go while the quick-buy sheet is open: the sheet offers the waiting list
+	var text string
 	b := newBrowser(t)
 	require.NoError(t, chromedp.Run(b, dismissCookies(a.URL),
 		emulation.SetFocusEmulationEnabled(true),
@@ -36,6 +37,16 @@ func TestWaitlist_Browser(t *testing.T) {
 	sellOut(t, a, code)
 	require.NoError(t, chromedp.Run(b, typeInto("quick-email", "visitor@example.ph"), pay("Pay by QR PH"),
 		chromedp.WaitVisible(`.sheet a[href="/waitlist/`+code+`"]`, chromedp.ByQuery)))
+	// the sheet says 'sold out' itself: no toast covers its button, which takes a tap at once
+	var onTop, toast bool
+	require.NoError(t, chromedp.Run(b,
+		chromedp.Evaluate(`(() => { const a = document.querySelector('.sheet a[href="/waitlist/`+code+`"]'); const r = a.getBoundingClientRect();
+			return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === a; })()`, &onTop),
+		chromedp.Evaluate(`[...document.querySelectorAll('.toast')].some(e => e.offsetParent !== null)`, &toast)))
+	require.True(t, onTop, "the waiting-list button is not covered")
+	require.False(t, toast, "no toast over the sheet")
+	require.NoError(t, chromedp.Run(b, chromedp.Text(`.sheet .form-error`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "sold out")
 	screenshot(t, b, "waitlist-quick-buy")
 
 	// the event page's button for the sold-out type leads to the waiting list
@@ -50,7 +61,6 @@ func TestWaitlist_Browser(t *testing.T) {
 	assertTouchTargets(t, b)
 
 	require.NoError(t, chromedp.Run(b, typeInto("f-email", "visitor@example.ph"), typeInto("f-quantity", "2"), submitAndLoad()))
-	var text string
 	require.NoError(t, chromedp.Run(b, chromedp.Text(`main`, &text, chromedp.ByQuery)))
 	require.Contains(t, text, "You are on the waiting list")
 	require.Contains(t, text, "#1")
@@ -79,15 +89,23 @@ func TestWaitlist_Browser(t *testing.T) {
 	require.True(t, readOnly, "the offer fixes the address and the quantity")
 	screenshot(t, b, "waitlist-offer-buy")
 
+	order := payByQRWallet(t, a, b)
+	require.Equal(t, "visitor@example.ph", order.Email)
+	require.Len(t, order.Tickets, 2)
+}
+
+// payByQRWallet pays the purchase form on the page by QR PH in the sandbox wallet and returns the
+// paid order.
+func payByQRWallet(t *testing.T, a *testApp, b context.Context) *palaro.Order {
+	t.Helper()
 	require.NoError(t, chromedp.Run(b, pay("Pay by QR PH")))
 	waitPath(t, b, "/sandbox/")
 	require.NoError(t, chromedp.Run(b, chromedp.Click(`#wallet-pay`, chromedp.ByQuery)))
 	done := strings.SplitN(waitPath(t, b, "/payment/success/"), "?", 2)[0]
-	order, err := a.purchases.FindOrderByPublicID(ctx, done[strings.LastIndex(done, "/")+1:])
+	order, err := a.purchases.FindOrderByPublicID(context.Background(), done[strings.LastIndex(done, "/")+1:])
 	require.NoError(t, err)
 	require.Equal(t, palaro.OrderPaid, order.Status)
-	require.Equal(t, "visitor@example.ph", order.Email)
-	require.Len(t, order.Tickets, 2)
+	return order
 }
 
 // TestWaitlistConsole_Browser is the organizer on a phone: the console lists the waiting list in

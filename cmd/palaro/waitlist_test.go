@@ -112,7 +112,7 @@ func TestWaitlist_JoinWithoutJavaScript(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, status, "joins e-mail their address: one cannot flood an inbox")
 
 	_, page = v.get("/waitlist/dota-2-visayas-major-lower")
-	require.Contains(t, page, "seats that come back show on the seat map", "a seated type has no waiting list")
+	require.Contains(t, page, "can be bought now", "a seated type on sale has no waiting list yet")
 	status, _ = v.get("/waitlist/no-such-type")
 	require.Equal(t, http.StatusNotFound, status)
 }

@@ -47,10 +47,10 @@ export async function csrfToken(): Promise<string> {
 
 /**
  * call sends a JSON request to a /v1 endpoint with the CSRF header, shows the loading indicator
- * while it runs and the error toast when it fails. It resolves with the HTTP status and the
- * parsed body (null when empty).
+ * while it runs and the error toast when it fails (unless quiet: the caller shows the error
+ * itself). It resolves with the HTTP status and the parsed body (null when empty).
  */
-export async function call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; data: ApiResult }> {
+export async function call(method: 'GET' | 'POST', url: string, body?: unknown, quiet = false): Promise<{ status: number; data: ApiResult }> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   emit('toggle-loading', true);
@@ -68,7 +68,7 @@ export async function call(method: 'GET' | 'POST', url: string, body?: unknown):
   } finally {
     emit('toggle-loading', false);
   }
-  if (status !== 200 || !data) toast(data?.message || GENERIC_ERROR);
+  if (!quiet && (status !== 200 || !data)) toast(data?.message || GENERIC_ERROR);
   return { status, data };
 }
 
