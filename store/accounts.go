@@ -44,30 +44,27 @@ func (s *AccountService) queue(ctx context.Context, tx *sql.Tx, m palaro.Message
 // that it survives restarts and every app server of the database reads the same one. Servers that
 // start together may each generate one: the first stored wins, and every one returns it.
 func (db *DB) AppSecret(ctx context.Context, name string, size int) ([]byte, error) {
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	var value []byte
-	err = tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value)
-	if err == nil {
+	return writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
+		var value []byte
+		err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value)
+		if err == nil {
+			return value, nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		value = make([]byte, size)
+		if _, err := rand.Read(value); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO app_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
+			name, value); err != nil {
+			return nil, err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value); err != nil {
+			return nil, err
+		}
 		return value, nil
-	} else if !errors.Is(err, sql.ErrNoRows) {
-		return nil, err
-	}
-	value = make([]byte, size)
-	if _, err := rand.Read(value); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO app_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING`,
-		name, value); err != nil {
-		return nil, err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value); err != nil {
-		return nil, err
-	}
-	return value, tx.Commit()
+	})
 }
 
 const userColumns = `id, email, password_hash, first_name, last_name, mobile_number, role, status, existing_user,
@@ -136,23 +133,20 @@ func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	now := formatTime(s.db.Now())
-	id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+		now := formatTime(s.db.Now())
+		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
 		existing_user, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		req.Email, hash, req.FirstName, req.LastName, req.MobileNumber, req.ExistingUser, now, now)
-	if err != nil {
-		return nil, conflictOf(err)
-	}
-	u, err := s.welcome(ctx, tx, id)
-	if err != nil {
-		return nil, err
-	}
-	return u, tx.Commit()
+			req.Email, hash, req.FirstName, req.LastName, req.MobileNumber, req.ExistingUser, now, now)
+		if err != nil {
+			return nil, conflictOf(err)
+		}
+		u, err := s.welcome(ctx, tx, id)
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	})
 }
 
 // welcome reads a new account and queues its welcome e-mail with an activation link.
@@ -227,74 +221,65 @@ func (s *AccountService) useToken(ctx context.Context, tx *sql.Tx, purpose, toke
 
 // Activate confirms the e-mail address of the account the activation token belongs to.
 func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.User, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	userID, email, err := s.useToken(ctx, tx, "activate", token)
-	if palaro.ErrorCode(err) == palaro.EINVALID {
-		// A used or expired link of an account that is active by now (a second click): say so.
-		var status string
-		if qerr := tx.QueryRowContext(ctx, `SELECT u.status FROM account_tokens t JOIN users u ON u.id = t.user_id
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+		userID, email, err := s.useToken(ctx, tx, "activate", token)
+		if palaro.ErrorCode(err) == palaro.EINVALID {
+			// A used or expired link of an account that is active by now (a second click): say so.
+			var status string
+			if qerr := tx.QueryRowContext(ctx, `SELECT u.status FROM account_tokens t JOIN users u ON u.id = t.user_id
 			WHERE t.token_hash = ? AND t.purpose = 'activate'`, hashToken(token)).Scan(&status); qerr == nil &&
-			status == palaro.AccountActive {
-			return nil, palaro.Errorf(palaro.ECONFLICT, palaro.MsgAlreadyActive)
-		} else if qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
-			return nil, qerr
+				status == palaro.AccountActive {
+				return nil, palaro.Errorf(palaro.ECONFLICT, palaro.MsgAlreadyActive)
+			} else if qerr != nil && !errors.Is(qerr, sql.ErrNoRows) {
+				return nil, qerr
+			}
+			return nil, err
+		} else if err != nil {
+			return nil, err
 		}
-		return nil, err
-	} else if err != nil {
-		return nil, err
-	}
-	now := formatTime(s.db.Now())
-	if _, err := tx.ExecContext(ctx, `UPDATE users SET status = 'active', activated_at = COALESCE(activated_at, ?),
+		now := formatTime(s.db.Now())
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET status = 'active', activated_at = COALESCE(activated_at, ?),
 		updated_at = ? WHERE id = ? AND email = ?`, now, now, userID, email); err != nil {
-		return nil, err
-	}
-	u, _, err := findUser(ctx, tx, `id = ?`, userID)
-	if err != nil {
-		return nil, err
-	}
-	return u, tx.Commit()
+			return nil, err
+		}
+		u, _, err := findUser(ctx, tx, `id = ?`, userID)
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	})
 }
 
 // ResendActivation queues the welcome e-mail again, with a new activation link.
 func (s *AccountService) ResendActivation(ctx context.Context, userID int64) (*palaro.User, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	u, _, err := findUser(ctx, tx, `id = ?`, userID)
-	if err != nil {
-		return nil, err
-	}
-	if u.Status == palaro.AccountActive {
-		return nil, palaro.Errorf(palaro.ECONFLICT, palaro.MsgAlreadyActive)
-	}
-	if u, err = s.welcome(ctx, tx, userID); err != nil {
-		return nil, err
-	}
-	return u, tx.Commit()
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+		u, _, err := findUser(ctx, tx, `id = ?`, userID)
+		if err != nil {
+			return nil, err
+		}
+		if u.Status == palaro.AccountActive {
+			return nil, palaro.Errorf(palaro.ECONFLICT, palaro.MsgAlreadyActive)
+		}
+		if u, err = s.welcome(ctx, tx, userID); err != nil {
+			return nil, err
+		}
+		return u, nil
+	})
 }
 
 // EndSessions bumps the account's session version and returns the new one.
 func (s *AccountService) EndSessions(ctx context.Context, userID int64) (int, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return 0, err
-	}
-	defer tx.Rollback()
-	var v int
-	err = tx.QueryRowContext(ctx, `UPDATE users SET session_version = session_version + 1 WHERE id = ?
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
+		var v int
+		err := tx.QueryRowContext(ctx, `UPDATE users SET session_version = session_version + 1 WHERE id = ?
 		RETURNING session_version`, userID).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, errUserNotFound
-	} else if err != nil {
-		return 0, err
-	}
-	return v, tx.Commit()
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, errUserNotFound
+		} else if err != nil {
+			return 0, err
+		}
+		return v, nil
+	})
 }
 
 // UpdateProfile saves the person fields but the mobile number; a new number gets a code
@@ -304,37 +289,34 @@ func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd pa
 	if err := upd.Validate(s.db.Now()); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	p := upd.Profile
-	var username any
-	if p.Username != "" {
-		username = p.Username
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE users SET first_name = ?, last_name = ?, title = ?,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+		p := upd.Profile
+		var username any
+		if p.Username != "" {
+			username = p.Username
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE users SET first_name = ?, last_name = ?, title = ?,
 		birth_date = ?, age = ?, bio = ?, country = ?, city = ?, company_name = ?, designation = ?, interests = ?,
 		username = ?, organization = ?, updated_at = ? WHERE id = ?`,
-		upd.FirstName, upd.LastName, p.Title, p.BirthDate, p.Age, p.Bio, p.Country, p.City,
-		p.CompanyName, p.Designation, p.Interests, username, p.Organization, formatTime(s.db.Now()), userID)
-	if err != nil {
-		return nil, conflictOf(err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, errUserNotFound
-	}
-	u, _, err := findUser(ctx, tx, `id = ?`, userID)
-	if err != nil {
-		return nil, err
-	}
-	if upd.MobileNumber != u.MobileNumber {
-		if err := s.requestMobileChange(ctx, tx, u.ID, upd.MobileNumber); err != nil {
+			upd.FirstName, upd.LastName, p.Title, p.BirthDate, p.Age, p.Bio, p.Country, p.City,
+			p.CompanyName, p.Designation, p.Interests, username, p.Organization, formatTime(s.db.Now()), userID)
+		if err != nil {
+			return nil, conflictOf(err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil, errUserNotFound
+		}
+		u, _, err := findUser(ctx, tx, `id = ?`, userID)
+		if err != nil {
 			return nil, err
 		}
-	}
-	return u, tx.Commit()
+		if upd.MobileNumber != u.MobileNumber {
+			if err := s.requestMobileChange(ctx, tx, u.ID, upd.MobileNumber); err != nil {
+				return nil, err
+			}
+		}
+		return u, nil
+	})
 }
 
 // requestMobileChange records a pending change of an account's mobile number and sends its code
@@ -383,71 +365,70 @@ func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, 
 	if len(code) != 6 {
 		return nil, invalid
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	now := formatTime(s.db.Now())
-	var id int64
-	var number string
-	var stored []byte
-	var blocked bool
-	err = tx.QueryRowContext(ctx, `SELECT id, mobile_number, code_hash, blocked FROM mobile_changes WHERE user_id = ?
+	// A wrong code's attempt is counted and committed; the caller then hears invalid.
+	wrong := false
+	u, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+		wrong = false
+		now := formatTime(s.db.Now())
+		var id int64
+		var number string
+		var stored []byte
+		var blocked bool
+		err := tx.QueryRowContext(ctx, `SELECT id, mobile_number, code_hash, blocked FROM mobile_changes WHERE user_id = ?
 		AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, userID, now, palaro.ResetCodeMaxTries).
-		Scan(&id, &number, &stored, &blocked)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, invalid
-	} else if err != nil {
-		return nil, err
-	}
-	if blocked || !hmac.Equal(stored, s.codeHash(userID, "mobile:"+number+":"+code)) {
-		if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET attempts = attempts + 1 WHERE id = ?`, id); err != nil {
-			return nil, err
-		}
-		if err := tx.Commit(); err != nil {
-			return nil, err
-		}
-		return nil, invalid
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE id = ?`, now, id); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, updated_at = ? WHERE id = ?`, number, now, userID); err != nil {
-		if isUniqueViolation(err) { // taken since the code was sent
+			Scan(&id, &number, &stored, &blocked)
+		if errors.Is(err, sql.ErrNoRows) {
 			return nil, invalid
+		} else if err != nil {
+			return nil, err
 		}
-		return nil, err
+		if blocked || !hmac.Equal(stored, s.codeHash(userID, "mobile:"+number+":"+code)) {
+			if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET attempts = attempts + 1 WHERE id = ?`, id); err != nil {
+				return nil, err
+			}
+			wrong = true
+			return nil, nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE id = ?`, now, id); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, updated_at = ? WHERE id = ?`, number, now, userID); err != nil {
+			if isUniqueViolation(err) { // taken since the code was sent
+				return nil, invalid
+			}
+			return nil, err
+		}
+		u, _, err := findUser(ctx, tx, `id = ?`, userID)
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	})
+	if err == nil && wrong {
+		return nil, invalid
 	}
-	u, _, err := findUser(ctx, tx, `id = ?`, userID)
-	if err != nil {
-		return nil, err
-	}
-	return u, tx.Commit()
+	return u, err
 }
 
 // SetPicture stores an already re-encoded profile picture.
 func (s *AccountService) SetPicture(ctx context.Context, userID int64, pic palaro.Picture) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	now := s.db.Now()
-	res, err := tx.ExecContext(ctx, `UPDATE users SET picture_version = ?, updated_at = ? WHERE id = ?`,
-		now.UnixNano(), formatTime(now), userID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return errUserNotFound
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO user_pictures (user_id, content_type, data, updated_at) VALUES (?, ?, ?, ?)
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		now := s.db.Now()
+		res, err := tx.ExecContext(ctx, `UPDATE users SET picture_version = ?, updated_at = ? WHERE id = ?`,
+			now.UnixNano(), formatTime(now), userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return errUserNotFound
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO user_pictures (user_id, content_type, data, updated_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (user_id) DO UPDATE SET content_type = excluded.content_type, data = excluded.data,
 		updated_at = excluded.updated_at`, userID, pic.ContentType, pic.Data, formatTime(now)); err != nil {
-		return err
-	}
-	return tx.Commit()
+			return err
+		}
+		return nil
+	})
 }
 
 // FindPicture returns the user's picture.
@@ -472,51 +453,45 @@ func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, n
 	if err != nil {
 		return fieldErr(palaro.EINVALID, palaro.FieldEmail, palaro.ErrorMessage(err))
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	u, _, err := findUser(ctx, tx, `id = ?`, userID)
-	if err != nil {
-		return err
-	}
-	if taken, _, err := findUser(ctx, tx, `lower(email) = ?`, newEmail); err == nil && taken.ID != userID {
-		return fieldErr(palaro.ECONFLICT, palaro.FieldEmail, palaro.MsgEmailTaken)
-	} else if err == nil {
-		return fieldErr(palaro.EINVALID, palaro.FieldEmail, "This is already your e-mail address")
-	}
-	token, err := s.createToken(ctx, tx, "change_email", userID, newEmail, palaro.EmailChangeTTL)
-	if err != nil {
-		return err
-	}
-	if err := s.queue(ctx, tx, s.composer.AccountEmailChange(u, newEmail, palaro.AccountEmailConfirmPath(token))); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		u, _, err := findUser(ctx, tx, `id = ?`, userID)
+		if err != nil {
+			return err
+		}
+		if taken, _, err := findUser(ctx, tx, `lower(email) = ?`, newEmail); err == nil && taken.ID != userID {
+			return fieldErr(palaro.ECONFLICT, palaro.FieldEmail, palaro.MsgEmailTaken)
+		} else if err == nil {
+			return fieldErr(palaro.EINVALID, palaro.FieldEmail, "This is already your e-mail address")
+		}
+		token, err := s.createToken(ctx, tx, "change_email", userID, newEmail, palaro.EmailChangeTTL)
+		if err != nil {
+			return err
+		}
+		if err := s.queue(ctx, tx, s.composer.AccountEmailChange(u, newEmail, palaro.AccountEmailConfirmPath(token))); err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // ConfirmEmailChange moves the account to the address the token was sent to.
 func (s *AccountService) ConfirmEmailChange(ctx context.Context, token string) (*palaro.User, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	userID, email, err := s.useToken(ctx, tx, "change_email", token)
-	if err != nil {
-		return nil, err
-	}
-	now := formatTime(s.db.Now())
-	if _, err := tx.ExecContext(ctx, `UPDATE users SET email = ?, status = 'active', activated_at = COALESCE(activated_at, ?),
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+		userID, email, err := s.useToken(ctx, tx, "change_email", token)
+		if err != nil {
+			return nil, err
+		}
+		now := formatTime(s.db.Now())
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET email = ?, status = 'active', activated_at = COALESCE(activated_at, ?),
 		updated_at = ? WHERE id = ?`, email, now, now, userID); err != nil {
-		return nil, conflictOf(err)
-	}
-	u, _, err := findUser(ctx, tx, `id = ?`, userID)
-	if err != nil {
-		return nil, err
-	}
-	return u, tx.Commit()
+			return nil, conflictOf(err)
+		}
+		u, _, err := findUser(ctx, tx, `id = ?`, userID)
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	})
 }
 
 // RequestPasswordReset sends a 6-digit code by SMS when an account uses the number.
@@ -529,32 +504,29 @@ func (s *AccountService) RequestPasswordReset(ctx context.Context, mobileNumber 
 		}
 		return fieldErr(palaro.EINVALID, palaro.FieldMobileNumber, msg)
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	u, _, err := findUser(ctx, tx, `mobile_number = ?`, number)
-	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		u, _, err := findUser(ctx, tx, `mobile_number = ?`, number)
+		if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		code := randomDigits(6)
+		now := s.db.Now()
+		// A new code replaces any earlier one.
+		if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
+			formatTime(now), u.ID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO reset_codes (user_id, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?)`,
+			u.ID, s.codeHash(u.ID, code), formatTime(now.Add(palaro.ResetCodeTTL)), formatTime(now)); err != nil {
+			return err
+		}
+		if err := s.queue(ctx, tx, s.composer.ResetCode(number, code)); err != nil {
+			return err
+		}
 		return nil
-	} else if err != nil {
-		return err
-	}
-	code := randomDigits(6)
-	now := s.db.Now()
-	// A new code replaces any earlier one.
-	if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
-		formatTime(now), u.ID); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO reset_codes (user_id, code_hash, expires_at, created_at) VALUES (?, ?, ?, ?)`,
-		u.ID, s.codeHash(u.ID, code), formatTime(now.Add(palaro.ResetCodeTTL)), formatTime(now)); err != nil {
-		return err
-	}
-	if err := s.queue(ctx, tx, s.composer.ResetCode(number, code)); err != nil {
-		return err
-	}
-	return tx.Commit()
+	})
 }
 
 // ResetPassword sets a new password when code is the live code sent to the number.
@@ -572,44 +544,46 @@ func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, 
 	if err != nil {
 		return err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	u, _, err := findUser(ctx, tx, `mobile_number = ?`, number)
-	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
-		return invalid
-	} else if err != nil {
-		return err
-	}
-	now := formatTime(s.db.Now())
-	var id int64
-	var stored []byte
-	err = tx.QueryRowContext(ctx, `SELECT id, code_hash FROM reset_codes WHERE user_id = ? AND used_at IS NULL
+	// A wrong code's attempt is counted and committed; the caller then hears invalid.
+	wrong := false
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		wrong = false
+		u, _, err := findUser(ctx, tx, `mobile_number = ?`, number)
+		if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+			return invalid
+		} else if err != nil {
+			return err
+		}
+		now := formatTime(s.db.Now())
+		var id int64
+		var stored []byte
+		err = tx.QueryRowContext(ctx, `SELECT id, code_hash FROM reset_codes WHERE user_id = ? AND used_at IS NULL
 		AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, u.ID, now, palaro.ResetCodeMaxTries).Scan(&id, &stored)
-	if errors.Is(err, sql.ErrNoRows) {
-		return invalid
-	} else if err != nil {
-		return err
-	}
-	if !hmac.Equal(stored, s.codeHash(u.ID, code)) {
-		if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET attempts = attempts + 1 WHERE id = ?`, id); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return invalid
+		} else if err != nil {
 			return err
 		}
-		if err := tx.Commit(); err != nil {
+		if !hmac.Equal(stored, s.codeHash(u.ID, code)) {
+			if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET attempts = attempts + 1 WHERE id = ?`, id); err != nil {
+				return err
+			}
+			wrong = true
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET used_at = ? WHERE id = ?`, now, id); err != nil {
 			return err
 		}
-		return invalid
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET used_at = ? WHERE id = ?`, now, id); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
 		updated_at = ? WHERE id = ?`, hash, now, u.ID); err != nil {
-		return err
+			return err
+		}
+		return nil
+	})
+	if err == nil && wrong {
+		return invalid
 	}
-	return tx.Commit()
+	return err
 }
 
 // ChangePassword sets a new password when current is the account's password and ends the
@@ -648,25 +622,22 @@ func (s *AccountService) ChangePassword(ctx context.Context, userID int64, curre
 	if err != nil {
 		return nil, err
 	}
-	wtx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer wtx.Rollback()
-	// The old hash in the condition makes a concurrent change (or reset) win over this one.
-	res, err := wtx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
+	return writeResult(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.User, error) {
+		// The old hash in the condition makes a concurrent change (or reset) win over this one.
+		res, err := wtx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
 		updated_at = ? WHERE id = ? AND password_hash = ?`, hash, formatTime(s.db.Now()), userID, oldHash)
-	if err != nil {
-		return nil, err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, fieldErr(palaro.EINVALID, palaro.FieldCurrentPassword, palaro.MsgCurrentPasswordWrong)
-	}
-	u, _, err := findUser(ctx, wtx, `id = ?`, userID)
-	if err != nil {
-		return nil, err
-	}
-	return u, wtx.Commit()
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil, fieldErr(palaro.EINVALID, palaro.FieldCurrentPassword, palaro.MsgCurrentPasswordWrong)
+		}
+		u, _, err := findUser(ctx, wtx, `id = ?`, userID)
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	})
 }
 
 // codeHash is the stored form of a reset code: an HMAC bound to the account.
@@ -683,26 +654,23 @@ func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.Par
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	// The unique index on mobile_number makes a concurrent second registration find the first.
-	if _, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
+		// The unique index on mobile_number makes a concurrent second registration find the first.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (mobile_number) DO NOTHING`, newPublicID(), req.FirstName, req.LastName,
-		req.MobileNumber, formatTime(s.db.Now())); err != nil {
-		return nil, err
-	}
-	p, err := findParticipant(ctx, tx, `mobile_number = ?`, req.MobileNumber)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.EqualFold(p.FirstName, req.FirstName) || !strings.EqualFold(p.LastName, req.LastName) {
-		// Someone else's number: their QR code is not shown to whoever types it.
-		return nil, fieldErr(palaro.ECONFLICT, palaro.FieldMobileNumber, palaro.MsgParticipantTaken)
-	}
-	return p, tx.Commit()
+			req.MobileNumber, formatTime(s.db.Now())); err != nil {
+			return nil, err
+		}
+		p, err := findParticipant(ctx, tx, `mobile_number = ?`, req.MobileNumber)
+		if err != nil {
+			return nil, err
+		}
+		if !strings.EqualFold(p.FirstName, req.FirstName) || !strings.EqualFold(p.LastName, req.LastName) {
+			// Someone else's number: their QR code is not shown to whoever types it.
+			return nil, fieldErr(palaro.ECONFLICT, palaro.FieldMobileNumber, palaro.MsgParticipantTaken)
+		}
+		return p, nil
+	})
 }
 
 // FindParticipant returns a participant by public id.
@@ -743,26 +711,23 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 		}
 	}
 	first, last, _ := strings.Cut(req.Name, " ")
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	now := formatTime(s.db.Now())
-	id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+		now := formatTime(s.db.Now())
+		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
 		username, organization, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'organizer', ?, ?, ?, ?, ?)`,
-		req.Email, hash, first, strings.TrimSpace(last), req.MobileNumber, req.Username, req.Organization, req.Source, now, now)
-	if err != nil {
-		return nil, conflictOf(err)
-	}
-	if err := createOrganization(ctx, tx, id, req.Organization, req.Email, s.db.Now()); err != nil {
-		return nil, err
-	}
-	u, err := s.welcome(ctx, tx, id)
-	if err != nil {
-		return nil, err
-	}
-	return u, tx.Commit()
+			req.Email, hash, first, strings.TrimSpace(last), req.MobileNumber, req.Username, req.Organization, req.Source, now, now)
+		if err != nil {
+			return nil, conflictOf(err)
+		}
+		if err := createOrganization(ctx, tx, id, req.Organization, req.Email, s.db.Now()); err != nil {
+			return nil, err
+		}
+		u, err := s.welcome(ctx, tx, id)
+		if err != nil {
+			return nil, err
+		}
+		return u, nil
+	})
 }
 
 // CreateReport stores a problem report.
@@ -771,30 +736,27 @@ func (s *AccountService) CreateReport(ctx context.Context, req palaro.ProblemRep
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	r := &palaro.Report{ProblemReport: req, UserID: userID, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
-	var user any
-	if userID != 0 {
-		user = userID
-	}
-	for try := 0; ; try++ {
-		r.Reference = reportReference()
-		id, err := insertID(ctx, tx, `INSERT INTO problem_reports (reference, email, name, subject, message, page_url,
-			user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, r.Reference, req.Email, req.Name, req.Subject,
-			req.Message, req.PageURL, user, formatTime(r.CreatedAt))
-		if errors.Is(err, sql.ErrNoRows) && try < 3 {
-			continue // the reference is taken: draw again
-		} else if err != nil {
-			return nil, err
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Report, error) {
+		r := &palaro.Report{ProblemReport: req, UserID: userID, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
+		var user any
+		if userID != 0 {
+			user = userID
 		}
-		r.ID = id
-		break
-	}
-	return r, tx.Commit()
+		for try := 0; ; try++ {
+			r.Reference = reportReference()
+			id, err := insertID(ctx, tx, `INSERT INTO problem_reports (reference, email, name, subject, message, page_url,
+			user_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, r.Reference, req.Email, req.Name, req.Subject,
+				req.Message, req.PageURL, user, formatTime(r.CreatedAt))
+			if errors.Is(err, sql.ErrNoRows) && try < 3 {
+				continue // the reference is taken: draw again
+			} else if err != nil {
+				return nil, err
+			}
+			r.ID = id
+			break
+		}
+		return r, nil
+	})
 }
 
 const reportColumns = `id, reference, email, name, subject, message, page_url, COALESCE(user_id, 0), created_at`

@@ -133,81 +133,78 @@ func (s *ActivityService) ListActivities(ctx context.Context, eventCode string) 
 // prize it takes from the stock (a guarded `UPDATE … WHERE awarded < stock`) are committed with
 // the visit, so the stored card is the one answered, every time after too.
 func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*palaro.ScanResult, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	a, err := findActivity(ctx, tx, req.EventCode, req.ActivityCode)
-	if err != nil {
-		return nil, err
-	}
-	var pid int64
-	var mobile string
-	err = tx.QueryRowContext(ctx, `SELECT id, mobile_number FROM participants WHERE public_id = ?`, req.ParticipantID).Scan(&pid, &mobile)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, palaro.MsgParticipantGone)
-	} else if err != nil {
-		return nil, err
-	}
-	// Two scans of one participant at once: the second waits here, then finds the first's visit.
-	if err := s.db.lockRow(ctx, tx, "participants", pid); err != nil {
-		return nil, err
-	}
-	if res, err := storedVisit(ctx, tx, a, pid); err != nil || res != nil {
-		return res, err
-	}
-	now := s.db.Now()
-	if err := a.CheckWindow(now); err != nil {
-		return nil, err
-	}
-	if a.TicketHoldersOnly {
-		if ok, err := holdsTicket(ctx, tx, a.EventID, mobile); err != nil {
-			return nil, err
-		} else if !ok {
-			return nil, palaro.Errorf(palaro.EINVALID, palaro.MsgNotTicketHolder)
-		}
-	}
-	var prizeID any
-	remarks, card := "Visited", ""
-	if a.Kind == palaro.ActivityScratch {
-		rng := s.Rand()
-		won := palaro.DrawPrize(rng, a.WinPercent, a.Prizes)
-		if won >= 0 {
-			res, err := tx.ExecContext(ctx, `UPDATE prizes SET awarded = awarded + 1 WHERE id = ? AND awarded < stock`, a.Prizes[won].ID)
-			if err != nil {
-				return nil, err
-			}
-			if n, _ := res.RowsAffected(); n == 1 {
-				prizeID = a.Prizes[won].ID
-			} else {
-				won = -1
-			}
-		}
-		c := scratchCard(a, palaro.ScratchLayout(rng, scratchPrizes(a), won), won)
-		b, err := json.Marshal(c)
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.ScanResult, error) {
+		a, err := findActivity(ctx, tx, req.EventCode, req.ActivityCode)
 		if err != nil {
 			return nil, err
 		}
-		card, remarks = string(b), "No prize this time"
-		if won >= 0 {
-			remarks = "Won " + a.Prizes[won].Name
+		var pid int64
+		var mobile string
+		err = tx.QueryRowContext(ctx, `SELECT id, mobile_number FROM participants WHERE public_id = ?`, req.ParticipantID).Scan(&pid, &mobile)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, palaro.Errorf(palaro.ENOTFOUND, palaro.MsgParticipantGone)
+		} else if err != nil {
+			return nil, err
 		}
-	}
-	if a.Kind == palaro.ActivityQuiz {
-		remarks = cmp.Or(req.Remarks, "Quiz played")
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO activity_visits (activity_id, participant_id, points, remarks, prize_id, scratch, created_at)
+		// Two scans of one participant at once: the second waits here, then finds the first's visit.
+		if err := s.db.lockRow(ctx, tx, "participants", pid); err != nil {
+			return nil, err
+		}
+		if res, err := storedVisit(ctx, tx, a, pid); err != nil || res != nil {
+			return res, err
+		}
+		now := s.db.Now()
+		if err := a.CheckWindow(now); err != nil {
+			return nil, err
+		}
+		if a.TicketHoldersOnly {
+			if ok, err := holdsTicket(ctx, tx, a.EventID, mobile); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, palaro.Errorf(palaro.EINVALID, palaro.MsgNotTicketHolder)
+			}
+		}
+		var prizeID any
+		remarks, card := "Visited", ""
+		if a.Kind == palaro.ActivityScratch {
+			rng := s.Rand()
+			won := palaro.DrawPrize(rng, a.WinPercent, a.Prizes)
+			if won >= 0 {
+				res, err := tx.ExecContext(ctx, `UPDATE prizes SET awarded = awarded + 1 WHERE id = ? AND awarded < stock`, a.Prizes[won].ID)
+				if err != nil {
+					return nil, err
+				}
+				if n, _ := res.RowsAffected(); n == 1 {
+					prizeID = a.Prizes[won].ID
+				} else {
+					won = -1
+				}
+			}
+			c := scratchCard(a, palaro.ScratchLayout(rng, scratchPrizes(a), won), won)
+			b, err := json.Marshal(c)
+			if err != nil {
+				return nil, err
+			}
+			card, remarks = string(b), "No prize this time"
+			if won >= 0 {
+				remarks = "Won " + a.Prizes[won].Name
+			}
+		}
+		if a.Kind == palaro.ActivityQuiz {
+			remarks = cmp.Or(req.Remarks, "Quiz played")
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO activity_visits (activity_id, participant_id, points, remarks, prize_id, scratch, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, a.ID, pid, a.Points, remarks, prizeID, card, formatTime(now)); err != nil {
-		return nil, err
-	}
-	res, err := storedVisit(ctx, tx, a, pid)
-	if err != nil {
-		return nil, err
-	}
-	res.Repeat = false
-	res.Message = palaro.ScanMessage(a, res.Points, false)
-	return res, tx.Commit()
+			return nil, err
+		}
+		res, err := storedVisit(ctx, tx, a, pid)
+		if err != nil {
+			return nil, err
+		}
+		res.Repeat = false
+		res.Message = palaro.ScanMessage(a, res.Points, false)
+		return res, nil
+	})
 }
 
 // scratchPrizes are an activity's prizes as the card shows them.
@@ -312,25 +309,22 @@ func (s *ActivityService) ParticipantForMobile(ctx context.Context, req palaro.P
 	if palaro.ErrorCode(err) != palaro.ENOTFOUND {
 		return p, err
 	}
-	wtx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer wtx.Rollback()
-	first, last := strings.TrimSpace(req.FirstName), strings.TrimSpace(req.LastName)
-	if first == "" {
-		first = "Palaro"
-	}
-	if _, err := wtx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
+	return writeResult(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.Participant, error) {
+		first, last := strings.TrimSpace(req.FirstName), strings.TrimSpace(req.LastName)
+		if first == "" {
+			first = "Palaro"
+		}
+		if _, err := wtx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (mobile_number) DO NOTHING`, newPublicID(), first, last, req.MobileNumber,
-		formatTime(s.db.Now())); err != nil {
-		return nil, err
-	}
-	p, err = findParticipant(ctx, wtx, `mobile_number = ?`, req.MobileNumber)
-	if err != nil {
-		return nil, err
-	}
-	return p, wtx.Commit()
+			formatTime(s.db.Now())); err != nil {
+			return nil, err
+		}
+		p, err := findParticipant(ctx, wtx, `mobile_number = ?`, req.MobileNumber)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	})
 }
 
 // Leaderboard ranks participants by points (RANK(): ties share a rank), overall or for one event.

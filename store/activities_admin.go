@@ -18,49 +18,46 @@ func (s *ActivityService) SaveActivity(ctx context.Context, eventID int64, actor
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	now := s.db.Now()
-	var id int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO activities (event_id, code, kind, name, description, points, starts_at, ends_at,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Activity, error) {
+		now := s.db.Now()
+		var id int64
+		err := tx.QueryRowContext(ctx, `INSERT INTO activities (event_id, code, kind, name, description, points, starts_at, ends_at,
 		ticket_holders_only, win_percent, quiz, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (event_id, code) DO UPDATE SET kind = excluded.kind, name = excluded.name, description = excluded.description,
 		points = excluded.points, starts_at = excluded.starts_at, ends_at = excluded.ends_at,
 		ticket_holders_only = excluded.ticket_holders_only, win_percent = excluded.win_percent, quiz = excluded.quiz
 		RETURNING id`, eventID, in.Code, in.Kind, in.Name, in.Description, in.Points, formatTime(in.StartsAt), formatTime(in.EndsAt),
-		in.TicketHoldersOnly, in.WinPercent, in.Quiz, formatTime(now)).Scan(&id)
-	if err != nil {
-		return nil, err
-	}
-	for i, p := range in.Prizes {
-		res, err := tx.ExecContext(ctx, `INSERT INTO prizes (activity_id, position, code, name, image_url, stock, claimable)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (activity_id, code) DO UPDATE SET position = excluded.position,
-			name = excluded.name, image_url = excluded.image_url, stock = excluded.stock, claimable = excluded.claimable
-			WHERE prizes.awarded <= excluded.stock`, id, i, p.Code, p.Name, p.ImageURL, p.Stock, p.Claimable)
+			in.TicketHoldersOnly, in.WinPercent, in.Quiz, formatTime(now)).Scan(&id)
 		if err != nil {
 			return nil, err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil, palaro.Errorf(palaro.ECONFLICT, "The stock of %s cannot go below the number already won.", p.Name)
+		for i, p := range in.Prizes {
+			res, err := tx.ExecContext(ctx, `INSERT INTO prizes (activity_id, position, code, name, image_url, stock, claimable)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (activity_id, code) DO UPDATE SET position = excluded.position,
+			name = excluded.name, image_url = excluded.image_url, stock = excluded.stock, claimable = excluded.claimable
+			WHERE prizes.awarded <= excluded.stock`, id, i, p.Code, p.Name, p.ImageURL, p.Stock, p.Claimable)
+			if err != nil {
+				return nil, err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil, palaro.Errorf(palaro.ECONFLICT, "The stock of %s cannot go below the number already won.", p.Name)
+			}
 		}
-	}
-	var orgID int64
-	var code string
-	if err := tx.QueryRowContext(ctx, `SELECT organizer_id, code FROM events WHERE id = ?`, eventID).Scan(&orgID, &code); err != nil {
-		return nil, err
-	}
-	detail, _ := json.Marshal(in)
-	if err := audit(ctx, tx, orgID, eventID, actor, "activity.save", string(detail), now); err != nil {
-		return nil, err
-	}
-	a, err := findActivity(ctx, tx, code, in.Code)
-	if err != nil {
-		return nil, err
-	}
-	return a, tx.Commit()
+		var orgID int64
+		var code string
+		if err := tx.QueryRowContext(ctx, `SELECT organizer_id, code FROM events WHERE id = ?`, eventID).Scan(&orgID, &code); err != nil {
+			return nil, err
+		}
+		detail, _ := json.Marshal(in)
+		if err := audit(ctx, tx, orgID, eventID, actor, "activity.save", string(detail), now); err != nil {
+			return nil, err
+		}
+		a, err := findActivity(ctx, tx, code, in.Code)
+		if err != nil {
+			return nil, err
+		}
+		return a, nil
+	})
 }
 
 // ListClaims returns the claimable prizes won at an activity, unclaimed first.
@@ -97,28 +94,25 @@ func (s *ActivityService) ListClaims(ctx context.Context, activityID int64) ([]p
 
 // ClaimPrize marks a won prize handed over, once (`WHERE claimed_at IS NULL`).
 func (s *ActivityService) ClaimPrize(ctx context.Context, activityID, visitID int64, actor string) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var claimed sql.NullString
-	err = tx.QueryRowContext(ctx, `SELECT v.claimed_at FROM activity_visits v JOIN prizes p ON p.id = v.prize_id
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var claimed sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT v.claimed_at FROM activity_visits v JOIN prizes p ON p.id = v.prize_id
 		WHERE v.id = ? AND v.activity_id = ? AND p.claimable = 1`, visitID, activityID).Scan(&claimed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return palaro.Errorf(palaro.ENOTFOUND, "No such prize to claim.")
-	} else if err != nil {
-		return err
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE activity_visits SET claimed_at = ?, claimed_by = ? WHERE id = ? AND claimed_at IS NULL`,
-		formatTime(s.db.Now()), actor, visitID)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return palaro.Errorf(palaro.ECONFLICT, "This prize was already claimed.")
-	}
-	return tx.Commit()
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "No such prize to claim.")
+		} else if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE activity_visits SET claimed_at = ?, claimed_by = ? WHERE id = ? AND claimed_at IS NULL`,
+			formatTime(s.db.Now()), actor, visitID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return palaro.Errorf(palaro.ECONFLICT, "This prize was already claimed.")
+		}
+		return nil
+	})
 }
 
 // SetPrizeImage stores an uploaded prize picture (or takes a built-in picture's name) and sets it

@@ -57,24 +57,21 @@ func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest)
 
 // SyncCheckIns records offline scans in one transaction, in the order given.
 func (s *CheckInService) SyncCheckIns(ctx context.Context, reqs []palaro.CheckInRequest) ([]palaro.CheckInResult, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	now := s.db.Now()
-	out := make([]palaro.CheckInResult, 0, len(reqs))
-	for _, req := range reqs {
-		res, err := syncedBefore(ctx, tx, req)
-		if err == nil && res == nil {
-			res, err = checkInTx(ctx, tx, req, now, true)
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.CheckInResult, error) {
+		now := s.db.Now()
+		out := make([]palaro.CheckInResult, 0, len(reqs))
+		for _, req := range reqs {
+			res, err := syncedBefore(ctx, tx, req)
+			if err == nil && res == nil {
+				res, err = checkInTx(ctx, tx, req, now, true)
+			}
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, *res)
 		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *res)
-	}
-	return out, tx.Commit()
+		return out, nil
+	})
 }
 
 // syncedBefore returns the result of an offline scan recorded before under the same client id.
@@ -150,38 +147,35 @@ func nullString(s string) any {
 
 // UndoCheckIn makes a checked-in ticket valid again and notes it in the audit log.
 func (s *CheckInService) UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var id int64
-	err = tx.QueryRowContext(ctx, `SELECT id FROM tickets WHERE code = ? AND event_id = ?`, code, eventID).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Unknown ticket")
-	} else if err != nil {
-		return err
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'valid', checked_in_at = NULL, checked_in_gate = ''
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM tickets WHERE code = ? AND event_id = ?`, code, eventID).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "Unknown ticket")
+		} else if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'valid', checked_in_at = NULL, checked_in_gate = ''
 		WHERE id = ? AND status = 'checked_in'`, id)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return palaro.Errorf(palaro.ECONFLICT, "This ticket is not checked in.")
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE check_ins SET undone_at = ?, undone_by = ?
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return palaro.Errorf(palaro.ECONFLICT, "This ticket is not checked in.")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE check_ins SET undone_at = ?, undone_by = ?
 		WHERE ticket_id = ? AND outcome = 'checked_in' AND undone_at IS NULL`, formatTime(now), actor, id); err != nil {
-		return err
-	}
-	orgID, err := eventOrg(ctx, tx, eventID)
-	if err != nil {
-		return err
-	}
-	if err := audit(ctx, tx, orgID, eventID, actor, "check_in.undo", palaro.AuditDetail(map[string]string{"ticket": code}), now); err != nil {
-		return err
-	}
-	return tx.Commit()
+			return err
+		}
+		orgID, err := eventOrg(ctx, tx, eventID)
+		if err != nil {
+			return err
+		}
+		if err := audit(ctx, tx, orgID, eventID, actor, "check_in.undo", palaro.AuditDetail(map[string]string{"ticket": code}), now); err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // GateTickets returns the event's issued tickets for the gate's offline list.
@@ -294,53 +288,50 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 	if len(f) > 0 {
 		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	tt, err := findTicketTypeTx(ctx, tx, sale.EventID, sale.TicketType)
-	if err != nil {
-		return nil, err
-	}
-	if tt.Seated {
-		return nil, palaro.Errorf(palaro.EINVALID, "Sell seated tickets through the seat map.")
-	}
-	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold + 1 WHERE id = ? AND sold + held + 1 <= capacity`, tt.ID)
-	if err != nil {
-		return nil, err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
-	}
-	now := sale.At
-	price := tt.FinalPrice()
-	buyer, _ := json.Marshal(palaro.Buyer{FullName: sale.HolderName})
-	orderID, err := insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.GateTicket, error) {
+		tt, err := findTicketTypeTx(ctx, tx, sale.EventID, sale.TicketType)
+		if err != nil {
+			return nil, err
+		}
+		if tt.Seated {
+			return nil, palaro.Errorf(palaro.EINVALID, "Sell seated tickets through the seat map.")
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold + 1 WHERE id = ? AND sold + held + 1 <= capacity`, tt.ID)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil, palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
+		}
+		now := sale.At
+		price := tt.FinalPrice()
+		buyer, _ := json.Marshal(palaro.Buyer{FullName: sale.HolderName})
+		orderID, err := insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
 		source, payment_type, unit_price, total, status, provider, paid_at, created_at)
 		VALUES (?, 'tickets', ?, ?, 1, ?, ?, 'box_office', ?, ?, ?, 'paid', 'box_office', ?, ?)`,
-		newPublicID(), sale.EventID, tt.ID, sale.Email, string(buyer), sale.PaymentMethod, int64(price), int64(price),
-		formatTime(now), formatTime(now))
-	if err != nil {
-		return nil, err
-	}
-	t := palaro.Ticket{OrderID: orderID, EventID: sale.EventID, HolderName: sale.HolderName, Email: sale.Email,
-		Status: palaro.TicketValid, CreatedAt: now}
-	if err := insertTicket(ctx, tx, &t, tt.ID); err != nil {
-		return nil, err
-	}
-	r, err := checkInTx(ctx, tx, palaro.CheckInRequest{EventID: sale.EventID, Code: t.Code, Gate: sale.Gate, Actor: sale.Actor},
-		now, false)
-	if err != nil {
-		return nil, err
-	}
-	orgID, err := eventOrg(ctx, tx, sale.EventID)
-	if err != nil {
-		return nil, err
-	}
-	if err := audit(ctx, tx, orgID, sale.EventID, sale.Actor, "box_office.sale", palaro.AuditDetail(map[string]any{
-		"ticket": t.Code, "type": tt.Code, "payment": sale.PaymentMethod, "amount": int64(price)}), now); err != nil {
-		return nil, err
-	}
-	return &r.Ticket, tx.Commit()
+			newPublicID(), sale.EventID, tt.ID, sale.Email, string(buyer), sale.PaymentMethod, int64(price), int64(price),
+			formatTime(now), formatTime(now))
+		if err != nil {
+			return nil, err
+		}
+		t := palaro.Ticket{OrderID: orderID, EventID: sale.EventID, HolderName: sale.HolderName, Email: sale.Email,
+			Status: palaro.TicketValid, CreatedAt: now}
+		if err := insertTicket(ctx, tx, &t, tt.ID); err != nil {
+			return nil, err
+		}
+		r, err := checkInTx(ctx, tx, palaro.CheckInRequest{EventID: sale.EventID, Code: t.Code, Gate: sale.Gate, Actor: sale.Actor},
+			now, false)
+		if err != nil {
+			return nil, err
+		}
+		orgID, err := eventOrg(ctx, tx, sale.EventID)
+		if err != nil {
+			return nil, err
+		}
+		if err := audit(ctx, tx, orgID, sale.EventID, sale.Actor, "box_office.sale", palaro.AuditDetail(map[string]any{
+			"ticket": t.Code, "type": tt.Code, "payment": sale.PaymentMethod, "amount": int64(price)}), now); err != nil {
+			return nil, err
+		}
+		return &r.Ticket, nil
+	})
 }

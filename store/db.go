@@ -174,20 +174,40 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	tx, err := db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := ensureSeatLayouts(ctx, tx); err != nil {
-		return fmt.Errorf("seat layouts: %w", err)
-	}
-	return tx.Commit()
+	// Servers that start together each run this step: as a unit of the writer, one that loses a
+	// deadlock to another on PostgreSQL runs again.
+	return db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := ensureSeatLayouts(ctx, tx); err != nil {
+			return fmt.Errorf("seat layouts: %w", err)
+		}
+		return nil
+	})
 }
 
-// beginWrite starts a write transaction (BEGIN IMMEDIATE on the single writer connection).
+// beginWrite starts a write transaction of its own (BEGIN IMMEDIATE on the single writer
+// connection), outside the batching writer. Only SeedDemo (an offline, one-off load) and tests
+// that must hold a transaction open use it; every request and job writes through inWrite.
 func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, error) {
 	return db.write.BeginTx(ctx, nil)
+}
+
+// writeResult runs fn as one unit of work of the batching writer (inWrite) and returns the value
+// of its last run once the batch that holds it is committed; on an error nothing of fn is applied.
+func writeResult[T any](ctx context.Context, db *DB, fn func(ctx context.Context, tx *sql.Tx) (T, error)) (T, error) {
+	var out T
+	err := db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		v, err := fn(ctx, tx)
+		if err != nil {
+			return err
+		}
+		out = v
+		return nil
+	})
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
 }
 
 // beginRead starts a read-only transaction on the read pool.

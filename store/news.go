@@ -99,19 +99,16 @@ func (s *NewsService) SaveArticle(ctx context.Context, a palaro.Article) (*palar
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	if err := saveArticle(ctx, tx, a, s.db.Now()); err != nil {
-		return nil, err
-	}
-	out, err := scanArticle(tx.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ?`, a.Slug))
-	if err != nil {
-		return nil, err
-	}
-	return out, tx.Commit()
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Article, error) {
+		if err := saveArticle(ctx, tx, a, s.db.Now()); err != nil {
+			return nil, err
+		}
+		out, err := scanArticle(tx.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ?`, a.Slug))
+		if err != nil {
+			return nil, err
+		}
+		return out, nil
+	})
 }
 
 func saveArticle(ctx context.Context, tx *sql.Tx, a palaro.Article, now time.Time) error {
@@ -143,15 +140,12 @@ func (s *NewsService) PartnerPage(ctx context.Context, name string) (*palaro.Par
 
 // SavePartnerPage replaces a partner page's content.
 func (s *NewsService) SavePartnerPage(ctx context.Context, name string, p palaro.PartnerPage) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := savePartnerPage(ctx, tx, name, p, s.db.Now()); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := savePartnerPage(ctx, tx, name, p, s.db.Now()); err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 func savePartnerPage(ctx context.Context, tx *sql.Tx, name string, p palaro.PartnerPage, now time.Time) error {

@@ -104,33 +104,30 @@ func (s *OrganizerService) ListOrganizations(ctx context.Context, pendingOnly bo
 
 // ApproveOrganization approves the pending organizations the account owns and tells the owner.
 func (s *OrganizerService) ApproveOrganization(ctx context.Context, ownerEmail string) ([]palaro.Organization, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	orgs, err := queryOrganizations(ctx, tx, `o.status = 'pending' AND o.id IN (SELECT m.organizer_id FROM organizer_members m
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.Organization, error) {
+		orgs, err := queryOrganizations(ctx, tx, `o.status = 'pending' AND o.id IN (SELECT m.organizer_id FROM organizer_members m
 		JOIN users u ON u.id = m.user_id WHERE m.role = 'owner' AND lower(u.email) = lower(?))`, strings.TrimSpace(ownerEmail))
-	if err != nil {
-		return nil, err
-	}
-	if len(orgs) == 0 {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "No pending organization is owned by %s.", ownerEmail)
-	}
-	now := s.db.Now()
-	for i := range orgs {
-		if _, err := tx.ExecContext(ctx, `UPDATE organizers SET status = 'approved', approved_at = ? WHERE id = ?`,
-			formatTime(now), orgs[i].ID); err != nil {
+		if err != nil {
 			return nil, err
 		}
-		orgs[i].Status, orgs[i].ApprovedAt = palaro.OrganizationApproved, now.UTC().Truncate(time.Second)
-		if s.composer != nil {
-			if err := enqueue(ctx, tx, s.composer.OrganizerApproved(orgs[i]), fmt.Sprintf("organizer-approved-%d", orgs[i].ID), now); err != nil {
+		if len(orgs) == 0 {
+			return nil, palaro.Errorf(palaro.ENOTFOUND, "No pending organization is owned by %s.", ownerEmail)
+		}
+		now := s.db.Now()
+		for i := range orgs {
+			if _, err := tx.ExecContext(ctx, `UPDATE organizers SET status = 'approved', approved_at = ? WHERE id = ?`,
+				formatTime(now), orgs[i].ID); err != nil {
 				return nil, err
 			}
+			orgs[i].Status, orgs[i].ApprovedAt = palaro.OrganizationApproved, now.UTC().Truncate(time.Second)
+			if s.composer != nil {
+				if err := enqueue(ctx, tx, s.composer.OrganizerApproved(orgs[i]), fmt.Sprintf("organizer-approved-%d", orgs[i].ID), now); err != nil {
+					return nil, err
+				}
+			}
 		}
-	}
-	return orgs, tx.Commit()
+		return orgs, nil
+	})
 }
 
 // ListEvents returns the organizations' events, newest start first, with sold, capacity and revenue.
@@ -245,39 +242,36 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	now := s.db.Now()
-	venueID, err := saveVenue(ctx, tx, 0, in.Venue)
-	if err != nil {
-		return nil, err
-	}
-	required, _ := json.Marshal(in.RequiredFields)
-	answers, _ := json.Marshal(in.SurveyAnswers)
-	eventID, err := insertID(ctx, tx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at, status,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
+		now := s.db.Now()
+		venueID, err := saveVenue(ctx, tx, 0, in.Venue)
+		if err != nil {
+			return nil, err
+		}
+		required, _ := json.Marshal(in.RequiredFields)
+		answers, _ := json.Marshal(in.SurveyAnswers)
+		eventID, err := insertID(ctx, tx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at, status,
 		venue_id, organizer_id, required_fields, survey_question, survey_answers, created_at, updated_at, image_url)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, in.Code, in.Name, in.Summary, in.Description,
-		formatTime(in.StartsAt), formatTime(in.EndsAt), palaro.ParseOrganizerStatus(in.Status), venueID, orgID,
-		string(required), in.SurveyQuestion, string(answers), formatTime(now), formatTime(now), DefaultEventImage)
-	if isUniqueViolation(err) {
-		return nil, codeTaken()
-	} else if err != nil {
-		return nil, err
-	}
-	if err := saveEventLists(ctx, tx, eventID, in); err != nil {
-		return nil, err
-	}
-	if err := audit(ctx, tx, orgID, eventID, actor, "event created", palaro.AuditDetail(in), now); err != nil {
-		return nil, err
-	}
-	ev, err := findAnyEvent(ctx, tx, in.Code)
-	if err != nil {
-		return nil, err
-	}
-	return ev, tx.Commit()
+			formatTime(in.StartsAt), formatTime(in.EndsAt), palaro.ParseOrganizerStatus(in.Status), venueID, orgID,
+			string(required), in.SurveyQuestion, string(answers), formatTime(now), formatTime(now), DefaultEventImage)
+		if isUniqueViolation(err) {
+			return nil, codeTaken()
+		} else if err != nil {
+			return nil, err
+		}
+		if err := saveEventLists(ctx, tx, eventID, in); err != nil {
+			return nil, err
+		}
+		if err := audit(ctx, tx, orgID, eventID, actor, "event created", palaro.AuditDetail(in), now); err != nil {
+			return nil, err
+		}
+		ev, err := findAnyEvent(ctx, tx, in.Code)
+		if err != nil {
+			return nil, err
+		}
+		return ev, nil
+	})
 }
 
 // UpdateEvent replaces an event's details.
@@ -286,56 +280,53 @@ func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	var orgID, venueID int64
-	var oldCode string
-	err = tx.QueryRowContext(ctx, `SELECT organizer_id, venue_id, code FROM events WHERE id = ?`, eventID).Scan(&orgID, &venueID, &oldCode)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "Event not found.")
-	} else if err != nil {
-		return nil, err
-	}
-	before, err := findAnyEvent(ctx, tx, oldCode)
-	if err != nil {
-		return nil, err
-	}
-	if venueID, err = saveVenue(ctx, tx, venueID, in.Venue); err != nil {
-		return nil, err
-	}
-	now := s.db.Now()
-	required, _ := json.Marshal(in.RequiredFields)
-	answers, _ := json.Marshal(in.SurveyAnswers)
-	_, err = tx.ExecContext(ctx, `UPDATE events SET code = ?, name = ?, summary = ?, description = ?, starts_at = ?,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
+		var orgID, venueID int64
+		var oldCode string
+		err := tx.QueryRowContext(ctx, `SELECT organizer_id, venue_id, code FROM events WHERE id = ?`, eventID).Scan(&orgID, &venueID, &oldCode)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, palaro.Errorf(palaro.ENOTFOUND, "Event not found.")
+		} else if err != nil {
+			return nil, err
+		}
+		before, err := findAnyEvent(ctx, tx, oldCode)
+		if err != nil {
+			return nil, err
+		}
+		if venueID, err = saveVenue(ctx, tx, venueID, in.Venue); err != nil {
+			return nil, err
+		}
+		now := s.db.Now()
+		required, _ := json.Marshal(in.RequiredFields)
+		answers, _ := json.Marshal(in.SurveyAnswers)
+		_, err = tx.ExecContext(ctx, `UPDATE events SET code = ?, name = ?, summary = ?, description = ?, starts_at = ?,
 		ends_at = ?, status = ?, venue_id = ?, required_fields = ?, survey_question = ?, survey_answers = ?, updated_at = ?
 		WHERE id = ?`, in.Code, in.Name, in.Summary, in.Description, formatTime(in.StartsAt), formatTime(in.EndsAt),
-		palaro.ParseOrganizerStatus(in.Status), venueID, string(required), in.SurveyQuestion, string(answers),
-		formatTime(now), eventID)
-	if isUniqueViolation(err) {
-		return nil, codeTaken()
-	} else if err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM event_tags WHERE event_id = ?`, eventID); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM event_links WHERE event_id = ?`, eventID); err != nil {
-		return nil, err
-	}
-	if err := saveEventLists(ctx, tx, eventID, in); err != nil {
-		return nil, err
-	}
-	if err := audit(ctx, tx, orgID, eventID, actor, "event updated", changedFields(palaro.EventInputOf(before), in), now); err != nil {
-		return nil, err
-	}
-	ev, err := findAnyEvent(ctx, tx, in.Code)
-	if err != nil {
-		return nil, err
-	}
-	return ev, tx.Commit()
+			palaro.ParseOrganizerStatus(in.Status), venueID, string(required), in.SurveyQuestion, string(answers),
+			formatTime(now), eventID)
+		if isUniqueViolation(err) {
+			return nil, codeTaken()
+		} else if err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM event_tags WHERE event_id = ?`, eventID); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM event_links WHERE event_id = ?`, eventID); err != nil {
+			return nil, err
+		}
+		if err := saveEventLists(ctx, tx, eventID, in); err != nil {
+			return nil, err
+		}
+		if err := audit(ctx, tx, orgID, eventID, actor, "event updated", changedFields(palaro.EventInputOf(before), in), now); err != nil {
+			return nil, err
+		}
+		ev, err := findAnyEvent(ctx, tx, in.Code)
+		if err != nil {
+			return nil, err
+		}
+		return ev, nil
+	})
 }
 
 // saveVenue keeps the event's venue when nothing changed, else stores a new venue row (venues
@@ -391,19 +382,17 @@ func eventOrg(ctx context.Context, tx *sql.Tx, eventID int64) (int64, error) {
 	return orgID, err
 }
 
-// beginEventWrite starts a write transaction about an event and returns its organization.
-// Returns ENOTFOUND for an unknown event.
-func (s *OrganizerService) beginEventWrite(ctx context.Context, eventID int64) (*sql.Tx, int64, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, 0, err
-	}
-	orgID, err := eventOrg(ctx, tx, eventID)
-	if err != nil {
-		tx.Rollback()
-		return nil, 0, err
-	}
-	return tx, orgID, nil
+// inEventWrite runs fn as one unit of the batching writer about an event, with the event's
+// organization, and returns fn's value once committed. Returns ENOTFOUND for an unknown event.
+func inEventWrite[T any](ctx context.Context, db *DB, eventID int64, fn func(ctx context.Context, tx *sql.Tx, orgID int64) (T, error)) (T, error) {
+	return writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) (T, error) {
+		orgID, err := eventOrg(ctx, tx, eventID)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return fn(ctx, tx, orgID)
+	})
 }
 
 // CreateTicketType adds a ticket type to an event (with its seat map when seated).
@@ -412,34 +401,31 @@ func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, 
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	tx, orgID, err := s.beginEventWrite(ctx, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	payments, _ := json.Marshal(in.PaymentTypes)
-	_, err = tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
+	return inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, orgID int64) (*palaro.TicketType, error) {
+		payments, _ := json.Marshal(in.PaymentTypes)
+		_, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
 		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated)
 		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		eventID, in.Code, in.Name, in.Description, eventID, in.Price, in.Discount, in.MaxPurchasable, in.Capacity,
-		nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField, in.WithSurvey, in.Disclaimer, string(payments), in.Seated)
-	if isUniqueViolation(err) {
-		return nil, codeTaken()
-	} else if err != nil {
-		return nil, err
-	}
-	if err := ensureSeatLayouts(ctx, tx); err != nil {
-		return nil, err
-	}
-	now := s.db.Now()
-	if err := audit(ctx, tx, orgID, eventID, actor, "ticket type created", palaro.AuditDetail(in), now); err != nil {
-		return nil, err
-	}
-	tt, err := findTicketTypeTx(ctx, tx, eventID, in.Code)
-	if err != nil {
-		return nil, err
-	}
-	return tt, tx.Commit()
+			eventID, in.Code, in.Name, in.Description, eventID, in.Price, in.Discount, in.MaxPurchasable, in.Capacity,
+			nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField, in.WithSurvey, in.Disclaimer, string(payments), in.Seated)
+		if isUniqueViolation(err) {
+			return nil, codeTaken()
+		} else if err != nil {
+			return nil, err
+		}
+		if err := ensureSeatLayouts(ctx, tx); err != nil {
+			return nil, err
+		}
+		now := s.db.Now()
+		if err := audit(ctx, tx, orgID, eventID, actor, "ticket type created", palaro.AuditDetail(in), now); err != nil {
+			return nil, err
+		}
+		tt, err := findTicketTypeTx(ctx, tx, eventID, in.Code)
+		if err != nil {
+			return nil, err
+		}
+		return tt, nil
+	})
 }
 
 func findTicketTypeTx(ctx context.Context, tx *sql.Tx, eventID int64, code string) (*palaro.TicketType, error) {
@@ -459,68 +445,65 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	tx, orgID, err := s.beginEventWrite(ctx, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	cur, err := findTicketTypeTx(ctx, tx, eventID, code)
-	if err != nil {
-		return nil, err
-	}
-	if err := palaro.CheckCapacity(in.Capacity, cur.Sold, cur.Held); err != nil {
-		return nil, err
-	}
-	var plan string
-	if err := tx.QueryRowContext(ctx, `SELECT seat_plan FROM ticket_types WHERE id = ?`, cur.ID).Scan(&plan); err != nil {
-		return nil, err
-	}
-	if plan != "" && cur.Seated && in.Seated && cur.Capacity != in.Capacity {
-		msg := fmt.Sprintf("The capacity of a seated ticket type is its number of seats for sale (%d): change the seat map to change it.", cur.Capacity)
-		return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
-	}
-	relayout := cur.Seated != in.Seated || (in.Seated && cur.Capacity != in.Capacity)
-	if relayout {
-		var taken int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM seat_assignments WHERE ticket_type_id = ?`, cur.ID).Scan(&taken); err != nil {
+	return inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, orgID int64) (*palaro.TicketType, error) {
+		cur, err := findTicketTypeTx(ctx, tx, eventID, code)
+		if err != nil {
 			return nil, err
 		}
-		if taken > 0 || (cur.Seated != in.Seated && cur.Sold+cur.Held > 0) {
-			msg := "The seat map cannot change once seats are sold or held."
+		if err := palaro.CheckCapacity(in.Capacity, cur.Sold, cur.Held); err != nil {
+			return nil, err
+		}
+		var plan string
+		if err := tx.QueryRowContext(ctx, `SELECT seat_plan FROM ticket_types WHERE id = ?`, cur.ID).Scan(&plan); err != nil {
+			return nil, err
+		}
+		if plan != "" && cur.Seated && in.Seated && cur.Capacity != in.Capacity {
+			msg := fmt.Sprintf("The capacity of a seated ticket type is its number of seats for sale (%d): change the seat map to change it.", cur.Capacity)
 			return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE ticket_type_id = ?`, cur.ID); err != nil {
-			return nil, err
+		relayout := cur.Seated != in.Seated || (in.Seated && cur.Capacity != in.Capacity)
+		if relayout {
+			var taken int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM seat_assignments WHERE ticket_type_id = ?`, cur.ID).Scan(&taken); err != nil {
+				return nil, err
+			}
+			if taken > 0 || (cur.Seated != in.Seated && cur.Sold+cur.Held > 0) {
+				msg := "The seat map cannot change once seats are sold or held."
+				return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM seats WHERE ticket_type_id = ?`, cur.ID); err != nil {
+				return nil, err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET seat_plan = '' WHERE id = ?`, cur.ID); err != nil {
+				return nil, err
+			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET seat_plan = '' WHERE id = ?`, cur.ID); err != nil {
-			return nil, err
-		}
-	}
-	payments, _ := json.Marshal(in.PaymentTypes)
-	_, err = tx.ExecContext(ctx, `UPDATE ticket_types SET code = ?, name = ?, description = ?, price = ?, discount = ?,
+		payments, _ := json.Marshal(in.PaymentTypes)
+		_, err = tx.ExecContext(ctx, `UPDATE ticket_types SET code = ?, name = ?, description = ?, price = ?, discount = ?,
 		max_purchasable = ?, capacity = ?, sales_start = ?, sales_end = ?, show_promo_field = ?, with_survey = ?,
 		disclaimer = ?, payment_types = ?, seated = ? WHERE id = ?`, in.Code, in.Name, in.Description, in.Price,
-		in.Discount, in.MaxPurchasable, in.Capacity, nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField,
-		in.WithSurvey, in.Disclaimer, string(payments), in.Seated, cur.ID)
-	if isUniqueViolation(err) {
-		return nil, codeTaken()
-	} else if err != nil {
-		return nil, err
-	}
-	if relayout {
-		if err := ensureSeatLayouts(ctx, tx); err != nil {
+			in.Discount, in.MaxPurchasable, in.Capacity, nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField,
+			in.WithSurvey, in.Disclaimer, string(payments), in.Seated, cur.ID)
+		if isUniqueViolation(err) {
+			return nil, codeTaken()
+		} else if err != nil {
 			return nil, err
 		}
-	}
-	if err := audit(ctx, tx, orgID, eventID, actor, "ticket type "+code+" updated",
-		changedFields(palaro.TicketTypeInputOf(*cur), in), s.db.Now()); err != nil {
-		return nil, err
-	}
-	tt, err := findTicketTypeTx(ctx, tx, eventID, in.Code)
-	if err != nil {
-		return nil, err
-	}
-	return tt, tx.Commit()
+		if relayout {
+			if err := ensureSeatLayouts(ctx, tx); err != nil {
+				return nil, err
+			}
+		}
+		if err := audit(ctx, tx, orgID, eventID, actor, "ticket type "+code+" updated",
+			changedFields(palaro.TicketTypeInputOf(*cur), in), s.db.Now()); err != nil {
+			return nil, err
+		}
+		tt, err := findTicketTypeTx(ctx, tx, eventID, in.Code)
+		if err != nil {
+			return nil, err
+		}
+		return tt, nil
+	})
 }
 
 // changedFields describes, for the audit log, the fields that differ between two values of the same type.
@@ -610,22 +593,23 @@ func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, n
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	secret := tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return "", nil, err
-	}
-	defer tx.Rollback()
-	now := s.db.Now()
-	id, err := insertID(ctx, tx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_at)
+	tok, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.APIToken, error) {
+		now := s.db.Now()
+		id, err := insertID(ctx, tx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_at)
 		VALUES (?, ?, ?, ?, ?, ?)`, tokenHash(secret), orgID, role, name, createdBy, formatTime(now))
+		if err != nil {
+			return nil, err
+		}
+		tokens, err := queryTokens(ctx, tx, `t.id = ?`, id)
+		if err != nil || len(tokens) != 1 {
+			return nil, cmpErr(err, "token not stored")
+		}
+		return &tokens[0], nil
+	})
 	if err != nil {
 		return "", nil, err
 	}
-	tokens, err := queryTokens(ctx, tx, `t.id = ?`, id)
-	if err != nil || len(tokens) != 1 {
-		return "", nil, cmpErr(err, "token not stored")
-	}
-	return secret, &tokens[0], tx.Commit()
+	return secret, tok, nil
 }
 
 func cmpErr(err error, msg string) error {
@@ -674,20 +658,17 @@ func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, toke
 		return palaro.Errorf(palaro.ENOTFOUND, "Token not found.")
 	}
 	args, marks := int64Args(orgIDs)
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	res, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?
 		AND organizer_id IN (`+marks+`)`, append([]any{formatTime(s.db.Now()), tokenID}, args...)...)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return palaro.Errorf(palaro.ENOTFOUND, "Token not found.")
-	}
-	return tx.Commit()
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return palaro.Errorf(palaro.ENOTFOUND, "Token not found.")
+		}
+		return nil
+	})
 }
 
 // AuthenticateToken returns the caller a live token of an approved organization stands for.
@@ -722,15 +703,12 @@ func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string)
 const tokenUseResolution = time.Hour
 
 func (s *OrganizerService) markTokenUsed(ctx context.Context, tokenID int64, now time.Time) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET last_used_at = ? WHERE id = ?`, formatTime(now), tokenID); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET last_used_at = ? WHERE id = ?`, formatTime(now), tokenID); err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // ListAudit returns an event's audit log, newest first.

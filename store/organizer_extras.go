@@ -16,35 +16,32 @@ func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor s
 	if err := palaro.ValidateAddOn(a); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	action := "add-on " + a.Name + " changed"
-	if a.ID == 0 {
-		id, err := insertID(ctx, tx, `INSERT INTO add_ons (event_id, name, price, category, notes, hidden) VALUES (?, ?, ?, ?, ?, ?)`,
-			eventID, a.Name, a.Price, a.Category, a.Notes, a.Hidden)
-		if err != nil {
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.AddOn, error) {
+		action := "add-on " + a.Name + " changed"
+		if a.ID == 0 {
+			id, err := insertID(ctx, tx, `INSERT INTO add_ons (event_id, name, price, category, notes, hidden) VALUES (?, ?, ?, ?, ?, ?)`,
+				eventID, a.Name, a.Price, a.Category, a.Notes, a.Hidden)
+			if err != nil {
+				return nil, err
+			}
+			a.ID = id
+			action = "add-on " + a.Name + " created"
+		} else {
+			res, err := tx.ExecContext(ctx, `UPDATE add_ons SET name = ?, price = ?, category = ?, notes = ?, hidden = ? WHERE id = ? AND event_id = ?`,
+				a.Name, a.Price, a.Category, a.Notes, a.Hidden, a.ID, eventID)
+			if err != nil {
+				return nil, err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil, palaro.Errorf(palaro.ENOTFOUND, "Add-on not found.")
+			}
+		}
+		a.EventID = eventID
+		if err := s.auditEvent(ctx, tx, eventID, actor, action, palaro.AuditDetail(map[string]any{"price": a.Price, "category": a.Category, "hidden": a.Hidden})); err != nil {
 			return nil, err
 		}
-		a.ID = id
-		action = "add-on " + a.Name + " created"
-	} else {
-		res, err := tx.ExecContext(ctx, `UPDATE add_ons SET name = ?, price = ?, category = ?, notes = ?, hidden = ? WHERE id = ? AND event_id = ?`,
-			a.Name, a.Price, a.Category, a.Notes, a.Hidden, a.ID, eventID)
-		if err != nil {
-			return nil, err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil, palaro.Errorf(palaro.ENOTFOUND, "Add-on not found.")
-		}
-	}
-	a.EventID = eventID
-	if err := s.auditEvent(ctx, tx, eventID, actor, action, palaro.AuditDetail(map[string]any{"price": a.Price, "category": a.Category, "hidden": a.Hidden})); err != nil {
-		return nil, err
-	}
-	return &a, tx.Commit()
+		return &a, nil
+	})
 }
 
 // ListAddOns returns every add-on of the event, hidden ones included, by category and name.
@@ -127,31 +124,28 @@ func (s *OrganizerService) CreatePromoCode(ctx context.Context, eventID int64, a
 	if err := palaro.ValidatePromoCode(p); err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	if err := insertPromo(ctx, tx, &p); err != nil {
-		if palaro.ErrorCode(err) == palaro.ECONFLICT {
-			return nil, fieldErr(palaro.ECONFLICT, palaro.FieldCode, palaro.ErrorMessage(err))
-		}
-		return nil, err
-	}
-	for _, id := range p.TicketTypeIDs {
-		res, err := tx.ExecContext(ctx, `INSERT INTO promo_code_ticket_types (promo_code_id, ticket_type_id)
-			SELECT ?, id FROM ticket_types WHERE id = ? AND event_id = ?`, p.ID, id, eventID)
-		if err != nil {
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
+		if err := insertPromo(ctx, tx, &p); err != nil {
+			if palaro.ErrorCode(err) == palaro.ECONFLICT {
+				return nil, fieldErr(palaro.ECONFLICT, palaro.FieldCode, palaro.ErrorMessage(err))
+			}
 			return nil, err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil, fieldErr(palaro.EINVALID, palaro.FieldTicketTypes, "Choose ticket types of this event.")
+		for _, id := range p.TicketTypeIDs {
+			res, err := tx.ExecContext(ctx, `INSERT INTO promo_code_ticket_types (promo_code_id, ticket_type_id)
+			SELECT ?, id FROM ticket_types WHERE id = ? AND event_id = ?`, p.ID, id, eventID)
+			if err != nil {
+				return nil, err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil, fieldErr(palaro.EINVALID, palaro.FieldTicketTypes, "Choose ticket types of this event.")
+			}
 		}
-	}
-	if err := s.auditEvent(ctx, tx, eventID, actor, "promo code "+p.Code+" created", palaro.AuditDetail(p)); err != nil {
-		return nil, err
-	}
-	return &p, tx.Commit()
+		if err := s.auditEvent(ctx, tx, eventID, actor, "promo code "+p.Code+" created", palaro.AuditDetail(p)); err != nil {
+			return nil, err
+		}
+		return &p, nil
+	})
 }
 
 // promoTicketTypes returns the ticket types a promo code is limited to.

@@ -96,25 +96,22 @@ func (s *OrganizerService) auditEvent(ctx context.Context, tx *sql.Tx, eventID i
 
 // ResendTickets queues the order's confirmation e-mail (with its tickets) again.
 func (s *OrganizerService) ResendTickets(ctx context.Context, eventID int64, publicID, actor string) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	o, err := eventOrder(ctx, tx, eventID, publicID)
-	if err != nil {
-		return err
-	}
-	if o.Status != palaro.OrderPaid || len(o.Tickets) == 0 {
-		return palaro.Errorf(palaro.EINVALID, "Only a paid order with tickets can be sent again.")
-	}
-	if err := enqueue(ctx, tx, s.composer.OrderConfirmation(o), "", s.db.Now()); err != nil {
-		return err
-	}
-	if err := s.auditEvent(ctx, tx, eventID, actor, "tickets of order "+publicID+" sent again to "+o.Email, ""); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		o, err := eventOrder(ctx, tx, eventID, publicID)
+		if err != nil {
+			return err
+		}
+		if o.Status != palaro.OrderPaid || len(o.Tickets) == 0 {
+			return palaro.Errorf(palaro.EINVALID, "Only a paid order with tickets can be sent again.")
+		}
+		if err := enqueue(ctx, tx, s.composer.OrderConfirmation(o), "", s.db.Now()); err != nil {
+			return err
+		}
+		if err := s.auditEvent(ctx, tx, eventID, actor, "tickets of order "+publicID+" sent again to "+o.Email, ""); err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // eventTicket returns the id, order id, type, seat, status and e-mail of a ticket of the event by its code.

@@ -18,11 +18,14 @@ func (s *OrganizerService) BlockedSeats(ctx context.Context, ticketTypeID int64)
 
 // SetBlockedSeats blocks and unblocks seats of a seated ticket type, moving its capacity with them.
 func (s *OrganizerService) SetBlockedSeats(ctx context.Context, eventID int64, ticketTypeCode, actor string, labels []string) error {
-	tx, _, err := s.beginEventWrite(ctx, eventID)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
+	_, err := inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, _ int64) (struct{}, error) {
+		return struct{}{}, s.setBlockedSeats(ctx, tx, eventID, ticketTypeCode, actor, labels)
+	})
+	return err
+}
+
+// setBlockedSeats is SetBlockedSeats inside the writer's unit tx.
+func (s *OrganizerService) setBlockedSeats(ctx context.Context, tx *sql.Tx, eventID int64, ticketTypeCode, actor string, labels []string) error {
 	tt, err := findTicketTypeTx(ctx, tx, eventID, ticketTypeCode)
 	if err != nil {
 		return err
@@ -82,7 +85,7 @@ func (s *OrganizerService) SetBlockedSeats(ctx context.Context, eventID int64, t
 			return err
 		}
 	}
-	return tx.Commit()
+	return nil
 }
 
 // SetSeatPlan replaces a seated ticket type's layout, in the batching writer: seats leave and join

@@ -70,99 +70,90 @@ func (s *OrganizerService) Invite(ctx context.Context, orgID int64, email, role,
 	if role == palaro.MemberOwner || !palaro.ValidMemberRole(role) {
 		return fieldErr(palaro.EINVALID, palaro.FieldRole, "Invite as manager, gate or booth.")
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var name string
-	var member bool
-	err = tx.QueryRowContext(ctx, `SELECT o.name, EXISTS (SELECT 1 FROM organizer_members m JOIN users u ON u.id = m.user_id
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var name string
+		var member bool
+		err = tx.QueryRowContext(ctx, `SELECT o.name, EXISTS (SELECT 1 FROM organizer_members m JOIN users u ON u.id = m.user_id
 		WHERE m.organizer_id = o.id AND u.email = ?) FROM organizers o WHERE o.id = ?`, addr, orgID).Scan(&name, &member)
-	if errors.Is(err, sql.ErrNoRows) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
-	} else if err != nil {
-		return err
-	}
-	if member {
-		return fieldErr(palaro.ECONFLICT, palaro.FieldEmail, "This address already belongs to the team.")
-	}
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	token := base64.RawURLEncoding.EncodeToString(b)
-	now := s.db.Now()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO organizer_invitations (token_hash, organizer_id, email, role, invited_by,
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+		} else if err != nil {
+			return err
+		}
+		if member {
+			return fieldErr(palaro.ECONFLICT, palaro.FieldEmail, "This address already belongs to the team.")
+		}
+		b := make([]byte, 32)
+		_, _ = rand.Read(b)
+		token := base64.RawURLEncoding.EncodeToString(b)
+		now := s.db.Now()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO organizer_invitations (token_hash, organizer_id, email, role, invited_by,
 		created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, tokenHash(token), orgID, addr, role, invitedBy,
-		formatTime(now), formatTime(now.Add(palaro.InvitationTTL))); err != nil {
-		return err
-	}
-	if err := enqueue(ctx, tx, s.composer.TeamInvitation(name, role, invitedBy, addr, token), "", now); err != nil {
-		return err
-	}
-	return tx.Commit()
+			formatTime(now), formatTime(now.Add(palaro.InvitationTTL))); err != nil {
+			return err
+		}
+		if err := enqueue(ctx, tx, s.composer.TeamInvitation(name, role, invitedBy, addr, token), "", now); err != nil {
+			return err
+		}
+		return nil
+	})
 }
 
 // AcceptInvitation adds the account to the invitation's organization when its e-mail is the invited one.
 func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, userID int64) (*palaro.Membership, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	now := s.db.Now()
-	var id int64
-	var m palaro.Membership
-	var invited, userEmail string
-	err = tx.QueryRowContext(ctx, `SELECT i.id, i.organizer_id, o.name, i.role, o.status = 'approved', i.email
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Membership, error) {
+		now := s.db.Now()
+		var id int64
+		var m palaro.Membership
+		var invited, userEmail string
+		err := tx.QueryRowContext(ctx, `SELECT i.id, i.organizer_id, o.name, i.role, o.status = 'approved', i.email
 		FROM organizer_invitations i JOIN organizers o ON o.id = i.organizer_id
 		WHERE i.token_hash = ? AND i.accepted_at IS NULL AND i.expires_at > ?`, tokenHash(token), formatTime(now)).
-		Scan(&id, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &invited)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "This invitation is unknown, used or expired. Ask for a new one.")
-	} else if err != nil {
-		return nil, err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&userEmail); err != nil {
-		return nil, err
-	}
-	if !strings.EqualFold(userEmail, invited) {
-		return nil, palaro.Errorf(palaro.EFORBIDDEN, "This invitation is for %s: sign in with that address.", invited)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO organizer_members (organizer_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
+			Scan(&id, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &invited)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, palaro.Errorf(palaro.ENOTFOUND, "This invitation is unknown, used or expired. Ask for a new one.")
+		} else if err != nil {
+			return nil, err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&userEmail); err != nil {
+			return nil, err
+		}
+		if !strings.EqualFold(userEmail, invited) {
+			return nil, palaro.Errorf(palaro.EFORBIDDEN, "This invitation is for %s: sign in with that address.", invited)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO organizer_members (organizer_id, user_id, role, created_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (organizer_id, user_id) DO NOTHING`, m.OrganizationID, userID, m.Role, formatTime(now)); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE organizer_invitations SET accepted_at = ? WHERE id = ?`, formatTime(now), id); err != nil {
-		return nil, err
-	}
-	return &m, tx.Commit()
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE organizer_invitations SET accepted_at = ? WHERE id = ?`, formatTime(now), id); err != nil {
+			return nil, err
+		}
+		return &m, nil
+	})
 }
 
 // RemoveMember removes a person from an organization, never its last owner.
 func (s *OrganizerService) RemoveMember(ctx context.Context, orgID, userID int64, actor string) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var role string
-	err = tx.QueryRowContext(ctx, `SELECT role FROM organizer_members WHERE organizer_id = ? AND user_id = ?`, orgID, userID).Scan(&role)
-	if errors.Is(err, sql.ErrNoRows) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Member not found.")
-	} else if err != nil {
-		return err
-	}
-	if role == palaro.MemberOwner {
-		var owners int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM organizer_members WHERE organizer_id = ? AND role = 'owner'`, orgID).Scan(&owners); err != nil {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var role string
+		err := tx.QueryRowContext(ctx, `SELECT role FROM organizer_members WHERE organizer_id = ? AND user_id = ?`, orgID, userID).Scan(&role)
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "Member not found.")
+		} else if err != nil {
 			return err
 		}
-		if owners <= 1 {
-			return palaro.Errorf(palaro.EINVALID, "An organization keeps at least one owner.")
+		if role == palaro.MemberOwner {
+			var owners int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM organizer_members WHERE organizer_id = ? AND role = 'owner'`, orgID).Scan(&owners); err != nil {
+				return err
+			}
+			if owners <= 1 {
+				return palaro.Errorf(palaro.EINVALID, "An organization keeps at least one owner.")
+			}
 		}
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM organizer_members WHERE organizer_id = ? AND user_id = ?`, orgID, userID); err != nil {
-		return err
-	}
-	return tx.Commit()
+		if _, err := tx.ExecContext(ctx, `DELETE FROM organizer_members WHERE organizer_id = ? AND user_id = ?`, orgID, userID); err != nil {
+			return err
+		}
+		return nil
+	})
 }

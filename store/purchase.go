@@ -83,15 +83,9 @@ func findPromo(ctx context.Context, q queryRower, code string) (*palaro.PromoCod
 
 // CreatePromoCode stores a new promo code (operator tools, demo data and tests).
 func (s *PurchaseService) CreatePromoCode(ctx context.Context, p *palaro.PromoCode) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := insertPromo(ctx, tx, p); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		return insertPromo(ctx, tx, p)
+	})
 }
 
 func insertPromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {

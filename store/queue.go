@@ -114,66 +114,63 @@ func queueRates(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.QueueR
 // SaveQueue creates, changes or (nil settings) deletes an event's queue, with an audit entry.
 // Before the opening a change replaces the opening and rate; after it, a new rate starts now.
 func (s *QueueStore) SaveQueue(ctx context.Context, ev *palaro.Event, actor string, settings *palaro.QueueSettings, seed uint64, now time.Time) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var opensAt string
-	var opened bool
-	err = tx.QueryRowContext(ctx, `SELECT opens_at, opened FROM event_queues WHERE event_id = ?`, ev.ID).Scan(&opensAt, &opened)
-	exists := err == nil
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return err
-	}
-	var action, detail string
-	switch {
-	case settings == nil && !exists:
-		return nil
-	case settings == nil:
-		action = "queue off"
-		if _, err := tx.ExecContext(ctx, `DELETE FROM queue_places WHERE event_id = ?`, ev.ID); err != nil {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var opensAt string
+		var opened bool
+		err := tx.QueryRowContext(ctx, `SELECT opens_at, opened FROM event_queues WHERE event_id = ?`, ev.ID).Scan(&opensAt, &opened)
+		exists := err == nil
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM event_queue_rates WHERE event_id = ?`, ev.ID); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM event_queues WHERE event_id = ?`, ev.ID); err != nil {
-			return err
-		}
-	case !exists:
-		action = "queue on"
-		if _, err := tx.ExecContext(ctx, `INSERT INTO event_queues (event_id, opens_at, admit_per_minute, seed, created_at, updated_at)
+		var action, detail string
+		switch {
+		case settings == nil && !exists:
+			return nil
+		case settings == nil:
+			action = "queue off"
+			if _, err := tx.ExecContext(ctx, `DELETE FROM queue_places WHERE event_id = ?`, ev.ID); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM event_queue_rates WHERE event_id = ?`, ev.ID); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM event_queues WHERE event_id = ?`, ev.ID); err != nil {
+				return err
+			}
+		case !exists:
+			action = "queue on"
+			if _, err := tx.ExecContext(ctx, `INSERT INTO event_queues (event_id, opens_at, admit_per_minute, seed, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?)`, ev.ID, formatTime(settings.OpensAt), settings.AdmitPerMinute, int64(seed), formatTime(now), formatTime(now)); err != nil {
-			return err
-		}
-		if err := setQueueRate(ctx, tx, ev.ID, settings.OpensAt, settings.AdmitPerMinute); err != nil {
-			return err
-		}
-	default:
-		action = "queue changed"
-		started := opened || opensAt <= formatTime(now)
-		if _, err := tx.ExecContext(ctx, `UPDATE event_queues SET opens_at = ?, admit_per_minute = ?, version = version + 1, updated_at = ?
+				return err
+			}
+			if err := setQueueRate(ctx, tx, ev.ID, settings.OpensAt, settings.AdmitPerMinute); err != nil {
+				return err
+			}
+		default:
+			action = "queue changed"
+			started := opened || opensAt <= formatTime(now)
+			if _, err := tx.ExecContext(ctx, `UPDATE event_queues SET opens_at = ?, admit_per_minute = ?, version = version + 1, updated_at = ?
 			WHERE event_id = ?`, formatTime(settings.OpensAt), settings.AdmitPerMinute, formatTime(now), ev.ID); err != nil {
+				return err
+			}
+			from := settings.OpensAt
+			if started {
+				from = now // the new rate starts now: turns already passed stay
+			} else if _, err := tx.ExecContext(ctx, `DELETE FROM event_queue_rates WHERE event_id = ?`, ev.ID); err != nil {
+				return err
+			}
+			if err := setQueueRate(ctx, tx, ev.ID, from, settings.AdmitPerMinute); err != nil {
+				return err
+			}
+		}
+		if settings != nil {
+			detail = fmt.Sprintf("opens %s, %d a minute", settings.OpensAt.In(palaro.Manila).Format("2006-01-02 15:04"), settings.AdmitPerMinute)
+		}
+		if err := audit(ctx, tx, ev.Organizer.ID, ev.ID, actor, action, detail, now); err != nil {
 			return err
 		}
-		from := settings.OpensAt
-		if started {
-			from = now // the new rate starts now: turns already passed stay
-		} else if _, err := tx.ExecContext(ctx, `DELETE FROM event_queue_rates WHERE event_id = ?`, ev.ID); err != nil {
-			return err
-		}
-		if err := setQueueRate(ctx, tx, ev.ID, from, settings.AdmitPerMinute); err != nil {
-			return err
-		}
-	}
-	if settings != nil {
-		detail = fmt.Sprintf("opens %s, %d a minute", settings.OpensAt.In(palaro.Manila).Format("2006-01-02 15:04"), settings.AdmitPerMinute)
-	}
-	if err := audit(ctx, tx, ev.Organizer.ID, ev.ID, actor, action, detail, now); err != nil {
-		return err
-	}
-	return tx.Commit()
+		return nil
+	})
 }
 
 // setQueueRate sets the rate from a time on (the same second's rate is replaced).
@@ -212,45 +209,42 @@ func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, now time.Time
 // DrawQueue gives the browsers that arrived before the opening their places, drawn from the
 // queue's seed (palaro.DrawPlaces), once: a second call finds the queue opened and does nothing.
 func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	var seed int64
-	err = tx.QueryRowContext(ctx, `UPDATE event_queues SET opened = 1, version = version + 1
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var seed int64
+		err := tx.QueryRowContext(ctx, `UPDATE event_queues SET opened = 1, version = version + 1
 		WHERE event_id = ? AND opened = 0 RETURNING seed`, eventID).Scan(&seed)
-	if errors.Is(err, sql.ErrNoRows) {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`, eventID)
+		if err != nil {
+			return err
+		}
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return err
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i, place := range palaro.DrawPlaces(uint64(seed), len(ids)) {
+			if _, err := tx.ExecContext(ctx, `UPDATE queue_places SET place = ? WHERE id = ?`, place, ids[i]); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE event_queues SET next_place = ? WHERE event_id = ?`, len(ids), eventID); err != nil {
+			return err
+		}
 		return nil
-	} else if err != nil {
-		return err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`, eventID)
-	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for i, place := range palaro.DrawPlaces(uint64(seed), len(ids)) {
-		if _, err := tx.ExecContext(ctx, `UPDATE queue_places SET place = ? WHERE id = ?`, place, ids[i]); err != nil {
-			return err
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE event_queues SET next_place = ? WHERE event_id = ?`, len(ids), eventID); err != nil {
-		return err
-	}
-	return tx.Commit()
+	})
 }
 
 // AdmitPlace records a place's first admission and returns its time (the first one recorded).

@@ -28,6 +28,10 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 	if !empty {
 		return palaro.Errorf(palaro.ECONFLICT, "The database already has events; demo data is only loaded into an empty database.")
 	}
+	// Its own transaction, not a unit of the batching writer: loading the demo data set is a
+	// one-off of thousands of rows (palaro seed, or a demo server's start on an empty database),
+	// run before any request is served, with nothing to batch it with; as a unit it would hold up
+	// every unit queued behind it for its whole length.
 	tx, err := db.beginWrite(ctx)
 	if err != nil {
 		return err

@@ -38,51 +38,45 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 	if len(addOnIDs) == 0 {
 		return nil, palaro.Errorf(palaro.EINVALID, "Please choose at least one add-on.")
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	t, err := findTicket(ctx, tx, ticketPublicID)
-	if err != nil {
-		return nil, err
-	}
-	if t.Status == palaro.TicketCancelled {
-		return nil, palaro.Errorf(palaro.ECONFLICT, "This ticket is cancelled.")
-	}
-	available, err := availableAddOns(ctx, tx, t)
-	if err != nil {
-		return nil, err
-	}
-	addOns, err := pickAddOns(available, addOnIDs)
-	if err != nil {
-		return nil, err
-	}
-	o := &palaro.Order{
-		PublicID: newPublicID(), Kind: palaro.OrderKindAddOns, TicketID: t.ID, EventID: t.EventID,
-		TicketTypeID: t.TicketType.ID, Email: t.Email, Buyer: palaro.Buyer{FullName: t.HolderName},
-		PaymentType: paymentType, AddOns: addOns, Status: palaro.OrderPending, HoldExpiresAt: now.Add(s.hold),
-		CreatedAt: now, Event: t.Event, TicketType: &t.TicketType,
-	}
-	for _, a := range addOns {
-		o.AddOnsTotal += a.Price
-	}
-	o.Total = o.AddOnsTotal
-	if o.Free() {
-		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
-	} else if o.PaymentType == "" {
-		o.PaymentType = t.TicketType.PaymentTypes[0]
-	} else if !slices.Contains(t.TicketType.PaymentTypes, o.PaymentType) {
-		return nil, palaro.Errorf(palaro.EINVALID, "Please choose a payment method")
-	}
-	if err := s.saveOrder(ctx, tx, o, nil, now); err != nil {
-		return nil, err
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, err
-	}
-	o.Tickets = []palaro.Ticket{*t}
-	return o, nil
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Order, error) {
+		t, err := findTicket(ctx, tx, ticketPublicID)
+		if err != nil {
+			return nil, err
+		}
+		if t.Status == palaro.TicketCancelled {
+			return nil, palaro.Errorf(palaro.ECONFLICT, "This ticket is cancelled.")
+		}
+		available, err := availableAddOns(ctx, tx, t)
+		if err != nil {
+			return nil, err
+		}
+		addOns, err := pickAddOns(available, addOnIDs)
+		if err != nil {
+			return nil, err
+		}
+		o := &palaro.Order{
+			PublicID: newPublicID(), Kind: palaro.OrderKindAddOns, TicketID: t.ID, EventID: t.EventID,
+			TicketTypeID: t.TicketType.ID, Email: t.Email, Buyer: palaro.Buyer{FullName: t.HolderName},
+			PaymentType: paymentType, AddOns: addOns, Status: palaro.OrderPending, HoldExpiresAt: now.Add(s.hold),
+			CreatedAt: now, Event: t.Event, TicketType: &t.TicketType,
+		}
+		for _, a := range addOns {
+			o.AddOnsTotal += a.Price
+		}
+		o.Total = o.AddOnsTotal
+		if o.Free() {
+			o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
+		} else if o.PaymentType == "" {
+			o.PaymentType = t.TicketType.PaymentTypes[0]
+		} else if !slices.Contains(t.TicketType.PaymentTypes, o.PaymentType) {
+			return nil, palaro.Errorf(palaro.EINVALID, "Please choose a payment method")
+		}
+		if err := s.saveOrder(ctx, tx, o, nil, now); err != nil {
+			return nil, err
+		}
+		o.Tickets = []palaro.Ticket{*t}
+		return o, nil
+	})
 }
 
 // SendTicketsLink queues a job (palaro.JobTicketsLink) that e-mails the address a link to its
@@ -93,16 +87,10 @@ func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now
 	if err != nil {
 		return err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	job := palaro.Message{Channel: palaro.ChannelEmail, Kind: palaro.JobTicketsLink, To: email, Subject: "Tickets link request"}
-	if err := enqueue(ctx, tx, job, "", now); err != nil {
-		return err
-	}
-	return tx.Commit()
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		job := palaro.Message{Channel: palaro.ChannelEmail, Kind: palaro.JobTicketsLink, To: email, Subject: "Tickets link request"}
+		return enqueue(ctx, tx, job, "", now)
+	})
 }
 
 // RunJob does the work of a job message of the outbox (palaro.JobRunner).
@@ -116,26 +104,27 @@ func (s *PurchaseService) RunJob(ctx context.Context, m palaro.Message, now time
 
 // sendTicketsLink e-mails an address a link to its tickets, when it has any.
 func (s *PurchaseService) sendTicketsLink(ctx context.Context, email string, now time.Time) error {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	tickets, err := queryTickets(ctx, tx, newRefCache(), `t.email = ? ORDER BY t.id DESC LIMIT 500`, email)
+	// The tickets are read and the e-mail composed before the unit, which only stores the link.
+	tickets, err := queryTickets(ctx, s.db.read, newRefCache(), `t.email = ? ORDER BY t.id DESC LIMIT 500`, email)
 	if err != nil || len(tickets) == 0 {
 		return err
 	}
 	token, hash := newToken()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO link_tokens (token_hash, purpose, email, expires_at, created_at)
-		VALUES (?, 'tickets', ?, ?, ?)`, hash, email, formatTime(now.Add(LinkLifetime)), formatTime(now)); err != nil {
-		return err
-	}
+	var msg *palaro.Message
 	if s.composer != nil {
-		if err := enqueue(ctx, tx, s.composer.TicketsLink(email, token, tickets), "", now); err != nil {
+		m := s.composer.TicketsLink(email, token, tickets)
+		msg = &m
+	}
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO link_tokens (token_hash, purpose, email, expires_at, created_at)
+		VALUES (?, 'tickets', ?, ?, ?)`, hash, email, formatTime(now.Add(LinkLifetime)), formatTime(now)); err != nil {
 			return err
 		}
-	}
-	return tx.Commit()
+		if msg != nil {
+			return enqueue(ctx, tx, *msg, "", now)
+		}
+		return nil
+	})
 }
 
 // TicketsByLink returns the address and tickets of an unexpired tickets link.

@@ -17,43 +17,40 @@ func (s *PurchaseService) RequestEmailChange(ctx context.Context, ticketPublicID
 	if err != nil {
 		return nil, err
 	}
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	t, err := findTicket(ctx, tx, ticketPublicID)
-	if err != nil {
-		return nil, err
-	}
-	if t.Email == newEmail {
-		return nil, palaro.Errorf(palaro.EINVALID, "This ticket is already registered to %s.", newEmail)
-	}
-	if t.Status == palaro.TicketCancelled {
-		return nil, palaro.Errorf(palaro.ECONFLICT, "This ticket is cancelled.")
-	}
-	tr := &palaro.TicketTransfer{Ticket: t, FromEmail: t.Email, ToEmail: newEmail, Status: palaro.TransferAwaitingHolder}
-	token, hash := newToken()
-	column, msg := "consent_hash", palaro.Message{}
-	if byOwner {
-		tr.Status, column = palaro.TransferAwaitingReceipt, "receipt_hash"
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_transfers (ticket_id, from_email, to_email, `+column+`,
-		status, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.Email, newEmail, hash,
-		tr.Status, formatTime(now.Add(LinkLifetime)), formatTime(now), formatTime(now)); err != nil {
-		return nil, err
-	}
-	if s.composer != nil {
-		if byOwner {
-			msg = s.composer.TransferReceipt(t, newEmail, token)
-		} else {
-			msg = s.composer.EmailChangeConfirmation(t, newEmail, token)
-		}
-		if err := enqueue(ctx, tx, msg, "", now); err != nil {
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
+		t, err := findTicket(ctx, tx, ticketPublicID)
+		if err != nil {
 			return nil, err
 		}
-	}
-	return tr, tx.Commit()
+		if t.Email == newEmail {
+			return nil, palaro.Errorf(palaro.EINVALID, "This ticket is already registered to %s.", newEmail)
+		}
+		if t.Status == palaro.TicketCancelled {
+			return nil, palaro.Errorf(palaro.ECONFLICT, "This ticket is cancelled.")
+		}
+		tr := &palaro.TicketTransfer{Ticket: t, FromEmail: t.Email, ToEmail: newEmail, Status: palaro.TransferAwaitingHolder}
+		token, hash := newToken()
+		column, msg := "consent_hash", palaro.Message{}
+		if byOwner {
+			tr.Status, column = palaro.TransferAwaitingReceipt, "receipt_hash"
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_transfers (ticket_id, from_email, to_email, `+column+`,
+		status, expires_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, t.ID, t.Email, newEmail, hash,
+			tr.Status, formatTime(now.Add(LinkLifetime)), formatTime(now), formatTime(now)); err != nil {
+			return nil, err
+		}
+		if s.composer != nil {
+			if byOwner {
+				msg = s.composer.TransferReceipt(t, newEmail, token)
+			} else {
+				msg = s.composer.EmailChangeConfirmation(t, newEmail, token)
+			}
+			if err := enqueue(ctx, tx, msg, "", now); err != nil {
+				return nil, err
+			}
+		}
+		return tr, nil
+	})
 }
 
 // openTransfer is a transfer found by one of its link tokens.
@@ -100,52 +97,49 @@ func (s *PurchaseService) FindEmailChange(ctx context.Context, token string, now
 // a receipt link; the receipt reissues the ticket to the new address, voids the ticket's other
 // transfers and e-mails both addresses.
 func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*palaro.TicketTransfer, error) {
-	tx, err := s.db.beginWrite(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	tr, err := findTransfer(ctx, tx, token, now)
-	if err != nil {
-		return nil, err
-	}
-	if tr.Status == palaro.TransferAwaitingHolder {
-		receipt, hash := newToken()
-		if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'awaiting_receipt', consent_hash = NULL,
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
+		tr, err := findTransfer(ctx, tx, token, now)
+		if err != nil {
+			return nil, err
+		}
+		if tr.Status == palaro.TransferAwaitingHolder {
+			receipt, hash := newToken()
+			if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'awaiting_receipt', consent_hash = NULL,
 			receipt_hash = ?, expires_at = ?, updated_at = ? WHERE id = ?`, hash, formatTime(now.Add(LinkLifetime)),
-			formatTime(now), tr.id); err != nil {
+				formatTime(now), tr.id); err != nil {
+				return nil, err
+			}
+			if s.composer != nil {
+				if err := enqueue(ctx, tx, s.composer.TransferReceipt(tr.Ticket, tr.ToEmail, receipt), "", now); err != nil {
+					return nil, err
+				}
+			}
+			tr.Status = palaro.TransferAwaitingReceipt
+			return &tr.TicketTransfer, nil
+		}
+		t := tr.Ticket
+		if err := reissueTicket(ctx, tx, t, tr.ToEmail); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'done', receipt_hash = NULL, updated_at = ?
+		WHERE id = ?`, formatTime(now), tr.id); err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'void', consent_hash = NULL,
+		receipt_hash = NULL, updated_at = ? WHERE ticket_id = ? AND status IN ('awaiting_holder', 'awaiting_receipt')`,
+			formatTime(now), t.ID); err != nil {
 			return nil, err
 		}
 		if s.composer != nil {
-			if err := enqueue(ctx, tx, s.composer.TransferReceipt(tr.Ticket, tr.ToEmail, receipt), "", now); err != nil {
-				return nil, err
+			for _, to := range []string{tr.FromEmail, tr.ToEmail} {
+				if err := enqueue(ctx, tx, s.composer.TransferDone(t, to, tr.FromEmail), "", now); err != nil {
+					return nil, err
+				}
 			}
 		}
-		tr.Status = palaro.TransferAwaitingReceipt
-		return &tr.TicketTransfer, tx.Commit()
-	}
-	t := tr.Ticket
-	if err := reissueTicket(ctx, tx, t, tr.ToEmail); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'done', receipt_hash = NULL, updated_at = ?
-		WHERE id = ?`, formatTime(now), tr.id); err != nil {
-		return nil, err
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'void', consent_hash = NULL,
-		receipt_hash = NULL, updated_at = ? WHERE ticket_id = ? AND status IN ('awaiting_holder', 'awaiting_receipt')`,
-		formatTime(now), t.ID); err != nil {
-		return nil, err
-	}
-	if s.composer != nil {
-		for _, to := range []string{tr.FromEmail, tr.ToEmail} {
-			if err := enqueue(ctx, tx, s.composer.TransferDone(t, to, tr.FromEmail), "", now); err != nil {
-				return nil, err
-			}
-		}
-	}
-	tr.Status = palaro.TransferDone
-	return &tr.TicketTransfer, tx.Commit()
+		tr.Status = palaro.TransferDone
+		return &tr.TicketTransfer, nil
+	})
 }
 
 // reissueTicket gives a ticket to email under a new public id and a new code, so its old link,
