@@ -33,7 +33,7 @@ func withSandbox(t *testing.T, webhookPath string) (*apiFixture, *sandbox.Provid
 	if webhookPath == "" {
 		webhookPath = "/v1/payment/webhook/sandbox"
 	}
-	sessions, err := sandbox.NewSQLStore(context.Background(), f.db.Writer())
+	sessions, err := sandbox.NewSQLStoreIn(context.Background(), f.db.Reader(), f.db.Write)
 	require.NoError(t, err)
 	provider, err = sandbox.New(sandbox.Config{BaseURL: f.http.URL, WebhookURL: f.http.URL + webhookPath, Secret: webhookSecret,
 		Store: sessions, RetryDelays: []time.Duration{}, Now: func() time.Time { return f.now }})

@@ -66,6 +66,8 @@ func CopyData(ctx context.Context, src, dst *DB) ([]CopiedTable, error) {
 		return nil, err
 	}
 	defer rtx.Rollback()
+	// A transaction of its own on the writer connection, not a unit of the batching writer: an
+	// offline tool's one all-or-nothing copy of every table, with nothing to batch it with.
 	wtx, err := dst.write.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err

@@ -135,9 +135,20 @@ func (db *DB) Close() error {
 	return err2
 }
 
-// Writer returns the single writer connection pool, for adapters (such as the payment sandbox)
-// that keep their own tables in the same database.
+// Writer returns the single writer connection pool, for tools (such as the bench) that write
+// the database directly; the app's adapters write through Write.
 func (db *DB) Writer() *sql.DB { return db.write }
+
+// Write runs fn as one unit of work of the batching writer and returns its error once the batch
+// that holds it is committed, for adapters (such as the payment sandbox) that keep their own
+// tables in the same database. fn uses only the ctx and tx it is given, never commits or rolls
+// back, never calls Write and does nothing slow (see inWrite).
+func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	return db.inWrite(ctx, fn)
+}
+
+// Reader returns the read pool, for the same adapters' reads.
+func (db *DB) Reader() *sql.DB { return db.read }
 
 // Migrate applies every embedded migration that has not been applied yet, then gives seated
 // ticket types without seats their generated seat layout.

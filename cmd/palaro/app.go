@@ -191,7 +191,7 @@ func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *s
 		if err != nil {
 			return nil, nil, err
 		}
-		sessions, err := sandbox.NewSQLStore(ctx, db.Writer())
+		sessions, err := sandbox.NewSQLStoreIn(ctx, db.Reader(), db.Write)
 		if err != nil {
 			return nil, nil, err
 		}

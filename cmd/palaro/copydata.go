@@ -72,7 +72,7 @@ func openMigrated(ctx context.Context, path string) (*store.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := sandbox.NewSQLStore(ctx, db.Writer()); err != nil {
+	if _, err := sandbox.NewSQLStoreIn(ctx, db.Reader(), db.Write); err != nil {
 		db.Close()
 		return nil, err
 	}

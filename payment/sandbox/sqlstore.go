@@ -28,18 +28,45 @@ const sqlSchema = `CREATE TABLE IF NOT EXISTS sandbox_sessions (
 	paid_at    TEXT NOT NULL DEFAULT ''
 )`
 
-// SQLStore is a SessionStore in a SQL database (the app's SQLite one), in its own table
+// SQLStore is a SessionStore in a SQL database (the app's own), in its own table
 // sandbox_sessions, the way an external gateway keeps its own storage.
 type SQLStore struct {
-	db *sql.DB
+	read  *sql.DB
+	write WriteFunc
 }
 
-// NewSQLStore returns a store in db, creating the sandbox_sessions table if it does not exist.
+// WriteFunc runs fn in a write transaction of db and commits it when fn returns nil; on an error
+// nothing of fn is applied. fn must not commit or roll back tx.
+type WriteFunc func(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error
+
+// NewSQLStore returns a store that reads and writes db itself (one transaction per write),
+// creating the sandbox_sessions table if it does not exist.
 func NewSQLStore(ctx context.Context, db *sql.DB) (*SQLStore, error) {
-	if _, err := db.ExecContext(ctx, sqlSchema); err != nil {
+	return NewSQLStoreIn(ctx, db, func(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if err := fn(ctx, tx); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// NewSQLStoreIn returns a store that reads from read and writes through write (the app passes
+// its batching writer, store.DB.Write, and its read pool, store.DB.Reader), creating the
+// sandbox_sessions table if it does not exist.
+func NewSQLStoreIn(ctx context.Context, read *sql.DB, write WriteFunc) (*SQLStore, error) {
+	err := write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, sqlSchema)
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("create sandbox_sessions: %w", err)
 	}
-	return &SQLStore{db: db}, nil
+	return &SQLStore{read: read, write: write}, nil
 }
 
 // CreateSession saves a new pending session. Returns ECONFLICT when its ID is taken.
@@ -48,9 +75,12 @@ func (st *SQLStore) CreateSession(ctx context.Context, s Session) error {
 	if err != nil {
 		return err
 	}
-	_, err = st.db.ExecContext(ctx,
-		`INSERT INTO sandbox_sessions (id, order_id, checkout, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
-		s.ID, s.Checkout.OrderID, string(checkout), palaro.PaymentPending, formatTime(s.CreatedAt), formatTime(s.ExpiresAt))
+	err = st.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO sandbox_sessions (id, order_id, checkout, status, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+			s.ID, s.Checkout.OrderID, string(checkout), palaro.PaymentPending, formatTime(s.CreatedAt), formatTime(s.ExpiresAt))
+		return err
+	})
 	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
 		return palaro.Errorf(palaro.ECONFLICT, "Checkout session %s already exists.", s.ID)
 	}
@@ -61,7 +91,7 @@ func (st *SQLStore) CreateSession(ctx context.Context, s Session) error {
 func (st *SQLStore) FindSession(ctx context.Context, id string) (Session, error) {
 	var s Session
 	var checkout, created, expires, paid string
-	err := st.db.QueryRowContext(ctx,
+	err := st.read.QueryRowContext(ctx,
 		`SELECT id, checkout, status, created_at, expires_at, payment_id, method, event_id, paid_at FROM sandbox_sessions WHERE id = ?`, id).
 		Scan(&s.ID, &checkout, &s.Status, &created, &expires, &s.Payment.ID, &s.Payment.Method, &s.Payment.EventID, &paid)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -79,13 +109,17 @@ func (st *SQLStore) FindSession(ctx context.Context, id string) (Session, error)
 // PaySession records p on a pending, unexpired session and returns the session as stored.
 // Returns ENOTFOUND for an unknown session and ECONFLICT when it expired unpaid.
 func (st *SQLStore) PaySession(ctx context.Context, id string, p Payment) (Session, error) {
-	_, err := st.db.ExecContext(ctx,
-		`UPDATE sandbox_sessions SET status = ?, payment_id = ?, method = ?, event_id = ?, paid_at = ?
+	err := st.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx,
+			`UPDATE sandbox_sessions SET status = ?, payment_id = ?, method = ?, event_id = ?, paid_at = ?
 		 WHERE id = ? AND status = ? AND expires_at > ?`,
-		palaro.PaymentPaid, p.ID, p.Method, p.EventID, formatTime(p.PaidAt), id, palaro.PaymentPending, formatTime(p.PaidAt))
+			palaro.PaymentPaid, p.ID, p.Method, p.EventID, formatTime(p.PaidAt), id, palaro.PaymentPending, formatTime(p.PaidAt))
+		return err
+	})
 	if err != nil {
 		return Session{}, err
 	}
+	// Read once the update is committed: the payment stored, this one or an earlier one.
 	s, err := st.FindSession(ctx, id)
 	if err == nil && s.Status != palaro.PaymentPaid {
 		return s, palaro.Errorf(palaro.ECONFLICT, "This checkout has expired.")
