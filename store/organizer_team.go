@@ -73,7 +73,7 @@ func (s *OrganizerService) Invite(ctx context.Context, orgID int64, email, role,
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var name string
 		var member bool
-		err = tx.QueryRowContext(ctx, `SELECT o.name, EXISTS (SELECT 1 FROM organizer_members m JOIN users u ON u.id = m.user_id
+		err := tx.QueryRowContext(ctx, `SELECT o.name, EXISTS (SELECT 1 FROM organizer_members m JOIN users u ON u.id = m.user_id
 		WHERE m.organizer_id = o.id AND u.email = ?) FROM organizers o WHERE o.id = ?`, addr, orgID).Scan(&name, &member)
 		if errors.Is(err, sql.ErrNoRows) {
 			return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
