@@ -89,13 +89,20 @@ func (rule limitRule) perServer(servers int) limitRule {
 }
 
 // limiter holds token buckets by key, in memory. Each app server has its own: with several
-// servers (Config.Servers) each gives its share of every rule (limitRule.perServer).
+// servers (Config.Servers) each gives its share of every rule (limitRule.perServer). Full buckets
+// are forgotten (a new bucket starts full) when the map reaches sweepAt buckets; sweepAt is then
+// set to twice the buckets left, so a rush of buyers whose buckets are all in use is swept now and
+// then, not on every request.
 type limiter struct {
 	mu      sync.Mutex
 	buckets map[string]*bucket
 	now     func() time.Time
 	servers int
+	sweepAt int
 }
+
+// minLimiterSweep is the smallest number of buckets at which the limiter sweeps.
+const minLimiterSweep = 100_000
 
 type bucket struct {
 	tokens float64
@@ -104,7 +111,7 @@ type bucket struct {
 }
 
 func newLimiter(now func() time.Time, servers int) *limiter {
-	return &limiter{buckets: map[string]*bucket{}, now: now, servers: servers}
+	return &limiter{buckets: map[string]*bucket{}, now: now, servers: servers, sweepAt: minLimiterSweep}
 }
 
 // allow takes a token from the bucket of key under rule; when it is empty it reports false and
@@ -114,8 +121,9 @@ func (l *limiter) allow(rule limitRule, key string) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	if len(l.buckets) > 100_000 {
+	if len(l.buckets) >= l.sweepAt {
 		l.sweep(now)
+		l.sweepAt = max(minLimiterSweep, 2*len(l.buckets))
 	}
 	b, ok := l.buckets[key]
 	if !ok {

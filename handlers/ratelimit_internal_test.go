@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"strconv"
 	"testing"
 	"time"
 )
@@ -63,5 +64,46 @@ func TestLimitRule_PerServer(t *testing.T) {
 		if got.Burst != c.want || got.Every != c.every {
 			t.Errorf("burst %d over %d servers: got %d per %s, want %d per %s", c.burst, c.servers, got.Burst, got.Every, c.want, c.every)
 		}
+	}
+}
+
+// TestLimiter_SweepsNowAndThen: at sweepAt buckets the full ones are forgotten (a limit goes on
+// as before: an emptied bucket stays empty, a forgotten one would have been full) and the next
+// sweep waits until the map has doubled, so buckets all in use are not swept on every request.
+func TestLimiter_SweepsNowAndThen(t *testing.T) {
+	rule := limitRule{Burst: 2, Every: time.Minute}
+	now := time.Date(2026, 3, 4, 2, 0, 0, 0, time.UTC)
+	l := newLimiter(func() time.Time { return now }, 1)
+	l.sweepAt = 3
+	l.allow(rule, "a")
+	l.allow(rule, "a") // a: empty
+	l.allow(rule, "b")
+	now = now.Add(time.Minute) // b: full again, a has one token
+	l.allow(rule, "c")
+	if len(l.buckets) != 3 {
+		t.Fatalf("%d buckets before the sweep, want 3", len(l.buckets))
+	}
+	l.allow(rule, "d") // the map has reached sweepAt: a sweep before d is added
+	if len(l.buckets) != 3 {
+		t.Fatalf("%d buckets after the sweep, want 3 (a, c, d; b was full)", len(l.buckets))
+	}
+	if l.sweepAt != minLimiterSweep {
+		t.Fatalf("next sweep at %d, want the minimum %d", l.sweepAt, minLimiterSweep)
+	}
+	if ok, _ := l.allow(rule, "a"); !ok {
+		t.Fatal("a's last token is gone")
+	}
+	if ok, _ := l.allow(rule, "a"); ok {
+		t.Fatal("a's emptied bucket was forgotten by the sweep")
+	}
+
+	// minLimiterSweep buckets in use: one sweep keeps them all, the next waits for twice as many.
+	l = newLimiter(func() time.Time { return now }, 1)
+	for i := range minLimiterSweep {
+		l.allow(rule, strconv.Itoa(i))
+	}
+	l.allow(rule, "one more")
+	if len(l.buckets) != minLimiterSweep+1 || l.sweepAt != 2*minLimiterSweep {
+		t.Fatalf("%d buckets, next sweep at %d; want %d and %d", len(l.buckets), l.sweepAt, minLimiterSweep+1, 2*minLimiterSweep)
 	}
 }

@@ -10,13 +10,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"io"
-	"maps"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/gorilla/securecookie"
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v5"
 
@@ -81,78 +78,6 @@ func sessionKeys(secret []byte) (hashKey, blockKey []byte) {
 	b := hmac.New(sha256.New, secret)
 	b.Write([]byte("palaro session encryption"))
 	return h.Sum(nil), b.Sum(nil)
-}
-
-func newSessionStore(secret []byte, secure bool) *sessions.CookieStore {
-	store := sessions.NewCookieStore(sessionKeys(secret))
-	store.Options = &sessions.Options{Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
-	store.MaxAge(int(palaro.SessionMaxLifetime / time.Second))
-	for i, c := range store.Codecs {
-		store.Codecs[i] = &sessionCodec{Codec: c, decoded: map[string]decodedSession{}}
-	}
-	return store
-}
-
-// sessionCodec remembers the values of the session cookies it decoded lately, so that a visitor's
-// next requests with the same cookie skip its verification, decryption and gob decoding (a
-// fresh gob decoder compiles its types on every cookie). A cookie is remembered for
-// sessionDecodeTTL, a small part of its lifetime; each request gets its own copy of the values.
-type sessionCodec struct {
-	securecookie.Codec
-	mu      sync.Mutex
-	decoded map[string]decodedSession
-}
-
-type decodedSession struct {
-	values map[any]any
-	at     time.Time
-}
-
-const (
-	sessionDecodeTTL   = time.Minute
-	maxDecodedSessions = 20000
-)
-
-// Decode decodes a cookie's value into dst, from memory when it was decoded less than
-// sessionDecodeTTL ago.
-func (c *sessionCodec) Decode(name, value string, dst any) error {
-	p, ok := dst.(*map[any]any)
-	if !ok {
-		return c.Codec.Decode(name, value, dst)
-	}
-	key := name + "=" + value
-	c.mu.Lock()
-	e, hit := c.decoded[key]
-	c.mu.Unlock()
-	if hit && time.Since(e.at) < sessionDecodeTTL {
-		*p = maps.Clone(e.values)
-		return nil
-	}
-	if err := c.Codec.Decode(name, value, dst); err != nil {
-		return err
-	}
-	c.remember(key, *p)
-	return nil
-}
-
-// Encode encodes a session's values into a cookie's value and remembers them for that value, so
-// that the visitor's next request (a form posted from the page that started the session) needs
-// no decoding either.
-func (c *sessionCodec) Encode(name string, src any) (string, error) {
-	value, err := c.Codec.Encode(name, src)
-	if m, ok := src.(map[any]any); ok && err == nil {
-		c.remember(name+"="+value, m)
-	}
-	return value, err
-}
-
-func (c *sessionCodec) remember(key string, values map[any]any) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.decoded) >= maxDecodedSessions {
-		clear(c.decoded)
-	}
-	c.decoded[key] = decodedSession{values: maps.Clone(values), at: time.Now()}
 }
 
 // randomToken returns 32 random bytes, base64url-encoded.
