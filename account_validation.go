@@ -92,10 +92,7 @@ var AccountTextRules = map[string]TextRule{
 // MaxLength returns the longest accepted value of an account field, in characters.
 func MaxLength(field string) int { return AccountTextRules[field].Max }
 
-var (
-	usernameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{3,30}$`)
-	ageRE      = regexp.MustCompile(`^[0-9]{1,3}$`)
-)
+var usernameRE = regexp.MustCompile(`^[A-Za-z0-9._-]{3,30}$`)
 
 // NormalizeMobileNumber turns a mobile number as typed into E.164 (+639171234567). It accepts the
 // spec's pattern (digits, hyphens, optional leading plus; spaces and brackets are ignored) in the
@@ -109,7 +106,7 @@ func NormalizeMobileNumber(s string) (string, bool) {
 		}
 		return r
 	}, s)
-	if len(s) > 24 || !mobileRE.MatchString(s) || strings.Contains(s, "--") {
+	if len(s) > 24 || !matchMobilePattern(s) || strings.Contains(s, "--") {
 		return "", false
 	}
 	plus := strings.HasPrefix(s, "+")
@@ -308,12 +305,12 @@ func (u ProfileUpdate) Validate(now time.Time) *Error {
 	f.text(FieldTitle, p.Title, "")
 	if f.text(FieldBirthDate, p.BirthDate, "") {
 		d, err := time.Parse("2006-01-02", p.BirthDate)
-		if !birthDateRE.MatchString(p.BirthDate) || err != nil || d.After(now) || d.Year() < now.Year()-120 {
+		if !matchBirthDatePattern(p.BirthDate) || err != nil || d.After(now) || d.Year() < now.Year()-120 {
 			f.add(FieldBirthDate, "Invalid Birthdate")
 		}
 	}
 	f.text(FieldAge, p.Age, "")
-	if p.Age != "" && (!ageRE.MatchString(p.Age) || p.Age == "0" || len(strings.TrimLeft(p.Age, "0")) > 3 || atoi(p.Age) > 120) {
+	if p.Age != "" && (!matches(agePattern, p.Age) || p.Age == "0" || len(strings.TrimLeft(p.Age, "0")) > 3 || atoi(p.Age) > 120) {
 		f.add(FieldAge, "Invalid Age")
 	}
 	f.text(FieldBio, p.Bio, "")

@@ -36,6 +36,27 @@ func CanonicalEmail(s string) (string, bool) {
 	if len(local) > 64 || !dotAtom(local) {
 		return "", false
 	}
+	uni, ok := canonicalDomain(domain)
+	if !ok {
+		return "", false
+	}
+	if local == s[:at] && uni == s[at+1:] {
+		return s, true // already in its canonical form
+	}
+	return local + "@" + uni, true
+}
+
+// canonicalDomain returns a lower-cased domain's Unicode form, or false when IDNA's registration
+// rules refuse it or a label mixes scripts. A plain ASCII name (plainDomain) is its own form.
+func canonicalDomain(domain string) (string, bool) {
+	if plainDomain(domain) {
+		return domain, true
+	}
+	return idnaDomain(domain)
+}
+
+// idnaDomain is canonicalDomain for any domain, through IDNA.
+func idnaDomain(domain string) (string, bool) {
 	for _, r := range domain {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || unicode.IsSpace(r) || unicode.Is(unicode.Co, r) {
 			return "", false
@@ -54,7 +75,33 @@ func CanonicalEmail(s string) (string, bool) {
 			return "", false
 		}
 	}
-	return local + "@" + uni, true
+	return uni, true
+}
+
+// plainDomain reports whether domain is a name that IDNA leaves as it is and accepts: at most 253
+// bytes, two labels or more of 1 to 63 lower-case ASCII letters, digits and hyphens, none at a
+// label's ends and no two in a row (which leaves out punycode's xn-- labels). Anything else goes
+// through IDNA (TestPlainDomain_IsWhatIDNAAccepts and FuzzPlainDomain compare).
+func plainDomain(domain string) bool {
+	if len(domain) > 253 {
+		return false
+	}
+	labels, start := 0, 0
+	for i := 0; i <= len(domain); i++ {
+		if i < len(domain) && domain[i] != '.' {
+			c := domain[i]
+			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' && i > start && domain[i-1] != '-') {
+				return false
+			}
+			continue
+		}
+		if n := i - start; n == 0 || n > 63 || domain[i-1] == '-' {
+			return false
+		}
+		labels++
+		start = i + 1
+	}
+	return labels >= 2
 }
 
 // dotAtom reports whether s is an RFC 5322 dot-atom of ASCII characters (no quotes, no spaces,

@@ -1,11 +1,9 @@
 package palaro
 
 import (
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -53,18 +51,11 @@ const (
 	MobileSeparators = `[\s().-]`
 )
 
-var (
-	emailRE     = regexp.MustCompile(EmailPattern)
-	mobileRE    = regexp.MustCompile(MobilePattern)
-	digitsRE    = regexp.MustCompile(DigitsPattern)
-	birthDateRE = regexp.MustCompile(BirthDatePattern)
-)
-
 // ValidEmail reports whether s is an acceptable e-mail address (CanonicalEmail); the basic
 // pattern of SPEC.md section 5 is what the islands check before sending.
 func ValidEmail(s string) bool {
 	_, ok := CanonicalEmail(s)
-	return ok && emailRE.MatchString(strings.TrimSpace(s))
+	return ok && matchEmailPattern(strings.TrimSpace(s))
 }
 
 // CheckEmail returns an address's canonical form (CanonicalEmail), or EINVALID with the form's
@@ -74,14 +65,14 @@ func CheckEmail(s string) (string, error) {
 		return "", Errorf(EINVALID, "E-mail is required")
 	}
 	c, ok := CanonicalEmail(s)
-	if !ok || !emailRE.MatchString(c) {
+	if !ok || !matchEmailPattern(c) {
 		return "", Errorf(EINVALID, "Invalid E-mail address")
 	}
 	return c, nil
 }
 
 // ValidMobileNumber reports whether s has only digits and hyphens, with an optional leading plus.
-func ValidMobileNumber(s string) bool { return len(s) <= 20 && mobileRE.MatchString(s) }
+func ValidMobileNumber(s string) bool { return len(s) <= 20 && matchMobilePattern(s) }
 
 // FieldRule is one validation rule of the purchase form. The same rules are enforced on the
 // server by ValidatePurchase and handed to the purchase island as JSON, so both show one message.
@@ -133,7 +124,7 @@ var personalFields = []FieldRule{
 	{Field: FieldBirthDate, Label: "Birthdate", Input: "date", Message: "Birthdate is required",
 		Pattern: BirthDatePattern, PatternMessage: "Invalid Birthdate", MaxLength: 10},
 	{Field: FieldAge, Label: "Age", Input: "digits", Message: "Age is required",
-		Pattern: `^[0-9]{1,3}$`, PatternMessage: "Invalid Age", MaxLength: 3},
+		Pattern: agePattern, PatternMessage: "Invalid Age", MaxLength: 3},
 	{Field: FieldCompanyName, Label: "Company Name", Input: "text", Message: "Company name is required", MaxLength: 200,
 		Pattern: LinePattern, PatternMessage: MsgTextInvalid},
 	{Field: FieldDesignation, Label: "Designation", Input: "text", Message: "Designation is required", MaxLength: 200,
@@ -176,21 +167,31 @@ func FixedQuantity(tt TicketType, seats int) int {
 // order: e-mail, quantity, the event's required personal details, survey answer, disclaimer.
 // seats is the number of seats chosen in the query (0 when none).
 func PurchaseRules(tt TicketType, ev *Event, seats int) []FieldRule {
-	rules := []FieldRule{{
+	rules := make([]FieldRule, 0, 4+len(personalFields))
+	eachPurchaseRule(&tt, ev, seats, false, func(r FieldRule) { rules = append(rules, r) })
+	return rules
+}
+
+// eachPurchaseRule calls use with each rule of PurchaseRules, in order; with all, it goes on with
+// the rules ValidatePurchase checks beyond the form's: the personal details the event does not
+// ask for (optional, still checked when sent), the survey answer when the form has no survey
+// question, and the promo or referral code.
+func eachPurchaseRule(tt *TicketType, ev *Event, seats int, all bool, use func(FieldRule)) {
+	use(FieldRule{
 		Field: FieldEmail, Label: "E-mail", Input: "email", RequiredWhen: RequiredAlways,
 		Message: "E-mail is required", Pattern: EmailPattern, PatternMessage: "Invalid E-mail address", MaxLength: 254,
-	}}
+	})
 	q := FieldRule{
 		Field: FieldQuantity, Label: "No. of Tickets", Input: "quantity", RequiredWhen: RequiredAlways,
 		Message: "Please input no. of tickets to be purchased", Pattern: DigitsPattern,
 		PatternMessage: "Please input no. of tickets to be purchased", MaxLength: 3,
 		Max: max(tt.MaxPurchasable, 1), MaxMessage: MaxTicketsMessage(max(tt.MaxPurchasable, 1)),
 	}
-	if fixed := FixedQuantity(tt, seats); fixed > 0 {
+	if fixed := FixedQuantity(*tt, seats); fixed > 0 {
 		q.Locked = true
 		q.Hidden = seats == 0
 	}
-	rules = append(rules, q)
+	use(q)
 	var required []string
 	if ev != nil {
 		required = ev.RequiredFields
@@ -198,23 +199,37 @@ func PurchaseRules(tt TicketType, ev *Event, seats int) []FieldRule {
 	for _, r := range personalFields {
 		if slices.Contains(required, r.Field) {
 			r.RequiredWhen = RequiredNewBuyer
-			rules = append(rules, r)
+			use(r)
 		}
 	}
-	if tt.WithSurvey && ev != nil && ev.SurveyQuestion != "" && len(ev.SurveyAnswers) > 0 {
-		rules = append(rules, FieldRule{
+	survey := tt.WithSurvey && ev != nil && ev.SurveyQuestion != "" && len(ev.SurveyAnswers) > 0
+	if survey {
+		use(FieldRule{
 			Field: FieldSurveyAnswer, Label: ev.SurveyQuestion, Input: "survey", RequiredWhen: RequiredAlways,
 			Message: "Please answer the survey question", Options: ev.SurveyAnswers,
 			PatternMessage: "Please answer the survey question",
 		})
 	}
 	if tt.Disclaimer != "" {
-		rules = append(rules, FieldRule{
+		use(FieldRule{
 			Field: FieldDisclaimer, Label: tt.Disclaimer, Input: "checkbox", RequiredWhen: RequiredAlways,
 			Message: "Please accept the disclaimer to continue",
 		})
 	}
-	return rules
+	if !all {
+		return
+	}
+	for _, r := range personalFields {
+		if !slices.Contains(required, r.Field) {
+			r.RequiredWhen = RequiredNever
+			use(r)
+		}
+	}
+	if !survey {
+		use(FieldRule{Field: FieldSurveyAnswer, Label: "Survey answer", RequiredWhen: RequiredNever,
+			MaxLength: 200, Pattern: LinePattern, PatternMessage: MsgTextInvalid})
+	}
+	use(SourceRule)
 }
 
 // fieldValue returns the payload's value of a field as the form would hold it.
@@ -278,7 +293,7 @@ func (f FieldRule) Check(value string, existingUser bool) string {
 		if _, ok := NormalizeMobileNumber(value); !ok {
 			return f.PatternMessage
 		}
-	} else if f.Pattern != "" && !compiled(f.Pattern).MatchString(value) {
+	} else if f.Pattern != "" && !matches(f.Pattern, value) {
 		return f.PatternMessage
 	}
 	if !ValidText(TextLine, value) || (f.Input == "email" && !ValidEmail(value)) {
@@ -295,18 +310,6 @@ func (f FieldRule) Check(value string, existingUser bool) string {
 		}
 	}
 	return ""
-}
-
-var patterns sync.Map // pattern string → *regexp.Regexp
-
-// compiled returns the compiled form of one of the package's patterns, compiling it once.
-func compiled(pattern string) *regexp.Regexp {
-	if re, ok := patterns.Load(pattern); ok {
-		return re.(*regexp.Regexp)
-	}
-	re := regexp.MustCompile(pattern)
-	patterns.Store(pattern, re)
-	return re
 }
 
 func orText(s, def string) string {
@@ -346,38 +349,19 @@ func NormalizePurchase(req PurchaseRequest, tt TicketType) PurchaseRequest {
 // failing field's message and whose Message is the first of them in form order (the seats,
 // chosen on the seat map before the form, come first).
 func ValidatePurchase(req PurchaseRequest, tt TicketType, ev *Event) *Error {
-	var first string
-	fields := map[string]string{}
+	var errs fieldErrors
 	if msg := checkSeats(req.Seats, tt); msg != "" {
-		fields["seats"], first = msg, msg // seats are chosen on the seat map, before the form
+		errs.add("seats", msg) // seats are chosen on the seat map, before the form
 	}
-	rules := PurchaseRules(tt, ev, len(req.Seats))
-	for _, r := range personalFields { // details the event does not ask for: optional, still checked
-		if !slices.ContainsFunc(rules, func(x FieldRule) bool { return x.Field == r.Field }) {
-			r.RequiredWhen = RequiredNever
-			rules = append(rules, r)
-		}
-	}
-	if !slices.ContainsFunc(rules, func(x FieldRule) bool { return x.Field == FieldSurveyAnswer }) {
-		rules = append(rules, FieldRule{Field: FieldSurveyAnswer, Label: "Survey answer", RequiredWhen: RequiredNever,
-			MaxLength: 200, Pattern: LinePattern, PatternMessage: MsgTextInvalid})
-	}
-	for _, rule := range append(rules, SourceRule) {
+	eachPurchaseRule(&tt, ev, len(req.Seats), true, func(rule FieldRule) {
 		if msg := rule.Check(req.fieldValue(rule.Field), req.ExistingUser); msg != "" {
-			fields[rule.Field] = msg
-			if first == "" {
-				first = msg
-			}
+			errs.add(rule.Field, msg)
 		}
+	})
+	if errs.first == "" && req.PaymentType != "" && !slices.Contains(tt.PaymentTypes, req.PaymentType) {
+		errs.add("paymentType", "Please choose a payment method")
 	}
-	if first == "" && req.PaymentType != "" && !slices.Contains(tt.PaymentTypes, req.PaymentType) {
-		first = "Please choose a payment method"
-		fields["paymentType"] = first
-	}
-	if first == "" {
-		return nil
-	}
-	return &Error{Code: EINVALID, Message: first, Fields: fields}
+	return errs.err()
 }
 
 // checkSeats returns the message for a payload's seats, or "": a seated ticket needs seats chosen

@@ -16,8 +16,8 @@ import (
 	"palaro/static"
 )
 
-// instantPurchases is a PurchaseService whose CreateOrder validates the request as the store
-// does and answers a free order at once, so that a benchmark measures the HTTP request path of
+// instantPurchases is a PurchaseService whose CreateOrder normalizes and validates the request
+// as the store does and answers a free order at once, so that a benchmark measures the HTTP request path of
 // a purchase without the database.
 type instantPurchases struct {
 	palaro.PurchaseService
@@ -26,6 +26,7 @@ type instantPurchases struct {
 }
 
 func (p *instantPurchases) CreateOrder(_ context.Context, req palaro.PurchaseRequest, _ time.Time) (*palaro.Order, error) {
+	req = palaro.NormalizePurchase(req, p.tt)
 	if err := palaro.ValidatePurchase(req, p.tt, p.ev); err != nil {
 		return nil, err
 	}
