@@ -85,36 +85,46 @@ func scanOutbox(r rowScanner) (outboxRow, error) {
 }
 
 // composeOrderMessages composes the e-mails of rows that name an order and carry no body yet,
-// from their orders as they are now (read from the read pool, outside the writer).
-// An order that no longer exists leaves its message as it is and is named in gone.
+// from their orders as they are now, read together in one read transaction of the read pool
+// (outside the writer), their events and ticket types once. An order that no longer exists leaves
+// its message as it is and is named in gone.
 func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxRow) (msgs []palaro.OutboxMessage, gone []int64, err error) {
 	msgs = make([]palaro.OutboxMessage, len(rows))
-	var tx *sql.Tx
-	defer func() {
-		if tx != nil {
-			tx.Rollback()
-		}
-	}()
+	var ids []any
 	for i, r := range rows {
 		msgs[i] = r.OutboxMessage
+		if r.orderID.Valid && r.Text == "" && r.HTML == "" {
+			ids = append(ids, r.orderID.Int64)
+		}
+	}
+	if len(ids) == 0 {
+		return msgs, nil, nil
+	}
+	composer := s.db.composer
+	if composer == nil {
+		return nil, nil, fmt.Errorf("outbox message %d: no composer for order e-mails", rows[0].ID)
+	}
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer tx.Rollback()
+	orders, err := loadOrders(ctx, tx, `o.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, ids...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("outbox messages: %w", err)
+	}
+	byID := make(map[int64]*palaro.Order, len(orders))
+	for _, o := range orders {
+		byID[o.ID] = o
+	}
+	for i, r := range rows {
 		if !r.orderID.Valid || r.Text != "" || r.HTML != "" {
 			continue
 		}
-		composer := s.db.composer
-		if composer == nil {
-			return nil, nil, fmt.Errorf("outbox message %d: no composer for order e-mails", r.ID)
-		}
-		if tx == nil {
-			if tx, err = s.db.beginRead(ctx); err != nil {
-				return nil, nil, err
-			}
-		}
-		o, err := loadOrder(ctx, tx, `o.id = ?`, r.orderID.Int64)
-		if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		o, ok := byID[r.orderID.Int64]
+		if !ok {
 			gone = append(gone, r.ID)
 			continue
-		} else if err != nil {
-			return nil, nil, fmt.Errorf("outbox message %d: %w", r.ID, err)
 		}
 		msgs[i].Message = composer.OrderConfirmation(o)
 	}

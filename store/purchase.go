@@ -736,7 +736,7 @@ type querier interface {
 }
 
 // loadOrders returns the orders matching where (which may end in ORDER BY / LIMIT), with their
-// event, ticket type, add-ons and tickets.
+// event, ticket type, add-ons and tickets: a few queries for all of them, not a few per order.
 func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*palaro.Order, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+orderColumns+` FROM orders o
 		LEFT JOIN promo_codes p ON p.id = o.promo_code_id WHERE `+where, args...)
@@ -756,29 +756,63 @@ func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*p
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	if len(orders) == 0 {
+		return orders, nil
+	}
+	// the orders' add-ons and tickets, each in one query for all of them
 	refs := newRefCache()
-	for _, o := range orders {
+	ids, ticketOrders, addOnTickets := make([]any, len(orders)), []any{}, []any{}
+	for i, o := range orders {
 		if o.Event, o.TicketType, err = refs.get(ctx, q, o.EventID, o.TicketTypeID); err != nil {
 			return nil, err
 		}
-		if o.AddOns, err = queryAddOns(ctx, q, `SELECT a.id, a.event_id, a.name, oa.price, a.category, a.notes,
-			a.image_url, oa.quantity FROM order_add_ons oa JOIN add_ons a ON a.id = oa.add_on_id WHERE oa.order_id = ?
-			ORDER BY a.category, a.name`, o.ID); err != nil {
-			return nil, err
-		}
-		where, arg := `t.order_id = ? ORDER BY t.id`, o.ID
+		ids[i] = o.ID
 		if o.Kind == palaro.OrderKindAddOns {
-			where, arg = `t.id = ?`, o.TicketID
+			addOnTickets = append(addOnTickets, o.TicketID)
+		} else {
+			ticketOrders = append(ticketOrders, o.ID)
 		}
-		ts, err := queryTickets(ctx, q, refs, where, arg)
+	}
+	addOns, err := queryAddOnsOf(ctx, q, `SELECT oa.order_id, a.id, a.event_id, a.name, oa.price, a.category, a.notes,
+		a.image_url, oa.quantity FROM order_add_ons oa JOIN add_ons a ON a.id = oa.add_on_id WHERE oa.order_id IN (`+
+		placeholders(len(ids))+`) ORDER BY oa.order_id, a.category, a.name`, ids...)
+	if err != nil {
+		return nil, err
+	}
+	var tickets []*palaro.Ticket
+	if len(ticketOrders) > 0 {
+		ts, err := queryTickets(ctx, q, refs, `t.order_id IN (`+placeholders(len(ticketOrders))+`) ORDER BY t.id`, ticketOrders...)
 		if err != nil {
 			return nil, err
 		}
-		for _, t := range ts {
-			o.Tickets = append(o.Tickets, *t)
+		tickets = append(tickets, ts...)
+	}
+	if len(addOnTickets) > 0 {
+		ts, err := queryTickets(ctx, q, refs, `t.id IN (`+placeholders(len(addOnTickets))+`) ORDER BY t.id`, addOnTickets...)
+		if err != nil {
+			return nil, err
+		}
+		tickets = append(tickets, ts...)
+	}
+	byOrder, byID := map[int64][]palaro.Ticket{}, map[int64]*palaro.Ticket{}
+	for _, t := range tickets {
+		byOrder[t.OrderID] = append(byOrder[t.OrderID], *t)
+		byID[t.ID] = t
+	}
+	for _, o := range orders {
+		o.AddOns = addOns[o.ID]
+		if o.Kind != palaro.OrderKindAddOns {
+			o.Tickets = byOrder[o.ID]
+		} else if t, ok := byID[o.TicketID]; ok {
+			o.Tickets = []palaro.Ticket{*t}
 		}
 	}
 	return orders, nil
+}
+
+// placeholders returns n comma-separated placeholders, for an IN list.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 func loadOrder(ctx context.Context, q querier, where string, args ...any) (*palaro.Order, error) {
@@ -838,11 +872,7 @@ func queryAddOns(ctx context.Context, q querier, query string, args ...any) ([]p
 	}
 	for rows.Next() {
 		var a palaro.AddOn
-		dest := []any{&a.ID, &a.EventID, &a.Name, &a.Price, &a.Category, &a.Notes, &a.ImageURL}
-		if len(cols) > len(dest) {
-			dest = append(dest, &a.Quantity) // order lines carry their quantity
-		}
-		if err := rows.Scan(dest...); err != nil {
+		if err := rows.Scan(addOnDest(&a, len(cols) > 7)...); err != nil {
 			return nil, err
 		}
 		addOns = append(addOns, a)
@@ -850,10 +880,45 @@ func queryAddOns(ctx context.Context, q querier, query string, args ...any) ([]p
 	return addOns, rows.Err()
 }
 
+// addOnDest is where an add-on's columns are scanned: id, event_id, name, price, category, notes,
+// image_url and, for order lines, their quantity.
+func addOnDest(a *palaro.AddOn, withQuantity bool) []any {
+	dest := []any{&a.ID, &a.EventID, &a.Name, &a.Price, &a.Category, &a.Notes, &a.ImageURL}
+	if withQuantity {
+		dest = append(dest, &a.Quantity) // order lines carry their quantity
+	}
+	return dest
+}
+
+// queryAddOnsOf returns the add-ons of several orders or tickets by their id: query's first column
+// is that id, the others queryAddOns's, in the order each owner's add-ons are listed.
+func queryAddOnsOf(ctx context.Context, q querier, query string, args ...any) (map[int64][]palaro.AddOn, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	byOwner := map[int64][]palaro.AddOn{}
+	for rows.Next() {
+		var owner int64
+		var a palaro.AddOn
+		if err := rows.Scan(append([]any{&owner}, addOnDest(&a, len(cols) > 8)...)...); err != nil {
+			return nil, err
+		}
+		byOwner[owner] = append(byOwner[owner], a)
+	}
+	return byOwner, rows.Err()
+}
+
 const ticketColumns = `t.id, t.public_id, t.code, t.order_id, t.event_id, t.ticket_type_id, t.holder_name, t.email,
 	t.seat, t.status, t.checked_in_at, t.created_at`
 
-// queryTickets returns the tickets matching where, with their event, ticket type and add-ons.
+// queryTickets returns the tickets matching where, with their event, ticket type and add-ons (read
+// for all of them in one query).
 func queryTickets(ctx context.Context, q querier, refs *refCache, where string, args ...any) ([]*palaro.Ticket, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+ticketColumns+` FROM tickets t WHERE `+where, args...)
 	if err != nil {
@@ -879,17 +944,26 @@ func queryTickets(ctx context.Context, q querier, refs *refCache, where string, 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	if len(tickets) == 0 {
+		return tickets, nil
+	}
+	ids := make([]any, len(tickets))
 	for i, t := range tickets {
 		ev, tt, err := refs.get(ctx, q, t.EventID, typeIDs[i])
 		if err != nil {
 			return nil, err
 		}
 		t.Event, t.TicketType = ev, *tt
-		if t.AddOns, err = queryAddOns(ctx, q, `SELECT a.id, a.event_id, a.name, a.price, a.category, a.notes,
-			a.image_url FROM ticket_add_ons ta JOIN add_ons a ON a.id = ta.add_on_id WHERE ta.ticket_id = ?
-			ORDER BY a.category, a.name`, t.ID); err != nil {
-			return nil, err
-		}
+		ids[i] = t.ID
+	}
+	addOns, err := queryAddOnsOf(ctx, q, `SELECT ta.ticket_id, a.id, a.event_id, a.name, a.price, a.category, a.notes,
+		a.image_url FROM ticket_add_ons ta JOIN add_ons a ON a.id = ta.add_on_id WHERE ta.ticket_id IN (`+
+		placeholders(len(ids))+`) ORDER BY ta.ticket_id, a.category, a.name`, ids...)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tickets {
+		t.AddOns = addOns[t.ID]
 	}
 	return tickets, nil
 }

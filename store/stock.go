@@ -256,7 +256,11 @@ func (db *DB) rowChanged(table string, rowid int64, countersOnly bool) {
 func countersOnly(query string) bool {
 	const prefix = "UPDATE TICKET_TYPES SET "
 	q := strings.TrimSpace(query)
-	if len(q) < len(prefix) || !strings.EqualFold(q[:len("UPDATE")], "UPDATE") || strings.ContainsAny(q, ";(") {
+	if len(q) < len(prefix) || !strings.EqualFold(q[:len("UPDATE")], "UPDATE") {
+		return false // most statements: told apart without allocating
+	}
+	if table := strings.TrimLeft(q[len("UPDATE"):], " \t\r\n"); len(table) < len("ticket_types ") ||
+		!strings.EqualFold(table[:len("ticket_types")], "ticket_types") || strings.ContainsAny(q, ";(") {
 		return false
 	}
 	q = strings.ToUpper(strings.Join(strings.Fields(q), " "))
