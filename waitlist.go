@@ -60,6 +60,7 @@ type WaitlistOffer struct {
 	Quantity      int
 	Status        string
 	ByHand        bool // offered by the organizer rather than in list order
+	Declined      bool // given up by its holder before its end (Status is OfferExpired)
 	OfferedAt     time.Time
 	ExpiresAt     time.Time
 	ClosedAt      time.Time
@@ -107,6 +108,10 @@ type WaitlistService interface {
 	Advance(ctx context.Context, now time.Time) (expired, offered int, err error)
 	// Board returns an event's waiting lists with their offers and the event's offer time.
 	Board(ctx context.Context, eventID int64) (*WaitlistBoard, error)
+	// Decline gives up the open offer of a link token before its end, for its holder: its tickets
+	// (and seats) are offered to the next entries at once, or go back on sale. Returns ENOTFOUND
+	// for an unknown token and ECONFLICT when the offer is no longer open.
+	Decline(ctx context.Context, token string, now time.Time) error
 	// SetOfferTime sets how long the event's offers hold their tickets (1 to MaxOfferHours hours).
 	SetOfferTime(ctx context.Context, eventID int64, hours int, actor string) error
 	// OfferByHand offers quantity tickets (1 to the entry's quantity) to one entry of the event's

@@ -18,6 +18,7 @@ import (
 // that works without JavaScript) and the page an offer's e-mailed link opens.
 func (s *Server) waitlistRoutes() {
 	s.echo.GET("/waitlist/offer/:token", s.waitlistOfferPage)
+	s.echo.POST("/waitlist/offer/:token/decline", s.waitlistDecline)
 	s.echo.GET("/waitlist/:code", s.waitlistPage)
 	s.echo.POST("/waitlist/:code", s.waitlistPage)
 }
@@ -133,6 +134,15 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 			v.Seats = o.Seats
 			v.BuyHref = "/b/" + tt.Code + "?seats=" + url.QueryEscape(strings.Join(o.Seats, ",")) + "&offer=" + url.QueryEscape(c.Param("token"))
 		}
+		v.DeclineAction = palaro.WaitlistOfferPath(c.Param("token")) + "/decline"
+		v.DeclineLabel = "Pass these tickets on"
+		if len(o.Seats) > 0 {
+			v.DeclineLabel = "Pass these seats on"
+		}
+	case o.Declined:
+		v.Heading = "You passed this offer on"
+		v.Message = "The tickets went to the next person on the waiting list, or back on sale. You can join the list again."
+		v.Links = []views.Link{{Label: "Join the waiting list again", Href: palaro.WaitlistPath(tt.Code)}}
 	case o.Status == palaro.OfferClaimed:
 		v.Heading = "You used this offer"
 		v.Message = "These tickets went to your order. If you did not pay in time, they went back to the waiting list."
@@ -144,6 +154,17 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 	}
 	p := s.waitlistMeta(c, v.Heading+" · "+tt.Name, v.Heading)
 	return render(c, http.StatusOK, views.WaitlistOfferPage(p, v))
+}
+
+// waitlistDecline gives up an offer from its link (a form on the offer page): its tickets go to
+// the next person at once; the offer page then says so.
+func (s *Server) waitlistDecline(c *echo.Context) error {
+	token := c.Param("token")
+	if err := s.services.Waitlist.Decline(c.Request().Context(), token, s.Now()); err != nil && palaro.ErrorCode(err) != palaro.ECONFLICT {
+		return err // an offer used or ended meanwhile: its page says what became of it
+	}
+	s.eventsChanged() // tickets may be back on sale
+	return c.Redirect(http.StatusSeeOther, palaro.WaitlistOfferPath(token))
 }
 
 // waitlistMeta is the Page of a waiting-list page: a back arrow, never indexed (it is personal

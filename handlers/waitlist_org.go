@@ -123,6 +123,8 @@ func orgOfferRow(o palaro.WaitlistOffer, base string, now time.Time) views.OrgWa
 		r.Order = base + "/orders/" + o.OrderPublicID
 	case o.Status == palaro.OfferOpen && o.Claimable(now):
 		r.Text = fmt.Sprintf("%s %s on %s · open until %s", how, what, at(o.OfferedAt), at(o.ExpiresAt))
+	case o.Declined:
+		r.Text = fmt.Sprintf("%s %s on %s · passed on by them %s", how, what, at(o.OfferedAt), at(o.ClosedAt))
 	default:
 		r.Text = fmt.Sprintf("%s %s on %s · expired %s", how, what, at(o.OfferedAt), at(o.ExpiresAt))
 	}
@@ -198,11 +200,12 @@ type waitlistOfferJSON struct {
 	ClosedAt  time.Time `json:"closedAt,omitzero"`
 	Order     string    `json:"order,omitempty"`
 	Seats     []string  `json:"seats,omitempty"`
+	Declined  bool      `json:"declined,omitempty"`
 }
 
 func offerOut(o palaro.WaitlistOffer) waitlistOfferJSON {
 	return waitlistOfferJSON{ID: o.ID, Quantity: o.Quantity, Status: o.Status, ByHand: o.ByHand, OfferedAt: o.OfferedAt,
-		ExpiresAt: o.ExpiresAt, ClosedAt: o.ClosedAt, Order: o.OrderPublicID, Seats: o.Seats}
+		ExpiresAt: o.ExpiresAt, ClosedAt: o.ClosedAt, Order: o.OrderPublicID, Seats: o.Seats, Declined: o.Declined}
 }
 
 // apiOrgWaitlist answers the event's waiting lists: entries in list order with their offers.

@@ -370,22 +370,12 @@ func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time
 	n := 0
 	refs := newRefCache()
 	for _, l := range offers {
-		ok, err := closeOffer(ctx, tx, l.id, palaro.OfferExpired, "", now)
+		ok, err := passOffer(ctx, tx, l.id, l.entry, l.typeID, l.quantity, now)
 		if err != nil {
 			return n, err
 		}
 		if !ok {
 			continue
-		}
-		if err := unhold(ctx, tx, l.typeID, l.quantity); err != nil {
-			return n, err
-		}
-		if err := releaseOfferSeats(ctx, tx, l.id); err != nil {
-			return n, err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'passed', updated_at = ? WHERE id = ? AND status = 'offered'`,
-			formatTime(now), l.entry); err != nil {
-			return n, err
 		}
 		e, err := loadEntry(ctx, tx, l.entry)
 		if err != nil {
@@ -401,6 +391,54 @@ func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time
 		n++
 	}
 	return n, nil
+}
+
+// passOffer closes an open offer as expired, gives its tickets and seats back and marks its entry
+// passed; false (nothing done) when it was not open any more.
+func passOffer(ctx context.Context, tx *sql.Tx, id, entryID, typeID int64, quantity int, now time.Time) (bool, error) {
+	ok, err := closeOffer(ctx, tx, id, palaro.OfferExpired, "", now)
+	if err != nil || !ok {
+		return false, err
+	}
+	if err := unhold(ctx, tx, typeID, quantity); err != nil {
+		return false, err
+	}
+	if err := releaseOfferSeats(ctx, tx, id); err != nil {
+		return false, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'passed', updated_at = ? WHERE id = ? AND status = 'offered'`,
+		formatTime(now), entryID)
+	return err == nil, err
+}
+
+// Decline gives up the offer of a link token before its end: its tickets (and seats) go to the
+// next people on the list at once, or back on sale.
+func (s *WaitlistService) Decline(ctx context.Context, token string, now time.Time) error {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var id, entryID, typeID int64
+		var quantity int
+		var status string
+		var expires sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT id, entry_id, ticket_type_id, quantity, status, expires_at FROM waitlist_offers
+			WHERE token_hash = ?`, hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &quantity, &status, &expires)
+		if errors.Is(err, sql.ErrNoRows) {
+			return palaro.Errorf(palaro.ENOTFOUND, "This waiting-list offer was not found.")
+		} else if err != nil {
+			return err
+		}
+		if until, _ := parseTime(expires); status != palaro.OfferOpen || !now.Before(until) {
+			return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer is no longer open.")
+		}
+		if ok, err := passOffer(ctx, tx, id, entryID, typeID, quantity, now); err != nil {
+			return err
+		} else if !ok {
+			return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer is no longer open.")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_offers SET declined = 1 WHERE id = ?`, id); err != nil {
+			return err
+		}
+		return s.offerFree(ctx, tx, now)
+	})
 }
 
 // closeOffer moves an open offer to status; false when it was not open any more.
@@ -507,7 +545,7 @@ func typeOfOffer(ctx context.Context, q querier, id int64) int64 {
 
 func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistOffer, error) {
 	rows, err := q.QueryContext(ctx, `SELECT f.id, f.entry_id, w.email, f.quantity, f.status, f.by_hand, f.offered_at,
-		f.expires_at, f.closed_at, f.order_public_id, f.seats FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id
+		f.expires_at, f.closed_at, f.order_public_id, f.seats, f.declined FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id
 		WHERE `+where, args...)
 	if err != nil {
 		return nil, err
@@ -516,13 +554,14 @@ func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*
 	var out []*palaro.WaitlistOffer
 	for rows.Next() {
 		var o palaro.WaitlistOffer
-		var byHand int
+		var byHand, declined int
 		var offered, expires, closed sql.NullString
 		var seats string
 		if err := rows.Scan(&o.ID, &o.EntryID, &o.Email, &o.Quantity, &o.Status, &byHand, &offered, &expires, &closed,
-			&o.OrderPublicID, &seats); err != nil {
+			&o.OrderPublicID, &seats, &declined); err != nil {
 			return nil, err
 		}
+		o.Declined = declined == 1
 		o.Seats = parseSeatList(seats)
 		o.ByHand = byHand == 1
 		o.OfferedAt, _ = parseTime(offered)

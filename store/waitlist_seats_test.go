@@ -115,6 +115,37 @@ func TestWaitlist_SeatedOfferChain(t *testing.T) {
 	}
 }
 
+// TestWaitlist_DeclinePassesSeatsOn: a holder who gives up an offer passes its seats to the next
+// entry at once; with nobody left waiting they go back on sale.
+func TestWaitlist_DeclinePassesSeatsOn(t *testing.T) {
+	ctx := context.Background()
+	f := newWaitlistFixture(t)
+	code, typeID, orders := f.seatedSoldOut(t, "wl-seat-decline")
+	f.join(t, code, "one@x.ph", 2)
+	f.join(t, code, "two@x.ph", 2)
+	require.NoError(t, f.purchases.CancelOrder(ctx, orders[1].ID))
+	tokenOne := f.offerToken(t, "one@x.ph")
+
+	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(f.lists.Decline(ctx, "no-such-token", f.clock)))
+	f.clock = f.clock.Add(time.Hour)
+	require.NoError(t, f.lists.Decline(ctx, tokenOne, f.clock))
+	require.Equal(t, palaro.WaitlistPassed, f.entryStatus(t, code, "one@x.ph"))
+	require.Equal(t, []string{"B1", "B2"}, f.offerSeatsOf(t, "two@x.ph"), "the seats go to #2 at once")
+	require.Zero(t, f.countRows(t, `SELECT count(*) FROM outbox WHERE kind = ?`, palaro.MessageWaitlistOfferExpired),
+		"who declined is not told that the offer expired")
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(f.lists.Decline(ctx, tokenOne, f.clock)), "once")
+	offer, err := f.lists.FindOffer(ctx, tokenOne)
+	require.NoError(t, err)
+	require.True(t, offer.Declined)
+	require.Equal(t, palaro.OfferExpired, offer.Status)
+
+	require.NoError(t, f.lists.Decline(ctx, f.offerToken(t, "two@x.ph"), f.clock))
+	states := f.seatStates(t, typeID)
+	require.Equal(t, [2]string{palaro.SeatAvailable, palaro.SeatAvailable}, [2]string{states["B1"], states["B2"]}, "nobody waits: on sale again")
+	sold, held, capacity := f.counts(t, code)
+	require.Equal(t, 2, capacity-sold-held)
+}
+
 // TestWaitlist_SeatedOfferHoldsAgainstARush: while buyers rush for the seats an offer holds, only
 // its holder gets them; the seats are never sold twice.
 func TestWaitlist_SeatedOfferHoldsAgainstARush(t *testing.T) {

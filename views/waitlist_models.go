@@ -27,7 +27,10 @@ type WaitlistOfferView struct {
 	BuyHref string
 	// Seats are the seats the offer holds (a seated type), shown while it can be used.
 	Seats []string
-	Links   []Link
+	// DeclineAction is the form that gives the offer up, with its button's label; "" when the
+	// offer cannot be used.
+	DeclineAction, DeclineLabel string
+	Links []Link
 }
 
 // OrgWaitlistView is the console's page of an event's waiting lists.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/store"
 )
 
 // TestWaitlistSeated_Browser is a visitor on a phone who wants two seats of a sold-out seated
@@ -85,4 +86,16 @@ func TestWaitlistSeated_Browser(t *testing.T) {
 	require.Equal(t, "seatfan@example.ph", order.Email)
 	require.ElementsMatch(t, seats, order.Seats, "the claim bought exactly the offered seats")
 	require.Len(t, order.Tickets, 2)
+
+	// the organizer's console shows the offer with its seats, claimed
+	base := "/organizer/events/" + seatedEvent
+	require.NoError(t, chromedp.Run(other, chromedp.Navigate(a.URL+"/sign-in?next="+base+"/waitlist"),
+		setField("email", store.DemoOrganizerEmail), setField("password", store.DemoOrganizerPassword), submitAndLoad()))
+	waitPath(t, other, base+"/waitlist")
+	require.NoError(t, chromedp.Run(other, chromedp.Text(`.org-waitlist`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "seatfan@example.ph")
+	require.Contains(t, text, "Offered 2 tickets (seats "+seats[0]+", "+seats[1]+")")
+	require.Contains(t, text, "claimed")
+	screenshot(t, other, "waitlist-seated-console")
+	assertTouchTargets(t, other)
 }

@@ -142,6 +142,21 @@ func TestWaitlist_SeatedOverHTTP(t *testing.T) {
 	_, page = buyer.get(link)
 	require.Contains(t, page, "You used this offer")
 
+	// next@ does not need the seat offered by hand: it goes back on sale (nobody else waits)
+	nextLink := offerPath.FindString(lastMail(t, a, "next@example.ph", palaro.MessageWaitlistOffer).Text)
+	other := newVisitor(t, a)
+	_, page = other.get(nextLink)
+	require.Contains(t, page, "Pass these seats on")
+	status, _ = other.post(nextLink+"/decline", url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, page = other.get(nextLink)
+	require.Contains(t, page, "You passed this offer on")
+	_, page = owner.get(base + "/waitlist")
+	require.Contains(t, page, "Offered by hand 1 ticket (seats "+free[1]+") on")
+	require.Contains(t, page, "passed on by them")
+	status, _ = newVisitor(t, a).get("/b/" + seatedType + "?seats=" + free[1])
+	require.Equal(t, http.StatusOK, status, "the declined seat is on sale again")
+
 	var org string
 	require.NoError(t, a.db.Writer().QueryRow(`SELECT organizer_id FROM events WHERE code = ?`, seatedEvent).Scan(&org))
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", org)
