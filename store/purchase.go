@@ -398,10 +398,30 @@ func pickAddOnCounts(available []palaro.AddOn, counts []palaro.AddOnQuantity, ti
 func limitPerBuyer(ctx context.Context, tx *sql.Tx, tt *palaro.TicketType, o *palaro.Order, now time.Time) error {
 	limit := max(tt.MaxPurchasable, 1)
 	const live = `kind = 'tickets' AND ticket_type_id = ? AND (status = 'paid' OR (status = 'pending' AND hold_expires_at > ?))`
+	// The session's unpaid orders of the type, read once: the e-mail's own are released (replaced),
+	// the others' live tickets count against the session below.
+	var held int
+	var own string
 	if o.SessionKey != "" {
-		if _, err := releaseOrders(ctx, tx, `status = 'pending' AND kind = 'tickets' AND ticket_type_id = ?
-			AND session_key = ? AND email = ?`, tt.ID, o.SessionKey, o.Email); err != nil {
+		pending, err := sessionPending(ctx, tx, tt.ID, o.SessionKey)
+		if err != nil {
 			return err
+		}
+		var replaced []any
+		at := formatTime(now)
+		for _, p := range pending {
+			switch {
+			case p.email == o.Email:
+				replaced = append(replaced, p.id)
+			case p.holdUntil > at:
+				held += p.quantity
+				own = max(own, p.publicID)
+			}
+		}
+		if len(replaced) > 0 {
+			if _, err := releaseOrders(ctx, tx, `status = 'pending' AND id IN (`+placeholders(len(replaced))+`)`, replaced...); err != nil {
+				return err
+			}
 		}
 	}
 	// The e-mail's orders, then the account's under other addresses: two index searches, where
@@ -440,20 +460,38 @@ func limitPerBuyer(ctx context.Context, tx *sql.Tx, tt *palaro.TicketType, o *pa
 		until, _ := parseTime(waitingUntil)
 		return palaro.UnpaidOrderElsewhere(until.Sub(now))
 	}
-	if o.SessionKey == "" {
-		return nil
-	}
-	var held int
-	var own sql.NullString
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(quantity), 0), max(public_id) FROM orders
-		WHERE `+live+` AND status = 'pending' AND session_key = ?`, tt.ID, formatTime(now), o.SessionKey).
-		Scan(&held, &own); err != nil {
-		return err
-	}
-	if held+o.Quantity > limit {
-		return palaro.UnpaidOrderWaiting(palaro.OrderPath(own.String))
+	if o.SessionKey != "" && held+o.Quantity > limit {
+		return palaro.UnpaidOrderWaiting(palaro.OrderPath(own))
 	}
 	return nil
+}
+
+// pendingOrder is a session's unpaid ticket order, as limitPerBuyer weighs it.
+type pendingOrder struct {
+	id        int64
+	publicID  string
+	email     string
+	quantity  int
+	holdUntil string // hold_expires_at as stored
+}
+
+// sessionPending returns a session's unpaid orders of a ticket type (one index search).
+func sessionPending(ctx context.Context, tx *sql.Tx, ticketTypeID int64, sessionKey string) ([]pendingOrder, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, public_id, email, quantity, coalesce(hold_expires_at, '') FROM orders
+		WHERE status = 'pending' AND kind = 'tickets' AND ticket_type_id = ? AND session_key = ?`, ticketTypeID, sessionKey)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var pending []pendingOrder
+	for rows.Next() {
+		var p pendingOrder
+		if err := rows.Scan(&p.id, &p.publicID, &p.email, &p.quantity, &p.holdUntil); err != nil {
+			return nil, err
+		}
+		pending = append(pending, p)
+	}
+	return pending, rows.Err()
 }
 
 // knownBuyer returns the personal details known for an e-mail address: its earlier orders' (the
