@@ -117,7 +117,12 @@ func newLimiter(now func() time.Time, servers int) *limiter {
 // allow takes a token from the bucket of key under rule; when it is empty it reports false and
 // how long until the next token.
 func (l *limiter) allow(rule limitRule, key string) (bool, time.Duration) {
-	rule = rule.perServer(l.servers)
+	return l.allowEach(limitCheck{rule, key})
+}
+
+// allowEach takes a token from each bucket of checks in turn, under one lock, and stops at the
+// first empty one: it reports false and how long until that bucket's next token.
+func (l *limiter) allowEach(checks ...limitCheck) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
@@ -125,6 +130,16 @@ func (l *limiter) allow(rule limitRule, key string) (bool, time.Duration) {
 		l.sweep(now)
 		l.sweepAt = max(minLimiterSweep, 2*len(l.buckets))
 	}
+	for _, ch := range checks {
+		if ok, wait := l.take(ch.rule.perServer(l.servers), ch.key, now); !ok {
+			return false, wait
+		}
+	}
+	return true, 0
+}
+
+// take takes a token from the bucket of key under rule at now; l.mu is held.
+func (l *limiter) take(rule limitRule, key string, now time.Time) (bool, time.Duration) {
 	b, ok := l.buckets[key]
 	if !ok {
 		b = &bucket{tokens: float64(rule.Burst), last: now, rule: rule}
@@ -151,11 +166,9 @@ func (l *limiter) sweep(now time.Time) {
 // throttle takes a token from every named bucket and answers ETOOMANY (with Retry-After) when
 // any is empty.
 func (s *Server) throttle(c *echo.Context, checks ...limitCheck) error {
-	for _, ch := range checks {
-		if ok, wait := s.limits.allow(ch.rule, ch.key); !ok {
-			c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
-			return palaro.Errorf(palaro.ETOOMANY, MsgTooManyRequests)
-		}
+	if ok, wait := s.limits.allowEach(checks...); !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		return palaro.Errorf(palaro.ETOOMANY, MsgTooManyRequests)
 	}
 	return nil
 }
@@ -233,7 +246,7 @@ func (o *oneAtATime) begin(key int64) (done func(), ok bool) {
 func (s *Server) throttlePurchase(c *echo.Context, email string) error {
 	const route = "buy|"
 	v := visitOf(c)
-	var checks []limitCheck
+	checks := make([]limitCheck, 0, 4)
 	if sid, _ := v.session.Values[keySID].(string); sid != "" {
 		checks = append(checks, limitCheck{limitPurchaseSession, route + "sid|" + sid})
 	}

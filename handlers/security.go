@@ -100,19 +100,49 @@ func skipSession(path string) bool {
 // with a nonce of its own). The policy is the same for every request, so a cached page's
 // headers are as valid for the next visitor as its bytes.
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	headers := securityHeaderValues(s.csp)
 	return func(c *echo.Context) error {
 		h := c.Response().Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		if s.secure {
-			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		for _, kv := range headers {
+			h[kv.key] = kv.value
 		}
-		h.Set("Content-Security-Policy", s.csp)
-		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
-		h.Set("Permissions-Policy", "camera=(self), geolocation=(self), microphone=(), payment=()")
+		if s.secure {
+			h[hsts.key] = hsts.value
+		}
 		return next(c)
 	}
+}
+
+// headerValue is a header's canonical name and its value, made once and shared by every answer
+// (Header.Set would make a new one per answer). It is safe to share: a handler that changes the
+// header sets a new value (Header.Set), and Header.Add copies the one-element slice.
+type headerValue struct {
+	key   string
+	value []string
+}
+
+// hsts is the Strict-Transport-Security header of every answer of a site served over TLS.
+var hsts = newHeaderValue("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+
+func newHeaderValue(key, value string) headerValue {
+	return headerValue{http.CanonicalHeaderKey(key), []string{value}[:1:1]}
+}
+
+// securityHeaderValues returns the security headers of every answer but HSTS, with the policy csp.
+func securityHeaderValues(csp string) []headerValue {
+	pairs := []string{
+		"X-Content-Type-Options", "nosniff",
+		"Content-Security-Policy", csp,
+		"Referrer-Policy", "strict-origin-when-cross-origin",
+		"X-Frame-Options", "DENY",
+		"Cross-Origin-Opener-Policy", "same-origin",
+		"Permissions-Policy", "camera=(self), geolocation=(self), microphone=(), payment=()",
+	}
+	var headers []headerValue
+	for i := 0; i < len(pairs); i += 2 {
+		headers = append(headers, newHeaderValue(pairs[i], pairs[i+1]))
+	}
+	return headers
 }
 
 // noScriptStyleHash is the CSP hash of the layout's one inline element, the <noscript> style that

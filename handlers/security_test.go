@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/labstack/echo/v5"
 	"github.com/stretchr/testify/require"
 )
 
@@ -76,4 +77,29 @@ func TestSecurityHeaders_TLS(t *testing.T) {
 	ts.secure = true
 	r := ts.client(t, "10.0.0.1").get("/")
 	require.Contains(t, r.Header().Get("Strict-Transport-Security"), "max-age=")
+}
+
+// TestSecurityHeaders_SharedValuesStayIntact proves the security headers, whose values are made
+// once and shared by every answer, reach the next answer unchanged when one answer adds to a
+// header or replaces one. Control: the changing answer itself carries its changes.
+func TestSecurityHeaders_SharedValuesStayIntact(t *testing.T) {
+	ts := newTestServer(t)
+	ts.Echo().GET("/header-change", func(c *echo.Context) error {
+		h := c.Response().Header()
+		h.Add("X-Frame-Options", "SAMEORIGIN")
+		h.Set("Content-Security-Policy", "default-src 'none'")
+		return c.String(http.StatusOK, "changed")
+	})
+	c := ts.client(t, "10.0.0.1")
+	before := c.get("/about").Header().Clone()
+	changed := c.get("/header-change").Header()
+	require.Equal(t, []string{"DENY", "SAMEORIGIN"}, changed.Values("X-Frame-Options"))
+	require.Equal(t, "default-src 'none'", changed.Get("Content-Security-Policy"))
+	after := c.get("/about").Header()
+	for _, key := range []string{"X-Frame-Options", "Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy",
+		"Cross-Origin-Opener-Policy", "Permissions-Policy"} {
+		require.Len(t, after.Values(key), 1, key)
+		require.Equal(t, before.Get(key), after.Get(key), key)
+	}
+	require.Equal(t, "DENY", after.Get("X-Frame-Options"))
 }
