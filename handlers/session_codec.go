@@ -1,9 +1,19 @@
 package handlers
 
 import (
+	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"hash"
 	"net/http"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gorilla/securecookie"
@@ -19,10 +29,109 @@ func newSessionStore(secret []byte, secure bool) *sessions.CookieStore {
 	store := sessions.NewCookieStore(sessionKeys(secret))
 	store.Options = &sessions.Options{Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
 	store.MaxAge(int(palaro.SessionMaxLifetime / time.Second))
-	for _, c := range store.Codecs {
-		c.(*securecookie.SecureCookie).SetSerializer(sessionSerializer{})
+	hashKey, blockKey := sessionKeys(secret)
+	block, err := aes.NewCipher(blockKey)
+	if err != nil {
+		panic(err) // a SHA-256 sum is always a valid AES-256 key
+	}
+	for i, c := range store.Codecs {
+		sc := c.(*securecookie.SecureCookie).SetSerializer(sessionSerializer{})
+		store.Codecs[i] = &sessionCodec{SecureCookie: sc, hashKey: hashKey, block: block,
+			maxAge: int64(palaro.SessionMaxLifetime / time.Second)}
 	}
 	return store
+}
+
+// sessionCodec is the session cookie's codec: securecookie writes the cookie (Encode), and
+// Decode reads securecookie's format itself, with the same checks in the same order (length,
+// base64, HMAC-SHA256 of name|date|value in constant time, age, AES-CTR decryption) but with
+// buffers and HMAC states reused, not made anew for every request
+// (TestSessionCodec_DecodesAsSecurecookie and FuzzSessionCodec compare the two).
+type sessionCodec struct {
+	*securecookie.SecureCookie
+	hashKey []byte
+	block   cipher.Block
+	maxAge  int64 // seconds
+}
+
+// maxSessionCookie is the longest cookie value read, as securecookie's default.
+const maxSessionCookie = 4096
+
+// sessionBuffers are a decode's working space: the cookie's bytes, its decoded form, the
+// decrypted values and the MAC state.
+type sessionBuffers struct {
+	raw, outer, inner [maxSessionCookie]byte
+	name              [64]byte
+	mac               hash.Hash
+	key               []byte // the key mac was made with
+}
+
+var sessionBufferPool = sync.Pool{New: func() any { return new(sessionBuffers) }}
+
+var (
+	errSessionTooLong = errors.New("session cookie: too long")
+	errSessionBase64  = errors.New("session cookie: base64 decode failed")
+	errSessionExpired = errors.New("session cookie: expired timestamp")
+	errSessionDate    = errors.New("session cookie: invalid timestamp")
+	errSessionCipher  = errors.New("session cookie: the value could not be decrypted")
+)
+
+// Decode checks a session cookie's value and decodes its values into dst (a *map[any]any;
+// anything else goes to securecookie).
+func (c *sessionCodec) Decode(name, value string, dst any) error {
+	p, ok := dst.(*map[any]any)
+	if !ok {
+		return c.SecureCookie.Decode(name, value, dst)
+	}
+	if len(value) > maxSessionCookie {
+		return errSessionTooLong
+	}
+	buf := sessionBufferPool.Get().(*sessionBuffers)
+	defer sessionBufferPool.Put(buf)
+	n := copy(buf.raw[:], value)
+	outer, err := base64.URLEncoding.Decode(buf.outer[:], buf.raw[:n])
+	if err != nil {
+		return errSessionBase64
+	}
+	b := buf.outer[:outer]
+	// "date|value|mac": the MAC is everything after the second bar.
+	bar1 := bytes.IndexByte(b, '|')
+	if bar1 < 0 {
+		return securecookie.ErrMacInvalid
+	}
+	bar2 := bytes.IndexByte(b[bar1+1:], '|')
+	if bar2 < 0 {
+		return securecookie.ErrMacInvalid
+	}
+	bar2 += bar1 + 1
+	if buf.mac == nil || !bytes.Equal(buf.key, c.hashKey) {
+		buf.mac, buf.key = hmac.New(sha256.New, c.hashKey), c.hashKey
+	}
+	buf.mac.Reset()
+	buf.mac.Write(append(append(buf.name[:0], name...), '|'))
+	buf.mac.Write(b[:bar2])
+	var sum [sha256.Size]byte
+	if mac := b[bar2+1:]; len(mac) != len(sum) || subtle.ConstantTimeCompare(mac, buf.mac.Sum(sum[:0])) != 1 {
+		return securecookie.ErrMacInvalid
+	}
+	stamp, err := strconv.ParseInt(string(b[:bar1]), 10, 64)
+	if err != nil {
+		return errSessionDate
+	}
+	if c.maxAge != 0 && stamp < time.Now().UTC().Unix()-c.maxAge { // securecookie's clock, which stamped it
+		return errSessionExpired
+	}
+	inner, err := base64.URLEncoding.Decode(buf.inner[:], b[bar1+1:bar2])
+	if err != nil {
+		return errSessionBase64
+	}
+	data := buf.inner[:inner]
+	size := c.block.BlockSize()
+	if len(data) <= size {
+		return errSessionCipher
+	}
+	cipher.NewCTR(c.block, data[:size]).XORKeyStream(data[size:], data[size:])
+	return sessionSerializer{}.Deserialize(data[size:], p)
 }
 
 // sessionSerializer writes a session's values (string keys; string, int, int64 and bool values:

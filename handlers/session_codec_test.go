@@ -1,14 +1,22 @@
 package handlers
 
 import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorilla/securecookie"
 	"github.com/stretchr/testify/require"
+
+	"palaro"
 )
 
 const codecTestSecret = "test secret of enough length 0123456789"
@@ -131,4 +139,92 @@ func TestSessionCodec_GobCookiesStillValid(t *testing.T) {
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &answer))
 	require.NotEqual(t, "token-of-old-cookie", answer.Token, "a cookie of another key starts a new session")
 	require.NotEmpty(t, rec.Result().Cookies())
+}
+
+// referenceCodec is securecookie's own codec with the session store's keys, serializer and age:
+// what sessionCodec.Decode must answer like.
+func referenceCodec(secret string) *securecookie.SecureCookie {
+	return securecookie.New(sessionKeys([]byte(secret))).SetSerializer(sessionSerializer{}).
+		MaxAge(int(palaro.SessionMaxLifetime / time.Second))
+}
+
+// restamp returns a cookie value with its date replaced by stamp and signed again with secret's
+// key, as securecookie would have made it at that time.
+func restamp(t *testing.T, secret, name, value string, stamp int64) string {
+	t.Helper()
+	return resign(t, secret, name, value, strconv.FormatInt(stamp, 10))
+}
+
+// resign returns a cookie value with its date replaced by date and signed again with secret's key.
+func resign(t *testing.T, secret, name, value, date string) string {
+	t.Helper()
+	raw, err := base64.URLEncoding.DecodeString(value)
+	require.NoError(t, err)
+	parts := bytes.SplitN(raw, []byte("|"), 3)
+	require.Len(t, parts, 3)
+	body := date + "|" + string(parts[1])
+	hashKey, _ := sessionKeys([]byte(secret))
+	mac := hmac.New(sha256.New, hashKey)
+	mac.Write([]byte(name + "|" + body))
+	return base64.URLEncoding.EncodeToString(append([]byte(body+"|"), mac.Sum(nil)...))
+}
+
+// sameDecode requires codec and reference to answer value alike: both refuse it, or both accept
+// it with the same values. It reports whether they accepted it.
+func sameDecode(t *testing.T, codec securecookie.Codec, reference *securecookie.SecureCookie, name, value string) bool {
+	t.Helper()
+	got, want := map[any]any{}, map[any]any{}
+	err, wantErr := codec.Decode(name, value, &got), reference.Decode(name, value, &want)
+	require.Equal(t, wantErr == nil, err == nil, "%q: codec says %v, securecookie %v", value, err, wantErr)
+	require.Equal(t, want, got, value)
+	return err == nil
+}
+
+// TestSessionCodec_DecodesAsSecurecookie proves the session codec's own decoding accepts and
+// refuses what securecookie's does, with the same values: valid cookies, every one-character
+// change, cuts, another name, another key, an expired date, a date just inside the lifetime,
+// a date that is no number, too long a value, values that are not base64. Control: the valid,
+// recent and old-format cookies are accepted, the others refused.
+func TestSessionCodec_DecodesAsSecurecookie(t *testing.T) {
+	codec, reference := sessionCodecOf(codecTestSecret), referenceCodec(codecTestSecret)
+	values := map[any]any{keySID: "sid-1", keyCSRF: "token-1", keyUID: int64(42), keyVer: 2}
+	value, err := codec.Encode(sessionCookie, values)
+	require.NoError(t, err)
+	require.True(t, sameDecode(t, codec, reference, sessionCookie, value))
+	require.True(t, sameDecode(t, codec, reference, sessionCookie, gobCookie(t, codecTestSecret, values)), "gob cookie")
+
+	for i := range value {
+		changed := []byte(value)
+		changed[i] ^= 1
+		sameDecode(t, codec, reference, sessionCookie, string(changed))
+		sameDecode(t, codec, reference, sessionCookie, value[:i])
+	}
+	require.False(t, sameDecode(t, codec, reference, "other_cookie", value))
+	foreign, err := sessionCodecOf("another secret of enough length 98765").Encode(sessionCookie, values)
+	require.NoError(t, err)
+	require.False(t, sameDecode(t, codec, reference, sessionCookie, foreign))
+
+	now := time.Now().UTC().Unix() // securecookie dates its cookies by the wall clock
+	maxAge := int64(palaro.SessionMaxLifetime / time.Second)
+	require.False(t, sameDecode(t, codec, reference, sessionCookie, restamp(t, codecTestSecret, sessionCookie, value, now-maxAge-60)), "expired")
+	require.True(t, sameDecode(t, codec, reference, sessionCookie, restamp(t, codecTestSecret, sessionCookie, value, now-maxAge+3600)), "inside the lifetime")
+	badDate := resign(t, codecTestSecret, sessionCookie, value, "12x4")
+	require.False(t, sameDecode(t, codec, reference, sessionCookie, badDate), "a date that is no number")
+	require.False(t, sameDecode(t, codec, reference, sessionCookie, strings.Repeat("A", maxSessionCookie+4)), "too long")
+	require.False(t, sameDecode(t, codec, reference, sessionCookie, "not base64!"))
+	require.False(t, sameDecode(t, codec, reference, sessionCookie, ""))
+}
+
+// FuzzSessionCodec compares the session codec's decoding with securecookie's on any value.
+func FuzzSessionCodec(f *testing.F) {
+	codec, reference := sessionCodecOf(codecTestSecret), referenceCodec(codecTestSecret)
+	for _, v := range []map[any]any{{keySID: "s", keyCSRF: "c"}, {keyUID: int64(7), keyVer: 1, keyAt: int64(1772589600)}, {}} {
+		value, err := codec.Encode(sessionCookie, v)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(value)
+	}
+	f.Add("MTc3MjU4OTYwMHxhYmN8ZGVm")
+	f.Fuzz(func(t *testing.T, value string) { sameDecode(t, codec, reference, sessionCookie, value) })
 }
