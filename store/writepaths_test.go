@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"regexp"
 	"testing"
 	"time"
@@ -16,7 +17,7 @@ import (
 // runs again from its savepoint and succeeds, its lost try leaving nothing behind. The other
 // transaction holds the transfer row, the unit takes the ticket row and waits for the transfer
 // row, then the other asks for the ticket row: PostgreSQL aborts the unit (it waited first and
-// the other's deadlock_timeout is long), and the other's statement goes through (control).
+// the other's deadlock_timeout is longer), and the other's statement goes through (control).
 func TestTransfer_RetriesLostDeadlock(t *testing.T) {
 	f := newPurchaseFixture(t)
 	if !f.db.postgres {
@@ -38,6 +39,12 @@ func TestTransfer_RetriesLostDeadlock(t *testing.T) {
 	var ticketID int64
 	require.NoError(t, f.db.read.QueryRow(`SELECT id FROM tickets WHERE public_id = ?`, tk.PublicID).Scan(&ticketID))
 
+	// PostgreSQL looks for a deadlock once, deadlock_timeout after a wait starts: the writer's 5 s
+	// leave a busy machine time to make the other transaction ask for the ticket row.
+	require.NoError(t, f.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `SET deadlock_timeout = '5s'`)
+		return err
+	}))
 	other, err := openPostgres(f.db.path, nil) // another server's connection
 	require.NoError(t, err)
 	defer other.Close()
