@@ -30,7 +30,7 @@ type WaitlistOfferView struct {
 	// DeclineAction is the form that gives the offer up, with its button's label; "" when the
 	// offer cannot be used.
 	DeclineAction, DeclineLabel string
-	Links []Link
+	Links                       []Link
 }
 
 // OrgWaitlistView is the console's page of an event's waiting lists.
