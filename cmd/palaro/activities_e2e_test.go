@@ -365,8 +365,10 @@ func TestQuiz_OneQuestionAtATime(t *testing.T) {
 // answerQuizStepsFrom answers questions first, first+1, … one at a time (see answerQuizSteps).
 func answerQuizStepsFrom(first int, values []int) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
-		if err := answerCookieNoticeIfShown().Do(ctx); err != nil {
-			return err
+		// The notice is tapped once the first step has settled: a tap while htmx swaps the step in
+		// lands where the button was, not where it is.
+		if err := chromedp.Run(ctx, quizStepSettled(first), answerCookieNoticeIfShown()); err != nil {
+			return fmt.Errorf("cookie notice: %w", err)
 		}
 		for k, v := range values {
 			i := first + k
