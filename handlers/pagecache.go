@@ -71,6 +71,38 @@ type cachedPage struct {
 
 // pageCache keeps the rendered public pages of anonymous visitors by path and query, for at most
 // ttl, until Invalidate. Concurrent misses of one page share one render.
+//
+// Public pages (handlers.publicPageRoutes: home, /e/{code}, /f/{tag}, /calendar, /v1/calendar, the
+// text pages, /news*, /pnk*, the 'load more' fragment /events) are the same bytes for every
+// anonymous visitor.
+//
+// No session, no token, no nonce. No cookie is set, the layout omits the CSRF meta tag and the CSP
+// has no nonce. Scripts get the token from GET /v1/csrf when needed (islands/components/api.ts,
+// static/js/htmx.js) and send it as X-CSRF-Token; the event page's quick-buy sheets (forms that
+// post to /b/{code}, only opened by the page script) get it in their _csrf field when one opens.
+// The buy page /b/{code} and the seat map /s/{code} are not cached (private, no-cache): the buy
+// page's form carries the visitor's token in a hidden _csrf field, so it posts without JavaScript.
+//
+// Served from memory, keyed by path plus pageQueryParams. A miss renders
+// once as an anonymous visitor (concurrent misses share it), gzips once and keeps both bodies with
+// ETags for PALARO_CACHE_SECONDS, up to 1000 pages, 200s only. If-None-Match gets a 304; Cache-
+// Control: public, max-age=0, s-maxage=10, stale-while-revalidate=30 lets a CDN keep it briefly.
+// An answer that must set a cookie is private.
+//
+// Invalidated when event data changes. eventsChanged (handlers/organizer.go) drops both caches.
+// Callers: the organizer console and API on every save, publish, cover upload and cancel; news and
+// partner-page saves; POST /v1/ticket/buy after an order leaving 20 or fewer tickets of its type,
+// and after every 409; the hold-expiry job (Server.EventsChanged) when it released some. A render
+// begun before an invalidation is not kept. Other changes show within the TTL. With several app
+// servers on PostgreSQL, eventsChanged also publishes on the change feed (store/changes.go: NOTIFY
+// palaro_events after the commit, a dedicated LISTEN connection per server that reconnects and
+// then drops everything); the other servers drop both caches and the purchase catalog
+// (Server.DropCaches, DB.ChangedElsewhere). docs/SCALING.md has the rest of the several-server
+// design.
+//
+// Signed-in visitors bypass the cache (a separate path, not a personal fragment): their page shows
+// their name and sign-out form, so it is rendered for them, Cache-Control: private, no-cache. An
+// anonymous session (after a buy page) still gets the cached bytes.
 type pageCache struct {
 	ttl time.Duration
 	now func() time.Time

@@ -250,8 +250,8 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   from other work on the machine falls on both sides; reports requests per second, p50 and p99
   latency (nearest rank) and the ratio Palaro / bare, which is the figure that matters: the
   absolute numbers depend on the machine, the ratio much less. The load clients are anonymous
-  (no cookies), so Palaro answers them from its page cache (docs/ARCHITECTURE.md, "The
-  public-page cache"), rendering a page again when PALARO_CACHE_SECONDS (2 s) run out: the
+  (no cookies), so Palaro answers them from its page cache (the doc comment of
+  handlers/pagecache.go), rendering a page again when PALARO_CACHE_SECONDS (2 s) run out: the
   ratio measures Palaro's middleware and those renders against a handler that does nothing;
 - weighs pages as a first visit downloads them: the HTML and every stylesheet, script and
   module preload it references on the same host (following static imports of ES modules), in
