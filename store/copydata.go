@@ -37,10 +37,10 @@ func CopyData(ctx context.Context, src, dst *DB) ([]CopiedTable, error) {
 	if err != nil {
 		return nil, fmt.Errorf("target tables: %w", err)
 	}
-	if missing := difference(srcTables, dstTables); len(missing) > 0 {
+	if missing := without(srcTables, dstTables); len(missing) > 0 {
 		return nil, fmt.Errorf("the target has no table %s: migrate both databases with the same Palaro version", strings.Join(missing, ", "))
 	}
-	if extra := difference(dstTables, srcTables); len(extra) > 0 {
+	if extra := without(dstTables, srcTables); len(extra) > 0 {
 		return nil, fmt.Errorf("the source has no table %s: migrate both databases with the same Palaro version", strings.Join(extra, ", "))
 	}
 	order, deferred, err := dst.parentsFirst(ctx, dstTables)
@@ -230,7 +230,7 @@ func (db *DB) tableNames(ctx context.Context) ([]string, error) {
 	if db.isPostgres() {
 		q = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
 	}
-	names, err := db.strings(ctx, q)
+	names, err := queryStrings(ctx, db.read, q)
 	if err != nil {
 		return nil, err
 	}
@@ -242,10 +242,10 @@ func (db *DB) tableNames(ctx context.Context) ([]string, error) {
 // columnNames returns the columns of table in their order.
 func (db *DB) columnNames(ctx context.Context, table string) ([]string, error) {
 	if db.isPostgres() {
-		return db.strings(ctx, `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()
+		return queryStrings(ctx, db.read, `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()
 			AND table_name = ? ORDER BY ordinal_position`, table)
 	}
-	return db.strings(ctx, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
+	return queryStrings(ctx, db.read, `SELECT name FROM pragma_table_info(?) ORDER BY cid`, table)
 }
 
 // foreignKey is one single-column foreign key of a table.
@@ -327,33 +327,4 @@ func (db *DB) parentsFirst(ctx context.Context, tables []string) (order []string
 		}
 	}
 	return order, deferred, nil
-}
-
-// strings runs a query of one text column on the read pool.
-func (db *DB) strings(ctx context.Context, query string, args ...any) ([]string, error) {
-	rows, err := db.read.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
-// difference returns the names of a that are not in b.
-func difference(a, b []string) []string {
-	var out []string
-	for _, s := range a {
-		if !slices.Contains(b, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
