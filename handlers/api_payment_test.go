@@ -33,8 +33,8 @@ func withSandbox(t *testing.T, webhookPath string) (*apiFixture, *sandbox.Provid
 	if webhookPath == "" {
 		webhookPath = "/v1/payment/webhook/sandbox"
 	}
-	sessions, err := sandbox.NewSQLStoreIn(context.Background(), f.db.Reader(), f.db.Write)
-	require.NoError(t, err)
+	sessions := sandbox.NewSQLStoreIn(f.db.Reader(), f.db.Write)
+	var err error
 	provider, err = sandbox.New(sandbox.Config{BaseURL: f.http.URL, WebhookURL: f.http.URL + webhookPath, Secret: webhookSecret,
 		Store: sessions, RetryDelays: []time.Duration{}, Now: func() time.Time { return f.now }})
 	require.NoError(t, err)

@@ -191,10 +191,7 @@ func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *s
 		if err != nil {
 			return nil, nil, err
 		}
-		sessions, err := sandbox.NewSQLStoreIn(ctx, db.Reader(), db.Write)
-		if err != nil {
-			return nil, nil, err
-		}
+		sessions := sandbox.NewSQLStoreIn(db.Reader(), db.Write)
 		p, err := sandbox.New(sandbox.Config{BaseURL: cfg.BaseURL, WebhookURL: webhook + sandbox.Name, Secret: key,
 			Store: sessions, Logger: logger, Now: cfg.Now})
 		return p, p, err

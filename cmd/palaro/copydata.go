@@ -9,7 +9,6 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"palaro/payment/sandbox"
 	"palaro/store"
 )
 
@@ -36,12 +35,12 @@ func runCopyData(ctx context.Context, w io.Writer, args []string) error {
 			return fmt.Errorf("copy-data: the source %s: %w", *from, err)
 		}
 	}
-	src, err := openMigrated(ctx, *from)
+	src, err := openDB(ctx, config{DBPath: *from})
 	if err != nil {
 		return fmt.Errorf("copy-data: the source: %w", err)
 	}
 	defer src.Close()
-	dst, err := openMigrated(ctx, *to)
+	dst, err := openDB(ctx, config{DBPath: *to})
 	if err != nil {
 		return fmt.Errorf("copy-data: the target: %w", err)
 	}
@@ -63,18 +62,4 @@ func runCopyData(ctx context.Context, w io.Writer, args []string) error {
 	fmt.Fprintf(w, "Copied %d tables, %d rows, from %s to %s; every count matches.\n", len(report), rows,
 		termSafe(store.DisplayName(*from)), termSafe(store.DisplayName(*to)))
 	return nil
-}
-
-// openMigrated opens the database at path (creating a SQLite file's folder), applies the
-// migrations and creates the payment sandbox's own table, so both sides have the same tables.
-func openMigrated(ctx context.Context, path string) (*store.DB, error) {
-	db, err := openDB(ctx, config{DBPath: path})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := sandbox.NewSQLStoreIn(ctx, db.Reader(), db.Write); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
 }

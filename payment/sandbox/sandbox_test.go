@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/base64"
 	"image/png"
 	"io"
@@ -26,6 +25,7 @@ import (
 	"palaro/payment/paymenttest"
 	"palaro/payment/qrph"
 	"palaro/payment/sandbox"
+	"palaro/store"
 )
 
 // webhookPath is where the fake app takes the sandbox's webhooks, as the real app will.
@@ -53,7 +53,7 @@ type delivery struct {
 // under /sandbox/, a webhook endpoint and a success page, over a real SQLite file.
 type fixture struct {
 	t        *testing.T
-	db       *sql.DB
+	db       *store.DB
 	clock    *clock
 	server   *httptest.Server
 	client   *http.Client
@@ -67,9 +67,10 @@ type fixture struct {
 var secret = []byte("sandbox-webhook-secret")
 
 func newFixture(t *testing.T) *fixture {
-	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "palaro.db")+"?_txlock=immediate&_journal_mode=WAL&_busy_timeout=5000")
+	db, err := store.Open(filepath.Join(t.TempDir(), "palaro.db"))
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
+	require.NoError(t, db.Migrate(context.Background()))
 	f := &fixture{t: t, db: db, clock: &clock{now: testStart}}
 	mux := http.NewServeMux()
 	f.server = httptest.NewServer(mux)
@@ -85,13 +86,11 @@ func newFixture(t *testing.T) *fixture {
 
 // newProvider builds a provider over the fixture's database, as the app does at each start.
 func (f *fixture) newProvider() *sandbox.Provider {
-	store, err := sandbox.NewSQLStore(context.Background(), f.db)
-	require.NoError(f.t, err)
 	p, err := sandbox.New(sandbox.Config{
 		BaseURL:     f.server.URL,
 		WebhookURL:  f.server.URL + webhookPath,
 		Secret:      secret,
-		Store:       store,
+		Store:       sandbox.NewSQLStoreIn(f.db.Reader(), f.db.Write),
 		RetryDelays: []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond},
 		Now:         f.clock.Now,
 	})

@@ -15,19 +15,6 @@ import (
 // sqlTime is how the SQL store writes times: UTC with a fixed width, so text order is time order.
 const sqlTime = "2006-01-02T15:04:05.000Z"
 
-const sqlSchema = `CREATE TABLE IF NOT EXISTS sandbox_sessions (
-	id         TEXT PRIMARY KEY,
-	order_id   TEXT NOT NULL,
-	checkout   TEXT NOT NULL,
-	status     TEXT NOT NULL,
-	created_at TEXT NOT NULL,
-	expires_at TEXT NOT NULL,
-	payment_id TEXT NOT NULL DEFAULT '',
-	method     TEXT NOT NULL DEFAULT '',
-	event_id   TEXT NOT NULL DEFAULT '',
-	paid_at    TEXT NOT NULL DEFAULT ''
-)`
-
 // SQLStore is a SessionStore in a SQL database (the app's own), in its own table
 // sandbox_sessions, the way an external gateway keeps its own storage.
 type SQLStore struct {
@@ -39,34 +26,11 @@ type SQLStore struct {
 // nothing of fn is applied. fn must not commit or roll back tx.
 type WriteFunc func(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error
 
-// NewSQLStore returns a store that reads and writes db itself (one transaction per write),
-// creating the sandbox_sessions table if it does not exist.
-func NewSQLStore(ctx context.Context, db *sql.DB) (*SQLStore, error) {
-	return NewSQLStoreIn(ctx, db, func(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		if err := fn(ctx, tx); err != nil {
-			return err
-		}
-		return tx.Commit()
-	})
-}
-
 // NewSQLStoreIn returns a store that reads from read and writes through write (the app passes
-// its batching writer, store.DB.Write, and its read pool, store.DB.Reader), creating the
-// sandbox_sessions table if it does not exist.
-func NewSQLStoreIn(ctx context.Context, read *sql.DB, write WriteFunc) (*SQLStore, error) {
-	err := write(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, sqlSchema)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("create sandbox_sessions: %w", err)
-	}
-	return &SQLStore{read: read, write: write}, nil
+// its batching writer, store.DB.Write, and its read pool, store.DB.Reader). The sandbox_sessions
+// table is the app's migrations' (00611).
+func NewSQLStoreIn(read *sql.DB, write WriteFunc) *SQLStore {
+	return &SQLStore{read: read, write: write}
 }
 
 // CreateSession saves a new pending session. Returns ECONFLICT when its ID is taken.
