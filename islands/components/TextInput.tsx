@@ -1,6 +1,6 @@
 // Text input with a floating placeholder that is the field's <label>, an optional password
 // show/hide toggle, digits-only filtering and paste blocking (SPEC.md "Form pieces").
-import { useState, type ClipboardEvent, type ReactNode } from 'react';
+import { useState, type SyntheticEvent, type ReactNode } from 'react';
 import { digits } from './api';
 
 /** TextInputProps configure one labelled input. */
@@ -37,7 +37,7 @@ export function TextInput(p: TextInputProps) {
   const change = (raw: string) => {
     p.onChange(p.numeric ? raw.replace(/[^0-9.,]+/g, '') : numeric ? digits(raw) : raw);
   };
-  const block = (e: ClipboardEvent) => {
+  const block = (e: SyntheticEvent<HTMLInputElement>) => {
     if (p.noPaste) e.preventDefault();
   };
   return (
