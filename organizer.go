@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Organization member roles (PRODUCT.md "Roles").
@@ -53,6 +54,37 @@ func ValidTokenRole(role string) bool { return role == MemberManager || role == 
 
 // RoleAllows reports whether a member with role may take action.
 func RoleAllows(role, action string) bool { return slices.Contains(roleActions[role], action) }
+
+// lookAlikeFold maps characters often swapped for one another in names to one letter.
+var lookAlikeFold = strings.NewReplacer("0", "o", "1", "l", "i", "l", "|", "l", "!", "l", "3", "e", "4", "a", "@", "a", "5", "s", "$", "s", "7", "t", "8", "b", "rn", "m", "vv", "w")
+
+// NameKey is the form of an organization's name that look-alikes share: lower case, letters and
+// digits only, common swaps (0 for o, 1 or I for l, rn for m) folded.
+func NameKey(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '|' || r == '!' || r == '@' || r == '$' {
+			b.WriteRune(r)
+		}
+	}
+	return lookAlikeFold.Replace(b.String())
+}
+
+// LookAlikes returns, for an organization, the other organizations (and operator names) whose
+// names share its NameKey or contain the operator's name, so that the operator sees them before approving.
+func LookAlikes(o Organization, all []Organization) []string {
+	key := NameKey(o.Name)
+	var out []string
+	for _, other := range all {
+		if other.ID != o.ID && NameKey(other.Name) == key {
+			out = append(out, fmt.Sprintf("#%d %s", other.ID, other.Name))
+		}
+	}
+	if strings.Contains(key, NameKey("Palaro")) { // the operator writes news as "Palaro team"
+		out = append(out, "Palaro (the operator)")
+	}
+	return out
+}
 
 // Organization is a company or person running events on Palaro, with its approval state.
 type Organization struct {
