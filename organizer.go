@@ -55,6 +55,26 @@ func ValidTokenRole(role string) bool { return role == MemberManager || role == 
 // RoleAllows reports whether a member with role may take action.
 func RoleAllows(role, action string) bool { return slices.Contains(roleActions[role], action) }
 
+// TokenRole is the role an API token acts with: its own, narrowed to what its creator's current
+// member role allows (a manager token of a creator now at the gate acts as gate), or "" when
+// no role fits within both (the token then works for nothing).
+func TokenRole(tokenRole, creatorRole string) string {
+	within := func(role, limit string) bool {
+		for _, a := range roleActions[role] {
+			if !RoleAllows(limit, a) {
+				return false
+			}
+		}
+		return roleActions[role] != nil
+	}
+	for _, r := range []string{tokenRole, creatorRole, MemberGate, MemberBooth} {
+		if within(r, tokenRole) && within(r, creatorRole) {
+			return r
+		}
+	}
+	return ""
+}
+
 // lookAlikeFold maps characters often swapped for one another in names to one letter.
 var lookAlikeFold = strings.NewReplacer("0", "o", "1", "l", "i", "l", "|", "l", "!", "l", "3", "e", "4", "a", "@", "a", "5", "s", "$", "s", "7", "t", "8", "b", "rn", "m", "vv", "w")
 
@@ -642,8 +662,9 @@ type OrganizerService interface {
 	// ListAttendees returns every issued ticket of an event, by order.
 	ListAttendees(ctx context.Context, eventID int64) ([]Attendee, error)
 	// CreateToken creates an API token for an organization and returns its secret, shown once.
-	// Returns EINVALID for a bad role.
-	CreateToken(ctx context.Context, orgID int64, role, name, createdBy string) (string, *APIToken, error)
+	// creatorID is the member who creates it (0: the operator): the token works only while they are
+	// a member, with no more than their role allows. Returns EINVALID for a bad role.
+	CreateToken(ctx context.Context, orgID int64, role, name, createdBy string, creatorID int64) (string, *APIToken, error)
 	// ListTokens returns the organizations' tokens, newest first.
 	ListTokens(ctx context.Context, orgIDs []int64) ([]APIToken, error)
 	// RevokeToken revokes a token of one of the organizations. Returns ENOTFOUND.

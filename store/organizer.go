@@ -579,8 +579,9 @@ func tokenHash(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CreateToken creates an API token and returns its secret, which is not stored.
-func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, name, createdBy string) (string, *palaro.APIToken, error) {
+// CreateToken creates an API token tied to its creator (creatorID, 0 for the operator) and returns
+// its secret, which is not stored.
+func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, name, createdBy string, creatorID int64) (string, *palaro.APIToken, error) {
 	if !palaro.ValidTokenRole(role) {
 		return "", nil, &palaro.Error{Code: palaro.EINVALID, Message: "A token's role is manager or gate.",
 			Fields: map[string]string{palaro.FieldRole: "A token's role is manager or gate."}}
@@ -595,8 +596,12 @@ func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, n
 	secret := tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
 	tok, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.APIToken, error) {
 		now := s.db.Now()
-		id, err := insertID(ctx, tx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, tokenHash(secret), orgID, role, name, createdBy, formatTime(now))
+		var creator any
+		if creatorID != 0 {
+			creator = creatorID
+		}
+		id, err := insertID(ctx, tx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_by_user_id, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, tokenHash(secret), orgID, role, name, createdBy, creator, formatTime(now))
 		if err != nil {
 			return nil, err
 		}
@@ -671,7 +676,8 @@ func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, toke
 	})
 }
 
-// AuthenticateToken returns the caller a live token of an approved organization stands for.
+// AuthenticateToken returns the caller a live token of an approved organization stands for: a
+// member's token only while they are a member of its organization, with its role narrowed to theirs.
 func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string) (*palaro.Caller, error) {
 	unauthorized := palaro.Errorf(palaro.EUNAUTHORIZED, "The API token is missing, unknown or revoked.")
 	if !strings.HasPrefix(secret, tokenPrefix) || len(secret) > 100 {
@@ -680,13 +686,24 @@ func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string)
 	var c palaro.Caller
 	var m palaro.Membership
 	var used sql.NullString
-	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at
-		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
-		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &used)
+	var creator sql.NullInt64
+	var creatorRole sql.NullString
+	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at,
+		t.created_by_user_id, m.role
+		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id
+		LEFT JOIN organizer_members m ON m.organizer_id = t.organizer_id AND m.user_id = t.created_by_user_id
+		WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
+		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &used,
+		&creator, &creatorRole)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, unauthorized
 	} else if err != nil {
 		return nil, err
+	}
+	if creator.Valid {
+		if m.Role = palaro.TokenRole(m.Role, creatorRole.String); m.Role == "" {
+			return nil, unauthorized // its creator left the organization, or holds no role the token may act with
+		}
 	}
 	c.Memberships = []palaro.Membership{m}
 	// The console shows when a token was last used, to the hour: one write per token and hour at most.

@@ -99,7 +99,7 @@ func tokensCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerService
 		}
 		return fmt.Errorf("%s owns several organizations; choose one with --organization: %s", termSafe(*email), strings.Join(ids, ", "))
 	}
-	secret, tok, err := svc.CreateToken(ctx, owned[0].ID, *role, *name, "operator")
+	secret, tok, err := svc.CreateToken(ctx, owned[0].ID, *role, *name, "operator", 0)
 	if err != nil {
 		return err
 	}
