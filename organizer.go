@@ -706,7 +706,19 @@ type OrganizerComposer interface {
 	OrderConfirmation(o *Order) Message
 	// TeamInvitation invites an address to join an organization, with the link carrying token.
 	TeamInvitation(org, role, invitedBy, email, token string) Message
+	// TransferDone tells the old or the new holder that ticket t was reissued to t.Email.
+	TransferDone(t *Ticket, to, fromEmail string) Message
+	// TicketCancelled tells an address (the holder's, or the buyer's) that the organizer cancelled ticket t.
+	TicketCancelled(t *Ticket, to string) Message
+	// OrderRefunded tells the buyer that the organizer marked order o refunded and cancelled its tickets.
+	OrderRefunded(o *Order) Message
 }
+
+// Message kinds of the organizer console's order actions.
+const (
+	MessageTicketCancelled = "ticket_cancelled" // to the holder (and the buyer) of a ticket the organizer cancelled
+	MessageOrderRefunded   = "order_refunded"   // to the buyer of an order the organizer marked refunded
+)
 
 // SalesDay is one day of an event's sales, in Manila.
 type SalesDay struct {
