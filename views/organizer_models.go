@@ -209,6 +209,8 @@ type OrgOrderView struct {
 	Actions []OrgAction
 	Tickets []OrgTicketRow
 	Error   string
+	// Note is said under the actions (what 'Mark refunded' does not do).
+	Note string
 }
 
 // OrgRefundsView is an event's refund queue.
