@@ -199,6 +199,10 @@ const (
 	EventPublished = "published"
 )
 
+// MsgPublishNeedsTicketTypes refuses to publish an event without ticket types (and warns on its
+// console page while it has none).
+const MsgPublishNeedsTicketTypes = "Add a ticket type before you publish: buyers would find nothing to buy."
+
 // OrganizerStatus is how the console and the organizer API name an event status.
 func OrganizerStatus(status string) string {
 	if status == EventScheduled {

@@ -236,11 +236,19 @@ func codeTaken() error {
 		Fields: map[string]string{palaro.FieldCode: palaro.MsgEventCodeTaken}}
 }
 
-// CreateEvent adds an event to an organization.
+// errNoTicketTypes refuses to publish an event that has nothing to sell.
+var errNoTicketTypes = &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgPublishNeedsTicketTypes,
+	Fields: map[string]string{palaro.FieldStatus: palaro.MsgPublishNeedsTicketTypes}}
+
+// CreateEvent adds an event to an organization, as a draft or postponed or cancelled: it is
+// published once it has a ticket type.
 func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
+	}
+	if palaro.ParseOrganizerStatus(in.Status) == palaro.EventScheduled {
+		return nil, errNoTicketTypes // a new event has none yet
 	}
 	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
 		now := s.db.Now()
@@ -274,7 +282,7 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	})
 }
 
-// UpdateEvent replaces an event's details.
+// UpdateEvent replaces an event's details; a draft is published only when it has a ticket type.
 func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
@@ -292,6 +300,15 @@ func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor
 		before, err := findAnyEvent(ctx, tx, oldCode)
 		if err != nil {
 			return nil, err
+		}
+		if before.Status == palaro.EventDraft && palaro.ParseOrganizerStatus(in.Status) == palaro.EventScheduled {
+			var types int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM ticket_types WHERE event_id = ?`, eventID).Scan(&types); err != nil {
+				return nil, err
+			}
+			if types == 0 {
+				return nil, errNoTicketTypes
+			}
 		}
 		if venueID, err = saveVenue(ctx, tx, venueID, in.Venue); err != nil {
 			return nil, err

@@ -145,6 +145,8 @@ type OrgEventView struct {
 	Links       []Link
 	Actions     []OrgAction
 	Audit       []OrgAuditRow
+	// Warning says what keeps the event from selling (no ticket types yet).
+	Warning string
 }
 
 // OrgOrderRow is one order in the console's order search.
