@@ -268,7 +268,7 @@ func noticeText(key string) string {
 	case "invited":
 		return "The invitation is on its way."
 	case "removed":
-		return "Removed from the team."
+		return "Removed from the team. The API tokens they created are revoked."
 	case "joined":
 		return "You joined the team."
 	case "resent":

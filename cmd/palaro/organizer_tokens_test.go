@@ -67,6 +67,8 @@ func TestOrganizerTokens_FollowTheirCreator(t *testing.T) {
 	require.Contains(t, body, remove)
 	status, _ = owner.post(remove, url.Values{})
 	require.Equal(t, http.StatusSeeOther, status)
+	_, body = owner.get("/organizer/team?notice=removed")
+	require.Contains(t, body, "The API tokens they created are revoked.")
 	o, c, e = calls()
 	require.Equal(t, [3]int{401, 401, 401}, [3]int{o, c, e}, "removing the member ends their token")
 	_, body = owner.get("/organizer/tokens")
