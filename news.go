@@ -22,6 +22,8 @@ type Article struct {
 	CoverURL   string   `json:"coverUrl"`
 	EventCodes []string `json:"eventCodes"`
 	Author     string   `json:"author"`
+	// OrganizationID is the organization that owns the article (it alone edits it); 0 is the operator's.
+	OrganizationID int64 `json:"-"`
 	// Draft keeps the article off /news until it is published (its publication time is then).
 	Draft       bool      `json:"draft"`
 	PublishedAt time.Time `json:"publishedAt"`
@@ -75,11 +77,13 @@ type NewsService interface {
 	ListArticles(ctx context.Context, limit int) ([]Article, error)
 	// FindArticle returns an article by slug. Returns ENOTFOUND.
 	FindArticle(ctx context.Context, slug string) (*Article, error)
-	// ArticlesBy returns every article, drafts included, newest first: of one author, or all when author is "".
-	ArticlesBy(ctx context.Context, author string) ([]Article, error)
+	// ArticlesBy returns every article, drafts included, newest first: of one organization, or all
+	// (the operator's and every organization's) when organizationID is 0.
+	ArticlesBy(ctx context.Context, organizationID int64) ([]Article, error)
 	// FindAnyArticle returns an article by slug, draft or not, for editing. Returns ENOTFOUND.
 	FindAnyArticle(ctx context.Context, slug string) (*Article, error)
-	// SaveArticle creates or updates (by slug) an article. Returns EINVALID.
+	// SaveArticle creates or updates (by slug) an article; it replaces only an article of the same
+	// owner (a.OrganizationID), and keeps that owner. Returns EINVALID, ECONFLICT (slug of another owner).
 	SaveArticle(ctx context.Context, a Article) (*Article, error)
 	// PartnerPage returns the partner page named "home" or "promo". Returns ENOTFOUND.
 	PartnerPage(ctx context.Context, name string) (*PartnerPage, error)

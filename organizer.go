@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Organization member roles (PRODUCT.md "Roles").
@@ -53,6 +54,57 @@ func ValidTokenRole(role string) bool { return role == MemberManager || role == 
 
 // RoleAllows reports whether a member with role may take action.
 func RoleAllows(role, action string) bool { return slices.Contains(roleActions[role], action) }
+
+// TokenRole is the role an API token acts with: its own, narrowed to what its creator's current
+// member role allows (a manager token of a creator now at the gate acts as gate), or "" when
+// no role fits within both (the token then works for nothing).
+func TokenRole(tokenRole, creatorRole string) string {
+	within := func(role, limit string) bool {
+		for _, a := range roleActions[role] {
+			if !RoleAllows(limit, a) {
+				return false
+			}
+		}
+		return roleActions[role] != nil
+	}
+	for _, r := range []string{tokenRole, creatorRole, MemberGate, MemberBooth} {
+		if within(r, tokenRole) && within(r, creatorRole) {
+			return r
+		}
+	}
+	return ""
+}
+
+// lookAlikeFold maps characters often swapped for one another in names to one letter.
+var lookAlikeFold = strings.NewReplacer("0", "o", "1", "l", "i", "l", "|", "l", "!", "l", "3", "e", "4", "a", "@", "a", "5", "s", "$", "s", "7", "t", "8", "b", "rn", "m", "vv", "w")
+
+// NameKey is the form of an organization's name that look-alikes share: lower case, letters and
+// digits only, common swaps (0 for o, 1 or I for l, rn for m) folded.
+func NameKey(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '|' || r == '!' || r == '@' || r == '$' {
+			b.WriteRune(r)
+		}
+	}
+	return lookAlikeFold.Replace(b.String())
+}
+
+// LookAlikes returns, for an organization, the other organizations (and operator names) whose
+// names share its NameKey or contain the operator's name, so that the operator sees them before approving.
+func LookAlikes(o Organization, all []Organization) []string {
+	key := NameKey(o.Name)
+	var out []string
+	for _, other := range all {
+		if other.ID != o.ID && NameKey(other.Name) == key {
+			out = append(out, fmt.Sprintf("#%d %s", other.ID, other.Name))
+		}
+	}
+	if strings.Contains(key, NameKey("Palaro")) { // the operator writes news as "Palaro team"
+		out = append(out, "Palaro (the operator)")
+	}
+	return out
+}
 
 // Organization is a company or person running events on Palaro, with its approval state.
 type Organization struct {
@@ -146,6 +198,10 @@ const (
 	EventDraft     = "draft"
 	EventPublished = "published"
 )
+
+// MsgPublishNeedsTicketTypes refuses to publish an event without ticket types (and warns on its
+// console page while it has none).
+const MsgPublishNeedsTicketTypes = "Add a ticket type before you publish: buyers would find nothing to buy."
 
 // OrganizerStatus is how the console and the organizer API name an event status.
 func OrganizerStatus(status string) string {
@@ -610,8 +666,9 @@ type OrganizerService interface {
 	// ListAttendees returns every issued ticket of an event, by order.
 	ListAttendees(ctx context.Context, eventID int64) ([]Attendee, error)
 	// CreateToken creates an API token for an organization and returns its secret, shown once.
-	// Returns EINVALID for a bad role.
-	CreateToken(ctx context.Context, orgID int64, role, name, createdBy string) (string, *APIToken, error)
+	// creatorID is the member who creates it (0: the operator): the token works only while they are
+	// a member, with no more than their role allows. Returns EINVALID for a bad role.
+	CreateToken(ctx context.Context, orgID int64, role, name, createdBy string, creatorID int64) (string, *APIToken, error)
 	// ListTokens returns the organizations' tokens, newest first.
 	ListTokens(ctx context.Context, orgIDs []int64) ([]APIToken, error)
 	// RevokeToken revokes a token of one of the organizations. Returns ENOTFOUND.
@@ -653,7 +710,19 @@ type OrganizerComposer interface {
 	OrderConfirmation(o *Order) Message
 	// TeamInvitation invites an address to join an organization, with the link carrying token.
 	TeamInvitation(org, role, invitedBy, email, token string) Message
+	// TransferDone tells the old or the new holder that ticket t was reissued to t.Email.
+	TransferDone(t *Ticket, to, fromEmail string) Message
+	// TicketCancelled tells an address (the holder's, or the buyer's) that the organizer cancelled ticket t.
+	TicketCancelled(t *Ticket, to string) Message
+	// OrderRefunded tells the buyer that the organizer marked order o refunded and cancelled its tickets.
+	OrderRefunded(o *Order) Message
 }
+
+// Message kinds of the organizer console's order actions.
+const (
+	MessageTicketCancelled = "ticket_cancelled" // to the holder (and the buyer) of a ticket the organizer cancelled
+	MessageOrderRefunded   = "order_refunded"   // to the buyer of an order the organizer marked refunded
+)
 
 // SalesDay is one day of an event's sales, in Manila.
 type SalesDay struct {

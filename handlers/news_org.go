@@ -19,14 +19,15 @@ var newsOrgRoutes = []orgRoute{
 	{http.MethodPost, "/organizer/news", palaro.ActionManageEvents, (*Server).orgSaveArticle, false},
 }
 
-// newsAuthor is the organization an organizer writes news as: the first approved one where they manage events.
-func newsAuthor(caller *palaro.Caller) string {
+// newsAuthor is the organization an organizer writes news as: the first approved one where they
+// manage events (false when there is none).
+func newsAuthor(caller *palaro.Caller) (palaro.Membership, bool) {
 	for _, m := range caller.Approved() {
 		if palaro.RoleAllows(m.Role, palaro.ActionManageEvents) {
-			return m.OrganizationName
+			return m, true
 		}
 	}
-	return ""
+	return palaro.Membership{}, false
 }
 
 // articleForm is the form that writes or edits an article, posted to action; the operator also sets the author.
@@ -107,7 +108,11 @@ func (s *Server) renderOrgNews(c *echo.Context, caller *palaro.Caller, a palaro.
 	if s.services.News == nil {
 		return echo.ErrNotFound
 	}
-	list, lerr := s.services.News.ArticlesBy(c.Request().Context(), newsAuthor(caller))
+	org, ok := newsAuthor(caller)
+	if !ok {
+		return palaro.Errorf(palaro.EFORBIDDEN, "You do not manage events in an approved organization.")
+	}
+	list, lerr := s.services.News.ArticlesBy(c.Request().Context(), org.OrganizationID)
 	if lerr != nil {
 		return lerr
 	}
@@ -128,7 +133,8 @@ func (s *Server) orgNewsPage(c *echo.Context, caller *palaro.Caller) error {
 	return s.renderOrgNews(c, caller, palaro.Article{}, nil)
 }
 
-// orgEditArticle opens one of the organization's articles in the form; another author's is a 404.
+// orgEditArticle opens one of the organization's articles in the form; another owner's (by id, not
+// by the author's name) is a 404.
 func (s *Server) orgEditArticle(c *echo.Context, caller *palaro.Caller) error {
 	if s.services.News == nil {
 		return echo.ErrNotFound
@@ -137,22 +143,27 @@ func (s *Server) orgEditArticle(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	if a.Author != newsAuthor(caller) {
+	if org, ok := newsAuthor(caller); !ok || a.OrganizationID != org.OrganizationID {
 		return palaro.Errorf(palaro.ENOTFOUND, "Article not found.")
 	}
 	return s.renderOrgNews(c, caller, *a, nil)
 }
 
-// orgSaveArticle saves an organizer's article: its linked events must be theirs, and a slug
-// already used by another author is refused.
+// orgSaveArticle saves an organizer's article as their organization (its name shown as the
+// author): its linked events must be theirs, and a slug of another owner's article is refused.
 func (s *Server) orgSaveArticle(c *echo.Context, caller *palaro.Caller) error {
 	ctx := c.Request().Context()
 	if s.services.News == nil {
 		return echo.ErrNotFound
 	}
-	a := articleFromForm(c, newsAuthor(caller))
+	org, ok := newsAuthor(caller)
+	if !ok {
+		return palaro.Errorf(palaro.EFORBIDDEN, "You do not manage events in an approved organization.")
+	}
+	a := articleFromForm(c, org.OrganizationName)
+	a.OrganizationID = org.OrganizationID
 	if old, err := s.services.News.FindAnyArticle(ctx, a.Slug); err == nil {
-		if old.Author != a.Author {
+		if old.OrganizationID != a.OrganizationID {
 			return s.renderOrgNews(c, caller, a, fieldFailure("slug", "This slug is taken: choose another."))
 		}
 		a.ID = old.ID

@@ -62,7 +62,7 @@ func operatorFrame(c *echo.Context, heading string) views.OrgFrame {
 }
 
 func (s *Server) renderOperatorNews(c *echo.Context, a palaro.Article, err error) error {
-	list, lerr := s.services.News.ArticlesBy(c.Request().Context(), "")
+	list, lerr := s.services.News.ArticlesBy(c.Request().Context(), 0)
 	if lerr != nil {
 		return lerr
 	}
@@ -94,12 +94,13 @@ func (s *Server) operatorEditArticle(c *echo.Context) error {
 	return s.renderOperatorNews(c, *a, nil)
 }
 
-// operatorSaveArticle saves any article; the operator may link any event.
+// operatorSaveArticle saves any article, which keeps its owner (an organization's stays theirs); the
+// operator may link any event.
 func (s *Server) operatorSaveArticle(c *echo.Context) error {
 	ctx := c.Request().Context()
 	a := articleFromForm(c, strings.TrimSpace(c.FormValue("author")))
 	if old, err := s.services.News.FindAnyArticle(ctx, a.Slug); err == nil {
-		a.ID = old.ID
+		a.ID, a.OrganizationID = old.ID, old.OrganizationID
 	}
 	if a.Author == "" {
 		return s.renderOperatorNews(c, a, fieldFailure("author", "Author is required."))

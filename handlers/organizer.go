@@ -268,7 +268,7 @@ func noticeText(key string) string {
 	case "invited":
 		return "The invitation is on its way."
 	case "removed":
-		return "Removed from the team."
+		return "Removed from the team. The API tokens they created are revoked."
 	case "joined":
 		return "You joined the team."
 	case "resent":
@@ -369,6 +369,12 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Unpublish (back to draft)", Action: base + "/status",
 			Hidden: [][2]string{{"status", palaro.EventDraft}}, Secondary: true})
 	}
+	if len(ev.TicketTypes) == 0 && (ev.Status == palaro.EventDraft || ev.Status == palaro.EventScheduled) {
+		v.Warning = palaro.MsgPublishNeedsTicketTypes
+		if ev.Status == palaro.EventScheduled {
+			v.Warning = "This event is public but has no ticket types: add one so that people can buy tickets."
+		}
+	}
 	v.Facts = [][2]string{{"Code", ev.Code}, {"Organization", ev.Organizer.Name}, {"Summary", ev.Summary},
 		{"Address", ev.Venue.Address}, {"Tags", tagList(ev.Tags)}}
 	now := s.Now()
@@ -400,6 +406,9 @@ func (s *Server) orgSetStatus(c *echo.Context, caller *palaro.Caller) error {
 	in := palaro.EventInputOf(ev)
 	in.Status = c.FormValue(palaro.FieldStatus)
 	if _, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in); err != nil {
+		if palaro.ErrorMessage(err) == palaro.MsgPublishNeedsTicketTypes {
+			return s.renderOrgEvent(c, caller, ev, "", statusOfForm(err)) // its warning says why
+		}
 		return err
 	}
 	s.eventsChanged()

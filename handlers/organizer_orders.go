@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,9 @@ func (s *Server) renderOrgOrder(c *echo.Context, caller *palaro.Caller, orderID 
 	base := "/organizer/events/" + ev.Code
 	href := base + "/orders/" + o.PublicID
 	v := views.OrgOrderView{Frame: orgFrame(c, caller, "Order "+o.PublicID), Status: o.Status}
+	if o.Status == palaro.OrderRefunded && o.Free() {
+		v.Status = "cancelled" // a free order whose tickets were all cancelled: nothing was given back
+	}
 	v.Frame.Back = views.Link{Label: "Orders", Href: base + "/orders"}
 	if errTicket == "" {
 		v.Error = formError(err)
@@ -66,6 +70,9 @@ func (s *Server) renderOrgOrder(c *echo.Context, caller *palaro.Caller, orderID 
 	}
 	if o.Status == palaro.OrderPaid && o.Total > 0 {
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Mark refunded (cancels its tickets)", Action: href + "/refunded", Secondary: true})
+	}
+	if o.Status == palaro.OrderRefund || (o.Status == palaro.OrderPaid && o.Total > 0) {
+		v.Note = notRefundedNote
 	}
 	for _, t := range o.Tickets {
 		row := views.OrgTicketRow{Code: t.Code, Status: t.Status, Holder: t.HolderName, Email: t.Email, Seat: t.Seat}
@@ -108,6 +115,23 @@ func (s *Server) orgResendTickets(c *echo.Context, caller *palaro.Caller) error 
 	return orderRedirect(c, ev.Code, c.Param("order"), "resent")
 }
 
+// confirmed reports whether a destructive action's form came from its confirmation step.
+func confirmed(c *echo.Context) bool { return c.FormValue("confirm") == "yes" }
+
+// confirmHidden is the hidden field of a confirmation step's button.
+var confirmHidden = [][2]string{{"confirm", "yes"}}
+
+// renderConfirm renders the confirmation step of a destructive console action.
+func (s *Server) renderConfirm(c *echo.Context, caller *palaro.Caller, question string, lines []string, confirm views.OrgAction, keep views.Link) error {
+	v := views.OrgConfirmView{Frame: orgFrame(c, caller, question), Lines: lines, Confirm: confirm, Keep: keep}
+	return render(c, http.StatusOK, views.OrgConfirm(s.orgPage(c, question), v))
+}
+
+// notRefundedNote says what 'Mark refunded' does not do, until refunds go through the payment provider.
+const notRefundedNote = "Palaro does not return the money: 'Mark refunded' records a refund you made yourself " +
+	"(through the payment provider's dashboard or by bank transfer). Refunds from the console are coming."
+
+// orgMarkRefunded marks an order refunded once confirmed; the first tap shows the confirmation step.
 func (s *Server) orgMarkRefunded(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
@@ -117,6 +141,20 @@ func (s *Server) orgMarkRefunded(c *echo.Context, caller *palaro.Caller) error {
 	o, err := s.services.Organizers.FindOrder(ctx, ev.ID, c.Param("order"))
 	if err != nil {
 		return err
+	}
+	if !confirmed(c) {
+		href := "/organizer/events/" + ev.Code + "/orders/" + o.PublicID
+		lines := []string{"Order " + o.PublicID + " of " + o.Email + ", " + o.Total.Display() + "."}
+		if o.Status == palaro.OrderPaid {
+			lines = append(lines, "Its "+strconv.Itoa(len(o.Tickets))+" ticket(s) are cancelled at once: they no longer admit anyone, "+
+				"and their places go back on sale. This cannot be undone.")
+		} else {
+			lines = append(lines, "It leaves the refund queue. This cannot be undone.")
+		}
+		lines = append(lines, notRefundedNote, "The buyer is told by e-mail.")
+		return s.renderConfirm(c, caller, "Mark this order refunded?", lines,
+			views.OrgAction{Label: "Mark refunded", Action: href + "/refunded", Hidden: confirmHidden},
+			views.Link{Label: "Keep the order as it is", Href: href})
 	}
 	if err := s.services.Organizers.MarkRefunded(ctx, ev.ID, o.PublicID, caller.Actor()); err != nil {
 		return err
@@ -146,16 +184,53 @@ func (s *Server) orgTicketEmail(c *echo.Context, caller *palaro.Caller) error {
 	return orderRedirect(c, ev.Code, order, "moved")
 }
 
+// orgCancelTicket cancels a ticket once confirmed; the first tap shows the confirmation step.
 func (s *Server) orgCancelTicket(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
-	if err := s.services.Organizers.CancelTicket(c.Request().Context(), ev.ID, c.Param("ticket"), caller.Actor()); err != nil {
+	ctx := c.Request().Context()
+	code, order := c.Param("ticket"), c.QueryParam("order")
+	if !confirmed(c) {
+		base := "/organizer/events/" + ev.Code
+		keep := views.Link{Label: "Keep the ticket", Href: base + "/orders"}
+		lines := []string{"It no longer admits anyone at the gate, and its place goes back on sale. This cannot be undone."}
+		action := base + "/tickets/" + url.PathEscape(code) + "/cancel"
+		if order != "" {
+			o, err := s.services.Organizers.FindOrder(ctx, ev.ID, order)
+			if err != nil {
+				return err
+			}
+			keep.Href, action = base+"/orders/"+o.PublicID, action+"?order="+url.QueryEscape(o.PublicID)
+			valid, holder := 0, ""
+			for _, t := range o.Tickets {
+				if t.Status == palaro.TicketValid || t.Status == palaro.TicketCheckedIn {
+					valid++
+				}
+				if strings.EqualFold(t.Code, code) {
+					holder = t.Email
+				}
+			}
+			if o.Status == palaro.OrderPaid && valid == 1 && !o.Free() {
+				lines = append(lines, "It is the order's last ticket: the order moves to the refund queue.")
+			}
+			switch {
+			case holder != "" && holder != o.Email:
+				lines = append(lines, "Its holder, "+holder+", and its buyer, "+o.Email+", are told by e-mail.")
+			case holder != "":
+				lines = append(lines, "Its holder, "+holder+", is told by e-mail.")
+			}
+		}
+		lines = append(lines, "Cancelling does not return the money: refund the buyer yourself if a refund is due.")
+		return s.renderConfirm(c, caller, "Cancel ticket "+code+"?", lines,
+			views.OrgAction{Label: "Cancel ticket " + code, Action: action, Hidden: confirmHidden}, keep)
+	}
+	if err := s.services.Organizers.CancelTicket(ctx, ev.ID, code, caller.Actor()); err != nil {
 		return err
 	}
 	s.eventsChanged() // the place is on sale again
-	if order := c.QueryParam("order"); order != "" {
+	if order != "" {
 		return orderRedirect(c, ev.Code, order, "cancelled")
 	}
 	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/orders?notice=cancelled")

@@ -56,7 +56,7 @@ func (s *Server) orgCreateToken(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	secret, _, err := s.services.Organizers.CreateToken(c.Request().Context(), orgID, role, name, caller.Actor())
+	secret, _, err := s.services.Organizers.CreateToken(c.Request().Context(), orgID, role, name, caller.Actor(), caller.UserID)
 	if _, ok := userFacing(err); ok {
 		return s.renderTokens(c, caller, "", tokenForm(caller, name, role, orgID, err), statusOfForm(err))
 	} else if err != nil {

@@ -29,3 +29,35 @@ func (c Composer) TeamInvitation(org, role, invitedBy, email, token string) pala
 	}
 	return c.message(palaro.MessageTeamInvitation, email, "Join "+org+" on Palaro", v)
 }
+
+// TicketCancelled tells the holder (or the buyer) of a ticket that the organizer cancelled it.
+func (c Composer) TicketCancelled(t *palaro.Ticket, to string) palaro.Message {
+	eventName := ticketEventName(t)
+	v := emailView{
+		Support: c.Support,
+		Title:   "Your ticket was cancelled",
+		Intro:   []string{"The organizer of " + eventName + " cancelled this ticket. It no longer admits anyone at the gate."},
+		Rows:    [][2]string{{"Ticket", t.TicketType.Name}, {"Code", t.Code}, {"Holder", t.Email}},
+		Outro: []string{"Cancelling a ticket does not by itself return what was paid for it: if a refund is due, the " +
+			"organizer makes it, and you get another e-mail when they mark the order refunded. Questions: write to us."},
+	}
+	return c.message(palaro.MessageTicketCancelled, to, "Your ticket for "+eventName+" was cancelled", v)
+}
+
+// OrderRefunded tells the buyer that the organizer marked their order refunded and cancelled its tickets.
+func (c Composer) OrderRefunded(o *palaro.Order) palaro.Message {
+	eventName := ""
+	if o.Event != nil {
+		eventName = o.Event.Name
+	}
+	v := emailView{
+		Support: c.Support,
+		Title:   "Your order was refunded",
+		Intro: []string{"The organizer of " + eventName + " marked your order refunded. Its tickets are cancelled: they " +
+			"no longer admit anyone at the gate."},
+		Rows: [][2]string{{"Order", o.PublicID}, {"Amount", o.Total.Display()}},
+		Outro: []string{"The organizer returns the money to you themselves, not through Palaro, so it can take a few " +
+			"days to reach you. If it does not arrive, write to us."},
+	}
+	return c.message(palaro.MessageOrderRefunded, o.Email, "Your order for "+eventName+" was refunded", v)
+}

@@ -20,13 +20,13 @@ var _ palaro.NewsService = (*NewsService)(nil)
 // NewNewsService returns the news service.
 func NewNewsService(db *DB) *NewsService { return &NewsService{db: db} }
 
-const articleColumns = `id, slug, title, summary, body, cover_url, event_codes, author, draft, published_at, updated_at FROM news_articles`
+const articleColumns = `id, slug, title, summary, body, cover_url, event_codes, author, coalesce(organization_id, 0), draft, published_at, updated_at FROM news_articles`
 
 func scanArticle(r rowScanner) (*palaro.Article, error) {
 	var a palaro.Article
 	var codes string
 	var pub, upd sql.NullString
-	if err := r.Scan(&a.ID, &a.Slug, &a.Title, &a.Summary, &a.Body, &a.CoverURL, &codes, &a.Author, &a.Draft, &pub, &upd); err != nil {
+	if err := r.Scan(&a.ID, &a.Slug, &a.Title, &a.Summary, &a.Body, &a.CoverURL, &codes, &a.Author, &a.OrganizationID, &a.Draft, &pub, &upd); err != nil {
 		return nil, err
 	}
 	if err := json.Unmarshal([]byte(codes), &a.EventCodes); err != nil {
@@ -78,10 +78,10 @@ func (s *NewsService) FindArticle(ctx context.Context, slug string) (*palaro.Art
 	return a, err
 }
 
-// ArticlesBy returns every article of an author (of all when author is ""), drafts included, newest first.
-func (s *NewsService) ArticlesBy(ctx context.Context, author string) ([]palaro.Article, error) {
-	return s.queryArticles(ctx, `SELECT `+articleColumns+` WHERE ? = '' OR author = ?
-		ORDER BY draft DESC, published_at DESC, id DESC LIMIT 500`, author, author)
+// ArticlesBy returns every article of an organization (of all when organizationID is 0), drafts included, newest first.
+func (s *NewsService) ArticlesBy(ctx context.Context, organizationID int64) ([]palaro.Article, error) {
+	return s.queryArticles(ctx, `SELECT `+articleColumns+` WHERE ? = 0 OR organization_id = ?
+		ORDER BY draft DESC, published_at DESC, id DESC LIMIT 500`, organizationID, organizationID)
 }
 
 // FindAnyArticle returns an article by slug, draft or not.
@@ -111,18 +111,38 @@ func (s *NewsService) SaveArticle(ctx context.Context, a palaro.Article) (*palar
 	})
 }
 
+// errSlugTaken refuses a save over an article of another owner.
+var errSlugTaken = &palaro.Error{Code: palaro.ECONFLICT, Message: "This slug is taken: choose another.",
+	Fields: map[string]string{"slug": "This slug is taken: choose another."}}
+
+// saveArticle inserts or updates the article with a's slug; an existing one is updated only when it
+// has a's owner (the upsert's WHERE, so two organizations cannot take one slug on either engine),
+// and keeps it.
 func saveArticle(ctx context.Context, tx *sql.Tx, a palaro.Article, now time.Time) error {
+	var org any
+	if a.OrganizationID != 0 {
+		org = a.OrganizationID
+	}
 	if a.PublishedAt.IsZero() {
 		a.PublishedAt = now
 	}
 	codes, _ := json.Marshal(append([]string{}, a.EventCodes...))
-	_, err := tx.ExecContext(ctx, `INSERT INTO news_articles (slug, title, summary, body, cover_url, event_codes, author, draft, published_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO UPDATE SET title = excluded.title, summary = excluded.summary,
+	res, err := tx.ExecContext(ctx, `INSERT INTO news_articles (slug, title, summary, body, cover_url, event_codes, author, organization_id, draft, published_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slug) DO UPDATE SET title = excluded.title, summary = excluded.summary,
 		body = excluded.body, cover_url = excluded.cover_url, event_codes = excluded.event_codes, author = excluded.author,
 		published_at = CASE WHEN news_articles.draft = 1 AND excluded.draft = 0 THEN ? ELSE news_articles.published_at END,
-		draft = excluded.draft, updated_at = excluded.updated_at`, a.Slug, a.Title, a.Summary, a.Body, a.CoverURL, string(codes), a.Author,
-		a.Draft, formatTime(a.PublishedAt), formatTime(now), formatTime(now))
-	return err
+		draft = excluded.draft, updated_at = excluded.updated_at
+		WHERE coalesce(news_articles.organization_id, 0) = coalesce(excluded.organization_id, 0)`, a.Slug, a.Title, a.Summary, a.Body, a.CoverURL, string(codes), a.Author,
+		org, a.Draft, formatTime(a.PublishedAt), formatTime(now), formatTime(now))
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return errSlugTaken
+	}
+	return nil
 }
 
 // PartnerPage returns the partner page named "home" or "promo".

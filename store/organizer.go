@@ -236,11 +236,19 @@ func codeTaken() error {
 		Fields: map[string]string{palaro.FieldCode: palaro.MsgEventCodeTaken}}
 }
 
-// CreateEvent adds an event to an organization.
+// errNoTicketTypes refuses to publish an event that has nothing to sell.
+var errNoTicketTypes = &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgPublishNeedsTicketTypes,
+	Fields: map[string]string{palaro.FieldStatus: palaro.MsgPublishNeedsTicketTypes}}
+
+// CreateEvent adds an event to an organization, as a draft or postponed or cancelled: it is
+// published once it has a ticket type.
 func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
+	}
+	if palaro.ParseOrganizerStatus(in.Status) == palaro.EventScheduled {
+		return nil, errNoTicketTypes // a new event has none yet
 	}
 	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
 		now := s.db.Now()
@@ -274,7 +282,7 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	})
 }
 
-// UpdateEvent replaces an event's details.
+// UpdateEvent replaces an event's details; a draft is published only when it has a ticket type.
 func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
@@ -292,6 +300,15 @@ func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor
 		before, err := findAnyEvent(ctx, tx, oldCode)
 		if err != nil {
 			return nil, err
+		}
+		if before.Status == palaro.EventDraft && palaro.ParseOrganizerStatus(in.Status) == palaro.EventScheduled {
+			var types int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM ticket_types WHERE event_id = ?`, eventID).Scan(&types); err != nil {
+				return nil, err
+			}
+			if types == 0 {
+				return nil, errNoTicketTypes
+			}
 		}
 		if venueID, err = saveVenue(ctx, tx, venueID, in.Venue); err != nil {
 			return nil, err
@@ -579,8 +596,9 @@ func tokenHash(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CreateToken creates an API token and returns its secret, which is not stored.
-func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, name, createdBy string) (string, *palaro.APIToken, error) {
+// CreateToken creates an API token tied to its creator (creatorID, 0 for the operator) and returns
+// its secret, which is not stored.
+func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, name, createdBy string, creatorID int64) (string, *palaro.APIToken, error) {
 	if !palaro.ValidTokenRole(role) {
 		return "", nil, &palaro.Error{Code: palaro.EINVALID, Message: "A token's role is manager or gate.",
 			Fields: map[string]string{palaro.FieldRole: "A token's role is manager or gate."}}
@@ -595,8 +613,12 @@ func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, n
 	secret := tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
 	tok, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.APIToken, error) {
 		now := s.db.Now()
-		id, err := insertID(ctx, tx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, tokenHash(secret), orgID, role, name, createdBy, formatTime(now))
+		var creator any
+		if creatorID != 0 {
+			creator = creatorID
+		}
+		id, err := insertID(ctx, tx, `INSERT INTO api_tokens (token_hash, organizer_id, role, name, created_by, created_by_user_id, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, tokenHash(secret), orgID, role, name, createdBy, creator, formatTime(now))
 		if err != nil {
 			return nil, err
 		}
@@ -671,7 +693,8 @@ func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, toke
 	})
 }
 
-// AuthenticateToken returns the caller a live token of an approved organization stands for.
+// AuthenticateToken returns the caller a live token of an approved organization stands for: a
+// member's token only while they are a member of its organization, with its role narrowed to theirs.
 func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string) (*palaro.Caller, error) {
 	unauthorized := palaro.Errorf(palaro.EUNAUTHORIZED, "The API token is missing, unknown or revoked.")
 	if !strings.HasPrefix(secret, tokenPrefix) || len(secret) > 100 {
@@ -680,13 +703,24 @@ func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string)
 	var c palaro.Caller
 	var m palaro.Membership
 	var used sql.NullString
-	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at
-		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
-		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &used)
+	var creator sql.NullInt64
+	var creatorRole sql.NullString
+	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at,
+		t.created_by_user_id, m.role
+		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id
+		LEFT JOIN organizer_members m ON m.organizer_id = t.organizer_id AND m.user_id = t.created_by_user_id
+		WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
+		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &used,
+		&creator, &creatorRole)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, unauthorized
 	} else if err != nil {
 		return nil, err
+	}
+	if creator.Valid {
+		if m.Role = palaro.TokenRole(m.Role, creatorRole.String); m.Role == "" {
+			return nil, unauthorized // its creator left the organization, or holds no role the token may act with
+		}
 	}
 	c.Memberships = []palaro.Membership{m}
 	// The console shows when a token was last used, to the hour: one write per token and hour at most.

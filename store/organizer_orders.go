@@ -30,7 +30,8 @@ func eventOrder(ctx context.Context, q querier, eventID int64, publicID string) 
 	return orders[0], nil
 }
 
-// ListRefundQueue returns the event's orders paid after their hold expired and not yet refunded.
+// ListRefundQueue returns the event's orders to refund (paid after their hold expired, or every
+// ticket cancelled) and not yet refunded.
 func (s *OrganizerService) ListRefundQueue(ctx context.Context, eventID int64) ([]*palaro.Order, error) {
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
@@ -42,7 +43,8 @@ func (s *OrganizerService) ListRefundQueue(ctx context.Context, eventID int64) (
 
 // MarkRefunded moves a refund-queue or paid order to refunded, in the batching writer: a paid
 // order's tickets are cancelled (the gate reads them so), the ticket type gets back the capacity of
-// those still valid or checked in, and its seats go back on sale.
+// those still valid or checked in, and its seats go back on sale. The buyer is e-mailed. It
+// records a refund made outside Palaro: no money moves here.
 func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publicID, actor string) error {
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var id, typeID int64
@@ -79,6 +81,15 @@ func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publ
 		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'refunded', refunded_at = ? WHERE id = ?`,
 			formatTime(s.db.Now()), id); err != nil {
 			return err
+		}
+		if s.composer != nil {
+			o, err := eventOrder(ctx, tx, eventID, publicID)
+			if err != nil {
+				return err
+			}
+			if err := enqueue(ctx, tx, s.composer.OrderRefunded(o), "", s.db.Now()); err != nil {
+				return err
+			}
 		}
 		return s.auditEvent(ctx, tx, eventID, actor, "order "+publicID+" marked refunded",
 			palaro.AuditDetail(map[string]any{"from": status, "ticketsCancelled": cancelled}))
@@ -124,27 +135,45 @@ func eventTicket(ctx context.Context, tx *sql.Tx, eventID int64, code string) (i
 	return
 }
 
-// ChangeTicketEmail moves a ticket of the event to another e-mail address.
+// ChangeTicketEmail moves a ticket of the event to another e-mail address as a buyer's confirmed
+// transfer does (moveTicket): reissued with a new code, link and QR code, the old ones void, its
+// open transfers voided and both addresses e-mailed.
 func (s *OrganizerService) ChangeTicketEmail(ctx context.Context, eventID int64, code, newEmail, actor string) error {
 	email, err := palaro.CheckEmail(newEmail)
 	if err != nil {
 		return err
 	}
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		id, _, _, _, _, old, err := eventTicket(ctx, tx, eventID, code)
+		id, _, _, _, status, old, err := eventTicket(ctx, tx, eventID, code)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tickets SET email = ? WHERE id = ?`, email, id); err != nil {
+		if status != palaro.TicketValid {
+			return palaro.Errorf(palaro.EINVALID, "Only a valid ticket can be moved; this one is %s.", strings.ReplaceAll(status, "_", " "))
+		}
+		if old == email {
+			return &palaro.Error{Code: palaro.EINVALID, Message: "This ticket is already registered to " + email + ".",
+				Fields: map[string]string{palaro.FieldEmail: "This ticket is already registered to " + email + "."}}
+		}
+		tickets, err := queryTickets(ctx, tx, newRefCache(), `t.id = ?`, id)
+		if err != nil || len(tickets) == 0 {
+			return cmpErr(err, "ticket vanished")
+		}
+		var composer transferDoneComposer
+		if s.composer != nil {
+			composer = s.composer
+		}
+		if err := moveTicket(ctx, tx, composer, tickets[0], email, s.db.Now()); err != nil {
 			return err
 		}
-		return s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" moved to another e-mail",
+		return s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" moved to another e-mail and reissued as "+tickets[0].Code,
 			palaro.AuditDetail(map[string]string{"from": old, "to": email}))
 	})
 }
 
 // CancelTicket cancels a valid ticket of the event: it no longer admits anyone, and its place
-// (and seat) go back on sale. It is a unit of the batching writer, like the sales it undoes.
+// (and seat) go back on sale; the holder and the buyer are e-mailed, and an order left with no
+// ticket that admits anyone moves to the refund queue. It is a unit of the batching writer, like the sales it undoes.
 func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code, actor string) error {
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		id, orderID, typeID, seat, status, _, err := eventTicket(ctx, tx, eventID, code)
@@ -168,6 +197,34 @@ func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code
 		}
 		if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
 			return err // the place goes to the waiting list first
+		}
+		// A paid order left without a ticket that admits anyone is no longer shown as paid: it goes
+		// to the refund queue (a free one, with nothing to give back, is closed as refunded).
+		now := formatTime(s.db.Now())
+		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = CASE WHEN total = 0 THEN 'refunded' ELSE 'refund' END,
+			refunded_at = CASE WHEN total = 0 THEN ? ELSE refunded_at END
+			WHERE id = ? AND status = 'paid' AND NOT EXISTS (SELECT 1 FROM tickets WHERE order_id = ? AND status IN ('valid', 'checked_in'))`,
+			now, orderID, orderID); err != nil {
+			return err
+		}
+		if s.composer != nil {
+			tickets, err := queryTickets(ctx, tx, newRefCache(), `t.id = ?`, id)
+			if err != nil || len(tickets) == 0 {
+				return cmpErr(err, "ticket vanished")
+			}
+			var buyer string
+			if err := tx.QueryRowContext(ctx, `SELECT email FROM orders WHERE id = ?`, orderID).Scan(&buyer); err != nil {
+				return err
+			}
+			to := []string{tickets[0].Email}
+			if buyer != tickets[0].Email {
+				to = append(to, buyer) // a ticket moved to someone else: its buyer is told too
+			}
+			for _, addr := range to {
+				if err := enqueue(ctx, tx, s.composer.TicketCancelled(tickets[0], addr), "", s.db.Now()); err != nil {
+					return err
+				}
+			}
 		}
 		return s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" cancelled", "")
 	})

@@ -132,7 +132,8 @@ func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, u
 	})
 }
 
-// RemoveMember removes a person from an organization, never its last owner.
+// RemoveMember removes a person from an organization, never its last owner, and revokes the API
+// tokens they created for it.
 func (s *OrganizerService) RemoveMember(ctx context.Context, orgID, userID int64, actor string) error {
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var role string
@@ -152,6 +153,10 @@ func (s *OrganizerService) RemoveMember(ctx context.Context, orgID, userID int64
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM organizer_members WHERE organizer_id = ? AND user_id = ?`, orgID, userID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ? WHERE organizer_id = ? AND created_by_user_id = ?
+		AND revoked_at IS NULL`, formatTime(s.db.Now()), orgID, userID); err != nil {
 			return err
 		}
 		return nil

@@ -86,11 +86,14 @@ CREATE TABLE api_tokens (
     created_at text NOT NULL,
     last_used_at text,
     revoked_at text,
+    created_by_user_id bigint,
     CONSTRAINT api_tokens_role_check CHECK ((role = ANY (ARRAY['manager'::text, 'gate'::text]))),
+    CONSTRAINT api_tokens_created_by_user_id_fkey FOREIGN KEY (created_by_user_id) REFERENCES users(id) ON DELETE CASCADE,
     CONSTRAINT api_tokens_organizer_id_fkey FOREIGN KEY (organizer_id) REFERENCES organizers(id) ON DELETE CASCADE,
     CONSTRAINT api_tokens_pkey PRIMARY KEY (id),
     CONSTRAINT api_tokens_token_hash_key UNIQUE (token_hash)
 );
+CREATE INDEX api_tokens_creator ON api_tokens USING btree (organizer_id, created_by_user_id);
 CREATE INDEX api_tokens_organizer ON api_tokens USING btree (organizer_id);
 
 CREATE TABLE app_secrets (
@@ -267,9 +270,12 @@ CREATE TABLE news_articles (
     published_at text NOT NULL,
     updated_at text NOT NULL,
     draft bigint DEFAULT 0 NOT NULL,
+    organization_id bigint,
+    CONSTRAINT news_articles_organization_id_fkey FOREIGN KEY (organization_id) REFERENCES organizers(id),
     CONSTRAINT news_articles_pkey PRIMARY KEY (id),
     CONSTRAINT news_articles_slug_key UNIQUE (slug)
 );
+CREATE INDEX news_articles_organization ON news_articles USING btree (organization_id);
 CREATE INDEX news_articles_published ON news_articles USING btree (published_at);
 
 CREATE TABLE operators (

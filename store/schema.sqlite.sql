@@ -66,7 +66,7 @@ CREATE TABLE api_tokens (
     created_at   TEXT NOT NULL,
     last_used_at TEXT,
     revoked_at   TEXT
-);
+, created_by_user_id INTEGER REFERENCES users (id) ON DELETE CASCADE);
 
 CREATE TABLE app_secrets (
     name       TEXT PRIMARY KEY,
@@ -202,7 +202,7 @@ CREATE TABLE news_articles (
     author       TEXT NOT NULL DEFAULT '',
     published_at TEXT NOT NULL,
     updated_at   TEXT NOT NULL
-, draft INTEGER NOT NULL DEFAULT 0);
+, draft INTEGER NOT NULL DEFAULT 0, organization_id INTEGER REFERENCES organizers (id));
 
 CREATE TABLE operators (
     user_id    INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
@@ -559,6 +559,8 @@ CREATE INDEX activity_visits_participant ON activity_visits (participant_id, cre
 
 CREATE INDEX add_ons_event ON add_ons (event_id);
 
+CREATE INDEX api_tokens_creator ON api_tokens (organizer_id, created_by_user_id);
+
 CREATE INDEX api_tokens_organizer ON api_tokens (organizer_id);
 
 CREATE INDEX audit_log_event ON audit_log (event_id, id);
@@ -576,6 +578,8 @@ CREATE INDEX events_ends_at ON events (ends_at);
 CREATE INDEX events_starts_at ON events (starts_at);
 
 CREATE INDEX mobile_changes_user ON mobile_changes (user_id, id);
+
+CREATE INDEX news_articles_organization ON news_articles (organization_id);
 
 CREATE INDEX news_articles_published ON news_articles (published_at);
 

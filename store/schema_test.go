@@ -43,7 +43,27 @@ func TestSchema_MatchesMigrations(t *testing.T) {
 	}
 	want, err := os.ReadFile(file)
 	require.NoError(t, err, "store/%s is missing: run %s", file, command)
-	require.Equal(t, string(want), got, "store/%s is out of date: run %s and commit it", file, command)
+	if string(want) != got {
+		t.Fatalf("store/%s is out of date: run %s and commit it\n%s", file, command, firstDifference(string(want), got))
+	}
+}
+
+// firstDifference names the first line where the checked-in schema and the migrated one differ.
+func firstDifference(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	for i := 0; i < max(len(w), len(g)); i++ {
+		var a, b string
+		if i < len(w) {
+			a = w[i]
+		}
+		if i < len(g) {
+			b = g[i]
+		}
+		if a != b {
+			return fmt.Sprintf("line %d:\n  file:       %q\n  migrations: %q", i+1, a, b)
+		}
+	}
+	return ""
 }
 
 // dumpSQLiteSchema lists SQLite's tables, indexes and triggers as SQLite keeps their statements,

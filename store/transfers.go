@@ -117,29 +117,47 @@ func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, 
 			tr.Status = palaro.TransferAwaitingReceipt
 			return &tr.TicketTransfer, nil
 		}
-		t := tr.Ticket
-		if err := reissueTicket(ctx, tx, t, tr.ToEmail); err != nil {
-			return nil, err
-		}
 		if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'done', receipt_hash = NULL, updated_at = ?
 		WHERE id = ?`, formatTime(now), tr.id); err != nil {
 			return nil, err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'void', consent_hash = NULL,
-		receipt_hash = NULL, updated_at = ? WHERE ticket_id = ? AND status IN ('awaiting_holder', 'awaiting_receipt')`,
-			formatTime(now), t.ID); err != nil {
+		if err := moveTicket(ctx, tx, s.composer, tr.Ticket, tr.ToEmail, now); err != nil {
 			return nil, err
-		}
-		if s.composer != nil {
-			for _, to := range []string{tr.FromEmail, tr.ToEmail} {
-				if err := enqueue(ctx, tx, s.composer.TransferDone(t, to, tr.FromEmail), "", now); err != nil {
-					return nil, err
-				}
-			}
 		}
 		tr.Status = palaro.TransferDone
 		return &tr.TicketTransfer, nil
 	})
+}
+
+// transferDoneComposer writes the e-mails of a completed ticket move (palaro.Composer and
+// palaro.OrganizerComposer both do).
+type transferDoneComposer interface {
+	TransferDone(t *palaro.Ticket, to, fromEmail string) palaro.Message
+}
+
+// moveTicket completes a ticket's move to email, for a buyer's confirmed transfer and for an
+// organizer's change alike: the ticket is reissued there (new public id, code and QR code, so its
+// old link stops working), its other open transfers are voided and both addresses are e-mailed
+// (when composer is not nil).
+func moveTicket(ctx context.Context, tx *sql.Tx, composer transferDoneComposer, t *palaro.Ticket, email string, now time.Time) error {
+	from := t.Email
+	if err := reissueTicket(ctx, tx, t, email); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE ticket_transfers SET status = 'void', consent_hash = NULL,
+		receipt_hash = NULL, updated_at = ? WHERE ticket_id = ? AND status IN ('awaiting_holder', 'awaiting_receipt')`,
+		formatTime(now), t.ID); err != nil {
+		return err
+	}
+	if composer == nil {
+		return nil
+	}
+	for _, to := range []string{from, email} {
+		if err := enqueue(ctx, tx, composer.TransferDone(t, to, from), "", now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // reissueTicket gives a ticket to email under a new public id and a new code, so its old link,

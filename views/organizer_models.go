@@ -145,6 +145,8 @@ type OrgEventView struct {
 	Links       []Link
 	Actions     []OrgAction
 	Audit       []OrgAuditRow
+	// Warning says what keeps the event from selling (no ticket types yet).
+	Warning string
 }
 
 // OrgOrderRow is one order in the console's order search.
@@ -209,6 +211,8 @@ type OrgOrderView struct {
 	Actions []OrgAction
 	Tickets []OrgTicketRow
 	Error   string
+	// Note is said under the actions (what 'Mark refunded' does not do).
+	Note string
 }
 
 // OrgRefundsView is an event's refund queue.

@@ -28,6 +28,9 @@ func newsCommand(ctx context.Context, w io.Writer, news palaro.NewsService, cmd 
 		if err := read(args[1], &a); err != nil {
 			return err
 		}
+		if old, err := news.FindAnyArticle(ctx, a.Slug); err == nil {
+			a.OrganizationID = old.OrganizationID // an organization's article stays theirs
+		}
 		saved, err := news.SaveArticle(ctx, a)
 		if err != nil {
 			return fmt.Errorf("%s %v", palaro.ErrorMessage(err), fieldsOf(err))

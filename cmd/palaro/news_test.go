@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -113,4 +114,67 @@ func TestOrganizerNews(t *testing.T) {
 	status, page = org.post("/organizer/news", form)
 	require.Equal(t, http.StatusUnprocessableEntity, status)
 	require.Contains(t, page, "This slug is taken")
+}
+
+// registeredOrganizer registers an organization named name through /register/organizer, has the
+// operator approve it and returns its owner, signed in, with what the pending list and the
+// approval printed.
+func registeredOrganizer(t *testing.T, a *testApp, email, username, name, mobile string) (v *httpVisitor, pending, approved string) {
+	t.Helper()
+	v = newVisitor(t, a)
+	v.get("/register/organizer")
+	status, body := v.post("/register/organizer", url.Values{"email": {email}, "username": {username},
+		"name": {"Ana Santos"}, "organization": {name}, "mobileNumber": {mobile},
+		"password": {"Kalaro2026"}, "repeatPassword": {"Kalaro2026"}})
+	require.Equal(t, http.StatusSeeOther, status, body)
+	var out bytes.Buffer
+	svc := store.NewOrganizerService(a.db, nil)
+	require.NoError(t, organizersCommand(context.Background(), &out, svc, []string{"--pending"}))
+	pending = out.String()
+	out.Reset()
+	require.NoError(t, organizersCommand(context.Background(), &out, svc, []string{"approve", email}))
+	approved = out.String()
+	status, _ = v.get("/organizer")
+	require.Equal(t, http.StatusOK, status)
+	return v, pending, approved
+}
+
+// TestOrganizerNews_OwnedByID: an organization registered under the name the operator's articles
+// show ("Palaro team"), or under another organization's name, neither lists, opens nor overwrites
+// their articles: an article belongs to its organization's id, not to a name.
+func TestOrganizerNews_OwnedByID(t *testing.T) {
+	a := startApp(t)
+	rival := signedIn(t, a, store.DemoRivalEmail)
+	rival.get("/organizer/news")
+	status, _ := rival.post("/organizer/news", url.Values{"slug": {"rival-cup-news"}, "title": {"Rival cup news"}, "body": {"By the rival"}})
+	require.Equal(t, http.StatusSeeOther, status)
+
+	for i, name := range []string{"Palaro team", "Rival Gaming Co.", "RivaI Gaming Co"} {
+		imp, pending, approved := registeredOrganizer(t, a, fmt.Sprintf("imp%d@kalaro.ph", i), fmt.Sprintf("imp%d", i), name, fmt.Sprintf("0917123499%d", i))
+		like := []string{"Palaro (the operator)", "#90 Rival Gaming Co.", "#90 Rival Gaming Co."}[i]
+		require.Contains(t, pending, like, "the pending list shows the look-alike")
+		require.Contains(t, approved, "Its name looks like "+like)
+		_, list := imp.get("/organizer/news")
+		require.NotContains(t, list, "how-the-leaderboard-works", "%s: the operator's articles are not listed", name)
+		require.NotContains(t, list, "rival-cup-news", "%s: the rival's articles are not listed", name)
+		for _, slug := range []string{"how-the-leaderboard-works", "rival-cup-news"} {
+			status, _ := imp.get("/organizer/news/" + slug)
+			require.Equal(t, http.StatusNotFound, status, "%s opens %s", name, slug)
+			status, page := imp.post("/organizer/news", url.Values{"slug": {slug}, "title": {"Taken over"}, "body": {"Not yours"}})
+			require.Equal(t, http.StatusUnprocessableEntity, status, "%s saves over %s", name, slug)
+			require.Contains(t, page, "This slug is taken")
+		}
+		status, _ = imp.post("/organizer/news", url.Values{"slug": {fmt.Sprintf("imp-%d", i)}, "title": {"Our own"}, "body": {"Ours"}})
+		require.Equal(t, http.StatusSeeOther, status)
+		_, list = imp.get("/organizer/news")
+		require.Contains(t, list, fmt.Sprintf(`href="/organizer/news/imp-%d"`, i))
+	}
+	_, page := newVisitor(t, a).get("/news/how-the-leaderboard-works")
+	require.NotContains(t, page, "Taken over")
+	_, page = newVisitor(t, a).get("/news/rival-cup-news")
+	require.Contains(t, page, "By the rival")
+	status, _ = rival.get("/organizer/news/rival-cup-news")
+	require.Equal(t, http.StatusOK, status, "the rival still edits its own")
+	status, _ = rival.get("/organizer/news/imp-1")
+	require.Equal(t, http.StatusNotFound, status, "nor the look-alike's")
 }

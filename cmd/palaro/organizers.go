@@ -13,7 +13,8 @@ import (
 	"palaro"
 )
 
-// organizersCommand runs `palaro organizers [--pending]` and `palaro organizers approve EMAIL`.
+// organizersCommand runs `palaro organizers [--pending]` and `palaro organizers approve EMAIL`;
+// both name the organizations (and the operator) whose names look like each one's.
 func organizersCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerService, args []string) error {
 	if len(args) > 0 && args[0] == "approve" {
 		if len(args) != 2 {
@@ -23,8 +24,15 @@ func organizersCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerSer
 		if err != nil {
 			return err
 		}
+		all, err := svc.ListOrganizations(ctx, false)
+		if err != nil {
+			return err
+		}
 		for _, o := range orgs {
 			fmt.Fprintf(w, "Approved %s (#%d); %s is told by e-mail.\n", termSafe(o.Name), o.ID, termSafe(o.OwnerEmail))
+			if like := palaro.LookAlikes(o, all); len(like) > 0 {
+				fmt.Fprintf(w, "  Its name looks like %s: check that it is not posing as them.\n", termSafe(strings.Join(like, ", ")))
+			}
 		}
 		return nil
 	}
@@ -42,10 +50,16 @@ func organizersCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerSer
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tORGANIZATION\tOWNER\tREGISTERED")
+	all := orgs
+	if *pending {
+		if all, err = svc.ListOrganizations(ctx, false); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(tw, "ID\tSTATUS\tORGANIZATION\tOWNER\tREGISTERED\tLOOKS LIKE")
 	for _, o := range orgs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", o.ID, termSafe(o.Status), termSafe(o.Name), termSafe(o.OwnerEmail),
-			o.CreatedAt.Format(time.RFC3339))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", o.ID, termSafe(o.Status), termSafe(o.Name), termSafe(o.OwnerEmail),
+			o.CreatedAt.Format(time.RFC3339), termSafe(strings.Join(palaro.LookAlikes(o, all), ", ")))
 	}
 	return tw.Flush()
 }
@@ -85,7 +99,7 @@ func tokensCommand(ctx context.Context, w io.Writer, svc palaro.OrganizerService
 		}
 		return fmt.Errorf("%s owns several organizations; choose one with --organization: %s", termSafe(*email), strings.Join(ids, ", "))
 	}
-	secret, tok, err := svc.CreateToken(ctx, owned[0].ID, *role, *name, "operator")
+	secret, tok, err := svc.CreateToken(ctx, owned[0].ID, *role, *name, "operator", 0)
 	if err != nil {
 		return err
 	}
