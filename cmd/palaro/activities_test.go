@@ -370,7 +370,7 @@ func TestQuizStep(t *testing.T) {
 	v := newVisitor(t, a)
 	base := "/quiz/investment-power/" + demoScratchEvent
 	_, page := v.get(base)
-	require.Contains(t, page, `hx-get="`+base+`/step?n=0" hx-trigger="load" hx-target="#quiz-form"`)
+	require.Contains(t, page, `data-hx-get="`+base+`/step?n=0" data-hx-trigger="load" data-hx-target="#quiz-form"`)
 	require.Equal(t, 10, strings.Count(page, `<fieldset class="quiz-question"`), "the full form without JavaScript")
 
 	status, step := v.get(base + "/step?n=1&from=0")
@@ -384,8 +384,8 @@ func TestQuizStep(t *testing.T) {
 	require.NotContains(t, step, "Choose an answer")
 	require.Contains(t, step, `<input type="hidden" name="q0" value="1">`)
 	require.Contains(t, step, `<input type="hidden" name="q5" value="2">`)
-	require.Contains(t, step, `hx-get="`+base+`/step?n=2"`)
-	require.Contains(t, step, `hx-get="`+base+`/step?n=0"`, "Back")
+	require.Contains(t, step, `data-hx-get="`+base+`/step?n=2"`)
+	require.Contains(t, step, `data-hx-get="`+base+`/step?n=0"`, "Back")
 
 	_, step = v.get(base + "/step?n=0&from=1&q0=1")
 	require.Contains(t, step, "Question 1 of 10")
