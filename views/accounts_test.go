@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -40,6 +41,33 @@ func TestCheckbox_Attributes(t *testing.T) {
 			}
 			_, invalid := input.Attr("aria-invalid")
 			require.Equal(t, tc.invalid, invalid)
+		})
+	}
+}
+
+// TestField_AttributesByType renders fields of every type the forms use: placeholder and maxlength
+// appear only where HTML allows them (not on date, datetime-local; no maxlength on number).
+func TestField_AttributesByType(t *testing.T) {
+	for typ, want := range map[string][2]bool{ // placeholder, maxlength
+		"text": {true, true}, "email": {true, true}, "password": {true, true}, "tel": {true, true},
+		"number": {true, false}, "date": {false, false}, "datetime-local": {false, false},
+	} {
+		t.Run(typ, func(t *testing.T) {
+			for name, c := range map[string]interface {
+				Render(context.Context, io.Writer) error
+			}{
+				"field":     field(FormField{Name: "x", Label: "X", Type: typ, MaxLength: 20}),
+				"textField": textField(textFieldView{ID: "x", Label: "X", Type: typ, MaxLength: 20}),
+			} {
+				var b strings.Builder
+				require.NoError(t, c.Render(context.Background(), &b))
+				doc, err := goquery.NewDocumentFromReader(strings.NewReader(b.String()))
+				require.NoError(t, err)
+				input := doc.Find("input")
+				_, placeholder := input.Attr("placeholder")
+				_, maxlength := input.Attr("maxlength")
+				require.Equal(t, want, [2]bool{placeholder, maxlength}, "%s: %s", name, b.String())
+			}
 		})
 	}
 }
