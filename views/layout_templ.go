@@ -503,7 +503,7 @@ func demoBanner() templ.Component {
 			templ_7745c5c3_Var25 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<div class=\"demo-banner\" role=\"note\">This is a <strong>demo version</strong> of Palaro · alpha release 0.1.1 · iOS and Android apps coming soon</div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "<aside class=\"demo-banner\" aria-label=\"Demo notice\">This is a <strong>demo version</strong> of Palaro · alpha release 0.1.1 · iOS and Android apps coming soon</aside>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
