@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"time"
@@ -84,6 +85,30 @@ func (s *Server) eventJSONLD(ev *palaro.Event, now time.Time, q *palaro.Queue) m
 		data["offers"] = offers
 	}
 	return data
+}
+
+// webManifest answers /manifest.webmanifest, the web app manifest the pages link: name, colours
+// and icon, so a phone can add Palaro to its home screen.
+func (s *Server) webManifest(c *echo.Context) error {
+	m := map[string]any{
+		"name":             "Palaro",
+		"short_name":       "Palaro",
+		"description":      "Find eSports events, concerts and conventions in the Philippines, buy tickets and keep them on your phone.",
+		"lang":             "en-PH",
+		"id":               "/",
+		"start_url":        "/",
+		"scope":            "/",
+		"display":          "standalone",
+		"background_color": "#12101f",
+		"theme_color":      "#12101f",
+		"icons":            []map[string]string{{"src": s.assets.URL("img/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}},
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return c.Blob(http.StatusOK, "application/manifest+json", body)
 }
 
 // robots answers robots.txt, pointing crawlers at the sitemap.

@@ -160,6 +160,7 @@ func (s *Server) routes() {
 	e.GET("/build.json", s.buildInfo)
 	e.GET("/robots.txt", s.robots)
 	e.GET("/sitemap.xml", s.sitemap)
+	e.GET("/manifest.webmanifest", s.webManifest)
 
 	e.GET("/", s.home)
 	e.GET("/events", s.eventListFragment)
@@ -266,6 +267,7 @@ func (s *Server) site() views.Site {
 		PixelID:      s.config.PixelID,
 		BuildID:      s.assets.BuildID(),
 		Assets:       s.assets,
+		NewsFeed:     s.services.News != nil,
 	}
 }
 

@@ -75,6 +75,11 @@ func TestNews(t *testing.T) {
 		}
 		require.NoError(t, xml.Unmarshal([]byte(body), &feed))
 		require.Len(t, feed.Entries, 4)
+		for _, path := range []string{"/", "/news", "/e/" + demoOwnedEvent, "/sign-in"} {
+			_, page := v.get(path)
+			require.Contains(t, page, `<link rel="alternate" type="application/atom+xml" title="Palaro news" href="/news/feed.xml">`,
+				"%s announces the feed", path)
+		}
 		_, sitemap := v.get("/sitemap.xml")
 		require.Contains(t, sitemap, "/news/how-the-leaderboard-works</loc>")
 	})
