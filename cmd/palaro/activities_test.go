@@ -309,7 +309,11 @@ func TestPrizeImages(t *testing.T) {
 	var imageURL string
 	require.NoError(t, a.db.Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
 		JOIN events e ON e.id = ac.event_id WHERE e.code = ? AND ac.code = 'scratch' AND p.code = 'gaming-headset'`, demoScratchEvent).Scan(&imageURL))
-	require.Regexp(t, `^/prize-images/\d+\.png$`, imageURL)
+	require.Regexp(t, `^/prize-images/[a-z0-9]{24}\.png$`, imageURL, "a random name, not a sequential id")
+	seq, err := http.Get(a.URL + "/prize-images/1.png")
+	require.NoError(t, err)
+	seq.Body.Close()
+	require.Equal(t, http.StatusNotFound, seq.StatusCode, "no picture at a sequential URL")
 	resp, err := http.Get(a.URL + imageURL)
 	require.NoError(t, err)
 	stored, err := png.Decode(resp.Body)
