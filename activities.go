@@ -280,12 +280,13 @@ type ActivityAdmin interface {
 	// SetPrizeImage sets a prize's picture: an uploaded PNG (stored, its URL returned) when png is
 	// set, else imageURL (a built-in picture). Returns ENOTFOUND for an unknown activity or prize.
 	SetPrizeImage(ctx context.Context, eventID int64, actor, activityCode, prizeCode string, png []byte, imageURL string) (string, error)
-	// FindPrizeImage returns an uploaded prize picture (PNG). Returns ENOTFOUND.
-	FindPrizeImage(ctx context.Context, id int64) ([]byte, error)
+	// FindPrizeImage returns the uploaded prize picture (PNG) of that random name. Returns ENOTFOUND.
+	FindPrizeImage(ctx context.Context, name string) ([]byte, error)
 }
 
-// PrizeImageURL is the served URL of an uploaded prize picture.
-func PrizeImageURL(id int64) string { return fmt.Sprintf("/prize-images/%d.png", id) }
+// PrizeImageURL is the served URL of an uploaded prize picture, by its random name (unguessable,
+// so a draft event's prizes cannot be found by counting).
+func PrizeImageURL(name string) string { return "/prize-images/" + name + ".png" }
 
 // builtinImageRE is the name of an embedded picture (static/img/…).
 var builtinImageRE = regexp.MustCompile(`^img/[a-z0-9_-]+(/[a-z0-9_-]+)*\.(svg|png|jpg|webp)$`)

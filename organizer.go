@@ -795,9 +795,10 @@ type TeamService interface {
 // Cover image sizes: 16:9 pictures as wide as the event page (and its share image) and the cards.
 var CoverWidths = []int{800, 400}
 
-// CoverPath is the URL of a cover image version at a width.
-func CoverPath(version int64, width int) string {
-	return fmt.Sprintf("/event-images/%d-%d.jpg", version, width)
+// CoverPath is the URL of a cover image at a width; name is the cover's random name (unguessable,
+// so a draft event's cover cannot be found by counting).
+func CoverPath(name string, width int) string {
+	return fmt.Sprintf("/event-images/%s-%d.jpg", name, width)
 }
 
 // CoverService stores and serves events' cover images.
@@ -805,8 +806,8 @@ type CoverService interface {
 	// SetEventCover stores a cover's JPEG images (by width, from CoverWidths) as a new version and
 	// points the event at it. Returns ENOTFOUND.
 	SetEventCover(ctx context.Context, eventID int64, actor string, images map[int][]byte) (string, error)
-	// FindEventImage returns a cover image's JPEG bytes. Returns ENOTFOUND.
-	FindEventImage(ctx context.Context, version int64, width int) ([]byte, error)
+	// FindEventImage returns the JPEG bytes of the cover of that random name at a width. Returns ENOTFOUND.
+	FindEventImage(ctx context.Context, name string, width int) ([]byte, error)
 }
 
 // promoCodePattern is what a promo code looks like: 3 to 40 letters, digits, hyphens or underscores.

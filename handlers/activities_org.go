@@ -395,11 +395,10 @@ func (s *Server) orgPrizeImage(c *echo.Context, caller *palaro.Caller) error {
 // prizeImageFile serves an uploaded prize picture; a new upload gets a new URL, so it is cached for a year.
 func (s *Server) prizeImageFile(c *echo.Context) error {
 	name, ok := strings.CutSuffix(c.Param("file"), ".png")
-	id, err := strconv.ParseInt(name, 10, 64)
-	if !ok || err != nil {
+	if !ok || !imageNameRE.MatchString(name) {
 		return echo.ErrNotFound
 	}
-	data, err := s.services.ActivityAdmin.FindPrizeImage(c.Request().Context(), id)
+	data, err := s.services.ActivityAdmin.FindPrizeImage(c.Request().Context(), name)
 	if err != nil {
 		return err
 	}

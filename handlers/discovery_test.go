@@ -96,8 +96,8 @@ func TestHome(t *testing.T) {
 		more := doc.Find("#upcoming-list a.load-more")
 		require.Equal(t, "Load more", strings.TrimSpace(more.Text()))
 		require.Equal(t, "/?page=2#page-2", more.AttrOr("href", ""), "without JavaScript it is a link to the next page, at its first event")
-		require.Equal(t, "/events?page=2", more.AttrOr("hx-get", ""))
-		require.Equal(t, "outerHTML", more.AttrOr("hx-swap", ""))
+		require.Equal(t, "/events?page=2", more.AttrOr("data-hx-get", ""))
+		require.Equal(t, "outerHTML", more.AttrOr("data-hx-swap", ""))
 
 		// ?page=2 is the list as 'load more' left it: pages 1 and 2, with the popular events below.
 		page2 := ts.html(t, "/?page=2", http.StatusOK)
@@ -138,7 +138,7 @@ func TestEventListFragment(t *testing.T) {
 		require.Equal(t, texts(home.Find("#upcoming-list .event-card-title").Slice(12, 24)), texts(doc.Find(".event-card-title")),
 			"the fragment holds the cards that the no-JS page adds")
 		require.Equal(t, "page-2", doc.Find("li").First().AttrOr("id", ""), "the no-JS link's anchor")
-		require.Equal(t, "/events?page=3", doc.Find("a.load-more").AttrOr("hx-get", ""))
+		require.Equal(t, "/events?page=3", doc.Find("a.load-more").AttrOr("data-hx-get", ""))
 	})
 	t.Run("LastPage", func(t *testing.T) {
 		rec := ts.get(t, "/events?page=3")

@@ -60,20 +60,26 @@ func (s *Server) articlePage(c *echo.Context) error {
 		return err
 	}
 	it := newsItem(*a)
+	image := a.CoverURL
 	for i, code := range a.EventCodes {
 		if ev, err := s.services.Events.FindEventByCode(ctx, code); err == nil {
 			it.Events[i].Label = ev.Name
+			if image == "" {
+				image = s.imageURL(ev.ImageURL) // no cover: the first linked event's picture
+			}
 		}
 	}
 	p := s.page(c, a.Title+" · Palaro", a.Summary)
-	p.Styles, p.OGType, p.Image = []string{"css/engage.css"}, "article", a.CoverURL
-	ld := map[string]any{"@context": "https://schema.org", "@type": "NewsArticle", "headline": a.Title, "description": a.Summary,
-		"datePublished": a.PublishedAt.UTC().Format(time.RFC3339), "dateModified": a.UpdatedAt.UTC().Format(time.RFC3339),
-		"author": map[string]string{"@type": "Organization", "name": a.Author}, "mainEntityOfPage": s.config.BaseURL + "/news/" + a.Slug,
-		"publisher": map[string]string{"@type": "Organization", "name": "Palaro"}}
-	if a.CoverURL != "" {
-		ld["image"] = []string{p.AbsoluteImage()}
+	p.Styles, p.OGType, p.Image = []string{"css/engage.css"}, "article", image
+	ldImage := p.AbsoluteImage()
+	if ldImage == "" {
+		ldImage = s.config.BaseURL + s.assets.URL("img/icon.svg") // an article's structured data needs an image
 	}
+	// Times in Manila's offset, as the events' are.
+	ld := map[string]any{"@context": "https://schema.org", "@type": "NewsArticle", "headline": a.Title, "description": a.Summary,
+		"datePublished": a.PublishedAt.In(palaro.Manila).Format(time.RFC3339), "dateModified": a.UpdatedAt.In(palaro.Manila).Format(time.RFC3339),
+		"author": map[string]string{"@type": "Organization", "name": a.Author}, "mainEntityOfPage": s.config.BaseURL + "/news/" + a.Slug,
+		"publisher": map[string]string{"@type": "Organization", "name": "Palaro"}, "image": []string{ldImage}}
 	p.JSONLD = ld
 	return render(c, http.StatusOK, views.ArticlePage(p, it))
 }

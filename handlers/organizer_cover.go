@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/jpeg"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -72,16 +73,18 @@ func (s *Server) orgUploadCover(c *echo.Context, caller *palaro.Caller) error {
 	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice=cover")
 }
 
+// imageNameRE is the random name of an uploaded cover or prize picture.
+var imageNameRE = regexp.MustCompile(`^[a-z0-9]{16,64}$`)
+
 // eventImage serves a cover image; its URL names its version, so it is cached for a year.
 func (s *Server) eventImage(c *echo.Context) error {
-	name, ok := strings.CutSuffix(c.Param("file"), ".jpg")
-	v, w, ok2 := strings.Cut(name, "-")
-	version, err1 := strconv.ParseInt(v, 10, 64)
-	width, err2 := strconv.Atoi(w)
-	if !ok || !ok2 || err1 != nil || err2 != nil {
+	file, ok := strings.CutSuffix(c.Param("file"), ".jpg")
+	name, w, ok2 := strings.Cut(file, "-")
+	width, err := strconv.Atoi(w)
+	if !ok || !ok2 || err != nil || !imageNameRE.MatchString(name) {
 		return echo.ErrNotFound
 	}
-	data, err := s.services.Organizers.FindEventImage(c.Request().Context(), version, width)
+	data, err := s.services.Organizers.FindEventImage(c.Request().Context(), name, width)
 	if err != nil {
 		return err
 	}

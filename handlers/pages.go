@@ -180,9 +180,10 @@ func (s *Server) eventPage(c *echo.Context) error {
 	p.Nav = views.NavDefaultBack
 	p.Image = s.imageURL(ev.ImageURL)
 	p.OGType = "event"
-	p.JSONLD = s.eventJSONLD(ev)
+	q := s.queueOf(ev.ID)
+	p.JSONLD = s.eventJSONLD(ev, now, q)
 	view := s.eventView(ev, now)
-	if q := s.queueOf(ev.ID); q != nil {
+	if q != nil {
 		view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page
 	} else {
 		s.addQuickBuy(ev, &view)

@@ -90,7 +90,7 @@ func randomToken() string {
 // skipSession reports whether a path needs no session: static files and machine-read resources.
 func skipSession(path string) bool {
 	return strings.HasPrefix(path, "/static/") || path == "/build.json" || path == "/robots.txt" ||
-		path == "/sitemap.xml" || path == "/favicon.ico" || strings.HasPrefix(path, "/event-images/") ||
+		path == "/sitemap.xml" || path == "/favicon.ico" || path == "/manifest.webmanifest" || strings.HasPrefix(path, "/event-images/") ||
 		strings.HasPrefix(path, "/prize-images/") ||
 		strings.HasPrefix(path, "/queue/") || strings.HasPrefix(path, "/v1/queue/") // the queue's signed cookies are its state
 }

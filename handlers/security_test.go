@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v5"
@@ -47,6 +48,7 @@ func TestSecurityHeaders(t *testing.T) {
 		r := c.get("/")
 		m := regexp.MustCompile(`<noscript><style>([^<]*)</style></noscript>`).FindStringSubmatch(r.body)
 		require.NotNil(t, m, "the page has the <noscript> style")
+		require.Less(t, strings.Index(r.body, m[0]), strings.Index(r.body, "</head>"), "a <style> belongs in the head (HTML allows none in the body)")
 		sum := sha256.Sum256([]byte(m[1]))
 		require.Contains(t, r.Header().Get("Content-Security-Policy"), "style-src 'self' 'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'")
 	})

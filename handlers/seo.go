@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"time"
@@ -11,7 +12,11 @@ import (
 )
 
 // eventJSONLD is the schema.org Event of an event page, with what Google's event rich results need.
-func (s *Server) eventJSONLD(ev *palaro.Event) map[string]any {
+// Each offer's availability follows the ticket type's sale at now: a cancelled event's are
+// Discontinued, an ended or sold-out sale SoldOut, a sale not yet open (or behind a queue that has
+// not opened) PreOrder from its opening (validFrom), an open one LimitedAvailability at 20 or fewer
+// tickets left, else InStock. q is the event's queue, nil without one.
+func (s *Server) eventJSONLD(ev *palaro.Event, now time.Time, q *palaro.Queue) map[string]any {
 	url := s.config.BaseURL + "/e/" + ev.Code
 	status := map[string]string{
 		palaro.EventScheduled:   "https://schema.org/EventScheduled",
@@ -21,10 +26,19 @@ func (s *Server) eventJSONLD(ev *palaro.Event) map[string]any {
 	}[ev.Status]
 	var offers []map[string]any
 	for _, t := range ev.TicketTypes {
+		opens := t.SalesStart
+		if q != nil && q.OpensAt.After(opens) {
+			opens = q.OpensAt
+		}
 		availability := "https://schema.org/InStock"
-		if t.Available() == 0 {
+		switch state := t.SaleState(ev, now); {
+		case ev.Status == palaro.EventCancelled:
+			availability = "https://schema.org/Discontinued"
+		case state == palaro.SaleEnded, state == palaro.SaleSoldOut:
 			availability = "https://schema.org/SoldOut"
-		} else if t.Available() <= 20 {
+		case state == palaro.SaleNotStarted, now.Before(opens):
+			availability = "https://schema.org/PreOrder"
+		case t.Available() <= 20:
 			availability = "https://schema.org/LimitedAvailability"
 		}
 		offer := map[string]any{
@@ -35,8 +49,8 @@ func (s *Server) eventJSONLD(ev *palaro.Event) map[string]any {
 			"availability":  availability,
 			"url":           s.config.BaseURL + "/b/" + t.Code,
 		}
-		if !t.SalesStart.IsZero() {
-			offer["validFrom"] = t.SalesStart.In(palaro.Manila).Format(time.RFC3339)
+		if !opens.IsZero() {
+			offer["validFrom"] = opens.In(palaro.Manila).Format(time.RFC3339)
 		}
 		offers = append(offers, offer)
 	}
@@ -71,6 +85,30 @@ func (s *Server) eventJSONLD(ev *palaro.Event) map[string]any {
 		data["offers"] = offers
 	}
 	return data
+}
+
+// webManifest answers /manifest.webmanifest, the web app manifest the pages link: name, colours
+// and icon, so a phone can add Palaro to its home screen.
+func (s *Server) webManifest(c *echo.Context) error {
+	m := map[string]any{
+		"name":             "Palaro",
+		"short_name":       "Palaro",
+		"description":      "Find eSports events, concerts and conventions in the Philippines, buy tickets and keep them on your phone.",
+		"lang":             "en-PH",
+		"id":               "/",
+		"start_url":        "/",
+		"scope":            "/",
+		"display":          "standalone",
+		"background_color": "#12101f",
+		"theme_color":      "#12101f",
+		"icons":            []map[string]string{{"src": s.assets.URL("img/icon.svg"), "sizes": "any", "type": "image/svg+xml", "purpose": "any"}},
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "public, max-age=3600")
+	return c.Blob(http.StatusOK, "application/manifest+json", body)
 }
 
 // robots answers robots.txt, pointing crawlers at the sitemap.

@@ -232,3 +232,44 @@ func TestCaching(t *testing.T) {
 		require.Empty(t, ts.get(t, "/").Header().Get("Content-Encoding"), "no gzip unless asked for")
 	})
 }
+
+// TestWebManifest: /manifest.webmanifest is a valid web app manifest whose icon is served, and
+// every page's head links it (and the news feed, when the site has news: TestNews).
+func TestWebManifest(t *testing.T) {
+	ts := newTestServer(t)
+
+	t.Run("OK", func(t *testing.T) {
+		rec := ts.get(t, "/manifest.webmanifest")
+		require.Equal(t, http.StatusOK, rec.Code)
+		require.Equal(t, "application/manifest+json", rec.Header().Get("Content-Type"))
+		require.Empty(t, rec.Result().Cookies(), "no session for a machine-read file")
+		var m struct {
+			Name, Display   string
+			ShortName       string `json:"short_name"`
+			StartURL        string `json:"start_url"`
+			ThemeColor      string `json:"theme_color"`
+			BackgroundColor string `json:"background_color"`
+			Icons           []struct{ Src, Sizes, Type string }
+		}
+		body := rec.Body.String()
+		require.NoError(t, jsonUnmarshal(body, &m), body)
+		require.Equal(t, "Palaro", m.Name)
+		require.Equal(t, "Palaro", m.ShortName)
+		require.Equal(t, "/", m.StartURL)
+		require.Equal(t, "standalone", m.Display)
+		require.Equal(t, "#12101f", m.ThemeColor)
+		require.NotEmpty(t, m.BackgroundColor)
+		require.NotEmpty(t, m.Icons)
+		for _, icon := range m.Icons {
+			require.Equal(t, http.StatusOK, ts.get(t, icon.Src).Code, icon.Src)
+			require.NotEmpty(t, icon.Sizes)
+		}
+	})
+	t.Run("LinkedFromEveryPage", func(t *testing.T) {
+		for _, path := range []string{"/", "/e/mlbb-manila-showdown", "/calendar", "/about", "/sign-in"} {
+			doc := ts.html(t, path, http.StatusOK)
+			require.Equal(t, "/manifest.webmanifest", doc.Find(`head link[rel="manifest"]`).AttrOr("href", ""), path)
+			require.Empty(t, doc.Find(`link[rel="alternate"][type="application/atom+xml"]`).Nodes, "no news here, no feed")
+		}
+	})
+}

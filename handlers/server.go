@@ -126,6 +126,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	if cfg.TrustProxy {
 		s.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
 	}
+	s.echo.Pre(headAsGet)
 	s.echo.Use(middleware.RequestID())
 	s.echo.Use(s.requestLog())
 	s.echo.Use(middleware.Recover())
@@ -159,6 +160,7 @@ func (s *Server) routes() {
 	e.GET("/build.json", s.buildInfo)
 	e.GET("/robots.txt", s.robots)
 	e.GET("/sitemap.xml", s.sitemap)
+	e.GET("/manifest.webmanifest", s.webManifest)
 
 	e.GET("/", s.home)
 	e.GET("/events", s.eventListFragment)
@@ -222,6 +224,23 @@ func (s *Server) routes() {
 	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }
 
+// headAsGet answers a HEAD request as the GET of the same URL (RFC 9110: HEAD wherever GET works):
+// before routing, the request the app sees becomes a GET, so every GET route, with every
+// middleware (cache, gzip, ETag, session), gives the same status and headers. Go's server keeps
+// its own copy of the request, still a HEAD, and drops the body the handler writes.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c *echo.Context) error {
+		r := c.Request()
+		if r.Method != http.MethodHead {
+			return next(c)
+		}
+		get := r.WithContext(r.Context())
+		get.Method = http.MethodGet
+		c.SetRequest(get)
+		return next(c)
+	}
+}
+
 // trimTrailingSlash redirects a path that ends in a slash (/about/, /e/{code}/, but not /) to the
 // path without it, query kept, with 308 (permanent, method kept). A path that
 // would become another host's address (//host/) is left alone (not found).
@@ -248,6 +267,7 @@ func (s *Server) site() views.Site {
 		PixelID:      s.config.PixelID,
 		BuildID:      s.assets.BuildID(),
 		Assets:       s.assets,
+		NewsFeed:     s.services.News != nil,
 	}
 }
 

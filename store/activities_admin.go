@@ -121,12 +121,12 @@ func (s *ActivityService) SetPrizeImage(ctx context.Context, eventID int64, acto
 	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		now := s.db.Now()
 		if png != nil {
-			var id int64
-			if err := tx.QueryRowContext(ctx, `INSERT INTO prize_images (event_id, content_type, data, created_at) VALUES (?, 'image/png', ?, ?)
-				RETURNING id`, eventID, png, formatTime(now)).Scan(&id); err != nil {
+			name := newPublicID()
+			if _, err := tx.ExecContext(ctx, `INSERT INTO prize_images (event_id, content_type, data, created_at, name) VALUES (?, 'image/png', ?, ?, ?)`,
+				eventID, png, formatTime(now), name); err != nil {
 				return err
 			}
-			imageURL = palaro.PrizeImageURL(id)
+			imageURL = palaro.PrizeImageURL(name)
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE prizes SET image_url = ? WHERE code = ?
 			AND activity_id = (SELECT id FROM activities WHERE event_id = ? AND code = ?)`, imageURL, prizeCode, eventID, activityCode)
@@ -146,10 +146,10 @@ func (s *ActivityService) SetPrizeImage(ctx context.Context, eventID int64, acto
 	return imageURL, err
 }
 
-// FindPrizeImage returns an uploaded prize picture.
-func (s *ActivityService) FindPrizeImage(ctx context.Context, id int64) ([]byte, error) {
+// FindPrizeImage returns the uploaded prize picture of that random name.
+func (s *ActivityService) FindPrizeImage(ctx context.Context, name string) ([]byte, error) {
 	var data []byte
-	err := s.db.read.QueryRowContext(ctx, `SELECT data FROM prize_images WHERE id = ?`, id).Scan(&data)
+	err := s.db.read.QueryRowContext(ctx, `SELECT data FROM prize_images WHERE name = ?`, name).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Image not found.")
 	}

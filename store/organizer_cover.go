@@ -16,13 +16,14 @@ func (s *OrganizerService) SetEventCover(ctx context.Context, eventID int64, act
 			return "", err
 		}
 		now := formatTime(s.db.Now())
+		name := newPublicID()
 		for width, data := range images {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO event_images (version, width, event_id, content_type, data, created_at)
-			VALUES (?, ?, ?, 'image/jpeg', ?, ?)`, version, width, eventID, data, now); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO event_images (version, width, event_id, content_type, data, created_at, name)
+			VALUES (?, ?, ?, 'image/jpeg', ?, ?, ?)`, version, width, eventID, data, now, name); err != nil {
 				return "", err
 			}
 		}
-		url := palaro.CoverPath(version, palaro.CoverWidths[0])
+		url := palaro.CoverPath(name, palaro.CoverWidths[0])
 		res, err := tx.ExecContext(ctx, `UPDATE events SET image_url = ?, updated_at = ? WHERE id = ?`, url, now, eventID)
 		if err != nil {
 			return "", err
@@ -41,10 +42,10 @@ func (s *OrganizerService) SetEventCover(ctx context.Context, eventID int64, act
 	})
 }
 
-// FindEventImage returns a cover image's JPEG bytes.
-func (s *OrganizerService) FindEventImage(ctx context.Context, version int64, width int) ([]byte, error) {
+// FindEventImage returns the JPEG bytes of the cover of that random name at a width.
+func (s *OrganizerService) FindEventImage(ctx context.Context, name string, width int) ([]byte, error) {
 	var data []byte
-	err := s.db.read.QueryRowContext(ctx, `SELECT data FROM event_images WHERE version = ? AND width = ?`, version, width).Scan(&data)
+	err := s.db.read.QueryRowContext(ctx, `SELECT data FROM event_images WHERE name = ? AND width = ?`, name, width).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Image not found.")
 	}

@@ -104,7 +104,7 @@ CREATE TABLE event_images (
     event_id     INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
     content_type TEXT NOT NULL CHECK (content_type IN ('image/jpeg')),
     data         BLOB NOT NULL,
-    created_at   TEXT NOT NULL,
+    created_at   TEXT NOT NULL, name TEXT,
     PRIMARY KEY (version, width)
 );
 
@@ -319,7 +319,7 @@ CREATE TABLE prize_images (
     content_type TEXT NOT NULL CHECK (content_type IN ('image/png')),
     data         BLOB NOT NULL,
     created_at   TEXT NOT NULL
-);
+, name TEXT);
 
 CREATE TABLE prizes (
     id          INTEGER PRIMARY KEY,
@@ -571,6 +571,8 @@ CREATE INDEX check_ins_ticket ON check_ins (ticket_id, id);
 
 CREATE INDEX event_images_event ON event_images (event_id);
 
+CREATE UNIQUE INDEX event_images_name ON event_images (name, width);
+
 CREATE INDEX event_tags_tag ON event_tags (tag_slug);
 
 CREATE INDEX events_ends_at ON events (ends_at);
@@ -606,6 +608,8 @@ CREATE INDEX outbox_recipient ON outbox (recipient);
 CREATE UNIQUE INDEX participants_mobile_number ON participants (mobile_number);
 
 CREATE INDEX prize_images_event ON prize_images (event_id);
+
+CREATE UNIQUE INDEX prize_images_name ON prize_images (name);
 
 CREATE UNIQUE INDEX queue_places_email ON queue_places (event_id, email);
 

@@ -130,6 +130,17 @@ func initial(name string) string {
 	return "?"
 }
 
+// checkboxDescribedBy is the id of the text describing a checkbox: its error, else its hint, else "".
+func checkboxDescribedBy(c FormCheckbox) string {
+	switch {
+	case c.Error != "":
+		return c.ID() + "-error"
+	case c.Hint != "":
+		return c.ID() + "-hint"
+	}
+	return ""
+}
+
 // describedBy is the id of the text describing a field: its error, else its hint, else "".
 func describedBy(f FormField) string {
 	switch {

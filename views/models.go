@@ -19,6 +19,8 @@ type Site struct {
 	PixelID      string
 	BuildID      string
 	Assets       *static.Assets
+	// NewsFeed is true when the site has news, whose Atom feed the pages' heads announce.
+	NewsFeed bool
 }
 
 // Page is the head and frame information of one page.

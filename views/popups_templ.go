@@ -174,7 +174,7 @@ func popups(p Page) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</button> <img alt=\"\" src=\"data:,\" class=\"popup-image-content\"></dialog><div id=\"cookie-notice\" class=\"cookie-notice needs-js\" hidden><p>We use cookies to keep you signed in and, with your consent, to measure visits. <a href=\"/cookies\" data-popup=\"cookies\">Cookie settings</a></p><div class=\"popup-actions\"><button type=\"button\" class=\"button secondary\" data-consent=\"declined\">Only necessary</button> <button type=\"button\" class=\"button\" data-consent=\"accepted\">Accept</button></div></div>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</button> <img alt=\"\" src=\"data:,\" class=\"popup-image-content\"></dialog><section id=\"cookie-notice\" class=\"cookie-notice needs-js\" aria-label=\"Cookie notice\" hidden><p>We use cookies to keep you signed in and, with your consent, to measure visits. <a href=\"/cookies\" data-popup=\"cookies\">Cookie settings</a></p><div class=\"popup-actions\"><button type=\"button\" class=\"button secondary\" data-consent=\"declined\">Only necessary</button> <button type=\"button\" class=\"button\" data-consent=\"accepted\">Accept</button></div></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

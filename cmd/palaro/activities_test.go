@@ -309,7 +309,11 @@ func TestPrizeImages(t *testing.T) {
 	var imageURL string
 	require.NoError(t, a.db.Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
 		JOIN events e ON e.id = ac.event_id WHERE e.code = ? AND ac.code = 'scratch' AND p.code = 'gaming-headset'`, demoScratchEvent).Scan(&imageURL))
-	require.Regexp(t, `^/prize-images/\d+\.png$`, imageURL)
+	require.Regexp(t, `^/prize-images/[a-z0-9]{24}\.png$`, imageURL, "a random name, not a sequential id")
+	seq, err := http.Get(a.URL + "/prize-images/1.png")
+	require.NoError(t, err)
+	seq.Body.Close()
+	require.Equal(t, http.StatusNotFound, seq.StatusCode, "no picture at a sequential URL")
 	resp, err := http.Get(a.URL + imageURL)
 	require.NoError(t, err)
 	stored, err := png.Decode(resp.Body)
@@ -370,7 +374,7 @@ func TestQuizStep(t *testing.T) {
 	v := newVisitor(t, a)
 	base := "/quiz/investment-power/" + demoScratchEvent
 	_, page := v.get(base)
-	require.Contains(t, page, `hx-get="`+base+`/step?n=0" hx-trigger="load" hx-target="#quiz-form"`)
+	require.Contains(t, page, `data-hx-get="`+base+`/step?n=0" data-hx-trigger="load" data-hx-target="#quiz-form"`)
 	require.Equal(t, 10, strings.Count(page, `<fieldset class="quiz-question"`), "the full form without JavaScript")
 
 	status, step := v.get(base + "/step?n=1&from=0")
@@ -384,8 +388,8 @@ func TestQuizStep(t *testing.T) {
 	require.NotContains(t, step, "Choose an answer")
 	require.Contains(t, step, `<input type="hidden" name="q0" value="1">`)
 	require.Contains(t, step, `<input type="hidden" name="q5" value="2">`)
-	require.Contains(t, step, `hx-get="`+base+`/step?n=2"`)
-	require.Contains(t, step, `hx-get="`+base+`/step?n=0"`, "Back")
+	require.Contains(t, step, `data-hx-get="`+base+`/step?n=2"`)
+	require.Contains(t, step, `data-hx-get="`+base+`/step?n=0"`, "Back")
 
 	_, step = v.get(base + "/step?n=0&from=1&q0=1")
 	require.Contains(t, step, "Question 1 of 10")

@@ -103,7 +103,7 @@ func TestCheckIn_API(t *testing.T) {
 		status, live := gate.get("/organizer/events/" + demoOwnedEvent + "/check-ins/live")
 		require.Equal(t, http.StatusOK, status)
 		require.Contains(t, live, "Box office")
-		require.Contains(t, live, `hx-trigger="every 4s"`)
+		require.Contains(t, live, `data-hx-trigger="every 4s"`)
 	})
 	t.Run("OK only the gate page may compile WebAssembly", func(t *testing.T) {
 		csp := func(path string) string {

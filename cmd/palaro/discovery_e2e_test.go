@@ -254,7 +254,7 @@ func TestHomePage_Browser(t *testing.T) {
 		// A failed 'load more' shows the error toast; a click dismisses it.
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Navigate(a.URL+"/"),
-			chromedp.Evaluate(`(() => { const a = document.querySelector('.load-more'); a.setAttribute('hx-get', '/events?tag=Not_A_Tag'); htmx.process(a); })()`, nil),
+			chromedp.Evaluate(`(() => { const a = document.querySelector('.load-more'); a.setAttribute('data-hx-get', '/events?tag=Not_A_Tag'); htmx.process(a); })()`, nil),
 			chromedp.Click(".load-more"),
 			waitFor(`!document.getElementById('toast').hidden`),
 		))

@@ -3,11 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,6 +40,25 @@ func TestNews(t *testing.T) {
 		require.Contains(t, page, `href="/e/mlbb-manila-showdown"`)
 		require.Contains(t, page, "MLBB Manila Showdown")
 	})
+	t.Run("OK NewsArticle image and Manila times", func(t *testing.T) {
+		for slug, image := range map[string]string{
+			"mlbb-manila-showdown-booths": "/static/img/events/", // no cover: the linked event's picture
+			"unsafe":                      "/static/img/icon.",   // no cover, no event: the site's icon
+		} {
+			_, page := v.get("/news/" + slug)
+			m := regexp.MustCompile(`(?s)<script id="structured-data" type="application/ld\+json">(.*?)</script>`).FindStringSubmatch(page)
+			require.NotNil(t, m, slug)
+			var ld struct {
+				Image                       []string
+				DatePublished, DateModified string
+			}
+			require.NoError(t, json.Unmarshal([]byte(m[1]), &ld), m[1])
+			require.Len(t, ld.Image, 1, slug)
+			require.True(t, strings.HasPrefix(ld.Image[0], a.URL+image), "%s: %s", slug, ld.Image[0])
+			require.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$`, ld.DatePublished, slug)
+			require.Regexp(t, `^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+08:00$`, ld.DateModified, slug)
+		}
+	})
 	t.Run("OK Markdown sanitised", func(t *testing.T) {
 		status, page := v.get("/news/unsafe")
 		require.Equal(t, http.StatusOK, status)
@@ -54,6 +76,11 @@ func TestNews(t *testing.T) {
 		}
 		require.NoError(t, xml.Unmarshal([]byte(body), &feed))
 		require.Len(t, feed.Entries, 4)
+		for _, path := range []string{"/", "/news", "/e/" + demoOwnedEvent, "/sign-in"} {
+			_, page := v.get(path)
+			require.Contains(t, page, `<link rel="alternate" type="application/atom+xml" title="Palaro news" href="/news/feed.xml">`,
+				"%s announces the feed", path)
+		}
 		_, sitemap := v.get("/sitemap.xml")
 		require.Contains(t, sitemap, "/news/how-the-leaderboard-works</loc>")
 	})

@@ -543,8 +543,14 @@ func TestOrganizerCover_Upload(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, status, body)
 
 	_, page = v.get("/e/" + demoOwnedEvent)
-	url := regexp.MustCompile(`/event-images/\d+-800\.jpg`).FindString(page)
-	require.NotEmpty(t, url, "the public page shows the new cover at once")
+	url := regexp.MustCompile(`/event-images/[a-z0-9]{24}-800\.jpg`).FindString(page)
+	require.NotEmpty(t, url, "the public page shows the new cover at once, under a random name")
+	for _, seq := range []string{"/event-images/1-800.jpg", "/event-images/2-800.jpg", "/event-images/1-400.jpg"} {
+		resp, err := http.Get(a.URL + seq)
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusNotFound, resp.StatusCode, "no cover at a sequential URL: %s", seq)
+	}
 	for width, height := range map[string]int{"800": 450, "400": 225} {
 		resp, err := http.Get(a.URL + strings.Replace(url, "-800.", "-"+width+".", 1))
 		require.NoError(t, err)

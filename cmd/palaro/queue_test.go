@@ -122,7 +122,7 @@ func TestQueue_OrganizerAPIAndRefusals(t *testing.T) {
 	require.Equal(t, http.StatusOK, status)
 	require.Contains(t, body, "The sale opens soon")
 	require.Contains(t, body, `<noscript><meta http-equiv="refresh" content="10"></noscript>`)
-	require.Contains(t, body, `hx-trigger="every 10s"`)
+	require.Contains(t, body, `data-hx-trigger="every 10s"`)
 	require.NotContains(t, body, "csrf-token", "the queue page starts no session")
 	// Refreshes and the JSON twin keep the one place.
 	for range 3 {
