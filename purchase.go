@@ -64,6 +64,9 @@ type PurchaseRequest struct {
 	// SessionKey identifies the browser session that sent the purchase (set by the server, never
 	// read from the payload): unpaid holds are limited per session.
 	SessionKey string `json:"-"`
+	// QueuePlace is the queue place the browser was admitted with (set by the server, 0 without a
+	// queue): the order ties the buyer's e-mail address to it in its own transaction.
+	QueuePlace int64 `json:"-"`
 	// UserID is the signed-in account that sent the purchase (set by the server; 0 for a visitor):
 	// the per-buyer maximum holds per account as well as per e-mail.
 	UserID int64 `json:"-"`

@@ -103,9 +103,11 @@ func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed
 	if err := s.throttlePurchase(c, req.Email); err != nil {
 		return placed{}, err
 	}
-	if err := s.queueGate(c, req.TicketCode, req.Email); err != nil && s.heldOffer(c, req.TicketCode, req.Offer) == nil {
+	place, err := s.queueGate(c, req.TicketCode)
+	if err != nil && s.heldOffer(c, req.TicketCode, req.Offer) == nil {
 		return placed{}, err // a waiting-list offer's tickets are held for it: its holder does not queue
 	}
+	req.QueuePlace = place
 	req.SessionKey = visitOf(c).orderKey()
 	if u := currentUser(c); u != nil {
 		req.UserID = u.ID

@@ -191,6 +191,11 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		if err := s.db.lockRow(ctx, tx, "ticket_types", tt.ID); err != nil {
 			return err
 		}
+		if req.QueuePlace != 0 { // undone with the rest of the unit when the order fails below
+			if err := claimQueueEmail(ctx, tx, ev.ID, req.QueuePlace, o.Email, now); err != nil {
+				return err
+			}
+		}
 		if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
 			return err
 		}
