@@ -2,7 +2,6 @@ package palaro
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,8 +145,11 @@ type Order struct {
 	UnitPrice     Money  // discounted price of one ticket
 	AddOnsTotal   Money
 	PromoDiscount Money
-	Total         Money
-	Status        string
+	// PromoTicketsOnly is true when the promo code discounted the tickets alone, not the add-ons
+	// (PromoCode.TicketsOnly; known to the order just created, which Checkout is made from).
+	PromoTicketsOnly bool
+	Total            Money
+	Status           string
 	Provider      string // payment provider name ("sandbox", "paymongo"); "" for free orders
 	ProviderRef   string // provider's checkout session id
 	CheckoutURL   string
@@ -261,6 +263,10 @@ func PromoNotForTicket(code string) *Error {
 	return Errorf(EINVALID, "Promo code %s is not valid for this ticket.", code)
 }
 
+// TicketsOnly reports whether the code names ticket types: it then discounts their tickets alone,
+// never an order's add-ons; a code for every ticket type discounts the whole order.
+func (p PromoCode) TicketsOnly() bool { return len(p.TicketTypeIDs) > 0 }
+
 // Discount returns what the code takes off a subtotal: never more than the subtotal.
 func (p PromoCode) Discount(subtotal Money) Money {
 	var d Money
@@ -313,8 +319,9 @@ type Price struct {
 	Total         Money // Subtotal − PromoDiscount, never below 0
 }
 
-// PriceOrder computes an order's price: discounted price × quantity + add-ons − promo discount.
-// promo may be nil.
+// PriceOrder computes an order's price: discounted price × quantity + add-ons − promo discount,
+// the promo discounting only what it covers (the tickets, when it names ticket types; else the
+// whole subtotal). promo may be nil.
 func PriceOrder(tt TicketType, quantity int, addOns []AddOn, promo *PromoCode) Price {
 	p := Price{UnitPrice: tt.FinalPrice(), Quantity: quantity}
 	p.TicketsTotal = p.UnitPrice * Money(quantity)
@@ -323,7 +330,11 @@ func PriceOrder(tt TicketType, quantity int, addOns []AddOn, promo *PromoCode) P
 	}
 	p.Subtotal = p.TicketsTotal + p.AddOnsTotal
 	if promo != nil {
-		p.PromoDiscount = promo.Discount(p.Subtotal)
+		covered := p.Subtotal
+		if promo.TicketsOnly() {
+			covered = p.TicketsTotal
+		}
+		p.PromoDiscount = promo.Discount(covered)
 	}
 	p.Total = max(p.Subtotal-p.PromoDiscount, 0)
 	return p
@@ -441,19 +452,62 @@ func (o *Order) Checkout(baseURL, cancelPath string) Checkout {
 		c.Description = o.Event.Name
 		ticketName += " · " + o.Event.Name
 	}
-	if o.PromoDiscount > 0 {
-		c.LineItems = []LineItem{{Name: fmt.Sprintf("%s (promo %s)", ticketName, o.PromoCode), Amount: o.Total, Quantity: 1}}
-		return c
-	}
+	var lines []LineItem
 	if o.UnitPrice > 0 && o.Quantity > 0 {
-		c.LineItems = append(c.LineItems, LineItem{Name: ticketName, Amount: o.UnitPrice, Quantity: o.Quantity})
+		lines = append(lines, LineItem{Name: ticketName, Amount: o.UnitPrice, Quantity: o.Quantity})
 	}
 	for _, a := range o.AddOns {
 		if a.Price > 0 {
-			c.LineItems = append(c.LineItems, LineItem{Name: a.Name, Amount: a.Price, Quantity: a.Count()})
+			lines = append(lines, LineItem{Name: a.Name, Amount: a.Price, Quantity: a.Count()})
 		}
 	}
+	covered := len(lines)
+	if o.PromoTicketsOnly && len(lines) > 0 && o.UnitPrice > 0 {
+		covered = 1
+	}
+	c.LineItems = discountLines(lines, covered, o.PromoDiscount, " (promo "+o.PromoCode+")")
 	return c
+}
+
+// discountLines spreads a discount over the first covered lines in proportion to their amounts
+// and gives every line back with its own price after its share (suffix added to its name), so a
+// provider's page lists every line and they add up to the total. A line whose share does not
+// divide by its quantity becomes two lines a centavo apart; a line discounted to nothing is left out.
+func discountLines(lines []LineItem, covered int, discount Money, suffix string) []LineItem {
+	if discount <= 0 || covered == 0 {
+		return lines
+	}
+	var base Money
+	for _, l := range lines[:covered] {
+		base += l.Subtotal()
+	}
+	shares := make([]Money, covered)
+	left := min(discount, base)
+	for i, l := range lines[:covered] {
+		shares[i] = min(discount*l.Subtotal()/base, l.Subtotal())
+		left -= shares[i]
+	}
+	for i := 0; left > 0 && i < covered; i++ { // the centavos the division left, to lines with room
+		more := min(left, lines[i].Subtotal()-shares[i])
+		shares[i] += more
+		left -= more
+	}
+	out := make([]LineItem, 0, len(lines)+covered)
+	for i, l := range lines {
+		if i >= covered || shares[i] == 0 {
+			out = append(out, l)
+			continue
+		}
+		total := l.Subtotal() - shares[i]
+		per, extra := total/Money(l.Quantity), int(total%Money(l.Quantity))
+		if extra > 0 {
+			out = append(out, LineItem{Name: l.Name + suffix, Amount: per + 1, Quantity: extra})
+		}
+		if per > 0 && l.Quantity > extra {
+			out = append(out, LineItem{Name: l.Name + suffix, Amount: per, Quantity: l.Quantity - extra})
+		}
+	}
+	return out
 }
 
 // FieldUnpaidOrder is the error field holding the path of the buyer's unpaid order that blocks a new one.

@@ -37,6 +37,13 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 		stepAddOn(form.Counts, ev.AddOns, req.Quantity, step)
 		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)
 	}
+	if promo, _, err := s.usablePromo(c.Request().Context(), cleanSource(req.Source), tt, ev); err != nil {
+		return err
+	} else if promo != nil && !strings.EqualFold(c.FormValue("promoShown"), promo.Code) {
+		// a code typed without JavaScript: the discounted total first, then the buyer pays
+		form.Error = fmt.Sprintf("Promo %s applied: %s. Check your total below, then pay.", promo.Code, promo.Description)
+		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)
+	}
 	redirect, err := s.placeOrder(c, req)
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, redirect.url)

@@ -207,6 +207,11 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 			Seats:    orEmpty(seats),
 			Source:   source, SourceRule: palaro.SourceRule,
 		}
+		promo, _, err := s.usablePromo(c.Request().Context(), cleanSource(form.Values[palaro.FieldSource]), tt, ev)
+		if err != nil {
+			return err
+		}
+		view.Props.Promo = promo
 		if form.Error != "" || len(form.Shown) > 0 {
 			view.Props.Initial = &views.PurchaseInitial{Touched: slices.Sorted(maps.Keys(form.Shown)), Error: form.Error, UnpaidLink: form.UnpaidLink}
 		}

@@ -174,7 +174,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
 	}
 	if promo != nil {
-		o.PromoCode = promo.Code
+		o.PromoCode, o.PromoTicketsOnly = promo.Code, promo.TicketsOnly()
 	}
 	if o.Free() {
 		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
