@@ -145,11 +145,8 @@ type Order struct {
 	UnitPrice     Money  // discounted price of one ticket
 	AddOnsTotal   Money
 	PromoDiscount Money
-	// PromoTicketsOnly is true when the promo code discounted the tickets alone, not the add-ons
-	// (PromoCode.TicketsOnly; known to the order just created, which Checkout is made from).
-	PromoTicketsOnly bool
-	Total            Money
-	Status           string
+	Total         Money
+	Status        string
 	Provider      string // payment provider name ("sandbox", "paymongo"); "" for free orders
 	ProviderRef   string // provider's checkout session id
 	CheckoutURL   string
@@ -160,6 +157,10 @@ type Order struct {
 	AddOns        []AddOn
 	Event         *Event      // filled by lookups: the event (name, venue, start)
 	TicketType    *TicketType // filled by lookups: the ticket type bought
+
+	// PromoTicketsOnly is true when the promo code discounted the tickets alone, not the add-ons
+	// (PromoCode.TicketsOnly; known to the order just created, which Checkout is made from).
+	PromoTicketsOnly bool
 }
 
 // Free reports whether the order costs nothing.
