@@ -126,10 +126,35 @@ func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed
 		return placed{}, palaro.UnpaidOrderWaiting(s.config.BaseURL + appErr.Fields[palaro.FieldUnpaidOrder])
 	}
 	if err != nil {
-		return placed{}, err
+		return placed{}, s.seatRaceLost(ctx, req, err)
 	}
 	url, err := s.orderRedirect(ctx, order)
 	return placed{url: url, order: order.PublicID}, err
+}
+
+// seatRaceLost turns the answer to a buyer whose chosen seats someone else took meanwhile into an
+// offer: the nearest free seats (palaro.NearestSeats) with the buy page that takes them, and the
+// seat map with the choice, which names the seats taken. Any other error is returned as it is.
+func (s *Server) seatRaceLost(ctx context.Context, req palaro.PurchaseRequest, err error) error {
+	var appErr *palaro.Error
+	if !errors.As(err, &appErr) || appErr.Fields[palaro.FieldSeatsTaken] == "" || len(req.Seats) == 0 || req.Offer != "" {
+		return err
+	}
+	tt, _, ferr := s.services.TicketTypes.FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
+	if ferr != nil {
+		return err
+	}
+	rows, rerr := s.services.Seats.SeatMap(ctx, tt.ID)
+	plan, perr := s.services.Seats.SeatPlan(ctx, tt.ID)
+	if rerr != nil || perr != nil {
+		return err
+	}
+	wanted, _ := palaro.ParseSeats(req.Seats)
+	taken := strings.Split(appErr.Fields[palaro.FieldSeatsTaken], ",")
+	instead := palaro.NearestSeats(rows, plan.AisleAfter, wanted, len(wanted))
+	source := cleanSource(req.Source)
+	insteadHref := strings.Replace(seatsHref(tt.Code, instead, source), "/s/", "/b/", 1)
+	return palaro.SeatsLostError(taken, instead, insteadHref, seatsHref(tt.Code, wanted, source))
 }
 
 // lowStock is the number of tickets left at or below which the event page names the count

@@ -54,12 +54,14 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 	}
 	form.Error = appErr.Message
 	form.UnpaidLink = appErr.Fields[palaro.FieldUnpaidOrder]
+	form.SeatsInstead, form.SeatMap = appErr.Fields[palaro.FieldSeatsInstead], appErr.Fields[palaro.FieldSeatMap]
 	if form.UnpaidLink != "" {
 		form.Error = "You have an unpaid order waiting"
 	}
 	form.Shown = map[string]string{}
 	for f, msg := range appErr.Fields {
-		if f != palaro.FieldUnpaidOrder && f != palaro.FieldExistingUser {
+		if f != palaro.FieldUnpaidOrder && f != palaro.FieldExistingUser && f != palaro.FieldSeatsTaken &&
+			f != palaro.FieldSeatsInstead && f != palaro.FieldSeatMap {
 			form.Shown[f] = msg
 		}
 	}

@@ -36,7 +36,7 @@ export type PurchaseProps = {
   source: string;
   sourceRule: FieldRule;
   /** initial is what the server answered to the form posted without JavaScript. */
-  initial?: { touched: string[]; error: string; unpaidLink: string };
+  initial?: { touched: string[]; error: string; unpaidLink: string; seatsInstead?: string; seatMap?: string };
   /** offer is the waiting-list offer the form buys: its e-mail address and quantity are fixed. */
   offer?: { token: string; quantity: number; email: string };
   /** promo is the usable promo code the server-drawn form's code field held, priced in the summary. */
@@ -92,6 +92,8 @@ function Purchase(p: PurchaseProps) {
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState(p.initial?.error || '');
   const [unpaidLink, setUnpaidLink] = useState(p.initial?.unpaidLink || '');
+  // after a lost seat race: the buy page with the nearest free seats, and the seat map
+  const [seatRace, setSeatRace] = useState(() => ({ instead: p.initial?.seatsInstead || '', map: p.initial?.seatMap || '' }));
   // promo is the check of a typed promo code: the code checked and what the server said of it
   const [promo, setPromo] = useState<{ code: string; state: 'checking' | 'ok' | 'bad'; text: string; found?: Promo } | null>(null);
   const promoTimer = useRef<number | undefined>(undefined);
@@ -166,6 +168,7 @@ function Purchase(p: PurchaseProps) {
     setBusy(true);
     setServerError('');
     setUnpaidLink('');
+    setSeatRace({ instead: '', map: '' });
     const personal = (f: string) => (existing ? '' : val(f).trim());
     const { status, data } = await call('POST', '/v1/ticket/buy', {
       eventCode: t.event.code,
@@ -205,6 +208,7 @@ function Purchase(p: PurchaseProps) {
       setTouched((x) => ({ ...x, ...Object.fromEntries(rules.filter((r) => r.requiredWhen === 'newBuyer').map((r) => [r.field, true])) }));
     }
     if (fields.unpaidOrder && isLink(fields.unpaidOrder)) setUnpaidLink(fields.unpaidOrder);
+    setSeatRace({ instead: isLink(fields.seatsInstead) ? fields.seatsInstead : '', map: isLink(fields.seatMap) ? fields.seatMap : '' });
     setServerError(o.error);
     setBusy(false);
   }
@@ -340,6 +344,12 @@ function Purchase(p: PurchaseProps) {
           {unpaidLink ? <>You have an unpaid order waiting: <a href={unpaidLink}>open it</a></> : serverError}
           {!unpaidLink && !p.offer && !seatCount && /sold out/i.test(serverError) && <> <a href={`/waitlist/${t.code}`}>Join the waiting list</a></>}
         </p>
+      )}
+      {seatRace.map && (
+        <div className="seat-race">
+          {seatRace.instead && <a className="button block" href={seatRace.instead}>Take these seats</a>}
+          <a className="button block secondary" href={seatRace.map}>Choose on the seat map</a>
+        </div>
       )}
       <PayButtons options={p.payments} free={free} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
     </form>

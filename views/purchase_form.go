@@ -29,14 +29,20 @@ type PurchaseForm struct {
 	// to the buyer's unpaid order.
 	Error      string
 	UnpaidLink string
+	// SeatsInstead and SeatMap, after a lost seat race, are the buy page with the nearest free
+	// seats ("" when none are left) and the seat map to choose again.
+	SeatsInstead string
+	SeatMap      string
 }
 
 // PurchaseInitial is what the island takes over from a form the server answered: the fields whose
 // messages are shown, the form's message and the unpaid order's link.
 type PurchaseInitial struct {
-	Touched    []string `json:"touched"`
-	Error      string   `json:"error"`
-	UnpaidLink string   `json:"unpaidLink"`
+	Touched      []string `json:"touched"`
+	Error        string   `json:"error"`
+	UnpaidLink   string   `json:"unpaidLink"`
+	SeatsInstead string   `json:"seatsInstead,omitempty"`
+	SeatMap      string   `json:"seatMap,omitempty"`
 }
 
 // purchaseFormView combines the island's props with the form's state for the templates.
