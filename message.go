@@ -55,6 +55,16 @@ type Message struct {
 	Subject string
 	Text    string // plain-text body
 	HTML    string // HTML body; empty for SMS
+	// Images are pictures the HTML body shows inline (src="cid:…"), sent as its related parts;
+	// composed with the message when it is sent, never stored in the outbox.
+	Images []InlineImage
+}
+
+// InlineImage is a PNG an HTML e-mail shows inline: its body refers to it as cid:ContentID.
+type InlineImage struct {
+	ContentID string // unique in the message, such as "ticket-abc123@palaro"
+	Name      string // file name, such as "ticket-abc123.png"
+	PNG       []byte
 }
 
 // OutboxMessage is a Message stored in the outbox with its delivery state.

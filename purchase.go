@@ -2,7 +2,6 @@ package palaro
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,6 +63,9 @@ type PurchaseRequest struct {
 	// SessionKey identifies the browser session that sent the purchase (set by the server, never
 	// read from the payload): unpaid holds are limited per session.
 	SessionKey string `json:"-"`
+	// QueuePlace is the queue place the browser was admitted with (set by the server, 0 without a
+	// queue): the order ties the buyer's e-mail address to it in its own transaction.
+	QueuePlace int64 `json:"-"`
 	// UserID is the signed-in account that sent the purchase (set by the server; 0 for a visitor):
 	// the per-buyer maximum holds per account as well as per e-mail.
 	UserID int64 `json:"-"`
@@ -155,6 +157,10 @@ type Order struct {
 	AddOns        []AddOn
 	Event         *Event      // filled by lookups: the event (name, venue, start)
 	TicketType    *TicketType // filled by lookups: the ticket type bought
+
+	// PromoTicketsOnly is true when the promo code discounted the tickets alone, not the add-ons
+	// (PromoCode.TicketsOnly; known to the order just created, which Checkout is made from).
+	PromoTicketsOnly bool
 }
 
 // Free reports whether the order costs nothing.
@@ -258,6 +264,10 @@ func PromoNotForTicket(code string) *Error {
 	return Errorf(EINVALID, "Promo code %s is not valid for this ticket.", code)
 }
 
+// TicketsOnly reports whether the code names ticket types: it then discounts their tickets alone,
+// never an order's add-ons; a code for every ticket type discounts the whole order.
+func (p PromoCode) TicketsOnly() bool { return len(p.TicketTypeIDs) > 0 }
+
 // Discount returns what the code takes off a subtotal: never more than the subtotal.
 func (p PromoCode) Discount(subtotal Money) Money {
 	var d Money
@@ -310,8 +320,9 @@ type Price struct {
 	Total         Money // Subtotal − PromoDiscount, never below 0
 }
 
-// PriceOrder computes an order's price: discounted price × quantity + add-ons − promo discount.
-// promo may be nil.
+// PriceOrder computes an order's price: discounted price × quantity + add-ons − promo discount,
+// the promo discounting only what it covers (the tickets, when it names ticket types; else the
+// whole subtotal). promo may be nil.
 func PriceOrder(tt TicketType, quantity int, addOns []AddOn, promo *PromoCode) Price {
 	p := Price{UnitPrice: tt.FinalPrice(), Quantity: quantity}
 	p.TicketsTotal = p.UnitPrice * Money(quantity)
@@ -320,7 +331,11 @@ func PriceOrder(tt TicketType, quantity int, addOns []AddOn, promo *PromoCode) P
 	}
 	p.Subtotal = p.TicketsTotal + p.AddOnsTotal
 	if promo != nil {
-		p.PromoDiscount = promo.Discount(p.Subtotal)
+		covered := p.Subtotal
+		if promo.TicketsOnly() {
+			covered = p.TicketsTotal
+		}
+		p.PromoDiscount = promo.Discount(covered)
 	}
 	p.Total = max(p.Subtotal-p.PromoDiscount, 0)
 	return p
@@ -438,19 +453,62 @@ func (o *Order) Checkout(baseURL, cancelPath string) Checkout {
 		c.Description = o.Event.Name
 		ticketName += " · " + o.Event.Name
 	}
-	if o.PromoDiscount > 0 {
-		c.LineItems = []LineItem{{Name: fmt.Sprintf("%s (promo %s)", ticketName, o.PromoCode), Amount: o.Total, Quantity: 1}}
-		return c
-	}
+	var lines []LineItem
 	if o.UnitPrice > 0 && o.Quantity > 0 {
-		c.LineItems = append(c.LineItems, LineItem{Name: ticketName, Amount: o.UnitPrice, Quantity: o.Quantity})
+		lines = append(lines, LineItem{Name: ticketName, Amount: o.UnitPrice, Quantity: o.Quantity})
 	}
 	for _, a := range o.AddOns {
 		if a.Price > 0 {
-			c.LineItems = append(c.LineItems, LineItem{Name: a.Name, Amount: a.Price, Quantity: a.Count()})
+			lines = append(lines, LineItem{Name: a.Name, Amount: a.Price, Quantity: a.Count()})
 		}
 	}
+	covered := len(lines)
+	if o.PromoTicketsOnly && len(lines) > 0 && o.UnitPrice > 0 {
+		covered = 1
+	}
+	c.LineItems = discountLines(lines, covered, o.PromoDiscount, " (promo "+o.PromoCode+")")
 	return c
+}
+
+// discountLines spreads a discount over the first covered lines in proportion to their amounts
+// and gives every line back with its own price after its share (suffix added to its name), so a
+// provider's page lists every line and they add up to the total. A line whose share does not
+// divide by its quantity becomes two lines a centavo apart; a line discounted to nothing is left out.
+func discountLines(lines []LineItem, covered int, discount Money, suffix string) []LineItem {
+	if discount <= 0 || covered == 0 {
+		return lines
+	}
+	var base Money
+	for _, l := range lines[:covered] {
+		base += l.Subtotal()
+	}
+	shares := make([]Money, covered)
+	left := min(discount, base)
+	for i, l := range lines[:covered] {
+		shares[i] = min(discount*l.Subtotal()/base, l.Subtotal())
+		left -= shares[i]
+	}
+	for i := 0; left > 0 && i < covered; i++ { // the centavos the division left, to lines with room
+		more := min(left, lines[i].Subtotal()-shares[i])
+		shares[i] += more
+		left -= more
+	}
+	out := make([]LineItem, 0, len(lines)+covered)
+	for i, l := range lines {
+		if i >= covered || shares[i] == 0 {
+			out = append(out, l)
+			continue
+		}
+		total := l.Subtotal() - shares[i]
+		per, extra := total/Money(l.Quantity), int(total%Money(l.Quantity))
+		if extra > 0 {
+			out = append(out, LineItem{Name: l.Name + suffix, Amount: per + 1, Quantity: extra})
+		}
+		if per > 0 && l.Quantity > extra {
+			out = append(out, LineItem{Name: l.Name + suffix, Amount: per, Quantity: l.Quantity - extra})
+		}
+	}
+	return out
 }
 
 // FieldUnpaidOrder is the error field holding the path of the buyer's unpaid order that blocks a new one.

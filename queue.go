@@ -13,6 +13,21 @@ const QueueWaitMessage = "Please wait for your turn in the queue."
 // AdmissionWindow is how long an admitted browser may buy, from its first admission.
 const AdmissionWindow = 10 * time.Minute
 
+// QueuePlacesPerAddress is the most places one network address (an IPv4 address, an IPv6 /64) may
+// take in a queue: enough for a venue's Wi-Fi or a family, not for a script's thousand browsers.
+const QueuePlacesPerAddress = 50
+
+// Messages of the queue's refusals.
+var (
+	// QueueAddressFullMessage refuses a new place to an address that holds QueuePlacesPerAddress.
+	QueueAddressFullMessage = "Your network already holds " + strconv.Itoa(QueuePlacesPerAddress) +
+		" places in this queue, the most one network may take. Please keep the place you have."
+	// QueueEmailTakenMessage refuses an address that bought with another place of the queue.
+	QueueEmailTakenMessage = "This e-mail address already bought with another place in this queue."
+	// QueuePlaceTakenMessage refuses a place that bought for another address.
+	QueuePlaceTakenMessage = "This place in the queue already bought with another e-mail address."
+)
+
 // MaxAdmitPerMinute is the highest admission rate an organizer may set.
 const MaxAdmitPerMinute = 10000
 
@@ -95,12 +110,11 @@ type QueueService interface {
 	Active() bool
 	// Configure turns the event's queue on or changes it; nil turns it off.
 	Configure(ctx context.Context, ev *Event, actor string, settings *QueueSettings, now time.Time) error
-	// Join gives a browser a place (at the end, or in the draw before the opening).
-	Join(ctx context.Context, eventID int64, now time.Time) (placeID int64, err error)
+	// Join gives a browser a place (at the end, or in the draw before the opening); client is
+	// its network address (ETOOMANY when that holds QueuePlacesPerAddress places already).
+	Join(ctx context.Context, eventID int64, client string, now time.Time) (placeID int64, err error)
 	// Status answers about a place; ENOTFOUND when the queue has no such place.
 	Status(ctx context.Context, eventID, placeID int64, now time.Time) (QueueStatus, error)
-	// ClaimEmail ties an e-mail address to a place: a second place cannot buy with it.
-	ClaimEmail(ctx context.Context, eventID, placeID int64, email string) error
 	// Stats returns the organizer's live figures.
 	Stats(eventID int64, now time.Time) (QueueStats, bool)
 }

@@ -118,13 +118,120 @@ func CheckSeatChoice(tt TicketType, seats []string) error {
 	return nil
 }
 
+// Fields of a purchase's seat-race answer (SeatsTakenError, SeatsLostError).
+const (
+	// FieldSeatsTaken lists the chosen seats someone else took, comma-separated.
+	FieldSeatsTaken = "seatsTaken"
+	// FieldSeatsInstead is the buy page with the nearest free seats chosen instead.
+	FieldSeatsInstead = "seatsInstead"
+	// FieldSeatMap is the seat map with the buyer's choice, which names the seats taken.
+	FieldSeatMap = "seatMap"
+)
+
 // SeatsTakenError is the ECONFLICT answer when seats were held or bought by someone else, such as
-// 'Seat A3 was just taken. Please choose another seat.'
+// 'Seat A3 was just taken. Please choose another seat.'; FieldSeatsTaken lists them.
 func SeatsTakenError(labels []string) error {
+	fields := map[string]string{FieldSeatsTaken: strings.Join(labels, ",")}
 	if len(labels) == 1 {
-		return Errorf(ECONFLICT, "Seat %s was just taken. Please choose another seat.", labels[0])
+		return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Seat %s was just taken. Please choose another seat.", labels[0]), Fields: fields}
 	}
-	return Errorf(ECONFLICT, "Seats %s were just taken. Please choose other seats.", strings.Join(labels, ", "))
+	return &Error{Code: ECONFLICT, Message: fmt.Sprintf("Seats %s were just taken. Please choose other seats.", strings.Join(labels, ", ")), Fields: fields}
+}
+
+// SeatsLostError is the answer to a buyer who lost a seat race: which seats were taken, the
+// nearest free seats offered instead (none when no seats are left) with the buy page that takes
+// them, and the seat map to choose again.
+func SeatsLostError(taken, instead []string, insteadHref, mapHref string) error {
+	what := "Seat " + taken[0] + " was just taken."
+	if len(taken) > 1 {
+		what = "Seats " + strings.Join(taken, ", ") + " were just taken."
+	}
+	fields := map[string]string{FieldSeatsTaken: strings.Join(taken, ","), FieldSeatMap: mapHref}
+	if len(instead) == 0 {
+		return &Error{Code: ECONFLICT, Message: what + " No other seats are free together; please choose again on the seat map.", Fields: fields}
+	}
+	fields[FieldSeatsInstead] = insteadHref
+	offer := "Seat " + instead[0] + " is free nearby."
+	if len(instead) > 1 {
+		offer = "Seats " + strings.Join(instead, ", ") + " are free nearby."
+	}
+	return &Error{Code: ECONFLICT, Message: what + " " + offer + " Take them, or choose again on the seat map.", Fields: fields}
+}
+
+// NearestSeats chooses n free seats for a buyer whose wanted seats were taken: the run of n
+// adjacent free seats (one row, consecutive numbers, no aisle between them) nearest to the wanted
+// ones, a row away counting as two seats along; else the n free seats nearest to them one by one.
+// Seats still free among the wanted ones count as free. Returns nil when fewer than n are free.
+func NearestSeats(rows []SeatRow, aisleAfter []int, wanted []string, n int) []string {
+	if n < 1 {
+		return nil
+	}
+	var rowSum, numSum, count int
+	for ri, r := range rows {
+		for _, s := range r.Seats {
+			if slices.Contains(wanted, s.Label) {
+				rowSum, numSum, count = rowSum+ri, numSum+s.Number, count+1
+			}
+		}
+	}
+	if count == 0 {
+		return PickSeats(rows, aisleAfter, n)
+	}
+	// distances in half seats, so that a centre between two seats stays exact
+	centreRow, centreNum := 2*rowSum/count, 2*numSum/count
+	abs := func(x int) int { return max(x, -x) }
+	dist := func(ri, num2 int) int { return 2*abs(2*ri-centreRow) + abs(num2-centreNum) }
+	var best []string
+	bestDist := -1
+	var free []struct {
+		label string
+		d     int
+	}
+	for ri, r := range rows {
+		var run []Seat
+		for _, s := range r.Seats {
+			if s.Status != SeatAvailable {
+				run = nil
+				continue
+			}
+			free = append(free, struct {
+				label string
+				d     int
+			}{s.Label, dist(ri, 2*s.Number)})
+			if len(run) > 0 && (s.Number != run[len(run)-1].Number+1 || slices.Contains(aisleAfter, run[len(run)-1].Number)) {
+				run = nil
+			}
+			run = append(run, s)
+			if len(run) > n {
+				run = run[1:]
+			}
+			if len(run) == n {
+				if d := dist(ri, run[0].Number+run[n-1].Number); bestDist < 0 || d < bestDist {
+					bestDist, best = d, nil
+					for _, x := range run {
+						best = append(best, x.Label)
+					}
+				}
+			}
+		}
+	}
+	if best != nil {
+		return best
+	}
+	if len(free) < n {
+		return nil
+	}
+	slices.SortStableFunc(free, func(a, b struct {
+		label string
+		d     int
+	}) int {
+		return a.d - b.d
+	})
+	out := make([]string, n)
+	for i := range out {
+		out[i] = free[i].label
+	}
+	return out
 }
 
 // UnknownSeatsError is the EINVALID answer for labels that are not seats of the ticket type.

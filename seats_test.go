@@ -98,3 +98,34 @@ func TestPickSeats(t *testing.T) {
 		})
 	}
 }
+
+// TestNearestSeats: after a lost seat race the buyer is offered the adjacent free seats nearest to
+// the ones wanted (a row away counts as two seats along; an aisle splits a run), else the nearest
+// free seats one by one, and nothing when too few are left.
+func TestNearestSeats(t *testing.T) {
+	row := func(label, status string) SeatRow {
+		r := SeatRow{Row: label}
+		for i, c := range status {
+			st := SeatAvailable
+			if c == 's' {
+				st = SeatSold
+			}
+			r.Seats = append(r.Seats, Seat{Label: label + strconv.Itoa(i+1), Row: label, Number: i + 1, Status: st})
+		}
+		return r
+	}
+	rows := []SeatRow{
+		row("A", "aassssssaa"),
+		row("B", "ssssassaas"),
+		row("C", "aaaaaaaaaa"),
+	}
+	require.Equal(t, []string{"B8", "B9"}, NearestSeats(rows, nil, []string{"B6", "B7"}, 2), "the same row, next to them")
+	require.Equal(t, []string{"C6", "C7"}, NearestSeats(rows, []int{8}, []string{"B6", "B7"}, 2), "an aisle after 8 splits B8-B9: the row behind")
+	require.Equal(t, []string{"A1", "A2"}, NearestSeats(rows, nil, []string{"A3", "A4"}, 2))
+	require.Equal(t, []string{"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"}[3:6], NearestSeats(rows, nil, []string{"B4", "B5", "B6"}, 3))
+	require.Equal(t, []string{"B5", "B8", "B9"}, NearestSeats(rows[:2], nil, []string{"B6", "B7", "B5"}, 3), "no run of 3 in A and B: the nearest one by one")
+	require.Nil(t, NearestSeats([]SeatRow{row("A", "sa")}, nil, []string{"A1"}, 2), "too few left")
+
+	err := SeatsLostError([]string{"B6"}, []string{"B8"}, "/b/x?seats=B8", "/s/x?seats=B6")
+	require.Equal(t, "Seat B6 was just taken. Seat B8 is free nearby. Take them, or choose again on the seat map.", ErrorMessage(err))
+}

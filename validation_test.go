@@ -155,3 +155,51 @@ func FuzzValidatePurchase(f *testing.F) {
 		}
 	})
 }
+
+// TestPriceOrder_PromoCoversItsTicketsOnly: a code that names ticket types discounts their tickets,
+// never the add-ons (2 × ₱350 and a ₱799 jersey at 20%: ₱140 off, not ₱299.80); a code for every
+// ticket type discounts the whole order; a fixed amount is capped at what it covers.
+func TestPriceOrder_PromoCoversItsTicketsOnly(t *testing.T) {
+	tt := TicketType{ID: 7, Price: 35000}
+	jersey := []AddOn{{Name: "Jersey", Price: 79900}}
+	p := PriceOrder(tt, 2, jersey, &PromoCode{Kind: PromoPercent, Percent: 20, TicketTypeIDs: []int64{7}})
+	require.Equal(t, Money(14000), p.PromoDiscount)
+	require.Equal(t, Money(70000+79900-14000), p.Total)
+	p = PriceOrder(tt, 2, jersey, &PromoCode{Kind: PromoPercent, Percent: 20})
+	require.Equal(t, Money(29980), p.PromoDiscount, "a code for every ticket type covers the add-ons too")
+	p = PriceOrder(tt, 2, jersey, &PromoCode{Kind: PromoFixed, Amount: 100000, TicketTypeIDs: []int64{7}})
+	require.Equal(t, Money(70000), p.PromoDiscount, "never more than the tickets it covers")
+}
+
+// TestOrder_CheckoutListsEveryLine: the provider's page gets every line (tickets and each paid
+// add-on), each at its price after its share of the promo, adding up to the total.
+func TestOrder_CheckoutListsEveryLine(t *testing.T) {
+	sum := func(c Checkout) Money {
+		var s Money
+		for _, l := range c.LineItems {
+			s += l.Subtotal()
+		}
+		return s
+	}
+	o := &Order{PublicID: "o1", Quantity: 2, UnitPrice: 35000, AddOnsTotal: 79900, PromoCode: "SAVE20", PromoDiscount: 14000,
+		PromoTicketsOnly: true, Total: 70000 + 79900 - 14000, PaymentType: PaymentCard,
+		TicketType: &TicketType{Name: "General Admission"}, Event: &Event{Name: "Laro Cup"},
+		AddOns: []AddOn{{Name: "Jersey", Price: 79900}, {Name: "Sticker", Price: 0}}}
+	c := o.Checkout("https://palaro.test", "/b/x")
+	require.Equal(t, []LineItem{{Name: "General Admission · Laro Cup (promo SAVE20)", Amount: 28000, Quantity: 2},
+		{Name: "Jersey", Amount: 79900, Quantity: 1}}, c.LineItems)
+	require.Equal(t, o.Total, sum(c))
+	require.NoError(t, c.Validate())
+
+	// A share that does not divide by the quantity: two lines a centavo apart; a whole-order code
+	// spreads over every line.
+	o.Quantity, o.PromoTicketsOnly, o.PromoDiscount = 3, false, 3334
+	o.Total = 3*35000 + 79900 - 3334
+	c = o.Checkout("https://palaro.test", "/b/x")
+	require.Equal(t, o.Total, sum(c))
+	require.Len(t, c.LineItems, 3)
+	for _, l := range c.LineItems {
+		require.Contains(t, l.Name, "(promo SAVE20)")
+	}
+	require.NoError(t, c.Validate())
+}

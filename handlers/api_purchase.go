@@ -23,15 +23,6 @@ type apiResult struct {
 	OrderID      string `json:"orderId,omitempty"`
 }
 
-// promoJSON is a usable promo code as the purchase form shows it.
-type promoJSON struct {
-	Code        string       `json:"code"`
-	Kind        string       `json:"kind"`
-	Percent     int          `json:"percent,omitempty"`
-	Amount      palaro.Money `json:"amount,omitempty"`
-	Description string       `json:"description"`
-}
-
 // ticketTypeJSON is the answer of GET /v1/ticket_type: the ticket details of SPEC.md section 3
 // (as the purchase island's props carry them) plus the form's rules, payment buttons and the
 // promo code the source names, when it is a usable one. Amounts are centavos.
@@ -41,7 +32,7 @@ type ticketTypeJSON struct {
 	Rules    []palaro.FieldRule    `json:"rules"`
 	Payments []views.PaymentOption `json:"payments"`
 	Source   string                `json:"source"`
-	Promo    *promoJSON            `json:"promo"`
+	Promo    *views.PromoJSON      `json:"promo"`
 	// PromoError says why the source, a known promo code, cannot be used (expired, used up, …).
 	PromoError string `json:"promoError,omitempty"`
 }
@@ -66,18 +57,32 @@ func (s *Server) ticketType(c *echo.Context) error {
 		TicketDetails: s.ticketDetails(tt, ev), OnSale: tt.SaleState(ev, now) == palaro.SaleOpen, Rules: palaro.PurchaseRules(*tt, ev, len(seats)),
 		Payments: paymentOptions(tt.PaymentTypes), Source: cleanSource(c.QueryParam("source")),
 	}
-	if d.Source != "" {
-		p, err := s.services.Purchases.FindPromoCode(ctx, d.Source, ev.ID, now)
-		switch {
-		case err == nil && !p.AppliesTo(tt.ID):
-			d.PromoError = palaro.PromoNotForTicket(p.Code).Message
-		case err == nil:
-			d.Promo = &promoJSON{Code: p.Code, Kind: p.Kind, Percent: p.Percent, Amount: p.Amount, Description: p.Describe()}
-		case palaro.ErrorCode(err) == palaro.EINVALID:
-			d.PromoError = palaro.ErrorMessage(err)
-		}
+	d.Promo, d.PromoError, err = s.usablePromo(ctx, d.Source, tt, ev)
+	if err != nil {
+		return err
 	}
 	return c.JSON(http.StatusOK, d)
+}
+
+// usablePromo returns the promo code a source names when the ticket type's order can use it, or
+// why not (a message for the buyer); neither for an empty source or a referral code.
+func (s *Server) usablePromo(ctx context.Context, source string, tt *palaro.TicketType, ev *palaro.Event) (*views.PromoJSON, string, error) {
+	if source == "" {
+		return nil, "", nil
+	}
+	p, err := s.services.Purchases.FindPromoCode(ctx, source, ev.ID, s.Now())
+	switch {
+	case err == nil && !p.AppliesTo(tt.ID):
+		return nil, palaro.PromoNotForTicket(p.Code).Message, nil
+	case err == nil:
+		return &views.PromoJSON{Code: p.Code, Kind: p.Kind, Percent: p.Percent, Amount: p.Amount, Description: p.Describe(),
+			TicketsOnly: p.TicketsOnly()}, "", nil
+	case palaro.ErrorCode(err) == palaro.EINVALID:
+		return nil, palaro.ErrorMessage(err), nil
+	case palaro.ErrorCode(err) == palaro.ENOTFOUND:
+		return nil, "", nil
+	}
+	return nil, "", err
 }
 
 // buyTicket answers POST /v1/ticket/buy: creates the order and answers where the buyer goes next.
@@ -103,9 +108,11 @@ func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed
 	if err := s.throttlePurchase(c, req.Email); err != nil {
 		return placed{}, err
 	}
-	if err := s.queueGate(c, req.TicketCode, req.Email); err != nil && s.heldOffer(c, req.TicketCode, req.Offer) == nil {
+	place, err := s.queueGate(c, req.TicketCode)
+	if err != nil && s.heldOffer(c, req.TicketCode, req.Offer) == nil {
 		return placed{}, err // a waiting-list offer's tickets are held for it: its holder does not queue
 	}
+	req.QueuePlace = place
 	req.SessionKey = visitOf(c).orderKey()
 	if u := currentUser(c); u != nil {
 		req.UserID = u.ID
@@ -119,10 +126,35 @@ func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed
 		return placed{}, palaro.UnpaidOrderWaiting(s.config.BaseURL + appErr.Fields[palaro.FieldUnpaidOrder])
 	}
 	if err != nil {
-		return placed{}, err
+		return placed{}, s.seatRaceLost(ctx, req, err)
 	}
 	url, err := s.orderRedirect(ctx, order)
 	return placed{url: url, order: order.PublicID}, err
+}
+
+// seatRaceLost turns the answer to a buyer whose chosen seats someone else took meanwhile into an
+// offer: the nearest free seats (palaro.NearestSeats) with the buy page that takes them, and the
+// seat map with the choice, which names the seats taken. Any other error is returned as it is.
+func (s *Server) seatRaceLost(ctx context.Context, req palaro.PurchaseRequest, err error) error {
+	var appErr *palaro.Error
+	if !errors.As(err, &appErr) || appErr.Fields[palaro.FieldSeatsTaken] == "" || len(req.Seats) == 0 || req.Offer != "" {
+		return err
+	}
+	tt, _, ferr := s.services.TicketTypes.FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
+	if ferr != nil {
+		return err
+	}
+	rows, rerr := s.services.Seats.SeatMap(ctx, tt.ID)
+	plan, perr := s.services.Seats.SeatPlan(ctx, tt.ID)
+	if rerr != nil || perr != nil {
+		return err
+	}
+	wanted, _ := palaro.ParseSeats(req.Seats)
+	taken := strings.Split(appErr.Fields[palaro.FieldSeatsTaken], ",")
+	instead := palaro.NearestSeats(rows, plan.AisleAfter, wanted, len(wanted))
+	source := cleanSource(req.Source)
+	insteadHref := strings.Replace(seatsHref(tt.Code, instead, source), "/s/", "/b/", 1)
+	return palaro.SeatsLostError(taken, instead, insteadHref, seatsHref(tt.Code, wanted, source))
 }
 
 // lowStock is the number of tickets left at or below which the event page names the count

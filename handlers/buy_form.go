@@ -37,6 +37,13 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 		stepAddOn(form.Counts, ev.AddOns, req.Quantity, step)
 		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)
 	}
+	if promo, _, err := s.usablePromo(c.Request().Context(), cleanSource(req.Source), tt, ev); err != nil {
+		return err
+	} else if promo != nil && !strings.EqualFold(c.FormValue("promoShown"), promo.Code) {
+		// a code typed without JavaScript: the discounted total first, then the buyer pays
+		form.Error = fmt.Sprintf("Promo %s applied: %s. Check your total below, then pay.", promo.Code, promo.Description)
+		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)
+	}
 	redirect, err := s.placeOrder(c, req)
 	if err == nil {
 		return c.Redirect(http.StatusSeeOther, redirect.url)
@@ -47,12 +54,14 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 	}
 	form.Error = appErr.Message
 	form.UnpaidLink = appErr.Fields[palaro.FieldUnpaidOrder]
+	form.SeatsInstead, form.SeatMap = appErr.Fields[palaro.FieldSeatsInstead], appErr.Fields[palaro.FieldSeatMap]
 	if form.UnpaidLink != "" {
 		form.Error = "You have an unpaid order waiting"
 	}
 	form.Shown = map[string]string{}
 	for f, msg := range appErr.Fields {
-		if f != palaro.FieldUnpaidOrder && f != palaro.FieldExistingUser {
+		if f != palaro.FieldUnpaidOrder && f != palaro.FieldExistingUser && f != palaro.FieldSeatsTaken &&
+			f != palaro.FieldSeatsInstead && f != palaro.FieldSeatMap {
 			form.Shown[f] = msg
 		}
 	}

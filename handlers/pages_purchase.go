@@ -207,8 +207,14 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 			Seats:    orEmpty(seats),
 			Source:   source, SourceRule: palaro.SourceRule,
 		}
+		promo, _, err := s.usablePromo(c.Request().Context(), cleanSource(form.Values[palaro.FieldSource]), tt, ev)
+		if err != nil {
+			return err
+		}
+		view.Props.Promo = promo
 		if form.Error != "" || len(form.Shown) > 0 {
-			view.Props.Initial = &views.PurchaseInitial{Touched: slices.Sorted(maps.Keys(form.Shown)), Error: form.Error, UnpaidLink: form.UnpaidLink}
+			view.Props.Initial = &views.PurchaseInitial{Touched: slices.Sorted(maps.Keys(form.Shown)), Error: form.Error, UnpaidLink: form.UnpaidLink,
+				SeatsInstead: form.SeatsInstead, SeatMap: form.SeatMap}
 		}
 		withOffer(&view.Props, &view.Form, offer)
 	} else if view.Ticket.WaitlistHref != "" && s.services.Waitlist != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"math"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -107,25 +108,40 @@ func (s *Server) queueDetour(c *echo.Context, ev *palaro.Event) string {
 }
 
 // queueGate refuses a purchase of a ticket type whose event's queue is on, unless the browser
-// was admitted; an admitted browser's place is then tied to the buyer's e-mail address.
-func (s *Server) queueGate(c *echo.Context, ticketCode, email string) error {
+// was admitted; it answers the admitted browser's place (0 without a queue), which the order ties
+// to the buyer's e-mail address in its own transaction (so a refused purchase ties nothing).
+func (s *Server) queueGate(c *echo.Context, ticketCode string) (int64, error) {
 	if s.services.Queues == nil || !s.services.Queues.Active() {
-		return nil
+		return 0, nil
 	}
 	ctx := c.Request().Context()
 	_, ev, err := s.services.TicketTypes.FindTicketType(ctx, ticketCode)
 	if err != nil {
-		return nil // the purchase itself answers an unknown ticket
+		return 0, nil // the purchase itself answers an unknown ticket
 	}
 	q := s.queueOf(ev.ID)
 	if q == nil {
-		return nil
+		return 0, nil
 	}
 	place, ok := s.admissionOf(c, q)
 	if !ok {
-		return palaro.Errorf(palaro.ETOOMANY, palaro.QueueWaitMessage)
+		return 0, palaro.Errorf(palaro.ETOOMANY, palaro.QueueWaitMessage)
 	}
-	return s.services.Queues.ClaimEmail(ctx, q.EventID, place, email)
+	return place, nil
+}
+
+// queueClient is the network a browser joins a queue from, as places are counted per address:
+// its IPv4 address, or the /64 of its IPv6 one (one subscriber's block).
+func queueClient(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ip
+	}
+	if a = a.Unmap(); a.Is4() {
+		return a.String()
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }
 
 // queueVisit finds the browser's place (giving it one, or a new one when rejoin is set and its
@@ -157,7 +173,7 @@ func (s *Server) queueVisit(c *echo.Context, rejoin bool) (*palaro.Queue, palaro
 		if err := s.throttle(c, limitCheck{limitQueueJoinIP, "queue|" + c.RealIP()}); err != nil {
 			return q, st, err
 		}
-		if id, err = qs.Join(ctx, q.EventID, now); err != nil {
+		if id, err = qs.Join(ctx, q.EventID, queueClient(c.RealIP()), now); err != nil {
 			return q, st, err
 		}
 		s.setSignedCookie(c, queueCookiePrefix+q.EventCode, strconv.FormatInt(id, 10), queueCookieAge)

@@ -141,7 +141,12 @@ func TestAPI_BuySeats(t *testing.T) {
 
 	status, body = buy("second@x.ph", seats[1])
 	require.Equal(t, 409, status, "the first order holds its seats while it waits for payment")
-	require.Equal(t, "Seat "+seats[1]+" was just taken. Please choose another seat.", body["message"])
+	require.Contains(t, body["message"], "Seat "+seats[1]+" was just taken. Seat ", "the nearest free seat is offered")
+	require.Contains(t, body["message"], " is free nearby. Take them, or choose again on the seat map.")
+	fields := body["fields"].(map[string]any)
+	require.Equal(t, seats[1], fields["seatsTaken"])
+	require.Equal(t, "/s/"+code+"?seats="+seats[1], fields["seatMap"])
+	require.Regexp(t, `^/b/`+code+`\?seats=[A-Z]+[0-9]+$`, fields["seatsInstead"])
 	status, body = buy("third@x.ph")
 	require.Equal(t, 400, status)
 	require.Equal(t, "Please choose your seats.", body["message"])

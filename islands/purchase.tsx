@@ -36,10 +36,23 @@ export type PurchaseProps = {
   source: string;
   sourceRule: FieldRule;
   /** initial is what the server answered to the form posted without JavaScript. */
-  initial?: { touched: string[]; error: string; unpaidLink: string };
+  initial?: { touched: string[]; error: string; unpaidLink: string; seatsInstead?: string; seatMap?: string };
   /** offer is the waiting-list offer the form buys: its e-mail address and quantity are fixed. */
   offer?: { token: string; quantity: number; email: string };
+  /** promo is the usable promo code the server-drawn form's code field held, priced in the summary. */
+  promo?: Promo;
 };
+
+/** Promo is a usable promo code (views.PromoJSON; amounts in centavos). */
+type Promo = { code: string; kind: string; percent?: number; amount?: number; description: string; ticketsOnly: boolean };
+
+/** promoDiscount is what a code takes off tickets and add-ons, as palaro.PriceOrder computes it. */
+function promoDiscount(promo: Promo | null, tickets: number, addOns: number): number {
+  if (!promo) return 0;
+  const covered = promo.ticketsOnly ? tickets : tickets + addOns;
+  const d = promo.kind === 'percent' ? Math.floor((covered * Math.min(Math.max(promo.percent || 0, 0), 100)) / 100) : Math.max(promo.amount || 0, 0);
+  return Math.min(d, Math.max(covered, 0));
+}
 
 /** fromServerForm reads what the visitor entered in the server-drawn form before the island came. */
 function fromServerForm(addOns: AddOn[]): { values: Record<string, string>; existing: boolean; counts: Record<number, number> } | null {
@@ -79,8 +92,10 @@ function Purchase(p: PurchaseProps) {
   const [busy, setBusy] = useState(false);
   const [serverError, setServerError] = useState(p.initial?.error || '');
   const [unpaidLink, setUnpaidLink] = useState(p.initial?.unpaidLink || '');
+  // after a lost seat race: the buy page with the nearest free seats, and the seat map
+  const [seatRace, setSeatRace] = useState(() => ({ instead: p.initial?.seatsInstead || '', map: p.initial?.seatMap || '' }));
   // promo is the check of a typed promo code: the code checked and what the server said of it
-  const [promo, setPromo] = useState<{ code: string; state: 'checking' | 'ok' | 'bad'; text: string } | null>(null);
+  const [promo, setPromo] = useState<{ code: string; state: 'checking' | 'ok' | 'bad'; text: string; found?: Promo } | null>(null);
   const promoTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => {
@@ -103,7 +118,10 @@ function Purchase(p: PurchaseProps) {
   if (!errors.quantity && qty > t.quantity) errors.quantity = t.quantity > 0 ? `Only ${t.quantity} tickets left.` : 'Sold out';
   // a code typed into the promo field is checked with the server; one from a link may be a referral
   const typedCode = val('source').trim();
-  const promoChecked = !typedCode || typedCode === (p.source || '') || (promo?.code === typedCode && promo.state !== 'checking');
+  const serverPromo = p.promo && p.promo.code.toLowerCase() === typedCode.toLowerCase() ? p.promo : null;
+  const promoChecked = !typedCode || typedCode === (p.source || '') || !!serverPromo || (promo?.code === typedCode && promo.state !== 'checking');
+  // the usable code the field holds, priced in the summary
+  const applied = serverPromo || (promo?.code === typedCode && promo.state === 'ok' ? promo.found || null : null);
   // the code's own rule (length, characters) speaks first
   if (!errors.source && typedCode && promo?.code === typedCode && promo.state === 'bad') errors.source = promo.text;
   else if (!errors.source && !promoChecked) errors.source = 'Checking the promo code…';
@@ -116,7 +134,8 @@ function Purchase(p: PurchaseProps) {
   const chosen = (t.addOns || []).filter((a) => countOf(a) > 0);
   const addOnSum = chosen.reduce((sum, a) => sum + a.price * countOf(a), 0);
   const free = t.finalPrice === 0 && addOnSum === 0;
-  const total = t.finalPrice * qty + addOnSum;
+  const discount = promoDiscount(applied, t.finalPrice * qty, addOnSum);
+  const total = t.finalPrice * qty + addOnSum - discount;
 
   // the reason the pay buttons are disabled: the first missing item, in the form's order
   const order = [
@@ -131,16 +150,16 @@ function Purchase(p: PurchaseProps) {
 
   function checkPromo(code: string) {
     window.clearTimeout(promoTimer.current);
-    if (!code || code === (p.source || '')) return setPromo(null);
+    if (!code || code === (p.source || '') || code.toLowerCase() === p.promo?.code.toLowerCase()) return setPromo(null);
     setPromo({ code, state: 'checking', text: '' });
     promoTimer.current = window.setTimeout(async () => {
       const q = new URLSearchParams({ eventCode: t.event.code, ticketTypeCode: t.code, source: code });
       for (const s of p.seats) q.append('seats', s);
       if (p.offer) q.set('offer', p.offer.token); // the offer's seats are held for this buyer
       const { data } = await call('GET', `/v1/ticket_type?${q}`);
-      const found = data?.promo as { description?: string } | null | undefined;
+      const found = data?.promo as Promo | null | undefined;
       const why = typeof data?.promoError === 'string' ? data.promoError : 'Unknown promo code';
-      setPromo((cur) => (cur?.code !== code ? cur : found ? { code, state: 'ok', text: found.description || '' } : { code, state: 'bad', text: why }));
+      setPromo((cur) => (cur?.code !== code ? cur : found ? { code, state: 'ok', text: found.description || '', found } : { code, state: 'bad', text: why }));
     }, 400);
   }
 
@@ -149,6 +168,7 @@ function Purchase(p: PurchaseProps) {
     setBusy(true);
     setServerError('');
     setUnpaidLink('');
+    setSeatRace({ instead: '', map: '' });
     const personal = (f: string) => (existing ? '' : val(f).trim());
     const { status, data } = await call('POST', '/v1/ticket/buy', {
       eventCode: t.event.code,
@@ -188,6 +208,7 @@ function Purchase(p: PurchaseProps) {
       setTouched((x) => ({ ...x, ...Object.fromEntries(rules.filter((r) => r.requiredWhen === 'newBuyer').map((r) => [r.field, true])) }));
     }
     if (fields.unpaidOrder && isLink(fields.unpaidOrder)) setUnpaidLink(fields.unpaidOrder);
+    setSeatRace({ instead: isLink(fields.seatsInstead) ? fields.seatsInstead : '', map: isLink(fields.seatMap) ? fields.seatMap : '' });
     setServerError(o.error);
     setBusy(false);
   }
@@ -303,12 +324,17 @@ function Purchase(p: PurchaseProps) {
               <dd>{peso(addOnSum)}</dd>
             </div>
           )}
+          {discount > 0 && applied && (
+            <div className="promo-line">
+              <dt>Promo {applied.code}</dt>
+              <dd data-promo>-{peso(discount)}</dd>
+            </div>
+          )}
           <div className="total">
             <dt>Total</dt>
             <dd data-total>{errors.quantity ? '—' : peso(total)}</dd>
           </div>
         </dl>
-        {t.showPromoField && <p className="field-hint">Promo discounts are applied at checkout.</p>}
       </section>
 
       {disclaimer.length > 0 && <section className="form-section">{disclaimer.map(field)}</section>}
@@ -318,6 +344,12 @@ function Purchase(p: PurchaseProps) {
           {unpaidLink ? <>You have an unpaid order waiting: <a href={unpaidLink}>open it</a></> : serverError}
           {!unpaidLink && !p.offer && !seatCount && /sold out/i.test(serverError) && <> <a href={`/waitlist/${t.code}`}>Join the waiting list</a></>}
         </p>
+      )}
+      {seatRace.map && (
+        <div className="seat-race">
+          {seatRace.instead && <a className="button block" href={seatRace.instead}>Take these seats</a>}
+          <a className="button block secondary" href={seatRace.map}>Choose on the seat map</a>
+        </div>
       )}
       <PayButtons options={p.payments} free={free} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
     </form>

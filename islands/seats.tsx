@@ -1,7 +1,8 @@
 // The seat map island of /s/{ticketTypeCode}: rows from A facing the stage, cut into sections at the
-// organizer's aisles (a wider gap between sections) and into blocks of at most five seats, so a phone
-// shows a whole block of 44 px seats (the touch-target size) without sideways scrolling; an empty
-// row of the layout is a gap in every block. Each seat is the seat look of
+// organizer's aisles (a wider gap between sections) and into blocks of at most five 44 px seats (the
+// touch-target size), side by side, so a row stays one line with its aisles as gaps; a map wider than
+// a phone scrolls sideways inside its box, never the page. An empty row of the layout is a gap in
+// every block. Each seat is the seat look of
 // the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
 // max seats and continues to the buy page with them: /b/{code}?seats=A1,A2.
 import { useEffect, useState } from 'react';

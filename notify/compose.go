@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"palaro"
+	"palaro/internal/qrimage"
 )
 
 // Composer implements palaro.Composer with absolute links to the site.
@@ -17,6 +18,10 @@ type Composer struct {
 	BaseURL string
 	// Support is the address people can write to.
 	Support string
+	// TicketQR returns what a ticket's QR code holds (palaro.SignedTicketQR with the server's
+	// key); when set, a confirmation carries each ticket's QR code as an inline PNG, so the
+	// ticket works from the mail app without a connection.
+	TicketQR func(code string) string
 }
 
 var _ palaro.Composer = Composer{}
@@ -68,6 +73,7 @@ func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
 	}
 	rows = append(rows, [2]string{"Total", o.Total.Display()}, [2]string{"Order", o.PublicID})
 	v.Rows = rows
+	var images []palaro.InlineImage
 	for i, t := range o.Tickets {
 		label := fmt.Sprintf("Ticket %d of %d · %s", i+1, len(o.Tickets), t.Code)
 		if o.Kind == palaro.OrderKindAddOns {
@@ -80,11 +86,36 @@ func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
 			}
 			label += " · with " + strings.Join(names, ", ")
 		}
-		v.Links = append(v.Links, emailLink{Label: label, URL: c.url(palaro.TicketPath(t.PublicID))})
+		link := emailLink{Label: label, URL: c.url(palaro.TicketPath(t.PublicID))}
+		if img, ok := c.ticketQRImage(t); ok {
+			link.QR = img.ContentID
+			images = append(images, img)
+		}
+		v.Links = append(v.Links, link)
 	}
 	v.Button = emailLink{Label: "View your order", URL: c.url(palaro.OrderPath(o.PublicID))}
 	v.Outro = []string{"Keep this e-mail: the links are your tickets. Anyone with a link can open that ticket."}
-	return c.message(kind, o.Email, subject, v)
+	if len(images) > 0 {
+		v.Outro[0] = "Keep this e-mail: its QR codes and links are your tickets, and the QR codes show without a connection. Anyone with a link or QR code can use that ticket."
+	}
+	m := c.message(kind, o.Email, subject, v)
+	m.Images = images
+	return m
+}
+
+// ticketQRSize is the width in pixels of a ticket's QR code in an e-mail (drawn at 200 CSS px).
+const ticketQRSize = 400
+
+// ticketQRImage is a ticket's QR code as an inline PNG, when the composer knows what it holds.
+func (c Composer) ticketQRImage(t palaro.Ticket) (palaro.InlineImage, bool) {
+	if c.TicketQR == nil || t.Code == "" || t.Status == palaro.TicketCancelled {
+		return palaro.InlineImage{}, false
+	}
+	png, err := qrimage.PNG(c.TicketQR(t.Code), ticketQRSize, 4)
+	if err != nil {
+		return palaro.InlineImage{}, false // the link still opens the ticket
+	}
+	return palaro.InlineImage{ContentID: "ticket-" + t.PublicID + "@palaro", Name: "ticket-" + t.PublicID + ".png", PNG: png}, true
 }
 
 // EmailChangeConfirmation asks a ticket's current holder to consent to its move to newEmail.

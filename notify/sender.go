@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -62,17 +63,9 @@ func (s *SMTPSender) Send(ctx context.Context, m palaro.Message) error {
 	if m.Channel != "" && m.Channel != palaro.ChannelEmail {
 		return fmt.Errorf("smtp sender cannot send %s messages", m.Channel)
 	}
-	msg := mail.NewMsg()
-	if err := msg.From(s.cfg.From); err != nil {
-		return fmt.Errorf("from: %w", err)
-	}
-	if err := msg.To(m.To); err != nil {
-		return fmt.Errorf("to: %w", err)
-	}
-	msg.Subject(m.Subject)
-	msg.SetBodyString(mail.TypeTextPlain, m.Text)
-	if m.HTML != "" {
-		msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	msg, err := composeMIME(s.cfg.From, m)
+	if err != nil {
+		return err
 	}
 	policy := mail.TLSOpportunistic
 	switch s.cfg.TLS {
@@ -94,4 +87,29 @@ func (s *SMTPSender) Send(ctx context.Context, m palaro.Message) error {
 		return errors.Join(errors.New("smtp send"), err)
 	}
 	return nil
+}
+
+// composeMIME builds an e-mail: the text part, the HTML alternative and, beside the HTML, its
+// inline images as related parts with their Content-IDs (multipart/related).
+func composeMIME(from string, m palaro.Message) (*mail.Msg, error) {
+	msg := mail.NewMsg()
+	if err := msg.From(from); err != nil {
+		return nil, fmt.Errorf("from: %w", err)
+	}
+	if err := msg.To(m.To); err != nil {
+		return nil, fmt.Errorf("to: %w", err)
+	}
+	msg.Subject(m.Subject)
+	msg.SetBodyString(mail.TypeTextPlain, m.Text)
+	if m.HTML == "" {
+		return msg, nil
+	}
+	msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	for _, img := range m.Images {
+		if err := msg.EmbedReader(img.Name, bytes.NewReader(img.PNG), mail.WithFileContentID("<"+img.ContentID+">"),
+			mail.WithFileContentType(mail.ContentType("image/png"))); err != nil {
+			return nil, fmt.Errorf("inline image %s: %w", img.Name, err)
+		}
+	}
+	return msg, nil
 }

@@ -24,13 +24,11 @@ type line struct {
 	turns []time.Time
 	// seen holds versions applied ahead of one not applied yet.
 	seen map[int64]bool
-	// emails holds the addresses known to be tied to places (the database decides).
-	emails map[int64]string
 }
 
 // newLine builds an event's line from its stored queue and places.
 func newLine(q palaro.Queue, places []palaro.QueuePlace) *line {
-	l := &line{q: q, index: make(map[int64]int, len(places)), seen: map[int64]bool{}, emails: map[int64]string{}}
+	l := &line{q: q, index: make(map[int64]int, len(places)), seen: map[int64]bool{}}
 	for _, p := range places {
 		l.put(p)
 	}

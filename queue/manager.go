@@ -22,13 +22,11 @@ type Store interface {
 	// SaveQueue creates or changes an event's queue (nil settings delete it), with an audit entry.
 	SaveQueue(ctx context.Context, ev *palaro.Event, actor string, settings *palaro.QueueSettings, seed uint64, now time.Time) error
 	// JoinQueue stores a new place and returns it with the queue's version after it.
-	JoinQueue(ctx context.Context, eventID int64, now time.Time) (palaro.QueuePlace, int64, error)
+	JoinQueue(ctx context.Context, eventID int64, client string, now time.Time) (palaro.QueuePlace, int64, error)
 	// DrawQueue gives the early arrivals their drawn places, once.
 	DrawQueue(ctx context.Context, eventID int64) error
 	// AdmitPlace records a place's first admission and returns when it was.
 	AdmitPlace(ctx context.Context, placeID int64, now time.Time) (time.Time, error)
-	// ClaimQueueEmail ties an address to a place; ECONFLICT when another place of the queue has it.
-	ClaimQueueEmail(ctx context.Context, eventID, placeID int64, email string) error
 }
 
 // Manager keeps every queue in memory and implements palaro.QueueService.
@@ -189,7 +187,8 @@ func (m *Manager) Configure(ctx context.Context, ev *palaro.Event, actor string,
 }
 
 // Join gives a browser a place: drawn at the opening when it arrives before, else the next one.
-func (m *Manager) Join(ctx context.Context, eventID int64, now time.Time) (int64, error) {
+// client is its network address, of which the store counts the places.
+func (m *Manager) Join(ctx context.Context, eventID int64, client string, now time.Time) (int64, error) {
 	q := m.Settings(eventID)
 	if q == nil {
 		return 0, palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
@@ -200,7 +199,7 @@ func (m *Manager) Join(ctx context.Context, eventID int64, now time.Time) (int64
 			return 0, err
 		}
 	}
-	p, version, err := m.store.JoinQueue(ctx, eventID, now.UTC().Truncate(time.Second))
+	p, version, err := m.store.JoinQueue(ctx, eventID, client, now.UTC().Truncate(time.Second))
 	if err != nil {
 		return 0, err
 	}
@@ -253,30 +252,6 @@ func (m *Manager) Status(ctx context.Context, eventID, placeID int64, now time.T
 	}
 	m.mu.Unlock()
 	return st, nil
-}
-
-// ClaimEmail ties an e-mail address to a place, so one address buys with one place only.
-func (m *Manager) ClaimEmail(ctx context.Context, eventID, placeID int64, email string) error {
-	email = palaro.NormalizeEmail(email) // one address however it is spelt, as the per-buyer limit counts it
-	if email == "" {
-		return nil // the purchase's own validation asks for it
-	}
-	m.mu.RLock()
-	l := m.lines[eventID]
-	known := l != nil && l.emails[placeID] == email
-	m.mu.RUnlock()
-	if known {
-		return nil
-	}
-	if err := m.store.ClaimQueueEmail(ctx, eventID, placeID, email); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	if l := m.lines[eventID]; l != nil {
-		l.emails[placeID] = email
-	}
-	m.mu.Unlock()
-	return nil
 }
 
 // Stats returns the organizer's live figures of an event's queue; false when it has none.

@@ -174,7 +174,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
 	}
 	if promo != nil {
-		o.PromoCode = promo.Code
+		o.PromoCode, o.PromoTicketsOnly = promo.Code, promo.TicketsOnly()
 	}
 	if o.Free() {
 		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
@@ -190,6 +190,11 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		// The per-buyer counts below are read, then acted on: other servers' orders of the type wait.
 		if err := s.db.lockRow(ctx, tx, "ticket_types", tt.ID); err != nil {
 			return err
+		}
+		if req.QueuePlace != 0 { // undone with the rest of the unit when the order fails below
+			if err := claimQueueEmail(ctx, tx, ev.ID, req.QueuePlace, o.Email, now); err != nil {
+				return err
+			}
 		}
 		if err := limitPerBuyer(ctx, tx, tt, o, now); err != nil {
 			return err

@@ -181,9 +181,11 @@ func setQueueRate(ctx context.Context, tx *sql.Tx, eventID int64, from time.Time
 	return err
 }
 
-// JoinQueue stores a new place: before the draw without a place number, after it the next one.
-// The queue's row is updated first, which locks it: a join and the draw never interleave.
-func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, now time.Time) (palaro.QueuePlace, int64, error) {
+// JoinQueue stores a new place taken from a client's network address: before the draw without a
+// place number, after it the next one. The queue's row is updated first, which locks it: a join
+// and the draw never interleave, and the address's places are counted under that lock, so an
+// address never holds more than palaro.QueuePlacesPerAddress (ETOOMANY), on either engine.
+func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, client string, now time.Time) (palaro.QueuePlace, int64, error) {
 	p := palaro.QueuePlace{JoinedAt: now}
 	var version int64
 	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -196,12 +198,20 @@ func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, now time.Time
 		} else if err != nil {
 			return err
 		}
+		var taken int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM queue_places WHERE event_id = ? AND client = ?`,
+			eventID, client).Scan(&taken); err != nil {
+			return err
+		}
+		if taken >= palaro.QueuePlacesPerAddress {
+			return palaro.Errorf(palaro.ETOOMANY, "%s", palaro.QueueAddressFullMessage)
+		}
 		var place any
 		if opened {
 			p.Place, place = next, next
 		}
-		return tx.QueryRowContext(ctx, `INSERT INTO queue_places (event_id, place, joined_at) VALUES (?, ?, ?) RETURNING id`,
-			eventID, place, formatTime(now)).Scan(&p.ID)
+		return tx.QueryRowContext(ctx, `INSERT INTO queue_places (event_id, place, joined_at, client) VALUES (?, ?, ?, ?) RETURNING id`,
+			eventID, place, formatTime(now), client).Scan(&p.ID)
 	})
 	return p, version, err
 }
@@ -265,27 +275,57 @@ func (s *QueueStore) AdmitPlace(ctx context.Context, placeID int64, now time.Tim
 	return parseTime(at)
 }
 
-// ClaimQueueEmail ties a (normalized) address to a place; ECONFLICT when another place of the
-// queue has it. The unique index settles two places claiming it at once.
-func (s *QueueStore) ClaimQueueEmail(ctx context.Context, eventID, placeID int64, email string) error {
-	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var owner int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND email = ?`, eventID, email).Scan(&owner)
-		switch {
-		case err == nil && owner != placeID:
-			return palaro.Errorf(palaro.ECONFLICT, "This e-mail address already bought with another place in this queue.")
-		case err == nil:
-			return nil
-		case !errors.Is(err, sql.ErrNoRows):
-			return err
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE queue_places SET email = ? WHERE id = ? AND event_id = ? AND email IS NULL`, email, placeID, eventID)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return palaro.Errorf(palaro.ECONFLICT, "This place in the queue already bought with another e-mail address.")
-		}
+// claimQueueEmail ties a buyer's (normalized) address to the queue place the order is bought
+// with, inside the order's unit, so a purchase that fails ties nothing. An address belongs to one
+// place of a queue and a place buys for one address, while that address has a live (paid or
+// unexpired) order of the event: the tie of an address whose orders all lapsed moves on. ECONFLICT
+// otherwise; the unique index settles two places claiming one address at once.
+func claimQueueEmail(ctx context.Context, tx *sql.Tx, eventID, placeID int64, email string, now time.Time) error {
+	email = palaro.NormalizeEmail(email)
+	var owner int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND email = ?`, eventID, email).Scan(&owner)
+	switch {
+	case err == nil && owner == placeID:
 		return nil
-	})
+	case err == nil:
+		if live, err := liveOrderOf(ctx, tx, eventID, email, now); err != nil {
+			return err
+		} else if live {
+			return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.QueueEmailTakenMessage)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE queue_places SET email = NULL WHERE id = ?`, owner); err != nil {
+			return err
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	var current sql.NullString
+	err = tx.QueryRowContext(ctx, `SELECT email FROM queue_places WHERE id = ? AND event_id = ?`+forUpdate, placeID, eventID).Scan(&current)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.Errorf(palaro.ECONFLICT, "Your place in the queue has ended. Please join the queue again.")
+	} else if err != nil {
+		return err
+	}
+	if current.Valid && current.String != email {
+		if live, err := liveOrderOf(ctx, tx, eventID, current.String, now); err != nil {
+			return err
+		} else if live {
+			return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.QueuePlaceTakenMessage)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE queue_places SET email = ? WHERE id = ?`, email, placeID); err != nil {
+		if isUniqueViolation(err) {
+			return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.QueueEmailTakenMessage)
+		}
+		return err
+	}
+	return nil
+}
+
+// liveOrderOf reports whether an address has a paid or unexpired ticket order of an event.
+func liveOrderOf(ctx context.Context, tx *sql.Tx, eventID int64, email string, now time.Time) (bool, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM orders WHERE email = ? AND event_id = ? AND kind = 'tickets'
+		AND (status = 'paid' OR (status = 'pending' AND hold_expires_at > ?))`, email, eventID, formatTime(now)).Scan(&n)
+	return n > 0, err
 }

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +38,12 @@ func openQueueFixture(t *testing.T, path string) *queueFixture {
 	return f
 }
 
+// clients counts the network addresses nextClient gave.
+var clients atomic.Int64
+
+// nextClient is a network address no place has come from yet.
+func nextClient() string { return fmt.Sprintf("client-%d", clients.Add(1)) }
+
 func newQueueFixture(t *testing.T) *queueFixture {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "palaro.db")
@@ -55,7 +64,7 @@ func TestQueue_DrawOrderAndRestart(t *testing.T) {
 	// 40 browsers arrive before the opening, some hours, some seconds early.
 	var early []int64
 	for i := range 40 {
-		id, err := f.manager.Join(ctx, f.event.ID, fixtureNow.Add(time.Duration(i)*time.Minute))
+		id, err := f.manager.Join(ctx, f.event.ID, nextClient(), fixtureNow.Add(time.Duration(i)*time.Minute))
 		require.NoError(t, err)
 		early = append(early, id)
 	}
@@ -77,7 +86,7 @@ func TestQueue_DrawOrderAndRestart(t *testing.T) {
 	// Later arrivals join at the end, in order.
 	var late []int64
 	for i := range 5 {
-		id, err := f.manager.Join(ctx, f.event.ID, opens.Add(time.Duration(i+1)*time.Second))
+		id, err := f.manager.Join(ctx, f.event.ID, nextClient(), opens.Add(time.Duration(i+1)*time.Second))
 		require.NoError(t, err)
 		late = append(late, id)
 		st, err := f.manager.Status(ctx, f.event.ID, id, opens.Add(time.Duration(i+1)*time.Second))
@@ -103,14 +112,6 @@ func TestQueue_DrawOrderAndRestart(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, opens.Add(12*time.Second), st.AdmittedAt, "recorded once")
 
-	// One e-mail address, one place.
-	require.NoError(t, f.manager.ClaimEmail(ctx, f.event.ID, first, "Ana@Example.PH "))
-	require.NoError(t, f.manager.ClaimEmail(ctx, f.event.ID, first, "ana@example.ph"))
-	second := early[indexOf(want, 2)]
-	err = f.manager.ClaimEmail(ctx, f.event.ID, second, "ana@example.ph")
-	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
-	require.Equal(t, "This e-mail address already bought with another place in this queue.", palaro.ErrorMessage(err))
-
 	// A restart: places, admissions and e-mail ties come back from the database.
 	before := map[int64]palaro.QueueStatus{}
 	at := opens.Add(15 * time.Second)
@@ -130,8 +131,6 @@ func TestQueue_DrawOrderAndRestart(t *testing.T) {
 		require.Equal(t, st.EstimatedWaitSeconds, after.EstimatedWaitSeconds)
 		require.Equal(t, st.AdmittedAt, after.AdmittedAt)
 	}
-	err = g.manager.ClaimEmail(ctx, f.event.ID, second, "ana@example.ph")
-	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
 }
 
 func TestQueue_RateChangeAndOff(t *testing.T) {
@@ -140,7 +139,7 @@ func TestQueue_RateChangeAndOff(t *testing.T) {
 	opens := fixtureNow.UTC()
 	require.NoError(t, f.manager.Configure(ctx, f.event, "org@example.ph", &palaro.QueueSettings{OpensAt: opens, AdmitPerMinute: 6}, fixtureNow))
 	for range 100 {
-		_, err := f.manager.Join(ctx, f.event.ID, opens)
+		_, err := f.manager.Join(ctx, f.event.ID, nextClient(), opens)
 		require.NoError(t, err)
 	}
 	require.NoError(t, f.manager.Sync(ctx, opens)) // the draw: everyone came at the opening
@@ -159,7 +158,7 @@ func TestQueue_RateChangeAndOff(t *testing.T) {
 	// Another server's copy follows the database.
 	other := queue.NewManager(NewQueueStore(f.db))
 	require.NoError(t, other.Load(ctx))
-	id, err := other.Join(ctx, f.event.ID, opens.Add(2*time.Minute))
+	id, err := other.Join(ctx, f.event.ID, nextClient(), opens.Add(2*time.Minute))
 	require.NoError(t, err)
 	require.NoError(t, f.manager.Sync(ctx, opens.Add(2*time.Minute)))
 	st, err := f.manager.Status(ctx, f.event.ID, id, opens.Add(2*time.Minute))
@@ -200,7 +199,7 @@ func TestQueue_JoinsRacingTheDraw(t *testing.T) {
 	ids := make(chan int64, early+racing)
 	isEarly := map[int64]bool{}
 	for range early {
-		id, err := f.manager.Join(ctx, f.event.ID, fixtureNow)
+		id, err := f.manager.Join(ctx, f.event.ID, nextClient(), fixtureNow)
 		require.NoError(t, err)
 		ids <- id
 		isEarly[id] = true
@@ -208,7 +207,7 @@ func TestQueue_JoinsRacingTheDraw(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range racing {
 		wg.Go(func() {
-			id, err := f.manager.Join(ctx, f.event.ID, opens.Add(time.Duration(i%3)*time.Second))
+			id, err := f.manager.Join(ctx, f.event.ID, nextClient(), opens.Add(time.Duration(i%3)*time.Second))
 			if err == nil {
 				ids <- id
 			}
@@ -240,4 +239,101 @@ func TestQueue_JoinsRacingTheDraw(t *testing.T) {
 	for p := 1; p <= early+racing; p++ {
 		require.True(t, seen[p], "place %d missing", p)
 	}
+}
+
+// TestQueue_EmailTiedByTheOrder: the address a purchase names is tied to its queue place by the
+// order's own transaction, so a purchase that fails ties nothing; once tied, another place cannot
+// buy with it, nor the place for another address, while the order lives; a lapsed order frees it.
+// Runs on PostgreSQL too (scripts/pgtest.sh).
+func TestQueue_EmailTiedByTheOrder(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	code := f.addTicketType(t, "queued", 10000, 100, 2)
+	ev, err := NewEventService(f.db).FindEventByCode(ctx, "tekken-tuesdays-cubao")
+	require.NoError(t, err)
+	m := queue.NewManager(NewQueueStore(f.db))
+	require.NoError(t, m.Load(ctx))
+	require.NoError(t, m.Configure(ctx, ev, "org@example.ph", &palaro.QueueSettings{OpensAt: f.now.Add(-time.Hour), AdmitPerMinute: 60}, f.now))
+	first, err := m.Join(ctx, ev.ID, "198.51.100.1", f.now)
+	require.NoError(t, err)
+	second, err := m.Join(ctx, ev.ID, "198.51.100.2", f.now)
+	require.NoError(t, err)
+	buy := func(place int64, email string, quantity int) error {
+		req := freeRequest(code, quantity, email)
+		req.QueuePlace, req.SessionKey = place, fmt.Sprint("browser-", place)
+		_, err := f.purchases.CreateOrder(ctx, req, f.now)
+		return err
+	}
+	tied := func(place int64) string {
+		var email sql.NullString
+		require.NoError(t, f.db.read.QueryRow(`SELECT email FROM queue_places WHERE id = ?`, place).Scan(&email))
+		return email.String
+	}
+
+	t.Run("ErrInvalid purchase ties nothing", func(t *testing.T) {
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(buy(first, "ana@example.ph", 5)), "above the per-buyer maximum")
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(buy(first, "ana@example", 1)), "a mistyped address")
+		require.Empty(t, tied(first))
+	})
+	t.Run("OK another place buys with the address", func(t *testing.T) {
+		require.NoError(t, buy(second, " Ana@Example.PH", 1))
+		require.Equal(t, "ana@example.ph", tied(second))
+		require.NoError(t, buy(second, "ana@example.ph", 2), "the same place and address again (its order replaced)")
+	})
+	t.Run("ErrConflict while the order lives", func(t *testing.T) {
+		err := buy(first, "ana@example.ph", 1)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+		require.Equal(t, palaro.QueueEmailTakenMessage, palaro.ErrorMessage(err))
+		err = buy(second, "ben@example.ph", 1)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+		require.Equal(t, palaro.QueuePlaceTakenMessage, palaro.ErrorMessage(err))
+		require.Empty(t, tied(first))
+		require.Zero(t, f.countRows(t, `SELECT COUNT(*) FROM orders WHERE email = 'ben@example.ph'`), "the refused order is not kept")
+	})
+	t.Run("OK a lapsed order frees the address", func(t *testing.T) {
+		_, err := f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
+		require.NoError(t, err)
+		req := freeRequest(code, 1, "ana@example.ph")
+		req.QueuePlace = first
+		_, err = f.purchases.CreateOrder(ctx, req, f.now.Add(time.Hour))
+		require.NoError(t, err)
+		require.Equal(t, "ana@example.ph", tied(first))
+		require.Empty(t, tied(second))
+	})
+}
+
+// TestQueue_PlacesPerAddress: one network address takes at most palaro.QueuePlacesPerAddress
+// places of a queue, however many join at once (the count is taken under the queue row's lock, on
+// PostgreSQL too); another address still joins.
+func TestQueue_PlacesPerAddress(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	ev, err := NewEventService(f.db).FindEventByCode(ctx, "tekken-tuesdays-cubao")
+	require.NoError(t, err)
+	m := queue.NewManager(NewQueueStore(f.db))
+	require.NoError(t, m.Load(ctx))
+	require.NoError(t, m.Configure(ctx, ev, "org@example.ph", &palaro.QueueSettings{OpensAt: f.now.Add(time.Hour), AdmitPerMinute: 60}, f.now))
+	var wg sync.WaitGroup
+	var joined, refused atomic.Int64
+	for range palaro.QueuePlacesPerAddress + 30 {
+		wg.Go(func() {
+			_, err := m.Join(ctx, ev.ID, "203.0.113.7", f.now)
+			switch palaro.ErrorCode(err) {
+			case "":
+				joined.Add(1)
+			case palaro.ETOOMANY:
+				refused.Add(1)
+			default:
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	require.Equal(t, int64(palaro.QueuePlacesPerAddress), joined.Load())
+	require.Equal(t, int64(30), refused.Load())
+	_, err = m.Join(ctx, ev.ID, "203.0.113.7", f.now)
+	require.Equal(t, palaro.QueueAddressFullMessage, palaro.ErrorMessage(err))
+	_, err = m.Join(ctx, ev.ID, "203.0.113.8", f.now)
+	require.NoError(t, err)
+	require.Equal(t, palaro.QueuePlacesPerAddress+1, f.countRows(t, `SELECT COUNT(*) FROM queue_places`))
 }

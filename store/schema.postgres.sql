@@ -530,9 +530,11 @@ CREATE TABLE queue_places (
     joined_at text NOT NULL,
     admitted_at text,
     email text,
+    client text DEFAULT ''::text NOT NULL,
     CONSTRAINT queue_places_event_id_fkey FOREIGN KEY (event_id) REFERENCES event_queues(event_id) ON DELETE CASCADE,
     CONSTRAINT queue_places_pkey PRIMARY KEY (id)
 );
+CREATE INDEX queue_places_client ON queue_places USING btree (event_id, client);
 CREATE UNIQUE INDEX queue_places_email ON queue_places USING btree (event_id, email);
 CREATE UNIQUE INDEX queue_places_place ON queue_places USING btree (event_id, place);
 

@@ -374,7 +374,7 @@ CREATE TABLE queue_places (
     joined_at   TEXT    NOT NULL,
     admitted_at TEXT,
     email       TEXT
-);
+, client TEXT NOT NULL DEFAULT '');
 
 CREATE TABLE reset_codes (
     id         INTEGER PRIMARY KEY,
@@ -610,6 +610,8 @@ CREATE UNIQUE INDEX participants_mobile_number ON participants (mobile_number);
 CREATE INDEX prize_images_event ON prize_images (event_id);
 
 CREATE UNIQUE INDEX prize_images_name ON prize_images (name);
+
+CREATE INDEX queue_places_client ON queue_places (event_id, client);
 
 CREATE UNIQUE INDEX queue_places_email ON queue_places (event_id, email);
 

@@ -29,14 +29,20 @@ type PurchaseForm struct {
 	// to the buyer's unpaid order.
 	Error      string
 	UnpaidLink string
+	// SeatsInstead and SeatMap, after a lost seat race, are the buy page with the nearest free
+	// seats ("" when none are left) and the seat map to choose again.
+	SeatsInstead string
+	SeatMap      string
 }
 
 // PurchaseInitial is what the island takes over from a form the server answered: the fields whose
 // messages are shown, the form's message and the unpaid order's link.
 type PurchaseInitial struct {
-	Touched    []string `json:"touched"`
-	Error      string   `json:"error"`
-	UnpaidLink string   `json:"unpaidLink"`
+	Touched      []string `json:"touched"`
+	Error        string   `json:"error"`
+	UnpaidLink   string   `json:"unpaidLink"`
+	SeatsInstead string   `json:"seatsInstead,omitempty"`
+	SeatMap      string   `json:"seatMap,omitempty"`
 }
 
 // purchaseFormView combines the island's props with the form's state for the templates.
@@ -111,12 +117,25 @@ func (v purchaseFormView) addOnSum() int64 {
 	return sum
 }
 
-// total is the summary's total, '—' while the quantity is wrong.
+// promo is the usable promo code the code field holds, or nil.
+func (v purchaseFormView) promo() *PromoJSON {
+	if v.Promo == nil || !strings.EqualFold(strings.TrimSpace(v.val(palaro.FieldSource)), v.Promo.Code) {
+		return nil
+	}
+	return v.Promo
+}
+
+// promoDiscount is what the promo code takes off the order as the form stands.
+func (v purchaseFormView) promoDiscount() int64 {
+	return v.promo().Discount(v.Ticket.FinalPrice*int64(v.qty()), v.addOnSum())
+}
+
+// total is the summary's total after the promo code, '—' while the quantity is wrong.
 func (v purchaseFormView) total() string {
 	if v.errors()[palaro.FieldQuantity] != "" {
 		return "—"
 	}
-	return palaro.Money(v.Ticket.FinalPrice*int64(v.qty()) + v.addOnSum()).Display()
+	return palaro.Money(v.Ticket.FinalPrice*int64(v.qty()) + v.addOnSum() - v.promoDiscount()).Display()
 }
 
 // reason is the first problem of the form in its order, shown above the pay buttons.

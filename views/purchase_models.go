@@ -58,6 +58,33 @@ type PurchaseProps struct {
 	Initial *PurchaseInitial `json:"initial,omitempty"`
 	// Offer is the waiting-list offer the form buys; nil for an ordinary purchase.
 	Offer *OfferJSON `json:"offer,omitempty"`
+	// Promo is the usable promo code the form's code field holds, priced in the summary; nil
+	// when it holds none (or a referral code).
+	Promo *PromoJSON `json:"promo,omitempty"`
+}
+
+// PromoJSON is a usable promo code as the purchase form shows and prices it (amounts in centavos).
+type PromoJSON struct {
+	Code        string       `json:"code"`
+	Kind        string       `json:"kind"`
+	Percent     int          `json:"percent,omitempty"`
+	Amount      palaro.Money `json:"amount,omitempty"`
+	Description string       `json:"description"`
+	// TicketsOnly is true when the code discounts the tickets alone, never the add-ons.
+	TicketsOnly bool `json:"ticketsOnly"`
+}
+
+// Discount is what the code takes off an order of tickets and add-ons (centavos), as
+// palaro.PriceOrder computes it; 0 for no code.
+func (p *PromoJSON) Discount(tickets, addOns int64) int64 {
+	if p == nil {
+		return 0
+	}
+	covered := tickets
+	if !p.TicketsOnly {
+		covered += addOns
+	}
+	return int64(palaro.PromoCode{Kind: p.Kind, Percent: p.Percent, Amount: p.Amount}.Discount(palaro.Money(covered)))
 }
 
 // OfferJSON is a waiting-list offer on the purchase form: its link token, and the quantity and

@@ -108,6 +108,8 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	}
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
+	signingKey := ed25519.NewKeyFromSeed(signingSeed)
+	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
 	a = &app{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
 		jobHolder: jobHolder(), now: cfg.Now}
@@ -134,7 +136,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		PartnerKeys:  cfg.PartnerKeys,
 		TicketKey:    ticketKey,
 		// The gate verifies QR codes with the public half; the private key never leaves the server.
-		TicketSigningKey: ed25519.NewKeyFromSeed(signingSeed),
+		TicketSigningKey: signingKey,
 		SessionKey:       sessionKey,
 		TrustProxy:       cfg.TrustProxy,
 		PageCacheTTL:     cfg.EventCache,

@@ -328,12 +328,12 @@ func TestBuyPage_Browser(t *testing.T) {
 		require.Equal(t, "PALARO10", source, "source fills the promo code")
 		require.Equal(t, "Food,Merchandise,Parking", categories, "add-on categories in alphabetical order")
 		require.True(t, lanyard, "free add-ons are pre-selected, one per ticket")
-		require.Equal(t, "₱2,100.00", total)
+		require.Equal(t, "₱1,890.00", total, "2 × ₱1,050.00 less PALARO10's 10%")
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Click(`button[aria-label="One more Event shirt"]`, chromedp.ByQuery),
 			chromedp.Text("[data-total]", &total, chromedp.ByQuery),
 		))
-		require.Equal(t, "₱2,699.00", total, "2 × ₱1,050.00 + a ₱599.00 shirt")
+		require.Equal(t, "₱2,429.10", total, "2 × ₱1,050.00 + a ₱599.00 shirt, less 10% (PALARO10 covers the whole order)")
 		screenshot(t, ctx, "buy-seats-addons")
 		var hidden bool
 		require.NoError(t, chromedp.Run(ctx,

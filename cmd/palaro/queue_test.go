@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
-	"palaro/handlers"
 	"palaro/store"
 )
 
@@ -177,11 +176,18 @@ func TestQueue_OrganizerAPIAndRefusals(t *testing.T) {
 	// A minute on: place 2 is admitted, but cannot buy with the address place 1 bought with.
 	clock.Set(opens.Add(61 * time.Second))
 	require.Equal(t, true, queueStatus(t, second)["admitted"])
+	// A purchase that fails ties nothing: neither the place nor the address it named.
+	status, body = second.postJSON("/v1/ticket/buy", strings.Replace(strings.Replace(queueBuyBody, "%s", "third@example.ph", 1), "0935-123-4567", "call me", 1))
+	require.Equal(t, http.StatusBadRequest, status, body)
 	status, body = buyQueued(second, "FIRST@example.ph")
 	require.Equal(t, http.StatusConflict, status, body)
 	require.Contains(t, body, "This e-mail address already bought with another place in this queue.")
 	status, body = buyQueued(second, "second@example.ph")
 	require.Equal(t, http.StatusOK, status, body)
+	clock.Set(opens.Add(121 * time.Second))
+	require.Equal(t, true, queueStatus(t, third)["admitted"])
+	status, body = buyQueued(third, "third@example.ph")
+	require.Equal(t, http.StatusOK, status, body, "the address the failed purchase named is free")
 
 	// Ten minutes after its admission, place 1's time to buy is over; it may join again at the end.
 	clock.Set(opens.Add(10*time.Minute + time.Second))
@@ -272,8 +278,8 @@ func TestQueue_ConsoleAndRestart(t *testing.T) {
 	}
 }
 
-// TestQueue_JoinLimitPerAddress: one address may take many places (a crowd behind one NAT), not
-// endlessly; a browser that has its place keeps asking freely.
+// TestQueue_JoinLimitPerAddress: one address may take a few places (a crowd behind one NAT), at
+// most palaro.QueuePlacesPerAddress; a browser that has its place keeps asking freely.
 func TestQueue_JoinLimitPerAddress(t *testing.T) {
 	clock := newSettableClock(testEpoch)
 	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now })
@@ -282,13 +288,13 @@ func TestQueue_JoinLimitPerAddress(t *testing.T) {
 	require.NoError(t, a.queues.Configure(t.Context(), ev, "test", &palaro.QueueSettings{OpensAt: testEpoch.Add(time.Hour), AdmitPerMinute: 10}, clock.Now()))
 	first := newVisitor(t, a)
 	queueStatus(t, first)
-	for range 299 {
+	for range palaro.QueuePlacesPerAddress - 1 {
 		queueStatus(t, newVisitor(t, a))
 	}
 	status, body := newVisitor(t, a).get("/v1/queue/" + queueEvent)
 	require.Equal(t, http.StatusTooManyRequests, status)
-	require.Contains(t, body, handlers.MsgTooManyRequests)
-	require.Equal(t, 300, queuePlaces(t, a))
+	require.Contains(t, body, "places in this queue, the most one network may take")
+	require.Equal(t, palaro.QueuePlacesPerAddress, queuePlaces(t, a))
 	for range 5 {
 		queueStatus(t, first) // no new place: not limited
 	}

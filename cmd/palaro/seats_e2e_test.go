@@ -2,10 +2,15 @@ package main
 
 import (
 	"context"
+	"net/url"
+	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"palaro"
 )
 
 // openSeatMap opens a seat page and waits for the seat island to mount.
@@ -125,5 +130,61 @@ func TestSeatSelection_Browser(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, clickSeat(seats[0])))
 		require.Equal(t, seats[1:2], checkedSeats(t, ctx), "a seat is let go by ticking it again")
 		screenshot(t, ctx, "seats-limit")
+	})
+}
+
+// TestSeatRaceLost_Browser: a buyer whose chosen seat is taken while the form is open is told so
+// and offered the nearest free seats, which one tap puts on the form (or the seat map), with the
+// island and without JavaScript.
+func TestSeatRaceLost_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
+	const code = "dota-2-visayas-major-lower"
+	rival := func(t *testing.T, seat string) {
+		t.Helper()
+		_, err := a.purchases.CreateOrder(t.Context(), palaro.PurchaseRequest{TicketCode: code, Quantity: 1, Email: "rival-" + seat + "@example.ph",
+			Seats: []string{seat}, PaymentType: palaro.PaymentCard}, a.now())
+		require.NoError(t, err)
+	}
+	check := func(t *testing.T, chosen []string, lost string) {
+		t.Helper()
+		msg := textOf(t, ctx, `.form-error[role="alert"]:not(.form-summary)`)
+		require.Contains(t, msg, "Seat "+lost+" was just taken.")
+		require.Contains(t, msg, "free nearby. Take them, or choose again on the seat map.")
+		var mapHref string
+		require.NoError(t, chromedp.Run(ctx, chromedp.AttributeValue(`.seat-race a.secondary`, "href", &mapHref, nil, chromedp.ByQuery)))
+		require.Equal(t, "/s/"+code+"?seats="+url.QueryEscape(strings.Join(chosen, ",")), mapHref)
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`//a[normalize-space(.)='Take these seats']`, chromedp.BySearch)))
+		waitPath(t, ctx, "/b/"+code)
+		var hint string
+		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`#quantity`, chromedp.ByQuery),
+			chromedp.Evaluate(`document.getElementById('quantity').closest('.field').querySelector('.field-hint').textContent`, &hint)))
+		require.Regexp(t, `^Seats [A-Z]+\d+, [A-Z]+\d+$`, hint, "two other seats on the form")
+		require.NotContains(t, hint, " "+lost+",")
+		require.False(t, strings.HasSuffix(hint, " "+lost), "not the seat taken")
+	}
+
+	t.Run("Island", func(t *testing.T) {
+		openSeatMap(t, ctx, a.URL+"/s/"+code)
+		seats := availableSeats(t, ctx, 2)
+		openForm(t, ctx, a.URL+"/b/"+code+"?seats="+strings.Join(seats, ","))
+		require.NoError(t, chromedp.Run(ctx, typeInto("email", "racer@example.ph")))
+		rival(t, seats[0]) // taken while the form is open
+		require.NoError(t, chromedp.Run(ctx, pay("Pay by Card"), chromedp.WaitVisible(`.seat-race`, chromedp.ByQuery)))
+		screenshot(t, ctx, "seat-race-lost")
+		check(t, seats, seats[0])
+	})
+
+	t.Run("NoJavaScript", func(t *testing.T) {
+		openSeatMap(t, ctx, a.URL+"/s/"+code)
+		seats := availableSeats(t, ctx, 2)
+		require.NoError(t, chromedp.Run(ctx, noJavaScript()))
+		t.Cleanup(func() { _ = chromedp.Run(ctx, emulation.SetScriptExecutionDisabled(false)) })
+		require.NoError(t, chromedp.Run(ctx, openPlain(a.URL+"/b/"+code+"?seats="+strings.Join(seats, ","), "form [data-total]"),
+			chromedp.SetValue("#email", "plain-racer@example.ph", chromedp.ByQuery)))
+		rival(t, seats[1])
+		require.NoError(t, chromedp.Run(ctx, clickAndLoad(`//form//button[normalize-space(.)='Pay by Card']`, chromedp.BySearch)))
+		check(t, seats, seats[1])
 	})
 }
