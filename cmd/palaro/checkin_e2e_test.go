@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/boombuler/barcode"
 	"github.com/boombuler/barcode/qr"
@@ -263,4 +264,37 @@ func TestGate_Camera(t *testing.T) {
 	require.Equal(t, palaro.TicketCheckedIn, ticketStatus(t, a, demoOwnedEvent, ticket.Code))
 	screenshot(t, ctx, "gate-camera")
 	require.Empty(t, cspViolations(t, ctx))
+}
+
+// TestGate_SignOutClears_Browser: a gate member signs out of a shared phone; the gate's kept list
+// (holder names) and the scanner page the service worker kept are gone, so the next person finds
+// nothing of the event's tickets on it.
+func TestGate_SignOutClears_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	openGate(t, ctx, a, demoOwnedEvent)
+	holder := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)[0].HolderName
+	kept := func() (page bool, stored string) {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`caches.keys().then((ns) => Promise.all(ns.map((n) =>
+			caches.open(n).then((c) => c.keys())))).then((all) => all.flat().some((r) => new URL(r.url).pathname.endsWith('/check-in')))`,
+			&page, awaitPromise)))
+		return page, evalString(t, ctx, `Object.keys(localStorage).filter((k) => k.startsWith('palaro.gate.')).map((k) => localStorage.getItem(k)).join('\n')`)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for page, _ := kept(); !page; page, _ = kept() {
+		require.True(t, time.Now().Before(deadline), "control: the service worker keeps the scanner page")
+		time.Sleep(100 * time.Millisecond)
+	}
+	_, stored := kept()
+	require.Contains(t, stored, holder, "control: the gate keeps its list while signed in")
+
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Evaluate(`document.querySelector('form[action="/sign-out"]').requestSubmit()`, nil),
+		waitFor(`location.pathname === '/sign-in' && document.readyState === 'complete'`),
+	))
+	deadline = time.Now().Add(10 * time.Second)
+	for page, stored := kept(); page || stored != ""; page, stored = kept() {
+		require.True(t, time.Now().Before(deadline), "after sign-out the phone still keeps the scanner page (%v) or the list (%q)", page, stored)
+		time.Sleep(100 * time.Millisecond)
+	}
 }

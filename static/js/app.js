@@ -285,6 +285,26 @@ if ('serviceWorker' in navigator && /^\/([tq]\/[^/]+|organizer\/events\/[^/]+\/c
   }).catch(() => { /* no offline copy: the page still works online */ });
 }
 
+// ---- Sign-out on a shared phone: nothing of the account stays. The server's Clear-Site-Data does
+// it where the browser honours it (https); this does it everywhere: the gate's kept lists and
+// queues (localStorage 'palaro.gate.…') and the pages the service worker kept. Signing out with
+// offline check-ins not yet synced asks first, as they would be lost.
+{
+  const gateKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('palaro.gate.'));
+  if (location.pathname === '/sign-in' && new URLSearchParams(location.search).has('signed-out')) {
+    try { gateKeys().forEach((k) => localStorage.removeItem(k)); } catch { /* no storage */ }
+    if (window.caches) caches.keys().then((names) => Promise.all(names.filter((n) => n.startsWith('palaro-')).map((n) => caches.delete(n)))).catch(() => {});
+  }
+  document.addEventListener('submit', (e) => {
+    if (!e.target.matches?.('form[action="/sign-out"]')) return;
+    let waiting = 0;
+    gateKeys().forEach((k) => {
+      try { waiting += (JSON.parse(localStorage.getItem(k) || '{}')?.queue || []).length; } catch { /* not a gate's state */ }
+    });
+    if (waiting > 0 && !confirm(`${waiting} check-in(s) on this phone are not synced yet. Signing out deletes them. Sign out anyway?`)) e.preventDefault();
+  });
+}
+
 // ---- Around me: asks for the location and opens the list sorted by distance.
 document.addEventListener('click', (e) => {
   const a = e.target.closest('a[data-around-me]');
