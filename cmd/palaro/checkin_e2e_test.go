@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -297,4 +298,47 @@ func TestGate_SignOutClears_Browser(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "after sign-out the phone still keeps the scanner page (%v) or the list (%q)", page, stored)
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// TestGate_TransferReachesOnlineGate_Browser: a ticket is transferred while a gate phone is online;
+// within seconds (the phone fetches the list's changes every 3 s, not only the whole list every
+// 30 s) the phone no longer knows the old code, so even offline it refuses the old QR code and
+// admits the new one.
+func TestGate_TransferReachesOnlineGate_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	openGate(t, ctx, a, demoOwnedEvent)
+	bg := context.Background()
+	seed, err := a.db.AppSecret(bg, "ticket-signing-seed", ed25519.SeedSize)
+	require.NoError(t, err)
+	signing := ed25519.NewKeyFromSeed(seed)
+	old := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)[0]
+	var publicID string
+	require.NoError(t, a.db.Reader().QueryRow(`SELECT public_id FROM tickets WHERE code = ?`, old.Code).Scan(&publicID))
+	_, err = a.purchases.RequestEmailChange(bg, publicID, "friend@example.ph", true, a.now())
+	require.NoError(t, err)
+	msgs, err := a.outbox.ListOutbox(bg, palaro.OutboxFilter{To: "friend@example.ph"})
+	require.NoError(t, err)
+	token := regexp.MustCompile(`/change-email/confirm/([a-z0-9]+)`).FindStringSubmatch(msgs[0].Text)
+	require.NotNil(t, token, msgs[0].Text)
+	tr, err := a.purchases.ConfirmEmailChange(bg, token[1], a.now())
+	require.NoError(t, err)
+
+	secret, err := a.db.AppSecret(bg, "gate-list-key", 32)
+	require.NoError(t, err)
+	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(bg, demoOwnedEvent)
+	require.NoError(t, err)
+	key := palaro.GateHashKey(secret, ev.ID)
+	oldHash, newHash := palaro.GateCodeHash(key, old.Code), palaro.GateCodeHash(key, tr.Ticket.Code)
+	start := time.Now()
+	require.NoError(t, chromedp.Run(ctx, waitFor(`(() => { const s = Object.keys(localStorage).filter((k) => /^palaro\.gate\.\d+\./.test(k))
+		.map((k) => localStorage.getItem(k)).join(); return !s.includes('"`+oldHash+`"') && s.includes('"`+newHash+`"'); })()`)))
+	require.Less(t, time.Since(start), 10*time.Second, "the phone learns of the transfer within seconds, before its next whole list")
+
+	require.NoError(t, chromedp.Run(ctx, goOffline(), waitFor(`document.querySelector('.gate')?.dataset.state === 'offline'`)))
+	ok, answer := gateScan(t, ctx, palaro.SignedTicketQR(signing, old.Code))
+	require.False(t, ok, "the old QR code is refused offline: %s", answer)
+	require.Contains(t, answer, "Unknown ticket")
+	ok, answer = gateScan(t, ctx, palaro.SignedTicketQR(signing, tr.Ticket.Code))
+	require.True(t, ok, "control: the new holder's QR code gets in: %s", answer)
 }
