@@ -342,3 +342,26 @@ func TestGate_TransferReachesOnlineGate_Browser(t *testing.T) {
 	ok, answer = gateScan(t, ctx, palaro.SignedTicketQR(signing, tr.Ticket.Code))
 	require.True(t, ok, "control: the new holder's QR code gets in: %s", answer)
 }
+
+// TestGate_OnlineAgainAfterSync_Browser: the venue network hangs (the browser still thinks it is
+// online), a scan gets no answer and is decided on the phone; once the network answers again and
+// the queue has synced, the gate says it is online, not "Offline · 0 to sync".
+func TestGate_OnlineAgainAfterSync_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	openGate(t, ctx, a, demoOwnedEvent)
+	seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
+	require.NoError(t, err)
+	ticket := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)[0]
+	require.NoError(t, chromedp.Run(ctx, goOnline(8000)))
+	ok, answer := gateScan(t, ctx, palaro.SignedTicketQR(ed25519.NewKeyFromSeed(seed), ticket.Code))
+	require.True(t, ok, answer)
+	require.Contains(t, answer, "syncs when the network is back", "no answer within 4 s: the phone decided")
+	require.Equal(t, "offline", evalString(t, ctx, `document.querySelector('.gate').dataset.state`))
+	require.NoError(t, chromedp.Run(ctx, goOnline(0),
+		waitFor(`document.querySelector('.gate').dataset.queued === '0' && document.querySelector('.gate').dataset.state === 'online'`)))
+	status := evalString(t, ctx, `document.querySelector('.gate-status').textContent`)
+	require.Regexp(t, `^Online · \d+ tickets on this phone`, status)
+	require.Equal(t, palaro.TicketCheckedIn, ticketStatus(t, a, demoOwnedEvent, ticket.Code))
+	screenshot(t, ctx, "gate-online-again")
+}
