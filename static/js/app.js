@@ -276,12 +276,18 @@ document.addEventListener('toggle-buy-ticket', (e) => {
   }
 });
 
-// ---- Offline tickets: a ticket or QR page (or a gate's scanner page) registers the service worker
-// and asks it to keep the page and the files it loaded, so it opens without a network next time.
-if ('serviceWorker' in navigator && /^\/([tq]\/[^/]+|organizer\/events\/[^/]+\/check-in)$/.test(location.pathname)) {
+// ---- Offline tickets: a ticket or QR page, an order page, /tickets (or a gate's scanner page)
+// registers the service worker and asks it to keep the page, the files it loaded and every ticket
+// it links to with that ticket's QR page, so all of the buyer's tickets open without a network.
+if ('serviceWorker' in navigator && /^\/([tq]\/[^/]+|tickets|payment\/success\/[^/]+|organizer\/events\/[^/]+\/check-in)$/.test(location.pathname)) {
   navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
     const files = performance.getEntriesByType('resource').map((r) => r.name).filter((u) => u.includes('/static/'));
-    reg.active?.postMessage({ keep: [location.pathname, ...files] });
+    const tickets = new Set();
+    $$('a[href^="/t/"], a[href^="/q/"]').forEach((a) => {
+      const m = new URL(a.href).pathname.match(/^\/[tq]\/([^/]+)$/);
+      if (m) { tickets.add('/t/' + m[1]); tickets.add('/q/' + m[1]); }
+    });
+    reg.active?.postMessage({ keep: [location.pathname, ...files, ...tickets] });
   }).catch(() => { /* no offline copy: the page still works online */ });
 }
 
