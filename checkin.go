@@ -204,8 +204,10 @@ type CheckInCounts struct {
 	Sold      int
 	CheckedIn int
 	Conflicts int
-	ByGate    []GateCount
-	ByType    []GateCount
+	// TimeCorrected counts offline check-ins whose phone time was out of range (ClampScanTime).
+	TimeCorrected int
+	ByGate        []GateCount
+	ByType        []GateCount
 }
 
 // CheckInConflictRow is a ticket checked in twice offline: the check-in that counted and the

@@ -42,7 +42,7 @@ func (s *Server) checkInCounts(c *echo.Context, ev *palaro.Event) (views.CheckIn
 		return views.CheckInCountsView{}, err
 	}
 	v := views.CheckInCountsView{LiveURL: "/organizer/events/" + ev.Code + "/check-ins/live", CheckedIn: counts.CheckedIn,
-		Sold: counts.Sold, Conflicts: counts.Conflicts}
+		Sold: counts.Sold, Conflicts: counts.Conflicts, TimeCorrected: counts.TimeCorrected}
 	for _, g := range counts.ByGate {
 		v.ByGate = append(v.ByGate, views.CheckInCountRow(g))
 	}

@@ -94,8 +94,11 @@ function Gate(props: GateProps) {
   }, [props.member, props.eventCode]);
 
   // refreshList fetches the whole list (whole true) or what changed since the kept list's version.
+  const fetching = useRef(false);
   const refreshList = useCallback(
     async (whole = true) => {
+      if (!whole && fetching.current) return; // a list or changes are on the way
+      fetching.current = true;
       const version = kept.current.list?.version;
       const url = !whole && version ? `${props.listUrl}?since=${version}` : props.listUrl;
       try {
@@ -111,6 +114,8 @@ function Gate(props: GateProps) {
         setListInfo(kept.current.list?.tickets.length || 0);
       } catch {
         /* offline: keep the list we have */
+      } finally {
+        fetching.current = false;
       }
     },
     [props.listUrl, persist],

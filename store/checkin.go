@@ -300,7 +300,8 @@ func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (*pal
 	for i := range c.ByGate {
 		c.ByGate[i].Name = palaro.GateName(c.ByGate[i].Name)
 	}
-	err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM check_ins WHERE event_id = ? AND outcome = 'conflict'`, eventID).Scan(&c.Conflicts)
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(CASE WHEN outcome = 'conflict' THEN 1 END), COUNT(claimed_at) FROM check_ins
+		WHERE event_id = ?`, eventID).Scan(&c.Conflicts, &c.TimeCorrected)
 	return &c, err
 }
 

@@ -320,4 +320,7 @@ func TestCheckInService_SyncClampsTimes(t *testing.T) {
 	require.Equal(t, 2, f.countRows(t, `SELECT count(*) FROM check_ins WHERE claimed_at IS NOT NULL`))
 	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM check_ins WHERE claimed_at = ?`, "2001-01-01T00:00:00Z"))
 	require.Zero(t, f.countRows(t, `SELECT count(*) FROM check_ins WHERE client_id LIKE 'p-%' AND scanned_at < ?`, formatTime(listAt)))
+	counts, err := f.gate.CheckInCounts(ctx, f.eventID)
+	require.NoError(t, err)
+	require.Equal(t, 2, counts.TimeCorrected, "the console flags them")
 }

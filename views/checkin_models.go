@@ -39,8 +39,10 @@ type CheckInCountsView struct {
 	CheckedIn int
 	Sold      int
 	Conflicts int
-	ByGate    []CheckInCountRow
-	ByType    []CheckInCountRow
+	// TimeCorrected counts offline scans recorded at the nearest possible time (the phone's clock was wrong).
+	TimeCorrected int
+	ByGate        []CheckInCountRow
+	ByType        []CheckInCountRow
 }
 
 // CheckInConflictView is one offline double check-in in the console.

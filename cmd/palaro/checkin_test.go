@@ -263,4 +263,7 @@ func TestCheckInSync_ClampsPhoneTimes(t *testing.T) {
 	require.False(t, r[1].Ticket.CheckedInAt.After(a.now()), "not after the server's clock")
 	require.False(t, r[2].TimeCorrected, "control: a time in range stands")
 	require.Equal(t, listAt.Add(time.Minute), r[2].Ticket.CheckedInAt)
+	status, live := gate.get("/organizer/events/" + demoOwnedEvent + "/check-ins/live")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, live, "2 offline scan(s) had a wrong time on the phone", "the console flags them")
 }

@@ -104,10 +104,12 @@ export function forgetAll(): void {
  * the replaced codes' hashes and puts the changed tickets in place.
  */
 export function merge(kept: Kept, got: GateList): void {
-  if (!got.since || !kept.list || kept.list.version !== got.since) {
+  if (!got.since) {
     kept.list = { ...got, since: undefined, voided: undefined };
     return;
   }
+  // a delta from another version than the kept one (two answers crossed): the next one catches up
+  if (!kept.list || kept.list.version !== got.since) return;
   const gone = new Set(got.voided || []);
   const changed = new Map(got.tickets.map((t) => [t.hash, t]));
   const tickets = kept.list.tickets.filter((t) => !gone.has(t.hash) && !changed.has(t.hash));
