@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/store"
 )
 
 func TestQuickBuyAndAddOns_Browser(t *testing.T) {
@@ -197,4 +198,35 @@ func TestOfflineOrderTickets_Browser(t *testing.T) {
 	var shown bool
 	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.querySelector('.ticket-code')`, &shown)))
 	require.False(t, shown, "only the tickets of pages opened here are kept")
+}
+
+// TestOfflineTicketsList_Browser: a signed-in buyer opens /tickets once online; each listed ticket's
+// page and QR page are then kept for offline use.
+func TestOfflineTicketsList_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+		Email: store.DemoOrganizerEmail, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
+	require.NoError(t, err)
+	id := o.Tickets[0].PublicID
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL),
+		chromedp.Navigate(a.URL+"/sign-in?next=%2Ftickets"),
+		chromedp.WaitVisible("#sign-in", chromedp.ByQuery),
+		chromedp.SendKeys("#f-email", store.DemoOrganizerEmail, chromedp.ByQuery),
+		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
+		chromedp.Click(`#sign-in button[type="submit"]`, chromedp.ByQuery),
+		waitFor(`location.pathname === '/tickets' && !!document.querySelector('a[href="/t/`+id+`"]')`)))
+	deadline := time.Now().Add(15 * time.Second)
+	for kept := false; !kept; {
+		require.True(t, time.Now().Before(deadline), "the service worker did not keep the listed ticket and its QR page")
+		time.Sleep(100 * time.Millisecond)
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`caches.open('palaro-tickets-v1').then(c => c.keys())
+			.then(ks => ks.map(k => new URL(k.url).pathname)).then(ps => ['/t/`+id+`', '/q/`+id+`', '/tickets'].every(p => ps.includes(p)))`,
+			&kept, awaitPromise)))
+	}
+	a.Stop()
+	var caption string
+	require.NoError(t, chromedp.Run(ctx, network.Enable(), goOffline(), chromedp.Navigate(a.URL+"/q/"+id),
+		chromedp.WaitVisible(`.qr-page .qr-box`, chromedp.ByQuery), chromedp.Text(`.qr-page .qr-caption`, &caption, chromedp.ByQuery)))
+	require.Contains(t, caption, o.Tickets[0].Code, "the QR page opens offline, never opened before")
 }
