@@ -252,6 +252,7 @@ function Gate(props: GateProps) {
                   </p>
                 </>
               )}
+              {answer.detail && <p className="gate-answer-detail">{answer.detail}</p>}
               {answer.offline && answer.ok && <p className="gate-answer-detail">Saved on this phone; it syncs when the network is back.</p>}
             </>
           ) : (

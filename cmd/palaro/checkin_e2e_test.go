@@ -152,7 +152,9 @@ func TestGate_Browser(t *testing.T) {
 		}
 		ok, answer := gateScan(t, ctx, tickets[1].Code)
 		require.False(t, ok, "offline, a typed code is not checked on the phone: %s", answer)
+		require.Contains(t, answer, "Scan the QR code")
 		require.Contains(t, answer, "typed codes are checked online only")
+		screenshot(t, ctx, "gate-offline-typed")
 		ok, answer = gateScan(t, ctx, palaro.SignedTicketQR(signing, tickets[1].Code))
 		require.True(t, ok, answer)
 		require.Contains(t, answer, "syncs when the network is back")

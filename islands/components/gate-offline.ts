@@ -162,6 +162,7 @@ export async function parse(input: string, publicKey: string): Promise<Parsed> {
 export interface Answer {
   ok: boolean;
   title: string;
+  detail?: string;
   ticket?: GateTicket;
   offline?: boolean;
 }
@@ -185,7 +186,7 @@ export function newID(): string {
  */
 export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string, now: Date, id: string = newID()): Answer {
   if (p.forged) return { ok: false, title: 'Forged QR code: not issued by Palaro', offline: true };
-  if (p.typed) return { ok: false, title: 'No network: typed codes are checked online only. Scan the QR code.', offline: true };
+  if (p.typed) return { ok: false, title: 'Scan the QR code', detail: 'No network: typed codes are checked online only.', offline: true };
   const t = kept.list?.tickets.find((x) => x.hash === hash);
   if (!t) return { ok: false, title: 'Unknown ticket', offline: true };
   const shown = { ...t, code: p.code };
