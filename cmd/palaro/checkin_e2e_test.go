@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -398,4 +399,26 @@ func TestGate_LayoutShift_Browser(t *testing.T) {
 		screenshot(t, ctx, fmt.Sprintf("gate-loaded-%d", width))
 		require.LessOrEqual(t, got.CLS, 0.02, "cumulative layout shift of the gate page at %d px: %s", width, got.Shifts)
 	}
+}
+
+// TestGate_DropsFormerCodeList_Browser: a phone that kept the former gate list (raw codes, under a
+// key without the member) loses it at the next visit; a check-in it had not synced is kept and synced.
+func TestGate_DropsFormerCodeList_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	openGate(t, ctx, a, demoOwnedEvent)
+	tickets := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)
+	former, _ := json.Marshal(map[string]any{
+		"list":  map[string]any{"eventCode": demoOwnedEvent, "tickets": []map[string]string{{"code": tickets[1].Code, "status": "valid"}}},
+		"queue": []map[string]string{{"id": "former-1", "ticket": tickets[0].Code, "gate": "Old phone", "at": a.now().UTC().Format(time.RFC3339)}},
+		"local": map[string]any{},
+	})
+	formerKey := "palaro.gate." + demoOwnedEvent
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Evaluate(`localStorage.setItem(`+strconv.Quote(formerKey)+`, `+strconv.Quote(string(former))+`)`, nil),
+		chromedp.Reload(),
+		waitFor(`document.querySelector('.gate')?.dataset.queued === '0' && document.querySelector('.gate')?.dataset.state === 'online'`)))
+	require.Equal(t, palaro.TicketCheckedIn, ticketStatus(t, a, demoOwnedEvent, tickets[0].Code), "the unsynced scan was synced")
+	stored := evalString(t, ctx, `JSON.stringify(Object.assign({}, localStorage))`)
+	require.NotContains(t, stored, tickets[1].Code, "the former list with codes is gone")
 }

@@ -68,6 +68,18 @@ const key = (member: string, event: string) => PREFIX + member + '.' + event;
 /** load returns what the phone keeps for the event for the signed-in member. */
 export function load(member: string, event: string): Kept {
   try {
+    // the former key (no member, a list with raw codes): its unsynced scans move over, the rest goes
+    const legacy = localStorage.getItem(PREFIX + event);
+    if (legacy !== null) {
+      localStorage.removeItem(PREFIX + event);
+      const old = JSON.parse(legacy) as Kept | null;
+      if (old && Array.isArray(old.queue) && old.queue.length) {
+        const now = (JSON.parse(localStorage.getItem(key(member, event)) || 'null') as Kept | null) || { list: null, queue: [], local: {} };
+        const ids = new Set(now.queue.map((q) => q.id));
+        now.queue = now.queue.concat(old.queue.filter((q) => !ids.has(q.id)));
+        localStorage.setItem(key(member, event), JSON.stringify(now));
+      }
+    }
     const v = JSON.parse(localStorage.getItem(key(member, event)) || 'null') as Kept | null;
     // a list of the former format (raw codes, no hash key) is dropped: it held working codes
     const list = v && v.list && v.list.hashKey ? v.list : null;
