@@ -73,10 +73,11 @@ type GateTicket struct {
 	Gate        string    `json:"gate,omitempty"`
 }
 
-// GateChanges is an event's gate list, whole (Since 0) or what changed after version Since.
+// GateChanges is an event's gate list, whole or (Delta) what changed after version Since.
 type GateChanges struct {
 	// Version is the list's version: a phone asks for the changes after it next time.
 	Version int64
+	Delta   bool
 	Since   int64
 	// Tickets are every issued ticket (whole list) or the changed ones, as they are now.
 	Tickets []GateTicket
@@ -256,8 +257,8 @@ type CheckInService interface {
 	UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) error
 	// GateTickets returns every issued ticket of an event, for a phone to keep offline.
 	GateTickets(ctx context.Context, eventID int64) ([]GateTicket, error)
-	// GateChanges returns what a phone keeps of an event's tickets: all of them when since is 0,
-	// else the tickets changed after that version and the codes transfers replaced since.
+	// GateChanges returns what a phone keeps of an event's tickets: all of them when since is
+	// negative, else the tickets changed after that version and the codes transfers replaced since.
 	GateChanges(ctx context.Context, eventID, since int64) (*GateChanges, error)
 	// CheckInCounts returns an event's check-ins against sold tickets, per gate and per type.
 	CheckInCounts(ctx context.Context, eventID int64) (*CheckInCounts, error)

@@ -212,13 +212,13 @@ type gateListTicket struct {
 	Gate        string    `json:"gate,omitempty"`
 }
 
-// gateListJSON is what a gate phone keeps for working offline, whole or as a delta (Since > 0).
+// gateListJSON is what a gate phone keeps for working offline, whole or as a delta (Since set).
 type gateListJSON struct {
 	EventCode   string           `json:"eventCode"`
 	PublicKey   string           `json:"publicKey"`
 	HashKey     string           `json:"hashKey"`
 	Version     int64            `json:"version"`
-	Since       int64            `json:"since,omitempty"`
+	Since       *int64           `json:"since,omitempty"`
 	GeneratedAt time.Time        `json:"generatedAt"`
 	Tickets     []gateListTicket `json:"tickets"`
 	Voided      []string         `json:"voided,omitempty"`
@@ -233,7 +233,7 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	var since int64
+	since := int64(-1)
 	if v := c.QueryParam("since"); v != "" {
 		if since, err = strconv.ParseInt(v, 10, 64); err != nil || since < 0 {
 			return palaro.Errorf(palaro.EINVALID, "since is a gate list's version (a whole number).")
@@ -245,7 +245,10 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	}
 	key := palaro.GateHashKey(s.config.GateListKey, ev.ID)
 	out := gateListJSON{EventCode: ev.Code, PublicKey: s.ticketPublicKey(), HashKey: base64.RawURLEncoding.EncodeToString(key),
-		Version: list.Version, Since: list.Since, GeneratedAt: s.Now().UTC(), Tickets: make([]gateListTicket, len(list.Tickets))}
+		Version: list.Version, GeneratedAt: s.Now().UTC(), Tickets: make([]gateListTicket, len(list.Tickets))}
+	if list.Delta {
+		out.Since = &list.Since
+	}
 	for i, t := range list.Tickets {
 		out.Tickets[i] = gateListTicket{Hash: palaro.GateCodeHash(key, t.Code), HolderName: t.HolderName, TicketType: t.TicketType,
 			Seat: t.Seat, Status: t.Status, CheckedInAt: t.CheckedInAt, Gate: t.Gate}

@@ -100,7 +100,7 @@ function Gate(props: GateProps) {
       if (!whole && fetching.current) return; // a list or changes are on the way
       fetching.current = true;
       const version = kept.current.list?.version;
-      const url = !whole && version ? `${props.listUrl}?since=${version}` : props.listUrl;
+      const url = !whole && version !== undefined ? `${props.listUrl}?since=${version}` : props.listUrl;
       try {
         const res = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: AbortSignal.timeout(SYNC_TIMEOUT_MS) });
         if (!res.ok) return;

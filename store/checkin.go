@@ -209,8 +209,8 @@ func (s *CheckInService) GateTickets(ctx context.Context, eventID int64) ([]pala
 // whole list again.
 const maxGateDelta = 2000
 
-// GateChanges returns the event's gate list: the whole list when since is 0 (or when too much
-// changed), else the tickets changed after version since and the codes transfers replaced. The
+// GateChanges returns the event's gate list: the whole list when since is negative (or when too
+// much changed), else the tickets changed after version since and the codes transfers replaced. The
 // version is read first, so a change that lands meanwhile is in the list and again in the next delta.
 func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) (*palaro.GateChanges, error) {
 	tx, err := s.db.beginRead(ctx)
@@ -223,21 +223,21 @@ func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) 
 		return nil, err
 	}
 	if since > out.Version {
-		since = 0 // a version this database never gave (restored from a backup): start again
+		since = -1 // a version this database never gave (restored from a backup): start again
 	}
-	if since > 0 {
+	if since >= 0 {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(DISTINCT ticket_id) FROM gate_changes WHERE event_id = ? AND id > ? AND id <= ?`,
 			eventID, since, out.Version).Scan(&n); err != nil {
 			return nil, err
 		}
 		if n > maxGateDelta {
-			since = 0
+			since = -1
 		}
 	}
-	out.Since = since
+	out.Since, out.Delta = since, since >= 0
 	query, args := `SELECT `+gateTicketColumns+` WHERE t.event_id = ? ORDER BY t.id`, []any{eventID}
-	if since > 0 {
+	if out.Delta {
 		query = `SELECT ` + gateTicketColumns + ` WHERE t.event_id = ? AND t.id IN (SELECT ticket_id FROM gate_changes
 			WHERE event_id = ? AND id > ? AND id <= ?) ORDER BY t.id`
 		args = []any{eventID, eventID, since, out.Version}
@@ -257,7 +257,7 @@ func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) 
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if since == 0 {
+	if !out.Delta {
 		return out, nil
 	}
 	voided, err := tx.QueryContext(ctx, `SELECT DISTINCT old_code FROM gate_changes WHERE event_id = ? AND id > ? AND id <= ?

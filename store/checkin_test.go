@@ -234,10 +234,10 @@ func TestCheckInService_SellAtDoor(t *testing.T) {
 func TestCheckInService_GateChanges(t *testing.T) {
 	ctx := context.Background()
 	f := newGateFixture(t, 3)
-	whole, err := f.gate.GateChanges(ctx, f.eventID, 0)
+	whole, err := f.gate.GateChanges(ctx, f.eventID, -1)
 	require.NoError(t, err)
 	require.NotEmpty(t, whole.Tickets)
-	require.Zero(t, whole.Since)
+	require.False(t, whole.Delta)
 	codes := func(ts []palaro.GateTicket) []string {
 		var out []string
 		for _, t := range ts {
@@ -249,6 +249,7 @@ func TestCheckInService_GateChanges(t *testing.T) {
 	t.Run("OK nothing changed", func(t *testing.T) {
 		d, err := f.gate.GateChanges(ctx, f.eventID, whole.Version)
 		require.NoError(t, err)
+		require.True(t, d.Delta)
 		require.Equal(t, whole.Version, d.Since)
 		require.Empty(t, d.Tickets)
 		require.Empty(t, d.Voided)
@@ -278,7 +279,7 @@ func TestCheckInService_GateChanges(t *testing.T) {
 	t.Run("OK a refunded order's ticket reads cancelled", func(t *testing.T) {
 		o, err := f.purchases.CreateOrder(ctx, freeRequest(f.addTicketType(t, "gate-refund", 0, 5, 1), 1, "refund@x.ph"), f.now)
 		require.NoError(t, err)
-		before, err := f.gate.GateChanges(ctx, f.eventID, 0)
+		before, err := f.gate.GateChanges(ctx, f.eventID, -1)
 		require.NoError(t, err)
 		require.NoError(t, NewOrganizerService(f.db, nil).MarkRefunded(ctx, f.eventID, o.PublicID, "owner@x.ph"))
 		d, err := f.gate.GateChanges(ctx, f.eventID, before.Version)
@@ -287,10 +288,24 @@ func TestCheckInService_GateChanges(t *testing.T) {
 		require.Equal(t, o.Tickets[0].Code, d.Tickets[0].Code)
 		require.Equal(t, palaro.TicketCancelled, d.Tickets[0].Status)
 	})
+	t.Run("OK a list taken before any change anywhere has version 0, and its changes come as a delta", func(t *testing.T) {
+		fresh := newGateFixture(t, 1)
+		_, err := fresh.db.write.Exec(`DELETE FROM gate_changes`)
+		require.NoError(t, err)
+		list, err := fresh.gate.GateChanges(ctx, fresh.eventID, -1)
+		require.NoError(t, err)
+		require.Zero(t, list.Version)
+		require.Equal(t, palaro.CheckInOK, fresh.scan(t, fresh.codes[0], "North").Outcome)
+		d, err := fresh.gate.GateChanges(ctx, fresh.eventID, 0)
+		require.NoError(t, err)
+		require.True(t, d.Delta)
+		require.Len(t, d.Tickets, 1, "only the checked-in ticket")
+		require.Equal(t, fresh.codes[0], d.Tickets[0].Code)
+	})
 	t.Run("OK a version it never gave gets the whole list", func(t *testing.T) {
 		d, err := f.gate.GateChanges(ctx, f.eventID, 1<<40)
 		require.NoError(t, err)
-		require.Zero(t, d.Since)
+		require.False(t, d.Delta)
 		require.Len(t, d.Tickets, len(whole.Tickets)+1, "the whole list, with the refunded order's ticket")
 	})
 }

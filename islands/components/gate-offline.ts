@@ -116,7 +116,7 @@ export function forgetAll(): void {
  * the replaced codes' hashes and puts the changed tickets in place.
  */
 export function merge(kept: Kept, got: GateList): void {
-  if (!got.since) {
+  if (got.since === undefined || got.since === null) {
     kept.list = { ...got, since: undefined, voided: undefined };
     return;
   }
