@@ -3,8 +3,12 @@ package palaro
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -69,6 +73,35 @@ type GateTicket struct {
 	Gate        string    `json:"gate,omitempty"`
 }
 
+// GateChanges is an event's gate list, whole or (Delta) what changed after version Since.
+type GateChanges struct {
+	// Version is the list's version: a phone asks for the changes after it next time.
+	Version int64
+	Delta   bool
+	Since   int64
+	// Tickets are every issued ticket (whole list) or the changed ones, as they are now.
+	Tickets []GateTicket
+	// Voided are the codes that stopped naming a ticket since (a transfer reissued it).
+	Voided []string
+}
+
+// GateHashKey returns the key with which an event's gate list names its tickets: HMAC-SHA256 of
+// the event's id under the server's gate-list secret, so each event's phones get a different key.
+func GateHashKey(secret []byte, eventID int64) []byte {
+	m := hmac.New(sha256.New, secret)
+	m.Write([]byte("palaro gate list " + strconv.FormatInt(eventID, 10)))
+	return m.Sum(nil)
+}
+
+// GateCodeHash returns how the gate list names a ticket instead of its code: the first 40 bits of
+// HMAC-SHA256 of the code under the event's key, in hex. A phone hashes a scanned QR's code to find
+// the ticket; the list holds no code that could be typed at a gate.
+func GateCodeHash(key []byte, code string) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(code))
+	return hex.EncodeToString(m.Sum(nil)[:5])
+}
+
 // CheckInRequest is one scan at a gate.
 type CheckInRequest struct {
 	EventID int64
@@ -78,6 +111,9 @@ type CheckInRequest struct {
 	Actor string
 	// At is when the ticket was scanned: now online, the phone's time for an offline scan.
 	At time.Time
+	// NotBefore is the earliest an offline scan can have been made (the gate list's download, the
+	// gate's opening): an earlier At is from a phone whose clock is wrong, and is clamped and flagged.
+	NotBefore time.Time
 	// ClientID names a scan, so that a scan sent twice (a sync retried, or an online call whose
 	// answer was lost and which the phone then queued offline) is recorded once.
 	ClientID string
@@ -88,6 +124,27 @@ type CheckInResult struct {
 	Outcome string     `json:"result"`
 	Message string     `json:"message"`
 	Ticket  GateTicket `json:"ticket"`
+	// TimeCorrected says an offline scan's time was out of range (before the gate list's download or
+	// the gate's opening, or after the server's clock) and was recorded as the nearest possible time.
+	TimeCorrected bool `json:"timeCorrected,omitempty"`
+}
+
+// GateOpensBefore is how long before an event's start its gate may admit anyone: an offline scan
+// timed earlier comes from a phone whose clock is wrong.
+const GateOpensBefore = 12 * time.Hour
+
+// ClampScanTime returns the time to record for an offline scan the phone timed at: at itself when
+// it lies in [notBefore, now], else the nearest end, with corrected true. A zero at is now.
+func ClampScanTime(at, notBefore, now time.Time) (t time.Time, corrected bool) {
+	switch {
+	case at.IsZero():
+		return now, false
+	case at.After(now):
+		return now, true
+	case !notBefore.IsZero() && at.Before(notBefore) && !notBefore.After(now):
+		return notBefore, true
+	}
+	return at, false
 }
 
 // NewCheckInResult returns the answer of an outcome for ticket t, with its message.
@@ -148,8 +205,10 @@ type CheckInCounts struct {
 	Sold      int
 	CheckedIn int
 	Conflicts int
-	ByGate    []GateCount
-	ByType    []GateCount
+	// TimeCorrected counts offline check-ins whose phone time was out of range (ClampScanTime).
+	TimeCorrected int
+	ByGate        []GateCount
+	ByType        []GateCount
 }
 
 // CheckInConflictRow is a ticket checked in twice offline: the check-in that counted and the
@@ -198,6 +257,9 @@ type CheckInService interface {
 	UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) error
 	// GateTickets returns every issued ticket of an event, for a phone to keep offline.
 	GateTickets(ctx context.Context, eventID int64) ([]GateTicket, error)
+	// GateChanges returns what a phone keeps of an event's tickets: all of them when since is
+	// negative, else the tickets changed after that version and the codes transfers replaced since.
+	GateChanges(ctx context.Context, eventID, since int64) (*GateChanges, error)
 	// CheckInCounts returns an event's check-ins against sold tickets, per gate and per type.
 	CheckInCounts(ctx context.Context, eventID int64) (*CheckInCounts, error)
 	// CheckInConflicts returns the event's offline double check-ins, newest first.

@@ -265,8 +265,8 @@ func (s *Server) signIn(c *echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, cmp.Or(next, "/profile"))
 }
 
-// signOut ends every session of the account (the server-side version changes) and starts a
-// fresh anonymous one.
+// signOut ends every session of the account (the server-side version changes), starts a fresh
+// anonymous one and tells the browser to drop what it kept for the account (Clear-Site-Data).
 func (s *Server) signOut(c *echo.Context) error {
 	if u := currentUser(c); u != nil {
 		if _, err := s.services.Accounts.EndSessions(c.Request().Context(), u.ID); err != nil {
@@ -276,6 +276,10 @@ func (s *Server) signOut(c *echo.Context) error {
 	if err := s.endSession(c); err != nil {
 		return err
 	}
+	// a shared phone keeps nothing of the account: not the pages the service worker kept (tickets,
+	// the gate's scanner) nor what the gate kept in storage (its list of holders). The sign-in
+	// page's script clears the same where the browser ignores this header (no https).
+	c.Response().Header().Set("Clear-Site-Data", `"cache", "storage"`)
 	return c.Redirect(http.StatusSeeOther, "/sign-in?signed-out=1")
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -135,7 +136,23 @@ type syncBody struct {
 		Ticket string    `json:"ticket"`
 		Gate   string    `json:"gate"`
 		At     time.Time `json:"at"`
+		// ListAt is the generatedAt of the gate list the phone decided with: no scan is older.
+		ListAt time.Time `json:"listAt"`
 	} `json:"checkIns"`
+}
+
+// scanNotBefore is the earliest an offline scan can have been made: the gate's opening
+// (palaro.GateOpensBefore the event's start, unless the gate is already at work before it) or the
+// download of the gate list the phone decided with, whichever is later and not after now.
+func scanNotBefore(ev *palaro.Event, listAt, now time.Time) time.Time {
+	notBefore := ev.StartsAt.Add(-palaro.GateOpensBefore)
+	if notBefore.After(now) {
+		notBefore = time.Time{}
+	}
+	if listAt.After(notBefore) && !listAt.After(now) {
+		notBefore = listAt
+	}
+	return notBefore
 }
 
 // apiCheckInSync answers POST /v1/checkin/sync with one result per scan, in order. A ticket
@@ -153,6 +170,7 @@ func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
+	now := s.Now()
 	out := make([]checkInAnswer, len(body.CheckIns))
 	var reqs []palaro.CheckInRequest
 	var at []int
@@ -166,6 +184,7 @@ func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
 			continue
 		}
 		req.At, req.ClientID = ci.At, scanID(caller, ci.ID)
+		req.NotBefore = scanNotBefore(ev, ci.ListAt, now)
 		reqs = append(reqs, req)
 		at = append(at, i)
 	}
@@ -182,26 +201,63 @@ func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
 	return c.JSON(http.StatusOK, map[string]any{"results": out})
 }
 
-// gateListJSON is what a gate phone keeps for working offline.
-type gateListJSON struct {
-	EventCode   string              `json:"eventCode"`
-	PublicKey   string              `json:"publicKey"`
-	GeneratedAt time.Time           `json:"generatedAt"`
-	Tickets     []palaro.GateTicket `json:"tickets"`
+// gateListTicket is a ticket in the gate list: named by its code's keyed hash, never by the code.
+type gateListTicket struct {
+	Hash        string    `json:"hash"`
+	HolderName  string    `json:"holderName"`
+	TicketType  string    `json:"ticketType"`
+	Seat        string    `json:"seat,omitempty"`
+	Status      string    `json:"status"`
+	CheckedInAt time.Time `json:"checkedInAt,omitzero"`
+	Gate        string    `json:"gate,omitempty"`
 }
 
-// apiGateList answers GET /v1/organizer/events/{code}/gate-list: the event's tickets (codes,
-// holders, types, seats, status) and the Ed25519 public key that verifies ticket QR codes.
+// gateListJSON is what a gate phone keeps for working offline, whole or as a delta (Since set).
+type gateListJSON struct {
+	EventCode   string           `json:"eventCode"`
+	PublicKey   string           `json:"publicKey"`
+	HashKey     string           `json:"hashKey"`
+	Version     int64            `json:"version"`
+	Since       *int64           `json:"since,omitempty"`
+	GeneratedAt time.Time        `json:"generatedAt"`
+	Tickets     []gateListTicket `json:"tickets"`
+	Voided      []string         `json:"voided,omitempty"`
+}
+
+// apiGateList answers GET /v1/organizer/events/{code}/gate-list: the event's tickets (hashed codes,
+// holders, types, seats, status), the key that hashes a scanned code the same way and the Ed25519
+// public key that verifies ticket QR codes. With ?since={version}, only what changed after it: the
+// changed tickets and the hashes of codes a transfer replaced.
 func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
-	tickets, err := s.services.CheckIns.GateTickets(c.Request().Context(), ev.ID)
+	since := int64(-1)
+	if v := c.QueryParam("since"); v != "" {
+		if since, err = strconv.ParseInt(v, 10, 64); err != nil || since < 0 {
+			return palaro.Errorf(palaro.EINVALID, "since is a gate list's version (a whole number).")
+		}
+	}
+	list, err := s.services.CheckIns.GateChanges(c.Request().Context(), ev.ID, since)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, gateListJSON{EventCode: ev.Code, PublicKey: s.ticketPublicKey(), GeneratedAt: s.Now().UTC(), Tickets: tickets})
+	key := palaro.GateHashKey(s.config.GateListKey, ev.ID)
+	out := gateListJSON{EventCode: ev.Code, PublicKey: s.ticketPublicKey(), HashKey: base64.RawURLEncoding.EncodeToString(key),
+		Version: list.Version, GeneratedAt: s.Now().UTC(), Tickets: make([]gateListTicket, len(list.Tickets))}
+	if list.Delta {
+		out.Since = &list.Since
+	}
+	for i, t := range list.Tickets {
+		out.Tickets[i] = gateListTicket{Hash: palaro.GateCodeHash(key, t.Code), HolderName: t.HolderName, TicketType: t.TicketType,
+			Seat: t.Seat, Status: t.Status, CheckedInAt: t.CheckedInAt, Gate: t.Gate}
+	}
+	for _, code := range list.Voided {
+		out.Voided = append(out.Voided, palaro.GateCodeHash(key, code))
+	}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, out)
 }
 
 // boxOfficeBody is the body of POST /v1/organizer/events/{code}/box-office.

@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -20,6 +21,7 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 	base := "/organizer/events/" + ev.Code
 	v := views.GateView{Frame: orgFrame(c, caller, "Gate · "+ev.Name), Props: views.GateProps{EventCode: ev.Code, EventName: ev.Name,
 		PublicKey: s.ticketPublicKey(), ListURL: "/v1" + base + "/gate-list", ConsoleHref: base + "/check-ins",
+		Member:      strconv.FormatInt(caller.UserID, 10),
 		TicketTypes: []views.GateTicketType{}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	for _, tt := range ev.TicketTypes {
@@ -40,7 +42,7 @@ func (s *Server) checkInCounts(c *echo.Context, ev *palaro.Event) (views.CheckIn
 		return views.CheckInCountsView{}, err
 	}
 	v := views.CheckInCountsView{LiveURL: "/organizer/events/" + ev.Code + "/check-ins/live", CheckedIn: counts.CheckedIn,
-		Sold: counts.Sold, Conflicts: counts.Conflicts}
+		Sold: counts.Sold, Conflicts: counts.Conflicts, TimeCorrected: counts.TimeCorrected}
 	for _, g := range counts.ByGate {
 		v.ByGate = append(v.ByGate, views.CheckInCountRow(g))
 	}

@@ -34,6 +34,9 @@ type Config struct {
 	PartnerKeys map[string]string
 	// TicketKey signs the ticket codes shown in QR codes, so a gate scanner can tell forged ones.
 	TicketKey []byte
+	// GateListKey is the secret from which each event's gate-list hash key is derived
+	// (palaro.GateHashKey): gate phones get the event's key and hashed codes, never the codes.
+	GateListKey []byte
 	// TicketSigningKey signs ticket QR codes in format 2 (Ed25519); gates get its public key only.
 	TicketSigningKey ed25519.PrivateKey
 	// SessionKey signs and encrypts the session cookie (at least 32 random bytes).

@@ -1,10 +1,12 @@
 // The gate island: checks tickets in by camera or typed code, with a large green or red answer,
 // sound and vibration. Online it asks POST /v1/checkin; offline it verifies the QR's Ed25519
-// signature and the kept ticket list on the phone, queues the check-in and syncs it
-// (POST /v1/checkin/sync) when the network returns. It also sells tickets at the door.
+// signature and looks the code's hash up in the kept ticket list, queues the check-in and syncs it
+// (POST /v1/checkin/sync) when the network returns; typed codes are checked online only. Online,
+// it fetches the list's changes every few seconds, so a transferred ticket's old code is refused
+// at once. It also sells tickets at the door.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './mount';
-import { checkInOffline, load, manilaTime, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './components/gate-offline';
+import { checkInOffline, codeHash, load, manilaTime, merge, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './components/gate-offline';
 import { QRScanner } from './components/QRScanner';
 
 /** GateProps mirrors views.GateProps. */
@@ -13,11 +15,13 @@ interface GateProps {
   eventName: string;
   publicKey: string;
   listUrl: string;
+  member: string;
   consoleHref: string;
   ticketTypes: Array<{ code: string; name: string; price: string }>;
 }
 
-const LIST_REFRESH_MS = 30000;
+const LIST_REFRESH_MS = 30000; // the whole list
+const CHANGES_EVERY_MS = 3000; // what changed since the list's version
 const SYNC_EVERY_MS = 5000;
 const SYNC_BATCH = 100;
 const GATE_KEY = 'palaro.gate.name';
@@ -71,7 +75,7 @@ function signal(ok: boolean): void {
 }
 
 function Gate(props: GateProps) {
-  const kept = useRef<Kept>(load(props.eventCode));
+  const kept = useRef<Kept>(load(props.member, props.eventCode));
   const [online, setOnline] = useState(navigator.onLine);
   const [syncing, setSyncing] = useState(false);
   const [queued, setQueued] = useState(kept.current.queue.length);
@@ -85,24 +89,37 @@ function Gate(props: GateProps) {
   const busy = useRef(false);
 
   const persist = useCallback(() => {
-    save(props.eventCode, kept.current);
+    save(props.member, props.eventCode, kept.current);
     setQueued(kept.current.queue.length);
-  }, [props.eventCode]);
+  }, [props.member, props.eventCode]);
 
-  const refreshList = useCallback(async () => {
-    try {
-      const res = await fetch(props.listUrl, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: AbortSignal.timeout(SYNC_TIMEOUT_MS) });
-      if (!res.ok) return;
-      const list = (await res.json()) as GateList;
-      kept.current.list = list;
-      // check-ins of this phone that the server has now recorded need no local note any more
-      for (const t of list.tickets) if (t.status === 'checked_in' && !kept.current.queue.some((q) => q.ticket === t.code)) delete kept.current.local[t.code];
-      persist();
-      setListInfo(list.tickets.length);
-    } catch {
-      /* offline: keep the list we have */
-    }
-  }, [props.listUrl, persist]);
+  // refreshList fetches the whole list (whole true) or what changed since the kept list's version.
+  const fetching = useRef(false);
+  const refreshList = useCallback(
+    async (whole = true) => {
+      if (!whole && fetching.current) return; // a list or changes are on the way
+      fetching.current = true;
+      const version = kept.current.list?.version;
+      const url = !whole && version !== undefined ? `${props.listUrl}?since=${version}` : props.listUrl;
+      try {
+        const res = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: AbortSignal.timeout(SYNC_TIMEOUT_MS) });
+        if (!res.ok) return;
+        const got = (await res.json()) as GateList;
+        setOnline(true); // an answer came: whatever the browser thinks, the network works
+        merge(kept.current, got);
+        kept.current.skew = new Date(got.generatedAt).getTime() - Date.now();
+        // check-ins of this phone that the server has now recorded need no local note any more
+        for (const t of got.tickets) if (t.status === 'checked_in' && !kept.current.queue.some((q) => q.hash === t.hash)) delete kept.current.local[t.hash];
+        persist();
+        setListInfo(kept.current.list?.tickets.length || 0);
+      } catch {
+        /* offline: keep the list we have */
+      } finally {
+        fetching.current = false;
+      }
+    },
+    [props.listUrl, persist],
+  );
 
   const sync = useCallback(async () => {
     const batch = kept.current.queue.slice(0, SYNC_BATCH);
@@ -110,7 +127,9 @@ function Gate(props: GateProps) {
     busy.current = true;
     setSyncing(true);
     try {
-      const { status, data } = await post('/v1/checkin/sync', { eventCode: props.eventCode, checkIns: batch }, SYNC_TIMEOUT_MS);
+      const checkIns = batch.map(({ id, ticket, gate, at, listAt }) => ({ id, ticket, gate, at, listAt }));
+      const { status, data } = await post('/v1/checkin/sync', { eventCode: props.eventCode, checkIns }, SYNC_TIMEOUT_MS);
+      if (status < 500) setOnline(true);
       if (status === 200) {
         const done = new Set(batch.map((b) => b.id));
         kept.current.queue = kept.current.queue.filter((q) => !done.has(q.id));
@@ -137,11 +156,13 @@ function Gate(props: GateProps) {
     window.addEventListener('offline', down);
     void refreshList().then(() => sync());
     const lists = setInterval(() => navigator.onLine && void refreshList(), LIST_REFRESH_MS);
+    const changes = setInterval(() => navigator.onLine && void refreshList(false), CHANGES_EVERY_MS);
     const syncs = setInterval(() => navigator.onLine && void sync(), SYNC_EVERY_MS);
     return () => {
       window.removeEventListener('online', up);
       window.removeEventListener('offline', down);
       clearInterval(lists);
+      clearInterval(changes);
       clearInterval(syncs);
     };
   }, [refreshList, sync]);
@@ -162,10 +183,13 @@ function Gate(props: GateProps) {
         try {
           const { status, data } = await post('/v1/checkin', { eventCode: props.eventCode, ticket: raw, gate, id }, SCAN_TIMEOUT_MS);
           if (status >= 500 || !data.result) throw new Error('no answer');
+          setOnline(true);
           const ticket = data.ticket as GateTicket | undefined;
-          if (status === 200 && ticket) {
-            const t = kept.current.list?.tickets.find((x) => x.code === ticket.code);
-            if (t) Object.assign(t, ticket);
+          const list = kept.current.list;
+          if (status === 200 && ticket && list) {
+            const h = await codeHash(list.hashKey, ticket.code);
+            const t = list.tickets.find((x) => x.hash === h);
+            if (t) Object.assign(t, { status: ticket.status, checkedInAt: ticket.checkedInAt, gate: ticket.gate });
             persist();
           }
           show({ ok: status === 200, title: String(data.message), ticket: ticket && ticket.holderName ? ticket : undefined });
@@ -175,7 +199,9 @@ function Gate(props: GateProps) {
         }
       }
       const parsed = await parse(raw, props.publicKey);
-      const a = checkInOffline(kept.current, parsed, gate, new Date(), id);
+      const list = kept.current.list;
+      const hash = list && parsed.code && !parsed.typed ? await codeHash(list.hashKey, parsed.code) : '';
+      const a = checkInOffline(kept.current, parsed, hash, gate, new Date(), id);
       persist();
       show(a);
     },
@@ -226,6 +252,7 @@ function Gate(props: GateProps) {
                   </p>
                 </>
               )}
+              {answer.detail && <p className="gate-answer-detail">{answer.detail}</p>}
               {answer.offline && answer.ok && <p className="gate-answer-detail">Saved on this phone; it syncs when the network is back.</p>}
             </>
           ) : (

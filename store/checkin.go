@@ -81,7 +81,8 @@ func syncedBefore(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest) (*
 	}
 	var outcome string
 	var ticketID int64
-	err := tx.QueryRowContext(ctx, `SELECT outcome, ticket_id FROM check_ins WHERE client_id = ?`, req.ClientID).Scan(&outcome, &ticketID)
+	var claimed sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT outcome, ticket_id, claimed_at FROM check_ins WHERE client_id = ?`, req.ClientID).Scan(&outcome, &ticketID, &claimed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
@@ -91,7 +92,9 @@ func syncedBefore(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return palaro.NewCheckInResult(outcome, t), nil
+	r := palaro.NewCheckInResult(outcome, t)
+	r.TimeCorrected = claimed.Valid
+	return r, nil
 }
 
 // checkInTx is one scan inside a write transaction. An offline scan (offline true) of a ticket
@@ -108,9 +111,13 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 	case t.Status == palaro.TicketCancelled:
 		return palaro.NewCheckInResult(palaro.CheckInCancelled, t), nil
 	}
-	at := req.At
-	if at.IsZero() || at.After(now) || !offline {
-		at = now
+	at, corrected := now, false
+	if offline {
+		at, corrected = palaro.ClampScanTime(req.At, req.NotBefore, now)
+	}
+	var claimed any
+	if corrected {
+		claimed = formatTime(req.At)
 	}
 	gate := palaro.NormalizeGate(req.Gate)
 	res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'checked_in', checked_in_at = ?, checked_in_gate = ?
@@ -129,12 +136,14 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 	}
 	if outcome != palaro.CheckInAlready {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,
-			client_id, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, id, eventID, gate, req.Actor, formatTime(at), formatTime(now),
-			nullString(req.ClientID), outcome); err != nil {
+			client_id, outcome, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, eventID, gate, req.Actor, formatTime(at), formatTime(now),
+			nullString(req.ClientID), outcome, claimed); err != nil {
 			return nil, err
 		}
 	}
-	return palaro.NewCheckInResult(outcome, t), nil
+	r := palaro.NewCheckInResult(outcome, t)
+	r.TimeCorrected = corrected
+	return r, nil
 }
 
 // nullString stores "" as NULL.
@@ -196,6 +205,77 @@ func (s *CheckInService) GateTickets(ctx context.Context, eventID int64) ([]pala
 	return out, rows.Err()
 }
 
+// maxGateDelta is how many changed tickets a delta carries at most; beyond it the phone gets the
+// whole list again.
+const maxGateDelta = 2000
+
+// GateChanges returns the event's gate list: the whole list when since is negative (or when too
+// much changed), else the tickets changed after version since and the codes transfers replaced. The
+// version is read first, so a change that lands meanwhile is in the list and again in the next delta.
+func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) (*palaro.GateChanges, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	out := &palaro.GateChanges{Tickets: []palaro.GateTicket{}, Voided: []string{}}
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM gate_changes`).Scan(&out.Version); err != nil {
+		return nil, err
+	}
+	if since > out.Version {
+		since = -1 // a version this database never gave (restored from a backup): start again
+	}
+	if since >= 0 {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(DISTINCT ticket_id) FROM gate_changes WHERE event_id = ? AND id > ? AND id <= ?`,
+			eventID, since, out.Version).Scan(&n); err != nil {
+			return nil, err
+		}
+		if n > maxGateDelta {
+			since = -1
+		}
+	}
+	out.Since, out.Delta = since, since >= 0
+	query, args := `SELECT `+gateTicketColumns+` WHERE t.event_id = ? ORDER BY t.id`, []any{eventID}
+	if out.Delta {
+		query = `SELECT ` + gateTicketColumns + ` WHERE t.event_id = ? AND t.id IN (SELECT ticket_id FROM gate_changes
+			WHERE event_id = ? AND id > ? AND id <= ?) ORDER BY t.id`
+		args = []any{eventID, eventID, since, out.Version}
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		_, _, t, err := scanGateTicket(rows)
+		if err != nil {
+			return nil, err
+		}
+		out.Tickets = append(out.Tickets, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if !out.Delta {
+		return out, nil
+	}
+	voided, err := tx.QueryContext(ctx, `SELECT DISTINCT old_code FROM gate_changes WHERE event_id = ? AND id > ? AND id <= ?
+		AND old_code IS NOT NULL`, eventID, since, out.Version)
+	if err != nil {
+		return nil, err
+	}
+	defer voided.Close()
+	for voided.Next() {
+		var code string
+		if err := voided.Scan(&code); err != nil {
+			return nil, err
+		}
+		out.Voided = append(out.Voided, code)
+	}
+	return out, voided.Err()
+}
+
 // CheckInCounts counts checked-in tickets against sold ones in one read transaction.
 func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (*palaro.CheckInCounts, error) {
 	tx, err := s.db.beginRead(ctx)
@@ -220,7 +300,8 @@ func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (*pal
 	for i := range c.ByGate {
 		c.ByGate[i].Name = palaro.GateName(c.ByGate[i].Name)
 	}
-	err = tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM check_ins WHERE event_id = ? AND outcome = 'conflict'`, eventID).Scan(&c.Conflicts)
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(CASE WHEN outcome = 'conflict' THEN 1 END), COUNT(claimed_at) FROM check_ins
+		WHERE event_id = ?`, eventID).Scan(&c.Conflicts, &c.TimeCorrected)
 	return &c, err
 }
 

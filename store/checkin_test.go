@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -225,4 +226,116 @@ func TestCheckInService_SellAtDoor(t *testing.T) {
 		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
 		require.Equal(t, palaro.MsgNameInvalid, err.(*palaro.Error).Fields["holderName"])
 	})
+}
+
+// TestCheckInService_GateChanges: after a whole list, a phone asks for what changed since its
+// version and gets only the changed tickets and the codes a transfer replaced, so an online gate
+// refuses a transferred ticket's old code within seconds.
+func TestCheckInService_GateChanges(t *testing.T) {
+	ctx := context.Background()
+	f := newGateFixture(t, 3)
+	whole, err := f.gate.GateChanges(ctx, f.eventID, -1)
+	require.NoError(t, err)
+	require.NotEmpty(t, whole.Tickets)
+	require.False(t, whole.Delta)
+	codes := func(ts []palaro.GateTicket) []string {
+		var out []string
+		for _, t := range ts {
+			out = append(out, t.Code)
+		}
+		return out
+	}
+
+	t.Run("OK nothing changed", func(t *testing.T) {
+		d, err := f.gate.GateChanges(ctx, f.eventID, whole.Version)
+		require.NoError(t, err)
+		require.True(t, d.Delta)
+		require.Equal(t, whole.Version, d.Since)
+		require.Empty(t, d.Tickets)
+		require.Empty(t, d.Voided)
+	})
+	t.Run("OK a transfer voids the old code, a check-in shows", func(t *testing.T) {
+		tickets, err := f.purchases.ListTicketsByEmail(ctx, "fan0@x.ph")
+		require.NoError(t, err)
+		_, err = f.purchases.RequestEmailChange(ctx, tickets[0].PublicID, "friend@x.ph", true, f.now)
+		require.NoError(t, err)
+		msgs, err := f.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "friend@x.ph"})
+		require.NoError(t, err)
+		token := regexp.MustCompile(`/change-email/confirm/([a-z0-9]+)`).FindStringSubmatch(msgs[0].Text)[1]
+		tr, err := f.purchases.ConfirmEmailChange(ctx, token, f.now)
+		require.NoError(t, err)
+		require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[1], "North").Outcome)
+
+		d, err := f.gate.GateChanges(ctx, f.eventID, whole.Version)
+		require.NoError(t, err)
+		require.Equal(t, []string{f.codes[0]}, d.Voided)
+		require.ElementsMatch(t, []string{tr.Ticket.Code, f.codes[1]}, codes(d.Tickets), "only what changed")
+		require.Greater(t, d.Version, whole.Version)
+		again, err := f.gate.GateChanges(ctx, f.eventID, d.Version)
+		require.NoError(t, err)
+		require.Empty(t, again.Tickets, "nothing since the delta")
+		require.Empty(t, again.Voided)
+	})
+	t.Run("OK a refunded order's ticket reads cancelled", func(t *testing.T) {
+		o, err := f.purchases.CreateOrder(ctx, freeRequest(f.addTicketType(t, "gate-refund", 0, 5, 1), 1, "refund@x.ph"), f.now)
+		require.NoError(t, err)
+		before, err := f.gate.GateChanges(ctx, f.eventID, -1)
+		require.NoError(t, err)
+		require.NoError(t, NewOrganizerService(f.db, nil).MarkRefunded(ctx, f.eventID, o.PublicID, "owner@x.ph"))
+		d, err := f.gate.GateChanges(ctx, f.eventID, before.Version)
+		require.NoError(t, err)
+		require.Len(t, d.Tickets, 1)
+		require.Equal(t, o.Tickets[0].Code, d.Tickets[0].Code)
+		require.Equal(t, palaro.TicketCancelled, d.Tickets[0].Status)
+	})
+	t.Run("OK a list taken before any change anywhere has version 0, and its changes come as a delta", func(t *testing.T) {
+		fresh := newGateFixture(t, 1)
+		_, err := fresh.db.write.Exec(`DELETE FROM gate_changes`)
+		require.NoError(t, err)
+		list, err := fresh.gate.GateChanges(ctx, fresh.eventID, -1)
+		require.NoError(t, err)
+		require.Zero(t, list.Version)
+		require.Equal(t, palaro.CheckInOK, fresh.scan(t, fresh.codes[0], "North").Outcome)
+		d, err := fresh.gate.GateChanges(ctx, fresh.eventID, 0)
+		require.NoError(t, err)
+		require.True(t, d.Delta)
+		require.Len(t, d.Tickets, 1, "only the checked-in ticket")
+		require.Equal(t, fresh.codes[0], d.Tickets[0].Code)
+	})
+	t.Run("OK a version it never gave gets the whole list", func(t *testing.T) {
+		d, err := f.gate.GateChanges(ctx, f.eventID, 1<<40)
+		require.NoError(t, err)
+		require.False(t, d.Delta)
+		require.Len(t, d.Tickets, len(whole.Tickets)+1, "the whole list, with the refunded order's ticket")
+	})
+}
+
+// TestCheckInService_SyncClampsTimes: an offline scan timed before the list's download (a phone
+// whose clock reset to 2001) or after the server's clock is recorded at the nearest possible time
+// and flagged, keeping what the phone said.
+func TestCheckInService_SyncClampsTimes(t *testing.T) {
+	ctx := context.Background()
+	f := newGateFixture(t, 3)
+	listAt := f.now.Add(-time.Hour)
+	scan := func(code, id string, at time.Time) palaro.CheckInRequest {
+		return palaro.CheckInRequest{EventID: f.eventID, Code: code, Gate: "A", ClientID: id, At: at, NotBefore: listAt}
+	}
+	res, err := f.gate.SyncCheckIns(ctx, []palaro.CheckInRequest{
+		scan(f.codes[0], "p-1", time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)),
+		scan(f.codes[1], "p-2", f.now.Add(48*time.Hour)),
+		scan(f.codes[2], "p-3", f.now.Add(-10*time.Minute)),
+	})
+	require.NoError(t, err)
+	require.Equal(t, listAt.UTC(), res[0].Ticket.CheckedInAt, "not before the list's download")
+	require.True(t, res[0].TimeCorrected)
+	require.True(t, res[1].TimeCorrected)
+	require.False(t, res[1].Ticket.CheckedInAt.After(f.now), "not after the server's clock")
+	require.Equal(t, f.now.Add(-10*time.Minute).UTC(), res[2].Ticket.CheckedInAt, "control: a time in range is kept")
+	require.False(t, res[2].TimeCorrected)
+	require.Equal(t, 2, f.countRows(t, `SELECT count(*) FROM check_ins WHERE claimed_at IS NOT NULL`))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM check_ins WHERE claimed_at = ?`, "2001-01-01T00:00:00Z"))
+	require.Zero(t, f.countRows(t, `SELECT count(*) FROM check_ins WHERE client_id LIKE 'p-%' AND scanned_at < ?`, formatTime(listAt)))
+	counts, err := f.gate.CheckInCounts(ctx, f.eventID)
+	require.NoError(t, err)
+	require.Equal(t, 2, counts.TimeCorrected, "the console flags them")
 }

@@ -96,7 +96,7 @@ CREATE TABLE check_ins (
     outcome     TEXT NOT NULL CHECK (outcome IN ('checked_in', 'conflict')),
     undone_at   TEXT,
     undone_by   TEXT
-);
+, claimed_at TEXT);
 
 CREATE TABLE event_images (
     version      INTEGER NOT NULL,
@@ -161,6 +161,13 @@ CREATE TABLE events (
     created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     CHECK (ends_at >= starts_at)
+);
+
+CREATE TABLE gate_changes (
+    id        INTEGER PRIMARY KEY,
+    event_id  INTEGER NOT NULL,
+    ticket_id INTEGER NOT NULL,
+    old_code  TEXT
 );
 
 CREATE TABLE job_leases (
@@ -579,6 +586,8 @@ CREATE INDEX events_ends_at ON events (ends_at);
 
 CREATE INDEX events_starts_at ON events (starts_at);
 
+CREATE INDEX gate_changes_event ON gate_changes (event_id, id);
+
 CREATE INDEX mobile_changes_user ON mobile_changes (user_id, id);
 
 CREATE INDEX news_articles_organization ON news_articles (organization_id);
@@ -642,4 +651,17 @@ CREATE INDEX waitlist_entries_queue ON waitlist_entries (ticket_type_id, status,
 CREATE INDEX waitlist_offers_entry ON waitlist_offers (entry_id);
 
 CREATE INDEX waitlist_offers_open ON waitlist_offers (status, expires_at);
+
+CREATE TRIGGER gate_changes_order AFTER UPDATE OF status ON orders
+WHEN OLD.status <> NEW.status AND (OLD.status = 'paid' OR NEW.status = 'paid')
+BEGIN
+    INSERT INTO gate_changes (event_id, ticket_id, old_code)
+    SELECT event_id, id, NULL FROM tickets WHERE order_id = NEW.id;
+END;
+
+CREATE TRIGGER gate_changes_ticket AFTER UPDATE OF code, status, holder_name, seat ON tickets
+BEGIN
+    INSERT INTO gate_changes (event_id, ticket_id, old_code)
+    VALUES (NEW.event_id, NEW.id, CASE WHEN OLD.code <> NEW.code THEN OLD.code END);
+END;
 

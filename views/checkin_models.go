@@ -12,8 +12,10 @@ type GateProps struct {
 	EventCode string `json:"eventCode"`
 	EventName string `json:"eventName"`
 	// PublicKey is the Ed25519 public key (base64url) that verifies ticket QR codes offline.
-	PublicKey   string           `json:"publicKey"`
-	ListURL     string           `json:"listUrl"`
+	PublicKey string `json:"publicKey"`
+	ListURL   string `json:"listUrl"`
+	// Member names the signed-in member, so what the gate keeps on a shared phone is theirs alone.
+	Member      string           `json:"member"`
 	ConsoleHref string           `json:"consoleHref"`
 	TicketTypes []GateTicketType `json:"ticketTypes"`
 }
@@ -37,8 +39,10 @@ type CheckInCountsView struct {
 	CheckedIn int
 	Sold      int
 	Conflicts int
-	ByGate    []CheckInCountRow
-	ByType    []CheckInCountRow
+	// TimeCorrected counts offline scans recorded at the nearest possible time (the phone's clock was wrong).
+	TimeCorrected int
+	ByGate        []CheckInCountRow
+	ByType        []CheckInCountRow
 }
 
 // CheckInConflictView is one offline double check-in in the console.

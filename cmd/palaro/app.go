@@ -106,6 +106,10 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	if err != nil {
 		return nil, err
 	}
+	gateListKey, err := db.AppSecret(ctx, "gate-list-key", 32)
+	if err != nil {
+		return nil, err
+	}
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	signingKey := ed25519.NewKeyFromSeed(signingSeed)
@@ -137,6 +141,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		TicketKey:    ticketKey,
 		// The gate verifies QR codes with the public half; the private key never leaves the server.
 		TicketSigningKey: signingKey,
+		GateListKey:      gateListKey,
 		SessionKey:       sessionKey,
 		TrustProxy:       cfg.TrustProxy,
 		PageCacheTTL:     cfg.EventCache,

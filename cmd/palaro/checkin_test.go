@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -163,4 +166,106 @@ func TestCheckIn_Race(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, int64(1), ok.Load(), "exactly one gate lets the ticket in")
 	require.Equal(t, int64(19), conflict.Load())
+}
+
+// gateListAnswer is the JSON of GET /v1/organizer/events/{code}/gate-list.
+type gateListAnswer struct {
+	HashKey     string    `json:"hashKey"`
+	Version     int64     `json:"version"`
+	Since       *int64    `json:"since"`
+	GeneratedAt time.Time `json:"generatedAt"`
+	Tickets     []struct {
+		Hash   string `json:"hash"`
+		Code   string `json:"code"`
+		Status string `json:"status"`
+	} `json:"tickets"`
+	Voided []string `json:"voided"`
+}
+
+// TestGateList_HashesNotCodes: the list a gate phone keeps names tickets by a keyed hash of their
+// code, never the code, so a lost phone holds no code that could be typed at a gate; a delta since
+// the list's version carries only what changed.
+func TestGateList_HashesNotCodes(t *testing.T) {
+	a := startApp(t)
+	gate := signedIn(t, a, store.DemoGateEmail)
+	tickets := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)
+	path := "/v1/organizer/events/" + demoOwnedEvent + "/gate-list"
+	status, body := gate.get(path)
+	require.Equal(t, http.StatusOK, status, body)
+	for _, tk := range tickets {
+		require.NotContains(t, body, tk.Code, "no ticket code in the list")
+	}
+	var list gateListAnswer
+	require.NoError(t, json.Unmarshal([]byte(body), &list))
+	require.Nil(t, list.Since, "the whole list")
+	secret, err := a.db.AppSecret(context.Background(), "gate-list-key", 32)
+	require.NoError(t, err)
+	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(context.Background(), demoOwnedEvent)
+	require.NoError(t, err)
+	key := palaro.GateHashKey(secret, ev.ID)
+	require.Equal(t, base64.RawURLEncoding.EncodeToString(key), list.HashKey)
+	hashes := map[string]string{}
+	for _, tk := range list.Tickets {
+		require.Empty(t, tk.Code)
+		hashes[tk.Hash] = tk.Status
+	}
+	for _, tk := range tickets {
+		require.Equal(t, palaro.TicketValid, hashes[palaro.GateCodeHash(key, tk.Code)], "the phone finds a scanned code by its hash")
+	}
+	other, err := store.NewOrganizerService(a.db, nil).FindEvent(context.Background(), "tekken-tuesdays-cubao")
+	require.NoError(t, err)
+	require.NotEqual(t, key, palaro.GateHashKey(secret, other.ID), "each event has its own key")
+
+	t.Run("OK a delta since the version", func(t *testing.T) {
+		status, answer := checkIn(t, gate, demoOwnedEvent, tickets[0].Code, "")
+		require.Equal(t, http.StatusOK, status, answer)
+		status, body := gate.get(path + "?since=" + strconv.FormatInt(list.Version, 10))
+		require.Equal(t, http.StatusOK, status, body)
+		var delta gateListAnswer
+		require.NoError(t, json.Unmarshal([]byte(body), &delta))
+		require.NotNil(t, delta.Since)
+		require.Equal(t, list.Version, *delta.Since)
+		require.Len(t, delta.Tickets, 1)
+		require.Equal(t, palaro.GateCodeHash(key, tickets[0].Code), delta.Tickets[0].Hash)
+		require.Equal(t, palaro.TicketCheckedIn, delta.Tickets[0].Status)
+		status, _ = gate.get(path + "?since=soon")
+		require.Equal(t, http.StatusBadRequest, status)
+	})
+}
+
+// TestCheckInSync_ClampsPhoneTimes: a phone whose clock reset to 2001 (or runs ahead) syncs its
+// offline scans; they are recorded no earlier than the gate list it decided with, no later than
+// the server's clock, and flagged.
+func TestCheckInSync_ClampsPhoneTimes(t *testing.T) {
+	a := startApp(t)
+	gate := signedIn(t, a, store.DemoGateEmail)
+	tickets := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)
+	listAt := a.now().UTC().Add(-30 * time.Minute).Truncate(time.Second)
+	body, _ := json.Marshal(map[string]any{"eventCode": demoOwnedEvent, "checkIns": []map[string]any{
+		{"id": "old-1", "ticket": tickets[0].Code, "gate": "North", "at": "2001-01-01T00:00:00Z", "listAt": listAt},
+		{"id": "new-1", "ticket": tickets[1].Code, "gate": "North", "at": a.now().Add(72 * time.Hour), "listAt": listAt},
+		{"id": "ok-1", "ticket": tickets[2].Code, "gate": "North", "at": listAt.Add(time.Minute), "listAt": listAt},
+	}})
+	status, resp := gate.send(http.MethodPost, "/v1/checkin/sync", "application/json", string(body), "")
+	require.Equal(t, http.StatusOK, status, resp)
+	var answer struct {
+		Results []struct {
+			Result        string
+			TimeCorrected bool
+			Ticket        palaro.GateTicket
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(resp), &answer))
+	require.Len(t, answer.Results, 3)
+	r := answer.Results
+	require.Equal(t, palaro.CheckInOK, r[0].Result, resp)
+	require.True(t, r[0].TimeCorrected, resp)
+	require.Equal(t, listAt, r[0].Ticket.CheckedInAt, "not before the list's download")
+	require.True(t, r[1].TimeCorrected, resp)
+	require.False(t, r[1].Ticket.CheckedInAt.After(a.now()), "not after the server's clock")
+	require.False(t, r[2].TimeCorrected, "control: a time in range stands")
+	require.Equal(t, listAt.Add(time.Minute), r[2].Ticket.CheckedInAt)
+	status, live := gate.get("/organizer/events/" + demoOwnedEvent + "/check-ins/live")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, live, "2 offline scan(s) had a wrong time on the phone", "the console flags them")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/store"
 )
 
 func TestQuickBuyAndAddOns_Browser(t *testing.T) {
@@ -134,4 +136,97 @@ func TestOfflineTicket_Browser(t *testing.T) {
 	var shown bool
 	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.querySelector('.ticket-code')`, &shown)))
 	require.False(t, shown, "only opened tickets are kept")
+}
+
+// TestOfflineOrderTickets_Browser: a buyer pays for two tickets and lands on the order page once,
+// online; both tickets and their QR pages then open offline, though neither was opened before.
+func TestOfflineOrderTickets_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL),
+		chromedp.Navigate(a.URL+"/e/dota-2-visayas-major"),
+		chromedp.WaitReady(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+		chromedp.Click(`[data-quick-buy="dota-2-visayas-major-gen"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.sheet-backdrop.open #quick-email`, chromedp.ByQuery),
+		typeInto("quick-email", "group@example.ph"),
+		typeInto("quick-quantity", "2"),
+		chromedp.Click(`//div[contains(@class,'sheet')]//button[normalize-space(.)='Pay by QR PH']`, chromedp.BySearch)))
+	waitPath(t, ctx, "/sandbox/")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#wallet-pay`, chromedp.ByQuery)))
+	waitPath(t, ctx, "/payment/success/")
+	var orderURL string
+	var tickets []string // the tickets' public ids, from the order page's links
+	require.NoError(t, chromedp.Run(ctx, waitFor(`document.querySelectorAll('.ticket-link').length === 2`),
+		chromedp.Evaluate(`location.href`, &orderURL),
+		chromedp.Evaluate(`[...document.querySelectorAll('.ticket-link')].map((a) => new URL(a.href).pathname.split('/')[2])`, &tickets)))
+	var want []string
+	for _, id := range tickets {
+		want = append(want, "/t/"+id, "/q/"+id)
+	}
+	wantJSON, _ := json.Marshal(want)
+	deadline := time.Now().Add(15 * time.Second)
+	for kept := false; !kept; {
+		require.True(t, time.Now().Before(deadline), "the service worker did not keep the order's tickets and QR pages")
+		time.Sleep(100 * time.Millisecond)
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`caches.open('palaro-tickets-v1').then(c => c.keys())
+			.then(ks => ks.map(k => new URL(k.url).pathname)).then(ps => `+string(wantJSON)+`.every(p => ps.includes(p)))`, &kept, awaitPromise)))
+	}
+	other, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+		Email: "other@example.ph", FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
+	require.NoError(t, err)
+
+	a.Stop()
+	require.NoError(t, chromedp.Run(ctx, network.Enable(), goOffline()))
+	for _, id := range tickets {
+		tk, err := a.purchases.FindTicketByPublicID(context.Background(), id)
+		require.NoError(t, err)
+		var code, caption string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+palaro.TicketPath(id)),
+			chromedp.WaitVisible(`.ticket-code`, chromedp.ByQuery), chromedp.Text(`.ticket-code`, &code, chromedp.ByQuery)))
+		require.Equal(t, tk.Code, code, "a ticket never opened opens offline")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/q/"+id),
+			chromedp.WaitVisible(`.qr-page .qr-box`, chromedp.ByQuery), chromedp.Text(`.qr-page .qr-caption`, &caption, chromedp.ByQuery)))
+		require.Contains(t, caption, tk.Code, "its QR page too")
+	}
+	screenshot(t, ctx, "order-ticket-qr-offline")
+	var back bool
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(orderURL), chromedp.Evaluate(`document.querySelectorAll('.ticket-link').length === 2`, &back)))
+	require.True(t, back, "the order page itself opens offline")
+
+	// The control: a ticket never linked from a page this phone opened is not there.
+	_ = chromedp.Run(ctx, chromedp.Navigate(a.URL+palaro.TicketPath(other.Tickets[0].PublicID)))
+	var shown bool
+	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`!!document.querySelector('.ticket-code')`, &shown)))
+	require.False(t, shown, "only the tickets of pages opened here are kept")
+}
+
+// TestOfflineTicketsList_Browser: a signed-in buyer opens /tickets once online; each listed ticket's
+// page and QR page are then kept for offline use.
+func TestOfflineTicketsList_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := newBrowser(t)
+	o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+		Email: store.DemoOrganizerEmail, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
+	require.NoError(t, err)
+	id := o.Tickets[0].PublicID
+	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL),
+		chromedp.Navigate(a.URL+"/sign-in?next=%2Ftickets"),
+		chromedp.WaitVisible("#sign-in", chromedp.ByQuery),
+		chromedp.SendKeys("#f-email", store.DemoOrganizerEmail, chromedp.ByQuery),
+		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
+		chromedp.Click(`#sign-in button[type="submit"]`, chromedp.ByQuery),
+		waitFor(`location.pathname === '/tickets' && !!document.querySelector('a[href="/t/`+id+`"]')`)))
+	deadline := time.Now().Add(15 * time.Second)
+	for kept := false; !kept; {
+		require.True(t, time.Now().Before(deadline), "the service worker did not keep the listed ticket and its QR page")
+		time.Sleep(100 * time.Millisecond)
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`caches.open('palaro-tickets-v1').then(c => c.keys())
+			.then(ks => ks.map(k => new URL(k.url).pathname)).then(ps => ['/t/`+id+`', '/q/`+id+`', '/tickets'].every(p => ps.includes(p)))`,
+			&kept, awaitPromise)))
+	}
+	a.Stop()
+	var caption string
+	require.NoError(t, chromedp.Run(ctx, network.Enable(), goOffline(), chromedp.Navigate(a.URL+"/q/"+id),
+		chromedp.WaitVisible(`.qr-page .qr-box`, chromedp.ByQuery), chromedp.Text(`.qr-page .qr-caption`, &caption, chromedp.ByQuery)))
+	require.Contains(t, caption, o.Tickets[0].Code, "the QR page opens offline, never opened before")
 }

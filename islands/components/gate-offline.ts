@@ -1,6 +1,9 @@
-// What the gate keeps on the phone so it works without network: the event's ticket list (codes,
-// holders, types, seats, status), the Ed25519 public key that verifies ticket QR codes, the
-// check-ins made offline waiting to be synced, and the tickets checked in on this phone.
+// What the gate keeps on the phone so it works without network: the event's ticket list (each
+// ticket named by a keyed hash of its code, never the code, with holder, type, seat and status),
+// the key that hashes a scanned code the same way, the Ed25519 public key that verifies ticket QR
+// codes, the check-ins made offline waiting to be synced, and the tickets checked in on this phone.
+// A lost phone holds no code that works at a gate: a scanned QR is looked up by its code's hash,
+// and a typed code is only checked online.
 import { verifyAsync } from '@noble/ed25519';
 
 /** GateTicket mirrors palaro.GateTicket. */
@@ -14,12 +17,24 @@ export interface GateTicket {
   gate?: string;
 }
 
-/** GateList mirrors the answer of GET /v1/organizer/events/{code}/gate-list. */
+/** ListTicket is a ticket in the gate list: GateTicket with its code's hash instead of the code. */
+export interface ListTicket extends Omit<GateTicket, 'code'> {
+  hash: string;
+}
+
+/**
+ * GateList mirrors the answer of GET /v1/organizer/events/{code}/gate-list: the whole list, or
+ * with since set the tickets changed after that version and the hashes of replaced codes.
+ */
 export interface GateList {
   eventCode: string;
   publicKey: string;
+  hashKey: string;
+  version: number;
+  since?: number;
   generatedAt: string;
-  tickets: GateTicket[];
+  tickets: ListTicket[];
+  voided?: string[];
 }
 
 /** QueuedScan is a check-in made offline, waiting for POST /v1/checkin/sync. */
@@ -28,45 +43,109 @@ export interface QueuedScan {
   ticket: string;
   gate: string;
   at: string;
+  // listAt is when the list the phone decided with was made (server time): no scan is older.
+  listAt?: string;
+  hash?: string;
 }
 
 /** Kept is everything the phone keeps for one event. */
 export interface Kept {
   list: GateList | null;
   queue: QueuedScan[];
-  // local holds the tickets checked in on this phone since the list was downloaded.
+  // local holds the tickets (by hash) checked in on this phone since the list was downloaded.
   local: Record<string, { at: string; gate: string }>;
+  // skew is the server's clock minus the phone's, in ms, as of the last list: offline scans are
+  // timed by the server's clock even when the phone's is wrong.
+  skew?: number;
 }
 
-const key = (event: string) => 'palaro.gate.' + event;
+// Everything the gate keeps is under this prefix and names the signed-in member, so another
+// member signing in on a shared phone does not see it (and sign-out clears it).
+const PREFIX = 'palaro.gate.';
 
-/** load returns what the phone keeps for the event. */
-export function load(event: string): Kept {
+const key = (member: string, event: string) => PREFIX + member + '.' + event;
+
+/** load returns what the phone keeps for the event for the signed-in member. */
+export function load(member: string, event: string): Kept {
   try {
-    const v = JSON.parse(localStorage.getItem(key(event)) || 'null') as Kept | null;
-    if (v && Array.isArray(v.queue)) return { list: v.list || null, queue: v.queue, local: v.local || {} };
+    // the former key (no member, a list with raw codes): its unsynced scans move over, the rest goes
+    const legacy = localStorage.getItem(PREFIX + event);
+    if (legacy !== null) {
+      localStorage.removeItem(PREFIX + event);
+      const old = JSON.parse(legacy) as Kept | null;
+      if (old && Array.isArray(old.queue) && old.queue.length) {
+        const now = (JSON.parse(localStorage.getItem(key(member, event)) || 'null') as Kept | null) || { list: null, queue: [], local: {} };
+        const ids = new Set(now.queue.map((q) => q.id));
+        now.queue = now.queue.concat(old.queue.filter((q) => !ids.has(q.id)));
+        localStorage.setItem(key(member, event), JSON.stringify(now));
+      }
+    }
+    const v = JSON.parse(localStorage.getItem(key(member, event)) || 'null') as Kept | null;
+    // a list of the former format (raw codes, no hash key) is dropped: it held working codes
+    const list = v && v.list && v.list.hashKey ? v.list : null;
+    if (v && Array.isArray(v.queue)) return { list, queue: v.queue, local: list ? v.local || {} : {}, skew: v.skew || 0 };
   } catch {
     /* nothing kept, or unreadable */
   }
   return { list: null, queue: [], local: {} };
 }
 
-/** save keeps the event's state on the phone. */
-export function save(event: string, kept: Kept): void {
+/** save keeps the event's state on the phone for the signed-in member. */
+export function save(member: string, event: string, kept: Kept): void {
   try {
-    localStorage.setItem(key(event), JSON.stringify(kept));
+    localStorage.setItem(key(member, event), JSON.stringify(kept));
   } catch {
     /* storage full or private mode: the state stays in memory */
   }
 }
 
-function fromBase64url(s: string): Uint8Array {
+/** forgetAll removes everything every gate kept on this phone (at sign-out). */
+export function forgetAll(): void {
+  try {
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const k = localStorage.key(i);
+      if (k && k.startsWith(PREFIX)) localStorage.removeItem(k);
+    }
+  } catch {
+    /* no storage */
+  }
+}
+
+/**
+ * merge applies a gate-list answer to what the phone keeps: a whole list replaces it; a delta drops
+ * the replaced codes' hashes and puts the changed tickets in place.
+ */
+export function merge(kept: Kept, got: GateList): void {
+  if (got.since === undefined || got.since === null) {
+    kept.list = { ...got, since: undefined, voided: undefined };
+    return;
+  }
+  // a delta from another version than the kept one (two answers crossed): the next one catches up
+  if (!kept.list || kept.list.version !== got.since) return;
+  const gone = new Set(got.voided || []);
+  const changed = new Map(got.tickets.map((t) => [t.hash, t]));
+  const tickets = kept.list.tickets.filter((t) => !gone.has(t.hash) && !changed.has(t.hash));
+  kept.list = { ...kept.list, version: got.version, generatedAt: got.generatedAt, publicKey: got.publicKey, tickets: tickets.concat(got.tickets) };
+  for (const h of gone) delete kept.local[h];
+}
+
+/** codeHash names a ticket code as the gate list does (palaro.GateCodeHash): HMAC-SHA256, 40 bits, hex. */
+export async function codeHash(hashKey: string, code: string): Promise<string> {
+  const k = await crypto.subtle.importKey('raw', fromBase64url(hashKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', k, new TextEncoder().encode(code)));
+  return Array.from(mac.slice(0, 5), (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+function fromBase64url(s: string): Uint8Array<ArrayBuffer> {
   const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4));
   return Uint8Array.from(b, (c) => c.charCodeAt(0));
 }
 
-/** Parsed is what a scan or a typed code reads as: a ticket code, or a QR code that is forged. */
-export type Parsed = { code: string; forged: boolean };
+/**
+ * Parsed is what a scan or a typed code reads as: a ticket code, a QR code that is forged, or (typed
+ * true) a bare code someone typed, which only the server checks.
+ */
+export type Parsed = { code: string; forged: boolean; typed?: boolean };
 
 /**
  * parse reads a QR payload or a typed code as the server does (palaro.ParseTicketInput). A format 2
@@ -88,13 +167,14 @@ export async function parse(input: string, publicKey: string): Promise<Parsed> {
     const i = s.lastIndexOf('.');
     return i > 5 ? { code: s.slice(5, i), forged: false } : { code: '', forged: true };
   }
-  return { code: s.replace(/\s+/g, '').toUpperCase(), forged: false };
+  return { code: s.replace(/\s+/g, '').toUpperCase(), forged: false, typed: true };
 }
 
 /** Answer is what the gate shows after a scan. */
 export interface Answer {
   ok: boolean;
   title: string;
+  detail?: string;
   ticket?: GateTicket;
   offline?: boolean;
 }
@@ -112,22 +192,26 @@ export function newID(): string {
 
 /**
  * checkInOffline decides a scan with the kept list alone and, when the ticket may enter, queues the
- * check-in under id. Unknown codes are refused: a ticket bought after the list's download is let in once the
- * list is refreshed or the network is back.
+ * check-in under id; hash is the scanned code's codeHash. Typed codes are refused: the list holds
+ * no codes, so only the server can check one. Unknown codes are refused: a ticket bought after the
+ * list's download is let in once the list is refreshed or the network is back.
  */
-export function checkInOffline(kept: Kept, p: Parsed, gate: string, now: Date, id: string = newID()): Answer {
+export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string, now: Date, id: string = newID()): Answer {
   if (p.forged) return { ok: false, title: 'Forged QR code: not issued by Palaro', offline: true };
-  const t = kept.list?.tickets.find((x) => x.code === p.code);
+  if (p.typed) return { ok: false, title: 'Scan the QR code', detail: 'No network: typed codes are checked online only.', offline: true };
+  const t = kept.list?.tickets.find((x) => x.hash === hash);
   if (!t) return { ok: false, title: 'Unknown ticket', offline: true };
-  if (t.status === 'cancelled') return { ok: false, title: 'This ticket is cancelled', ticket: t, offline: true };
-  const local = kept.local[t.code];
+  const shown = { ...t, code: p.code };
+  if (t.status === 'cancelled') return { ok: false, title: 'This ticket is cancelled', ticket: shown, offline: true };
+  const local = kept.local[hash];
   if (local || t.status === 'checked_in') {
     const at = local ? local.at : t.checkedInAt || '';
     const where = local ? local.gate : t.gate;
-    return { ok: false, title: `Already checked in at ${manilaTime(at)} (${where || 'Gate'})`, ticket: t, offline: true };
+    return { ok: false, title: `Already checked in at ${manilaTime(at)} (${where || 'Gate'})`, ticket: shown, offline: true };
   }
-  const at = now.toISOString();
-  kept.local[t.code] = { at, gate };
-  kept.queue.push({ id, ticket: t.code, gate, at });
-  return { ok: true, title: 'Checked in', ticket: t, offline: true };
+  // the server's time as the phone estimates it: a phone whose clock is wrong still sends a true time
+  const at = new Date(now.getTime() + (kept.skew || 0)).toISOString();
+  kept.local[hash] = { at, gate };
+  kept.queue.push({ id, ticket: p.code, gate, at, listAt: kept.list?.generatedAt, hash });
+  return { ok: true, title: 'Checked in', ticket: shown, offline: true };
 }

@@ -276,13 +276,39 @@ document.addEventListener('toggle-buy-ticket', (e) => {
   }
 });
 
-// ---- Offline tickets: a ticket or QR page (or a gate's scanner page) registers the service worker
-// and asks it to keep the page and the files it loaded, so it opens without a network next time.
-if ('serviceWorker' in navigator && /^\/([tq]\/[^/]+|organizer\/events\/[^/]+\/check-in)$/.test(location.pathname)) {
+// ---- Offline tickets: a ticket or QR page, an order page, /tickets (or a gate's scanner page)
+// registers the service worker and asks it to keep the page, the files it loaded and every ticket
+// it links to with that ticket's QR page, so all of the buyer's tickets open without a network.
+if ('serviceWorker' in navigator && /^\/([tq]\/[^/]+|tickets|payment\/success\/[^/]+|organizer\/events\/[^/]+\/check-in)$/.test(location.pathname)) {
   navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then((reg) => {
     const files = performance.getEntriesByType('resource').map((r) => r.name).filter((u) => u.includes('/static/'));
-    reg.active?.postMessage({ keep: [location.pathname, ...files] });
+    const tickets = new Set();
+    $$('a[href^="/t/"], a[href^="/q/"]').forEach((a) => {
+      const m = new URL(a.href).pathname.match(/^\/[tq]\/([^/]+)$/);
+      if (m) { tickets.add('/t/' + m[1]); tickets.add('/q/' + m[1]); }
+    });
+    reg.active?.postMessage({ keep: [location.pathname, ...files, ...tickets] });
   }).catch(() => { /* no offline copy: the page still works online */ });
+}
+
+// ---- Sign-out on a shared phone: nothing of the account stays. The server's Clear-Site-Data does
+// it where the browser honours it (https); this does it everywhere: the gate's kept lists and
+// queues (localStorage 'palaro.gate.…') and the pages the service worker kept. Signing out with
+// offline check-ins not yet synced asks first, as they would be lost.
+{
+  const gateKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('palaro.gate.'));
+  if (location.pathname === '/sign-in' && new URLSearchParams(location.search).has('signed-out')) {
+    try { gateKeys().forEach((k) => localStorage.removeItem(k)); } catch { /* no storage */ }
+    if (window.caches) caches.keys().then((names) => Promise.all(names.filter((n) => n.startsWith('palaro-')).map((n) => caches.delete(n)))).catch(() => {});
+  }
+  document.addEventListener('submit', (e) => {
+    if (!e.target.matches?.('form[action="/sign-out"]')) return;
+    let waiting = 0;
+    gateKeys().forEach((k) => {
+      try { waiting += (JSON.parse(localStorage.getItem(k) || '{}')?.queue || []).length; } catch { /* not a gate's state */ }
+    });
+    if (waiting > 0 && !confirm(`${waiting} check-in(s) on this phone are not synced yet. Signing out deletes them. Sign out anyway?`)) e.preventDefault();
+  });
 }
 
 // ---- Around me: asks for the location and opens the list sorted by distance.

@@ -1,10 +1,12 @@
-// Palaro's service worker: keeps opened tickets (/t/…), their QR codes (/q/…) and the gate's scanner
-// page (/organizer/events/…/check-in) working offline.
-// Ticket pages are fetched from the network first and kept; without a network the kept copy is
-// shown. Hashed static files are served from the cache once kept. A ticket page sends the list of
-// its files after the worker starts, so even the first visit is kept.
+// Palaro's service worker: keeps tickets (/t/…), their QR codes (/q/…), the buyer's order pages
+// (/payment/success/…) and ticket list (/tickets), and the gate's scanner page
+// (/organizer/events/…/check-in) working offline.
+// These pages are fetched from the network first and kept; without a network the kept copy is
+// shown. Hashed static files are served from the cache once kept. A page sends the list of its
+// files and of the tickets it links to (each with its QR page) after the worker starts, so an order
+// page or /tickets keeps every ticket of the buyer, opened or not. Sign-out clears it all.
 const CACHE = 'palaro-tickets-v1';
-const TICKET_PAGE = /^\/([tq]\/[^/]+|organizer\/events\/[^/]+\/check-in)$/;
+const TICKET_PAGE = /^\/([tq]\/[^/]+|tickets|payment\/success\/[^/]+|organizer\/events\/[^/]+\/check-in)$/;
 
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
