@@ -31,7 +31,12 @@ const (
 	MsgNameRequired         = "Name is required"
 	MsgMessageRequired      = "Please describe the problem"
 	MsgAlreadyActive        = "Your account is already active. Sign in to continue."
-	MsgParticipantTaken     = "This mobile number is already registered under another name"
+	// MsgAlreadyConfirmed answers a code asked for a participant whose number is confirmed.
+	MsgAlreadyConfirmed = "Your mobile number is confirmed."
+	// MsgConfirmCodeInvalid refuses a wrong, used or expired code confirming a participant's number.
+	MsgConfirmCodeInvalid = "The code is not valid or has expired. Ask for a new code."
+	// MsgNothingToConfirm answers a code asked for an account whose number is confirmed or missing.
+	MsgNothingToConfirm = "Your mobile number is already confirmed. To use another one, change it in your details."
 	MsgCurrentPasswordWrong = "The current password is not correct"
 	MsgCurrentPasswordUnset = "Your account has no password yet. Set one with a code sent to your mobile number."
 )

@@ -29,6 +29,7 @@ func (s *Server) accountRoutes() {
 	e.GET("/profile", s.profilePage)
 	e.POST("/profile", s.updateProfile)
 	e.POST("/profile/mobile", s.confirmMobile)
+	e.POST("/profile/mobile/code", s.resendMobileCode)
 	e.GET("/profile/picture", s.picture)
 	e.POST("/profile/picture", s.uploadPicture)
 	e.POST("/profile/email", s.requestEmailChange)

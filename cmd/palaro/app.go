@@ -106,6 +106,10 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	if err != nil {
 		return nil, err
 	}
+	boothKey, err := db.AppSecret(ctx, "booth-code-key", 32)
+	if err != nil {
+		return nil, err
+	}
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
@@ -136,6 +140,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		// The gate verifies QR codes with the public half; the private key never leaves the server.
 		TicketSigningKey: ed25519.NewKeyFromSeed(signingSeed),
 		SessionKey:       sessionKey,
+		BoothKey:         boothKey,
 		TrustProxy:       cfg.TrustProxy,
 		PageCacheTTL:     cfg.EventCache,
 		Servers:          cfg.Servers,
