@@ -22,10 +22,10 @@ const SignInRequiredMessage = "Register or Sign In to unlock all application fea
 
 // User is an account that can sign in.
 type User struct {
-	ID           int64
-	Email        string
-	FirstName    string
-	LastName     string
+	ID        int64
+	Email     string
+	FirstName string
+	LastName  string
 	// MobileNumber is the account's number (E.164, such as +639171234567), "" while a new account's
 	// number waits for its SMS code.
 	MobileNumber string
@@ -33,7 +33,7 @@ type User struct {
 	// reset); only then does the account get the participant of that number.
 	MobileConfirmed bool
 	Role            string
-	Status       string
+	Status          string
 	// ExistingUser is true when the visitor ticked 'I am an existing user' at sign-up.
 	ExistingUser bool
 	// SessionVersion is bumped to end every session of the account (sign-out, password change).
