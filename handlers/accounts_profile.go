@@ -178,14 +178,9 @@ func (s *Server) updateProfile(c *echo.Context) error {
 		upd.Profile.Organization = u.Profile.Organization
 	}
 	checks := []limitCheck{{limitProfileAccount, "profile|" + strconv.FormatInt(u.ID, 10)}}
-	pending, err := s.services.Accounts.PendingMobileChange(c.Request().Context(), u.ID)
-	if err != nil {
-		return err
-	}
-	// The number awaiting its code keeps it (no new code): a new one is asked for by its button.
 	newNumber := func() bool {
 		n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber)
-		return ok && n != u.MobileNumber && n != pending
+		return ok && n != u.MobileNumber
 	}
 	if n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber); newNumber() && ok {
 		// codes to one number are limited like reset codes, whether or not the number is taken

@@ -333,14 +333,8 @@ func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd pa
 			return nil, err
 		}
 		if upd.MobileNumber != u.MobileNumber {
-			pending, err := pendingChange(ctx, tx, u.ID, s.db.Now())
-			if err != nil {
+			if err := s.requestMobileChange(ctx, tx, u.ID, upd.MobileNumber); err != nil {
 				return nil, err
-			}
-			if pending != upd.MobileNumber { // the number awaiting its code keeps its code
-				if err := s.requestMobileChange(ctx, tx, u.ID, upd.MobileNumber); err != nil {
-					return nil, err
-				}
 			}
 		}
 		return u, nil
