@@ -65,10 +65,11 @@ func TestActivities_NewVisitorPlays(t *testing.T) {
 		chromedp.Click(`#register button[type="submit"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(".qr-code", chromedp.ByQuery),
 	))
+	confirmInBrowser(t, ctx, a, "+639175559876") // prizes need a confirmed number
 
 	var title string
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")), // the booth screen's code
 		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
 		chromedp.Text("#scratch-title", &title, chromedp.ByQuery),
 	))
@@ -190,6 +191,7 @@ func TestEngagePages_Browser(t *testing.T) {
 		"console-activities": "/organizer/events/" + demoOwnedEvent + "/activities",
 		"console-booth":      "/organizer/events/" + demoOwnedEvent + "/activities/scratch/scan",
 		"console-poster":     "/organizer/events/" + demoOwnedEvent + "/activities/scratch/poster",
+		"console-screen":     "/organizer/events/" + demoOwnedEvent + "/activities/scratch/screen",
 	} {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path), chromedp.WaitVisible("main h1", chromedp.ByQuery)), path)
 		screenshot(t, ctx, name)
@@ -220,10 +222,11 @@ func TestActivities_ReopenCard(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
 	registerInBrowser(t, ctx, a, "09175554321")
+	confirmInBrowser(t, ctx, a, "+639175554321")
 	var first, again string
 	cellsJS := `Array.from(document.querySelectorAll('.scratch-cell img')).map(i => i.getAttribute('src')).join(',')`
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")),
 		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
 		chromedp.Evaluate(cellsJS, &first),
 		scratchCell(0),
@@ -436,9 +439,10 @@ func TestActivities_UploadedPrizePictures(t *testing.T) {
 	}
 	ctx := newBrowser(t)
 	registerInBrowser(t, ctx, a, "09175554323")
+	confirmInBrowser(t, ctx, a, "+639175554323")
 	var uploaded int
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")),
 		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
 		chromedp.Click(".scratch-reveal", chromedp.ByQuery),
 		chromedp.WaitVisible(".scratch-close", chromedp.ByQuery),
