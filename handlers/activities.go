@@ -187,7 +187,8 @@ func (s *Server) engagePage(c *echo.Context, title, description string) views.Pa
 func (s *Server) scratchProps(card *palaro.ScratchCard) *views.ScratchProps {
 	return &views.ScratchProps{Card: *s.servedCard(card), Title: palaro.ScratchTitle, WonTitle: palaro.ScratchWonTitle,
 		LostTitle: palaro.ScratchLostTitle, Redirecting: palaro.ScratchRedirecting, StrokePct: palaro.ScratchStrokePct,
-		LiftPct: palaro.ScratchLiftPct, BrushPx: palaro.ScratchBrushPx, ReloadMs: palaro.ScratchReloadMs, WinCells: palaro.ScratchWinCells}
+		LiftPct: palaro.ScratchLiftPct, BrushPx: palaro.ScratchBrushPx, ReloadMs: palaro.ScratchReloadMs, WinCells: palaro.ScratchWinCells,
+		NoClaim: palaro.ScratchNoClaim}
 }
 
 // keyScanBanner is the session value carrying the result of a POST /scan to the page it redirects to.
@@ -458,6 +459,9 @@ func (s *Server) activitiesView(c *echo.Context, p *palaro.Participant) (views.A
 	for _, l := range log {
 		row := views.ActivityLogRow{Time: l.At.In(palaro.Manila).Format("Jan 2, 3:04 PM"), DateTime: l.At.Format(time.RFC3339),
 			Activity: l.ActivityName, Event: l.EventName, Points: l.Points, Remarks: l.Remarks, Prize: l.PrizeName}
+		if l.PrizeName != "" && !l.Claimable { // not a prize to collect: the log says so, as the card does
+			row.Remarks, row.Prize = palaro.ScratchRemarks(l.PrizeName, false), ""
+		}
 		switch {
 		case l.PrizeName == "" || !l.Claimable:
 		case !l.ClaimedAt.IsZero():

@@ -295,8 +295,10 @@ func (s *Server) orgBoothScan(c *echo.Context, caller *palaro.Caller) error {
 	if res.Repeat {
 		msg = who + "joined before; nothing more was awarded."
 	}
-	if res.Scratch != nil && res.Scratch.PrizeWon != nil {
-		msg += " Prize won: " + res.Scratch.PrizeWon.Name + "."
+	if w := res.Scratch; w != nil && w.PrizeWon != nil && w.PrizeWon.Claimable {
+		msg += " Prize won: " + w.PrizeWon.Name + "."
+	} else if w != nil && w.PrizeWon != nil {
+		msg += " " + palaro.ScratchRemarks(w.PrizeWon.Name, false) + "."
 	}
 	return s.renderBooth(c, caller, ev, a, msg, false)
 }

@@ -196,9 +196,9 @@ func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*pa
 			if err != nil {
 				return nil, err
 			}
-			card, remarks = string(b), "No prize this time"
+			card, remarks = string(b), palaro.ScratchRemarks("", false)
 			if won >= 0 {
-				remarks = "Won " + a.Prizes[won].Name
+				remarks = palaro.ScratchRemarks(a.Prizes[won].Name, a.Prizes[won].Claimable)
 			}
 		}
 		if a.Kind == palaro.ActivityQuiz {

@@ -61,11 +61,13 @@ type ScratchProps struct {
 	WonTitle    string             `json:"wonTitle"`
 	LostTitle   string             `json:"lostTitle"`
 	Redirecting string             `json:"redirecting"`
-	StrokePct   int                `json:"strokePct"`
-	LiftPct     int                `json:"liftPct"`
-	BrushPx     int                `json:"brushPx"`
-	ReloadMs    int                `json:"reloadMs"`
-	WinCells    int                `json:"winCells"`
+	// NoClaim follows the name of a matched prize that is not claimable.
+	NoClaim   string `json:"noClaim"`
+	StrokePct int    `json:"strokePct"`
+	LiftPct   int    `json:"liftPct"`
+	BrushPx   int    `json:"brushPx"`
+	ReloadMs  int    `json:"reloadMs"`
+	WinCells  int    `json:"winCells"`
 	// RevealURL is posted to when the game ends, so the card is not opened again.
 	RevealURL string `json:"revealUrl"`
 }
