@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -384,6 +385,11 @@ func (s *Server) confirmParticipantCode(c *echo.Context) error {
 	}
 	if err := s.rememberParticipant(c, confirmed.PublicID); err != nil {
 		return err
+	}
+	// Sent here from a booth's code a moment ago: back to that booth, which now plays.
+	if pass := strings.Fields(fmt.Sprint(visitOf(c).session.Values[keyBoothPass])); len(pass) == 3 &&
+		s.atBooth(c, pass[0], pass[1], "") {
+		return c.Redirect(http.StatusSeeOther, "/scan?"+url.Values{"activityCode": {pass[1]}, "eventCode": {pass[0]}}.Encode())
 	}
 	return c.Redirect(http.StatusSeeOther, "/activities?confirm=done")
 }

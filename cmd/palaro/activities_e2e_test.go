@@ -56,20 +56,28 @@ func scratchCell(i int) chromedp.Action {
 func TestActivities_NewVisitorPlays(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
+	// The booth screen's QR code first: registering, then confirming the number (prizes need it)
+	// on the way, lead back to the booth, which then plays.
+	var refusal string
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/register"),
+		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")),
 		chromedp.WaitVisible("#register", chromedp.ByQuery),
 		chromedp.SendKeys("#f-firstName", "Nina", chromedp.ByQuery),
 		chromedp.SendKeys("#f-lastName", "Scratcher", chromedp.ByQuery),
 		chromedp.SendKeys("#f-mobileNumber", "09175559876", chromedp.ByQuery),
 		chromedp.Click(`#register button[type="submit"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(".qr-code", chromedp.ByQuery),
+		chromedp.WaitVisible("#confirm", chromedp.ByQuery),
+		chromedp.Text(".scan-banner", &refusal, chromedp.ByQuery),
+		chromedp.Click(`#confirm form[action^="/activities/confirm"] button`, chromedp.ByQuery),
+		chromedp.WaitVisible("#confirm-form", chromedp.ByQuery),
 	))
-	confirmInBrowser(t, ctx, a, "+639175559876") // prizes need a confirmed number
+	require.Contains(t, refusal, "Confirm your mobile number to play for prizes")
+	screenshot(t, ctx, "scratch-confirm-first")
 
 	var title string
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")), // the booth screen's code
+		chromedp.SendKeys("#f-code", smsCodeTo(t, a, "+639175559876"), chromedp.ByQuery),
+		chromedp.Click(`#confirm-form button[type="submit"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
 		chromedp.Text("#scratch-title", &title, chromedp.ByQuery),
 	))
