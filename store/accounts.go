@@ -342,14 +342,15 @@ func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd pa
 }
 
 // requestMobileChange records a pending change of an account's mobile number (or the
-// confirmation of its own) and sends its code by SMS. When another account uses the number, the
-// change is recorded as blocked and nothing is sent: the caller answers the same, and
+// confirmation of its own) and sends its code by SMS. When another account confirmed the number,
+// the change is recorded as blocked and nothing is sent: the caller answers the same, and
 // ConfirmMobileChange refuses every code with the same message as a wrong one, so the number's
-// owner is not revealed.
+// owner is not revealed. A number another account only typed (never confirmed) gets its code:
+// whoever proves it gets it (ConfirmMobileChange).
 func (s *AccountService) requestMobileChange(ctx context.Context, tx *sql.Tx, userID int64, number string) error {
 	var taken int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE mobile_number = ? AND id <> ?`, number, userID).
-		Scan(&taken); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE mobile_number = ? AND id <> ?
+		AND mobile_confirmed_at IS NOT NULL`, number, userID).Scan(&taken); err != nil {
 		return err
 	}
 	code, err := s.issueCode(ctx, tx, codeOwner{"user_id", userID}, number, taken > 0)
@@ -481,6 +482,11 @@ func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, 
 			return nil, nil
 		}
 		now := formatTime(s.db.Now())
+		// An account that only typed this number (never proved it) gives it up to the one proving it.
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, updated_at = ? WHERE mobile_number = ? AND id <> ?
+		AND mobile_confirmed_at IS NULL`, noMobile(), now, number, userID); err != nil {
+			return nil, err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, mobile_confirmed_at = ?, updated_at = ? WHERE id = ?`,
 			number, now, now, userID); err != nil {
 			if isUniqueViolation(err) { // taken since the code was sent
@@ -875,7 +881,15 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 		if err != nil {
 			return nil, conflictOf(err)
 		}
-		// The number waits for its code, as at sign-up: a taken one is not revealed.
+		// The number waits for its code, as at sign-up: a taken one is not revealed. An organizer
+		// registered without a password sets one by an SMS code to the number (/reset-password),
+		// so a free number is kept as the account's, unconfirmed, until a code proves it.
+		if req.Password == "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ? WHERE id = ? AND NOT EXISTS
+			(SELECT 1 FROM users WHERE mobile_number = ?)`, req.MobileNumber, id, req.MobileNumber); err != nil {
+				return nil, err
+			}
+		}
 		if err := s.requestMobileChange(ctx, tx, id, req.MobileNumber); err != nil {
 			return nil, err
 		}

@@ -382,3 +382,36 @@ func TestChangePassword(t *testing.T) {
 		require.Equal(t, palaro.MsgCurrentPasswordUnset, e.Fields[palaro.FieldCurrentPassword])
 	})
 }
+
+// TestMobileNumber_ProvenBeatsTyped: an organizer registered by the JSON call without a password
+// keeps a free number (unconfirmed) to set a password by SMS code; someone who proves a number
+// that another account only typed gets it, and that account gives it up.
+func TestMobileNumber_ProvenBeatsTyped(t *testing.T) {
+	ctx := context.Background()
+	s, db, _ := newAccountsFixture(t)
+	o, err := s.SignUpOrganizer(ctx, palaro.OrganizerSignUp{Email: "org@example.ph", Username: "orgz", Name: "Org Z",
+		Organization: "Org", MobileNumber: "09175552222"})
+	require.NoError(t, err)
+	require.Equal(t, "+639175552222", o.MobileNumber)
+	require.False(t, o.MobileConfirmed)
+	require.NoError(t, s.RequestPasswordReset(ctx, "+639175552222"))
+	require.NoError(t, s.ResetPassword(ctx, "+639175552222", lastCode(t, db, "+639175552222"), "newpass99", "newpass99"),
+		"the organizer sets a password with the code, which proves the number")
+	o, err = s.FindUserByID(ctx, o.ID)
+	require.NoError(t, err)
+	require.True(t, o.MobileConfirmed)
+
+	typed, err := s.SignUpOrganizer(ctx, palaro.OrganizerSignUp{Email: "typed@example.ph", Username: "typed", Name: "Ty Ped",
+		Organization: "Org", MobileNumber: "09175553333"})
+	require.NoError(t, err)
+	require.Equal(t, "+639175553333", typed.MobileNumber)
+	owner, err := s.SignUp(ctx, palaro.SignUp{Email: "owner@example.ph", Password: "secret123", RepeatPassword: "secret123",
+		FirstName: "Own", LastName: "Er", MobileNumber: "09175553333", AcceptTerms: true})
+	require.NoError(t, err)
+	owner, err = s.ConfirmMobileChange(ctx, owner.ID, mobileCode(t, db, "+639175553333"))
+	require.NoError(t, err, "a number only typed by another account is not theirs")
+	require.Equal(t, "+639175553333", owner.MobileNumber)
+	typed, err = s.FindUserByID(ctx, typed.ID)
+	require.NoError(t, err)
+	require.Equal(t, "", typed.MobileNumber)
+}
