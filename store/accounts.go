@@ -450,14 +450,12 @@ func (s *AccountService) RequestMobileCode(ctx context.Context, userID int64) (s
 
 // PendingMobileChange returns the new number awaiting its code, or "".
 func (s *AccountService) PendingMobileChange(ctx context.Context, userID int64) (string, error) {
-	var number string
-	err := s.db.read.QueryRowContext(ctx, `SELECT mobile_number FROM mobile_changes WHERE user_id = ? AND used_at IS NULL
-		AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, userID, formatTime(s.db.Now()), palaro.ResetCodeMaxTries).
-		Scan(&number)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return "", err
 	}
-	return number, err
+	defer tx.Rollback()
+	return pendingChange(ctx, tx, userID, s.db.Now())
 }
 
 // ConfirmMobileChange saves the pending new number when code is the one sent to it.
