@@ -22,13 +22,18 @@ const SignInRequiredMessage = "Register or Sign In to unlock all application fea
 
 // User is an account that can sign in.
 type User struct {
-	ID           int64
-	Email        string
-	FirstName    string
-	LastName     string
-	MobileNumber string // E.164, such as +639171234567
-	Role         string
-	Status       string
+	ID        int64
+	Email     string
+	FirstName string
+	LastName  string
+	// MobileNumber is the account's number (E.164, such as +639171234567), "" while a new account's
+	// number waits for its SMS code.
+	MobileNumber string
+	// MobileConfirmed is true once an SMS code proved the number (confirmation, change or password
+	// reset); only then does the account get the participant of that number.
+	MobileConfirmed bool
+	Role            string
+	Status          string
 	// ExistingUser is true when the visitor ticked 'I am an existing user' at sign-up.
 	ExistingUser bool
 	// SessionVersion is bumped to end every session of the account (sign-out, password change).
@@ -98,7 +103,10 @@ type Participant struct {
 	FirstName    string
 	LastName     string
 	MobileNumber string
-	CreatedAt    time.Time
+	// Confirmed is true once an SMS code sent to MobileNumber was entered: only a confirmed
+	// participant owns its number (one per number) and plays for prizes.
+	Confirmed bool
+	CreatedAt time.Time
 }
 
 // OrganizerSignUp is the organizer registration payload of SPEC.md section 7.
@@ -142,8 +150,10 @@ type Picture struct {
 
 // AccountService manages accounts, sessions' versions, e-mail confirmation and password resets.
 type AccountService interface {
-	// SignUp creates a pending account and queues the welcome e-mail with its activation link.
-	// Returns EINVALID (with Fields) for bad input, ECONFLICT when the e-mail or mobile number is taken.
+	// SignUp creates a pending account and queues the welcome e-mail with its activation link. The
+	// mobile number is not the account's until the SMS code sent to it is entered
+	// (ConfirmMobileChange); a number another account uses gets no code, and the answer is the same.
+	// Returns EINVALID (with Fields) for bad input, ECONFLICT when the e-mail is taken.
 	SignUp(ctx context.Context, req SignUp) (*User, error)
 	// Authenticate returns the account with that e-mail and password.
 	// Returns EUNAUTHORIZED when either is wrong (without saying which).
@@ -165,6 +175,10 @@ type AccountService interface {
 	// account uses it, when nothing is sent and the change can never be confirmed; the caller
 	// answers the same either way. Returns EINVALID (with Fields), ECONFLICT for a taken username.
 	UpdateProfile(ctx context.Context, userID int64, upd ProfileUpdate) (*User, error)
+	// RequestMobileCode sends a new code for the account's number awaiting one (a new number, else
+	// its own unconfirmed number), like UpdateProfile does, and returns that number. Returns
+	// EINVALID when there is no number to confirm, ENOTFOUND.
+	RequestMobileCode(ctx context.Context, userID int64) (string, error)
 	// PendingMobileChange returns the new number awaiting its code, or "" when there is none.
 	PendingMobileChange(ctx context.Context, userID int64) (string, error)
 	// ConfirmMobileChange saves the pending new number when code is the one sent to it. Returns
@@ -192,10 +206,17 @@ type AccountService interface {
 	// session of the account (the session version changes) and returns the account with its new
 	// session version. Returns EINVALID (with Fields) for a wrong current password or a bad new one.
 	ChangePassword(ctx context.Context, userID int64, current, password, repeat string) (*User, error)
-	// RegisterParticipant stores a participant, or returns the one already registered with the same
-	// (normalized) mobile number and name, so that a number has one QR code. Returns EINVALID (with
-	// Fields), ECONFLICT when the number is registered under another name.
+	// RegisterParticipant stores a new, unconfirmed participant, whatever participants the number
+	// has: it never returns another registration. Returns EINVALID (with Fields).
 	RegisterParticipant(ctx context.Context, req ParticipantSignUp) (*Participant, error)
+	// RequestParticipantCode sends a 6-digit code by SMS to an unconfirmed participant's number.
+	// Returns ENOTFOUND, EINVALID (MsgAlreadyConfirmed) for a confirmed participant.
+	RequestParticipantCode(ctx context.Context, publicID string) error
+	// ConfirmParticipant confirms a participant's number with the code sent to it and returns the
+	// participant of that number from now on: the one confirmed before (the number's owner, who
+	// just proved it), else this one. Returns EINVALID (Fields: code) for a wrong, used, expired or
+	// exhausted code, ENOTFOUND.
+	ConfirmParticipant(ctx context.Context, publicID, code string) (*Participant, error)
 	// FindParticipant returns a participant by public id. Returns ENOTFOUND.
 	FindParticipant(ctx context.Context, publicID string) (*Participant, error)
 	// SignUpOrganizer creates an organizer account. Returns EINVALID (with Fields), ECONFLICT when

@@ -65,6 +65,10 @@ func (a *Activity) ScanURL() string {
 	return "/scan?activityCode=" + a.Code + "&eventCode=" + a.EventCode
 }
 
+// HasPrizes reports whether the activity can give prizes: a scratch card with prizes. Its plays
+// need a confirmed participant at the booth (ScanRequest.AtBooth).
+func (a *Activity) HasPrizes() bool { return a.Kind == ActivityScratch && len(a.Prizes) > 0 }
+
 // CheckWindow says whether the activity is open at now: nil, or an EINVALID error saying when it opens or that it closed.
 func (a *Activity) CheckWindow(now time.Time) error {
 	if now.Before(a.StartsAt) {
@@ -81,6 +85,10 @@ const (
 	MsgNotTicketHolder = "This activity is for ticket holders only: get a ticket to the event to join it."
 	MsgScanUnknown     = "Unknown activity or event."
 	MsgParticipantGone = "Unknown participant: register at /register first."
+	// MsgConfirmToWin refuses a prize activity to a participant whose number is not confirmed.
+	MsgConfirmToWin = "Confirm your mobile number to play for prizes: open Activities and ask for a code by SMS."
+	// MsgBoothCodeNeeded refuses a prize activity's scan without the booth's current code.
+	MsgBoothCodeNeeded = "This booth's code has expired. Scan the code on the booth's screen again, or ask the booth staff to scan your QR code."
 )
 
 // ScanMessage is what a visit says: the points earned, or that the participant joined before.
@@ -101,6 +109,10 @@ type ScanRequest struct {
 	ParticipantID string
 	// Remarks is what the log keeps of a quiz played ("Score 8/10"); other kinds ignore it.
 	Remarks string
+	// AtBooth is true when the visit is proven to happen at the booth: booth staff scanned the
+	// participant, or the participant scanned the booth's current rotating code (CheckBoothCode).
+	// An activity with prizes refuses a scan without it.
+	AtBooth bool
 }
 
 // ScanResult is the answer of /v1/scan: the stored result of the participant's visit.
@@ -160,9 +172,11 @@ type ActivityService interface {
 	FindActivity(ctx context.Context, eventCode, activityCode string) (*Activity, error)
 	// ParticipantLog returns a participant's visits, newest first, and their total points.
 	ParticipantLog(ctx context.Context, participantID string) ([]Visit, int, error)
-	// ParticipantForMobile returns the participant registered with a mobile number, creating one
-	// with the given names when there is none (an account's participant record).
-	ParticipantForMobile(ctx context.Context, req ParticipantSignUp) (*Participant, error)
+	// ConfirmedParticipant returns the confirmed participant of a mobile number that an SMS code
+	// proved (an account's confirmed number; never call it with an unproven one), creating it with
+	// the given names when there is none. adoptPublicID, when set, is this browser's own
+	// unconfirmed registration: if it has the number, it becomes the confirmed one (its points kept).
+	ConfirmedParticipant(ctx context.Context, req ParticipantSignUp, adoptPublicID string) (*Participant, error)
 	// Leaderboard ranks participants by points, overall or for one event, top limit, with
 	// participantID's own row. Returns ENOTFOUND for an unknown event.
 	Leaderboard(ctx context.Context, eventCode, participantID string, limit int) (*Leaderboard, error)

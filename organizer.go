@@ -784,6 +784,9 @@ type TeamService interface {
 	// gate or booth). Returns EINVALID (with Fields) for a bad address or role, ECONFLICT when the
 	// address already belongs to the organization.
 	Invite(ctx context.Context, orgID int64, email, role, invitedBy string) error
+	// FindInvitation returns the live invitation of a link's token (organization, role, address).
+	// Returns ENOTFOUND for an unknown, used or expired token.
+	FindInvitation(ctx context.Context, token string) (*Invitation, error)
 	// AcceptInvitation adds the signed-in account to the invitation's organization. Returns
 	// ENOTFOUND for an unknown, used or expired token, EFORBIDDEN when the account's e-mail is not
 	// the invited one.

@@ -14,7 +14,22 @@ const (
 	ScratchWonTitle    = "YOU WON"
 	ScratchLostTitle   = "THANKS FOR PLAYING!"
 	ScratchRedirecting = "Redirecting back in 5 seconds..."
+	// ScratchNoClaim follows the name of a matched prize that is not claimable: the card won
+	// nothing to collect, so it says THANKS FOR PLAYING!, marks no winning line and says this.
+	ScratchNoClaim = "Nothing to claim: this one is not a prize to collect at the booth."
 )
+
+// ScratchRemarks is what the activity log says of a scratch card's outcome: the prize won only
+// when it is claimable, so the log and the card say the same.
+func ScratchRemarks(prizeName string, claimable bool) string {
+	switch {
+	case prizeName == "":
+		return "No prize this time"
+	case claimable:
+		return "Won " + prizeName
+	}
+	return "Matched " + prizeName + ": nothing to claim"
+}
 
 // ScratchBlanks are the filler tiles used when an activity has too few prizes to fill a card
 // without a line of three; they are no prize.
@@ -41,6 +56,8 @@ type PrizeWon struct {
 type ScratchCell struct {
 	Winning bool   `json:"winning"`
 	Src     string `json:"src"`
+	// Code is the prize the cell shows, so a prize without a picture is shown by its name.
+	Code string `json:"code,omitempty"`
 }
 
 // ScratchCard is the scratch data of SPEC.md section 3: decided and stored by the server.
@@ -98,7 +115,7 @@ func ScratchLayout(rng *rand.Rand, prizes []ScratchPrize, won int) []ScratchCell
 	if won >= 0 {
 		winLine = scratchLines[rng.IntN(len(scratchLines))]
 		for _, i := range winLine {
-			codes[i], cells[i] = prizes[won].Code, ScratchCell{Winning: true, Src: prizes[won].ImageURL}
+			codes[i], cells[i] = prizes[won].Code, ScratchCell{Winning: true, Src: prizes[won].ImageURL, Code: prizes[won].Code}
 		}
 	}
 	var free []int
@@ -114,7 +131,7 @@ func ScratchLayout(rng *rand.Rand, prizes []ScratchPrize, won int) []ScratchCell
 	for attempt := 0; ; attempt++ {
 		rng.Shuffle(len(deal), func(a, b int) { deal[a], deal[b] = deal[b], deal[a] })
 		for k, i := range free {
-			codes[i], cells[i] = deal[k].Code, ScratchCell{Src: deal[k].ImageURL}
+			codes[i], cells[i] = deal[k].Code, ScratchCell{Src: deal[k].ImageURL, Code: deal[k].Code}
 		}
 		if matchingLines(codes) <= boolInt(won >= 0) || attempt > 10000 {
 			return cells

@@ -29,6 +29,7 @@ func (s *Server) accountRoutes() {
 	e.GET("/profile", s.profilePage)
 	e.POST("/profile", s.updateProfile)
 	e.POST("/profile/mobile", s.confirmMobile)
+	e.POST("/profile/mobile/code", s.resendMobileCode)
 	e.GET("/profile/picture", s.picture)
 	e.POST("/profile/picture", s.uploadPicture)
 	e.POST("/profile/email", s.requestEmailChange)
@@ -129,7 +130,7 @@ func mobileField(value string, err error) views.FormField {
 
 // ---- Sign up
 
-func signUpForm(req palaro.SignUp, err error) views.Form {
+func signUpForm(req palaro.SignUp, next string, err error) views.Form {
 	fields := []views.FormField{emailField(req.Email, fieldError(err, palaro.FieldEmail))}
 	fields = append(fields, passwordFields(req.Password, req.RepeatPassword, err, "new-password")...)
 	for _, f := range nameFields(req.FirstName, req.LastName, err) {
@@ -137,8 +138,12 @@ func signUpForm(req palaro.SignUp, err error) views.Form {
 		fields = append(fields, f)
 	}
 	fields = append(fields, mobileField(req.MobileNumber, err))
+	var hidden [][2]string
+	if next != "" {
+		hidden = [][2]string{{"next", next}}
+	}
 	return views.Form{
-		ID: "sign-up", Action: "/sign-up", Submit: "Sign up", Error: formError(err), Fields: fields,
+		ID: "sign-up", Action: "/sign-up", Submit: "Sign up", Error: formError(err), Fields: fields, Hidden: hidden,
 		Lead: []views.FormCheckbox{
 			{Name: "existingUser", Label: "I am an existing user", Checked: req.ExistingUser, Class: "existing-user",
 				Hint: existingUserHint},
@@ -154,20 +159,31 @@ func signUpForm(req palaro.SignUp, err error) views.Form {
 const existingUserHint = "Sign up with the e-mail address you bought your tickets with: once you confirm it, " +
 	"those tickets appear under Tickets. Your name is not needed; we keep your mobile number for password resets."
 
-func (s *Server) renderSignUp(c *echo.Context, req palaro.SignUp, err error) error {
+// withNext returns path with ?next= when next is set.
+func withNext(path, next string) string {
+	if next == "" {
+		return path
+	}
+	return path + "?next=" + url.QueryEscape(next)
+}
+
+// renderSignUp renders the sign-up form; next (a path of this site, or "") is where a successful
+// sign-up goes, such as the team invitation that sent the visitor here.
+func (s *Server) renderSignUp(c *echo.Context, req palaro.SignUp, next string, err error) error {
 	return render(c, statusOfForm(err), views.AccountScreen(s.accountPage(c, "Sign up", true), views.AccountPage{
 		Heading: "Create your account",
 		Intro:   "Sign up to keep your tickets in one place, join activities and climb the leaderboard.",
-		Form:    signUpForm(req, err),
-		Links:   []views.Link{{Label: "Already have an account? Sign in", Href: "/sign-in"}},
+		Form:    signUpForm(req, next, err),
+		Links:   []views.Link{{Label: "Already have an account? Sign in", Href: withNext("/sign-in", next)}},
 	}))
 }
 
 func (s *Server) signUpPage(c *echo.Context) error {
+	next := safeNext(c.QueryParam("next"))
 	if currentUser(c) != nil {
-		return c.Redirect(http.StatusSeeOther, "/profile")
+		return c.Redirect(http.StatusSeeOther, cmp.Or(next, "/profile"))
 	}
-	return s.renderSignUp(c, palaro.SignUp{}, nil)
+	return s.renderSignUp(c, palaro.SignUp{}, next, nil)
 }
 
 func (s *Server) signUp(c *echo.Context) error {
@@ -177,16 +193,17 @@ func (s *Server) signUp(c *echo.Context) error {
 		LastName: c.FormValue(palaro.FieldLastName), MobileNumber: c.FormValue(palaro.FieldMobileNumber),
 		AcceptTerms: c.FormValue(palaro.FieldTerms) != "", ExistingUser: c.FormValue("existingUser") != "",
 	}
+	next := safeNext(c.FormValue("next"))
 	u, err := s.services.Accounts.SignUp(c.Request().Context(), req)
 	if _, ok := userFacing(err); ok {
-		return s.renderSignUp(c, req, err)
+		return s.renderSignUp(c, req, next, err)
 	} else if err != nil {
 		return err
 	}
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/profile?welcome=1")
+	return c.Redirect(http.StatusSeeOther, cmp.Or(next, "/profile?welcome=1"))
 }
 
 // ---- Sign in and out
@@ -209,7 +226,7 @@ func (s *Server) renderSignIn(c *echo.Context, status int, email, next, formErr,
 		},
 		Links: []views.Link{
 			{Label: "Forgot your password?", Href: "/reset-password"},
-			{Label: "New to Palaro? Sign up", Href: "/sign-up"},
+			{Label: "New to Palaro? Sign up", Href: withNext("/sign-up", next)},
 		},
 	}))
 }

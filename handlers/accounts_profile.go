@@ -82,7 +82,12 @@ type profileView struct {
 }
 
 func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv profileView) error {
-	upd := palaro.ProfileUpdate{FirstName: u.FirstName, LastName: u.LastName, MobileNumber: u.MobileNumber, Profile: u.Profile}
+	pending, err := s.services.Accounts.PendingMobileChange(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	// A new account's number waits for its code: the form shows it all the same.
+	upd := palaro.ProfileUpdate{FirstName: u.FirstName, LastName: u.LastName, MobileNumber: cmp.Or(u.MobileNumber, pending), Profile: u.Profile}
 	if pv.upd != nil {
 		upd = *pv.upd
 	}
@@ -96,13 +101,19 @@ func (s *Server) renderProfile(c *echo.Context, status int, u *palaro.User, pv p
 	if u.PictureVersion != 0 {
 		v.PictureURL = "/profile/picture?v=" + strconv.FormatInt(u.PictureVersion, 10)
 	}
-	pending, err := s.services.Accounts.PendingMobileChange(c.Request().Context(), u.ID)
-	if err != nil {
-		return err
-	}
 	if pending != "" || pv.mobileErr != nil { // a refused code is shown even when no tries are left
-		f := mobileConfirmForm(cmp.Or(pending, "your new number"), pv.mobileNotice, pv.mobileErr)
+		f := mobileConfirmForm(cmp.Or(pending, "your number"), pv.mobileNotice, pv.mobileErr)
 		v.MobileForm = &f
+	}
+	switch {
+	case pending != "":
+		v.MobileResend = "/profile/mobile/code"
+		if u.MobileNumber == "" || pending == u.MobileNumber {
+			v.MobileText = "Confirm your mobile number with the code we sent it by SMS: it then links your account to your participant QR code, points and prizes."
+		}
+	case !u.MobileConfirmed && u.MobileNumber != "":
+		v.MobileResend = "/profile/mobile/code"
+		v.MobileText = "Your mobile number " + u.MobileNumber + " is not confirmed yet. Confirm it with a code we send by SMS: it then links your account to your participant QR code, points and prizes."
 	}
 	return render(c, status, views.Profile(s.accountPage(c, "Profile", true), v))
 }
@@ -115,15 +126,15 @@ func (s *Server) profilePage(c *echo.Context) error {
 	notice, passwordNotice := "", ""
 	switch {
 	case c.QueryParam("welcome") == "1":
-		notice = "Welcome to Palaro! We sent you an e-mail: open its link to activate your account."
+		notice = "Welcome to Palaro! We sent you an e-mail: open its link to activate your account. We also sent a code by SMS to your mobile number: enter it below to confirm the number."
 	case c.QueryParam("saved") == "1":
 		notice = "Your details have been saved."
 	case c.QueryParam("mobile") == "saved":
-		notice = "Your new mobile number has been saved."
+		notice = "Your mobile number is confirmed and saved."
 	case c.QueryParam("picture") == "1":
 		notice = "Your picture has been changed."
 	case c.QueryParam("activation") == "sent":
-		notice = "We sent a new activation link to " + u.Email + ". Open it to activate your account."
+		notice = "We sent a new activation link to " + u.Email + ". Open it to activate your account. We also sent a code by SMS to your mobile number: enter it below to confirm the number."
 	case c.QueryParam("password") == "1":
 		passwordNotice = "Your password has been changed. Any other device signed in to your account has been signed out."
 	}
@@ -131,7 +142,10 @@ func (s *Server) profilePage(c *echo.Context) error {
 	if c.QueryParam("mobile") == "sent" {
 		notice = "Your details have been saved."
 		mobileNotice = "We sent a 6-digit code by SMS to your new number. Enter it here to confirm the number; until then your account keeps " +
-			u.MobileNumber + "."
+			cmp.Or(u.MobileNumber, "no number") + "."
+	}
+	if c.QueryParam("mobile") == "code" {
+		mobileNotice = "We sent a new 6-digit code by SMS. Enter it here to confirm the number."
 	}
 	return s.renderProfile(c, http.StatusOK, u, profileView{notice: notice, passwordNotice: passwordNotice, mobileNotice: mobileNotice})
 }
@@ -164,7 +178,11 @@ func (s *Server) updateProfile(c *echo.Context) error {
 		upd.Profile.Organization = u.Profile.Organization
 	}
 	checks := []limitCheck{{limitProfileAccount, "profile|" + strconv.FormatInt(u.ID, 10)}}
-	if n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber); ok && n != u.MobileNumber {
+	newNumber := func() bool {
+		n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber)
+		return ok && n != u.MobileNumber
+	}
+	if n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber); newNumber() && ok {
 		// codes to one number are limited like reset codes, whether or not the number is taken
 		checks = append(checks, limitCheck{limitResetNumber, "mobile-code|" + n})
 	}
@@ -179,7 +197,7 @@ func (s *Server) updateProfile(c *echo.Context) error {
 	}
 	// A new number is saved only with the code sent to it; the answer is the same whether or not
 	// another account uses it (then no code is sent, and no code confirms it).
-	if n, ok := palaro.NormalizeMobileNumber(upd.MobileNumber); ok && n != u.MobileNumber {
+	if newNumber() {
 		return c.Redirect(http.StatusSeeOther, "/profile?mobile=sent#mobile")
 	}
 	return c.Redirect(http.StatusSeeOther, "/profile?saved=1")
@@ -201,6 +219,30 @@ func (s *Server) confirmMobile(c *echo.Context) error {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, "/profile?mobile=saved")
+}
+
+// resendMobileCode handles POST /profile/mobile/code: a new code for the number awaiting one, or
+// for the account's own unconfirmed number. Codes to one number are limited like reset codes.
+func (s *Server) resendMobileCode(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	number, err := s.services.Accounts.PendingMobileChange(c.Request().Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	number = cmp.Or(number, u.MobileNumber)
+	if err := s.throttle(c, limitCheck{limitProfileAccount, "profile|" + strconv.FormatInt(u.ID, 10)},
+		limitCheck{limitResetNumber, "mobile-code|" + number}); err != nil {
+		return s.renderProfile(c, http.StatusTooManyRequests, u, profileView{mobileErr: err})
+	}
+	if _, err := s.services.Accounts.RequestMobileCode(c.Request().Context(), u.ID); palaro.ErrorCode(err) == palaro.EINVALID {
+		return c.Redirect(http.StatusSeeOther, "/profile")
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/profile?mobile=code#mobile")
 }
 
 func (s *Server) uploadPicture(c *echo.Context) error {

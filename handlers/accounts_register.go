@@ -114,11 +114,15 @@ func (s *Server) participantPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	links := []views.Link{{Label: "Explore events", Href: "/"}, {Label: "See activities", Href: "/activities"}}
+	if !p.Confirmed {
+		links = append(links, views.Link{Label: "Confirm your number to play for prizes", Href: "/activities#confirm"})
+	}
 	return render(c, http.StatusOK, views.Message(s.accountPage(c, "Registration complete", false), views.MessagePage{
 		Heading:   "You're registered, " + p.FirstName + "!",
 		Message:   "Show this QR code at event booths to join activities. Save this page or take a screenshot.",
 		QRDataURI: qr, QRAlt: "Participant QR code of " + p.FirstName + " " + p.LastName, Detail: p.PublicID,
-		Links: []views.Link{{Label: "Explore events", Href: "/"}, {Label: "See activities", Href: "/activities"}},
+		Links: links,
 	}))
 }
 

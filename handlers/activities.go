@@ -2,8 +2,10 @@ package handlers
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,6 +28,8 @@ func (s *Server) activityRoutes() {
 	e.POST("/scan", s.scanPost)
 	e.GET("/activities", s.activitiesPage)
 	e.POST("/activities/revealed", s.cardRevealed)
+	e.POST("/activities/confirm", s.sendParticipantCode)
+	e.POST("/activities/confirm/code", s.confirmParticipantCode)
 	if s.services.ActivityAdmin != nil {
 		e.GET("/prize-images/:file", s.prizeImageFile)
 	}
@@ -45,15 +49,18 @@ func (s *Server) rememberParticipant(c *echo.Context, publicID string) error {
 	return v.session.Save(c.Request(), c.Response())
 }
 
-// participantOf returns the participant this browser plays as: the one it registered, else the
-// signed-in account's record (found or created by mobile number). It is nil for anyone else.
+// participantOf returns the participant this browser plays as: the signed-in account's, when an
+// SMS code confirmed the account's number (found by that number, else this browser's own
+// registration of it, else created), else the one this browser registered. It is nil for anyone
+// else: an unconfirmed number links an account to nobody, so typing someone's number shows
+// nothing of theirs.
 func (s *Server) participantOf(c *echo.Context) (*palaro.Participant, error) {
 	ctx := c.Request().Context()
-	if u := currentUser(c); u != nil && u.MobileNumber != "" {
-		return s.services.Activities.ParticipantForMobile(ctx, palaro.ParticipantSignUp{
-			FirstName: u.FirstName, LastName: u.LastName, MobileNumber: u.MobileNumber})
-	}
 	pid, _ := visitOf(c).session.Values[keyParticipant].(string)
+	if u := currentUser(c); u != nil && u.MobileConfirmed {
+		return s.services.Activities.ConfirmedParticipant(ctx, palaro.ParticipantSignUp{
+			FirstName: u.FirstName, LastName: u.LastName, MobileNumber: u.MobileNumber}, pid)
+	}
 	if pid == "" {
 		return nil, nil
 	}
@@ -62,6 +69,38 @@ func (s *Server) participantOf(c *echo.Context) (*palaro.Participant, error) {
 		return nil, nil
 	}
 	return p, err
+}
+
+// keyBoothPass is the session value recording a valid booth code this browser scanned:
+// "eventCode activityCode unix-expiry". It lets a visitor who scanned the booth's screen finish
+// registering (or confirming their number) and still play, for boothPassTTL.
+const keyBoothPass = "booth"
+
+// boothPassTTL is how long a scanned booth code lets this browser play that activity.
+const boothPassTTL = 10 * time.Minute
+
+// atBooth reports whether this request proves the visitor is at the activity's booth: a valid
+// booth code (boothCode), or one this browser scanned lately (its booth pass).
+func (s *Server) atBooth(c *echo.Context, eventCode, activityCode, code string) bool {
+	if code != "" && palaro.CheckBoothCode(s.config.BoothKey, eventCode, activityCode, code, s.Now()) {
+		return true
+	}
+	v := visitOf(c)
+	if v.session == nil {
+		return false
+	}
+	pass, _ := v.session.Values[keyBoothPass].(string)
+	parts := strings.Fields(pass)
+	if len(parts) != 3 || parts[0] != eventCode || parts[1] != activityCode {
+		return false
+	}
+	until, err := strconv.ParseInt(parts[2], 10, 64)
+	return err == nil && s.Now().Unix() < until
+}
+
+// throttleScan limits the self-scans of one activity (limitScanActivity).
+func (s *Server) throttleScan(c *echo.Context, eventCode, activityCode string) error {
+	return s.throttle(c, limitCheck{limitScanActivity, "scan|" + eventCode + "|" + activityCode})
 }
 
 // assetURL returns the served URL of an image: the hashed URL of an embedded asset named
@@ -115,9 +154,17 @@ func (s *Server) scan(c *echo.Context, req palaro.ScanRequest) (*palaro.ScanResu
 // apiScan answers GET /v1/scan?activityCode=&eventCode=&participantId=: the stored result of the
 // participant's visit (registered now, or before). 404 for unknown codes or participant, 422
 // outside the activity's window or for a participant without a ticket where one is needed.
+//
+// An activity with prizes also needs boothCode, the booth screen's current code (422 without it),
+// and a participant who confirmed their number. Scans of one activity are rate-limited (429).
 func (s *Server) apiScan(c *echo.Context) error {
-	res, err := s.scan(c, palaro.ScanRequest{ActivityCode: c.QueryParam("activityCode"), EventCode: c.QueryParam("eventCode"),
-		ParticipantID: c.QueryParam("participantId")})
+	event, activity := c.QueryParam("eventCode"), c.QueryParam("activityCode")
+	if err := s.throttleScan(c, event, activity); err != nil {
+		return err
+	}
+	res, err := s.scan(c, palaro.ScanRequest{ActivityCode: activity, EventCode: event,
+		ParticipantID: c.QueryParam("participantId"),
+		AtBooth:       palaro.CheckBoothCode(s.config.BoothKey, event, activity, c.QueryParam("boothCode"), s.Now())})
 	if err != nil {
 		return err
 	}
@@ -141,7 +188,8 @@ func (s *Server) engagePage(c *echo.Context, title, description string) views.Pa
 func (s *Server) scratchProps(card *palaro.ScratchCard) *views.ScratchProps {
 	return &views.ScratchProps{Card: *s.servedCard(card), Title: palaro.ScratchTitle, WonTitle: palaro.ScratchWonTitle,
 		LostTitle: palaro.ScratchLostTitle, Redirecting: palaro.ScratchRedirecting, StrokePct: palaro.ScratchStrokePct,
-		LiftPct: palaro.ScratchLiftPct, BrushPx: palaro.ScratchBrushPx, ReloadMs: palaro.ScratchReloadMs, WinCells: palaro.ScratchWinCells}
+		LiftPct: palaro.ScratchLiftPct, BrushPx: palaro.ScratchBrushPx, ReloadMs: palaro.ScratchReloadMs, WinCells: palaro.ScratchWinCells,
+		NoClaim: palaro.ScratchNoClaim}
 }
 
 // keyScanBanner is the session value carrying the result of a POST /scan to the page it redirects to.
@@ -156,8 +204,20 @@ func scanQuery(c *echo.Context) url.Values {
 // nothing: it shows the activity with a button that POSTs the visit (CSRF-protected), which the
 // page script presses at once where JavaScript runs, so the camera flow stays one scan and no tap.
 // A browser without a participant is sent to register and comes back.
+//
+// A valid booth code (boothCode, from the booth's screen) is remembered in the session for
+// boothPassTTL, so that registering or confirming a number on the way does not make it stale.
 func (s *Server) scanPage(c *echo.Context) error {
 	q := scanQuery(c)
+	code := c.QueryParam("boothCode")
+	if code != "" && palaro.CheckBoothCode(s.config.BoothKey, q.Get("eventCode"), q.Get("activityCode"), code, s.Now()) {
+		sess := visitOf(c).session
+		sess.Values[keyBoothPass] = q.Get("eventCode") + " " + q.Get("activityCode") + " " +
+			strconv.FormatInt(s.Now().Add(boothPassTTL).Unix(), 10)
+		if err := sess.Save(c.Request(), c.Response()); err != nil {
+			return err
+		}
+	}
 	p, err := s.participantOf(c)
 	if err != nil {
 		return err
@@ -172,7 +232,7 @@ func (s *Server) scanPage(c *echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return render(c, http.StatusOK, views.ScanConfirmPage(s.engagePage(c, a.Name, "Join the activity."), views.ScanConfirmView{
 		ActivityName: a.Name, EventName: a.EventName, Kind: kindLabels[a.Kind], Points: a.Points, ParticipantName: p.FirstName,
-		ActivityCode: a.Code, EventCode: a.EventCode}))
+		ActivityCode: a.Code, EventCode: a.EventCode, BoothCode: code}))
 }
 
 // scanPost registers the visit for this browser's participant (POST /scan) and redirects to
@@ -187,14 +247,21 @@ func (s *Server) scanPost(c *echo.Context) error {
 	if p == nil {
 		return c.Redirect(http.StatusSeeOther, "/register?next="+url.QueryEscape("/scan?"+q.Encode()))
 	}
-	res, err := s.scan(c, palaro.ScanRequest{ActivityCode: q.Get("activityCode"), EventCode: q.Get("eventCode"), ParticipantID: p.PublicID})
-	if echo.StatusCode(err) == http.StatusUnprocessableEntity {
+	err = s.throttleScan(c, q.Get("eventCode"), q.Get("activityCode"))
+	var res *palaro.ScanResult
+	if err == nil {
+		res, err = s.scan(c, palaro.ScanRequest{ActivityCode: q.Get("activityCode"), EventCode: q.Get("eventCode"), ParticipantID: p.PublicID,
+			AtBooth: s.atBooth(c, q.Get("eventCode"), q.Get("activityCode"), c.FormValue("boothCode"))})
+	} else {
+		err = echo.NewHTTPError(http.StatusTooManyRequests, palaro.ErrorMessage(err))
+	}
+	if code := echo.StatusCode(err); code == http.StatusUnprocessableEntity || code == http.StatusTooManyRequests {
 		v, verr := s.activitiesView(c, p)
 		if verr != nil {
 			return verr
 		}
 		v.Banner = &views.ScanBanner{Message: err.(*echo.HTTPError).Message, Error: true}
-		return s.renderActivities(c, http.StatusUnprocessableEntity, v)
+		return s.renderActivities(c, echo.StatusCode(err), v)
 	} else if err != nil {
 		return err
 	}
@@ -236,6 +303,13 @@ func (s *Server) activitiesPage(c *echo.Context) error {
 		return err
 	}
 	v.Banner = s.takeScanBanner(c)
+	switch {
+	case c.QueryParam("confirm") == "sent" && v.Confirm != nil && v.Confirm.SendAction != "":
+		f := participantCodeForm(nil)
+		v.Confirm.CodeForm = &f
+	case c.QueryParam("confirm") == "done" && p != nil && p.Confirmed:
+		v.Banner = &views.ScanBanner{Message: "Your mobile number is confirmed: you can play for prizes. Scan the booth's code again to play.", Notice: true}
+	}
 	if p != nil && c.QueryParam("activityCode") != "" {
 		card, err := s.services.Activities.PendingCard(c.Request().Context(), p.PublicID, c.QueryParam("eventCode"), c.QueryParam("activityCode"))
 		if err != nil && palaro.ErrorCode(err) != palaro.ENOTFOUND {
@@ -247,6 +321,77 @@ func (s *Server) activitiesPage(c *echo.Context) error {
 		}
 	}
 	return s.renderActivities(c, http.StatusOK, v)
+}
+
+// participantCodeForm asks for the code sent to the participant's number.
+func participantCodeForm(err error) views.Form {
+	return views.Form{ID: "confirm-form", Action: "/activities/confirm/code#confirm", Submit: "Confirm my number",
+		Error: formError(err), Fields: []views.FormField{{Name: palaro.FieldCode, Label: "Code from the SMS", Type: "text",
+			InputMode: "numeric", Autocomplete: "one-time-code", MaxLength: palaro.MaxLength(palaro.FieldCode), Required: true,
+			Error: fieldError(err, palaro.FieldCode)}}}
+}
+
+// sendParticipantCode sends a code by SMS to the number of this browser's unconfirmed participant
+// (POST /activities/confirm). Codes to one number are limited like reset codes.
+func (s *Server) sendParticipantCode(c *echo.Context) error {
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	if p == nil || p.Confirmed {
+		return c.Redirect(http.StatusSeeOther, "/activities")
+	}
+	if err := s.throttle(c, limitCheck{limitResetNumber, "participant-code|" + p.MobileNumber}); err != nil {
+		v, verr := s.activitiesView(c, p)
+		if verr != nil {
+			return verr
+		}
+		v.Banner = &views.ScanBanner{Message: palaro.ErrorMessage(err), Error: true}
+		return s.renderActivities(c, http.StatusTooManyRequests, v)
+	}
+	if err := s.services.Accounts.RequestParticipantCode(c.Request().Context(), p.PublicID); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, "/activities?confirm=sent#confirm")
+}
+
+// confirmParticipantCode checks the code sent to this browser's participant's number (POST
+// /activities/confirm/code); from then on the browser plays as the number's confirmed participant.
+func (s *Server) confirmParticipantCode(c *echo.Context) error {
+	p, err := s.participantOf(c)
+	if err != nil {
+		return err
+	}
+	if p == nil {
+		return c.Redirect(http.StatusSeeOther, "/activities")
+	}
+	err = s.throttle(c, limitCheck{limitResetCheck, "participant-check|" + p.PublicID})
+	var confirmed *palaro.Participant
+	if err == nil {
+		confirmed, err = s.services.Accounts.ConfirmParticipant(c.Request().Context(), p.PublicID, c.FormValue(palaro.FieldCode))
+	}
+	if _, ok := userFacing(err); ok {
+		v, verr := s.activitiesView(c, p)
+		if verr != nil {
+			return verr
+		}
+		if v.Confirm != nil {
+			f := participantCodeForm(err)
+			v.Confirm.CodeForm = &f
+		}
+		return s.renderActivities(c, statusOfForm(err), v)
+	} else if err != nil {
+		return err
+	}
+	if err := s.rememberParticipant(c, confirmed.PublicID); err != nil {
+		return err
+	}
+	// Sent here from a booth's code a moment ago: back to that booth, which now plays.
+	if pass := strings.Fields(fmt.Sprint(visitOf(c).session.Values[keyBoothPass])); len(pass) == 3 &&
+		s.atBooth(c, pass[0], pass[1], "") {
+		return c.Redirect(http.StatusSeeOther, "/scan?"+url.Values{"activityCode": {pass[1]}, "eventCode": {pass[0]}}.Encode())
+	}
+	return c.Redirect(http.StatusSeeOther, "/activities?confirm=done")
 }
 
 // renderActivities renders the activities page, with the scratch island when it opens a card.
@@ -301,7 +446,15 @@ func (s *Server) activitiesView(c *echo.Context, p *palaro.Participant) (views.A
 		g.Activities = append(g.Activities, card)
 	}
 	if p == nil {
+		if u := currentUser(c); u != nil && !u.MobileConfirmed {
+			v.Confirm = &views.ConfirmBox{Href: "/profile#mobile",
+				Text: "Confirm your mobile number to see your participant QR code, points and prizes: we send you a code by SMS."}
+		}
 		return v, nil
+	}
+	if !p.Confirmed {
+		v.Confirm = &views.ConfirmBox{SendAction: "/activities/confirm#confirm",
+			Text: "Confirm your mobile number " + p.MobileNumber + " to play for prizes: we send you a 6-digit code by SMS."}
 	}
 	v.ParticipantName, v.QRHref = p.FirstName+" "+p.LastName, "/register/success/"+p.PublicID
 	log, total, err := s.services.Activities.ParticipantLog(ctx, p.PublicID)
@@ -312,6 +465,9 @@ func (s *Server) activitiesView(c *echo.Context, p *palaro.Participant) (views.A
 	for _, l := range log {
 		row := views.ActivityLogRow{Time: l.At.In(palaro.Manila).Format("Jan 2, 3:04 PM"), DateTime: l.At.Format(time.RFC3339),
 			Activity: l.ActivityName, Event: l.EventName, Points: l.Points, Remarks: l.Remarks, Prize: l.PrizeName}
+		if l.PrizeName != "" && !l.Claimable { // not a prize to collect: the log says so, as the card does
+			row.Remarks, row.Prize = palaro.ScratchRemarks(l.PrizeName, false), ""
+		}
 		switch {
 		case l.PrizeName == "" || !l.Claimable:
 		case !l.ClaimedAt.IsZero():

@@ -26,6 +26,7 @@ var activityOrgRoutes = []orgRoute{
 	{http.MethodPost, "/organizer/events/:code/activities", palaro.ActionActivities, (*Server).orgSaveActivity, false},
 	{http.MethodGet, "/organizer/events/:code/activities/:activity/poster", palaro.ActionActivities, (*Server).orgPosterPage, false},
 	{http.MethodGet, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothPage, false},
+	{http.MethodGet, "/organizer/events/:code/activities/:activity/screen", palaro.ActionActivities, (*Server).orgBoothScreen, false},
 	{http.MethodPost, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothScan, false},
 	{http.MethodPost, "/organizer/events/:code/activities/:activity/claims/:visit", palaro.ActionActivities, (*Server).orgClaimPrize, false},
 	{http.MethodPost, prizeImagePath, palaro.ActionActivities, (*Server).orgPrizeImage, false},
@@ -122,6 +123,9 @@ func (s *Server) renderOrgActivitiesImage(c *echo.Context, caller *palaro.Caller
 	for _, a := range acts {
 		row := views.OrgActivityRow{Code: a.Code, Name: a.Name, Kind: kindLabels[a.Kind], Points: a.Points, Window: activityWindow(a.StartsAt, a.EndsAt),
 			PosterURL: base + "/" + a.Code + "/poster", BoothURL: base + "/" + a.Code + "/scan"}
+		if a.HasPrizes() {
+			row.ScreenURL = base + "/" + a.Code + "/screen"
+		}
 		for _, p := range a.Prizes {
 			pr := views.OrgPrizeRow{Label: fmt.Sprintf("%s: %d of %d won", p.Name, p.Awarded, p.Stock), Name: p.Name,
 				ImageAction: base + "/" + a.Code + "/prizes/" + url.PathEscape(p.Code) + "/image"}
@@ -194,11 +198,43 @@ func (s *Server) orgPosterPage(c *echo.Context, caller *palaro.Caller) error {
 	if text == "" {
 		text = "Scan this code with your phone's camera to join " + a.Name + " and earn " + strconv.Itoa(a.Points) + " points."
 	}
+	if a.HasPrizes() {
+		text += " To play for prizes, scan the code on the booth's screen."
+	}
 	p := s.orgPage(c, "Poster · "+a.Name)
 	p.ShowNav = false
 	p.Styles = []string{"css/engage.css"}
 	return render(c, http.StatusOK, views.OrgPosterPage(p, views.OrgPosterView{EventName: ev.Name, ActivityName: a.Name,
 		Instructions: text, QRDataURI: qr, URL: u}))
+}
+
+// orgBoothScreen renders the booth's screen (GET …/screen): the activity's QR code with the
+// booth code of the moment (palaro.BoothScanURL), which changes every palaro.BoothCodePeriod; with
+// ?fragment=1 only the QR code, which htmx reloads every 10 seconds.
+func (s *Server) orgBoothScreen(c *echo.Context, caller *palaro.Caller) error {
+	ev, a, err := s.orgActivity(c, caller)
+	if err != nil {
+		return err
+	}
+	u := s.config.BaseURL + palaro.BoothScanURL(s.config.BoothKey, a, s.Now())
+	qr, err := qrDataURI(u, 300, 5)
+	if err != nil {
+		return err
+	}
+	v := views.OrgBoothScreenView{EventName: ev.Name, ActivityName: a.Name, QRDataURI: qr, URL: u,
+		Instructions: "Scan this code with your phone's camera to play " + a.Name + ".",
+		RefreshURL:   "/organizer/events/" + ev.Code + "/activities/" + a.Code + "/screen?fragment=1",
+		Seconds:      int(palaro.BoothCodePeriod / time.Second)}
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if c.QueryParam("fragment") != "" {
+		return render(c, http.StatusOK, views.OrgBoothScreenQR(v))
+	}
+	p := s.orgPage(c, "Booth screen · "+a.Name)
+	p.ShowNav = false
+	p.NoIndex = true
+	p.Styles = []string{"css/engage.css"}
+	p.Refresh = 20 // without scripts, the whole page
+	return render(c, http.StatusOK, views.OrgBoothScreenPage(p, v))
 }
 
 func (s *Server) renderBooth(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, a *palaro.Activity, result string, isErr bool) error {
@@ -243,18 +279,26 @@ func (s *Server) orgBoothScan(c *echo.Context, caller *palaro.Caller) error {
 	if i := strings.LastIndex(pid, "/"); i >= 0 {
 		pid = pid[i+1:] // a participant page URL
 	}
-	res, err := s.services.Activities.Scan(c.Request().Context(), palaro.ScanRequest{ActivityCode: a.Code, EventCode: ev.Code, ParticipantID: pid})
+	// Booth staff scanning the participant's QR code is the proof that the visit is at the booth.
+	res, err := s.services.Activities.Scan(c.Request().Context(), palaro.ScanRequest{ActivityCode: a.Code, EventCode: ev.Code, ParticipantID: pid,
+		AtBooth: true})
+	who := ""
+	if p, perr := s.services.Accounts.FindParticipant(c.Request().Context(), pid); perr == nil {
+		who = p.FirstName + " " + p.LastName + ": " // staff see whom they scanned
+	}
 	if _, ok := userFacing(err); ok {
-		return s.renderBooth(c, caller, ev, a, palaro.ErrorMessage(err), true)
+		return s.renderBooth(c, caller, ev, a, who+palaro.ErrorMessage(err), true)
 	} else if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("Visit registered: +%d points (%d in total).", res.Points, res.TotalPoints)
+	msg := who + fmt.Sprintf("visit registered: +%d points (%d in total).", res.Points, res.TotalPoints)
 	if res.Repeat {
-		msg = "This participant joined before; nothing more was awarded."
+		msg = who + "joined before; nothing more was awarded."
 	}
-	if res.Scratch != nil && res.Scratch.PrizeWon != nil {
-		msg += " Prize won: " + res.Scratch.PrizeWon.Name + "."
+	if w := res.Scratch; w != nil && w.PrizeWon != nil && w.PrizeWon.Claimable {
+		msg += " Prize won: " + w.PrizeWon.Name + "."
+	} else if w != nil && w.PrizeWon != nil {
+		msg += " " + palaro.ScratchRemarks(w.PrizeWon.Name, false) + "."
 	}
 	return s.renderBooth(c, caller, ev, a, msg, false)
 }

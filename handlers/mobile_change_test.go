@@ -80,6 +80,7 @@ func TestProfile_MobileChangeNeedsCode(t *testing.T) {
 
 	t.Run("ErrTakenNumberAnsweredAlike", func(t *testing.T) {
 		now = now.Add(time.Hour)
+		bobs := len(ts.smsTo(t, "+639171110002")) // the code bob confirmed his number with at sign-up
 		free := alice.post("/profile", profileWithNumber("09171110004"))
 		freePage := alice.get("/profile?mobile=sent").body
 		taken := alice.post("/profile", profileWithNumber("09171110002")) // bob's
@@ -92,7 +93,7 @@ func TestProfile_MobileChangeNeedsCode(t *testing.T) {
 			return strings.NewReplacer("+639171110004", "N", "+639171110002", "N").Replace(s)
 		}
 		require.Equal(t, normalize(freePage), normalize(takenPage), "the same page, the number aside")
-		require.Empty(t, ts.smsTo(t, "+639171110002"), "no SMS goes to the number's owner")
+		require.Len(t, ts.smsTo(t, "+639171110002"), bobs, "no SMS goes to the number's owner")
 
 		for i := range palaro.ResetCodeMaxTries {
 			code := []string{"123456", "654321", "000000", "999999", "424242"}[i]
@@ -132,4 +133,32 @@ func TestProfile_RateLimited(t *testing.T) {
 	require.Equal(t, http.StatusTooManyRequests, c.post("/profile", profileWithNumber("09171119999")).Code)
 	require.Len(t, ts.smsTo(t, "+639171119999"), limitResetNumber.Burst)
 	require.Equal(t, http.StatusSeeOther, c.post("/profile", profileWithNumber("09171118888")).Code, "another number is not held up")
+}
+
+// TestSignUp_TakenNumberAnsweredAlike: signing up with a number another account uses gets the
+// answer and the profile page of a free number (the number awaiting its code), and no SMS goes
+// to the number's owner: sign-up does not tell which numbers are registered.
+func TestSignUp_TakenNumberAnsweredAlike(t *testing.T) {
+	ts := newTestServer(t)
+	owner := ts.client(t, "10.0.7.1")
+	owner.signUp("owner@example.ph", "09171117777")
+	sent := len(ts.smsTo(t, "+639171117777"))
+	signUp := func(c *client, email, mobile string) (response, string) {
+		r := c.post("/sign-up", url.Values{"email": {email}, "password": {"secret123"}, "repeatPassword": {"secret123"},
+			"firstName": {"Juan"}, "lastName": {"Dela Cruz"}, "mobileNumber": {mobile}, "terms": {"1"}})
+		return r, c.get(r.Header().Get("Location")).body
+	}
+	free, freePage := signUp(ts.client(t, "10.0.7.2"), "free@example.ph", "09171118888")
+	taken, takenPage := signUp(ts.client(t, "10.0.7.3"), "taken@example.ph", "0917 111 7777")
+	require.Equal(t, http.StatusSeeOther, taken.Code, taken.body)
+	require.Equal(t, free.Header().Get("Location"), taken.Header().Get("Location"))
+	require.NotContains(t, taken.body+takenPage, palaro.MsgMobileTaken)
+	normalize := func(s string) string {
+		s = regexp.MustCompile(`content="[^"]*"|value="[^"]*"|nonce="[^"]*"`).ReplaceAllString(s, "")
+		return strings.NewReplacer("+639171117777", "N", "+639171118888", "N", "taken@example.ph", "E", "free@example.ph", "E").Replace(s)
+	}
+	require.Equal(t, normalize(freePage), normalize(takenPage), "the same page, the number and address aside")
+	require.Contains(t, takenPage, "Code sent to +639171117777")
+	require.Len(t, ts.smsTo(t, "+639171117777"), sent, "no SMS goes to the number's owner")
+	require.Len(t, ts.smsTo(t, "+639171118888"), 1, "a free number gets its code")
 }

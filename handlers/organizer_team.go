@@ -108,16 +108,34 @@ func (s *Server) invitationRoutes() {
 	s.echo.POST("/invitations/:token", s.acceptInvitation)
 }
 
+// memberRoleLabels say what each role invited to a team does.
+var memberRoleLabels = map[string]string{
+	palaro.MemberManager: "manager (events, orders and the team's work)",
+	palaro.MemberGate:    "gate staff (checking tickets in)",
+	palaro.MemberBooth:   "booth staff (activities and prizes)",
+}
+
+// invitationPage shows a team invitation's link: the organization and the role. A visitor who is
+// not signed in is offered sign-in and sign-up, both of which come back here (next).
 func (s *Server) invitationPage(c *echo.Context) error {
 	p := s.orgPage(c, "Join a team")
 	c.Response().Header().Set("Cache-Control", "no-store")
 	c.Response().Header().Set("Referrer-Policy", "no-referrer") // the token is in the path
-	if currentUser(c) == nil {
-		return c.Redirect(http.StatusSeeOther, "/sign-in?next="+url.QueryEscape(c.Request().URL.Path))
+	inv, err := s.services.Organizers.FindInvitation(c.Request().Context(), c.Param("token"))
+	if err != nil {
+		return err
 	}
-	v := views.OrgJoinView{Frame: views.OrgFrame{Heading: "Join a team"},
-		Text:   "Join the organization that invited you, with the role it chose. You can then open its events in the organizer console.",
-		Action: "/invitations/" + c.Param("token")}
+	role := cmpStr(memberRoleLabels[inv.Role], inv.Role)
+	v := views.OrgJoinView{Frame: views.OrgFrame{Heading: "Join " + inv.OrganizationName},
+		Text: inv.OrganizationName + " invites " + inv.Email + " to join its team as " + role + ". You can then open its events in the organizer console."}
+	if currentUser(c) == nil {
+		next := url.QueryEscape(c.Request().URL.Path)
+		v.Text += " Sign in with " + inv.Email + " to accept, or create an account with that address."
+		v.Links = []views.Link{{Label: "Sign in", Href: "/sign-in?next=" + next}, {Label: "Create an account", Href: "/sign-up?next=" + next}}
+		p.NoIndex = true
+		return render(c, http.StatusOK, views.OrgJoin(p, v))
+	}
+	v.Action = "/invitations/" + c.Param("token")
 	return render(c, http.StatusOK, views.OrgJoin(p, v))
 }
 

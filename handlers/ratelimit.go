@@ -42,6 +42,9 @@ var (
 	// limitPicture bounds picture uploads per IP address, limitPictureAccount per account.
 	limitPicture        = limitRule{Burst: 30, Every: 20 * time.Second}
 	limitPictureAccount = limitRule{Burst: 10, Every: time.Minute}
+	// limitScanActivity bounds the participants' own scans of one activity (POST /scan, GET
+	// /v1/scan) from everyone together: a crowd at a booth gets through, a script is slowed.
+	limitScanActivity = limitRule{Burst: 60, Every: time.Second}
 )
 
 // Purchase limits. Carriers put many subscribers behind one carrier-grade NAT address and venue
@@ -73,6 +76,9 @@ var routeLimits = map[string]limitRule{
 	"POST /profile/picture":         limitPicture,
 	"POST /profile":                 limitProfile,
 	"POST /profile/mobile":          limitProfile,
+	"POST /profile/mobile/code":     limitProfile,
+	"POST /activities/confirm":      limitProfile,
+	"POST /activities/confirm/code": limitProfile,
 }
 
 // MsgTooManyRequests answers a throttled request.

@@ -41,6 +41,8 @@ type Config struct {
 	TicketSigningKey ed25519.PrivateKey
 	// SessionKey signs and encrypts the session cookie (at least 32 random bytes).
 	SessionKey []byte
+	// BoothKey signs the rotating codes of booth screens (palaro.BoothCode).
+	BoothKey []byte
 	// TrustProxy takes the client's IP address from X-Forwarded-For (set only behind a proxy that sets it).
 	TrustProxy bool
 	// PageCacheTTL is how long a public page rendered for anonymous visitors is served from

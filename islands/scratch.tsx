@@ -13,6 +13,7 @@ import { csrfToken } from './components/api';
 interface ScratchCell {
   winning: boolean;
   src: string;
+  code?: string;
 }
 
 /** ScratchPrize mirrors palaro.ScratchPrize. */
@@ -34,6 +35,7 @@ interface ScratchProps {
   wonTitle: string;
   lostTitle: string;
   redirecting: string;
+  noClaim: string;
   strokePct: number;
   liftPct: number;
   brushPx: number;
@@ -174,8 +176,13 @@ function ScratchCard(props: ScratchProps) {
   };
 
   const won = card.prizeWon;
-  const title = !ended ? props.title : won?.claimable ? props.wonTitle : props.lostTitle;
-  const nameOf = (src: string) => card.prizes.find((p) => p.imageUrl === src)?.name ?? 'No prize';
+  // Only a claimable prize is a win: YOU WON and a highlighted line; any other match says
+  // THANKS FOR PLAYING! and that there is nothing to claim, as the activity log does.
+  const claimable = !!won?.claimable;
+  const title = !ended ? props.title : claimable ? props.wonTitle : props.lostTitle;
+  const prizeOf = (cell: ScratchCell) =>
+    card.prizes.find((p) => (cell.code ? p.code === cell.code : cell.src !== '' && p.imageUrl === cell.src));
+  const nameOf = (cell: ScratchCell) => prizeOf(cell)?.name ?? 'No prize';
 
   return (
     <div className="scratch-overlay">
@@ -204,14 +211,22 @@ function ScratchCard(props: ScratchProps) {
           {title}
         </h2>
         {ended && won && <p className="scratch-prize-name">{won.name}</p>}
+        {ended && won && !claimable && <p className="scratch-no-claim">{props.noClaim}</p>}
         <div className="scratch-grid" role="group" aria-label="Scratch card">
           {card.cells.map((cell, i) => (
             <div
               key={i}
-              className={`scratch-cell${revealed[i] ? ' revealed' : ''}${ended && cell.winning ? ' win-cell' : ''}`}
+              className={`scratch-cell${revealed[i] ? ' revealed' : ''}${ended && cell.winning && claimable ? ' win-cell' : ''}`}
               data-cell={i}
             >
-              <img src={cell.src} alt={revealed[i] ? nameOf(cell.src) : 'Covered cell'} width={120} height={120} draggable={false} />
+              {cell.src ? (
+                <img src={cell.src} alt={revealed[i] ? nameOf(cell) : 'Covered cell'} width={120} height={120} draggable={false} />
+              ) : (
+                // A prize without a picture: its name on a tile, never a broken image.
+                <span className="scratch-tile" role="img" aria-label={revealed[i] ? nameOf(cell) : 'Covered cell'}>
+                  {revealed[i] ? nameOf(cell) : ''}
+                </span>
+              )}
               <canvas
                 ref={(el) => {
                   canvases.current[i] = el;

@@ -69,21 +69,38 @@ func (db *DB) AppSecret(ctx context.Context, name string, size int) ([]byte, err
 
 const userColumns = `id, email, password_hash, first_name, last_name, mobile_number, role, status, existing_user,
 	session_version, title, birth_date, age, bio, country, city, company_name, designation, interests,
-	COALESCE(username, ''), organization, source, picture_version, created_at, activated_at`
+	COALESCE(username, ''), organization, source, picture_version, created_at, activated_at, mobile_confirmed_at`
+
+// noMobilePrefix starts the stand-in that users.mobile_number (NOT NULL UNIQUE) holds while a new
+// account's number waits for its SMS code: never a number (numbers are E.164, "+…"), read as "".
+const noMobilePrefix = "~"
+
+// noMobile returns a unique stand-in for an account without a confirmed number yet.
+func noMobile() string { return noMobilePrefix + newPublicID() }
+
+// accountMobile returns a stored users.mobile_number as the account's number ("" for the stand-in).
+func accountMobile(stored string) string {
+	if strings.HasPrefix(stored, noMobilePrefix) {
+		return ""
+	}
+	return stored
+}
 
 // scanUser reads a users row selected with userColumns, returning the password hash beside it.
 func scanUser(row rowScanner) (*palaro.User, string, error) {
 	var u palaro.User
 	var hash, created string
-	var activated sql.NullString
+	var activated, mobileConfirmed sql.NullString
 	p := &u.Profile
 	err := row.Scan(&u.ID, &u.Email, &hash, &u.FirstName, &u.LastName, &u.MobileNumber, &u.Role, &u.Status,
 		&u.ExistingUser, &u.SessionVersion, &p.Title, &p.BirthDate, &p.Age, &p.Bio, &p.Country, &p.City,
 		&p.CompanyName, &p.Designation, &p.Interests, &p.Username, &p.Organization, &p.Source, &u.PictureVersion,
-		&created, &activated)
+		&created, &activated, &mobileConfirmed)
 	if err != nil {
 		return nil, "", err
 	}
+	u.MobileNumber = accountMobile(u.MobileNumber)
+	u.MobileConfirmed = mobileConfirmed.Valid && u.MobileNumber != ""
 	if u.CreatedAt, err = time.Parse(timeFormat, created); err != nil {
 		return nil, "", err
 	}
@@ -123,7 +140,9 @@ func conflictOf(err error) error {
 	return fieldErr(palaro.ECONFLICT, field, msg)
 }
 
-// SignUp creates a pending account and queues the welcome e-mail with its activation link.
+// SignUp creates a pending account and queues the welcome e-mail with its activation link. The
+// mobile number waits for its SMS code like a changed one (requestMobileChange): the answer is the
+// same whether or not another account uses it, so sign-up tells nobody which numbers are taken.
 func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro.User, error) {
 	req = req.Normalize()
 	if err := req.Validate(); err != nil {
@@ -137,9 +156,12 @@ func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro
 		now := formatTime(s.db.Now())
 		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
 		existing_user, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			req.Email, hash, req.FirstName, req.LastName, req.MobileNumber, req.ExistingUser, now, now)
+			req.Email, hash, req.FirstName, req.LastName, noMobile(), req.ExistingUser, now, now)
 		if err != nil {
 			return nil, conflictOf(err)
+		}
+		if err := s.requestMobileChange(ctx, tx, id, req.MobileNumber); err != nil {
+			return nil, err
 		}
 		u, err := s.welcome(ctx, tx, id)
 		if err != nil {
@@ -319,43 +341,121 @@ func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd pa
 	})
 }
 
-// requestMobileChange records a pending change of an account's mobile number and sends its code
-// by SMS. When another account uses the number, the change is recorded as blocked and nothing is
-// sent: the caller answers the same, and ConfirmMobileChange refuses every code with the same
-// message as a wrong one, so the number's owner is not revealed.
+// requestMobileChange records a pending change of an account's mobile number (or the
+// confirmation of its own) and sends its code by SMS. When another account confirmed the number,
+// the change is recorded as blocked and nothing is sent: the caller answers the same, and
+// ConfirmMobileChange refuses every code with the same message as a wrong one, so the number's
+// owner is not revealed. A number another account only typed (never confirmed) gets its code:
+// whoever proves it gets it (ConfirmMobileChange).
 func (s *AccountService) requestMobileChange(ctx context.Context, tx *sql.Tx, userID int64, number string) error {
-	now := s.db.Now()
-	if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE user_id = ? AND used_at IS NULL`,
-		formatTime(now), userID); err != nil {
-		return err
-	}
 	var taken int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE mobile_number = ? AND id <> ?`, number, userID).
-		Scan(&taken); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE mobile_number = ? AND id <> ?
+		AND mobile_confirmed_at IS NOT NULL`, number, userID).Scan(&taken); err != nil {
 		return err
 	}
-	code := randomDigits(6)
-	if _, err := tx.ExecContext(ctx, `INSERT INTO mobile_changes (user_id, mobile_number, code_hash, blocked, expires_at,
-		created_at) VALUES (?, ?, ?, ?, ?, ?)`, userID, number, s.codeHash(userID, "mobile:"+number+":"+code), taken > 0,
-		formatTime(now.Add(palaro.MobileCodeTTL)), formatTime(now)); err != nil {
+	code, err := s.issueCode(ctx, tx, codeOwner{"user_id", userID}, number, taken > 0)
+	if err != nil || taken > 0 {
 		return err
-	}
-	if taken > 0 {
-		return nil
 	}
 	return s.queue(ctx, tx, s.composer.MobileCode(number, code))
 }
 
-// PendingMobileChange returns the new number awaiting its code, or "".
-func (s *AccountService) PendingMobileChange(ctx context.Context, userID int64) (string, error) {
+// codeOwner is whose SMS codes a mobile_changes row holds: an account's (column user_id) or a
+// participant's (participant_id).
+type codeOwner struct {
+	column string
+	id     int64
+}
+
+// hash is the stored form of a code sent to number for the owner: an HMAC bound to both.
+func (s *AccountService) ownerCodeHash(o codeOwner, number, code string) []byte {
+	if o.column == "user_id" {
+		return s.codeHash(o.id, "mobile:"+number+":"+code)
+	}
+	mac := hmac.New(sha256.New, s.codeKey)
+	fmt.Fprintf(mac, "participant:%d:mobile:%s:%s", o.id, number, code)
+	return mac.Sum(nil)
+}
+
+// issueCode replaces the owner's live code with a new 6-digit code for number and returns it;
+// a blocked code can never be confirmed (its number belongs to someone else).
+func (s *AccountService) issueCode(ctx context.Context, tx *sql.Tx, o codeOwner, number string, blocked bool) (string, error) {
+	now := s.db.Now()
+	if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE `+o.column+` = ? AND used_at IS NULL`,
+		formatTime(now), o.id); err != nil {
+		return "", err
+	}
+	code := randomDigits(6)
+	_, err := tx.ExecContext(ctx, `INSERT INTO mobile_changes (`+o.column+`, mobile_number, code_hash, blocked, expires_at,
+		created_at) VALUES (?, ?, ?, ?, ?, ?)`, o.id, number, s.ownerCodeHash(o, number, code), blocked,
+		formatTime(now.Add(palaro.MobileCodeTTL)), formatTime(now))
+	return code, err
+}
+
+// checkCode uses the owner's live code when code is it and returns its number; a wrong code (or
+// a blocked one) costs one of its tries and returns "". sql.ErrNoRows: no live code.
+func (s *AccountService) checkCode(ctx context.Context, tx *sql.Tx, o codeOwner, code string) (string, error) {
+	now := formatTime(s.db.Now())
+	var id int64
 	var number string
-	err := s.db.read.QueryRowContext(ctx, `SELECT mobile_number FROM mobile_changes WHERE user_id = ? AND used_at IS NULL
-		AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, userID, formatTime(s.db.Now()), palaro.ResetCodeMaxTries).
+	var stored []byte
+	var blocked bool
+	err := tx.QueryRowContext(ctx, `SELECT id, mobile_number, code_hash, blocked FROM mobile_changes WHERE `+o.column+` = ?
+		AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, o.id, now, palaro.ResetCodeMaxTries).
+		Scan(&id, &number, &stored, &blocked)
+	if err != nil {
+		return "", err
+	}
+	if blocked || !hmac.Equal(stored, s.ownerCodeHash(o, number, code)) {
+		_, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET attempts = attempts + 1 WHERE id = ?`, id)
+		return "", err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE id = ?`, now, id)
+	return number, err
+}
+
+// pendingChange returns the number of the account's live code, or "".
+func pendingChange(ctx context.Context, tx *sql.Tx, userID int64, now time.Time) (string, error) {
+	var number string
+	err := tx.QueryRowContext(ctx, `SELECT mobile_number FROM mobile_changes WHERE user_id = ? AND used_at IS NULL
+		AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, userID, formatTime(now), palaro.ResetCodeMaxTries).
 		Scan(&number)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	return number, err
+}
+
+// RequestMobileCode sends a new code for the number awaiting one, else for the account's own
+// unconfirmed number.
+func (s *AccountService) RequestMobileCode(ctx context.Context, userID int64) (string, error) {
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
+		u, _, err := findUser(ctx, tx, `id = ?`, userID)
+		if err != nil {
+			return "", err
+		}
+		number, err := pendingChange(ctx, tx, userID, s.db.Now())
+		if err != nil {
+			return "", err
+		}
+		if number == "" && !u.MobileConfirmed {
+			number = u.MobileNumber
+		}
+		if number == "" {
+			return "", palaro.Errorf(palaro.EINVALID, palaro.MsgNothingToConfirm)
+		}
+		return number, s.requestMobileChange(ctx, tx, userID, number)
+	})
+}
+
+// PendingMobileChange returns the new number awaiting its code, or "".
+func (s *AccountService) PendingMobileChange(ctx context.Context, userID int64) (string, error) {
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	return pendingChange(ctx, tx, userID, s.db.Now())
 }
 
 // ConfirmMobileChange saves the pending new number when code is the one sent to it.
@@ -369,30 +469,24 @@ func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, 
 	wrong := false
 	u, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		wrong = false
-		now := formatTime(s.db.Now())
-		var id int64
-		var number string
-		var stored []byte
-		var blocked bool
-		err := tx.QueryRowContext(ctx, `SELECT id, mobile_number, code_hash, blocked FROM mobile_changes WHERE user_id = ?
-		AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`, userID, now, palaro.ResetCodeMaxTries).
-			Scan(&id, &number, &stored, &blocked)
+		number, err := s.checkCode(ctx, tx, codeOwner{"user_id", userID}, code)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, invalid
 		} else if err != nil {
 			return nil, err
 		}
-		if blocked || !hmac.Equal(stored, s.codeHash(userID, "mobile:"+number+":"+code)) {
-			if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET attempts = attempts + 1 WHERE id = ?`, id); err != nil {
-				return nil, err
-			}
+		if number == "" {
 			wrong = true
 			return nil, nil
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE mobile_changes SET used_at = ? WHERE id = ?`, now, id); err != nil {
+		now := formatTime(s.db.Now())
+		// An account that only typed this number (never proved it) gives it up to the one proving it.
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, updated_at = ? WHERE mobile_number = ? AND id <> ?
+		AND mobile_confirmed_at IS NULL`, noMobile(), now, number, userID); err != nil {
 			return nil, err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, updated_at = ? WHERE id = ?`, number, now, userID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ?, mobile_confirmed_at = ?, updated_at = ? WHERE id = ?`,
+			number, now, now, userID); err != nil {
 			if isUniqueViolation(err) { // taken since the code was sent
 				return nil, invalid
 			}
@@ -574,8 +668,9 @@ func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, 
 		if _, err := tx.ExecContext(ctx, `UPDATE reset_codes SET used_at = ? WHERE id = ?`, now, id); err != nil {
 			return err
 		}
+		// The code came by SMS to the account's number: that proves the number too.
 		if _, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
-		updated_at = ? WHERE id = ?`, hash, now, u.ID); err != nil {
+		mobile_confirmed_at = COALESCE(mobile_confirmed_at, ?), updated_at = ? WHERE id = ?`, hash, now, now, u.ID); err != nil {
 			return err
 		}
 		return nil
@@ -647,30 +742,93 @@ func (s *AccountService) codeHash(userID int64, code string) []byte {
 	return mac.Sum(nil)
 }
 
-// RegisterParticipant stores a participant, or finds the one already registered with the mobile
-// number: one participant (and one QR code) per number.
+// RegisterParticipant stores a new, unconfirmed participant. It never returns an earlier
+// registration of the number: that would hand a participant's QR code, points and prizes to
+// whoever types its number. The number's owner proves it with an SMS code (ConfirmParticipant).
 func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.ParticipantSignUp) (*palaro.Participant, error) {
 	req = req.Normalize()
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
-		// The unique index on mobile_number makes a concurrent second registration find the first.
+		publicID := newPublicID()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
-		VALUES (?, ?, ?, ?, ?) ON CONFLICT (mobile_number) DO NOTHING`, newPublicID(), req.FirstName, req.LastName,
-			req.MobileNumber, formatTime(s.db.Now())); err != nil {
+		VALUES (?, ?, ?, ?, ?)`, publicID, req.FirstName, req.LastName, req.MobileNumber, formatTime(s.db.Now())); err != nil {
 			return nil, err
 		}
-		p, err := findParticipant(ctx, tx, `mobile_number = ?`, req.MobileNumber)
+		return findParticipant(ctx, tx, `public_id = ?`, publicID)
+	})
+}
+
+// RequestParticipantCode sends a code by SMS to an unconfirmed participant's number.
+func (s *AccountService) RequestParticipantCode(ctx context.Context, publicID string) error {
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		p, err := findParticipant(ctx, tx, `public_id = ?`, publicID)
+		if err != nil {
+			return err
+		}
+		if p.Confirmed {
+			return palaro.Errorf(palaro.EINVALID, palaro.MsgAlreadyConfirmed)
+		}
+		code, err := s.issueCode(ctx, tx, codeOwner{"participant_id", p.ID}, p.MobileNumber, false)
+		if err != nil {
+			return err
+		}
+		return s.queue(ctx, tx, s.composer.MobileCode(p.MobileNumber, code))
+	})
+}
+
+// ConfirmParticipant confirms a participant's number with its code and returns the number's
+// confirmed participant: the one confirmed before, else this one.
+func (s *AccountService) ConfirmParticipant(ctx context.Context, publicID, code string) (*palaro.Participant, error) {
+	invalid := fieldErr(palaro.EINVALID, palaro.FieldCode, palaro.MsgConfirmCodeInvalid)
+	code = strings.TrimSpace(code)
+	if len(code) != 6 {
+		return nil, invalid
+	}
+	wrong := false
+	p, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
+		wrong = false
+		p, err := findParticipant(ctx, tx, `public_id = ?`, publicID)
 		if err != nil {
 			return nil, err
 		}
-		if !strings.EqualFold(p.FirstName, req.FirstName) || !strings.EqualFold(p.LastName, req.LastName) {
-			// Someone else's number: their QR code is not shown to whoever types it.
-			return nil, fieldErr(palaro.ECONFLICT, palaro.FieldMobileNumber, palaro.MsgParticipantTaken)
+		if p.Confirmed {
+			return p, nil
 		}
-		return p, nil
+		number, err := s.checkCode(ctx, tx, codeOwner{"participant_id", p.ID}, code)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, invalid
+		} else if err != nil {
+			return nil, err
+		}
+		if number == "" {
+			wrong = true
+			return nil, nil
+		}
+		return confirmParticipant(ctx, tx, p, s.db.Now())
 	})
+	if err == nil && wrong {
+		return nil, invalid
+	}
+	return p, err
+}
+
+// confirmParticipant marks p's number confirmed, unless the number has a confirmed participant
+// already: that one is returned (its owner just proved the number), p stays as it was.
+func confirmParticipant(ctx context.Context, tx *sql.Tx, p *palaro.Participant, now time.Time) (*palaro.Participant, error) {
+	owner, err := findParticipant(ctx, tx, `mobile_number = ? AND confirmed_at IS NOT NULL`, p.MobileNumber)
+	if err == nil {
+		return owner, nil
+	} else if palaro.ErrorCode(err) != palaro.ENOTFOUND {
+		return nil, err
+	}
+	// The partial unique index keeps one confirmed participant per number under any concurrency.
+	if _, err := tx.ExecContext(ctx, `UPDATE participants SET confirmed_at = ? WHERE id = ? AND confirmed_at IS NULL`,
+		formatTime(now), p.ID); err != nil {
+		return nil, err
+	}
+	return findParticipant(ctx, tx, `id = ?`, p.ID)
 }
 
 // FindParticipant returns a participant by public id.
@@ -683,16 +841,18 @@ func (s *AccountService) FindParticipant(ctx context.Context, publicID string) (
 	return findParticipant(ctx, tx, `public_id = ?`, publicID)
 }
 
-func findParticipant(ctx context.Context, tx *sql.Tx, where string, arg any) (*palaro.Participant, error) {
+func findParticipant(ctx context.Context, tx *sql.Tx, where string, args ...any) (*palaro.Participant, error) {
 	var p palaro.Participant
 	var created string
-	err := tx.QueryRowContext(ctx, `SELECT id, public_id, first_name, last_name, mobile_number, created_at FROM participants
-		WHERE `+where, arg).Scan(&p.ID, &p.PublicID, &p.FirstName, &p.LastName, &p.MobileNumber, &created)
+	var confirmed sql.NullString
+	err := tx.QueryRowContext(ctx, `SELECT id, public_id, first_name, last_name, mobile_number, created_at, confirmed_at
+		FROM participants WHERE `+where, args...).Scan(&p.ID, &p.PublicID, &p.FirstName, &p.LastName, &p.MobileNumber, &created, &confirmed)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Participant not found.")
 	} else if err != nil {
 		return nil, err
 	}
+	p.Confirmed = confirmed.Valid
 	p.CreatedAt, err = time.Parse(timeFormat, created)
 	return &p, err
 }
@@ -715,9 +875,21 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 		now := formatTime(s.db.Now())
 		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
 		username, organization, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'organizer', ?, ?, ?, ?, ?)`,
-			req.Email, hash, first, strings.TrimSpace(last), req.MobileNumber, req.Username, req.Organization, req.Source, now, now)
+			req.Email, hash, first, strings.TrimSpace(last), noMobile(), req.Username, req.Organization, req.Source, now, now)
 		if err != nil {
 			return nil, conflictOf(err)
+		}
+		// The number waits for its code, as at sign-up: a taken one is not revealed. An organizer
+		// registered without a password sets one by an SMS code to the number (/reset-password),
+		// so a free number is kept as the account's, unconfirmed, until a code proves it.
+		if req.Password == "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE users SET mobile_number = ? WHERE id = ? AND NOT EXISTS
+			(SELECT 1 FROM users WHERE mobile_number = ?)`, req.MobileNumber, id, req.MobileNumber); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.requestMobileChange(ctx, tx, id, req.MobileNumber); err != nil {
+			return nil, err
 		}
 		if err := createOrganization(ctx, tx, id, req.Organization, req.Email, s.db.Now()); err != nil {
 			return nil, err

@@ -27,15 +27,50 @@ func newAccountsFixture(t *testing.T) (*AccountService, *DB, *time.Time) {
 	return NewAccountService(db, []byte("0123456789abcdef0123456789abcdef"), notify.NewComposer("https://palaro.test", "")), db, &now
 }
 
+// signUpUser signs up an account and confirms its mobile number with the code sent to it.
 func signUpUser(t *testing.T, s *AccountService, email, mobile string) *palaro.User {
 	t.Helper()
 	u, err := s.SignUp(context.Background(), palaro.SignUp{Email: email, Password: "secret123", RepeatPassword: "secret123",
 		FirstName: "Rica", LastName: "Reyes", MobileNumber: mobile, AcceptTerms: true})
 	require.NoError(t, err)
+	number, _ := palaro.NormalizeMobileNumber(mobile)
+	u, err = s.ConfirmMobileChange(context.Background(), u.ID, mobileCode(t, s.db, number))
+	require.NoError(t, err)
 	return u
 }
 
+// mobileCode reads the newest code SMS confirming a mobile number sent to number.
+func mobileCode(t *testing.T, db *DB, number string) string {
+	t.Helper()
+	msgs, err := NewOutboxService(db).ListOutbox(context.Background(), palaro.OutboxFilter{To: number})
+	require.NoError(t, err)
+	for _, m := range msgs {
+		if m.Channel == palaro.ChannelSMS && m.Kind == palaro.MessageMobileCode {
+			return sixDigits.FindString(m.Text)
+		}
+	}
+	t.Fatal("no mobile code SMS")
+	return ""
+}
+
+// countCodes counts the code SMS confirming a number sent to number.
+func countCodes(t *testing.T, db *DB, number string) int {
+	t.Helper()
+	msgs, err := NewOutboxService(db).ListOutbox(context.Background(), palaro.OutboxFilter{To: number})
+	require.NoError(t, err)
+	n := 0
+	for _, m := range msgs {
+		if m.Kind == palaro.MessageMobileCode {
+			n++
+		}
+	}
+	return n
+}
+
 var codeRE = regexp.MustCompile(`code is ([0-9]{6})\.`)
+
+// sixDigits finds the code in an SMS.
+var sixDigits = regexp.MustCompile(`[0-9]{6}`)
 
 // lastCode reads the newest reset code SMS sent to number from the outbox.
 func lastCode(t *testing.T, db *DB, number string) string {
@@ -201,39 +236,99 @@ func TestAccounts_Tokens(t *testing.T) {
 	})
 }
 
-func TestRegisterParticipant_OnePerNumber(t *testing.T) {
+// TestRegisterParticipant_NeverRevealsAnother: registering a number, with any name, never returns
+// another registration of it; only the SMS code sent to the number confirms one, and the number's
+// owner who confirms again (another device) gets the participant confirmed before.
+func TestRegisterParticipant_NeverRevealsAnother(t *testing.T) {
 	ctx := context.Background()
 	s, db, _ := newAccountsFixture(t)
+	number := "+639171234567"
 	first, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "Pia", LastName: "Lim", MobileNumber: "0917 123 4567"})
 	require.NoError(t, err)
+	require.False(t, first.Confirmed)
 	var wg sync.WaitGroup
 	ids := make([]string, 20)
 	for i := range ids {
 		wg.Go(func() {
-			// The same number as typed in other ways, and the name in other cases.
-			number := []string{"+63 917 123 4567", "639171234567", "0917-123-4567", "9171234567"}[i%4]
-			p, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "PIA", LastName: " lim", MobileNumber: number})
+			n := []string{"+63 917 123 4567", "639171234567", "0917-123-4567", "9171234567"}[i%4]
+			p, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "PIA", LastName: " lim", MobileNumber: n})
 			if err == nil {
 				ids[i] = p.PublicID
 			}
 		})
 	}
 	wg.Wait()
+	seen := map[string]bool{first.PublicID: true}
 	for _, id := range ids {
-		require.Equal(t, first.PublicID, id, "every registration finds the first")
+		require.NotEmpty(t, id)
+		require.False(t, seen[id], "every registration is its own: none finds another")
+		seen[id] = true
 	}
-	var n int
-	require.NoError(t, db.read.QueryRow(`SELECT COUNT(*) FROM participants`).Scan(&n))
-	require.Equal(t, 1, n)
-
-	t.Run("ErrOtherName", func(t *testing.T) {
-		_, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "Mallory", LastName: "X", MobileNumber: "09171234567"})
-		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "another person's QR code is not handed out")
+	t.Run("ErrWrongCode", func(t *testing.T) {
+		require.NoError(t, s.RequestParticipantCode(ctx, ids[0]))
+		code := mobileCode(t, db, number) // sent to the number, which a stranger does not hold
+		_, err := s.ConfirmParticipant(ctx, ids[0], otherCode(code))
+		require.Equal(t, palaro.MsgConfirmCodeInvalid, palaro.ErrorMessage(err))
+		_, err = s.ConfirmParticipant(ctx, first.PublicID, code)
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), "a code is bound to the registration it was asked for")
 	})
-	t.Run("OtherNumber", func(t *testing.T) {
-		p, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "Pia", LastName: "Lim", MobileNumber: "09181234567"})
+	t.Run("OK", func(t *testing.T) {
+		require.NoError(t, s.RequestParticipantCode(ctx, first.PublicID))
+		p, err := s.ConfirmParticipant(ctx, first.PublicID, mobileCode(t, db, number))
 		require.NoError(t, err)
-		require.NotEqual(t, first.PublicID, p.PublicID)
+		require.Equal(t, first.PublicID, p.PublicID)
+		require.True(t, p.Confirmed)
+		require.Equal(t, palaro.MsgAlreadyConfirmed, palaro.ErrorMessage(s.RequestParticipantCode(ctx, first.PublicID)))
+	})
+	t.Run("OwnerOnAnotherDevice", func(t *testing.T) {
+		again, err := s.RegisterParticipant(ctx, palaro.ParticipantSignUp{FirstName: "Pia", LastName: "Lim", MobileNumber: number})
+		require.NoError(t, err)
+		require.NotEqual(t, first.PublicID, again.PublicID)
+		require.NoError(t, s.RequestParticipantCode(ctx, again.PublicID))
+		p, err := s.ConfirmParticipant(ctx, again.PublicID, mobileCode(t, db, number))
+		require.NoError(t, err)
+		require.Equal(t, first.PublicID, p.PublicID, "who proves the number gets its confirmed participant")
+	})
+	t.Run("OneConfirmedPerNumber", func(t *testing.T) {
+		_, err := db.write.Exec(`UPDATE participants SET confirmed_at = '2026-11-02T08:00:00Z' WHERE public_id = ?`, ids[1])
+		require.True(t, isUniqueViolation(err), "%v", err)
+	})
+}
+
+// TestSignUp_MobileNumberNotRevealed: signing up with a number another account uses answers as for
+// a free number; no code goes to the number, and no code ever gives the number to the new account.
+func TestSignUp_MobileNumberNotRevealed(t *testing.T) {
+	ctx := context.Background()
+	s, db, _ := newAccountsFixture(t)
+	owner := signUpUser(t, s, "owner@example.ph", "09175550000")
+	require.True(t, owner.MobileConfirmed)
+	require.Equal(t, "+639175550000", owner.MobileNumber)
+	sent := countCodes(t, db, "+639175550000")
+	u, err := s.SignUp(ctx, palaro.SignUp{Email: "mallory@example.ph", Password: "secret123", RepeatPassword: "secret123",
+		FirstName: "Mal", LastName: "Lory", MobileNumber: "0917 555 0000", AcceptTerms: true})
+	require.NoError(t, err, "the same answer as for a free number")
+	require.Equal(t, "", u.MobileNumber)
+	require.False(t, u.MobileConfirmed)
+	pending, err := s.PendingMobileChange(ctx, u.ID)
+	require.NoError(t, err)
+	require.Equal(t, "+639175550000", pending, "the form shows the number typed, as for a free one")
+	require.Equal(t, sent, countCodes(t, db, "+639175550000"), "nothing is sent to the owner's number")
+	for _, code := range []string{"000000", "123456", mobileCode(t, db, "+639175550000")} {
+		_, err := s.ConfirmMobileChange(ctx, u.ID, code)
+		require.Equal(t, palaro.MsgMobileCodeInvalid, palaro.ErrorMessage(err))
+	}
+	_, err = s.SignUpOrganizer(ctx, palaro.OrganizerSignUp{Email: "org@example.ph", Username: "orgy", Name: "Org Y",
+		Organization: "Org", MobileNumber: "09175550000"})
+	require.NoError(t, err, "organizer sign-up does not tell either")
+	t.Run("FreeNumberConfirmed", func(t *testing.T) {
+		free, err := s.SignUp(ctx, palaro.SignUp{Email: "free@example.ph", Password: "secret123", RepeatPassword: "secret123",
+			FirstName: "Fe", LastName: "Ree", MobileNumber: "09175551111", AcceptTerms: true})
+		require.NoError(t, err)
+		require.Equal(t, "", free.MobileNumber, "not the account's until its code")
+		got, err := s.ConfirmMobileChange(ctx, free.ID, mobileCode(t, db, "+639175551111"))
+		require.NoError(t, err)
+		require.Equal(t, "+639175551111", got.MobileNumber)
+		require.True(t, got.MobileConfirmed)
 	})
 }
 
@@ -286,4 +381,37 @@ func TestChangePassword(t *testing.T) {
 		require.ErrorAs(t, err, &e)
 		require.Equal(t, palaro.MsgCurrentPasswordUnset, e.Fields[palaro.FieldCurrentPassword])
 	})
+}
+
+// TestMobileNumber_ProvenBeatsTyped: an organizer registered by the JSON call without a password
+// keeps a free number (unconfirmed) to set a password by SMS code; someone who proves a number
+// that another account only typed gets it, and that account gives it up.
+func TestMobileNumber_ProvenBeatsTyped(t *testing.T) {
+	ctx := context.Background()
+	s, db, _ := newAccountsFixture(t)
+	o, err := s.SignUpOrganizer(ctx, palaro.OrganizerSignUp{Email: "org@example.ph", Username: "orgz", Name: "Org Z",
+		Organization: "Org", MobileNumber: "09175552222"})
+	require.NoError(t, err)
+	require.Equal(t, "+639175552222", o.MobileNumber)
+	require.False(t, o.MobileConfirmed)
+	require.NoError(t, s.RequestPasswordReset(ctx, "+639175552222"))
+	require.NoError(t, s.ResetPassword(ctx, "+639175552222", lastCode(t, db, "+639175552222"), "newpass99", "newpass99"),
+		"the organizer sets a password with the code, which proves the number")
+	o, err = s.FindUserByID(ctx, o.ID)
+	require.NoError(t, err)
+	require.True(t, o.MobileConfirmed)
+
+	typed, err := s.SignUpOrganizer(ctx, palaro.OrganizerSignUp{Email: "typed@example.ph", Username: "typed", Name: "Ty Ped",
+		Organization: "Org", MobileNumber: "09175553333"})
+	require.NoError(t, err)
+	require.Equal(t, "+639175553333", typed.MobileNumber)
+	owner, err := s.SignUp(ctx, palaro.SignUp{Email: "owner@example.ph", Password: "secret123", RepeatPassword: "secret123",
+		FirstName: "Own", LastName: "Er", MobileNumber: "09175553333", AcceptTerms: true})
+	require.NoError(t, err)
+	owner, err = s.ConfirmMobileChange(ctx, owner.ID, mobileCode(t, db, "+639175553333"))
+	require.NoError(t, err, "a number only typed by another account is not theirs")
+	require.Equal(t, "+639175553333", owner.MobileNumber)
+	typed, err = s.FindUserByID(ctx, typed.ID)
+	require.NoError(t, err)
+	require.Equal(t, "", typed.MobileNumber)
 }

@@ -140,7 +140,9 @@ func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*pa
 		}
 		var pid int64
 		var mobile string
-		err = tx.QueryRowContext(ctx, `SELECT id, mobile_number FROM participants WHERE public_id = ?`, req.ParticipantID).Scan(&pid, &mobile)
+		var confirmed sql.NullString
+		err = tx.QueryRowContext(ctx, `SELECT id, mobile_number, confirmed_at FROM participants WHERE public_id = ?`, req.ParticipantID).
+			Scan(&pid, &mobile, &confirmed)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, palaro.Errorf(palaro.ENOTFOUND, palaro.MsgParticipantGone)
 		} else if err != nil {
@@ -157,8 +159,17 @@ func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*pa
 		if err := a.CheckWindow(now); err != nil {
 			return nil, err
 		}
+		if a.HasPrizes() {
+			// A prize goes only to a participant who proved their number, playing at the booth.
+			if !confirmed.Valid {
+				return nil, palaro.Errorf(palaro.EINVALID, palaro.MsgConfirmToWin)
+			}
+			if !req.AtBooth {
+				return nil, palaro.Errorf(palaro.EINVALID, palaro.MsgBoothCodeNeeded)
+			}
+		}
 		if a.TicketHoldersOnly {
-			if ok, err := holdsTicket(ctx, tx, a.EventID, mobile); err != nil {
+			if ok, err := holdsTicket(ctx, tx, a.EventID, mobile, confirmed.Valid); err != nil {
 				return nil, err
 			} else if !ok {
 				return nil, palaro.Errorf(palaro.EINVALID, palaro.MsgNotTicketHolder)
@@ -185,9 +196,9 @@ func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*pa
 			if err != nil {
 				return nil, err
 			}
-			card, remarks = string(b), "No prize this time"
+			card, remarks = string(b), palaro.ScratchRemarks("", false)
 			if won >= 0 {
-				remarks = "Won " + a.Prizes[won].Name
+				remarks = palaro.ScratchRemarks(a.Prizes[won].Name, a.Prizes[won].Claimable)
 			}
 		}
 		if a.Kind == palaro.ActivityQuiz {
@@ -249,12 +260,16 @@ func storedVisit(ctx context.Context, tx *sql.Tx, a *palaro.Activity, pid int64)
 }
 
 // holdsTicket reports whether the account with the participant's mobile number holds a ticket
-// (paid, not cancelled) to the event.
-func holdsTicket(ctx context.Context, tx *sql.Tx, eventID int64, mobile string) (bool, error) {
+// (paid, not cancelled) to the event. The number links the two only when both confirmed it.
+func holdsTicket(ctx context.Context, tx *sql.Tx, eventID int64, mobile string, confirmed bool) (bool, error) {
+	if !confirmed {
+		return false, nil
+	}
 	var n int
 	err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM tickets t JOIN orders o ON o.id = t.order_id
 		JOIN users u ON lower(u.email) = lower(t.email)
-		WHERE t.event_id = ? AND u.mobile_number = ? AND o.status = 'paid' AND t.status != 'cancelled'`, eventID, mobile).Scan(&n)
+		WHERE t.event_id = ? AND u.mobile_number = ? AND u.mobile_confirmed_at IS NOT NULL AND o.status = 'paid'
+		AND t.status != 'cancelled'`, eventID, mobile).Scan(&n)
 	return n > 0, err
 }
 
@@ -297,33 +312,38 @@ func (s *ActivityService) ParticipantLog(ctx context.Context, participantID stri
 	return out, total, rows.Err()
 }
 
-// ParticipantForMobile returns the participant registered with the mobile number, creating it
-// with the given names when there is none.
-func (s *ActivityService) ParticipantForMobile(ctx context.Context, req palaro.ParticipantSignUp) (*palaro.Participant, error) {
+// ConfirmedParticipant returns the confirmed participant of a proven mobile number, adopting
+// this browser's own unconfirmed registration of it, or creating one, when there is none.
+func (s *ActivityService) ConfirmedParticipant(ctx context.Context, req palaro.ParticipantSignUp, adoptPublicID string) (*palaro.Participant, error) {
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p, err := findParticipant(ctx, tx, `mobile_number = ?`, req.MobileNumber)
+	p, err := findParticipant(ctx, tx, `mobile_number = ? AND confirmed_at IS NOT NULL`, req.MobileNumber)
 	tx.Rollback()
 	if palaro.ErrorCode(err) != palaro.ENOTFOUND {
 		return p, err
 	}
 	return writeResult(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.Participant, error) {
+		now := s.db.Now()
+		if adoptPublicID != "" {
+			own, err := findParticipant(ctx, wtx, `public_id = ? AND mobile_number = ?`, adoptPublicID, req.MobileNumber)
+			if err == nil {
+				return confirmParticipant(ctx, wtx, own, now)
+			} else if palaro.ErrorCode(err) != palaro.ENOTFOUND {
+				return nil, err
+			}
+		}
 		first, last := strings.TrimSpace(req.FirstName), strings.TrimSpace(req.LastName)
 		if first == "" {
 			first = "Palaro"
 		}
-		if _, err := wtx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
-		VALUES (?, ?, ?, ?, ?) ON CONFLICT (mobile_number) DO NOTHING`, newPublicID(), first, last, req.MobileNumber,
-			formatTime(s.db.Now())); err != nil {
+		if _, err := wtx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at, confirmed_at)
+		VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (mobile_number) WHERE confirmed_at IS NOT NULL DO NOTHING`, newPublicID(), first, last,
+			req.MobileNumber, formatTime(now), formatTime(now)); err != nil {
 			return nil, err
 		}
-		p, err := findParticipant(ctx, wtx, `mobile_number = ?`, req.MobileNumber)
-		if err != nil {
-			return nil, err
-		}
-		return p, nil
+		return findParticipant(ctx, wtx, `mobile_number = ? AND confirmed_at IS NOT NULL`, req.MobileNumber)
 	})
 }
 

@@ -46,21 +46,22 @@ func (f *activityFixture) addActivity(t *testing.T, a palaro.Activity) {
 // testMobiles numbers the test participants' mobile numbers.
 var testMobiles atomic.Int64
 
-// addParticipants registers n participants and returns their public ids.
+// addParticipants registers n participants who confirmed their numbers and returns their public ids.
 func (f *activityFixture) addParticipants(t *testing.T, n int) []string {
 	t.Helper()
 	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = newPublicID()
-		_, err := f.db.write.Exec(`INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
-			VALUES (?, 'Test', 'Player', ?, ?)`, ids[i], fmt.Sprintf("+63918%07d", testMobiles.Add(1)), formatTime(f.now))
+		_, err := f.db.write.Exec(`INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at, confirmed_at)
+			VALUES (?, 'Test', 'Player', ?, ?, ?)`, ids[i], fmt.Sprintf("+63918%07d", testMobiles.Add(1)), formatTime(f.now), formatTime(f.now))
 		require.NoError(t, err)
 	}
 	return ids
 }
 
 func (f *activityFixture) scan(code, pid string) (*palaro.ScanResult, error) {
-	return f.acts.Scan(context.Background(), palaro.ScanRequest{ActivityCode: code, EventCode: "dota-2-visayas-major", ParticipantID: pid})
+	return f.acts.Scan(context.Background(), palaro.ScanRequest{ActivityCode: code, EventCode: "dota-2-visayas-major", ParticipantID: pid,
+		AtBooth: true})
 }
 
 var testPrizes = []palaro.Prize{
@@ -226,4 +227,36 @@ func TestActivityService_Leaderboard(t *testing.T) {
 	require.Greater(t, len(overall.Rows), 3, "demo participants are on the overall board")
 	_, err = f.acts.Leaderboard(ctx, "no-such-event", "", 50)
 	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+}
+
+// TestActivityService_PrizesNeedConfirmedParticipantAtBooth: a scratch card with prizes is played
+// only by a participant who confirmed their number, at the booth (booth code or staff scan); a
+// refusal stores nothing, and activities without prizes stay open to every participant.
+func TestActivityService_PrizesNeedConfirmedParticipantAtBooth(t *testing.T) {
+	f := newActivityFixture(t)
+	ctx := context.Background()
+	f.addActivity(t, palaro.Activity{Code: "card", Kind: palaro.ActivityScratch, Name: "Card", Points: 20, WinPercent: 100, Prizes: testPrizes})
+	f.addActivity(t, palaro.Activity{Code: "booth-t", Kind: palaro.ActivityBooth, Name: "Test booth", Points: 10})
+	unconfirmed := newPublicID()
+	_, err := f.db.write.Exec(`INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
+		VALUES (?, 'Typed', 'Number', '+639180000001', ?)`, unconfirmed, formatTime(f.now))
+	require.NoError(t, err)
+	confirmed := f.addParticipants(t, 1)[0]
+	t.Run("ErrUnconfirmed", func(t *testing.T) {
+		_, err := f.scan("card", unconfirmed)
+		require.Equal(t, palaro.MsgConfirmToWin, palaro.ErrorMessage(err))
+	})
+	t.Run("ErrNotAtBooth", func(t *testing.T) {
+		_, err := f.acts.Scan(ctx, palaro.ScanRequest{ActivityCode: "card", EventCode: "dota-2-visayas-major", ParticipantID: confirmed})
+		require.Equal(t, palaro.MsgBoothCodeNeeded, palaro.ErrorMessage(err))
+	})
+	require.Zero(t, f.countRows(t, `SELECT COUNT(*) FROM activity_visits v JOIN activities a ON a.id = v.activity_id WHERE a.code = 'card'`), "a refusal stores nothing")
+	require.Zero(t, f.countRows(t, `SELECT awarded FROM prizes WHERE code = 'cap'`))
+	t.Run("OK", func(t *testing.T) {
+		res, err := f.scan("card", confirmed)
+		require.NoError(t, err)
+		require.NotNil(t, res.Scratch.PrizeWon)
+		_, err = f.acts.Scan(ctx, palaro.ScanRequest{ActivityCode: "booth-t", EventCode: "dota-2-visayas-major", ParticipantID: unconfirmed})
+		require.NoError(t, err, "a booth without prizes needs neither")
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"strings"
+	"time"
 
 	"palaro"
 )
@@ -99,6 +100,26 @@ func (s *OrganizerService) Invite(ctx context.Context, orgID int64, email, role,
 	})
 }
 
+// errInvitationGone answers a token that is unknown, used or expired.
+var errInvitationGone = palaro.Errorf(palaro.ENOTFOUND, "This invitation is unknown, used or expired. Ask for a new one.")
+
+// FindInvitation returns the live invitation of a link's token.
+func (s *OrganizerService) FindInvitation(ctx context.Context, token string) (*palaro.Invitation, error) {
+	var inv palaro.Invitation
+	var expires string
+	err := s.db.read.QueryRowContext(ctx, `SELECT i.id, i.organizer_id, o.name, i.email, i.role, i.invited_by, i.expires_at
+		FROM organizer_invitations i JOIN organizers o ON o.id = i.organizer_id
+		WHERE i.token_hash = ? AND i.accepted_at IS NULL AND i.expires_at > ?`, tokenHash(token), formatTime(s.db.Now())).
+		Scan(&inv.ID, &inv.OrganizationID, &inv.OrganizationName, &inv.Email, &inv.Role, &inv.InvitedBy, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errInvitationGone
+	} else if err != nil {
+		return nil, err
+	}
+	inv.ExpiresAt, err = time.Parse(timeFormat, expires)
+	return &inv, err
+}
+
 // AcceptInvitation adds the account to the invitation's organization when its e-mail is the invited one.
 func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, userID int64) (*palaro.Membership, error) {
 	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Membership, error) {
@@ -111,7 +132,7 @@ func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, u
 		WHERE i.token_hash = ? AND i.accepted_at IS NULL AND i.expires_at > ?`, tokenHash(token), formatTime(now)).
 			Scan(&id, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &invited)
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, palaro.Errorf(palaro.ENOTFOUND, "This invitation is unknown, used or expired. Ask for a new one.")
+			return nil, errInvitationGone
 		} else if err != nil {
 			return nil, err
 		}

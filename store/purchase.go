@@ -532,6 +532,7 @@ func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, err
 	} else if err != nil {
 		return b, err
 	}
+	acc.MobileNumber = accountMobile(acc.MobileNumber)
 	fmt.Sscan(age, &acc.Age)
 	return palaro.MergeBuyers(b, acc), nil
 }

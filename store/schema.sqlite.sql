@@ -186,16 +186,18 @@ CREATE TABLE link_tokens (
     created_at TEXT NOT NULL
 );
 
-CREATE TABLE mobile_changes (
-    id            INTEGER PRIMARY KEY,
-    user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    mobile_number TEXT NOT NULL,
-    code_hash     BLOB NOT NULL,
-    blocked       INTEGER NOT NULL DEFAULT 0,
-    attempts      INTEGER NOT NULL DEFAULT 0,
-    expires_at    TEXT NOT NULL,
-    used_at       TEXT,
-    created_at    TEXT NOT NULL
+CREATE TABLE "mobile_changes" (
+    id             INTEGER PRIMARY KEY,
+    user_id        INTEGER REFERENCES users (id) ON DELETE CASCADE,
+    participant_id INTEGER REFERENCES participants (id) ON DELETE CASCADE,
+    mobile_number  TEXT NOT NULL,
+    code_hash      BLOB NOT NULL,
+    blocked        INTEGER NOT NULL DEFAULT 0,
+    attempts       INTEGER NOT NULL DEFAULT 0,
+    expires_at     TEXT NOT NULL,
+    used_at        TEXT,
+    created_at     TEXT NOT NULL,
+    CHECK ((user_id IS NULL) <> (participant_id IS NULL))
 );
 
 CREATE TABLE news_articles (
@@ -303,7 +305,7 @@ CREATE TABLE participants (
     last_name     TEXT NOT NULL,
     mobile_number TEXT NOT NULL,
     created_at    TEXT NOT NULL
-);
+, confirmed_at TEXT);
 
 CREATE TABLE partner_pages (
     name       TEXT PRIMARY KEY CHECK (name IN ('home', 'promo')),
@@ -519,7 +521,7 @@ CREATE TABLE users (
     created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     activated_at    TEXT
-);
+, mobile_confirmed_at TEXT);
 
 CREATE TABLE venues (
     id        INTEGER PRIMARY KEY,
@@ -588,6 +590,8 @@ CREATE INDEX events_starts_at ON events (starts_at);
 
 CREATE INDEX gate_changes_event ON gate_changes (event_id, id);
 
+CREATE INDEX mobile_changes_participant ON mobile_changes (participant_id, id);
+
 CREATE INDEX mobile_changes_user ON mobile_changes (user_id, id);
 
 CREATE INDEX news_articles_organization ON news_articles (organization_id);
@@ -614,7 +618,9 @@ CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
 
 CREATE INDEX outbox_recipient ON outbox (recipient);
 
-CREATE UNIQUE INDEX participants_mobile_number ON participants (mobile_number);
+CREATE UNIQUE INDEX participants_confirmed_mobile ON participants (mobile_number) WHERE confirmed_at IS NOT NULL;
+
+CREATE INDEX participants_mobile_number ON participants (mobile_number);
 
 CREATE INDEX prize_images_event ON prize_images (event_id);
 

@@ -112,6 +112,10 @@ type ProfilePage struct {
 	PasswordForm Form
 	// MobileForm asks for the code sent to a new mobile number; nil when no change is pending.
 	MobileForm *Form
+	// MobileText says why the number needs confirming ("" for none).
+	MobileText string
+	// MobileResend is the action that sends a (new) code for the number ("" when none is awaited).
+	MobileResend string
 }
 
 // signInHref is the sign-in page's URL, returning to next after sign-in.

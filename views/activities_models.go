@@ -40,6 +40,8 @@ type ScanConfirmView struct {
 	Points                        int
 	ParticipantName               string
 	ActivityCode, EventCode       string
+	// BoothCode is the rotating code of the booth's screen the visitor scanned ("" for none).
+	BoothCode string
 }
 
 // ScanBanner is the result of a scan shown at the top of the page.
@@ -48,6 +50,8 @@ type ScanBanner struct {
 	Points      int
 	TotalPoints int
 	Error       bool
+	// Notice is a message without points (such as a confirmed number).
+	Notice bool
 }
 
 // ScratchProps are the scratch-card island's props: the stored card and the constants of the game.
@@ -57,11 +61,13 @@ type ScratchProps struct {
 	WonTitle    string             `json:"wonTitle"`
 	LostTitle   string             `json:"lostTitle"`
 	Redirecting string             `json:"redirecting"`
-	StrokePct   int                `json:"strokePct"`
-	LiftPct     int                `json:"liftPct"`
-	BrushPx     int                `json:"brushPx"`
-	ReloadMs    int                `json:"reloadMs"`
-	WinCells    int                `json:"winCells"`
+	// NoClaim follows the name of a matched prize that is not claimable.
+	NoClaim   string `json:"noClaim"`
+	StrokePct int    `json:"strokePct"`
+	LiftPct   int    `json:"liftPct"`
+	BrushPx   int    `json:"brushPx"`
+	ReloadMs  int    `json:"reloadMs"`
+	WinCells  int    `json:"winCells"`
 	// RevealURL is posted to when the game ends, so the card is not opened again.
 	RevealURL string `json:"revealUrl"`
 }
@@ -81,6 +87,18 @@ type ActivitiesView struct {
 	RegisterHref string
 	// Camera is the "Scan a booth" camera island's props (the same for every visitor).
 	Camera CameraScanProps
+	// Confirm, when set, asks the visitor to confirm their mobile number by SMS code.
+	Confirm *ConfirmBox
+}
+
+// ConfirmBox asks a visitor to confirm their mobile number: a button that sends a code by SMS
+// (SendAction) and, once one was sent, the form to enter it; or only a link (Href) to where that happens.
+type ConfirmBox struct {
+	Text       string
+	SendAction string
+	Href       string
+	// CodeForm is the form of the code sent (nil before one was asked for).
+	CodeForm *Form
 }
 
 // CameraScanProps are the camera-scan island's props: what a scanned QR code does ("booth": open

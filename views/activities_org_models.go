@@ -10,6 +10,8 @@ type OrgActivityRow struct {
 	Prizes    []OrgPrizeRow
 	PosterURL string
 	BoothURL  string
+	// ScreenURL is the booth's screen with the rotating QR code (an activity with prizes; "" otherwise).
+	ScreenURL string
 }
 
 // OrgPrizeRow is a prize in the console: its count, its picture and the form that changes it.
@@ -64,6 +66,18 @@ type OrgBoothView struct {
 	Claims      []OrgClaimRow
 	ClaimAction string // prefix; the visit id is appended
 	Camera      CameraScanProps
+}
+
+// OrgBoothScreenView is the booth's screen: its rotating QR code, refreshed by RefreshURL.
+type OrgBoothScreenView struct {
+	EventName, ActivityName string
+	Instructions            string
+	QRDataURI               string
+	// URL is the address the QR code holds.
+	URL        string
+	RefreshURL string
+	// Seconds is how often the code changes.
+	Seconds int
 }
 
 // OrgNewsView is the console's news page: the articles and the form to write one.

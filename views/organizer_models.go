@@ -288,6 +288,8 @@ type OrgJoinView struct {
 	Frame  OrgFrame
 	Text   string
 	Action string
+	// Links lead a signed-out visitor to sign in or sign up and come back.
+	Links []Link
 }
 
 // OrgListItem is one line of a console list.

@@ -97,6 +97,12 @@ func TestAccounts_Browser(t *testing.T) {
 		require.Equal(t, "text", toggled, "the page script runs under the CSP")
 		require.Equal(t, "maria@example.ph", shown)
 		screenshot(t, ctx, "profile")
+		// The number is the account's once the code sent to it by SMS is entered.
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.SendKeys("#mobile-form #f-code", smsCodeTo(t, a, "+639175551234"), chromedp.ByQuery),
+			chromedp.Click(`#mobile-form button[type="submit"]`, chromedp.ByQuery),
+			chromedp.WaitNotPresent("#mobile-form", chromedp.ByQuery),
+		))
 		require.Empty(t, cspViolations(t, ctx))
 	})
 

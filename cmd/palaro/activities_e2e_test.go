@@ -56,19 +56,28 @@ func scratchCell(i int) chromedp.Action {
 func TestActivities_NewVisitorPlays(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
+	// The booth screen's QR code first: registering, then confirming the number (prizes need it)
+	// on the way, lead back to the booth, which then plays.
+	var refusal string
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/register"),
+		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")),
 		chromedp.WaitVisible("#register", chromedp.ByQuery),
 		chromedp.SendKeys("#f-firstName", "Nina", chromedp.ByQuery),
 		chromedp.SendKeys("#f-lastName", "Scratcher", chromedp.ByQuery),
 		chromedp.SendKeys("#f-mobileNumber", "09175559876", chromedp.ByQuery),
 		chromedp.Click(`#register button[type="submit"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(".qr-code", chromedp.ByQuery),
+		chromedp.WaitVisible("#confirm", chromedp.ByQuery),
+		chromedp.Text(".scan-banner", &refusal, chromedp.ByQuery),
+		chromedp.Click(`#confirm form[action^="/activities/confirm"] button`, chromedp.ByQuery),
+		chromedp.WaitVisible("#confirm-form", chromedp.ByQuery),
 	))
+	require.Contains(t, refusal, "Confirm your mobile number to play for prizes")
+	screenshot(t, ctx, "scratch-confirm-first")
 
 	var title string
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.SendKeys("#f-code", smsCodeTo(t, a, "+639175559876"), chromedp.ByQuery),
+		chromedp.Click(`#confirm-form button[type="submit"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
 		chromedp.Text("#scratch-title", &title, chromedp.ByQuery),
 	))
@@ -190,6 +199,7 @@ func TestEngagePages_Browser(t *testing.T) {
 		"console-activities": "/organizer/events/" + demoOwnedEvent + "/activities",
 		"console-booth":      "/organizer/events/" + demoOwnedEvent + "/activities/scratch/scan",
 		"console-poster":     "/organizer/events/" + demoOwnedEvent + "/activities/scratch/poster",
+		"console-screen":     "/organizer/events/" + demoOwnedEvent + "/activities/scratch/screen",
 	} {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path), chromedp.WaitVisible("main h1", chromedp.ByQuery)), path)
 		screenshot(t, ctx, name)
@@ -220,10 +230,11 @@ func TestActivities_ReopenCard(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
 	registerInBrowser(t, ctx, a, "09175554321")
+	confirmInBrowser(t, ctx, a, "+639175554321")
 	var first, again string
 	cellsJS := `Array.from(document.querySelectorAll('.scratch-cell img')).map(i => i.getAttribute('src')).join(',')`
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")),
 		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
 		chromedp.Evaluate(cellsJS, &first),
 		scratchCell(0),
@@ -436,9 +447,10 @@ func TestActivities_UploadedPrizePictures(t *testing.T) {
 	}
 	ctx := newBrowser(t)
 	registerInBrowser(t, ctx, a, "09175554323")
+	confirmInBrowser(t, ctx, a, "+639175554323")
 	var uploaded int
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Navigate(a.URL+"/scan?activityCode=scratch&eventCode="+demoScratchEvent),
+		chromedp.Navigate(a.URL+boothScanPath(t, a, demoScratchEvent, "scratch")),
 		chromedp.WaitVisible(".scratch-popup canvas", chromedp.ByQuery),
 		chromedp.Click(".scratch-reveal", chromedp.ByQuery),
 		chromedp.WaitVisible(".scratch-close", chromedp.ByQuery),

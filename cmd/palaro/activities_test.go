@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"image"
 	"image/color"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"palaro"
 	"palaro/store"
 )
 
@@ -33,10 +35,58 @@ func registerParticipant(t *testing.T, v *httpVisitor, first, last, mobile strin
 	return pid
 }
 
-// scanAPI calls GET /v1/scan and decodes the answer.
+// smsCodeTo returns the code of the newest SMS sent to number (E.164).
+func smsCodeTo(t *testing.T, a *testApp, number string) string {
+	t.Helper()
+	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: number})
+	require.NoError(t, err)
+	for _, m := range msgs {
+		if m.Channel == palaro.ChannelSMS {
+			if code := regexp.MustCompile(`[0-9]{6}`).FindString(m.Text); code != "" {
+				return code
+			}
+		}
+	}
+	t.Fatalf("no SMS code sent to %s", number)
+	return ""
+}
+
+// confirmParticipant confirms the number of the visitor's participant with the SMS code, as a
+// person does on /activities.
+func confirmParticipant(t *testing.T, v *httpVisitor, number string) {
+	t.Helper()
+	status, _ := v.post("/activities/confirm", url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	status, body := v.post("/activities/confirm/code", url.Values{"code": {smsCodeTo(t, v.app, number)}})
+	require.Equal(t, http.StatusSeeOther, status, body)
+}
+
+// registerConfirmed registers a participant and confirms their number (mobile in E.164).
+func registerConfirmed(t *testing.T, v *httpVisitor, first, last, mobile string) string {
+	t.Helper()
+	pid := registerParticipant(t, v, first, last, mobile)
+	confirmParticipant(t, v, mobile)
+	return pid
+}
+
+// boothCode returns the code a booth's screen shows now for an activity.
+func boothCode(t *testing.T, a *testApp, event, activity string) string {
+	t.Helper()
+	key, err := a.db.AppSecret(context.Background(), "booth-code-key", 32)
+	require.NoError(t, err)
+	return palaro.BoothCode(key, event, activity, a.now())
+}
+
+// boothScanPath is the scan path a booth's screen shows now (with its current code).
+func boothScanPath(t *testing.T, a *testApp, event, activity string) string {
+	return "/scan?" + url.Values{"activityCode": {activity}, "eventCode": {event}, "boothCode": {boothCode(t, a, event, activity)}}.Encode()
+}
+
+// scanAPI calls GET /v1/scan with the booth screen's current code and decodes the answer.
 func scanAPI(t *testing.T, v *httpVisitor, activity, event, participant string) (int, map[string]any) {
 	t.Helper()
-	q := url.Values{"activityCode": {activity}, "eventCode": {event}, "participantId": {participant}}
+	q := url.Values{"activityCode": {activity}, "eventCode": {event}, "participantId": {participant},
+		"boothCode": {boothCode(t, v.app, event, activity)}}
 	status, body := v.get("/v1/scan?" + q.Encode())
 	var answer map[string]any
 	require.NoError(t, json.Unmarshal([]byte(body), &answer), body)
@@ -46,7 +96,7 @@ func scanAPI(t *testing.T, v *httpVisitor, activity, event, participant string) 
 func TestScanAPI(t *testing.T) {
 	a := startApp(t)
 	v := newVisitor(t, a)
-	pid := registerParticipant(t, v, "Scan", "Tester", "09175550001")
+	pid := registerConfirmed(t, v, "Scan", "Tester", "+639175550001")
 	t.Run("OK booth", func(t *testing.T) {
 		status, answer := scanAPI(t, v, "booth", demoScratchEvent, pid)
 		require.Equal(t, http.StatusOK, status, answer)
@@ -119,13 +169,14 @@ func TestOrganizerActivities(t *testing.T) {
 	require.Contains(t, out, `"code":"lucky"`)
 
 	visitor := newVisitor(t, a)
-	pid := registerParticipant(t, visitor, "Claire", "Claimer", "09175550002")
+	pid := registerConfirmed(t, visitor, "Claire", "Claimer", "+639175550002")
 
 	// Booth staff register the visit from the participant's QR (a URL of the participant page).
 	owner.get("/organizer/events/" + demoOwnedEvent + "/activities/lucky/scan")
 	status, page := owner.post("/organizer/events/"+demoOwnedEvent+"/activities/lucky/scan", url.Values{"participantId": {a.URL + "/register/success/" + pid}})
 	require.Equal(t, http.StatusOK, status)
 	require.Contains(t, page, "Prize won: Mug.")
+	require.Contains(t, page, "Claire Claimer: visit registered", "booth staff see whom they scanned")
 
 	status, out = owner.send(http.MethodPatch, "/v1/organizer/events/"+demoOwnedEvent+"/activities/lucky", "application/json",
 		`{"prizes": [{"code": "mug", "name": "Mug", "stock": 0, "claimable": true}]}`, tok)
@@ -151,23 +202,34 @@ func TestOrganizerActivities(t *testing.T) {
 	require.Contains(t, poster, "/scan?activityCode=lucky&amp;eventCode="+demoOwnedEvent)
 }
 
-// TestParticipantQR: a signed-in account's profile links to its participant QR, the record found
-// or created by mobile number; a browser without a participant is sent to register.
+// TestParticipantQR: a signed-in account gets a participant QR only once an SMS code confirmed its
+// number (the record found or created by that number, one per account); before, and for a
+// browser without a participant, /activities/qr sends to register.
 func TestParticipantQR(t *testing.T) {
 	a := startApp(t)
 	org := signedIn(t, a, store.DemoOrganizerEmail)
 	_, profile := org.get("/profile")
 	require.Contains(t, profile, `href="/activities/qr"`)
+	count := func() int {
+		var n int
+		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM participants p JOIN users u ON u.mobile_number = p.mobile_number
+			WHERE u.email = ?`, store.DemoOrganizerEmail).Scan(&n))
+		return n
+	}
 	status, _ := org.get("/activities/qr")
 	require.Equal(t, http.StatusSeeOther, status)
-	var n int
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM participants p JOIN users u ON u.mobile_number = p.mobile_number
-		WHERE u.email = ?`, store.DemoOrganizerEmail).Scan(&n))
-	require.Equal(t, 1, n)
+	require.Zero(t, count(), "an unconfirmed number links the account to nobody")
+	require.Contains(t, profile, "is not confirmed yet")
+	status, _ = org.post("/profile/mobile/code", url.Values{})
+	require.Equal(t, http.StatusSeeOther, status)
+	var number string
+	require.NoError(t, a.db.Writer().QueryRow(`SELECT mobile_number FROM users WHERE email = ?`, store.DemoOrganizerEmail).Scan(&number))
+	status, _ = org.post("/profile/mobile", url.Values{"code": {smsCodeTo(t, a, number)}})
+	require.Equal(t, http.StatusSeeOther, status)
 	org.get("/activities/qr")
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM participants p JOIN users u ON u.mobile_number = p.mobile_number
-		WHERE u.email = ?`, store.DemoOrganizerEmail).Scan(&n))
-	require.Equal(t, 1, n, "one record per account")
+	require.Equal(t, 1, count())
+	org.get("/activities/qr")
+	require.Equal(t, 1, count(), "one record per account")
 	status, _ = newVisitor(t, a).get("/activities/qr")
 	require.Equal(t, http.StatusSeeOther, status)
 }
@@ -197,14 +259,14 @@ func TestActivities_CameraIsland(t *testing.T) {
 func TestScanPage_GetChangesNothing(t *testing.T) {
 	a := startApp(t)
 	v := newVisitor(t, a)
-	pid := registerParticipant(t, v, "Post", "Only", "09175550003")
+	pid := registerConfirmed(t, v, "Post", "Only", "+639175550003")
 	visits := func() int {
 		var n int
 		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
 			WHERE p.public_id = ?`, pid).Scan(&n))
 		return n
 	}
-	status, page := v.get("/scan?activityCode=scratch&eventCode=" + demoScratchEvent)
+	status, page := v.get(boothScanPath(t, a, demoScratchEvent, "scratch"))
 	require.Equal(t, http.StatusOK, status)
 	require.Contains(t, page, `<form method="post" action="/scan" data-autosubmit>`)
 	require.Contains(t, page, `name="_csrf"`)
@@ -356,7 +418,7 @@ func TestPrizeImages(t *testing.T) {
 
 	// A new card shows the uploaded picture.
 	v := newVisitor(t, a)
-	pid := registerParticipant(t, v, "Pic", "Ture", "09175550004")
+	pid := registerConfirmed(t, v, "Pic", "Ture", "+639175550004")
 	status, answer := scanAPI(t, v, "scratch", demoScratchEvent, pid)
 	require.Equal(t, http.StatusOK, status, answer)
 	var srcs []string

@@ -110,6 +110,10 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	if err != nil {
 		return nil, err
 	}
+	boothKey, err := db.AppSecret(ctx, "booth-code-key", 32)
+	if err != nil {
+		return nil, err
+	}
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	signingKey := ed25519.NewKeyFromSeed(signingSeed)
@@ -143,6 +147,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 		TicketSigningKey: signingKey,
 		GateListKey:      gateListKey,
 		SessionKey:       sessionKey,
+		BoothKey:         boothKey,
 		TrustProxy:       cfg.TrustProxy,
 		PageCacheTTL:     cfg.EventCache,
 		Servers:          cfg.Servers,

@@ -30,6 +30,13 @@ func TestMobileChange_Browser(t *testing.T) {
 		chromedp.Click(`input[name="terms"]`, chromedp.ByQuery),
 		chromedp.Click(`#sign-up button[type="submit"]`, chromedp.ByQuery),
 		chromedp.WaitVisible("#profile-form", chromedp.ByQuery),
+		// A new account's number is its own once the code sent at sign-up is entered.
+		chromedp.WaitVisible("#mobile-form", chromedp.ByQuery),
+	))
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.SendKeys("#f-code", smsCodeTo(t, a, "+639175550101"), chromedp.ByQuery),
+		chromedp.Click(`#mobile-form button[type="submit"]`, chromedp.ByQuery),
+		chromedp.WaitNotPresent("#mobile-form", chromedp.ByQuery),
 		chromedp.SetValue("#f-mobileNumber", "0917 555 0102", chromedp.ByQuery),
 		chromedp.Click(`#profile-form button[type="submit"]`, chromedp.ByQuery),
 		chromedp.WaitVisible("#mobile-form", chromedp.ByQuery),
@@ -47,7 +54,7 @@ func TestMobileChange_Browser(t *testing.T) {
 		chromedp.Text(".form-notice", &notice, chromedp.ByQuery),
 		chromedp.Value("#f-mobileNumber", &number, chromedp.ByQuery),
 	))
-	require.Contains(t, notice, "Your new mobile number has been saved.")
+	require.Contains(t, notice, "Your mobile number is confirmed and saved.")
 	require.Equal(t, "+639175550102", number)
 	require.Empty(t, cspViolations(t, ctx))
 }
