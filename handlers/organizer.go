@@ -261,6 +261,8 @@ func noticeText(key string) string {
 		return "Saved."
 	case "status":
 		return "The event's status is changed; the public pages show it now."
+	case "told":
+		return "Saved; the public pages show it now. Every ticket holder is told by e-mail, and calendars that added the event get the change."
 	case "revoked":
 		return "The token is revoked."
 	case "cover":
@@ -365,9 +367,18 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 	switch ev.Status {
 	case palaro.EventDraft:
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Publish", Action: base + "/status", Hidden: [][2]string{{"status", palaro.EventPublished}}})
-	case palaro.EventScheduled:
+	case palaro.EventScheduled, palaro.EventRescheduled:
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Unpublish (back to draft)", Action: base + "/status",
-			Hidden: [][2]string{{"status", palaro.EventDraft}}, Secondary: true})
+			Hidden: [][2]string{{"status", palaro.EventDraft}}, Secondary: true},
+			views.OrgAction{Label: "Postpone (tells ticket holders)", Action: base + "/status",
+				Hidden: [][2]string{{"status", palaro.EventPostponed}}, Secondary: true},
+			views.OrgAction{Label: "Cancel the event (tells ticket holders)", Action: base + "/status",
+				Hidden: [][2]string{{"status", palaro.EventCancelled}}, Secondary: true})
+	case palaro.EventPostponed:
+		v.Actions = append(v.Actions, views.OrgAction{Label: "Publish the new date (tells ticket holders)",
+			Action: base + "/status", Hidden: [][2]string{{"status", palaro.EventPublished}}},
+			views.OrgAction{Label: "Cancel the event (tells ticket holders)", Action: base + "/status",
+				Hidden: [][2]string{{"status", palaro.EventCancelled}}, Secondary: true})
 	}
 	v.Facts = [][2]string{{"Code", ev.Code}, {"Organization", ev.Organizer.Name}, {"Summary", ev.Summary},
 		{"Address", ev.Venue.Address}, {"Tags", tagList(ev.Tags)}}
@@ -399,11 +410,21 @@ func (s *Server) orgSetStatus(c *echo.Context, caller *palaro.Caller) error {
 	}
 	in := palaro.EventInputOf(ev)
 	in.Status = c.FormValue(palaro.FieldStatus)
-	if _, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in); err != nil {
+	saved, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in)
+	if err != nil {
 		return err
 	}
 	s.eventsChanged()
-	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice=status")
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice="+savedNotice(ev, saved, "status"))
+}
+
+// savedNotice is the notice key after an event was saved: "told" when the change was one its
+// ticket holders are told about by e-mail (its SEQUENCE grew), else key.
+func savedNotice(before, saved *palaro.Event, key string) string {
+	if saved.Sequence > before.Sequence {
+		return "told"
+	}
+	return key
 }
 
 func (s *Server) orgOrdersPage(c *echo.Context, caller *palaro.Caller) error {
