@@ -396,9 +396,9 @@ func (s *Server) findTicket(c *echo.Context, size int) (*palaro.Ticket, views.Ti
 func eventNotice(ev *palaro.Event) string {
 	switch {
 	case ev.Status == palaro.EventCancelled:
-		return "This event is cancelled. The organizer refunds what you paid to the way you paid; we sent you an e-mail about it."
+		return "This event is cancelled. You are refunded in full, to the way you paid, within 30 days; we sent you an e-mail about it."
 	case ev.Status == palaro.EventPostponed:
-		return "This event is postponed: the new date is not set yet. Your ticket stays valid; we will e-mail you the new date."
+		return "This event is postponed: the new date is not set yet. Your ticket stays valid for it, and we will e-mail you the new date; you may instead ask for a refund within 14 days."
 	case ev.Sequence > 0:
 		return "This event's date or place changed: the details below are the new ones. Your ticket stays valid."
 	}

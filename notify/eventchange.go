@@ -26,7 +26,7 @@ func (c Composer) EventChanged(ch palaro.EventChange, ev *palaro.Event, to strin
 		v.Title = name + " is cancelled"
 		v.Intro = []string{"We are sorry: " + ev.Organizer.Name + " cancelled " + name + ", planned for " + when(ch.Old.StartsAt) +
 			" at " + ch.Old.Venue + ". Your tickets below are no longer needed.",
-			"Your money: " + ev.Organizer.Name + " refunds what you paid for these tickets to the way you paid. You need not do anything; " +
+			"Your money: you are refunded in full, to the way you paid, within 30 days. You need not do anything; " +
 				"if you have a question about your refund, write to " + contact + "."}
 		v.Rows = [][2]string{{"Event", name}, {"Was planned for", when(ch.Old.StartsAt)}, {"Status", "Cancelled"}}
 	case palaro.EventPostponed:
@@ -34,8 +34,8 @@ func (c Composer) EventChanged(ch palaro.EventChange, ev *palaro.Event, to strin
 		v.Title = name + " is postponed"
 		v.Intro = []string{name + " will not take place on " + when(ch.Old.StartsAt) + ": " + ev.Organizer.Name +
 			" postponed it. The new date is not set yet; we will e-mail you as soon as it is.",
-			"Your tickets stay valid for the new date: keep them. If you cannot come then, write to " + contact +
-				" to ask for your money back."}
+			"Your tickets stay valid for the new date: keep them. If you would rather have your money back, write to " + contact +
+				" within 14 days of this e-mail."}
 		v.Rows = [][2]string{{"Event", name}, {"Was planned for", when(ch.Old.StartsAt)}, {"Status", "Postponed, new date to follow"}}
 	default:
 		subject = name + " has a new date"

@@ -33,7 +33,7 @@ func recordEventChange(ctx context.Context, tx *sql.Tx, ev, before *palaro.Event
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO outbox (channel, kind, recipient, subject, body_text, body_html, dedupe_key,
 		event_change_id, next_attempt_at, created_at)
-		SELECT DISTINCT ?, ?, t.email, '', '', '', CAST(? AS TEXT) || t.email, ?, ?, ? FROM tickets t
+		SELECT DISTINCT ?, ?, t.email, '', '', '', CAST(? AS TEXT) || t.email, CAST(? AS BIGINT), ?, ? FROM tickets t
 		WHERE t.event_id = ? AND t.status IN `+holderStatuses+`
 		ON CONFLICT (dedupe_key) DO NOTHING`, palaro.ChannelEmail, palaro.MessageEventChanged,
 		"event-change:"+strconv.FormatInt(changeID, 10)+":", changeID, at, at, ev.ID)
