@@ -1,9 +1,12 @@
 package notify
 
 import (
+	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"net/url"
 	"log/slog"
 	"time"
 
@@ -38,6 +41,41 @@ type SMTPConfig struct {
 	// TLS is "mandatory", "opportunistic" (default: STARTTLS when offered) or "none".
 	TLS     string
 	Timeout time.Duration
+	// Domain is the site's domain (PALARO_BASE_URL's host), the right-hand part of each
+	// Message-ID; "palaro.ph" when empty. Never the machine's host name.
+	Domain string
+}
+
+// SiteDomain returns the host name of a site's base URL, without port, for Message-IDs;
+// "palaro.ph" when the URL has none.
+func SiteDomain(baseURL string) string {
+	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return "palaro.ph"
+}
+
+// MIME builds the message the SMTP sender sends for m: headers (From, To, Subject, Date and a
+// Message-ID at the site's domain) and its text and HTML parts.
+func MIME(m palaro.Message, cfg SMTPConfig) (*mail.Msg, error) {
+	if m.Channel != "" && m.Channel != palaro.ChannelEmail {
+		return nil, fmt.Errorf("smtp sender cannot send %s messages", m.Channel)
+	}
+	msg := mail.NewMsg()
+	if err := msg.From(cmp.Or(cfg.From, "Palaro <tickets@palaro.ph>")); err != nil {
+		return nil, fmt.Errorf("from: %w", err)
+	}
+	if err := msg.To(m.To); err != nil {
+		return nil, fmt.Errorf("to: %w", err)
+	}
+	msg.Subject(m.Subject)
+	msg.SetDate()
+	msg.SetMessageIDWithValue(rand.Text() + "@" + cmp.Or(cfg.Domain, "palaro.ph"))
+	msg.SetBodyString(mail.TypeTextPlain, m.Text)
+	if m.HTML != "" {
+		msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	}
+	return msg, nil
 }
 
 // SMTPSender delivers e-mails through an SMTP server.
@@ -59,20 +97,9 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 
 // Send delivers an e-mail with its text and HTML parts.
 func (s *SMTPSender) Send(ctx context.Context, m palaro.Message) error {
-	if m.Channel != "" && m.Channel != palaro.ChannelEmail {
-		return fmt.Errorf("smtp sender cannot send %s messages", m.Channel)
-	}
-	msg := mail.NewMsg()
-	if err := msg.From(s.cfg.From); err != nil {
-		return fmt.Errorf("from: %w", err)
-	}
-	if err := msg.To(m.To); err != nil {
-		return fmt.Errorf("to: %w", err)
-	}
-	msg.Subject(m.Subject)
-	msg.SetBodyString(mail.TypeTextPlain, m.Text)
-	if m.HTML != "" {
-		msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	msg, err := MIME(m, s.cfg)
+	if err != nil {
+		return err
 	}
 	policy := mail.TLSOpportunistic
 	switch s.cfg.TLS {
