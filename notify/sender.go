@@ -6,8 +6,8 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"net/url"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/wneessen/go-mail"
