@@ -183,7 +183,9 @@ func (s *Server) eventPage(c *echo.Context) error {
 	p.JSONLD = s.eventJSONLD(ev)
 	view := s.eventView(ev, now)
 	if q := s.queueOf(ev.ID); q != nil {
-		view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page
+		if queueSaleLive(ev, now) {
+			view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page
+		}
 	} else {
 		s.addQuickBuy(ev, &view)
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	ics "github.com/arran4/golang-ical"
 	"github.com/stretchr/testify/require"
@@ -137,4 +138,32 @@ func TestEventChange_TellsHolders(t *testing.T) {
 		}
 	}
 	require.Equal(t, 3*len(holders), n)
+}
+
+// TestQueuedSale_CancelledOrEndedSaysNothing: the event page of a queued sale speaks of the queue
+// while the event is on, and not once it is cancelled or over (it said "The sale is open through a
+// queue" above "Sales ended").
+func TestQueuedSale_CancelledOrEndedSaysNothing(t *testing.T) {
+	clock := newSettableClock(testEpoch)
+	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now; cfg.EventCache = 0 })
+	org := signedIn(t, a, store.DemoOrganizerEmail)
+	status, _ := org.post("/organizer/events/"+queueEvent+"/queue", url.Values{"opensAt": {"2026-03-18T09:30"}, "admitPerMinute": {"2"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	visitor := newVisitor(t, a)
+	_, page := visitor.get("/e/" + queueEvent)
+	require.Contains(t, page, "The sale is open through a queue")
+
+	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(context.Background(), queueEvent)
+	require.NoError(t, err)
+	clock.Set(ev.EndsAt.Add(time.Minute))
+	_, page = visitor.get("/e/" + queueEvent)
+	require.Contains(t, page, "This event has ended.")
+	require.NotContains(t, page, "queue", "an ended event says nothing of the queue")
+
+	clock.Set(testEpoch)
+	status, _ = org.post("/organizer/events/"+queueEvent+"/status", url.Values{"status": {"cancelled"}})
+	require.Equal(t, http.StatusSeeOther, status)
+	_, page = visitor.get("/e/" + queueEvent)
+	require.Contains(t, page, "Sales ended")
+	require.NotContains(t, page, "queue", "a cancelled event says nothing of the queue")
 }
