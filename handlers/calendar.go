@@ -87,6 +87,8 @@ func (s *Server) calendarMonth(c *echo.Context, month time.Time) ([]views.Calend
 			Time:  ev.StartsAt.In(palaro.Manila).Format("3:04 PM"),
 			Place: ev.Venue.Name + ", " + ev.Venue.City,
 			URL:   "/e/" + ev.Code,
+			// a word, not only a colour: the grid's chips and the lists say it
+			Status: statusLabel(ev.Status),
 		})
 	}
 	return out, nil
