@@ -167,3 +167,43 @@ func TestQueuedSale_CancelledOrEndedSaysNothing(t *testing.T) {
 	require.Contains(t, page, "Sales ended")
 	require.NotContains(t, page, "queue", "a cancelled event says nothing of the queue")
 }
+
+// TestEventChange_NewDateTellsHolders: a published event moved to another date through the
+// organizer API is a rescheduling: every holder gets the new date by e-mail, and the .ics's
+// SEQUENCE grows while it stays CONFIRMED; a change of its description alone tells nobody.
+func TestEventChange_NewDateTellsHolders(t *testing.T) {
+	a := startApp(t)
+	ctx := context.Background()
+	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "2")
+	api := orgAPI(t, newVisitor(t, a), tok)
+	path := "/v1/organizer/events/" + changedEvent
+	status, body := api(http.MethodPatch, path, `{"description":"Bring your own stick."}`)
+	require.Equal(t, http.StatusOK, status, body)
+	count := func() (n int, last palaro.OutboxMessage) {
+		msgs, err := a.outbox.ListOutbox(ctx, palaro.OutboxFilter{Limit: 1000})
+		require.NoError(t, err)
+		for _, m := range msgs {
+			if m.Kind == palaro.MessageEventChanged {
+				if n == 0 {
+					last = m
+				}
+				n++
+			}
+		}
+		return n, last
+	}
+	n, _ := count()
+	require.Zero(t, n, "a new description tells nobody")
+
+	newStart := testEpoch.AddDate(0, 0, 7).Add(9 * time.Hour) // a week later, 19:00 Manila
+	status, body = api(http.MethodPatch, path, `{"startsAt":"`+newStart.Format(time.RFC3339)+`","endsAt":"`+
+		newStart.Add(4*time.Hour).Format(time.RFC3339)+`"}`)
+	require.Equal(t, http.StatusOK, status, body)
+	n, last := count()
+	require.Positive(t, n)
+	require.Contains(t, last.Subject, "has a new date")
+	require.Contains(t, last.Text, "Wed, 25 Mar 2026, 7:00 PM")
+	st, seq := icsEvent(t, newVisitor(t, a), "/e/"+changedEvent+"/calendar.ics", changedEvent+"@palaro.ph")
+	require.Equal(t, "CONFIRMED", st)
+	require.Equal(t, 1, seq)
+}
