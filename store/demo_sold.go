@@ -27,6 +27,10 @@ func demoSold(sold, capacity int) int {
 	return min(sold, demoMaxSold)
 }
 
+// demoSources are the sources (?source=) of the demo's bulk orders, so the console's sales by
+// source have something to show.
+var demoSources = []string{"fb", "ig", "tiktok"}
+
 // demoRowsPerInsert is how many orders (or tickets) one INSERT of seedDemoSoldTickets writes.
 const demoRowsPerInsert = 400
 
@@ -86,8 +90,9 @@ func seedDemoSoldTickets(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		}
 		base, _ := time.Parse(timeFormat, tt.starts)
 		if now.Before(base) {
-			base = now // paid before the seeding, whatever the event's date
+			base = now
 		}
+		base = base.AddDate(0, 0, -1) // paid before the seeding's day, whatever the event's date
 		payment := palaro.PaymentQR
 		if tt.price == 0 {
 			payment = ""
@@ -111,14 +116,14 @@ func seedDemoSoldTickets(ctx context.Context, tx *sql.Tx, now time.Time) error {
 					seatList = `["` + seat + `"]`
 					seatOrders = append(seatOrders, orderID)
 				}
-				orderArgs = append(orderArgs, orderID, newPublicID(), tt.eventID, tt.id, email, string(buyer), seatList, payment,
-					tt.price, tt.price, paid, paid)
+				orderArgs = append(orderArgs, orderID, newPublicID(), tt.eventID, tt.id, email, string(buyer), seatList,
+					demoSources[k%len(demoSources)], payment, tt.price, tt.price, paid, paid)
 				ticketArgs = append(ticketArgs, ticketID, newPublicID(), newTicketCode(), orderID, tt.eventID, tt.id, holder, email,
 					seat, paid)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO orders (id, public_id, kind, event_id, ticket_type_id, quantity, email,
-				buyer, seats, payment_type, unit_price, total, status, provider, paid_at, created_at) VALUES `+
-				valuesList(n, "(?, ?, 'tickets', ?, ?, 1, ?, ?, ?, ?, ?, ?, 'paid', 'sandbox', ?, ?)"), orderArgs...); err != nil {
+				buyer, seats, source, payment_type, unit_price, total, status, provider, paid_at, created_at) VALUES `+
+				valuesList(n, "(?, ?, 'tickets', ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, 'paid', 'sandbox', ?, ?)"), orderArgs...); err != nil {
 				return fmt.Errorf("demo orders of %s: %w", tt.code, err)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO tickets (id, public_id, code, order_id, event_id, ticket_type_id,
