@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -34,6 +35,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodGet, "/organizer/events/:code/edit", palaro.ActionManageEvents, (*Server).orgEditEventPage, false},
 	{http.MethodPost, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgUpdateEvent, false},
 	{http.MethodPost, coverUploadPath, palaro.ActionManageEvents, (*Server).orgUploadCover, false},
+	{http.MethodGet, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgConfirmStatus, false},
 	{http.MethodPost, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgSetStatus, false},
 	{http.MethodGet, "/organizer/events/:code/ticket-types/new", palaro.ActionManageEvents, (*Server).orgNewTicketTypePage, false},
 	{http.MethodPost, "/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).orgCreateTicketType, false},
@@ -369,16 +371,16 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Publish", Action: base + "/status", Hidden: [][2]string{{"status", palaro.EventPublished}}})
 	case palaro.EventScheduled, palaro.EventRescheduled:
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Unpublish (back to draft)", Action: base + "/status",
-			Hidden: [][2]string{{"status", palaro.EventDraft}}, Secondary: true},
-			views.OrgAction{Label: "Postpone (tells ticket holders)", Action: base + "/status",
-				Hidden: [][2]string{{"status", palaro.EventPostponed}}, Secondary: true},
-			views.OrgAction{Label: "Cancel the event (tells ticket holders)", Action: base + "/status",
-				Hidden: [][2]string{{"status", palaro.EventCancelled}}, Secondary: true})
+			Hidden: [][2]string{{"status", palaro.EventDraft}}, Secondary: true})
+	}
+	// changes that e-mail every ticket holder are confirmed on a page of their own first
+	switch ev.Status {
+	case palaro.EventScheduled, palaro.EventRescheduled:
+		v.Links = append([]views.Link{{Label: "Postpone…", Href: base + "/status?status=" + palaro.EventPostponed},
+			{Label: "Cancel the event…", Href: base + "/status?status=" + palaro.EventCancelled}}, v.Links...)
 	case palaro.EventPostponed:
-		v.Actions = append(v.Actions, views.OrgAction{Label: "Publish the new date (tells ticket holders)",
-			Action: base + "/status", Hidden: [][2]string{{"status", palaro.EventPublished}}},
-			views.OrgAction{Label: "Cancel the event (tells ticket holders)", Action: base + "/status",
-				Hidden: [][2]string{{"status", palaro.EventCancelled}}, Secondary: true})
+		v.Links = append([]views.Link{{Label: "Publish the new date…", Href: base + "/status?status=" + palaro.EventPublished},
+			{Label: "Cancel the event…", Href: base + "/status?status=" + palaro.EventCancelled}}, v.Links...)
 	}
 	v.Facts = [][2]string{{"Code", ev.Code}, {"Organization", ev.Organizer.Name}, {"Summary", ev.Summary},
 		{"Address", ev.Venue.Address}, {"Tags", tagList(ev.Tags)}}
@@ -416,6 +418,58 @@ func (s *Server) orgSetStatus(c *echo.Context, caller *palaro.Caller) error {
 	}
 	s.eventsChanged()
 	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice="+savedNotice(ev, saved, "status"))
+}
+
+// statusChanges are the status changes confirmed first (they e-mail every ticket holder): what the
+// confirmation page asks and its button says.
+var statusChanges = map[string][2]string{
+	palaro.EventPostponed: {"Postpone %s?", "Postpone and tell the ticket holders"},
+	palaro.EventCancelled: {"Cancel %s?", "Cancel the event and tell the ticket holders"},
+	palaro.EventPublished: {"Publish the new date of %s?", "Publish and tell the ticket holders"},
+}
+
+// orgConfirmStatus asks the organizer to confirm a change of status that e-mails every ticket
+// holder (query status: postponed, cancelled or published), saying who is told and what.
+func (s *Server) orgConfirmStatus(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	status := c.QueryParam("status")
+	words, ok := statusChanges[status]
+	if !ok {
+		return palaro.Errorf(palaro.EINVALID, "Choose postponed, cancelled or published.")
+	}
+	base := "/organizer/events/" + ev.Code
+	attendees, err := s.services.Organizers.ListAttendees(c.Request().Context(), ev.ID)
+	if err != nil {
+		return err
+	}
+	holders := map[string]bool{}
+	for _, a := range attendees {
+		if a.Status != palaro.TicketCancelled {
+			holders[a.Email] = true
+		}
+	}
+	heading := fmt.Sprintf(words[0], ev.Name)
+	told := "Nobody holds a ticket yet, so no e-mail goes out."
+	if n := len(holders); n > 0 {
+		told = fmt.Sprintf("Each of the %d addresses holding tickets gets an e-mail at once", n)
+		switch status {
+		case palaro.EventCancelled:
+			told += " saying the event is cancelled and they are refunded in full within 30 days. This cannot be undone."
+		case palaro.EventPostponed:
+			told += " saying the event is postponed, the new date is to follow, and they may ask for a refund within 14 days."
+		default:
+			told += " with the date and place now in Edit details (" + manilaTime(ev.StartsAt) + ", " + ev.Venue.Name + ")."
+		}
+	}
+	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: views.OrgForm{Action: base + "/status", Submit: words[1],
+		Sections: []views.OrgFormSection{{Selects: []views.OrgSelect{{Name: palaro.FieldStatus, Label: "New status",
+			Options: []views.SelectOption{{Value: status, Label: status, Selected: true}}}}}}}}
+	v.Frame.Notice = told
+	v.Frame.Back = views.Link{Label: "Back to the event, changing nothing", Href: base}
+	return render(c, http.StatusOK, views.OrgFormPage(s.orgPage(c, heading), v))
 }
 
 // savedNotice is the notice key after an event was saved: "told" when the change was one its

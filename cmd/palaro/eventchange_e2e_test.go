@@ -32,12 +32,17 @@ func TestEventPostpone_Browser(t *testing.T) {
 	waitPath(t, ctx, base)
 	screenshot(t, ctx, "event-postpone-console")
 	assertTouchTargets(t, ctx)
-	var notice string
+	var notice, ask string
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Evaluate(`window.palaroOldPage = true`, nil),
-		chromedp.Click(`//button[starts-with(normalize-space(.), 'Postpone')]`, chromedp.BySearch),
+		chromedp.Click(`//a[normalize-space(.)='Postpone…']`, chromedp.BySearch),
 		waitFor(`window.palaroOldPage === undefined && document.readyState === 'complete'`),
-		chromedp.Text(".form-notice", &notice, chromedp.ByQuery)))
+		chromedp.Text(".form-notice", &ask, chromedp.ByQuery)))
+	waitPath(t, ctx, base+"/status")
+	require.Contains(t, ask, "addresses holding tickets gets an e-mail at once", "the confirmation says who is told")
+	screenshot(t, ctx, "event-postpone-confirm")
+	assertTouchTargets(t, ctx)
+	require.NoError(t, chromedp.Run(ctx, submitOrgForm(), chromedp.Text(".form-notice", &notice, chromedp.ByQuery)))
 	require.Contains(t, notice, "Every ticket holder is told by e-mail")
 	screenshot(t, ctx, "event-postpone-done")
 
