@@ -77,6 +77,52 @@ type Event struct {
 	AddOns         []AddOn
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	// Sequence is the event's iCalendar SEQUENCE: it grows with each change its ticket holders are
+	// told about (EventChangeKind).
+	Sequence int
+}
+
+// EventSchedule is what of an event its ticket holders are told about when it changes.
+type EventSchedule struct {
+	Status   string
+	StartsAt time.Time
+	EndsAt   time.Time
+	Venue    string // name, address and city
+}
+
+// ScheduleOf returns an event's schedule.
+func ScheduleOf(ev *Event) EventSchedule {
+	return EventSchedule{Status: ev.Status, StartsAt: ev.StartsAt, EndsAt: ev.EndsAt, Venue: VenueLine(ev.Venue)}
+}
+
+// VenueLine is a venue's name, address and city on one line.
+func VenueLine(v Venue) string { return v.Name + ", " + v.Address + ", " + v.City }
+
+// EventChangeKind says how a change of an event from old to new concerns its ticket holders:
+// EventCancelled, EventPostponed, EventRescheduled (a new date, time or venue for a published
+// event, or a postponed or cancelled event on again), or "" when they need not be told (a draft
+// on either side, or nothing of status, date, time or place changed).
+func EventChangeKind(old, new EventSchedule) string {
+	if old.Status == EventDraft || new.Status == EventDraft || new.Status == "" {
+		return ""
+	}
+	switch new.Status {
+	case EventCancelled:
+		if old.Status != EventCancelled {
+			return EventCancelled
+		}
+		return ""
+	case EventPostponed:
+		if old.Status != EventPostponed {
+			return EventPostponed
+		}
+		return ""
+	}
+	if old.Status == EventPostponed || old.Status == EventCancelled || !old.StartsAt.Equal(new.StartsAt) ||
+		!old.EndsAt.Equal(new.EndsAt) || old.Venue != new.Venue {
+		return EventRescheduled
+	}
+	return ""
 }
 
 // Tag is a label or game that groups events, with a URL slug.

@@ -27,7 +27,29 @@ const (
 	MessageTransferReceipt   = "transfer_receipt" // to the new address: confirm receipt
 	MessageTransferDone      = "transfer_done"    // to both addresses once the ticket is reissued
 	MessageTicketsLink       = "tickets_link"
+	// MessageEventChanged tells a ticket holder that the event is postponed, rescheduled or cancelled.
+	MessageEventChanged = "event_changed"
 )
+
+// EventChange is a change of a published event that its ticket holders are told about, as it
+// was made (EventChangeKind).
+type EventChange struct {
+	ID int64
+	// Kind is EventPostponed, EventRescheduled or EventCancelled.
+	Kind string
+	// Sequence is the event's iCalendar SEQUENCE after the change.
+	Sequence int
+	// Old and New are the event's schedule before and after the change.
+	Old, New  EventSchedule
+	CreatedAt time.Time
+}
+
+// EventChangeComposer writes the e-mail that tells a ticket holder of a change of their event.
+type EventChangeComposer interface {
+	// EventChanged tells the address to, holder of tickets (as they are when it is sent) of event
+	// ev, of change ch.
+	EventChanged(ch EventChange, ev *Event, to string, tickets []*Ticket) Message
+}
 
 // Jobs are outbox messages that are work for the outbox worker rather than messages to deliver:
 // a call that must answer in the same time whatever it is asked about queues one, and the

@@ -87,6 +87,8 @@ func (s *Server) calendarMonth(c *echo.Context, month time.Time) ([]views.Calend
 			Time:  ev.StartsAt.In(palaro.Manila).Format("3:04 PM"),
 			Place: ev.Venue.Name + ", " + ev.Venue.City,
 			URL:   "/e/" + ev.Code,
+			// a word, not only a colour: the grid's chips and the lists say it
+			Status: statusLabel(ev.Status),
 		})
 	}
 	return out, nil
@@ -98,23 +100,68 @@ func (s *Server) eventICS(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	cal := newICS()
+	s.addICSEvent(cal, ev)
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
+}
+
+// calendarICS answers an RFC 5545 calendar file of the public events of one month (query
+// month=YYYY-MM, the current month by default), cancelled and postponed ones with their status.
+func (s *Server) calendarICS(c *echo.Context) error {
+	now := s.Now().In(palaro.Manila)
+	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, palaro.Manila)
+	if q := c.QueryParam("month"); q != "" {
+		m, err := time.ParseInLocation("2006-01", q, palaro.Manila)
+		if err != nil {
+			return palaro.Errorf(palaro.EINVALID, "Invalid month; use YYYY-MM.")
+		}
+		month = m
+	}
+	events, err := s.services.Events.ListEventsBetween(c.Request().Context(), month, month.AddDate(0, 1, 0))
+	if err != nil {
+		return err
+	}
+	cal := newICS()
+	for _, ev := range events {
+		s.addICSEvent(cal, ev)
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="palaro-`+month.Format("2006-01")+`.ics"`)
+	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
+}
+
+// newICS returns an empty calendar of Palaro's events.
+func newICS() *ics.Calendar {
 	cal := ics.NewCalendar()
 	cal.SetMethod(ics.MethodPublish)
 	cal.SetProductId("-//Palaro//Events//EN")
+	return cal
+}
+
+// addICSEvent adds an event to a calendar with its state (CANCELLED, TENTATIVE while postponed,
+// else CONFIRMED) and its SEQUENCE, which grows with each change its holders are told about, so a
+// calendar that imported it before takes the change.
+func (s *Server) addICSEvent(cal *ics.Calendar, ev *palaro.Event) {
 	e := cal.AddEvent(ev.Code + "@palaro.ph")
 	e.SetDtStampTime(ev.UpdatedAt.UTC())
+	e.SetSequence(ev.Sequence)
 	e.SetStartAt(ev.StartsAt.UTC())
 	e.SetEndAt(ev.EndsAt.UTC())
-	e.SetSummary(ev.Name)
+	summary := ev.Name
+	if label := statusLabel(ev.Status); label != "" && ev.Status != palaro.EventRescheduled {
+		summary = label + ": " + ev.Name
+	}
+	e.SetSummary(summary)
 	e.SetDescription(strings.TrimSpace(ev.Summary + "\n\n" + s.config.BaseURL + "/e/" + ev.Code))
 	e.SetLocation(ev.Venue.Name + ", " + ev.Venue.Address + ", " + ev.Venue.City)
 	e.SetURL(s.config.BaseURL + "/e/" + ev.Code)
 	e.SetOrganizer("mailto:"+cmp.Or(ev.Organizer.Email, s.config.SupportEmail), ics.WithCN(ev.Organizer.Name))
-	if ev.Status == palaro.EventCancelled {
+	switch ev.Status {
+	case palaro.EventCancelled:
 		e.SetStatus(ics.ObjectStatusCancelled)
-	} else {
+	case palaro.EventPostponed:
+		e.SetStatus(ics.ObjectStatusTentative)
+	default:
 		e.SetStatus(ics.ObjectStatusConfirmed)
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
 }

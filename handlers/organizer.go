@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -34,6 +35,7 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodGet, "/organizer/events/:code/edit", palaro.ActionManageEvents, (*Server).orgEditEventPage, false},
 	{http.MethodPost, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgUpdateEvent, false},
 	{http.MethodPost, coverUploadPath, palaro.ActionManageEvents, (*Server).orgUploadCover, false},
+	{http.MethodGet, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgConfirmStatus, false},
 	{http.MethodPost, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgSetStatus, false},
 	{http.MethodGet, "/organizer/events/:code/ticket-types/new", palaro.ActionManageEvents, (*Server).orgNewTicketTypePage, false},
 	{http.MethodPost, "/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).orgCreateTicketType, false},
@@ -261,6 +263,8 @@ func noticeText(key string) string {
 		return "Saved."
 	case "status":
 		return "The event's status is changed; the public pages show it now."
+	case "told":
+		return "Saved; the public pages show it now. Every ticket holder is told by e-mail, and calendars that added the event get the change."
 	case "revoked":
 		return "The token is revoked."
 	case "cover":
@@ -365,7 +369,7 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 	switch ev.Status {
 	case palaro.EventDraft:
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Publish", Action: base + "/status", Hidden: [][2]string{{"status", palaro.EventPublished}}})
-	case palaro.EventScheduled:
+	case palaro.EventScheduled, palaro.EventRescheduled:
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Unpublish (back to draft)", Action: base + "/status",
 			Hidden: [][2]string{{"status", palaro.EventDraft}}, Secondary: true})
 	}
@@ -374,6 +378,15 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		if ev.Status == palaro.EventScheduled {
 			v.Warning = "This event is public but has no ticket types: add one so that people can buy tickets."
 		}
+	}
+	// changes that e-mail every ticket holder are confirmed on a page of their own first
+	switch ev.Status {
+	case palaro.EventScheduled, palaro.EventRescheduled:
+		v.Links = append([]views.Link{{Label: "Postpone…", Href: base + "/status?status=" + palaro.EventPostponed},
+			{Label: "Cancel the event…", Href: base + "/status?status=" + palaro.EventCancelled}}, v.Links...)
+	case palaro.EventPostponed:
+		v.Links = append([]views.Link{{Label: "Publish the new date…", Href: base + "/status?status=" + palaro.EventPublished},
+			{Label: "Cancel the event…", Href: base + "/status?status=" + palaro.EventCancelled}}, v.Links...)
 	}
 	v.Facts = [][2]string{{"Code", ev.Code}, {"Organization", ev.Organizer.Name}, {"Summary", ev.Summary},
 		{"Address", ev.Venue.Address}, {"Tags", tagList(ev.Tags)}}
@@ -405,14 +418,76 @@ func (s *Server) orgSetStatus(c *echo.Context, caller *palaro.Caller) error {
 	}
 	in := palaro.EventInputOf(ev)
 	in.Status = c.FormValue(palaro.FieldStatus)
-	if _, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in); err != nil {
+	saved, err := s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in)
+	if err != nil {
 		if palaro.ErrorMessage(err) == palaro.MsgPublishNeedsTicketTypes {
 			return s.renderOrgEvent(c, caller, ev, "", statusOfForm(err)) // its warning says why
 		}
 		return err
 	}
 	s.eventsChanged()
-	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice=status")
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"?notice="+savedNotice(ev, saved, "status"))
+}
+
+// statusChanges are the status changes confirmed first (they e-mail every ticket holder): what the
+// confirmation page asks and its button says.
+var statusChanges = map[string][2]string{
+	palaro.EventPostponed: {"Postpone %s?", "Postpone and tell the ticket holders"},
+	palaro.EventCancelled: {"Cancel %s?", "Cancel the event and tell the ticket holders"},
+	palaro.EventPublished: {"Publish the new date of %s?", "Publish and tell the ticket holders"},
+}
+
+// orgConfirmStatus asks the organizer to confirm a change of status that e-mails every ticket
+// holder (query status: postponed, cancelled or published), saying who is told and what.
+func (s *Server) orgConfirmStatus(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	status := c.QueryParam("status")
+	words, ok := statusChanges[status]
+	if !ok {
+		return palaro.Errorf(palaro.EINVALID, "Choose postponed, cancelled or published.")
+	}
+	base := "/organizer/events/" + ev.Code
+	attendees, err := s.services.Organizers.ListAttendees(c.Request().Context(), ev.ID)
+	if err != nil {
+		return err
+	}
+	holders := map[string]bool{}
+	for _, a := range attendees {
+		if a.Status != palaro.TicketCancelled {
+			holders[a.Email] = true
+		}
+	}
+	heading := fmt.Sprintf(words[0], ev.Name)
+	told := "Nobody holds a ticket yet, so no e-mail goes out."
+	if n := len(holders); n > 0 {
+		told = fmt.Sprintf("Each of the %d addresses holding tickets gets an e-mail at once", n)
+		switch status {
+		case palaro.EventCancelled:
+			told += " saying the event is cancelled and they are refunded in full within 30 days. This cannot be undone."
+		case palaro.EventPostponed:
+			told += " saying the event is postponed, the new date is to follow, and they may ask for a refund within 14 days."
+		default:
+			told += " with the date and place now in Edit details (" + manilaTime(ev.StartsAt) + ", " + ev.Venue.Name + ")."
+		}
+	}
+	v := views.OrgFormView{Frame: orgFrame(c, caller, heading), Form: views.OrgForm{Action: base + "/status", Submit: words[1],
+		Sections: []views.OrgFormSection{{Selects: []views.OrgSelect{{Name: palaro.FieldStatus, Label: "New status",
+			Options: []views.SelectOption{{Value: status, Label: status, Selected: true}}}}}}}}
+	v.Frame.Notice = told
+	v.Frame.Back = views.Link{Label: "Back to the event, changing nothing", Href: base}
+	return render(c, http.StatusOK, views.OrgFormPage(s.orgPage(c, heading), v))
+}
+
+// savedNotice is the notice key after an event was saved: "told" when the change was one its
+// ticket holders are told about by e-mail (its SEQUENCE grew), else key.
+func savedNotice(before, saved *palaro.Event, key string) string {
+	if saved.Sequence > before.Sequence {
+		return "told"
+	}
+	return key
 }
 
 func (s *Server) orgOrdersPage(c *echo.Context, caller *palaro.Caller) error {

@@ -263,7 +263,7 @@ func (s *Server) orgUpdateEvent(c *echo.Context, caller *palaro.Caller) error {
 		saved, err = s.services.Organizers.UpdateEvent(c.Request().Context(), ev.ID, caller.Actor(), in)
 		if err == nil {
 			s.eventsChanged()
-			return c.Redirect(http.StatusSeeOther, "/organizer/events/"+saved.Code+"?notice=saved")
+			return c.Redirect(http.StatusSeeOther, "/organizer/events/"+saved.Code+"?notice="+savedNotice(ev, saved, "saved"))
 		}
 	}
 	if _, ok := userFacing(err); !ok {

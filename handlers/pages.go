@@ -184,7 +184,9 @@ func (s *Server) eventPage(c *echo.Context) error {
 	p.JSONLD = s.eventJSONLD(ev, now, q)
 	view := s.eventView(ev, now)
 	if q != nil {
-		view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page
+		if queueSaleLive(ev, now) {
+			view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page
+		}
 	} else {
 		s.addQuickBuy(ev, &view)
 	}

@@ -354,6 +354,9 @@ func (s *Server) ticketLink(t *palaro.Ticket, ev *palaro.Event) views.TicketLink
 	if ev != nil {
 		l.Title += " · " + ev.Name
 		l.Detail = ev.StartsAt.In(palaro.Manila).Format("Mon, 2 Jan 2006 · 3:04 PM")
+		if label := statusLabel(ev.Status); label != "" {
+			l.Detail = label + " · " + l.Detail
+		}
 	}
 	if t.Seat != "" {
 		l.Detail += " · Seat " + t.Seat
@@ -384,11 +387,28 @@ func (s *Server) findTicket(c *echo.Context, size int) (*palaro.Ticket, views.Ti
 		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City
 		v.CalendarHref = "/e/" + ev.Code + "/calendar.ics"
 		v.Active = v.Active && s.Now().Before(ev.EndsAt)
+		if t.Status != palaro.TicketCancelled {
+			v.EventNotice = eventNotice(ev)
+		}
 	}
 	for _, a := range t.AddOns {
 		v.AddOns = append(v.AddOns, a.Name)
 	}
 	return t, v, nil
+}
+
+// eventNotice tells a ticket holder that the ticket's event is cancelled, postponed or was moved,
+// and what it means for the ticket; "" when nothing changed.
+func eventNotice(ev *palaro.Event) string {
+	switch {
+	case ev.Status == palaro.EventCancelled:
+		return "This event is cancelled. You are refunded in full, to the way you paid, within 30 days; we sent you an e-mail about it."
+	case ev.Status == palaro.EventPostponed:
+		return "This event is postponed: the new date is not set yet. Your ticket stays valid for it, and we will e-mail you the new date; you may instead ask for a refund within 14 days."
+	case ev.Sequence > 0:
+		return "This event's date or place changed: the details below are the new ones. Your ticket stays valid."
+	}
+	return ""
 }
 
 func statusWord(status string) string {

@@ -314,6 +314,20 @@ func countOf(n int, unit string) string {
 	return strconv.Itoa(n) + " " + unit + "s"
 }
 
+// queueSaleLive reports whether an event's queued sale is still to be spoken of: the event is not
+// cancelled and not over, and some ticket type's sale has not ended.
+func queueSaleLive(ev *palaro.Event, now time.Time) bool {
+	if ev.Status == palaro.EventCancelled || !now.Before(ev.EndsAt) {
+		return false
+	}
+	for _, t := range ev.TicketTypes {
+		if t.SaleState(ev, now) != palaro.SaleEnded {
+			return true
+		}
+	}
+	return false
+}
+
 // saleOpensText is the event page's word on a queued sale: when it opens, or that it is open
 // through the queue. It names no visitor, so it may sit in the cached page.
 func saleOpensText(q *palaro.Queue, now time.Time) string {

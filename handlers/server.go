@@ -171,6 +171,7 @@ func (s *Server) routes() {
 	e.GET("/events", s.eventListFragment)
 	e.GET("/e/:code", s.eventPage)
 	e.GET("/e/:code/calendar.ics", s.eventICS)
+	e.GET("/calendar.ics", s.calendarICS)
 	e.GET("/f/:tag", s.findPage)
 	e.GET("/calendar", s.calendarPage)
 	e.GET("/v1/calendar", s.calendarEvents)

@@ -12,6 +12,7 @@ interface CalendarEvent {
   end: string;
   place: string;
   url: string;
+  status?: string; // "Cancelled", "Postponed" or "Rescheduled"; absent when on as planned
 }
 
 /** CalendarProps mirrors views.CalendarProps. */
@@ -223,15 +224,17 @@ function Calendar(props: CalendarProps) {
                 className="cal-date"
                 aria-pressed={d === selected}
                 aria-current={d === today ? 'date' : undefined}
-                aria-label={`${WEEKDAYS[p.weekday]}, ${p.date} ${MONTHS[p.month]} ${p.year}${evs.length ? `, ${evs.length} event${evs.length > 1 ? 's' : ''}` : ''}`}
+                aria-label={`${WEEKDAYS[p.weekday]}, ${p.date} ${MONTHS[p.month]} ${p.year}${evs.length ? `, ${evs.length} event${evs.length > 1 ? 's' : ''}` : ''}${evs.some((e) => e.status === 'Cancelled') ? ', cancelled events' : ''}`}
                 onClick={() => setSelected(d)}
               >
                 <span className="cal-num">{p.date}</span>
               </button>
+              {/* Labels, not links: the whole day cell is the target, and the day's list below links the events. */}
               {evs.slice(0, 2).map((ev) => (
-                <a key={ev.code} className="cal-event" href={ev.url} tabIndex={-1} aria-hidden="true" title={ev.name}>
-                  {ev.name}
-                </a>
+                <span key={ev.code} className={'cal-event' + (ev.status ? ' ' + ev.status.toLowerCase() : '')} aria-hidden="true">
+                  {ev.status && <span className="cal-event-status">{ev.status} </span>}
+                  <span className="cal-event-name">{ev.name}</span>
+                </span>
               ))}
               {evs.length > 2 && (
                 <span className="cal-more" aria-hidden="true">
@@ -251,7 +254,8 @@ function Calendar(props: CalendarProps) {
         ) : (
           <ul>
             {selEvents.map((ev) => (
-              <li key={ev.code}>
+              <li key={ev.code} className={ev.status === 'Cancelled' ? 'cal-cancelled' : undefined}>
+                {ev.status && <span className="cal-tag">{ev.status}</span>}{ev.status && ' '}
                 <a href={ev.url}>{ev.name}</a>
                 <span className="cal-meta">
                   {timeLabel(ev.start)} · {ev.place}

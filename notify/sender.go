@@ -2,10 +2,13 @@ package notify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/wneessen/go-mail"
@@ -39,6 +42,48 @@ type SMTPConfig struct {
 	// TLS is "mandatory", "opportunistic" (default: STARTTLS when offered) or "none".
 	TLS     string
 	Timeout time.Duration
+	// Domain is the site's domain (PALARO_BASE_URL's host), the right-hand part of each
+	// Message-ID; "palaro.ph" when empty. Never the machine's host name.
+	Domain string
+}
+
+// SiteDomain returns the host name of a site's base URL, without port, for Message-IDs;
+// "palaro.ph" when the URL has none.
+func SiteDomain(baseURL string) string {
+	if u, err := url.Parse(baseURL); err == nil && u.Hostname() != "" {
+		return u.Hostname()
+	}
+	return "palaro.ph"
+}
+
+// MIME builds the message the SMTP sender sends for m: headers (From, To, Subject, Date and a
+// Message-ID at the site's domain), its text and HTML parts and the HTML's inline images.
+func MIME(m palaro.Message, cfg SMTPConfig) (*mail.Msg, error) {
+	if m.Channel != "" && m.Channel != palaro.ChannelEmail {
+		return nil, fmt.Errorf("smtp sender cannot send %s messages", m.Channel)
+	}
+	msg := mail.NewMsg()
+	if err := msg.From(cmp.Or(cfg.From, "Palaro <tickets@palaro.ph>")); err != nil {
+		return nil, fmt.Errorf("from: %w", err)
+	}
+	if err := msg.To(m.To); err != nil {
+		return nil, fmt.Errorf("to: %w", err)
+	}
+	msg.Subject(m.Subject)
+	msg.SetDate()
+	msg.SetMessageIDWithValue(rand.Text() + "@" + cmp.Or(cfg.Domain, "palaro.ph"))
+	msg.SetBodyString(mail.TypeTextPlain, m.Text)
+	if m.HTML == "" {
+		return msg, nil
+	}
+	msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
+	for _, img := range m.Images { // inline images beside the HTML, by Content-ID (multipart/related)
+		if err := msg.EmbedReader(img.Name, bytes.NewReader(img.PNG), mail.WithFileContentID("<"+img.ContentID+">"),
+			mail.WithFileContentType(mail.ContentType("image/png"))); err != nil {
+			return nil, fmt.Errorf("inline image %s: %w", img.Name, err)
+		}
+	}
+	return msg, nil
 }
 
 // SMTPSender delivers e-mails through an SMTP server.
@@ -60,10 +105,7 @@ func NewSMTPSender(cfg SMTPConfig) (*SMTPSender, error) {
 
 // Send delivers an e-mail with its text and HTML parts.
 func (s *SMTPSender) Send(ctx context.Context, m palaro.Message) error {
-	if m.Channel != "" && m.Channel != palaro.ChannelEmail {
-		return fmt.Errorf("smtp sender cannot send %s messages", m.Channel)
-	}
-	msg, err := composeMIME(s.cfg.From, m)
+	msg, err := MIME(m, s.cfg)
 	if err != nil {
 		return err
 	}
@@ -87,29 +129,4 @@ func (s *SMTPSender) Send(ctx context.Context, m palaro.Message) error {
 		return errors.Join(errors.New("smtp send"), err)
 	}
 	return nil
-}
-
-// composeMIME builds an e-mail: the text part, the HTML alternative and, beside the HTML, its
-// inline images as related parts with their Content-IDs (multipart/related).
-func composeMIME(from string, m palaro.Message) (*mail.Msg, error) {
-	msg := mail.NewMsg()
-	if err := msg.From(from); err != nil {
-		return nil, fmt.Errorf("from: %w", err)
-	}
-	if err := msg.To(m.To); err != nil {
-		return nil, fmt.Errorf("to: %w", err)
-	}
-	msg.Subject(m.Subject)
-	msg.SetBodyString(mail.TypeTextPlain, m.Text)
-	if m.HTML == "" {
-		return msg, nil
-	}
-	msg.AddAlternativeString(mail.TypeTextHTML, m.HTML)
-	for _, img := range m.Images {
-		if err := msg.EmbedReader(img.Name, bytes.NewReader(img.PNG), mail.WithFileContentID("<"+img.ContentID+">"),
-			mail.WithFileContentType(mail.ContentType("image/png"))); err != nil {
-			return nil, fmt.Errorf("inline image %s: %w", img.Name, err)
-		}
-	}
-	return msg, nil
 }

@@ -27,7 +27,7 @@ const DefaultPageSize = 12
 const eventColumns = `e.id, e.code, e.name, e.summary, e.description, e.starts_at, e.ends_at, e.image_url,
 	e.status, e.popularity, e.required_fields, e.survey_question, e.survey_answers, e.created_at, e.updated_at,
 	v.id, v.name, v.address, v.city, v.region, v.latitude, v.longitude,
-	o.id, o.name, o.email, o.url`
+	o.id, o.name, o.email, o.url, e.sequence`
 
 const eventJoins = `FROM events e JOIN venues v ON v.id = e.venue_id JOIN organizers o ON o.id = e.organizer_id`
 
@@ -187,7 +187,7 @@ func scanEvent(r rowScanner) (*palaro.Event, error) {
 		&ev.Status, &ev.Popularity, &required, &ev.SurveyQuestion, &answers, &created, &updated,
 		&ev.Venue.ID, &ev.Venue.Name, &ev.Venue.Address, &ev.Venue.City, &ev.Venue.Region,
 		&ev.Venue.Latitude, &ev.Venue.Longitude,
-		&ev.Organizer.ID, &ev.Organizer.Name, &ev.Organizer.Email, &ev.Organizer.URL)
+		&ev.Organizer.ID, &ev.Organizer.Name, &ev.Organizer.Email, &ev.Organizer.URL, &ev.Sequence)
 	if err != nil {
 		return nil, err
 	}

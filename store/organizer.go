@@ -342,6 +342,12 @@ func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor
 		if err != nil {
 			return nil, err
 		}
+		if kind := palaro.EventChangeKind(palaro.ScheduleOf(before), palaro.ScheduleOf(ev)); kind != "" {
+			if err := recordEventChange(ctx, tx, ev, before, kind, now); err != nil {
+				return nil, err
+			}
+			ev.Sequence++
+		}
 		return ev, nil
 	})
 }

@@ -18,6 +18,14 @@ type OutboxService struct{ db *DB }
 // NewOutboxService returns the outbox backed by db.
 func NewOutboxService(db *DB) *OutboxService { return &OutboxService{db: db} }
 
+// NewComposingOutboxService returns the outbox backed by db that composes the e-mails stored as
+// rows naming their cause (orders, event changes) with composer, as the server's worker does; a
+// command that lists the outbox uses it.
+func NewComposingOutboxService(db *DB, composer palaro.Composer) *OutboxService {
+	db.composer = composer
+	return &OutboxService{db: db}
+}
+
 var _ palaro.Outbox = (*OutboxService)(nil)
 
 // Enqueue writes one message to the outbox on its own, for messages not tied to another change.
@@ -62,19 +70,21 @@ func enqueueOrderMessage(ctx context.Context, tx *sql.Tx, o *palaro.Order, now t
 }
 
 const outboxColumns = `id, channel, kind, recipient, subject, body_text, body_html, status, attempts,
-	last_error, next_attempt_at, created_at, sent_at, order_id`
+	last_error, next_attempt_at, created_at, sent_at, order_id, event_change_id`
 
-// outboxRow is a stored message and, for an order's e-mail not composed yet, its order's id.
+// outboxRow is a stored message and, for an e-mail not composed yet, its order's or event
+// change's id.
 type outboxRow struct {
 	palaro.OutboxMessage
-	orderID sql.NullInt64
+	orderID       sql.NullInt64
+	eventChangeID sql.NullInt64
 }
 
 func scanOutbox(r rowScanner) (outboxRow, error) {
 	var m outboxRow
 	var next, created, sent sql.NullString
 	err := r.Scan(&m.ID, &m.Channel, &m.Kind, &m.To, &m.Subject, &m.Text, &m.HTML, &m.Status, &m.Attempts,
-		&m.LastError, &next, &created, &sent, &m.orderID)
+		&m.LastError, &next, &created, &sent, &m.orderID, &m.eventChangeID)
 	if err != nil {
 		return m, err
 	}
@@ -182,14 +192,22 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 		return nil, err
 	}
 	msgs, gone, err := s.composeOrderMessages(ctx, claimed)
-	if err != nil || len(gone) == 0 {
+	if err != nil {
+		return nil, err
+	}
+	goneChanges, err := s.composeEventChangeMessages(ctx, claimed, msgs)
+	if err != nil || len(gone)+len(goneChanges) == 0 {
 		return msgs, err
 	}
-	// a message whose order no longer exists cannot be written: it fails for good, alone
-	outcomes := make([]palaro.OutboxOutcome, len(gone))
-	for i, id := range gone {
-		outcomes[i] = palaro.OutboxOutcome{ID: id, Error: "its order no longer exists"}
+	// a message whose order (or event change) no longer exists cannot be written: it fails for good, alone
+	outcomes := make([]palaro.OutboxOutcome, 0, len(gone)+len(goneChanges))
+	for _, id := range gone {
+		outcomes = append(outcomes, palaro.OutboxOutcome{ID: id, Error: "its order no longer exists"})
 	}
+	for _, id := range goneChanges {
+		outcomes = append(outcomes, palaro.OutboxOutcome{ID: id, Error: "its event change no longer exists"})
+	}
+	gone = append(gone, goneChanges...)
 	if err := s.Record(ctx, outcomes); err != nil {
 		return nil, err
 	}
@@ -276,5 +294,11 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 		return nil, err
 	}
 	msgs, _, err := s.composeOrderMessages(ctx, found)
-	return msgs, err
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.composeEventChangeMessages(ctx, found, msgs); err != nil {
+		return nil, err
+	}
+	return msgs, nil
 }

@@ -98,6 +98,20 @@ CREATE TABLE check_ins (
     undone_by   TEXT
 , claimed_at TEXT);
 
+CREATE TABLE event_changes (
+    id            INTEGER PRIMARY KEY,
+    event_id      INTEGER NOT NULL REFERENCES events (id),
+    kind          TEXT NOT NULL CHECK (kind IN ('postponed', 'rescheduled', 'cancelled')),
+    sequence      INTEGER NOT NULL,
+    old_starts_at TEXT NOT NULL,
+    old_ends_at   TEXT NOT NULL,
+    old_venue     TEXT NOT NULL,
+    starts_at     TEXT NOT NULL,
+    ends_at       TEXT NOT NULL,
+    venue         TEXT NOT NULL,
+    created_at    TEXT NOT NULL
+);
+
 CREATE TABLE event_images (
     version      INTEGER NOT NULL,
     width        INTEGER NOT NULL,
@@ -159,7 +173,7 @@ CREATE TABLE events (
     survey_question TEXT NOT NULL DEFAULT '',
     survey_answers  TEXT NOT NULL DEFAULT '[]',
     created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), sequence INTEGER NOT NULL DEFAULT 0,
     CHECK (ends_at >= starts_at)
 );
 
@@ -296,7 +310,7 @@ CREATE TABLE outbox (
     claimed_until   TEXT,
     created_at      TEXT NOT NULL,
     sent_at         TEXT
-, order_id INTEGER);
+, order_id INTEGER, event_change_id INTEGER);
 
 CREATE TABLE participants (
     id            INTEGER PRIMARY KEY,
@@ -577,6 +591,8 @@ CREATE INDEX audit_log_event ON audit_log (event_id, id);
 CREATE INDEX check_ins_event ON check_ins (event_id, outcome);
 
 CREATE INDEX check_ins_ticket ON check_ins (ticket_id, id);
+
+CREATE INDEX event_changes_event ON event_changes (event_id);
 
 CREATE INDEX event_images_event ON event_images (event_id);
 

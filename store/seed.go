@@ -74,6 +74,9 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 	if err := seedDemoCheckIns(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo orders and check-ins: %w", err)
 	}
+	if err := seedDemoSoldTickets(ctx, tx, now); err != nil {
+		return fmt.Errorf("seed demo sold tickets: %w", err)
+	}
 	if err := seedDemoActivities(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo activities: %w", err)
 	}
@@ -125,7 +128,7 @@ func insertDemoEvent(ctx context.Context, tx *sql.Tx, d demoEvent, today, now ti
 			with_survey, disclaimer, payment_types, seated)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			eventID, d.code+"-"+t.suffix, t.name, t.description, i, t.price, t.discount, t.max, t.capacity,
-			min(t.sold, t.capacity), formatTime(now.AddDate(0, -1, 0)), formatTime(salesEnd), t.promo,
+			demoSold(t.sold, t.capacity), formatTime(now.AddDate(0, -1, 0)), formatTime(salesEnd), t.promo,
 			t.survey, t.disclaimer, string(payments), t.seated); err != nil {
 			return fmt.Errorf("ticket type %s: %w", t.suffix, err)
 		}

@@ -61,7 +61,10 @@ type TicketPageView struct {
 	AddOnsHref      string
 	ChangeEmailHref string
 	CalendarHref    string
-	Active          bool
+	// EventNotice says that the event is postponed, rescheduled or cancelled and what it means for
+	// the ticket; "" when nothing changed.
+	EventNotice string
+	Active      bool
 	// PartnerAction is where "Open in partner app" posts; "" hides the button (partner not configured).
 	PartnerAction string
 }

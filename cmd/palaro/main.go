@@ -26,7 +26,7 @@ Commands:
   serve         run the web server (migrates the database first)
   migrate       apply database migrations
   seed --demo   load the demo data into an empty database
-  outbox        list the e-mails and SMS in the outbox with their bodies [--to EMAIL] [--status S] [--limit N]
+  outbox        list the e-mails and SMS in the outbox with their bodies [--to EMAIL] [--status S] [--limit N] [--raw: as MIME]
   orders        list recent orders [--refunds] [--status S] [--limit N]
   payments      list received payment events and why refused ones were refused [--refused] [--limit N]
   reports       list the problem reports sent through /report, newest first
@@ -41,7 +41,8 @@ Commands:
 Environment:
   PALARO_ADDR       listen address (default :8080)
   PALARO_DB         SQLite database file, or a postgres:// URL for PostgreSQL (default data/palaro.db)
-  PALARO_BASE_URL   absolute URL used in links, sitemap and structured data (default http://localhost:8080)
+  PALARO_BASE_URL   the site's absolute URL, used in links, e-mails, sitemap and structured data; its host names
+                    the e-mails' Message-IDs (serve defaults to http://localhost:8080; commands that send e-mail refuse without it)
   PALARO_DEMO=1     load the demo data when the database is empty (serve)
   PALARO_TICKET_KEY secret that signs ticket QR codes (generated and kept in the database when unset)
   (payments, e-mail, holds and partner keys: see README.md)
@@ -65,75 +66,8 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := loadConfig()
-	switch os.Args[1] {
-	case "serve":
-		err = serve(ctx, cfg, logger)
-	case "migrate":
-		err = withDB(ctx, cfg, func(db *store.DB) error { return nil })
-	case "seed":
-		fs := flag.NewFlagSet("seed", flag.ExitOnError)
-		demo := fs.Bool("demo", false, "load the demo data set")
-		_ = fs.Parse(os.Args[2:])
-		if !*demo {
-			err = errors.New("seed: only --demo is available")
-			break
-		}
-		err = withDB(ctx, cfg, func(db *store.DB) error { return db.SeedDemo(ctx, db.Now()) })
-	case "outbox":
-		fs := flag.NewFlagSet("outbox", flag.ExitOnError)
-		to := fs.String("to", "", "only messages to this address")
-		status := fs.String("status", "", "only messages with this status (pending, sent, failed)")
-		limit := fs.Int("limit", 50, "at most this many messages, newest first")
-		_ = fs.Parse(os.Args[2:])
-		err = withDB(ctx, cfg, func(db *store.DB) error {
-			return printOutbox(ctx, os.Stdout, store.NewOutboxService(db), palaro.OutboxFilter{To: *to, Status: *status, Limit: *limit})
-		})
-	case "orders":
-		fs := flag.NewFlagSet("orders", flag.ExitOnError)
-		refunds := fs.Bool("refunds", false, "only orders paid after their tickets were gone, to refund")
-		status := fs.String("status", "", "only orders with this status (pending, paid, expired, refund, refunded)")
-		limit := fs.Int("limit", 50, "at most this many orders, newest first")
-		_ = fs.Parse(os.Args[2:])
-		if *refunds {
-			*status = palaro.OrderRefund
-		}
-		err = withDB(ctx, cfg, func(db *store.DB) error {
-			return printOrders(ctx, os.Stdout, store.NewPurchaseService(db, nil, 0), palaro.OrderFilter{Status: *status, Limit: *limit})
-		})
-	case "payments":
-		fs := flag.NewFlagSet("payments", flag.ExitOnError)
-		refused := fs.Bool("refused", false, "only refused events (no matching checkout session, wrong amount, currency or mode)")
-		limit := fs.Int("limit", 50, "at most this many events, newest first")
-		_ = fs.Parse(os.Args[2:])
-		err = withDB(ctx, cfg, func(db *store.DB) error {
-			return printPayments(ctx, os.Stdout, store.NewPurchaseService(db, nil, 0), palaro.PaymentEventFilter{Refused: *refused, Limit: *limit})
-		})
-	case "reports":
-		err = withDB(ctx, cfg, func(db *store.DB) error { return listReports(ctx, db, os.Stdout) })
-	case "backup":
-		err = runBackup(ctx, os.Stdout, cfg.DBPath, os.Args[2:])
-	case "copy-data":
-		err = runCopyData(ctx, os.Stdout, os.Args[2:])
-	case "organizers", "tokens":
-		err = withDB(ctx, cfg, func(db *store.DB) error {
-			svc := store.NewOrganizerService(db, notify.NewComposer(cfg.BaseURL, cfg.SupportEmail))
-			if os.Args[1] == "tokens" {
-				return tokensCommand(ctx, os.Stdout, svc, os.Args[2:])
-			}
-			return organizersCommand(ctx, os.Stdout, svc, os.Args[2:])
-		})
-	case "operators":
-		err = withDB(ctx, cfg, func(db *store.DB) error {
-			return operatorsCommand(ctx, os.Stdout, store.NewOperatorService(db), os.Args[2:])
-		})
-	case "news", "pnk":
-		err = withDB(ctx, cfg, func(db *store.DB) error {
-			return newsCommand(ctx, os.Stdout, store.NewNewsService(db), os.Args[1], os.Args[2:])
-		})
-	case "help", "-h", "--help":
-		fmt.Print(usage)
-	default:
+	err = run(ctx, loadConfig(), logger, os.Args[1:], os.Stdout)
+	if errors.Is(err, errUsage) {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
@@ -143,11 +77,108 @@ func main() {
 	}
 }
 
+// errUsage is run's answer to an unknown command: main prints the usage.
+var errUsage = errors.New("unknown command")
+
+// run runs the command args[0] with its arguments, writing what it prints to stdout.
+func run(ctx context.Context, cfg config, logger *slog.Logger, args []string, stdout io.Writer) error {
+	var err error
+	switch args[0] {
+	case "serve":
+		err = serve(ctx, cfg, logger)
+	case "migrate":
+		err = withDB(ctx, cfg, func(db *store.DB) error { return nil })
+	case "seed":
+		fs := flag.NewFlagSet("seed", flag.ExitOnError)
+		demo := fs.Bool("demo", false, "load the demo data set")
+		_ = fs.Parse(args[1:])
+		if !*demo {
+			err = errors.New("seed: only --demo is available")
+			break
+		}
+		err = withDB(ctx, cfg, func(db *store.DB) error { return db.SeedDemo(ctx, db.Now()) })
+	case "outbox":
+		fs := flag.NewFlagSet("outbox", flag.ContinueOnError)
+		to := fs.String("to", "", "only messages to this address")
+		status := fs.String("status", "", "only messages with this status (pending, sent, failed)")
+		limit := fs.Int("limit", 50, "at most this many messages, newest first")
+		raw := fs.Bool("raw", false, "print each e-mail as the MIME message the SMTP sender sends (headers, text and HTML parts)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			// composed as the server's worker composes them: order and event-change e-mails are
+			// stored as rows naming their cause
+			outbox := store.NewComposingOutboxService(db, notify.NewComposer(cfg.BaseURL, cfg.SupportEmail))
+			f := palaro.OutboxFilter{To: *to, Status: *status, Limit: *limit}
+			if *raw {
+				return printOutboxRaw(ctx, stdout, outbox, f, cfg.SMTP)
+			}
+			return printOutbox(ctx, stdout, outbox, f)
+		})
+	case "orders":
+		fs := flag.NewFlagSet("orders", flag.ExitOnError)
+		refunds := fs.Bool("refunds", false, "only orders paid after their tickets were gone, to refund")
+		status := fs.String("status", "", "only orders with this status (pending, paid, expired, refund, refunded)")
+		limit := fs.Int("limit", 50, "at most this many orders, newest first")
+		_ = fs.Parse(args[1:])
+		if *refunds {
+			*status = palaro.OrderRefund
+		}
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return printOrders(ctx, stdout, store.NewPurchaseService(db, nil, 0), palaro.OrderFilter{Status: *status, Limit: *limit})
+		})
+	case "payments":
+		fs := flag.NewFlagSet("payments", flag.ExitOnError)
+		refused := fs.Bool("refused", false, "only refused events (no matching checkout session, wrong amount, currency or mode)")
+		limit := fs.Int("limit", 50, "at most this many events, newest first")
+		_ = fs.Parse(args[1:])
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return printPayments(ctx, stdout, store.NewPurchaseService(db, nil, 0), palaro.PaymentEventFilter{Refused: *refused, Limit: *limit})
+		})
+	case "reports":
+		err = withDB(ctx, cfg, func(db *store.DB) error { return listReports(ctx, db, stdout) })
+	case "backup":
+		err = runBackup(ctx, stdout, cfg.DBPath, args[1:])
+	case "copy-data":
+		err = runCopyData(ctx, stdout, args[1:])
+	case "organizers", "tokens":
+		if args[0] == "organizers" && len(args) > 1 && args[1] == "approve" {
+			// the approval e-mail links to the site: composed here, it must know the site's address
+			if err := cfg.requireBaseURL("the approval e-mail"); err != nil {
+				return err
+			}
+		}
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			svc := store.NewOrganizerService(db, notify.NewComposer(cfg.BaseURL, cfg.SupportEmail))
+			if args[0] == "tokens" {
+				return tokensCommand(ctx, stdout, svc, args[1:])
+			}
+			return organizersCommand(ctx, stdout, svc, args[1:])
+		})
+	case "operators":
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return operatorsCommand(ctx, stdout, store.NewOperatorService(db), args[1:])
+		})
+	case "news", "pnk":
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			return newsCommand(ctx, stdout, store.NewNewsService(db), args[0], args[1:])
+		})
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		return errUsage
+	}
+	return err
+}
+
 // config is Palaro's configuration, read from the environment.
 type config struct {
-	Addr         string
-	DBPath       string
-	BaseURL      string
+	Addr    string
+	DBPath  string
+	BaseURL string
+	// BaseURLSet says PALARO_BASE_URL is set; without it BaseURL is the development default.
+	BaseURLSet   bool
 	Demo         bool
 	SupportEmail string
 	TagManagerID string
@@ -196,7 +227,8 @@ func loadConfig() config {
 	return config{
 		Addr:          env("PALARO_ADDR", ":8080"),
 		DBPath:        env("PALARO_DB", "data/palaro.db"),
-		BaseURL:       env("PALARO_BASE_URL", "http://localhost:8080"),
+		BaseURL:       env("PALARO_BASE_URL", defaultBaseURL),
+		BaseURLSet:    os.Getenv("PALARO_BASE_URL") != "",
 		Demo:          os.Getenv("PALARO_DEMO") == "1",
 		SupportEmail:  env("PALARO_SUPPORT_EMAIL", "support@palaro.ph"),
 		TagManagerID:  os.Getenv("PALARO_GTM_ID"),
@@ -220,6 +252,7 @@ func loadConfig() config {
 			Password: os.Getenv("PALARO_SMTP_PASSWORD"),
 			From:     env("PALARO_MAIL_FROM", "Palaro <tickets@palaro.ph>"),
 			TLS:      os.Getenv("PALARO_SMTP_TLS"),
+			Domain:   notify.SiteDomain(env("PALARO_BASE_URL", defaultBaseURL)),
 		},
 		JobInterval: time.Duration(envInt("PALARO_JOB_SECONDS", 30)) * time.Second,
 		EventCache:  eventCacheTTL(),
@@ -228,6 +261,18 @@ func loadConfig() config {
 		Servers:     envInt("PALARO_SERVERS", 1),
 		Now:         time.Now,
 	}
+}
+
+// defaultBaseURL is the site's address when PALARO_BASE_URL is unset: a development server's.
+const defaultBaseURL = "http://localhost:8080"
+
+// requireBaseURL refuses, naming what would link to the wrong place, when PALARO_BASE_URL is unset:
+// a command's e-mail would otherwise link to the development address.
+func (c config) requireBaseURL(what string) error {
+	if c.BaseURLSet {
+		return nil
+	}
+	return fmt.Errorf("PALARO_BASE_URL is not set, so %s would link to %s: set it to the site's address (such as https://palaro.ph) and run the command again", what, defaultBaseURL)
 }
 
 func env(name, def string) string {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/notify"
 )
 
 // printOutbox writes the outbox's messages, each with its header line and its text body.
@@ -31,12 +33,65 @@ func printOutbox(ctx context.Context, w io.Writer, outbox palaro.Outbox, f palar
 		if m.LastError != "" {
 			fmt.Fprintf(w, "Last error: %s\n", termSafe(m.LastError))
 		}
-		for _, line := range strings.Split(strings.TrimRight(m.Text, "\n"), "\n") {
+		text := m.Text
+		if palaro.IsJob(m.Kind) {
+			text = "(work for the outbox worker, not a message: " + jobDescription(m.Kind) + ")"
+		}
+		for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
 			fmt.Fprintln(w, "    "+termSafe(line))
 		}
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// jobDescription says what an outbox job does.
+func jobDescription(kind string) string {
+	if kind == palaro.JobTicketsLink {
+		return "it e-mails the address a link to its tickets, if it has any"
+	}
+	return "job " + kind
+}
+
+// printOutboxRaw writes each e-mail of the outbox as the MIME message the SMTP sender sends (an
+// SMS and a job, which are no e-mail, as a header line and their text), separated by a line
+// naming the message.
+func printOutboxRaw(ctx context.Context, w io.Writer, outbox palaro.Outbox, f palaro.OutboxFilter, smtp notify.SMTPConfig) error {
+	msgs, err := outbox.ListOutbox(ctx, f)
+	if err != nil {
+		return err
+	}
+	if len(msgs) == 0 {
+		fmt.Fprintln(w, "The outbox is empty.")
+		return nil
+	}
+	for _, m := range msgs {
+		fmt.Fprintf(w, "==== #%d  %s  %s  %s\n", m.ID, termSafe(strings.ToUpper(m.Status)), termSafe(m.Channel), termSafe(m.Kind))
+		if m.Channel == palaro.ChannelSMS || palaro.IsJob(m.Kind) {
+			fmt.Fprintf(w, "To: %s\n\n", termSafe(m.To))
+			writeLines(w, cmp.Or(m.Text, jobDescription(m.Kind)))
+			fmt.Fprintln(w)
+			continue
+		}
+		msg, err := notify.MIME(m.Message, smtp)
+		if err != nil {
+			return fmt.Errorf("outbox message %d: %w", m.ID, err)
+		}
+		var raw bytes.Buffer
+		if _, err := msg.WriteTo(&raw); err != nil {
+			return fmt.Errorf("outbox message %d: %w", m.ID, err)
+		}
+		writeLines(w, strings.ReplaceAll(raw.String(), "\r\n", "\n"))
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+// writeLines writes text line by line, each made safe for the terminal.
+func writeLines(w io.Writer, text string) {
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		fmt.Fprintln(w, termSafe(line))
+	}
 }
 
 // printOrders writes a table of orders; orders to refund are flagged.

@@ -1,0 +1,64 @@
+package notify
+
+import (
+	"cmp"
+	"fmt"
+	"time"
+
+	"palaro"
+)
+
+var _ palaro.EventChangeComposer = Composer{}
+
+// when formats an event's start in Manila time for an e-mail.
+func when(t time.Time) string { return t.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM") }
+
+// EventChanged tells a ticket holder that their event is postponed, rescheduled or cancelled,
+// what it means for their tickets and money, with links to their tickets.
+func (c Composer) EventChanged(ch palaro.EventChange, ev *palaro.Event, to string, tickets []*palaro.Ticket) palaro.Message {
+	name := ev.Name
+	contact := cmp.Or(ev.Organizer.Email, c.Support)
+	v := emailView{Support: c.Support}
+	var subject string
+	switch ch.Kind {
+	case palaro.EventCancelled:
+		subject = name + " is cancelled"
+		v.Title = name + " is cancelled"
+		v.Intro = []string{"We are sorry: " + ev.Organizer.Name + " cancelled " + name + ", planned for " + when(ch.Old.StartsAt) +
+			" at " + ch.Old.Venue + ". Your tickets below are no longer needed.",
+			"Your money: you are refunded in full, to the way you paid, within 30 days. You need not do anything; " +
+				"if you have a question about your refund, write to " + contact + "."}
+		v.Rows = [][2]string{{"Event", name}, {"Was planned for", when(ch.Old.StartsAt)}, {"Status", "Cancelled"}}
+	case palaro.EventPostponed:
+		subject = name + " is postponed"
+		v.Title = name + " is postponed"
+		v.Intro = []string{name + " will not take place on " + when(ch.Old.StartsAt) + ": " + ev.Organizer.Name +
+			" postponed it. The new date is not set yet; we will e-mail you as soon as it is.",
+			"Your tickets stay valid for the new date: keep them. If you would rather have your money back, write to " + contact +
+				" within 14 days of this e-mail."}
+		v.Rows = [][2]string{{"Event", name}, {"Was planned for", when(ch.Old.StartsAt)}, {"Status", "Postponed, new date to follow"}}
+	default:
+		subject = name + " has a new date"
+		v.Title = name + ": new date"
+		intro := name + " now takes place on " + when(ch.New.StartsAt) + " at " + ch.New.Venue + "."
+		if ch.Old.Venue != ch.New.Venue && ch.Old.StartsAt.Equal(ch.New.StartsAt) {
+			subject, v.Title = name+" moves to a new place", name+": new place"
+		}
+		v.Intro = []string{intro, "Your tickets stay valid: show the same QR codes at the gate. If you cannot come then, write to " +
+			contact + " to ask for your money back."}
+		v.Rows = [][2]string{{"Event", name}, {"New date", when(ch.New.StartsAt)}, {"Where", ch.New.Venue},
+			{"Was", when(ch.Old.StartsAt) + " at " + ch.Old.Venue}}
+	}
+	for i, t := range tickets {
+		label := fmt.Sprintf("Ticket %d of %d · %s", i+1, len(tickets), t.Code)
+		if t.TicketType.Name != "" {
+			label += " · " + t.TicketType.Name
+		}
+		v.Links = append(v.Links, emailLink{Label: label, URL: c.url(palaro.TicketPath(t.PublicID))})
+	}
+	v.Button = emailLink{Label: "See the event", URL: c.url("/e/" + ev.Code)}
+	if ch.Kind != palaro.EventCancelled {
+		v.Outro = []string{"If you added the event to your calendar, add it again from your ticket page to get the change."}
+	}
+	return c.message(palaro.MessageEventChanged, to, subject, v)
+}
