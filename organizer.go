@@ -800,6 +800,14 @@ type ExtrasService interface {
 	ListPromoCodes(ctx context.Context, eventID int64) ([]PromoCode, error)
 	// CreatePromoCode adds a promo code to the event. Returns EINVALID (with Fields), ECONFLICT for a taken code.
 	CreatePromoCode(ctx context.Context, eventID int64, actor string, p PromoCode) (*PromoCode, error)
+	// UpdatePromoCode changes the discount, limit, dates and ticket types of the promo code p.ID
+	// (its code stays). Returns EINVALID (with Fields), ENOTFOUND (also for a retired code).
+	UpdatePromoCode(ctx context.Context, eventID int64, actor string, p PromoCode) (*PromoCode, error)
+	// SetPromoCodePaused pauses or resumes a promo code. Returns ENOTFOUND (also for a retired code).
+	SetPromoCodePaused(ctx context.Context, eventID, id int64, paused bool, actor string) error
+	// DeletePromoCode deletes a promo code no order used; one that orders used is retired instead
+	// (kept for their history, never usable again), and retired is true. Returns ENOTFOUND.
+	DeletePromoCode(ctx context.Context, eventID, id int64, actor string) (retired bool, err error)
 }
 
 // SeatingService lets organizers lay out the seats of a seated ticket type and take seats off sale.

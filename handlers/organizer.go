@@ -45,6 +45,8 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodPost, "/organizer/events/:code/add-ons/:id/delete", palaro.ActionManageEvents, (*Server).orgDeleteAddOn, false},
 	{http.MethodGet, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgPromoCodesPage, false},
 	{http.MethodPost, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgCreatePromoCode, false},
+	{http.MethodPost, "/organizer/events/:code/promo-codes/:id/pause", palaro.ActionManageEvents, (*Server).orgPausePromoCode, false},
+	{http.MethodPost, "/organizer/events/:code/promo-codes/:id/delete", palaro.ActionManageEvents, (*Server).orgDeletePromoCode, false},
 	{http.MethodGet, "/organizer/events/:code/orders", palaro.ActionOrders, (*Server).orgOrdersPage, false},
 	{http.MethodGet, "/organizer/events/:code/orders/:order", palaro.ActionOrders, (*Server).orgOrderPage, false},
 	{http.MethodPost, "/organizer/events/:code/orders/:order/resend", palaro.ActionOrders, (*Server).orgResendTickets, false},
@@ -74,6 +76,8 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodDelete, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, true},
 	{http.MethodGet, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgPromoCodes, true},
 	{http.MethodPost, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgCreatePromoCode, true},
+	{http.MethodPatch, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgUpdatePromoCode, true},
+	{http.MethodDelete, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgDeletePromoCode, true},
 }, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes, queueOrgRoutes, waitlistOrgRoutes)...)
 
 // OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
@@ -280,7 +284,7 @@ func noticeText(key string) string {
 	case "refunded":
 		return "Marked refunded."
 	}
-	return ""
+	return promoNotices[key]
 }
 
 // manilaTime formats a time for the console, in Manila.

@@ -77,6 +77,8 @@ type OrgFormSection struct {
 	Selects  []OrgSelect
 	Checks   []OrgCheckGroup
 	Booleans []FormCheckbox
+	// SelectsFirst puts the selects before the fields (a choice the fields depend on, such as a discount's type).
+	SelectsFirst bool
 }
 
 // OrgForm is a console form: sections of fields, posted to Action.
@@ -293,6 +295,10 @@ type OrgListItem struct {
 	Href  string
 	// Action, when set, is a button of the item, such as "Delete".
 	Action *OrgAction
+	// Actions are further buttons of the item, side by side (Pause, Delete).
+	Actions []OrgAction
+	// Badge, when set, is a state shown beside the title, such as "paused".
+	Badge string
 }
 
 // OrgListView is a console page with a list and a form below it (add-ons, promo codes).
