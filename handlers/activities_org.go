@@ -192,7 +192,7 @@ func (s *Server) orgPosterPage(c *echo.Context, caller *palaro.Caller) error {
 	}
 	text := a.Description
 	if text == "" {
-		text = "Scan this code with your phone's camera to join " + a.Name + " and earn " + strconv.Itoa(a.Points) + " points."
+		text = "Scan this code with your phone's camera to join " + a.Name + " and earn " + palaro.Plural(a.Points, "point", "points") + "."
 	}
 	p := s.orgPage(c, "Poster · "+a.Name)
 	p.ShowNav = false
@@ -249,7 +249,7 @@ func (s *Server) orgBoothScan(c *echo.Context, caller *palaro.Caller) error {
 	} else if err != nil {
 		return err
 	}
-	msg := fmt.Sprintf("Visit registered: +%d points (%d in total).", res.Points, res.TotalPoints)
+	msg := fmt.Sprintf("Visit registered: +%s (%d in total).", palaro.Plural(res.Points, "point", "points"), res.TotalPoints)
 	if res.Repeat {
 		msg = "This participant joined before; nothing more was awarded."
 	}

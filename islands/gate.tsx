@@ -194,22 +194,22 @@ function Gate(props: GateProps) {
   return (
     <div className="gate" data-state={state} data-queued={queued}>
       <p className={`gate-status gate-status-${state}`} role="status">
-        {state === 'syncing' && <>Syncing {queued} check-in(s)…</>}
+        {state === 'syncing' && <>Syncing {queued} {queued === 1 ? 'check-in' : 'check-ins'}…</>}
         {state === 'online' && (
           <>
-            Online · {listInfo} tickets on this phone{updated && `, updated ${updated}`}
+            Online · {listInfo} {listInfo === 1 ? 'ticket' : 'tickets'} on this phone{updated && `, updated ${updated}`}
             {queued > 0 && ` · ${queued} waiting to sync (sign in again if this stays)`}
           </>
         )}
         {state === 'offline' && (
           <>
-            Offline · checking against {listInfo} tickets on this phone · {queued} to sync
+            Offline · checking against {listInfo} {listInfo === 1 ? 'ticket' : 'tickets'} on this phone · {queued} to sync
           </>
         )}
       </p>
       {conflicts > 0 && (
         <p className="gate-conflicts">
-          {conflicts} conflict(s) on sync: <a href={props.consoleHref}>see the console</a>
+          {conflicts} {conflicts === 1 ? 'conflict' : 'conflicts'} on sync: <a href={props.consoleHref}>see the console</a>
         </p>
       )}
       <div aria-live="assertive">

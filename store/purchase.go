@@ -317,7 +317,7 @@ func soldOut(name string, left int) error {
 	case 1:
 		return palaro.Errorf(palaro.ECONFLICT, "Only 1 ticket left for %s.", name)
 	}
-	return palaro.Errorf(palaro.ECONFLICT, "Only %d tickets left for %s.", left, name)
+	return palaro.Errorf(palaro.ECONFLICT, "Only %s left for %s.", palaro.Plural(left, "ticket", "tickets"), name)
 }
 
 // usePromo counts one use of a promo code, atomically against its usage limit and its being

@@ -416,7 +416,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 		require.Equal(t, http.StatusOK, status)
 		require.Contains(t, body, "<title>18 Mar: 2 tickets</title>", "the day's bar, in Manila")
 		require.Contains(t, body, "<title>18 Mar: FREE</title>")
-		require.Contains(t, body, "0 of 1 tickets issued are checked in.", "the cancelled ticket is not counted")
+		require.Contains(t, body, "Checked in: 0 of the 1 ticket issued.", "the cancelled ticket is not counted")
 		require.Regexp(t, `<th scope="row">Direct</th><td>2</td>`, body)
 	})
 	t.Run("RefundQueue", func(t *testing.T) {
