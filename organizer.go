@@ -678,6 +678,8 @@ type SalesReport struct {
 	Issued    int // tickets issued and not cancelled
 	CheckedIn int
 	Revenue   Money
+	// AddOnRevenue is what paid orders brought in for add-ons; ByType counts only tickets.
+	AddOnRevenue Money
 }
 
 // InvitationTTL is how long a team invitation's link works.

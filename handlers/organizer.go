@@ -309,7 +309,7 @@ func (s *Server) orgHome(c *echo.Context, caller *palaro.Caller) error {
 		row := views.OrgEventRow{Code: e.Code, Name: e.Name, Organization: e.OrganizationName, When: manilaTime(e.StartsAt),
 			Venue: e.Venue.Name, Phase: e.Phase(now), Sold: e.Sold, Capacity: e.Capacity}
 		if caller.Can(e.Organizer.ID, palaro.ActionOrders) {
-			row.Revenue = e.Revenue.Display()
+			row.Revenue = e.Revenue.String()
 		}
 		if caller.Can(e.Organizer.ID, palaro.ActionManageEvents) {
 			row.Href = "/organizer/events/" + e.Code

@@ -54,3 +54,14 @@ func TestPlural_NoBracketedPlurals(t *testing.T) {
 	}
 	require.Empty(t, found)
 }
+
+// TestOrgOrders_TicketCodesSeparated lists an order's ticket codes apart, with commas, not run together.
+func TestOrgOrders_TicketCodesSeparated(t *testing.T) {
+	var b bytes.Buffer
+	codes := []string{"AAAA1111", "BBBB2222", "CCCC3333"}
+	require.NoError(t, orgTicketCodes(codes).Render(context.Background(), &b))
+	require.Regexp(t, `Tickets:\s*<code>AAAA1111</code>, <code>BBBB2222</code>, <code>CCCC3333</code>`, b.String())
+	b.Reset()
+	require.NoError(t, orgTicketCodes(codes[:1]).Render(context.Background(), &b))
+	require.Regexp(t, `Ticket:\s*<code>AAAA1111</code></p>`, b.String())
+}

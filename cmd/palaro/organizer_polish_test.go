@@ -140,3 +140,17 @@ func TestOrganizerAPI_PromoCodePauseAndDelete(t *testing.T) {
 	_, list := api(http.MethodGet, base, "")
 	require.NotContains(t, fmt.Sprint(list["promoCodes"]), "APIGONE")
 }
+
+// TestOrganizerDashboard_MoneyFigures shows revenue as an amount, ₱0.00 included (never 'FREE'),
+// with add-ons on their own line of the table per ticket type.
+func TestOrganizerDashboard_MoneyFigures(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	status, body := owner.get("/organizer/events/" + demoOwnedEvent + "/dashboard")
+	require.Equal(t, http.StatusOK, status)
+	require.NotContains(t, body, "FREE")
+	require.Contains(t, body, "<td>₱0.00</td>", "a ticket type without revenue")
+	require.Regexp(t, `<th scope="row">Add-ons</th><td>—</td><td>₱[0-9,.]+</td>`, body)
+	_, body = owner.get("/organizer")
+	require.NotContains(t, body, "FREE")
+}

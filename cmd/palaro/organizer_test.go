@@ -415,7 +415,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 		status, body := owner.get(base + "/dashboard")
 		require.Equal(t, http.StatusOK, status)
 		require.Contains(t, body, "<title>18 Mar: 2 tickets</title>", "the day's bar, in Manila")
-		require.Contains(t, body, "<title>18 Mar: FREE</title>")
+		require.Contains(t, body, "<title>18 Mar: ₱0.00</title>")
 		require.Contains(t, body, "Checked in: 0 of the 1 ticket issued.", "the cancelled ticket is not counted")
 		require.Regexp(t, `<th scope="row">Direct</th><td>2</td>`, body)
 	})
