@@ -129,7 +129,7 @@ func (s *Server) orgDashboardPage(c *echo.Context, caller *palaro.Caller) error 
 			barChart("Revenue per day", "chart-revenue", days, func(d palaro.SalesDay) float64 { return float64(d.Revenue) },
 				func(d palaro.SalesDay) string { return d.Revenue.String() }),
 		},
-		ByType: append(salesRows(r.ByType), views.OrgSalesRow{Label: "Add-ons", Tickets: "—", Revenue: r.AddOnRevenue.String()}),
+		ByType:   append(salesRows(r.ByType), views.OrgSalesRow{Label: "Add-ons", Tickets: "—", Revenue: r.AddOnRevenue.String()}),
 		BySource: salesRows(r.BySource),
 		CheckIns: checkInsText(r.CheckedIn, r.Issued),
 	}
