@@ -383,7 +383,7 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 			EditHref:  base + "/ticket-types/" + tt.Code + "/edit", BuyHref: "/b/" + tt.Code})
 	}
 	for _, a := range audit {
-		v.Audit = append(v.Audit, views.OrgAuditRow{When: manilaTime(a.CreatedAt), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
+		v.Audit = append(v.Audit, auditRow(a))
 	}
 	return render(c, status, views.OrgEvent(s.orgPage(c, ev.Name), v))
 }

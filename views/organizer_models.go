@@ -128,7 +128,10 @@ type OrgAuditRow struct {
 	When   string
 	Actor  string
 	Action string
-	Detail string
+	// Detail is a detail in words, as the change recorded it; Changes are a structured detail's
+	// fields, one line each, such as "Capacity: 100 → 120".
+	Detail  string
+	Changes []string
 }
 
 // OrgEventView is the console's page of one event.

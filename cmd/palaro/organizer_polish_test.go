@@ -154,3 +154,38 @@ func TestOrganizerDashboard_MoneyFigures(t *testing.T) {
 	_, body = owner.get("/organizer")
 	require.NotContains(t, body, "FREE")
 }
+
+// TestOrganizerAuditLog_Readable shows each audit entry in words: what changed, from and to, times
+// in Manila, no JSON and no zero times.
+func TestOrganizerAuditLog_Readable(t *testing.T) {
+	a := startApp(t)
+	v := newVisitor(t, a)
+	api := orgAPI(t, v, organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "2"))
+	base := "/v1/organizer/events/" + demoOwnedEvent
+	status, ev := api(http.MethodPatch, base, `{"name":"MLBB Manila Showdown II","startsAt":"2026-12-05T18:00:00+08:00","endsAt":"2026-12-05T23:00:00+08:00"}`)
+	require.Equal(t, http.StatusOK, status, ev)
+	status, tt := api(http.MethodPatch, base+"/ticket-types/"+demoOwnedType, `{"salesEnd":"2026-12-05T17:00:00+08:00","price":45100}`)
+	require.Equal(t, http.StatusOK, status, tt)
+	status, tt = api(http.MethodPost, base+"/ticket-types", `{"code":"mlbb-audit-ga","name":"Audit GA","price":25000,"capacity":100,
+		"maxPurchasable":4,"paymentTypes":["QR"]}`)
+	require.Equal(t, http.StatusCreated, status, tt)
+	status, pc := api(http.MethodPost, base+"/promo-codes", `{"code":"AUDIT5","kind":"percent","percent":5}`)
+	require.Equal(t, http.StatusCreated, status, pc)
+
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	_, body := owner.get("/organizer/events/" + demoOwnedEvent)
+	i := strings.Index(body, `<ol class="org-audit">`)
+	require.Greater(t, i, 0, "the page has an audit log")
+	log := html.UnescapeString(body[i:strings.Index(body[i:], "</ol>")+i])
+	require.Contains(t, log, "<li>Name: "+demoOwnedEventName+" → MLBB Manila Showdown II</li>")
+	require.Contains(t, log, "→ Sat 5 Dec 2026, 6:00 PM</li>", "times in Manila")
+	require.Regexp(t, `<li>Sales end: [^<]+ → Sat 5 Dec 2026, 5:00 PM</li>`, log)
+	require.Regexp(t, `<li>Price: ₱[0-9,.]+ → ₱451\.00</li>`, log)
+	require.Contains(t, log, "<strong>ticket type created</strong>")
+	require.Contains(t, log, "<li>Per-buyer maximum: 4</li>")
+	require.Contains(t, log, "<li>Price: ₱250.00</li>")
+	require.Contains(t, log, "<li>Discount: 5% off</li>")
+	require.NotContains(t, log, "0001")
+	require.NotContains(t, log, `{"`)
+	require.NotContains(t, log, "T00:00:00Z")
+}
