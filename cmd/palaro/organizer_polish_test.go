@@ -176,7 +176,7 @@ func TestOrganizerAuditLog_Readable(t *testing.T) {
 	_, body := owner.get("/organizer/events/" + demoOwnedEvent)
 	i := strings.Index(body, `<ol class="org-audit">`)
 	require.Greater(t, i, 0, "the page has an audit log")
-	log := html.UnescapeString(body[i:strings.Index(body[i:], "</ol>")+i])
+	log := html.UnescapeString(body[i : strings.Index(body[i:], "</ol>")+i])
 	require.Contains(t, log, "<li>Name: "+demoOwnedEventName+" → MLBB Manila Showdown II</li>")
 	require.Contains(t, log, "→ Sat 5 Dec 2026, 6:00 PM</li>", "times in Manila")
 	require.Regexp(t, `<li>Sales end: [^<]+ → Sat 5 Dec 2026, 5:00 PM</li>`, log)
