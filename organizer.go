@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Organization member roles (PRODUCT.md "Roles").
@@ -301,6 +304,22 @@ func Slugify(s string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "-")
+}
+
+// SuggestEventCode is the short code an event's name suggests: the name without accents,
+// slugified (as the console's page script does while the name is typed), at most 80 characters.
+func SuggestEventCode(name string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(name) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	code := Slugify(b.String())
+	if len(code) > 80 {
+		code = strings.TrimRight(code[:80], "-")
+	}
+	return code
 }
 
 // Messages of the organizer's validation rules.

@@ -192,6 +192,8 @@ type OrgTokensView struct {
 	Secret string
 	Tokens []OrgTokenRow
 	Form   OrgForm
+	// APIBase is the organizer API's address on this site, for the help beside the tokens.
+	APIBase string
 }
 
 // OrgTicketRow is a ticket on the console's order page, with its actions.

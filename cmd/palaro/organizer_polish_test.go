@@ -189,3 +189,39 @@ func TestOrganizerAuditLog_Readable(t *testing.T) {
 	require.NotContains(t, log, `{"`)
 	require.NotContains(t, log, "T00:00:00Z")
 }
+
+// TestOrganizerNewEvent_CodeFromName marks the new-event form's code as following the name, and a
+// create without a code takes the one the name suggests (accents dropped).
+func TestOrganizerNewEvent_CodeFromName(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	_, body := owner.get("/organizer/events/new")
+	require.Regexp(t, `<input id="f-code" name="code"[^>]*data-suggest-from="f-name"`, body)
+	_, body = owner.get("/organizer/events/" + demoOwnedEvent + "/edit")
+	require.NotContains(t, body, "data-suggest-from", "an existing event's code does not follow its name")
+
+	form := url.Values{"name": {"Dasmariñas Peña Cup 2026"}, "summary": {"A cup."}, "startsAt": {"2026-12-05T18:00"},
+		"endsAt": {"2026-12-05T22:00"}, "venue.name": {"Hall"}, "venue.address": {"1 Road"}, "venue.city": {"Dasmariñas"},
+		"status": {"draft"}, "organization": {"2"}}
+	status, _ := owner.post("/organizer/events", form)
+	require.Equal(t, http.StatusSeeOther, status)
+	status, _ = owner.get("/organizer/events/dasmarinas-pena-cup-2026")
+	require.Equal(t, http.StatusOK, status, "the code came from the name")
+
+	form.Set("endsAt", "2026-12-05T17:00")
+	status, body = owner.post("/organizer/events", form)
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, body, `value="dasmarinas-pena-cup-2026"`, "the refused form shows the suggested code")
+}
+
+// TestOrganizerTokens_APIHelpInline explains the organizer API on the tokens page itself, with
+// this site's address, instead of pointing to a file of the source repository.
+func TestOrganizerTokens_APIHelpInline(t *testing.T) {
+	a := startApp(t)
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	_, body := owner.get("/organizer/tokens")
+	require.NotContains(t, body, "docs/API.md")
+	require.Contains(t, body, "How to use the organizer API")
+	require.Contains(t, body, a.URL+"/v1/organizer/events</code>")
+	require.Contains(t, html.UnescapeString(body), `Authorization: Bearer YOUR_TOKEN`)
+}
