@@ -30,6 +30,9 @@ var auditLabels = map[string]string{
 	"validFrom": "Valid from", "validUntil": "Valid until", "from": "From", "to": "To", "type": "Ticket type",
 }
 
+// auditPayments name the box office's payment methods.
+var auditPayments = map[string]string{palaro.PaymentCash: "cash", palaro.PaymentCardTerminal: "card terminal"}
+
 // auditMoneyFields are the audit fields that hold centavos.
 var auditMoneyFields = map[string]bool{"price": true, "amount": true, "total": true}
 
@@ -133,6 +136,9 @@ func auditValue(key string, v any) string {
 	case string:
 		if x == "" {
 			return "none"
+		}
+		if name, ok := auditPayments[x]; ok && key == "payment" {
+			return name
 		}
 		if t, err := time.Parse(time.RFC3339Nano, x); err == nil {
 			if t.IsZero() {

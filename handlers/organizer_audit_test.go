@@ -23,7 +23,7 @@ func TestAuditRow_Readable(t *testing.T) {
 
 	row = auditRow(palaro.AuditEntry{Action: "box_office.sale", Detail: `{"amount":30000,"payment":"CASH","ticket":"AB12","type":"ga"}`})
 	require.Equal(t, "sold at the box office", row.Action)
-	require.Equal(t, []string{"Amount: ₱300.00", "Payment: CASH", "Ticket: AB12", "Ticket type: ga"}, row.Changes)
+	require.Equal(t, []string{"Amount: ₱300.00", "Payment: cash", "Ticket: AB12", "Ticket type: ga"}, row.Changes)
 
 	row = auditRow(palaro.AuditEntry{Action: "queue changed", Detail: "opens 2026-12-01 20:00, 50 visitors let in a minute"})
 	require.Equal(t, "opens 2026-12-01 20:00, 50 visitors let in a minute", row.Detail)

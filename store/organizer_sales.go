@@ -62,7 +62,7 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (*pal
 		return nil, err
 	}
 	if r.BySource, err = lines(`SELECT CASE WHEN p.code IS NOT NULL THEN 'Promo ' || p.code
-		WHEN o.source != '' THEN o.source ELSE 'Direct' END AS label,
+		WHEN o.source = 'box_office' THEN 'Box office' WHEN o.source != '' THEN o.source ELSE 'Direct' END AS label,
 		sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END), sum(o.total)
 		FROM orders o LEFT JOIN promo_codes p ON p.id = o.promo_code_id
 		WHERE o.event_id = ? AND o.status = 'paid' GROUP BY label ORDER BY 3 DESC, 1`); err != nil {
