@@ -106,4 +106,3 @@ func pesosText(c int64) string {
 	}
 	return whole + frac
 }
-
