@@ -327,7 +327,7 @@ const (
 	MsgEventCode      = "Use 3 to 80 lower-case letters, digits and single hyphens, such as mlbb-manila-2026."
 	MsgEventCodeTaken = "This code is already used by another event."
 	MsgEventEnds      = "The event must end after it starts."
-	MsgCapacityBelow  = "Capacity cannot be below %d: %d tickets are sold and %d are held by pending orders."
+	MsgCapacityBelow  = "Capacity cannot be below %d: %s sold and %s held by pending orders."
 )
 
 // Validate checks an event input (already normalized). Returns EINVALID with Fields.
@@ -519,7 +519,7 @@ func (in TicketTypeInput) Validate() error {
 // CheckCapacity refuses a capacity below what is sold plus held, with a message that says why.
 func CheckCapacity(capacity, sold, held int) error {
 	if capacity < sold+held {
-		msg := fmt.Sprintf(MsgCapacityBelow, sold+held, sold, held)
+		msg := fmt.Sprintf(MsgCapacityBelow, sold+held, Plural(sold, "ticket is", "tickets are"), Plural(held, "is", "are"))
 		return &Error{Code: EINVALID, Message: msg, Fields: map[string]string{FieldCapacity: msg}}
 	}
 	return nil
