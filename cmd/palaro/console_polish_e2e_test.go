@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -32,7 +33,12 @@ func TestConsolePolish_Browser(t *testing.T) {
 			chromedp.SendKeys("#f-name", "Laro Cup: Peña Edition", chromedp.ByQuery),
 			chromedp.Value("#f-code", &code, chromedp.ByQuery)))
 		require.Equal(t, "laro-cup-pena-edition", code)
-		screenshot(t, ctx, "polish-event-code-390")
+		for _, size := range polishSizes {
+			require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile),
+				chromedp.ScrollIntoView("#f-code", chromedp.ByQuery)))
+			assertTouchTargets(t, ctx)
+			screenshot(t, ctx, fmt.Sprintf("polish-event-code-%d", size[0]))
+		}
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Evaluate(`(() => { const c = document.getElementById('f-code'); c.value = 'my-cup';
 				c.dispatchEvent(new Event('input', {bubbles: true})); })()`, nil),
@@ -59,10 +65,11 @@ func TestConsolePolish_Browser(t *testing.T) {
 			chromedp.Text(".gate-collect", &collect, chromedp.ByQuery)))
 		want := fmt.Sprintf("₱%s", pesosText(2*price))
 		require.Contains(t, collect, "Amount to collect: "+want)
-		for _, w := range phoneWidths {
-			require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.ScrollIntoView(".gate-collect", chromedp.ByQuery)))
+		for _, size := range polishSizes {
+			require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile),
+				chromedp.ScrollIntoView(".gate-collect", chromedp.ByQuery)))
 			assertTouchTargets(t, ctx)
-			screenshot(t, ctx, fmt.Sprintf("polish-box-office-%d", w))
+			screenshot(t, ctx, fmt.Sprintf("polish-box-office-%d", size[0]))
 		}
 		var answer string
 		require.NoError(t, chromedp.Run(ctx, chromedp.SendKeys("#bo-name", "Barkada Fan", chromedp.ByQuery),
@@ -76,6 +83,13 @@ func TestConsolePolish_Browser(t *testing.T) {
 		owner := signedIn(t, a, store.DemoOrganizerEmail)
 		status, _ := owner.post(event+"/promo-codes", url.Values{"code": {"PAUSEME"}, "kind": {"percent"}, "percent": {"15"}, "usageLimit": {"20"}})
 		require.Equal(t, 303, status)
+		status, _ = owner.post(event+"/promo-codes", url.Values{"code": {"LEAKED"}, "kind": {"fixed"}, "amount": {"100"}})
+		require.Equal(t, 303, status)
+		_, body := owner.get(event + "/promo-codes")
+		pause := regexp.MustCompile(`action="(` + event + `/promo-codes/\d+/pause)"`).FindStringSubmatch(body)
+		require.NotNil(t, pause)
+		status, _ = owner.post(pause[1], url.Values{"paused": {"1"}})
+		require.Equal(t, 303, status)
 		for _, p := range []struct{ name, path, at string }{
 			{"promo-codes", event + "/promo-codes", ".org-types"},
 			{"promo-form", event + "/promo-codes", ".org-form"},
@@ -84,18 +98,22 @@ func TestConsolePolish_Browser(t *testing.T) {
 			{"orders", event + "/orders", ".org-orders"},
 			{"tokens", "/organizer/tokens", ".org-api-help"},
 		} {
-			for _, w := range phoneWidths {
-				require.NoError(t, chromedp.Run(ctx, atWidth(w), chromedp.Navigate(a.URL+p.path), chromedp.WaitVisible("main h1", chromedp.ByQuery)))
+			for _, size := range polishSizes {
+				require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(size[0], size[1], chromedp.EmulateScale(2), chromedp.EmulateMobile),
+					chromedp.Navigate(a.URL+p.path), chromedp.WaitVisible("main h1", chromedp.ByQuery)))
 				if p.name == "tokens" {
 					require.NoError(t, chromedp.Run(ctx, chromedp.Click(".org-api-help summary", chromedp.ByQuery)))
 				}
 				require.NoError(t, chromedp.Run(ctx, chromedp.ScrollIntoView(p.at, chromedp.ByQuery)))
 				assertTouchTargets(t, ctx)
-				screenshot(t, ctx, fmt.Sprintf("polish-%s-%d", p.name, w))
+				screenshot(t, ctx, fmt.Sprintf("polish-%s-%d", p.name, size[0]))
 			}
 		}
 	})
 }
+
+// polishSizes are the phone viewports the review asked about: 390×844 and 360×740.
+var polishSizes = [][2]int64{{390, 844}, {360, 740}}
 
 // pesosText formats centavos as the pages do, without the peso sign: 1,234.00.
 func pesosText(c int64) string {
