@@ -99,7 +99,7 @@ func ScanMessage(a *Activity, points int, repeat bool) string {
 	if points == 0 {
 		return fmt.Sprintf("Thanks for joining %s!", a.Name)
 	}
-	return fmt.Sprintf("Thanks for joining %s! You earned %d points.", a.Name, points)
+	return fmt.Sprintf("Thanks for joining %s! You earned %s.", a.Name, Plural(points, "point", "points"))
 }
 
 // ScanRequest is one participant joining one activity (the query of GET /v1/scan).

@@ -230,10 +230,11 @@ const (
 	PaymentCardTerminal = "CARD_TERMINAL"
 )
 
-// DoorSale is a ticket sold at the gate.
+// DoorSale is one sale at the gate: Quantity tickets (0 counts as 1) of one type for one holder.
 type DoorSale struct {
 	EventID       int64
 	TicketType    string
+	Quantity      int
 	HolderName    string
 	Email         string
 	PaymentMethod string
@@ -264,8 +265,8 @@ type CheckInService interface {
 	CheckInCounts(ctx context.Context, eventID int64) (*CheckInCounts, error)
 	// CheckInConflicts returns the event's offline double check-ins, newest first.
 	CheckInConflicts(ctx context.Context, eventID int64) ([]CheckInConflictRow, error)
-	// SellAtDoor sells one ticket at the gate within the ticket type's capacity, records a paid
-	// order with its payment method and checks the ticket in. Returns EINVALID, ENOTFOUND, ECONFLICT
-	// when sold out.
-	SellAtDoor(ctx context.Context, sale DoorSale) (*GateTicket, error)
+	// SellAtDoor sells tickets at the gate (up to the type's per-buyer maximum) within the ticket
+	// type's capacity, records one paid order with its payment method and checks the tickets in.
+	// Returns EINVALID, ENOTFOUND, ECONFLICT when too few are left.
+	SellAtDoor(ctx context.Context, sale DoorSale) ([]GateTicket, error)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Organization member roles (PRODUCT.md "Roles").
@@ -359,12 +361,28 @@ func Slugify(s string) string {
 	return strings.TrimSuffix(b.String(), "-")
 }
 
+// SuggestEventCode is the short code an event's name suggests: the name without accents,
+// slugified (as the console's page script does while the name is typed), at most 80 characters.
+func SuggestEventCode(name string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(name) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	code := Slugify(b.String())
+	if len(code) > 80 {
+		code = strings.TrimRight(code[:80], "-")
+	}
+	return code
+}
+
 // Messages of the organizer's validation rules.
 const (
 	MsgEventCode      = "Use 3 to 80 lower-case letters, digits and single hyphens, such as mlbb-manila-2026."
 	MsgEventCodeTaken = "This code is already used by another event."
 	MsgEventEnds      = "The event must end after it starts."
-	MsgCapacityBelow  = "Capacity cannot be below %d: %d tickets are sold and %d are held by pending orders."
+	MsgCapacityBelow  = "Capacity cannot be below %d: %s sold and %s held by pending orders."
 )
 
 // Validate checks an event input (already normalized). Returns EINVALID with Fields.
@@ -556,7 +574,7 @@ func (in TicketTypeInput) Validate() error {
 // CheckCapacity refuses a capacity below what is sold plus held, with a message that says why.
 func CheckCapacity(capacity, sold, held int) error {
 	if capacity < sold+held {
-		msg := fmt.Sprintf(MsgCapacityBelow, sold+held, sold, held)
+		msg := fmt.Sprintf(MsgCapacityBelow, sold+held, Plural(sold, "ticket is", "tickets are"), Plural(held, "is", "are"))
 		return &Error{Code: EINVALID, Message: msg, Fields: map[string]string{FieldCapacity: msg}}
 	}
 	return nil
@@ -747,6 +765,8 @@ type SalesReport struct {
 	Issued    int // tickets issued and not cancelled
 	CheckedIn int
 	Revenue   Money
+	// AddOnRevenue is what paid orders brought in for add-ons; ByType counts only tickets.
+	AddOnRevenue Money
 }
 
 // InvitationTTL is how long a team invitation's link works.
@@ -873,6 +893,14 @@ type ExtrasService interface {
 	ListPromoCodes(ctx context.Context, eventID int64) ([]PromoCode, error)
 	// CreatePromoCode adds a promo code to the event. Returns EINVALID (with Fields), ECONFLICT for a taken code.
 	CreatePromoCode(ctx context.Context, eventID int64, actor string, p PromoCode) (*PromoCode, error)
+	// UpdatePromoCode changes the discount, limit, dates and ticket types of the promo code p.ID
+	// (its code stays). Returns EINVALID (with Fields), ENOTFOUND (also for a retired code).
+	UpdatePromoCode(ctx context.Context, eventID int64, actor string, p PromoCode) (*PromoCode, error)
+	// SetPromoCodePaused pauses or resumes a promo code. Returns ENOTFOUND (also for a retired code).
+	SetPromoCodePaused(ctx context.Context, eventID, id int64, paused bool, actor string) error
+	// DeletePromoCode deletes a promo code no order used; one that orders used is retired instead
+	// (kept for their history, never usable again), and retired is true. Returns ENOTFOUND.
+	DeletePromoCode(ctx context.Context, eventID, id int64, actor string) (retired bool, err error)
 }
 
 // SeatingService lets organizers lay out the seats of a seated ticket type and take seats off sale.

@@ -252,6 +252,10 @@ type PromoCode struct {
 	Used       int
 	// TicketTypeIDs are the ticket types the code applies to; empty: every ticket type of its event.
 	TicketTypeIDs []int64
+	// Paused is true while the organizer has stopped the code; it can be resumed.
+	Paused bool
+	// Retired is true for a code deleted after orders used it: kept for their history, never usable again.
+	Retired bool
 }
 
 // AppliesTo reports whether the code discounts tickets of the ticket type.
@@ -294,6 +298,10 @@ func (p PromoCode) Check(eventID int64, now time.Time) error {
 	switch {
 	case p.EventID != 0 && p.EventID != eventID:
 		return Errorf(EINVALID, "Promo code %s is not valid for this event.", p.Code)
+	case p.Retired:
+		return PromoRetired(p.Code)
+	case p.Paused:
+		return PromoPaused(p.Code)
 	case !p.ValidFrom.IsZero() && now.Before(p.ValidFrom):
 		return Errorf(EINVALID, "Promo code %s is not valid yet.", p.Code)
 	case !p.ValidUntil.IsZero() && !now.Before(p.ValidUntil):
@@ -302,6 +310,16 @@ func (p PromoCode) Check(eventID int64, now time.Time) error {
 		return PromoUsedUp(p.Code)
 	}
 	return nil
+}
+
+// PromoPaused is the error for a promo code its organizer has paused.
+func PromoPaused(code string) *Error {
+	return Errorf(EINVALID, "Promo code %s is paused by the organizer and cannot be used right now.", code)
+}
+
+// PromoRetired is the error for a promo code its organizer has deleted after orders used it.
+func PromoRetired(code string) *Error {
+	return Errorf(EINVALID, "Promo code %s is no longer valid.", code)
 }
 
 // PromoUsedUp is the error for a promo code whose usage limit was reached.

@@ -196,7 +196,7 @@ func (s *Server) orgPosterPage(c *echo.Context, caller *palaro.Caller) error {
 	}
 	text := a.Description
 	if text == "" {
-		text = "Scan this code with your phone's camera to join " + a.Name + " and earn " + strconv.Itoa(a.Points) + " points."
+		text = "Scan this code with your phone's camera to join " + a.Name + " and earn " + palaro.Plural(a.Points, "point", "points") + "."
 	}
 	if a.HasPrizes() {
 		text += " To play for prizes, scan the code on the booth's screen."
@@ -291,7 +291,11 @@ func (s *Server) orgBoothScan(c *echo.Context, caller *palaro.Caller) error {
 	} else if err != nil {
 		return err
 	}
-	msg := who + fmt.Sprintf("visit registered: +%d points (%d in total).", res.Points, res.TotalPoints)
+	visit := "Visit registered"
+	if who != "" {
+		visit = who + "visit registered"
+	}
+	msg := visit + fmt.Sprintf(": +%s (%d in total).", palaro.Plural(res.Points, "point", "points"), res.TotalPoints)
 	if res.Repeat {
 		msg = who + "joined before; nothing more was awarded."
 	}

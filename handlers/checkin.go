@@ -263,6 +263,7 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 // boxOfficeBody is the body of POST /v1/organizer/events/{code}/box-office.
 type boxOfficeBody struct {
 	TicketType    string `json:"ticketType"`
+	Quantity      int    `json:"quantity"`
 	HolderName    string `json:"holderName"`
 	Email         string `json:"email"`
 	PaymentMethod string `json:"paymentMethod"`
@@ -279,14 +280,25 @@ func (s *Server) apiBoxOffice(c *echo.Context, caller *palaro.Caller) error {
 	if err := decodeJSON(c, &body); err != nil {
 		return err
 	}
-	t, err := s.services.CheckIns.SellAtDoor(c.Request().Context(), palaro.DoorSale{EventID: ev.ID, TicketType: body.TicketType,
-		HolderName: body.HolderName, Email: body.Email, PaymentMethod: body.PaymentMethod, Gate: body.Gate,
+	tickets, err := s.services.CheckIns.SellAtDoor(c.Request().Context(), palaro.DoorSale{EventID: ev.ID, TicketType: body.TicketType,
+		Quantity: body.Quantity, HolderName: body.HolderName, Email: body.Email, PaymentMethod: body.PaymentMethod, Gate: body.Gate,
 		Actor: caller.Actor(), At: s.Now()})
 	if err != nil {
 		return err
 	}
-	res := palaro.CheckInResult{Outcome: palaro.CheckInOK, Message: "Sold and checked in", Ticket: *t}
-	return c.JSON(http.StatusOK, checkInAnswer{CheckInResult: res, ResponseCode: http.StatusOK})
+	msg := "Sold and checked in"
+	if len(tickets) > 1 {
+		msg = palaro.Plural(len(tickets), "ticket", "tickets") + " sold and checked in"
+	}
+	res := palaro.CheckInResult{Outcome: palaro.CheckInOK, Message: msg, Ticket: tickets[0]}
+	return c.JSON(http.StatusOK, boxOfficeAnswer{checkInAnswer: checkInAnswer{CheckInResult: res, ResponseCode: http.StatusOK},
+		Tickets: tickets})
+}
+
+// boxOfficeAnswer is a box-office sale's answer: the check-in answer of its first ticket, and all its tickets.
+type boxOfficeAnswer struct {
+	checkInAnswer
+	Tickets []palaro.GateTicket `json:"tickets"`
 }
 
 // ticketQR is what a ticket's QR code holds: format 2 (Ed25519) when the server has a signing

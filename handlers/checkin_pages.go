@@ -26,7 +26,12 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	for _, tt := range ev.TicketTypes {
 		if !tt.Seated {
-			v.Props.TicketTypes = append(v.Props.TicketTypes, views.GateTicketType{Code: tt.Code, Name: tt.Name, Price: tt.FinalPrice().Display()})
+			limit := max(tt.Capacity-tt.Sold-tt.Held, 0)
+			if tt.MaxPurchasable > 0 {
+				limit = min(limit, tt.MaxPurchasable)
+			}
+			v.Props.TicketTypes = append(v.Props.TicketTypes, views.GateTicketType{Code: tt.Code, Name: tt.Name,
+				Price: tt.FinalPrice().String(), Centavos: int64(tt.FinalPrice()), Max: limit})
 		}
 	}
 	p := s.orgPage(c, "Gate · "+ev.Name)

@@ -47,6 +47,8 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodPost, "/organizer/events/:code/add-ons/:id/delete", palaro.ActionManageEvents, (*Server).orgDeleteAddOn, false},
 	{http.MethodGet, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgPromoCodesPage, false},
 	{http.MethodPost, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgCreatePromoCode, false},
+	{http.MethodPost, "/organizer/events/:code/promo-codes/:id/pause", palaro.ActionManageEvents, (*Server).orgPausePromoCode, false},
+	{http.MethodPost, "/organizer/events/:code/promo-codes/:id/delete", palaro.ActionManageEvents, (*Server).orgDeletePromoCode, false},
 	{http.MethodGet, "/organizer/events/:code/orders", palaro.ActionOrders, (*Server).orgOrdersPage, false},
 	{http.MethodGet, "/organizer/events/:code/orders/:order", palaro.ActionOrders, (*Server).orgOrderPage, false},
 	{http.MethodPost, "/organizer/events/:code/orders/:order/resend", palaro.ActionOrders, (*Server).orgResendTickets, false},
@@ -76,6 +78,8 @@ var orgRoutes = append([]orgRoute{
 	{http.MethodDelete, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, true},
 	{http.MethodGet, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgPromoCodes, true},
 	{http.MethodPost, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgCreatePromoCode, true},
+	{http.MethodPatch, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgUpdatePromoCode, true},
+	{http.MethodDelete, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgDeletePromoCode, true},
 }, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes, queueOrgRoutes, waitlistOrgRoutes)...)
 
 // OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
@@ -284,7 +288,7 @@ func noticeText(key string) string {
 	case "refunded":
 		return "Marked refunded."
 	}
-	return ""
+	return promoNotices[key]
 }
 
 // manilaTime formats a time for the console, in Manila.
@@ -309,7 +313,7 @@ func (s *Server) orgHome(c *echo.Context, caller *palaro.Caller) error {
 		row := views.OrgEventRow{Code: e.Code, Name: e.Name, Organization: e.OrganizationName, When: manilaTime(e.StartsAt),
 			Venue: e.Venue.Name, Phase: e.Phase(now), Sold: e.Sold, Capacity: e.Capacity}
 		if caller.Can(e.Organizer.ID, palaro.ActionOrders) {
-			row.Revenue = e.Revenue.Display()
+			row.Revenue = e.Revenue.String()
 		}
 		if caller.Can(e.Organizer.ID, palaro.ActionManageEvents) {
 			row.Href = "/organizer/events/" + e.Code
@@ -398,7 +402,7 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 			EditHref:  base + "/ticket-types/" + tt.Code + "/edit", BuyHref: "/b/" + tt.Code})
 	}
 	for _, a := range audit {
-		v.Audit = append(v.Audit, views.OrgAuditRow{When: manilaTime(a.CreatedAt), Actor: a.Actor, Action: a.Action, Detail: a.Detail})
+		v.Audit = append(v.Audit, auditRow(a))
 	}
 	return render(c, status, views.OrgEvent(s.orgPage(c, ev.Name), v))
 }

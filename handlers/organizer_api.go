@@ -152,6 +152,9 @@ func (s *Server) apiOrgCreateEvent(c *echo.Context, caller *palaro.Caller) error
 	if err := decodeJSONStrict(c, &body); err != nil {
 		return err
 	}
+	if strings.TrimSpace(body.Code) == "" {
+		body.Code = palaro.SuggestEventCode(body.Name)
+	}
 	orgID := body.Organization
 	if orgID == 0 {
 		orgs := caller.OrganizationIDs(palaro.ActionManageEvents)

@@ -100,7 +100,7 @@ func filledDays(days []palaro.SalesDay) []palaro.SalesDay {
 func salesRows(lines []palaro.SalesLine) []views.OrgSalesRow {
 	rows := make([]views.OrgSalesRow, len(lines))
 	for i, l := range lines {
-		rows[i] = views.OrgSalesRow{Label: l.Label, Tickets: strconv.Itoa(l.Tickets), Revenue: l.Revenue.Display()}
+		rows[i] = views.OrgSalesRow{Label: l.Label, Tickets: strconv.Itoa(l.Tickets), Revenue: l.Revenue.String()}
 	}
 	return rows
 }
@@ -121,19 +121,25 @@ func (s *Server) orgDashboardPage(c *echo.Context, caller *palaro.Caller) error 
 	}
 	days := filledDays(r.Days)
 	v := views.OrgDashboardView{Frame: eventFrame(c, caller, ev, "Sales · "+ev.Name),
-		Totals: [][2]string{{"Tickets sold", fmt.Sprintf("%d of %d", sold, capacity)}, {"Revenue", r.Revenue.Display()},
+		Totals: [][2]string{{"Tickets sold", fmt.Sprintf("%d of %d", sold, capacity)}, {"Revenue", r.Revenue.String()},
 			{"Checked in", strconv.Itoa(r.CheckedIn)}},
 		Charts: []views.OrgChart{
 			barChart("Tickets sold per day", "chart-tickets", days, func(d palaro.SalesDay) float64 { return float64(d.Tickets) },
-				func(d palaro.SalesDay) string { return strconv.Itoa(d.Tickets) + " tickets" }),
+				func(d palaro.SalesDay) string { return palaro.Plural(d.Tickets, "ticket", "tickets") }),
 			barChart("Revenue per day", "chart-revenue", days, func(d palaro.SalesDay) float64 { return float64(d.Revenue) },
-				func(d palaro.SalesDay) string { return d.Revenue.Display() }),
+				func(d palaro.SalesDay) string { return d.Revenue.String() }),
 		},
-		ByType: salesRows(r.ByType), BySource: salesRows(r.BySource),
-		CheckIns: fmt.Sprintf("%d of %d tickets issued are checked in.", r.CheckedIn, r.Issued),
+		ByType:   append(salesRows(r.ByType), views.OrgSalesRow{Label: "Add-ons", Tickets: "—", Revenue: r.AddOnRevenue.String()}),
+		BySource: salesRows(r.BySource),
+		CheckIns: checkInsText(r.CheckedIn, r.Issued),
 	}
 	if r.Issued > 0 {
 		v.CheckInBar.W = float64(r.CheckedIn) / float64(r.Issued) * 100
 	}
 	return render(c, http.StatusOK, views.OrgDashboard(s.orgPage(c, "Sales · "+ev.Name), v))
+}
+
+// checkInsText says how many of the tickets issued are checked in, such as "Checked in: 1 of the 3 tickets issued."
+func checkInsText(checkedIn, issued int) string {
+	return fmt.Sprintf("Checked in: %d of the %s issued.", checkedIn, palaro.Plural(issued, "ticket", "tickets"))
 }

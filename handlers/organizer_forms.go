@@ -162,6 +162,14 @@ func eventForm(action, submit string, in palaro.EventInput, orgs []views.OrgSele
 	}
 	code := text(palaro.FieldCode, "Code (in the address /e/…)", in.Code, 80, true)
 	code.Hint = "Lower-case letters, digits and hyphens, such as mlbb-manila-2026."
+	if action == "/organizer/events" { // a new event: the code follows the name until the organizer edits it
+		code.SuggestFrom = palaro.FieldName
+		code.Required = false
+		code.Hint = "Made from the name; change it if you like. Lower-case letters, digits and hyphens."
+		if in.Code == "" {
+			code.Value = palaro.SuggestEventCode(in.Name)
+		}
+	}
 	main := views.OrgFormSection{Title: "Event", Fields: []views.FormField{
 		text(palaro.FieldName, "Name", in.Name, 200, true), code,
 		text(palaro.FieldSummary, "Summary (one line)", in.Summary, 300, false),
@@ -225,6 +233,9 @@ func (s *Server) orgNewEventPage(c *echo.Context, caller *palaro.Caller) error {
 
 func (s *Server) orgCreateEvent(c *echo.Context, caller *palaro.Caller) error {
 	in, err := readEventForm(c)
+	if strings.TrimSpace(in.Code) == "" {
+		in.Code = palaro.SuggestEventCode(in.Name) // the page script fills it as the name is typed; without it, here
+	}
 	orgID, oerr := chosenOrg(c, caller, palaro.ActionManageEvents)
 	if oerr != nil {
 		return oerr

@@ -20,7 +20,7 @@ func orderRow(base string, o *palaro.Order) views.OrgOrderRow {
 		row.Item = strconv.Itoa(o.Quantity) + " × " + o.TicketType.Name
 	}
 	if o.Kind == palaro.OrderKindAddOns {
-		row.Item = strconv.Itoa(len(o.AddOns)) + " add-on(s)"
+		row.Item = palaro.Plural(len(o.AddOns), "add-on", "add-ons")
 	}
 	for _, t := range o.Tickets {
 		row.Tickets = append(row.Tickets, t.Code)

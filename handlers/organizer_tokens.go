@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v5"
 
@@ -25,7 +26,8 @@ func (s *Server) renderTokens(c *echo.Context, caller *palaro.Caller, secret str
 	if err != nil {
 		return err
 	}
-	v := views.OrgTokensView{Frame: orgFrame(c, caller, "API tokens"), Secret: secret, Form: form}
+	v := views.OrgTokensView{Frame: orgFrame(c, caller, "API tokens"), Secret: secret, Form: form,
+		APIBase: strings.TrimRight(s.config.BaseURL, "/") + "/v1/organizer"}
 	for _, t := range tokens {
 		used := ""
 		if !t.LastUsedAt.IsZero() {

@@ -659,7 +659,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Source: source, Selected: []string{},
 	}
 	if limit < tt.MaxPurchasable {
-		props.MaxMessage = fmt.Sprintf("Only %d seats are left.", limit)
+		props.MaxMessage = "Only " + palaro.Plural(limit, "seat is", "seats are") + " left."
 	}
 	for _, r := range rows {
 		var b strings.Builder

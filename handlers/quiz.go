@@ -178,9 +178,9 @@ func (s *Server) awardQuiz(c *echo.Context, q *palaro.Quiz, ev *palaro.Event, re
 		case err != nil:
 			return err
 		case r.Repeat:
-			v.PointsNote = fmt.Sprintf("You earned the points of this quiz before. You have %d points in total.", r.TotalPoints)
+			v.PointsNote = "You earned the points of this quiz before. You have " + palaro.Plural(r.TotalPoints, "point", "points") + " in total."
 		default:
-			v.PointsNote = fmt.Sprintf("+%d points · %d in total", r.Points, r.TotalPoints)
+			v.PointsNote = "+" + palaro.Plural(r.Points, "point", "points") + fmt.Sprintf(" · %d in total", r.TotalPoints)
 		}
 		return nil
 	}

@@ -17,7 +17,7 @@ interface GateProps {
   listUrl: string;
   member: string;
   consoleHref: string;
-  ticketTypes: Array<{ code: string; name: string; price: string }>;
+  ticketTypes: Array<{ code: string; name: string; price: string; centavos: number; max: number }>;
 }
 
 const LIST_REFRESH_MS = 30000; // the whole list
@@ -220,22 +220,22 @@ function Gate(props: GateProps) {
   return (
     <div className="gate" data-state={state} data-queued={queued}>
       <p className={`gate-status gate-status-${state}`} role="status">
-        {state === 'syncing' && <>Syncing {queued} check-in(s)…</>}
+        {state === 'syncing' && <>Syncing {queued} {queued === 1 ? 'check-in' : 'check-ins'}…</>}
         {state === 'online' && (
           <>
-            Online · {listInfo} tickets on this phone{updated && `, updated ${updated}`}
+            Online · {listInfo} {listInfo === 1 ? 'ticket' : 'tickets'} on this phone{updated && `, updated ${updated}`}
             {queued > 0 && ` · ${queued} waiting to sync (sign in again if this stays)`}
           </>
         )}
         {state === 'offline' && (
           <>
-            Offline · checking against {listInfo} tickets on this phone · {queued} to sync
+            Offline · checking against {listInfo} {listInfo === 1 ? 'ticket' : 'tickets'} on this phone · {queued} to sync
           </>
         )}
       </p>
       {conflicts > 0 && (
         <p className="gate-conflicts">
-          {conflicts} conflict(s) on sync: <a href={props.consoleHref}>see the console</a>
+          {conflicts} {conflicts === 1 ? 'conflict' : 'conflicts'} on sync: <a href={props.consoleHref}>see the console</a>
         </p>
       )}
       <div aria-live="assertive">
@@ -287,19 +287,34 @@ function Gate(props: GateProps) {
   );
 }
 
-/** BoxOffice sells a ticket at the door for cash or an outside card terminal and checks it in. */
+/** pesos formats centavos as the server does: ₱1,234.00. */
+function pesos(centavos: number): string {
+  return '₱' + (centavos / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+}
+
+/**
+ * BoxOffice sells tickets at the door for cash or an outside card terminal and checks them in: a
+ * quantity up to the type's per-buyer maximum and what is left, with the amount to collect shown
+ * before the sale is confirmed.
+ */
 function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer: (a: Answer) => void }) {
   const [type, setType] = useState(props.ticketTypes[0].code);
+  const [quantity, setQuantity] = useState(1);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [method, setMethod] = useState('CASH');
   const [error, setError] = useState('');
+  const chosen = props.ticketTypes.find((t) => t.code === type) || props.ticketTypes[0];
+  const most = Math.max(chosen.max, 1);
+  const qty = Math.min(quantity, most);
+  const amount = chosen.centavos * qty;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError('');
     try {
       const { status, data } = await post(`/v1/organizer/events/${props.eventCode}/box-office`, {
         ticketType: type,
+        quantity: qty,
         holderName: name,
         email,
         paymentMethod: method,
@@ -312,6 +327,7 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
       }
       setName('');
       setEmail('');
+      setQuantity(1);
       props.onAnswer({ ok: true, title: String(data.message), ticket: data.ticket as GateTicket });
       // the answer is at the top of the page: bring it into view after the sale
       requestAnimationFrame(() => document.querySelector('.gate-answer')?.scrollIntoView({ block: 'center' }));
@@ -328,7 +344,17 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
           <select id="bo-type" value={type} onChange={(e) => setType(e.target.value)}>
             {props.ticketTypes.map((t) => (
               <option key={t.code} value={t.code}>
-                {t.name} · {t.price}
+                {t.name} · {t.centavos > 0 ? t.price : 'free'}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="org-select">
+          <label htmlFor="bo-quantity">Tickets</label>
+          <select id="bo-quantity" value={qty} onChange={(e) => setQuantity(Number(e.target.value))}>
+            {Array.from({ length: most }, (_, i) => i + 1).map((n) => (
+              <option key={n} value={n}>
+                {n}
               </option>
             ))}
           </select>
@@ -347,19 +373,24 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
             ['CASH', 'Cash'],
             ['CARD_TERMINAL', 'Card terminal'],
           ].map(([v, label]) => (
-            <label key={v} className="org-check" htmlFor={'bo-' + v}>
+            <label key={v} className="check radio org-check" htmlFor={'bo-' + v}>
               <input type="radio" id={'bo-' + v} name="bo-method" value={v} checked={method === v} onChange={() => setMethod(v)} />
+              <span className="box" aria-hidden="true"></span>
               {label}
             </label>
           ))}
         </fieldset>
+        <p className="gate-collect" aria-live="polite">
+          {amount > 0 ? 'Amount to collect' : 'Nothing to collect'}: <strong>{pesos(amount)}</strong>
+          {qty > 1 && ` (${qty} × ${pesos(chosen.centavos)})`}
+        </p>
         {error && (
           <p className="form-error" role="alert">
             {error}
           </p>
         )}
         <button type="submit" className="button block" disabled={!props.online}>
-          Sell and check in
+          {amount > 0 ? `Collected ${pesos(amount)}: sell and check in` : 'Sell and check in'}
         </button>
       </form>
     </details>

@@ -115,7 +115,7 @@ function Purchase(p: PurchaseProps) {
   const errors: Record<string, string> = {};
   for (const r of [...rules, p.sourceRule]) if (r) errors[r.field] = check(r, val(r.field), existing);
   const qty = errors.quantity ? 0 : Number(val('quantity'));
-  if (!errors.quantity && qty > t.quantity) errors.quantity = t.quantity > 0 ? `Only ${t.quantity} tickets left.` : 'Sold out';
+  if (!errors.quantity && qty > t.quantity) errors.quantity = t.quantity > 0 ? `Only ${t.quantity} ${t.quantity === 1 ? 'ticket' : 'tickets'} left.` : 'Sold out';
   // a code typed into the promo field is checked with the server; one from a link may be a referral
   const typedCode = val('source').trim();
   const serverPromo = p.promo && p.promo.code.toLowerCase() === typedCode.toLowerCase() ? p.promo : null;

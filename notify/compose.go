@@ -180,7 +180,7 @@ func (c Composer) TicketsLink(email, token string, tickets []*palaro.Ticket) pal
 	v := emailView{
 		Support: c.Support,
 		Title:   "Your Palaro tickets",
-		Intro:   []string{fmt.Sprintf("Here is the link to the %d ticket(s) of %s.", len(tickets), email)},
+		Intro:   []string{fmt.Sprintf("Here is the link to the %s of %s.", palaro.Plural(len(tickets), "ticket", "tickets"), email)},
 		Button:  emailLink{Label: "Open my tickets", URL: c.url(palaro.TicketsLinkPath(token))},
 		Outro:   []string{"The link works for 24 hours. If you did not ask for it, ignore this e-mail."},
 	}

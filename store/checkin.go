@@ -349,11 +349,14 @@ func (s *CheckInService) CheckInConflicts(ctx context.Context, eventID int64) ([
 	return out, rows.Err()
 }
 
-// SellAtDoor sells one ticket at the gate: capacity is taken with the same guarded update as an
-// online sale, the order is recorded paid with its payment method and the ticket checked in.
-func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (*palaro.GateTicket, error) {
+// SellAtDoor sells tickets at the gate: capacity is taken with the same guarded update as an
+// online sale, one order is recorded paid with its payment method and every ticket checked in.
+func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) ([]palaro.GateTicket, error) {
 	sale.HolderName = strings.TrimSpace(sale.HolderName)
 	sale.Email = palaro.NormalizeEmail(sale.Email)
+	if sale.Quantity == 0 {
+		sale.Quantity = 1
+	}
 	f := map[string]string{}
 	if sale.HolderName == "" || len(sale.HolderName) > 200 {
 		f["holderName"] = "Enter the holder's name."
@@ -366,10 +369,13 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 	if sale.PaymentMethod != palaro.PaymentCash && sale.PaymentMethod != palaro.PaymentCardTerminal {
 		f["paymentMethod"] = "Choose cash or card terminal."
 	}
+	if sale.Quantity < 1 {
+		f[palaro.FieldQuantity] = "Sell at least 1 ticket."
+	}
 	if len(f) > 0 {
 		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.GateTicket, error) {
+	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.GateTicket, error) {
 		tt, err := findTicketTypeTx(ctx, tx, sale.EventID, sale.TicketType)
 		if err != nil {
 			return nil, err
@@ -377,42 +383,58 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 		if tt.Seated {
 			return nil, palaro.Errorf(palaro.EINVALID, "Sell seated tickets through the seat map.")
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold + 1 WHERE id = ? AND sold + held + 1 <= capacity`, tt.ID)
+		n := sale.Quantity
+		if tt.MaxPurchasable > 0 && n > tt.MaxPurchasable {
+			msg := "At most " + palaro.Plural(tt.MaxPurchasable, "ticket", "tickets") + " of " + tt.Name + " per sale."
+			return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldQuantity: msg}}
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold + ? WHERE id = ? AND sold + held + ? <= capacity`, n, tt.ID, n)
 		if err != nil {
 			return nil, err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil, palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
+		if c, _ := res.RowsAffected(); c == 0 {
+			left := max(tt.Capacity-tt.Sold-tt.Held, 0)
+			if left == 0 {
+				return nil, palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
+			}
+			return nil, palaro.Errorf(palaro.ECONFLICT, "Only %s of %s left.", palaro.Plural(left, "ticket", "tickets"), tt.Name)
 		}
 		now := sale.At
 		price := tt.FinalPrice()
+		total := price * palaro.Money(n)
 		buyer, _ := json.Marshal(palaro.Buyer{FullName: sale.HolderName})
 		orderID, err := insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
 		source, payment_type, unit_price, total, status, provider, paid_at, created_at)
-		VALUES (?, 'tickets', ?, ?, 1, ?, ?, 'box_office', ?, ?, ?, 'paid', 'box_office', ?, ?)`,
-			newPublicID(), sale.EventID, tt.ID, sale.Email, string(buyer), sale.PaymentMethod, int64(price), int64(price),
+		VALUES (?, 'tickets', ?, ?, ?, ?, ?, 'box_office', ?, ?, ?, 'paid', 'box_office', ?, ?)`,
+			newPublicID(), sale.EventID, tt.ID, n, sale.Email, string(buyer), sale.PaymentMethod, int64(price), int64(total),
 			formatTime(now), formatTime(now))
 		if err != nil {
 			return nil, err
 		}
-		t := palaro.Ticket{OrderID: orderID, EventID: sale.EventID, HolderName: sale.HolderName, Email: sale.Email,
-			Status: palaro.TicketValid, CreatedAt: now}
-		if err := insertTicket(ctx, tx, &t, tt.ID); err != nil {
-			return nil, err
-		}
-		r, err := checkInTx(ctx, tx, palaro.CheckInRequest{EventID: sale.EventID, Code: t.Code, Gate: sale.Gate, Actor: sale.Actor},
-			now, false)
-		if err != nil {
-			return nil, err
+		out := make([]palaro.GateTicket, 0, n)
+		codes := make([]string, 0, n)
+		for range n {
+			t := palaro.Ticket{OrderID: orderID, EventID: sale.EventID, HolderName: sale.HolderName, Email: sale.Email,
+				Status: palaro.TicketValid, CreatedAt: now}
+			if err := insertTicket(ctx, tx, &t, tt.ID); err != nil {
+				return nil, err
+			}
+			r, err := checkInTx(ctx, tx, palaro.CheckInRequest{EventID: sale.EventID, Code: t.Code, Gate: sale.Gate, Actor: sale.Actor},
+				now, false)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, r.Ticket)
+			codes = append(codes, t.Code)
 		}
 		orgID, err := eventOrg(ctx, tx, sale.EventID)
 		if err != nil {
 			return nil, err
 		}
 		if err := audit(ctx, tx, orgID, sale.EventID, sale.Actor, "box_office.sale", palaro.AuditDetail(map[string]any{
-			"ticket": t.Code, "type": tt.Code, "payment": sale.PaymentMethod, "amount": int64(price)}), now); err != nil {
+			"tickets": codes, "type": tt.Code, "payment": sale.PaymentMethod, "amount": int64(total)}), now); err != nil {
 			return nil, err
 		}
-		return &r.Ticket, nil
+		return out, nil
 	})
 }

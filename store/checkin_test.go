@@ -202,7 +202,8 @@ func TestCheckInService_SellAtDoor(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		tk, err := f.gate.SellAtDoor(ctx, sale)
 		require.NoError(t, err)
-		require.Equal(t, palaro.TicketCheckedIn, tk.Status)
+		require.Len(t, tk, 1)
+		require.Equal(t, palaro.TicketCheckedIn, tk[0].Status)
 		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM orders WHERE status = 'paid' AND payment_type = 'CASH' AND total = 50000`))
 	})
 	t.Run("ErrSoldOut", func(t *testing.T) {
@@ -338,4 +339,44 @@ func TestCheckInService_SyncClampsTimes(t *testing.T) {
 	counts, err := f.gate.CheckInCounts(ctx, f.eventID)
 	require.NoError(t, err)
 	require.Equal(t, 2, counts.TimeCorrected, "the console flags them")
+}
+
+// TestCheckInService_SellAtDoorQuantity sells several tickets in one sale (one order, every ticket
+// checked in), up to the per-buyer maximum and what is left.
+func TestCheckInService_SellAtDoorQuantity(t *testing.T) {
+	ctx := context.Background()
+	f := newGateFixture(t, 0)
+	code := f.addTicketType(t, "door-group", 25000, 4, 3)
+	var eventID int64
+	require.NoError(t, f.db.read.QueryRow(`SELECT event_id FROM ticket_types WHERE code = 'door-group'`).Scan(&eventID))
+	sale := palaro.DoorSale{EventID: eventID, TicketType: code, Quantity: 3, HolderName: "Barkada", PaymentMethod: palaro.PaymentCash,
+		Gate: "Box office", Actor: "gate@palaro.ph", At: f.now}
+	t.Run("OK three in one sale", func(t *testing.T) {
+		tks, err := f.gate.SellAtDoor(ctx, sale)
+		require.NoError(t, err)
+		require.Len(t, tks, 3)
+		for _, tk := range tks {
+			require.Equal(t, palaro.TicketCheckedIn, tk.Status)
+		}
+		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM orders WHERE ticket_type_id = (SELECT id FROM ticket_types WHERE code = 'door-group')
+			AND quantity = 3 AND total = 75000 AND status = 'paid'`))
+		sold, _, _ := f.counts(t, code)
+		require.Equal(t, 3, sold)
+	})
+	t.Run("ErrInvalid above the per-buyer maximum", func(t *testing.T) {
+		big := sale
+		big.Quantity = 4
+		_, err := f.gate.SellAtDoor(ctx, big)
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+		require.Equal(t, "At most 3 tickets of Test door-group per sale.", palaro.ErrorMessage(err))
+	})
+	t.Run("ErrConflict more than are left", func(t *testing.T) {
+		two := sale
+		two.Quantity = 2
+		_, err := f.gate.SellAtDoor(ctx, two)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+		require.Equal(t, "Only 1 ticket of Test door-group left.", palaro.ErrorMessage(err))
+		sold, _, _ := f.counts(t, code)
+		require.Equal(t, 3, sold, "nothing taken")
+	})
 }

@@ -529,15 +529,18 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 	})
 }
 
-// changedFields describes, for the audit log, the fields that differ between two values of the same type.
+// changedFields describes, for the audit log, the fields that differ between two values of the
+// same type, each as {"from": before, "to": after} (a field one of them leaves out is null there).
 func changedFields[T any](before, after T) string {
 	var a, b map[string]any
 	_ = json.Unmarshal([]byte(palaro.AuditDetail(before)), &b)
 	_ = json.Unmarshal([]byte(palaro.AuditDetail(after)), &a)
 	changed := map[string]any{}
-	for k, v := range a {
-		if palaro.AuditDetail(v) != palaro.AuditDetail(b[k]) {
-			changed[k] = v
+	for _, m := range []map[string]any{a, b} {
+		for k := range m {
+			if palaro.AuditDetail(a[k]) != palaro.AuditDetail(b[k]) {
+				changed[k] = map[string]any{"from": b[k], "to": a[k]}
+			}
 		}
 	}
 	return palaro.AuditDetail(changed)

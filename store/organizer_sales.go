@@ -47,14 +47,22 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (*pal
 		r.Days = append(r.Days, palaro.SalesDay{Date: t, Tickets: d.Tickets, Revenue: d.Revenue})
 		r.Revenue += d.Revenue
 	}
+	// A ticket order's revenue is split: its add-ons' part (add_ons_total, less any discount beyond
+	// the tickets' part) goes to the add-ons line, the rest to its ticket type; an add-on order is all add-ons.
 	if r.ByType, err = lines(`SELECT tt.name, coalesce(sum(CASE WHEN o.kind = 'tickets' THEN o.quantity END), 0),
-		coalesce(sum(o.total), 0) FROM ticket_types tt
+		coalesce(sum(CASE WHEN o.kind = 'tickets' AND o.total > o.add_ons_total THEN o.total - o.add_ons_total ELSE 0 END), 0)
+		FROM ticket_types tt
 		LEFT JOIN orders o ON o.ticket_type_id = tt.id AND o.status = 'paid'
 		WHERE tt.event_id = ? GROUP BY tt.id ORDER BY tt.position, tt.id`); err != nil {
 		return nil, err
 	}
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN o.kind = 'add_ons' THEN o.total
+		WHEN o.total > o.add_ons_total THEN o.add_ons_total ELSE o.total END), 0)
+		FROM orders o WHERE o.event_id = ? AND o.status = 'paid'`, eventID).Scan(&r.AddOnRevenue); err != nil {
+		return nil, err
+	}
 	if r.BySource, err = lines(`SELECT CASE WHEN p.code IS NOT NULL THEN 'Promo ' || p.code
-		WHEN o.source != '' THEN o.source ELSE 'Direct' END AS label,
+		WHEN o.source = 'box_office' THEN 'Box office' WHEN o.source != '' THEN o.source ELSE 'Direct' END AS label,
 		sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END), sum(o.total)
 		FROM orders o LEFT JOIN promo_codes p ON p.id = o.promo_code_id
 		WHERE o.event_id = ? AND o.status = 'paid' GROUP BY label ORDER BY 3 DESC, 1`); err != nil {

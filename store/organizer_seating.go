@@ -124,8 +124,8 @@ func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticke
 			}
 		}
 		if err := palaro.CheckCapacity(p.Sellable(), tt.Sold, tt.Held); err != nil {
-			return &palaro.Error{Code: palaro.EINVALID, Message: fmt.Sprintf("This seat map has %d seats for sale: %s",
-				p.Sellable(), palaro.ErrorMessage(err))}
+			return &palaro.Error{Code: palaro.EINVALID, Message: fmt.Sprintf("This seat map has %s for sale: %s",
+				palaro.Plural(p.Sellable(), "seat", "seats"), palaro.ErrorMessage(err))}
 		}
 		current, err := queryStrings(ctx, tx, `SELECT label FROM seats WHERE ticket_type_id = ?`, tt.ID)
 		if err != nil {

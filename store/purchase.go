@@ -65,8 +65,8 @@ func findPromo(ctx context.Context, q queryRower, code string) (*palaro.PromoCod
 	var eventID sql.NullInt64
 	var from, until sql.NullString
 	err := q.QueryRowContext(ctx, `SELECT id, code, event_id, kind, percent, amount, valid_from, valid_until,
-		usage_limit, used FROM promo_codes WHERE lower(code) = lower(?)`, code).Scan(&p.ID, &p.Code, &eventID, &p.Kind,
-		&p.Percent, &p.Amount, &from, &until, &p.UsageLimit, &p.Used)
+		usage_limit, used, paused, retired FROM promo_codes WHERE lower(code) = lower(?)`, code).Scan(&p.ID, &p.Code, &eventID, &p.Kind,
+		&p.Percent, &p.Amount, &from, &until, &p.UsageLimit, &p.Used, &p.Paused, &p.Retired)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Promo code not found.")
 	} else if err != nil {
@@ -322,17 +322,28 @@ func soldOut(name string, left int) error {
 	case 1:
 		return palaro.Errorf(palaro.ECONFLICT, "Only 1 ticket left for %s.", name)
 	}
-	return palaro.Errorf(palaro.ECONFLICT, "Only %d tickets left for %s.", left, name)
+	return palaro.Errorf(palaro.ECONFLICT, "Only %s left for %s.", palaro.Plural(left, "ticket", "tickets"), name)
 }
 
-// usePromo counts one use of a promo code, atomically against its usage limit.
+// usePromo counts one use of a promo code, atomically against its usage limit and its being
+// paused or retired (an organizer may stop it while the order is being placed).
 func usePromo(ctx context.Context, tx *sql.Tx, p *palaro.PromoCode) error {
 	res, err := tx.ExecContext(ctx, `UPDATE promo_codes SET used = used + 1
-		WHERE id = ? AND (usage_limit = 0 OR used < usage_limit)`, p.ID)
+		WHERE id = ? AND paused = 0 AND retired = 0 AND (usage_limit = 0 OR used < usage_limit)`, p.ID)
 	if err != nil {
 		return err
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
+		var paused, retired bool
+		if err := tx.QueryRowContext(ctx, `SELECT paused, retired FROM promo_codes WHERE id = ?`, p.ID).Scan(&paused, &retired); err != nil {
+			return err
+		}
+		switch {
+		case retired:
+			return palaro.PromoRetired(p.Code)
+		case paused:
+			return palaro.PromoPaused(p.Code)
+		}
 		return palaro.PromoUsedUp(p.Code)
 	}
 	return nil

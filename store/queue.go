@@ -164,7 +164,8 @@ func (s *QueueStore) SaveQueue(ctx context.Context, ev *palaro.Event, actor stri
 			}
 		}
 		if settings != nil {
-			detail = fmt.Sprintf("opens %s, %d a minute", settings.OpensAt.In(palaro.Manila).Format("2006-01-02 15:04"), settings.AdmitPerMinute)
+			detail = fmt.Sprintf("opens %s, %s let in a minute", settings.OpensAt.In(palaro.Manila).Format("2006-01-02 15:04"),
+				palaro.Plural(settings.AdmitPerMinute, "visitor", "visitors"))
 		}
 		if err := audit(ctx, tx, ev.Organizer.ID, ev.ID, actor, action, detail, now); err != nil {
 			return err

@@ -549,6 +549,8 @@ CREATE TABLE promo_codes (
     usage_limit bigint DEFAULT 0 NOT NULL,
     used bigint DEFAULT 0 NOT NULL,
     created_at text DEFAULT to_char((now() AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'::text) NOT NULL,
+    paused bigint DEFAULT 0 NOT NULL,
+    retired bigint DEFAULT 0 NOT NULL,
     CONSTRAINT promo_codes_amount_check CHECK ((amount >= 0)),
     CONSTRAINT promo_codes_kind_check CHECK ((kind = ANY (ARRAY['percent'::text, 'fixed'::text]))),
     CONSTRAINT promo_codes_percent_check CHECK (((percent >= 0) AND (percent <= 100))),

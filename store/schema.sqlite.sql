@@ -388,7 +388,7 @@ CREATE TABLE promo_codes (
     usage_limit INTEGER NOT NULL DEFAULT 0 CHECK (usage_limit >= 0),
     used        INTEGER NOT NULL DEFAULT 0 CHECK (used >= 0),
     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-);
+, paused INTEGER NOT NULL DEFAULT 0, retired INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE queue_places (
     id          INTEGER PRIMARY KEY,

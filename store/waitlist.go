@@ -614,7 +614,7 @@ func (s *WaitlistService) SetOfferTime(ctx context.Context, eventID int64, hours
 			ON CONFLICT (event_id) DO UPDATE SET offer_minutes = excluded.offer_minutes`, eventID, hours*60); err != nil {
 			return err
 		}
-		return auditOn(ctx, tx, eventID, actor, fmt.Sprintf("waiting-list offer time set to %d hours", hours), "", s.db.Now())
+		return auditOn(ctx, tx, eventID, actor, "waiting-list offer time set to "+palaro.Plural(hours, "hour", "hours"), "", s.db.Now())
 	})
 }
 

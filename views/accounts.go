@@ -20,6 +20,9 @@ type FormField struct {
 	Required     bool
 	// Class is an extra class on the field's row (such as "personal-detail", hidden from existing users).
 	Class string
+	// SuggestFrom names the field whose value the page script turns into this one's (an event's code
+	// from its name) until the person edits this one.
+	SuggestFrom string
 }
 
 // ID is the input's element id.

@@ -5,6 +5,10 @@ type GateTicketType struct {
 	Code  string `json:"code"`
 	Name  string `json:"name"`
 	Price string `json:"price"`
+	// Centavos is the price of one ticket, for the amount to collect.
+	Centavos int64 `json:"centavos"`
+	// Max is how many one sale may have: the per-buyer maximum, at most the tickets left when the page was made.
+	Max int `json:"max"`
 }
 
 // GateProps are the gate island's props.

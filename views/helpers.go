@@ -2,7 +2,20 @@ package views
 
 import (
 	"fmt"
+
+	"palaro"
 )
+
+// plural is n with the noun that fits it, such as "1 conflict" or "2 conflicts".
+func plural(n int, one, many string) string { return palaro.Plural(n, one, many) }
+
+// ticketsLabel introduces a list of n ticket codes.
+func ticketsLabel(n int) string {
+	if n == 1 {
+		return "Ticket: "
+	}
+	return "Tickets: "
+}
 
 // staggerClass names the CSS class that delays the i-th menu item's entrance by 0.025 s per item
 // (a class, not a style attribute, which the Content-Security-Policy would block).

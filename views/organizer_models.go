@@ -77,6 +77,8 @@ type OrgFormSection struct {
 	Selects  []OrgSelect
 	Checks   []OrgCheckGroup
 	Booleans []FormCheckbox
+	// SelectsFirst puts the selects before the fields (a choice the fields depend on, such as a discount's type).
+	SelectsFirst bool
 }
 
 // OrgForm is a console form: sections of fields, posted to Action.
@@ -126,7 +128,10 @@ type OrgAuditRow struct {
 	When   string
 	Actor  string
 	Action string
-	Detail string
+	// Detail is a detail in words, as the change recorded it; Changes are a structured detail's
+	// fields, one line each, such as "Capacity: 100 → 120".
+	Detail  string
+	Changes []string
 }
 
 // OrgEventView is the console's page of one event.
@@ -189,6 +194,8 @@ type OrgTokensView struct {
 	Secret string
 	Tokens []OrgTokenRow
 	Form   OrgForm
+	// APIBase is the organizer API's address on this site, for the help beside the tokens.
+	APIBase string
 }
 
 // OrgTicketRow is a ticket on the console's order page, with its actions.
@@ -299,6 +306,10 @@ type OrgListItem struct {
 	Href  string
 	// Action, when set, is a button of the item, such as "Delete".
 	Action *OrgAction
+	// Actions are further buttons of the item, side by side (Pause, Delete).
+	Actions []OrgAction
+	// Badge, when set, is a state shown beside the title, such as "paused".
+	Badge string
 }
 
 // OrgListView is a console page with a list and a form below it (add-ons, promo codes).

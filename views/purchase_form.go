@@ -72,7 +72,7 @@ func (v purchaseFormView) errors() map[string]string {
 		if n, _ := strconv.Atoi(strings.TrimSpace(v.val(palaro.FieldQuantity))); n > v.Ticket.Quantity {
 			errs[palaro.FieldQuantity] = "Sold out"
 			if v.Ticket.Quantity > 0 {
-				errs[palaro.FieldQuantity] = fmt.Sprintf("Only %d tickets left.", v.Ticket.Quantity)
+				errs[palaro.FieldQuantity] = "Only " + palaro.Plural(v.Ticket.Quantity, "ticket", "tickets") + " left."
 			}
 		}
 	}

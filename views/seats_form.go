@@ -101,7 +101,7 @@ func (p SeatsProps) choosePrompt() string {
 	if p.Max == 1 {
 		return "Choose up to 1 seat."
 	}
-	return fmt.Sprintf("Choose up to %d seats.", p.Max)
+	return "Choose up to " + palaro.Plural(p.Max, "seat", "seats") + "."
 }
 
 // buyHref is the buy page for the chosen seats, as the island links it.

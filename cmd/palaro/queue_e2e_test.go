@@ -95,7 +95,7 @@ func TestQueue_Browser(t *testing.T) {
 	require.Contains(t, text, "Admitted\n4")
 	require.NoError(t, chromedp.Run(other, setField("admitPerMinute", "60"), submitOrgForm(),
 		chromedp.Text(`#queue-figures`, &text, chromedp.ByQuery)))
-	require.Contains(t, text, "Rate\n60 a minute")
+	require.Contains(t, text, "Rate\n60 visitors a minute")
 	clock.Set(opens.Add(41 * time.Second))
 	require.NoError(t, chromedp.Run(other, waitFor(`document.querySelector('[data-queue-admitted]').textContent === '5'`)))
 	screenshot(t, other, "queue-console")

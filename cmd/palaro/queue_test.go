@@ -257,13 +257,13 @@ func TestQueue_ConsoleAndRestart(t *testing.T) {
 	_, figures = org.get(base + "/figures")
 	require.Contains(t, figures, `<dd data-queue-admitted>3</dd>`)
 	require.Contains(t, figures, `<dd data-queue-waiting>2</dd>`)
-	require.Contains(t, figures, `<dd data-queue-rate>2 a minute</dd>`)
+	require.Contains(t, figures, `<dd data-queue-rate>2 visitors a minute</dd>`)
 
 	// The console changes the rate.
 	status, _ = org.post(base, url.Values{"opensAt": {"2026-03-18T10:30"}, "admitPerMinute": {"60"}})
 	require.Equal(t, http.StatusSeeOther, status)
 	_, figures = org.get(base + "/figures")
-	require.Contains(t, figures, `<dd data-queue-rate>60 a minute</dd>`)
+	require.Contains(t, figures, `<dd data-queue-rate>60 visitors a minute</dd>`)
 	require.Contains(t, figures, `<dd data-queue-admitted>3</dd>`, "the change admits no one at once")
 
 	// A restart: a new app on the same database file finds every place and admission.

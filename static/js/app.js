@@ -145,6 +145,19 @@ document.addEventListener('click', (e) => {
   btn.setAttribute('aria-pressed', String(show));
 });
 
+// ---- Suggested codes: a field with data-suggest-from (a new event's code) follows the named field
+// (its name) as palaro.SuggestEventCode does, until the person types in it; emptied, it follows again.
+const suggestCode = (s) =>
+  s.normalize('NFD').replace(/\p{Mn}/gu, '').toLowerCase().trim()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80).replace(/-+$/, '');
+for (const code of $$('input[data-suggest-from]')) {
+  const from = document.getElementById(code.dataset.suggestFrom);
+  if (!from) continue;
+  let edited = code.value !== '' && code.value !== suggestCode(from.value);
+  code.addEventListener('input', () => { edited = code.value !== ''; });
+  from.addEventListener('input', () => { if (!edited) code.value = suggestCode(from.value); });
+}
+
 // ---- Top bar: back arrow goes back in history when there is history; refresh reloads.
 $('[data-back]')?.addEventListener('click', (e) => {
   if (history.length > 1 && document.referrer && new URL(document.referrer).origin === location.origin) {
