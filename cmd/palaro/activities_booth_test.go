@@ -93,7 +93,7 @@ func TestScan_PrizesNeedBoothCode(t *testing.T) {
 		status, page := owner.get(screen)
 		require.Equal(t, http.StatusOK, status)
 		require.Contains(t, page, `class="poster-qr"`)
-		require.Contains(t, page, `hx-trigger="every 10s"`)
+		require.Contains(t, page, `data-hx-trigger="every 10s"`)
 		first := codeOf.FindStringSubmatch(page)
 		require.NotNil(t, first, "the screen names its URL")
 		status, _ = scan(first[1], pid)
