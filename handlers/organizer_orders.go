@@ -146,7 +146,7 @@ func (s *Server) orgMarkRefunded(c *echo.Context, caller *palaro.Caller) error {
 		href := "/organizer/events/" + ev.Code + "/orders/" + o.PublicID
 		lines := []string{"Order " + o.PublicID + " of " + o.Email + ", " + o.Total.Display() + "."}
 		if o.Status == palaro.OrderPaid {
-			lines = append(lines, "Its "+strconv.Itoa(len(o.Tickets))+" ticket(s) are cancelled at once: they no longer admit anyone, "+
+			lines = append(lines, "Its "+palaro.Plural(len(o.Tickets), "ticket is", "tickets are")+" cancelled at once: they no longer admit anyone, "+
 				"and their places go back on sale. This cannot be undone.")
 		} else {
 			lines = append(lines, "It leaves the refund queue. This cannot be undone.")

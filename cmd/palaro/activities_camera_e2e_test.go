@@ -97,9 +97,10 @@ func TestActivities_CameraScansParticipant(t *testing.T) {
 	screenshot(t, ctx, "console-booth-camera")
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Click(".camera-scan-island button", chromedp.ByQuery),
-		waitFor(`/Visit registered/.test(document.querySelector('.form-notice')?.textContent || '')`),
+		waitFor(`/visit registered/.test(document.querySelector('.form-notice')?.textContent || '')`),
 		chromedp.Text(".form-notice", &notice, chromedp.ByQuery),
 	))
+	require.Contains(t, notice, "Pia Participant: visit registered", "staff see whom they scanned")
 	require.Contains(t, notice, "+10 points")
 	var visits int
 	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id

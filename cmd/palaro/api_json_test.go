@@ -22,6 +22,9 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 	v := newVisitor(t, a)
 	v.get("/about")
 	const event, ticketType = demoOwnedEvent, demoOwnedType
+	status, text := v.send(http.MethodPost, "/v1/organizer/events/"+event+"/promo-codes", "application/json",
+		`{"code": "JSONTEST", "kind": "percent", "percent": 10}`, tok)
+	require.Equal(t, http.StatusCreated, status, text) // the promo code the PATCH row changes
 	// route → a concrete path, a body with a wrong field, and the message it gets
 	endpoints := map[string]struct{ path, body, msg string }{
 		"POST /v1/ticket/buy":              {"/v1/ticket/buy", `{"ticketCode": "x", "quantity": "two"}`, "quantity must be a whole number"},
@@ -46,6 +49,8 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 			`{"name": "Cap", "hidden": "yes"}`, "hidden must be true or false"},
 		"POST /v1/organizer/events/:code/promo-codes": {"/v1/organizer/events/" + event + "/promo-codes",
 			`{"code": "X", "usageLimit": "many"}`, "usageLimit must be a whole number"},
+		"PATCH /v1/organizer/events/:code/promo-codes/:promo": {"/v1/organizer/events/" + event + "/promo-codes/JSONTEST",
+			`{"paused": "yes"}`, "paused must be true or false"},
 		"PATCH /v1/organizer/events/:code/waitlist": {"/v1/organizer/events/" + event + "/waitlist",
 			`{"offerHours": "a day"}`, "offerHours must be a whole number"},
 		"POST /v1/organizer/events/:code/waitlist/:entry/offer": {"/v1/organizer/events/" + event + "/waitlist/1/offer",

@@ -267,5 +267,5 @@ func TestCheckInSync_ClampsPhoneTimes(t *testing.T) {
 	require.Equal(t, listAt.Add(time.Minute), r[2].Ticket.CheckedInAt)
 	status, live := gate.get("/organizer/events/" + demoOwnedEvent + "/check-ins/live")
 	require.Equal(t, http.StatusOK, status)
-	require.Contains(t, live, "2 offline scan(s) had a wrong time on the phone", "the console flags them")
+	require.Contains(t, live, "2 offline scans had a wrong time on the phone", "the console flags them")
 }

@@ -58,7 +58,7 @@ func TestInvitation_ThroughSignUp_Browser(t *testing.T) {
 	screenshot(t, ctx, "invitation-signed-in")
 	require.NoError(t, chromedp.Run(ctx,
 		chromedp.Click(`//button[normalize-space()="Join the team"]`, chromedp.BySearch),
-		chromedp.WaitVisible("main", chromedp.ByQuery),
+		waitFor(`location.pathname === '/organizer'`), // the click's navigation, not the page it left
 		chromedp.Location(&where),
 	))
 	require.Contains(t, where, "/organizer?notice=joined")

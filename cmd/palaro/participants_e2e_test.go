@@ -53,6 +53,10 @@ func signOutInBrowser(t *testing.T, ctx context.Context) {
 		openMenu(),
 		chromedp.Click(".menu-sign-out button", chromedp.ByQuery),
 		chromedp.WaitVisible("#sign-in", chromedp.ByQuery),
+		// signing out forgets what this phone kept, the cookie choice included: the notice asks again
+		chromedp.WaitVisible("#cookie-notice [data-consent]", chromedp.ByQuery),
+		chromedp.Click(`#cookie-notice [data-consent]:last-of-type`, chromedp.ByQuery),
+		chromedp.WaitNotVisible("#cookie-notice", chromedp.ByQuery),
 	))
 }
 

@@ -320,7 +320,7 @@ if ('serviceWorker' in navigator && /^\/([tq]\/[^/]+|tickets|payment\/success\/[
     gateKeys().forEach((k) => {
       try { waiting += (JSON.parse(localStorage.getItem(k) || '{}')?.queue || []).length; } catch { /* not a gate's state */ }
     });
-    if (waiting > 0 && !confirm(`${waiting} check-in(s) on this phone are not synced yet. Signing out deletes them. Sign out anyway?`)) e.preventDefault();
+    if (waiting > 0 && !confirm(`${waiting === 1 ? '1 check-in' : waiting + ' check-ins'} on this phone ${waiting === 1 ? 'is' : 'are'} not synced yet. Signing out deletes them. Sign out anyway?`)) e.preventDefault();
   });
 }
 
