@@ -15,7 +15,7 @@ import (
 // activationLinks returns the activation links e-mailed to email, newest first.
 func activationLinks(t *testing.T, a *testApp, email string) []string {
 	t.Helper()
-	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: email})
+	msgs, err := a.Outbox().ListOutbox(context.Background(), palaro.OutboxFilter{To: email})
 	require.NoError(t, err)
 	var links []string
 	for _, m := range msgs {

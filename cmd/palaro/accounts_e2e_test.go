@@ -139,7 +139,7 @@ func TestAccounts_Browser(t *testing.T) {
 			chromedp.Text(".form-notice", &notice, chromedp.ByQuery),
 		))
 		require.Contains(t, notice, "we have sent it a 6-digit code by SMS")
-		msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: "+639175551234"})
+		msgs, err := a.Outbox().ListOutbox(context.Background(), palaro.OutboxFilter{To: "+639175551234"})
 		require.NoError(t, err)
 		require.NotEmpty(t, msgs)
 		require.Equal(t, palaro.ChannelSMS, msgs[0].Channel)

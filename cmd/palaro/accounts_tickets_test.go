@@ -22,7 +22,7 @@ func signUpActive(t *testing.T, a *testApp, v *httpVisitor, email, mobile string
 	status, _ := v.post("/sign-up", url.Values{"email": {email}, "password": {"secret123"}, "repeatPassword": {"secret123"},
 		"firstName": {"Tess"}, "lastName": {"Ong"}, "mobileNumber": {mobile}, "terms": {"1"}})
 	require.Equal(t, http.StatusSeeOther, status)
-	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: email})
+	msgs, err := a.Outbox().ListOutbox(context.Background(), palaro.OutboxFilter{To: email})
 	require.NoError(t, err)
 	require.NotEmpty(t, msgs)
 	link := regexp.MustCompile(`/activate\?token=[A-Za-z0-9_-]+`).FindString(msgs[0].Text)
@@ -84,14 +84,14 @@ func TestTickets_SignedIn(t *testing.T) {
 func TestTickets_OwnerActs(t *testing.T) {
 	a := startApp(t)
 	ctx := context.Background()
-	_, err := a.db.Writer().Exec(`INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity)
+	_, err := a.DB().Writer().Exec(`INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity)
 		SELECT id, 'dota-owner-free', 'Free Pass', 0, 1, 10 FROM events WHERE code = 'dota-2-visayas-major'`)
 	require.NoError(t, err)
-	o, err := a.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: "dota-owner-free", Quantity: 1,
-		Email: "owner@example.ph", FullName: "Olive Ong", MobileNumber: "09171234567"}, a.now())
+	o, err := a.Purchases().CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: "dota-owner-free", Quantity: 1,
+		Email: "owner@example.ph", FullName: "Olive Ong", MobileNumber: "09171234567"}, a.Now())
 	require.NoError(t, err)
 	tk := o.Tickets[0]
-	available, err := a.purchases.AddOnsAvailableForTicket(ctx, tk.PublicID)
+	available, err := a.Purchases().AddOnsAvailableForTicket(ctx, tk.PublicID)
 	require.NoError(t, err)
 	var paidAddOn int64
 	for _, ad := range available {
@@ -116,11 +116,11 @@ func TestTickets_OwnerActs(t *testing.T) {
 	status, body = owner.postJSON("/v1/ticket/change-email", fmt.Sprintf(`{"uuid":%q,"email":"friend@example.ph"}`, tk.PublicID))
 	require.Equal(t, http.StatusOK, status, body)
 	require.Contains(t, body, "We sent a link to friend@example.ph")
-	msgs, err := a.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "friend@example.ph"})
+	msgs, err := a.Outbox().ListOutbox(ctx, palaro.OutboxFilter{To: "friend@example.ph"})
 	require.NoError(t, err)
 	require.Len(t, msgs, 1)
 	require.Equal(t, palaro.MessageTransferReceipt, msgs[0].Kind, "the owner's consent is given: the new address is asked at once")
-	msgs, err = a.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "owner@example.ph"})
+	msgs, err = a.Outbox().ListOutbox(ctx, palaro.OutboxFilter{To: "owner@example.ph"})
 	require.NoError(t, err)
 	for _, m := range msgs {
 		require.NotEqual(t, palaro.MessageEmailChange, m.Kind)

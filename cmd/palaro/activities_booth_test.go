@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/store"
 )
 
@@ -25,12 +26,12 @@ func TestScan_PrizesNeedBoothCode(t *testing.T) {
 	clock := testEpoch
 	at := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	advance := func(d time.Duration) { mu.Lock(); clock = clock.Add(d); mu.Unlock() }
-	a := startApp(t, func(cfg *config) { cfg.Now = at })
+	a := startApp(t, func(cfg *app.Config) { cfg.Now = at })
 	v := newVisitor(t, a)
 	pid := registerConfirmed(t, v, "Booth", "Goer", "+639175550101")
 	visits := func() int {
 		var n int
-		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN activities ac ON ac.id = v.activity_id
+		require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN activities ac ON ac.id = v.activity_id
 			JOIN events e ON e.id = ac.event_id WHERE e.code = ? AND ac.code = 'scratch'`, demoScratchEvent).Scan(&n))
 		return n
 	}

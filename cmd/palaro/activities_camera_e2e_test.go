@@ -102,7 +102,7 @@ func TestActivities_CameraScansParticipant(t *testing.T) {
 	))
 	require.Contains(t, notice, "+10 points")
 	var visits int
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
 		WHERE p.public_id = ?`, pid).Scan(&visits))
 	require.Equal(t, 1, visits, strconv.Itoa(visits))
 	screenshot(t, ctx, "console-booth-scanned")

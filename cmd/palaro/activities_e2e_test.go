@@ -211,7 +211,7 @@ func TestEngagePages_Browser(t *testing.T) {
 	screenshot(t, ctx, "console-prize-images")
 
 	// News in the console, and the operator's console (the organizer made an operator).
-	require.NoError(t, store.NewOperatorService(a.db).SetOperator(context.Background(), store.DemoOrganizerEmail, true))
+	require.NoError(t, store.NewOperatorService(a.DB()).SetOperator(context.Background(), store.DemoOrganizerEmail, true))
 	for name, path := range map[string]string{
 		"console-news":       "/organizer/news",
 		"operator-news":      "/operator/news",

@@ -31,14 +31,14 @@ func registerParticipant(t *testing.T, v *httpVisitor, first, last, mobile strin
 	status, _ = v.post("/register", url.Values{"firstName": {first}, "lastName": {last}, "mobileNumber": {mobile}})
 	require.Equal(t, http.StatusSeeOther, status)
 	var pid string
-	require.NoError(t, v.app.db.Writer().QueryRow(`SELECT public_id FROM participants ORDER BY id DESC LIMIT 1`).Scan(&pid))
+	require.NoError(t, v.app.DB().Writer().QueryRow(`SELECT public_id FROM participants ORDER BY id DESC LIMIT 1`).Scan(&pid))
 	return pid
 }
 
 // smsCodeTo returns the code of the newest SMS sent to number (E.164).
 func smsCodeTo(t *testing.T, a *testApp, number string) string {
 	t.Helper()
-	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: number})
+	msgs, err := a.Outbox().ListOutbox(context.Background(), palaro.OutboxFilter{To: number})
 	require.NoError(t, err)
 	for _, m := range msgs {
 		if m.Channel == palaro.ChannelSMS {
@@ -72,9 +72,9 @@ func registerConfirmed(t *testing.T, v *httpVisitor, first, last, mobile string)
 // boothCode returns the code a booth's screen shows now for an activity.
 func boothCode(t *testing.T, a *testApp, event, activity string) string {
 	t.Helper()
-	key, err := a.db.AppSecret(context.Background(), "booth-code-key", 32)
+	key, err := a.DB().AppSecret(context.Background(), "booth-code-key", 32)
 	require.NoError(t, err)
-	return palaro.BoothCode(key, event, activity, a.now())
+	return palaro.BoothCode(key, event, activity, a.Now())
 }
 
 // boothScanPath is the scan path a booth's screen shows now (with its current code).
@@ -121,7 +121,7 @@ func TestScanAPI(t *testing.T) {
 			require.Equal(t, float64(30), again["totalPoints"], "no more points")
 		}
 		var visits int
-		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
+		require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
 			WHERE p.public_id = ?`, pid).Scan(&visits))
 		require.Equal(t, 2, visits)
 	})
@@ -133,7 +133,7 @@ func TestScanAPI(t *testing.T) {
 		}
 	})
 	t.Run("ErrTicketHoldersOnly", func(t *testing.T) {
-		_, err := a.db.Writer().Exec(`UPDATE activities SET ticket_holders_only = 1 WHERE code = 'booth'
+		_, err := a.DB().Writer().Exec(`UPDATE activities SET ticket_holders_only = 1 WHERE code = 'booth'
 			AND event_id = (SELECT id FROM events WHERE code = 'valorant-night-market-bgc')`)
 		require.NoError(t, err)
 		status, answer := scanAPI(t, v, "booth", "valorant-night-market-bgc", pid)
@@ -141,7 +141,7 @@ func TestScanAPI(t *testing.T) {
 		require.Contains(t, answer["message"], "ticket holders only")
 	})
 	t.Run("ErrOutsideWindow", func(t *testing.T) {
-		_, err := a.db.Writer().Exec(`UPDATE activities SET starts_at = '2026-03-16T00:00:00Z', ends_at = '2026-03-17T00:00:00Z' WHERE code = 'booth'
+		_, err := a.DB().Writer().Exec(`UPDATE activities SET starts_at = '2026-03-16T00:00:00Z', ends_at = '2026-03-17T00:00:00Z' WHERE code = 'booth'
 			AND event_id = (SELECT id FROM events WHERE code = 'tekken-tuesdays-cubao')`)
 		require.NoError(t, err)
 		status, answer := scanAPI(t, v, "booth", "tekken-tuesdays-cubao", pid)
@@ -193,7 +193,7 @@ func TestOrganizerActivities(t *testing.T) {
 	_, log = visitor.get("/activities")
 	require.Contains(t, log, "To claim at the booth")
 	var visit string
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT v.id FROM activity_visits v JOIN activities ac ON ac.id = v.activity_id WHERE ac.code = 'lucky'`).Scan(&visit))
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT v.id FROM activity_visits v JOIN activities ac ON ac.id = v.activity_id WHERE ac.code = 'lucky'`).Scan(&visit))
 	status, _ = owner.post("/organizer/events/"+demoOwnedEvent+"/activities/lucky/claims/"+visit, url.Values{})
 	require.Equal(t, http.StatusSeeOther, status)
 	_, log = visitor.get("/activities")
@@ -212,7 +212,7 @@ func TestParticipantQR(t *testing.T) {
 	require.Contains(t, profile, `href="/activities/qr"`)
 	count := func() int {
 		var n int
-		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM participants p JOIN users u ON u.mobile_number = p.mobile_number
+		require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM participants p JOIN users u ON u.mobile_number = p.mobile_number
 			WHERE u.email = ?`, store.DemoOrganizerEmail).Scan(&n))
 		return n
 	}
@@ -223,7 +223,7 @@ func TestParticipantQR(t *testing.T) {
 	status, _ = org.post("/profile/mobile/code", url.Values{})
 	require.Equal(t, http.StatusSeeOther, status)
 	var number string
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT mobile_number FROM users WHERE email = ?`, store.DemoOrganizerEmail).Scan(&number))
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT mobile_number FROM users WHERE email = ?`, store.DemoOrganizerEmail).Scan(&number))
 	status, _ = org.post("/profile/mobile", url.Values{"code": {smsCodeTo(t, a, number)}})
 	require.Equal(t, http.StatusSeeOther, status)
 	org.get("/activities/qr")
@@ -262,7 +262,7 @@ func TestScanPage_GetChangesNothing(t *testing.T) {
 	pid := registerConfirmed(t, v, "Post", "Only", "+639175550003")
 	visits := func() int {
 		var n int
-		require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
+		require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
 			WHERE p.public_id = ?`, pid).Scan(&n))
 		return n
 	}
@@ -314,7 +314,7 @@ func TestScanPage_GetChangesNothing(t *testing.T) {
 	require.NotContains(t, after, "Scratch your card")
 
 	// Outside the window: 422 with the message, nothing stored.
-	_, err := a.db.Writer().Exec(`UPDATE activities SET starts_at = '2026-03-16T00:00:00Z', ends_at = '2026-03-17T00:00:00Z' WHERE code = 'booth'
+	_, err := a.DB().Writer().Exec(`UPDATE activities SET starts_at = '2026-03-16T00:00:00Z', ends_at = '2026-03-17T00:00:00Z' WHERE code = 'booth'
 		AND event_id = (SELECT id FROM events WHERE code = ?)`, demoScratchEvent)
 	require.NoError(t, err)
 	status, page = v.post("/scan", url.Values{"activityCode": {"booth"}, "eventCode": {demoScratchEvent}})
@@ -369,7 +369,7 @@ func TestPrizeImages(t *testing.T) {
 	status, _ := owner.send(http.MethodPost, action, ct, body, "")
 	require.Equal(t, http.StatusSeeOther, status)
 	var imageURL string
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
 		JOIN events e ON e.id = ac.event_id WHERE e.code = ? AND ac.code = 'scratch' AND p.code = 'gaming-headset'`, demoScratchEvent).Scan(&imageURL))
 	require.Regexp(t, `^/prize-images/[a-z0-9]{24}\.png$`, imageURL, "a random name, not a sequential id")
 	seq, err := http.Get(a.URL + "/prize-images/1.png")
@@ -408,7 +408,7 @@ func TestPrizeImages(t *testing.T) {
 		"prizes": {"gaming-headset, Gaming headset, 10\nsticker-pack, Sticker pack, 200"}})
 	require.Equal(t, http.StatusSeeOther, status)
 	var after string
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT p.image_url FROM prizes p JOIN activities ac ON ac.id = p.activity_id
 		JOIN events e ON e.id = ac.event_id WHERE e.code = ? AND ac.code = 'scratch' AND p.code = 'gaming-headset'`, demoScratchEvent).Scan(&after))
 	require.Equal(t, imageURL, after)
 

@@ -59,7 +59,7 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 		{`[{"email": "a@b.ph"}]`, "The request body must be a JSON object."},
 	}
 	checked := 0
-	for _, r := range a.server.Echo().Router().Routes() {
+	for _, r := range a.Server().Echo().Router().Routes() {
 		route := r.Method + " " + r.Path
 		if !strings.HasPrefix(r.Path, "/v1/") || r.Method == http.MethodGet || r.Method == http.MethodHead ||
 			r.Method == http.MethodDelete || r.Method == echo.RouteNotFound { // a DELETE takes no body

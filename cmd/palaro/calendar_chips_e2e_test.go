@@ -28,7 +28,7 @@ type calendarChip struct {
 func TestCalendar_ChipsAndCancelled_Browser(t *testing.T) {
 	a := startApp(t)
 	bg := context.Background()
-	organizers := store.NewOrganizerService(a.db, nil)
+	organizers := store.NewOrganizerService(a.DB(), nil)
 	const cancelledEvent = "dota-2-visayas-major" // alone on its day, so its chip shows
 	ev, err := organizers.FindEvent(bg, cancelledEvent)
 	require.NoError(t, err)

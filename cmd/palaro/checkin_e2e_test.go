@@ -82,9 +82,9 @@ func ticketStatus(t *testing.T, a *testApp, event, code string) string {
 // gateTicketsMaybe is gateTickets without requiring any.
 func gateTicketsMaybe(t *testing.T, a *testApp, event, status string) []palaro.GateTicket {
 	t.Helper()
-	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(context.Background(), event)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(context.Background(), event)
 	require.NoError(t, err)
-	all, err := store.NewCheckInService(a.db).GateTickets(context.Background(), ev.ID)
+	all, err := store.NewCheckInService(a.DB()).GateTickets(context.Background(), ev.ID)
 	require.NoError(t, err)
 	var out []palaro.GateTicket
 	for _, tk := range all {
@@ -135,7 +135,7 @@ func TestGate_Browser(t *testing.T) {
 	})
 
 	t.Run("OK offline: two real tickets in, a forged one refused, synced later", func(t *testing.T) {
-		seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
+		seed, err := a.DB().AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
 		require.NoError(t, err)
 		_, forger, _ := ed25519.GenerateKey(nil)
 		// the service worker keeps the gate page, so even a reload without network opens the scanner
@@ -182,7 +182,7 @@ func TestGate_Browser(t *testing.T) {
 	})
 
 	t.Run("ErrConflict a ticket checked in on two offline phones", func(t *testing.T) {
-		seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
+		seed, err := a.DB().AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
 		require.NoError(t, err)
 		qr := palaro.SignedTicketQR(ed25519.NewKeyFromSeed(seed), tickets[3].Code)
 		other := newBrowser(t)
@@ -251,7 +251,7 @@ func qrVideo(t *testing.T, payload string) string {
 func TestGate_Camera(t *testing.T) {
 	a := startApp(t)
 	ticket := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)[0]
-	seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
+	seed, err := a.DB().AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
 	require.NoError(t, err)
 	video := qrVideo(t, palaro.SignedTicketQR(ed25519.NewKeyFromSeed(seed), ticket.Code))
 	ctx := newBrowser(t, chromedp.Flag("use-fake-device-for-media-stream", true), chromedp.Flag("use-fake-ui-for-media-stream", true),
@@ -312,24 +312,24 @@ func TestGate_TransferReachesOnlineGate_Browser(t *testing.T) {
 	ctx := newBrowser(t)
 	openGate(t, ctx, a, demoOwnedEvent)
 	bg := context.Background()
-	seed, err := a.db.AppSecret(bg, "ticket-signing-seed", ed25519.SeedSize)
+	seed, err := a.DB().AppSecret(bg, "ticket-signing-seed", ed25519.SeedSize)
 	require.NoError(t, err)
 	signing := ed25519.NewKeyFromSeed(seed)
 	old := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)[0]
 	var publicID string
-	require.NoError(t, a.db.Reader().QueryRow(`SELECT public_id FROM tickets WHERE code = ?`, old.Code).Scan(&publicID))
-	_, err = a.purchases.RequestEmailChange(bg, publicID, "friend@example.ph", true, a.now())
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT public_id FROM tickets WHERE code = ?`, old.Code).Scan(&publicID))
+	_, err = a.Purchases().RequestEmailChange(bg, publicID, "friend@example.ph", true, a.Now())
 	require.NoError(t, err)
-	msgs, err := a.outbox.ListOutbox(bg, palaro.OutboxFilter{To: "friend@example.ph"})
+	msgs, err := a.Outbox().ListOutbox(bg, palaro.OutboxFilter{To: "friend@example.ph"})
 	require.NoError(t, err)
 	token := regexp.MustCompile(`/change-email/confirm/([a-z0-9]+)`).FindStringSubmatch(msgs[0].Text)
 	require.NotNil(t, token, msgs[0].Text)
-	tr, err := a.purchases.ConfirmEmailChange(bg, token[1], a.now())
+	tr, err := a.Purchases().ConfirmEmailChange(bg, token[1], a.Now())
 	require.NoError(t, err)
 
-	secret, err := a.db.AppSecret(bg, "gate-list-key", 32)
+	secret, err := a.DB().AppSecret(bg, "gate-list-key", 32)
 	require.NoError(t, err)
-	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(bg, demoOwnedEvent)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(bg, demoOwnedEvent)
 	require.NoError(t, err)
 	key := palaro.GateHashKey(secret, ev.ID)
 	oldHash, newHash := palaro.GateCodeHash(key, old.Code), palaro.GateCodeHash(key, tr.Ticket.Code)
@@ -353,7 +353,7 @@ func TestGate_OnlineAgainAfterSync_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
 	openGate(t, ctx, a, demoOwnedEvent)
-	seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
+	seed, err := a.DB().AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
 	require.NoError(t, err)
 	ticket := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)[0]
 	require.NoError(t, chromedp.Run(ctx, goOnline(8000)))
@@ -410,7 +410,7 @@ func TestGate_DropsFormerCodeList_Browser(t *testing.T) {
 	tickets := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)
 	former, _ := json.Marshal(map[string]any{
 		"list":  map[string]any{"eventCode": demoOwnedEvent, "tickets": []map[string]string{{"code": tickets[1].Code, "status": "valid"}}},
-		"queue": []map[string]string{{"id": "former-1", "ticket": tickets[0].Code, "gate": "Old phone", "at": a.now().UTC().Format(time.RFC3339)}},
+		"queue": []map[string]string{{"id": "former-1", "ticket": tickets[0].Code, "gate": "Old phone", "at": a.Now().UTC().Format(time.RFC3339)}},
 		"local": map[string]any{},
 	})
 	formerKey := "palaro.gate." + demoOwnedEvent

@@ -42,7 +42,7 @@ func TestCheckIn_API(t *testing.T) {
 	a := startApp(t)
 	gate := signedIn(t, a, store.DemoGateEmail)
 	tickets := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)
-	seed, err := a.db.AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
+	seed, err := a.DB().AppSecret(context.Background(), "ticket-signing-seed", ed25519.SeedSize)
 	require.NoError(t, err)
 	signing := ed25519.NewKeyFromSeed(seed)
 
@@ -57,7 +57,7 @@ func TestCheckIn_API(t *testing.T) {
 	t.Run("OK Ed25519 QR and the older HMAC QR", func(t *testing.T) {
 		status, answer := checkIn(t, gate, demoOwnedEvent, palaro.SignedTicketQR(signing, tickets[1].Code), "")
 		require.Equal(t, http.StatusOK, status, answer)
-		key, err := a.db.AppSecret(context.Background(), "ticket-key", 32)
+		key, err := a.DB().AppSecret(context.Background(), "ticket-key", 32)
 		require.NoError(t, err)
 		status, answer = checkIn(t, gate, demoOwnedEvent, palaro.TicketQR(key, tickets[2].Code), "")
 		require.Equal(t, http.StatusOK, status, answer)
@@ -198,9 +198,9 @@ func TestGateList_HashesNotCodes(t *testing.T) {
 	var list gateListAnswer
 	require.NoError(t, json.Unmarshal([]byte(body), &list))
 	require.Nil(t, list.Since, "the whole list")
-	secret, err := a.db.AppSecret(context.Background(), "gate-list-key", 32)
+	secret, err := a.DB().AppSecret(context.Background(), "gate-list-key", 32)
 	require.NoError(t, err)
-	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(context.Background(), demoOwnedEvent)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(context.Background(), demoOwnedEvent)
 	require.NoError(t, err)
 	key := palaro.GateHashKey(secret, ev.ID)
 	require.Equal(t, base64.RawURLEncoding.EncodeToString(key), list.HashKey)
@@ -212,7 +212,7 @@ func TestGateList_HashesNotCodes(t *testing.T) {
 	for _, tk := range tickets {
 		require.Equal(t, palaro.TicketValid, hashes[palaro.GateCodeHash(key, tk.Code)], "the phone finds a scanned code by its hash")
 	}
-	other, err := store.NewOrganizerService(a.db, nil).FindEvent(context.Background(), "tekken-tuesdays-cubao")
+	other, err := store.NewOrganizerService(a.DB(), nil).FindEvent(context.Background(), "tekken-tuesdays-cubao")
 	require.NoError(t, err)
 	require.NotEqual(t, key, palaro.GateHashKey(secret, other.ID), "each event has its own key")
 
@@ -240,10 +240,10 @@ func TestCheckInSync_ClampsPhoneTimes(t *testing.T) {
 	a := startApp(t)
 	gate := signedIn(t, a, store.DemoGateEmail)
 	tickets := gateTickets(t, a, demoOwnedEvent, palaro.TicketValid)
-	listAt := a.now().UTC().Add(-30 * time.Minute).Truncate(time.Second)
+	listAt := a.Now().UTC().Add(-30 * time.Minute).Truncate(time.Second)
 	body, _ := json.Marshal(map[string]any{"eventCode": demoOwnedEvent, "checkIns": []map[string]any{
 		{"id": "old-1", "ticket": tickets[0].Code, "gate": "North", "at": "2001-01-01T00:00:00Z", "listAt": listAt},
-		{"id": "new-1", "ticket": tickets[1].Code, "gate": "North", "at": a.now().Add(72 * time.Hour), "listAt": listAt},
+		{"id": "new-1", "ticket": tickets[1].Code, "gate": "North", "at": a.Now().Add(72 * time.Hour), "listAt": listAt},
 		{"id": "ok-1", "ticket": tickets[2].Code, "gate": "North", "at": listAt.Add(time.Minute), "listAt": listAt},
 	}})
 	status, resp := gate.send(http.MethodPost, "/v1/checkin/sync", "application/json", string(body), "")
@@ -262,7 +262,7 @@ func TestCheckInSync_ClampsPhoneTimes(t *testing.T) {
 	require.True(t, r[0].TimeCorrected, resp)
 	require.Equal(t, listAt, r[0].Ticket.CheckedInAt, "not before the list's download")
 	require.True(t, r[1].TimeCorrected, resp)
-	require.False(t, r[1].Ticket.CheckedInAt.After(a.now()), "not after the server's clock")
+	require.False(t, r[1].Ticket.CheckedInAt.After(a.Now()), "not after the server's clock")
 	require.False(t, r[2].TimeCorrected, "control: a time in range stands")
 	require.Equal(t, listAt.Add(time.Minute), r[2].Ticket.CheckedInAt)
 	status, live := gate.get("/organizer/events/" + demoOwnedEvent + "/check-ins/live")

@@ -120,10 +120,10 @@ func dismissCookies(url string) chromedp.Action {
 // the rest of the app's day in Manila (running now or starting before midnight), and returns their codes.
 func requireListedToday(t *testing.T, ctx context.Context, a *testApp) []string {
 	t.Helper()
-	now := a.now()
+	now := a.Now()
 	local := now.In(palaro.Manila)
 	midnight := time.Date(local.Year(), local.Month(), local.Day()+1, 0, 0, 0, 0, palaro.Manila)
-	events, err := store.NewEventService(a.db).ListEventsBetween(context.Background(), now, midnight)
+	events, err := store.NewEventService(a.DB()).ListEventsBetween(context.Background(), now, midnight)
 	require.NoError(t, err)
 	var want []string
 	for _, ev := range events {
@@ -433,7 +433,7 @@ func TestCalendar_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
-	now := a.now().In(palaro.Manila)
+	now := a.Now().In(palaro.Manila)
 	month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, palaro.Manila)
 	title := `document.querySelector('.cal .cal-title').textContent`
 

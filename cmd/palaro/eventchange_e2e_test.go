@@ -18,7 +18,7 @@ func TestEventPostpone_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
 	bg := context.Background()
-	organizers := store.NewOrganizerService(a.db, nil)
+	organizers := store.NewOrganizerService(a.DB(), nil)
 	ev, err := organizers.FindEvent(bg, changedEvent)
 	require.NoError(t, err)
 	attendees, err := organizers.ListAttendees(bg, ev.ID)
@@ -52,7 +52,7 @@ func TestEventPostpone_Browser(t *testing.T) {
 	require.Contains(t, text, "This event is postponed")
 	screenshot(t, ctx, "event-postpone-ticket")
 
-	msgs, err := a.outbox.ListOutbox(bg, palaro.OutboxFilter{To: holder.Email})
+	msgs, err := a.Outbox().ListOutbox(bg, palaro.OutboxFilter{To: holder.Email})
 	require.NoError(t, err)
 	found := false
 	for _, m := range msgs {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/store"
 )
 
@@ -50,7 +51,7 @@ func icsEvent(t *testing.T, v *httpVisitor, path, uid string) (status string, se
 func TestEventChange_TellsHolders(t *testing.T) {
 	a := startApp(t)
 	ctx := context.Background()
-	organizers := store.NewOrganizerService(a.db, nil)
+	organizers := store.NewOrganizerService(a.DB(), nil)
 	ev, err := organizers.FindEvent(ctx, changedEvent)
 	require.NoError(t, err)
 	attendees, err := organizers.ListAttendees(ctx, ev.ID)
@@ -64,7 +65,7 @@ func TestEventChange_TellsHolders(t *testing.T) {
 	require.NotEmpty(t, holders, "the demo event has ticket holders")
 
 	changeMails := func() map[string][]palaro.OutboxMessage {
-		msgs, err := a.outbox.ListOutbox(ctx, palaro.OutboxFilter{Limit: 1000})
+		msgs, err := a.Outbox().ListOutbox(ctx, palaro.OutboxFilter{Limit: 1000})
 		require.NoError(t, err)
 		by := map[string][]palaro.OutboxMessage{}
 		for _, m := range msgs {
@@ -127,7 +128,7 @@ func TestEventChange_TellsHolders(t *testing.T) {
 	}
 
 	// the worker's claim composes them too, each once
-	claimed, err := a.outbox.ClaimDue(ctx, a.now().Add(1), 1000, 60e9)
+	claimed, err := a.Outbox().ClaimDue(ctx, a.Now().Add(1), 1000, 60e9)
 	require.NoError(t, err)
 	n := 0
 	for _, m := range claimed {
@@ -145,7 +146,7 @@ func TestEventChange_TellsHolders(t *testing.T) {
 // queue" above "Sales ended").
 func TestQueuedSale_CancelledOrEndedSaysNothing(t *testing.T) {
 	clock := newSettableClock(testEpoch)
-	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now; cfg.EventCache = 0 })
+	a := startApp(t, func(cfg *app.Config) { cfg.Now = clock.Now; cfg.EventCache = 0 })
 	org := signedIn(t, a, store.DemoOrganizerEmail)
 	status, _ := org.post("/organizer/events/"+queueEvent+"/queue", url.Values{"opensAt": {"2026-03-18T09:30"}, "admitPerMinute": {"2"}})
 	require.Equal(t, http.StatusSeeOther, status)
@@ -153,7 +154,7 @@ func TestQueuedSale_CancelledOrEndedSaysNothing(t *testing.T) {
 	_, page := visitor.get("/e/" + queueEvent)
 	require.Contains(t, page, "The sale is open through a queue")
 
-	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(context.Background(), queueEvent)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(context.Background(), queueEvent)
 	require.NoError(t, err)
 	clock.Set(ev.EndsAt.Add(time.Minute))
 	_, page = visitor.get("/e/" + queueEvent)
@@ -180,7 +181,7 @@ func TestEventChange_NewDateTellsHolders(t *testing.T) {
 	status, body := api(http.MethodPatch, path, `{"description":"Bring your own stick."}`)
 	require.Equal(t, http.StatusOK, status, body)
 	count := func() (n int, last palaro.OutboxMessage) {
-		msgs, err := a.outbox.ListOutbox(ctx, palaro.OutboxFilter{Limit: 1000})
+		msgs, err := a.Outbox().ListOutbox(ctx, palaro.OutboxFilter{Limit: 1000})
 		require.NoError(t, err)
 		for _, m := range msgs {
 			if m.Kind == palaro.MessageEventChanged {

@@ -16,12 +16,13 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/internal/testdb"
 )
 
 // testApp is a Palaro server on a loopback port with a fresh SQLite file and the demo data.
 type testApp struct {
-	*app
+	*app.App
 	URL string
 	// Stop closes the HTTP server at once, as if the network were gone.
 	Stop func()
@@ -40,20 +41,20 @@ func clockFrom(start time.Time) func() time.Time {
 }
 
 // startAt sets the app's clock to start at the given instant.
-func startAt(start time.Time) func(*config) {
-	return func(cfg *config) { cfg.Now = clockFrom(start) }
+func startAt(start time.Time) func(*app.Config) {
+	return func(cfg *app.Config) { cfg.Now = clockFrom(start) }
 }
 
 // startApp starts Palaro for one test and stops it when the test ends. Its clock starts at
 // testEpoch unless an option (startAt) says otherwise.
-func startApp(t *testing.T, opts ...func(*config)) *testApp {
+func startApp(t *testing.T, opts ...func(*app.Config)) *testApp {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	base := "http://" + ln.Addr().String()
-	cfg := config{
+	cfg := app.Config{
 		Addr:         ln.Addr().String(),
 		DBPath:       testdb.URL(t),
 		BaseURL:      base,
@@ -69,12 +70,12 @@ func startApp(t *testing.T, opts ...func(*config)) *testApp {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := newApp(ctx, cfg, logger)
+	a, err := app.New(ctx, cfg, logger)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: a.server, ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: a.Server(), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			t.Errorf("serve: %v", err)
@@ -87,7 +88,7 @@ func startApp(t *testing.T, opts ...func(*config)) *testApp {
 		cancel()
 		a.Close()
 	})
-	return &testApp{app: a, URL: base, Stop: func() { _ = srv.Close() }}
+	return &testApp{App: a, URL: base, Stop: func() { _ = srv.Close() }}
 }
 
 // chromePath finds the Chromium binary for browser tests: $PALARO_CHROME, else chromium on PATH.

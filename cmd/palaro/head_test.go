@@ -68,7 +68,7 @@ func TestHead_EveryGetRoute(t *testing.T) {
 	oks := 0
 	for _, v := range []*httpVisitor{anon, org} {
 		checked := 0
-		for _, r := range a.server.Echo().Router().Routes() {
+		for _, r := range a.Server().Echo().Router().Routes() {
 			switch r.Method {
 			case http.MethodGet, echo.RouteNotFound, echo.RouteAny:
 			default:

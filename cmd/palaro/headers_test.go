@@ -57,7 +57,7 @@ func TestSecurityHeaders_EveryAnswer(t *testing.T) {
 	}
 
 	checked := 0
-	for _, r := range a.server.Echo().Router().Routes() {
+	for _, r := range a.Server().Echo().Router().Routes() {
 		method := r.Method
 		switch method {
 		case echo.RouteNotFound, echo.RouteAny:

@@ -22,7 +22,7 @@ func TestInvitation_ThroughSignUp_Browser(t *testing.T) {
 	status, _ := owner.post("/organizer/team", url.Values{"email": {"nina@example.ph"}, "role": {"booth"}, "organization": {"2"}})
 	require.Equal(t, http.StatusSeeOther, status)
 	var org string
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT name FROM organizers WHERE id = 2`).Scan(&org))
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT name FROM organizers WHERE id = 2`).Scan(&org))
 	link := outboxLink(t, a, "nina@example.ph", "/invitations/")
 	path := strings.TrimPrefix(link, a.URL)
 
@@ -63,7 +63,7 @@ func TestInvitation_ThroughSignUp_Browser(t *testing.T) {
 	))
 	require.Contains(t, where, "/organizer?notice=joined")
 	var role string
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT m.role FROM organizer_members m JOIN users u ON u.id = m.user_id
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT m.role FROM organizer_members m JOIN users u ON u.id = m.user_id
 		WHERE u.email = 'nina@example.ph' AND m.organizer_id = 2`).Scan(&role))
 	require.Equal(t, "booth", role)
 

@@ -62,7 +62,7 @@ func buyFreeTicket(t *testing.T, a *testApp, email string) string {
 	_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
 		`"email":"`+email+`","fullName":"Tess Ong","mobileNumber":"0935-123-4567"}`)
 	require.Contains(t, raw, `"responseCode":200`)
-	tickets, err := a.purchases.ListTicketsByEmail(context.Background(), email)
+	tickets, err := a.Purchases().ListTicketsByEmail(context.Background(), email)
 	require.NoError(t, err)
 	require.NotEmpty(t, tickets)
 	return tickets[0].PublicID

@@ -42,7 +42,7 @@ func TestMobileChange_Browser(t *testing.T) {
 		chromedp.WaitVisible("#mobile-form", chromedp.ByQuery),
 	))
 	screenshot(t, ctx, "profile-mobile-code")
-	msgs, err := store.NewOutboxService(a.db).ListOutbox(context.Background(), palaro.OutboxFilter{To: "+639175550102"})
+	msgs, err := store.NewOutboxService(a.DB()).ListOutbox(context.Background(), palaro.OutboxFilter{To: "+639175550102"})
 	require.NoError(t, err)
 	require.NotEmpty(t, msgs)
 	code := regexp.MustCompile(`is ([0-9]{6})\.`).FindStringSubmatch(msgs[0].Text)[1]

@@ -90,8 +90,8 @@ func TestBackClosesWhatIsOpen_Browser(t *testing.T) {
 	})
 
 	t.Run("FullScreenQR", func(t *testing.T) {
-		o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
-			Email: "back@example.ph", FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
+		o, err := a.Purchases().CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+			Email: "back@example.ph", FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.Now())
 		require.NoError(t, err)
 		ticket := "/t/" + o.Tickets[0].PublicID
 		require.NoError(t, chromedp.Run(ctx,

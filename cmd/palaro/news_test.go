@@ -22,7 +22,7 @@ import (
 func TestNews(t *testing.T) {
 	a := startApp(t)
 	v := newVisitor(t, a)
-	_, err := store.NewNewsService(a.db).SaveArticle(context.Background(), palaro.Article{Slug: "unsafe", Title: "Unsafe",
+	_, err := store.NewNewsService(a.DB()).SaveArticle(context.Background(), palaro.Article{Slug: "unsafe", Title: "Unsafe",
 		Summary: "Markdown with HTML in it", Body: "Hello <script>alert(1)</script> [click](javascript:alert(2)) **bold**"})
 	require.NoError(t, err)
 
@@ -108,7 +108,7 @@ func TestNewsCommand(t *testing.T) {
 	file := dir + "/a.json"
 	require.NoError(t, os.WriteFile(file, []byte(`{"slug": "finals-recap", "title": "Finals recap", "summary": "What happened", "body": "# Recap"}`), 0o600))
 	var out bytes.Buffer
-	news := store.NewNewsService(a.db)
+	news := store.NewNewsService(a.DB())
 	require.NoError(t, newsCommand(context.Background(), &out, news, "news", []string{"publish", file}))
 	require.Equal(t, "published /news/finals-recap\n", out.String())
 	require.NoError(t, os.WriteFile(file, []byte(`{"slug": "Bad Slug", "title": ""}`), 0o600))
@@ -155,7 +155,7 @@ func registeredOrganizer(t *testing.T, a *testApp, email, username, name, mobile
 		"password": {"Kalaro2026"}, "repeatPassword": {"Kalaro2026"}})
 	require.Equal(t, http.StatusSeeOther, status, body)
 	var out bytes.Buffer
-	svc := store.NewOrganizerService(a.db, nil)
+	svc := store.NewOrganizerService(a.DB(), nil)
 	require.NoError(t, organizersCommand(context.Background(), &out, svc, []string{"--pending"}))
 	pending = out.String()
 	out.Reset()

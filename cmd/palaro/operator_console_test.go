@@ -11,11 +11,12 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"palaro/internal/app"
 	"palaro/store"
 )
 
 // withPageCache keeps public pages in the page cache for an hour: only invalidation changes them.
-func withPageCache(cfg *config) { cfg.EventCache = time.Hour }
+func withPageCache(cfg *app.Config) { cfg.EventCache = time.Hour }
 
 // TestOperatorConsole: only an account granted on the command line reaches /operator (anyone else
 // signed in gets a 404, a visitor is sent to sign in); the operator edits any article, keeps a
@@ -33,7 +34,7 @@ func TestOperatorConsole(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, status, "an account that is not an operator")
 
 	var out bytes.Buffer
-	ops := store.NewOperatorService(a.db)
+	ops := store.NewOperatorService(a.DB())
 	require.NoError(t, operatorsCommand(ctx, &out, ops, []string{"grant", "RIVAL@palaro.ph"}))
 	require.Error(t, operatorsCommand(ctx, &out, ops, []string{"grant", "nobody@palaro.ph"}))
 	out.Reset()

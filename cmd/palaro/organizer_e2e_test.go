@@ -56,7 +56,7 @@ func TestOrganizerJourney_Browser(t *testing.T) {
 
 	require.True(t, t.Run("Approve", func(t *testing.T) {
 		var out bytes.Buffer
-		require.NoError(t, organizersCommand(context.Background(), &out, store.NewOrganizerService(a.db, nil), []string{"approve", email}))
+		require.NoError(t, organizersCommand(context.Background(), &out, store.NewOrganizerService(a.DB(), nil), []string{"approve", email}))
 		require.Contains(t, out.String(), "Approved LaroPH Events")
 	}), "the journey stops at the first failed step")
 

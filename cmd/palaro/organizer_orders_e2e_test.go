@@ -36,7 +36,7 @@ func TestOrganizerOrderActions_Browser(t *testing.T) {
 	require.Contains(t, textOf(t, ctx, "main"), "Palaro does not return the money", "the order page says what 'Mark refunded' does not do")
 
 	status := func() (order string, tickets []string) {
-		got, err := a.purchases.FindOrderByPublicID(bg, o.PublicID)
+		got, err := a.Purchases().FindOrderByPublicID(bg, o.PublicID)
 		require.NoError(t, err)
 		for _, tk := range got.Tickets {
 			tickets = append(tickets, tk.Status)

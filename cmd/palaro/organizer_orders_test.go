@@ -26,13 +26,13 @@ func paidOrder(t *testing.T, a *testApp, email string, quantity int) *palaro.Ord
 	var res map[string]any
 	require.NoError(t, json.Unmarshal([]byte(raw), &res))
 	require.EqualValues(t, 200, res["responseCode"], raw)
-	o, err := a.purchases.FindOrderByPublicID(ctx, res["orderId"].(string))
+	o, err := a.Purchases().FindOrderByPublicID(ctx, res["orderId"].(string))
 	require.NoError(t, err)
 	require.NotEmpty(t, o.ProviderRef)
-	_, err = a.purchases.ConfirmPayment(ctx, o.Provider, false, palaro.PaymentEvent{ID: "evt_" + o.PublicID, SessionID: o.ProviderRef,
+	_, err = a.Purchases().ConfirmPayment(ctx, o.Provider, false, palaro.PaymentEvent{ID: "evt_" + o.PublicID, SessionID: o.ProviderRef,
 		Status: palaro.PaymentPaid, Amount: o.Total, Currency: palaro.PaymentCurrency})
 	require.NoError(t, err)
-	o, err = a.purchases.FindOrderByPublicID(ctx, o.PublicID)
+	o, err = a.Purchases().FindOrderByPublicID(ctx, o.PublicID)
 	require.NoError(t, err)
 	require.Equal(t, palaro.OrderPaid, o.Status)
 	require.Len(t, o.Tickets, quantity)
@@ -42,7 +42,7 @@ func paidOrder(t *testing.T, a *testApp, email string, quantity int) *palaro.Ord
 // outboxKinds returns the kinds of the messages queued for an address, oldest first.
 func outboxKinds(t *testing.T, a *testApp, to string) []string {
 	t.Helper()
-	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: to})
+	msgs, err := a.Outbox().ListOutbox(context.Background(), palaro.OutboxFilter{To: to})
 	require.NoError(t, err)
 	var kinds []string
 	for i := len(msgs) - 1; i >= 0; i-- {
@@ -59,7 +59,7 @@ func TestOrganizerTicketEmail_Reissues(t *testing.T) {
 	ctx := context.Background()
 	o := paidOrder(t, a, "ligaya@example.ph", 1)
 	old := o.Tickets[0]
-	_, err := a.purchases.RequestEmailChange(ctx, old.PublicID, "third@example.ph", false, a.now())
+	_, err := a.Purchases().RequestEmailChange(ctx, old.PublicID, "third@example.ph", false, a.Now())
 	require.NoError(t, err, "a buyer's transfer is under way")
 
 	owner := signedIn(t, a, store.DemoOrganizerEmail)
@@ -67,7 +67,7 @@ func TestOrganizerTicketEmail_Reissues(t *testing.T) {
 	status, _ := owner.post(base+"/tickets/"+old.Code+"/email?order="+o.PublicID, url.Values{"email": {"Friend@Example.ph"}})
 	require.Equal(t, http.StatusSeeOther, status)
 
-	got, err := a.purchases.FindOrderByPublicID(ctx, o.PublicID)
+	got, err := a.Purchases().FindOrderByPublicID(ctx, o.PublicID)
 	require.NoError(t, err)
 	moved := got.Tickets[0]
 	require.Equal(t, "friend@example.ph", moved.Email)
@@ -79,7 +79,7 @@ func TestOrganizerTicketEmail_Reissues(t *testing.T) {
 	status, _ = visitor.get(palaro.TicketPath(moved.PublicID))
 	require.Equal(t, http.StatusOK, status)
 	var transfer string
-	require.NoError(t, a.db.Reader().QueryRowContext(ctx, `SELECT status FROM ticket_transfers WHERE to_email = 'third@example.ph'`).Scan(&transfer))
+	require.NoError(t, a.DB().Reader().QueryRowContext(ctx, `SELECT status FROM ticket_transfers WHERE to_email = 'third@example.ph'`).Scan(&transfer))
 	require.Equal(t, "void", transfer, "the buyer's own transfer is voided")
 
 	require.Contains(t, outboxKinds(t, a, "ligaya@example.ph"), palaro.MessageTransferDone, "the old holder is told")

@@ -24,6 +24,7 @@ import (
 
 	"palaro"
 	"palaro/handlers"
+	"palaro/internal/app"
 	"palaro/notify"
 	"palaro/store"
 )
@@ -65,7 +66,7 @@ func (v *httpVisitor) send(method, path, contentType, body, bearer string) (int,
 func organizerToken(t *testing.T, a *testApp, email string, args ...string) string {
 	t.Helper()
 	var out bytes.Buffer
-	svc := store.NewOrganizerService(a.db, nil)
+	svc := store.NewOrganizerService(a.DB(), nil)
 	require.NoError(t, tokensCommand(context.Background(), &out, svc, append([]string{"create", "--organizer", email}, args...)))
 	tok := regexp.MustCompile(`plr_[A-Za-z0-9_-]+`).FindString(out.String())
 	require.NotEmpty(t, tok, out.String())
@@ -93,7 +94,7 @@ func TestOrganizerAccess_EveryRoute(t *testing.T) {
 
 	actions := handlers.OrganizerRouteActions()
 	checked := 0
-	for _, r := range a.server.Echo().Router().Routes() {
+	for _, r := range a.Server().Echo().Router().Routes() {
 		if !strings.HasPrefix(r.Path, "/organizer") && !strings.HasPrefix(r.Path, "/v1/organizer") && !strings.HasPrefix(r.Path, "/v1/checkin") {
 			continue
 		}
@@ -182,7 +183,7 @@ func TestOrganizerRegistration_Approval(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, status)
 	require.Contains(t, body, "Waiting for approval")
 
-	svc := store.NewOrganizerService(a.db, nil)
+	svc := store.NewOrganizerService(a.DB(), nil)
 	var out bytes.Buffer
 	require.NoError(t, organizersCommand(context.Background(), &out, svc, []string{"--pending"}))
 	require.Contains(t, out.String(), "Kalaro Events")
@@ -190,10 +191,10 @@ func TestOrganizerRegistration_Approval(t *testing.T) {
 	require.NotContains(t, out.String(), "Palaro Events Co.", "approved organizations are not pending")
 
 	out.Reset()
-	mailing := store.NewOrganizerService(a.db, notify.NewComposer(a.URL, ""))
+	mailing := store.NewOrganizerService(a.DB(), notify.NewComposer(a.URL, ""))
 	require.NoError(t, organizersCommand(context.Background(), &out, mailing, []string{"approve", "ana@kalaro.ph"}))
 	require.Contains(t, out.String(), "Approved Kalaro Events")
-	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: "ana@kalaro.ph"})
+	msgs, err := a.Outbox().ListOutbox(context.Background(), palaro.OutboxFilter{To: "ana@kalaro.ph"})
 	require.NoError(t, err)
 	require.Equal(t, palaro.MessageOrganizerApproved, msgs[0].Kind)
 	require.Contains(t, msgs[0].Text, a.URL+"/organizer")
@@ -223,7 +224,7 @@ func orgAPI(t *testing.T, v *httpVisitor, tok string) func(method, path, body st
 // types, publishes it and finds it at once on the home page, /f/, the calendar and the sitemap,
 // with public event reads and pages cached for an hour: publishing drops both caches.
 func TestOrganizerAPI_DraftThenPublish(t *testing.T) {
-	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
+	a := startApp(t, func(cfg *app.Config) { cfg.EventCache = time.Hour })
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "1")
 	v := newVisitor(t, a)
 	api := orgAPI(t, v, tok)
@@ -352,7 +353,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 		var res map[string]any
 		require.NoError(t, json.Unmarshal([]byte(raw), &res))
 		require.EqualValues(t, 200, res["responseCode"], raw)
-		order, err := a.purchases.FindOrderByPublicID(ctx, res["orderId"].(string))
+		order, err := a.Purchases().FindOrderByPublicID(ctx, res["orderId"].(string))
 		require.NoError(t, err)
 		require.Len(t, order.Tickets, 1)
 		return order
@@ -378,7 +379,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, status)
 
 	sold := func() int {
-		_, ev, err := store.NewEventService(a.db).FindTicketType(ctx, "valorant-night-market-bgc-watch")
+		_, ev, err := store.NewEventService(a.DB()).FindTicketType(ctx, "valorant-night-market-bgc-watch")
 		require.NoError(t, err)
 		for _, tt := range ev.TicketTypes {
 			if tt.Code == "valorant-night-market-bgc-watch" {
@@ -395,16 +396,16 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 	status, _ = owner.post(base+"/tickets/"+second+"/cancel?order="+otherID, confirm)
 	require.Equal(t, http.StatusBadRequest, status, "a cancelled ticket cannot be cancelled again")
 
-	order, err := a.purchases.FindOrderByPublicID(ctx, orderID)
+	order, err := a.Purchases().FindOrderByPublicID(ctx, orderID)
 	require.NoError(t, err)
 	require.Equal(t, "friend@example.ph", order.Tickets[0].Email)
-	other, err = a.purchases.FindOrderByPublicID(ctx, otherID)
+	other, err = a.Purchases().FindOrderByPublicID(ctx, otherID)
 	require.NoError(t, err)
 	require.Equal(t, palaro.TicketCancelled, other.Tickets[0].Status)
 
 	status, _ = owner.post(base+"/orders/"+orderID+"/resend", url.Values{})
 	require.Equal(t, http.StatusSeeOther, status)
-	msgs, err := a.outbox.ListOutbox(ctx, palaro.OutboxFilter{To: "pair@example.ph"})
+	msgs, err := a.Outbox().ListOutbox(ctx, palaro.OutboxFilter{To: "pair@example.ph"})
 	require.NoError(t, err)
 	require.Len(t, msgs, 5, "two confirmations, the move, the cancellation and the one sent again")
 
@@ -418,7 +419,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 		// the order whose only ticket was cancelled is no longer a sale
 		require.Contains(t, body, "<title>18 Mar: 1 ticket</title>", "the day's bar, in Manila")
 		require.Contains(t, body, "<title>18 Mar: ₱0.00</title>")
-		ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, "valorant-night-market-bgc")
+		ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(ctx, "valorant-night-market-bgc")
 		require.NoError(t, err)
 		issued := 0
 		for _, tt := range ev.TicketTypes {
@@ -430,7 +431,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 	t.Run("RefundQueue", func(t *testing.T) {
 		// An order paid after its hold expired and its tickets were gone is put in that state
 		// by the payment path; here it is set directly.
-		_, err := a.db.Writer().Exec(`UPDATE orders SET status = 'refund' WHERE public_id = ?`, orderID)
+		_, err := a.DB().Writer().Exec(`UPDATE orders SET status = 'refund' WHERE public_id = ?`, orderID)
 		require.NoError(t, err)
 		_, body := owner.get(base + "/refunds")
 		require.Contains(t, body, "pair@example.ph")
@@ -440,7 +441,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 		require.NotContains(t, body, orderID)
 		status, _ = owner.post(base+"/orders/"+orderID+"/refunded", confirm)
 		require.Equal(t, http.StatusBadRequest, status, "refunded once")
-		refunded, err := a.purchases.FindOrderByPublicID(ctx, orderID)
+		refunded, err := a.Purchases().FindOrderByPublicID(ctx, orderID)
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderRefunded, refunded.Status)
 	})
@@ -449,7 +450,7 @@ func TestOrganizerOrders_Actions(t *testing.T) {
 		before := sold()
 		status, _ := owner.post(base+"/orders/"+paid.PublicID+"/refunded", confirm)
 		require.Equal(t, http.StatusSeeOther, status)
-		got, err := a.purchases.FindOrderByPublicID(ctx, paid.PublicID)
+		got, err := a.Purchases().FindOrderByPublicID(ctx, paid.PublicID)
 		require.NoError(t, err)
 		require.Equal(t, palaro.OrderRefunded, got.Status)
 		require.Equal(t, palaro.TicketCancelled, got.Tickets[0].Status, "the gate refuses it")
@@ -515,13 +516,13 @@ func TestOrganizerTeam_Invitation(t *testing.T) {
 	rival := signedIn(t, a, store.DemoRivalEmail)
 	_, body = rival.get("/organizer/team")
 	require.NotContains(t, body, "/members/", "the rival cannot remove itself, the last owner")
-	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(store.NewOrganizerService(a.db, nil).RemoveMember(context.Background(), 90, 3, "test")))
+	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(store.NewOrganizerService(a.DB(), nil).RemoveMember(context.Background(), 90, 3, "test")))
 }
 
 // TestOrganizerCover_Upload uploads a wide PNG as an event's cover: it is cut to 16:9, re-encoded
 // as JPEG in the cover sizes and shown at once on the public event page; an SVG is refused.
 func TestOrganizerCover_Upload(t *testing.T) {
-	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
+	a := startApp(t, func(cfg *app.Config) { cfg.EventCache = time.Hour })
 	owner := signedIn(t, a, store.DemoOrganizerEmail)
 	v := newVisitor(t, a)
 	_, page := v.get("/e/" + demoOwnedEvent) // cached for an hour from now on
@@ -572,7 +573,7 @@ func TestOrganizerCover_Upload(t *testing.T) {
 // TestOrganizerExtras_AddOnsAndPromoCodes creates and edits an add-on (shown at once on the
 // public page) and creates promo codes that the purchase path then finds.
 func TestOrganizerExtras_AddOnsAndPromoCodes(t *testing.T) {
-	a := startApp(t, func(cfg *config) { cfg.EventCache = time.Hour })
+	a := startApp(t, func(cfg *app.Config) { cfg.EventCache = time.Hour })
 	ctx := context.Background()
 	owner := signedIn(t, a, store.DemoOrganizerEmail)
 	v := newVisitor(t, a)
@@ -609,12 +610,12 @@ func TestOrganizerExtras_AddOnsAndPromoCodes(t *testing.T) {
 	require.Contains(t, body, "20% off · used 0 of 50")
 	require.Contains(t, body, "₱100.00 off")
 
-	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, demoOwnedEvent)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(ctx, demoOwnedEvent)
 	require.NoError(t, err)
-	p, err := a.purchases.FindPromoCode(ctx, "TEAM20", ev.ID, testEpoch)
+	p, err := a.Purchases().FindPromoCode(ctx, "TEAM20", ev.ID, testEpoch)
 	require.NoError(t, err)
 	require.Equal(t, 20, p.Percent)
-	_, err = a.purchases.FindPromoCode(ctx, "LESS100", ev.ID, testEpoch.Add(72*time.Hour))
+	_, err = a.Purchases().FindPromoCode(ctx, "LESS100", ev.ID, testEpoch.Add(72*time.Hour))
 	require.Error(t, err, "past its validity")
 
 	t.Run("OnlyForTicketTypes", func(t *testing.T) {
@@ -627,7 +628,7 @@ func TestOrganizerExtras_AddOnsAndPromoCodes(t *testing.T) {
 		status, _ := owner.post(base+"/promo-codes", url.Values{"code": {"LOWER10"}, "kind": {"percent"}, "percent": {"10"},
 			"ticketTypes": {strconv.FormatInt(lower, 10)}})
 		require.Equal(t, http.StatusSeeOther, status)
-		other, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, "tekken-tuesdays-cubao")
+		other, err := store.NewOrganizerService(a.DB(), nil).FindEvent(ctx, "tekken-tuesdays-cubao")
 		require.NoError(t, err)
 		status, body := owner.post(base+"/promo-codes", url.Values{"code": {"ELSEWHERE"}, "kind": {"percent"}, "percent": {"10"},
 			"ticketTypes": {strconv.FormatInt(other.TicketTypes[0].ID, 10)}})
@@ -656,7 +657,7 @@ func TestOrganizerSeats_Block(t *testing.T) {
 	const code = "mlbb-manila-showdown-lower"
 	edit := "/organizer/events/" + demoOwnedEvent + "/ticket-types/" + code
 	capacity := func() int {
-		ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, demoOwnedEvent)
+		ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(ctx, demoOwnedEvent)
 		require.NoError(t, err)
 		for _, tt := range ev.TicketTypes {
 			if tt.Code == code {
@@ -678,8 +679,8 @@ func TestOrganizerSeats_Block(t *testing.T) {
 	require.Equal(t, before-2, capacity(), "blocked seats leave the capacity")
 	_, page = owner.get(edit + "/edit")
 	require.Contains(t, page, `value="`+free[0][1]+`" checked>`)
-	require.NoError(t, store.NewSeatService(a.db).CheckSeats(ctx, mustTypeID(t, a, code), []string{free[2][1]}))
-	require.Error(t, store.NewSeatService(a.db).CheckSeats(ctx, mustTypeID(t, a, code), []string{free[0][1]}), "a blocked seat cannot be bought")
+	require.NoError(t, store.NewSeatService(a.DB()).CheckSeats(ctx, mustTypeID(t, a, code), []string{free[2][1]}))
+	require.Error(t, store.NewSeatService(a.DB()).CheckSeats(ctx, mustTypeID(t, a, code), []string{free[0][1]}), "a blocked seat cannot be bought")
 
 	status, page = owner.post(edit+"/seats", url.Values{"blocked": {free[0][1], taken[1]}})
 	require.Equal(t, http.StatusUnprocessableEntity, status)
@@ -694,7 +695,7 @@ func TestOrganizerSeats_Block(t *testing.T) {
 // mustTypeID returns the id of a ticket type by its code.
 func mustTypeID(t *testing.T, a *testApp, code string) int64 {
 	t.Helper()
-	tt, _, err := store.NewEventService(a.db).FindTicketType(context.Background(), code)
+	tt, _, err := store.NewEventService(a.DB()).FindTicketType(context.Background(), code)
 	require.NoError(t, err)
 	return tt.ID
 }
@@ -722,7 +723,7 @@ func TestOrganizerSeats_Plan(t *testing.T) {
 	status, _ = owner.post(edit+"/seats", url.Values{"rows": {rows[1]}, "seatsPerRow": {perRow[1]}, "aisleAfter": {"2"},
 		"gapAfterRows": {"A"}, "blocked": {free[1]}})
 	require.Equal(t, http.StatusSeeOther, status)
-	ev, err := store.NewOrganizerService(a.db, nil).FindEvent(ctx, demoOwnedEvent)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(ctx, demoOwnedEvent)
 	require.NoError(t, err)
 	for _, tt := range ev.TicketTypes {
 		if tt.Code == code {

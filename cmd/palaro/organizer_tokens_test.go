@@ -35,10 +35,10 @@ func TestOrganizerTokens_FollowTheirCreator(t *testing.T) {
 	tok := regexp.MustCompile(`plr_[A-Za-z0-9_-]+`).FindString(body)
 	require.NotEmpty(t, tok)
 	var maraID int64
-	require.NoError(t, a.db.Reader().QueryRowContext(ctx, `SELECT id FROM users WHERE email = 'mara@example.ph'`).Scan(&maraID))
+	require.NoError(t, a.DB().Reader().QueryRowContext(ctx, `SELECT id FROM users WHERE email = 'mara@example.ph'`).Scan(&maraID))
 	setRole := func(q string) {
 		t.Helper()
-		require.NoError(t, a.db.Write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		require.NoError(t, a.DB().Write(ctx, func(ctx context.Context, tx *sql.Tx) error {
 			_, err := tx.ExecContext(ctx, q, maraID)
 			return err
 		}))

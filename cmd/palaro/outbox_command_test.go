@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/store"
 )
 
@@ -22,7 +23,7 @@ const siteURL = "https://tickets.example.ph"
 
 // commandConfig returns the configuration a command reads from the environment, with
 // PALARO_BASE_URL set to baseURL ("" leaves it unset), on the database of dbPath.
-func commandConfig(t *testing.T, dbPath, baseURL string) config {
+func commandConfig(t *testing.T, dbPath, baseURL string) app.Config {
 	t.Setenv("PALARO_BASE_URL", baseURL)
 	cfg := loadConfig()
 	cfg.DBPath, cfg.Now = dbPath, clockFrom(testEpoch)
@@ -30,7 +31,7 @@ func commandConfig(t *testing.T, dbPath, baseURL string) config {
 }
 
 // runCommand runs bin/palaro's command args as main does and returns what it printed.
-func runCommand(t *testing.T, cfg config, args ...string) (string, error) {
+func runCommand(t *testing.T, cfg app.Config, args ...string) (string, error) {
 	t.Helper()
 	var out bytes.Buffer
 	err := run(context.Background(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), args, &out)
@@ -40,7 +41,7 @@ func runCommand(t *testing.T, cfg config, args ...string) (string, error) {
 // startAppWithPath starts a test app and returns the database it uses, for commands to open.
 func startAppWithPath(t *testing.T) (*testApp, string) {
 	var dbPath string
-	a := startApp(t, func(c *config) { dbPath = c.DBPath })
+	a := startApp(t, func(c *app.Config) { dbPath = c.DBPath })
 	return a, dbPath
 }
 
@@ -57,8 +58,8 @@ func TestOutboxCommand_EveryKind(t *testing.T) {
 	code, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"valorant-night-market-bgc-watch","quantity":1,`+
 		`"email":"`+email+`","fullName":"Ria Santos","mobileNumber":"0917-555-0101"}`)
 	require.Equal(t, http.StatusOK, code, raw)
-	require.NoError(t, a.purchases.SendTicketsLink(ctx, email, a.now()))
-	require.NoError(t, a.purchases.RunJob(ctx, palaro.Message{Kind: palaro.JobTicketsLink, To: email}, a.now()))
+	require.NoError(t, a.Purchases().SendTicketsLink(ctx, email, a.Now()))
+	require.NoError(t, a.Purchases().RunJob(ctx, palaro.Message{Kind: palaro.JobTicketsLink, To: email}, a.Now()))
 	owner := signedIn(t, a, store.DemoOrganizerEmail)
 	status, body := owner.post("/organizer/events/valorant-night-market-bgc/status", url.Values{"status": {"postponed"}})
 	require.Equal(t, http.StatusSeeOther, status, body)
@@ -113,7 +114,7 @@ func TestOrganizersApprove_BaseURL(t *testing.T) {
 	out, err := runCommand(t, commandConfig(t, dbPath, siteURL), "organizers", "approve", "ana@kalaro.ph")
 	require.NoError(t, err)
 	require.Contains(t, out, "Approved Kalaro Events")
-	msgs, err := a.outbox.ListOutbox(context.Background(), palaro.OutboxFilter{To: "ana@kalaro.ph"})
+	msgs, err := a.Outbox().ListOutbox(context.Background(), palaro.OutboxFilter{To: "ana@kalaro.ph"})
 	require.NoError(t, err)
 	require.Equal(t, palaro.MessageOrganizerApproved, msgs[0].Kind)
 	require.Contains(t, msgs[0].Text, siteURL+"/organizer")

@@ -110,7 +110,7 @@ func TestParticipants_ConfirmedNumberOnly_Browser(t *testing.T) {
 	))
 	require.Contains(t, where, "/register?next=", "the scan page does not play as Vera")
 	var visits int
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM activity_visits v JOIN participants p ON p.id = v.participant_id
 		WHERE p.public_id = ?`, veraID).Scan(&visits))
 	require.Equal(t, 1, visits, "nothing was played as Vera")
 	signOutInBrowser(t, ctx)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"palaro/internal/app"
 )
 
 // fakePartner is a local partner API: it records login session requests and answers with a
@@ -41,7 +43,7 @@ func (f *fakePartner) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // demoTicket returns the public id and code of a demo ticket.
 func demoTicket(t *testing.T, a *testApp) (id, code string) {
 	t.Helper()
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT public_id, code FROM tickets WHERE status = 'valid' LIMIT 1`).Scan(&id, &code))
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT public_id, code FROM tickets WHERE status = 'valid' LIMIT 1`).Scan(&id, &code))
 	return id, code
 }
 
@@ -49,7 +51,7 @@ func TestPartnerLogin(t *testing.T) {
 	partner := &fakePartner{}
 	srv := httptest.NewServer(partner)
 	t.Cleanup(srv.Close)
-	a := startApp(t, func(cfg *config) {
+	a := startApp(t, func(cfg *app.Config) {
 		cfg.PartnerAPIURL, cfg.PartnerAPIKey, cfg.PartnerID = srv.URL, "secret-partner-key", 25
 	})
 	id, code := demoTicket(t, a)

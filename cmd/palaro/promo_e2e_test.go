@@ -12,7 +12,7 @@ import (
 // addTicketsOnlyPromo adds GA20, 20% off General Admission of the Dota 2 event and nothing else.
 func addTicketsOnlyPromo(t *testing.T, a *testApp) {
 	t.Helper()
-	db := a.db.Writer()
+	db := a.DB().Writer()
 	var id int64
 	require.NoError(t, db.QueryRow(`INSERT INTO promo_codes (code, event_id, kind, percent)
 		SELECT 'GA20', id, 'percent', 20 FROM events WHERE code = 'dota-2-visayas-major' RETURNING id`).Scan(&id))

@@ -157,13 +157,13 @@ func TestPurchase_Browser(t *testing.T) {
 // Jobs in the outbox (a tickets link request) are done first, as the outbox worker does.
 func outboxLink(t *testing.T, a *testApp, to, prefix string) string {
 	t.Helper()
-	w := &notify.Worker{Outbox: a.outbox, Sender: notify.LogSender{Logger: a.logger}, Jobs: a.purchases, Logger: a.logger, Now: a.now}
+	w := &notify.Worker{Outbox: a.Outbox(), Sender: notify.LogSender{Logger: a.Logger()}, Jobs: a.Purchases(), Logger: a.Logger(), Now: a.Now}
 	for n := 1; n > 0; {
 		var err error
 		n, err = w.Drain(context.Background())
 		require.NoError(t, err)
 	}
-	msgs, err := store.NewOutboxService(a.db).ListOutbox(context.Background(), palaro.OutboxFilter{To: to, Limit: 10})
+	msgs, err := store.NewOutboxService(a.DB()).ListOutbox(context.Background(), palaro.OutboxFilter{To: to, Limit: 10})
 	require.NoError(t, err)
 	require.NotEmpty(t, msgs, "an e-mail to %s", to)
 	m := regexp.MustCompile(`https?://[^\s"<>]*` + regexp.QuoteMeta(prefix) + `[^\s"<>]*`).FindString(msgs[0].Text)
@@ -463,8 +463,8 @@ func changeEmailInBrowser(t *testing.T, ctx context.Context, a *testApp, ticketU
 // TestChangeEmail_Browser moves a ticket bought with full details to another address.
 func TestChangeEmail_Browser(t *testing.T) {
 	a := startApp(t)
-	o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "valorant-night-market-bgc-watch",
-		Quantity: 1, Email: "lea@example.ph", FullName: "Lea Cruz", MobileNumber: "09171234567"}, a.now())
+	o, err := a.Purchases().CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "valorant-night-market-bgc-watch",
+		Quantity: 1, Email: "lea@example.ph", FullName: "Lea Cruz", MobileNumber: "09171234567"}, a.Now())
 	require.NoError(t, err)
 	ctx := newBrowser(t)
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))

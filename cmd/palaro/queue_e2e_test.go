@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/store"
 )
 
@@ -18,13 +19,13 @@ import (
 // admits them and they buy. A second browser without an admission is sent back to the queue.
 func TestQueue_Browser(t *testing.T) {
 	clock := newSettableClock(testEpoch)
-	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now })
+	a := startApp(t, func(cfg *app.Config) { cfg.Now = clock.Now })
 	// The seed puts the browser, fourth to arrive, last in the draw, so it waits for its turn.
 	var seed uint64
 	for palaro.DrawPlaces(seed, 4)[3] != 4 {
 		seed++
 	}
-	a.queues.Seed = func() uint64 { return seed }
+	a.Queues().Seed = func() uint64 { return seed }
 	opens := testEpoch.Add(time.Hour)
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "1")
 	status, ev := orgAPI(t, newVisitor(t, a), tok)(http.MethodPatch, "/v1/organizer/events/"+queueEvent,
@@ -75,7 +76,7 @@ func TestQueue_Browser(t *testing.T) {
 	require.NoError(t, chromedp.Run(ctx, typeInto("email", "queued@example.ph"), typeInto("fullName", "Queued Visitor"),
 		typeInto("mobileNumber", "09171234567"), pay("Submit")))
 	waitPath(t, ctx, "/payment/success/")
-	tickets, err := a.purchases.ListTicketsByEmail(t.Context(), "queued@example.ph")
+	tickets, err := a.Purchases().ListTicketsByEmail(t.Context(), "queued@example.ph")
 	require.NoError(t, err)
 	require.Len(t, tickets, 1)
 

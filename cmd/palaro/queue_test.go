@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/store"
 )
 
@@ -58,7 +59,7 @@ func queueStatus(t *testing.T, v *httpVisitor) map[string]any {
 func queuePlaces(t *testing.T, a *testApp) int {
 	t.Helper()
 	var n int
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT COUNT(*) FROM queue_places`).Scan(&n))
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM queue_places`).Scan(&n))
 	return n
 }
 
@@ -70,8 +71,8 @@ func buyQueued(v *httpVisitor, email string) (int, string) {
 
 func TestQueue_OrganizerAPIAndRefusals(t *testing.T) {
 	clock := newSettableClock(testEpoch)
-	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now })
-	a.queues.Seed = func() uint64 { return 7 }
+	a := startApp(t, func(cfg *app.Config) { cfg.Now = clock.Now })
+	a.Queues().Seed = func() uint64 { return 7 }
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "1")
 	org := newVisitor(t, a)
 	api := orgAPI(t, org, tok)
@@ -225,7 +226,7 @@ func TestQueue_OrganizerAPIAndRefusals(t *testing.T) {
 func TestQueue_ConsoleAndRestart(t *testing.T) {
 	clock := newSettableClock(testEpoch)
 	dbPath := filepath.Join(t.TempDir(), "palaro.db")
-	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now; cfg.DBPath = dbPath })
+	a := startApp(t, func(cfg *app.Config) { cfg.Now = clock.Now; cfg.DBPath = dbPath })
 	org := signedIn(t, a, store.DemoOrganizerEmail)
 	base := "/organizer/events/" + queueEvent + "/queue"
 	_, page := org.get("/organizer/events/" + queueEvent)
@@ -269,7 +270,7 @@ func TestQueue_ConsoleAndRestart(t *testing.T) {
 	// A restart: a new app on the same database file finds every place and admission.
 	at := clock.Now()
 	a.Stop()
-	b := startApp(t, func(cfg *config) { cfg.Now = func() time.Time { return at }; cfg.DBPath = dbPath })
+	b := startApp(t, func(cfg *app.Config) { cfg.Now = func() time.Time { return at }; cfg.DBPath = dbPath })
 	for _, v := range visitors {
 		v.app = b
 		after := queueStatus(t, v)
@@ -282,10 +283,10 @@ func TestQueue_ConsoleAndRestart(t *testing.T) {
 // most palaro.QueuePlacesPerAddress; a browser that has its place keeps asking freely.
 func TestQueue_JoinLimitPerAddress(t *testing.T) {
 	clock := newSettableClock(testEpoch)
-	a := startApp(t, func(cfg *config) { cfg.Now = clock.Now })
-	ev, err := store.NewEventService(a.db).FindEventByCode(t.Context(), queueEvent)
+	a := startApp(t, func(cfg *app.Config) { cfg.Now = clock.Now })
+	ev, err := store.NewEventService(a.DB()).FindEventByCode(t.Context(), queueEvent)
 	require.NoError(t, err)
-	require.NoError(t, a.queues.Configure(t.Context(), ev, "test", &palaro.QueueSettings{OpensAt: testEpoch.Add(time.Hour), AdmitPerMinute: 10}, clock.Now()))
+	require.NoError(t, a.Queues().Configure(t.Context(), ev, "test", &palaro.QueueSettings{OpensAt: testEpoch.Add(time.Hour), AdmitPerMinute: 10}, clock.Now()))
 	first := newVisitor(t, a)
 	queueStatus(t, first)
 	for range palaro.QueuePlacesPerAddress - 1 {

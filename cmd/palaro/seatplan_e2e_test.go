@@ -17,7 +17,7 @@ func TestSeatPlan_BuyerMapShowsGaps(t *testing.T) {
 	a := startApp(t)
 	ctx := context.Background()
 	const event, code = "dota-2-visayas-major", "dota-2-visayas-major-lower"
-	org, seats := store.NewOrganizerService(a.db, nil), store.NewSeatService(a.db)
+	org, seats := store.NewOrganizerService(a.DB(), nil), store.NewSeatService(a.DB())
 	ev, err := org.FindEvent(ctx, event)
 	require.NoError(t, err)
 	var id int64

@@ -143,8 +143,8 @@ func TestSeatRaceLost_Browser(t *testing.T) {
 	const code = "dota-2-visayas-major-lower"
 	rival := func(t *testing.T, seat string) {
 		t.Helper()
-		_, err := a.purchases.CreateOrder(t.Context(), palaro.PurchaseRequest{TicketCode: code, Quantity: 1, Email: "rival-" + seat + "@example.ph",
-			Seats: []string{seat}, PaymentType: palaro.PaymentCard}, a.now())
+		_, err := a.Purchases().CreateOrder(t.Context(), palaro.PurchaseRequest{TicketCode: code, Quantity: 1, Email: "rival-" + seat + "@example.ph",
+			Seats: []string{seat}, PaymentType: palaro.PaymentCard}, a.Now())
 		require.NoError(t, err)
 	}
 	check := func(t *testing.T, chosen []string, lost string) {

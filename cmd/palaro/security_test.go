@@ -110,7 +110,7 @@ func TestCSRF_EveryStateChangingRoute(t *testing.T) {
 	require.NotEmpty(t, v.csrf)
 
 	checked, exempt := 0, 0
-	for _, r := range a.server.Echo().Router().Routes() {
+	for _, r := range a.Server().Echo().Router().Routes() {
 		methods := []string{r.Method}
 		switch r.Method {
 		case http.MethodGet, http.MethodHead, http.MethodOptions:

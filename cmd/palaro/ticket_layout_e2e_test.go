@@ -13,9 +13,9 @@ import (
 // Add-ons) stay on one line beside a long address and name, and nothing overflows the page.
 func TestTicketPageAt360_Browser(t *testing.T) {
 	a := startApp(t)
-	o, err := a.purchases.CreateOrder(t.Context(), palaro.PurchaseRequest{TicketCode: "valorant-night-market-bgc-watch", Quantity: 1,
+	o, err := a.Purchases().CreateOrder(t.Context(), palaro.PurchaseRequest{TicketCode: "valorant-night-market-bgc-watch", Quantity: 1,
 		Email: "maria.dela-cruz.santos.reyes@sub.example-long-domain.ph", FullName: "Maria Concepcion Dela Cruz Santos-Reyes",
-		MobileNumber: "0917-123-4567"}, a.now())
+		MobileNumber: "0917-123-4567"}, a.Now())
 	require.NoError(t, err)
 	require.NotEmpty(t, o.Tickets)
 	ctx := newBrowser(t)

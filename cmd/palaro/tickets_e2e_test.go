@@ -98,8 +98,8 @@ func TestOfflineTicket_Browser(t *testing.T) {
 	ctx := newBrowser(t)
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
 	buy := func(email string) palaro.Ticket {
-		o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
-			Email: email, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
+		o, err := a.Purchases().CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+			Email: email, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.Now())
 		require.NoError(t, err)
 		return o.Tickets[0]
 	}
@@ -171,14 +171,14 @@ func TestOfflineOrderTickets_Browser(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`caches.open('palaro-tickets-v1').then(c => c.keys())
 			.then(ks => ks.map(k => new URL(k.url).pathname)).then(ps => `+string(wantJSON)+`.every(p => ps.includes(p)))`, &kept, awaitPromise)))
 	}
-	other, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
-		Email: "other@example.ph", FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
+	other, err := a.Purchases().CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+		Email: "other@example.ph", FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.Now())
 	require.NoError(t, err)
 
 	a.Stop()
 	require.NoError(t, chromedp.Run(ctx, network.Enable(), goOffline()))
 	for _, id := range tickets {
-		tk, err := a.purchases.FindTicketByPublicID(context.Background(), id)
+		tk, err := a.Purchases().FindTicketByPublicID(context.Background(), id)
 		require.NoError(t, err)
 		var code, caption string
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+palaro.TicketPath(id)),
@@ -205,8 +205,8 @@ func TestOfflineOrderTickets_Browser(t *testing.T) {
 func TestOfflineTicketsList_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
-	o, err := a.purchases.CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
-		Email: store.DemoOrganizerEmail, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.now())
+	o, err := a.Purchases().CreateOrder(context.Background(), palaro.PurchaseRequest{TicketCode: "codm-campus-clash-iloilo-free",
+		Email: store.DemoOrganizerEmail, FirstName: "Lia", LastName: "Santos", CompanyName: "UP Visayas", Designation: "Student"}, a.Now())
 	require.NoError(t, err)
 	id := o.Tickets[0].PublicID
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL),

@@ -186,7 +186,7 @@ func TestTouchTargets_Console_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL)))
-	require.NoError(t, store.NewOperatorService(a.db).SetOperator(context.Background(), store.DemoOrganizerEmail, true))
+	require.NoError(t, store.NewOperatorService(a.DB()).SetOperator(context.Background(), store.DemoOrganizerEmail, true))
 	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/sign-in?next=/organizer"),
 		setField("email", store.DemoOrganizerEmail), setField("password", store.DemoOrganizerPassword), submitAndLoad()))
 	waitPath(t, ctx, "/organizer")

@@ -89,10 +89,10 @@ func TestValidators_Browser(t *testing.T) {
 	_, news := anon.get("/news")
 	article := regexp.MustCompile(`href="(/news/[a-z0-9-]+)"`).FindStringSubmatch(news)
 	require.NotNil(t, article, "the news page links an article")
-	orders, err := a.purchases.ListOrders(context.Background(), palaro.OrderFilter{Status: palaro.OrderPaid, Limit: 1})
+	orders, err := a.Purchases().ListOrders(context.Background(), palaro.OrderFilter{Status: palaro.OrderPaid, Limit: 1})
 	require.NoError(t, err)
 	require.NotEmpty(t, orders, "the demo data has paid orders")
-	order, err := a.purchases.FindOrderByPublicID(context.Background(), orders[0].PublicID)
+	order, err := a.Purchases().FindOrderByPublicID(context.Background(), orders[0].PublicID)
 	require.NoError(t, err)
 	require.NotEmpty(t, order.Tickets)
 	ev := "/organizer/events/" + demoOwnedEvent

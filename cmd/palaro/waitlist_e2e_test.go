@@ -21,8 +21,8 @@ func TestWaitlist_Browser(t *testing.T) {
 	a := startApp(t)
 	const event, code = "dota-2-visayas-major", "dota-2-visayas-major-gen"
 	ctx := context.Background()
-	held, err := a.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: code, Quantity: 2, Email: "slow@example.ph",
-		PaymentType: palaro.PaymentQR}, a.now())
+	held, err := a.Purchases().CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: code, Quantity: 2, Email: "slow@example.ph",
+		PaymentType: palaro.PaymentQR}, a.Now())
 	require.NoError(t, err)
 	require.Equal(t, palaro.OrderPending, held.Status)
 
@@ -68,7 +68,7 @@ func TestWaitlist_Browser(t *testing.T) {
 	assertTouchTargets(t, b)
 
 	// the other buyer never pays: their hold ends and the two tickets are offered to the visitor
-	a.settleOnce(ctx, a.now().Add(16*time.Minute))
+	a.SettleOnce(ctx, a.Now().Add(16*time.Minute))
 	link := outboxLink(t, a, "visitor@example.ph", "/waitlist/offer/")
 	require.NoError(t, chromedp.Run(b, chromedp.Navigate(link), chromedp.WaitVisible(`.waitlist-offer`, chromedp.ByQuery),
 		chromedp.Text(`main`, &text, chromedp.ByQuery)))
@@ -102,7 +102,7 @@ func payByQRWallet(t *testing.T, a *testApp, b context.Context) *palaro.Order {
 	waitPath(t, b, "/sandbox/")
 	require.NoError(t, chromedp.Run(b, chromedp.Click(`#wallet-pay`, chromedp.ByQuery)))
 	done := strings.SplitN(waitPath(t, b, "/payment/success/"), "?", 2)[0]
-	order, err := a.purchases.FindOrderByPublicID(context.Background(), done[strings.LastIndex(done, "/")+1:])
+	order, err := a.Purchases().FindOrderByPublicID(context.Background(), done[strings.LastIndex(done, "/")+1:])
 	require.NoError(t, err)
 	require.Equal(t, palaro.OrderPaid, order.Status)
 	return order

@@ -20,8 +20,8 @@ func TestWaitlistSeated_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := context.Background()
 	seats := adjacentFreeSeats(t, a, seatedType, 2)
-	held, err := a.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: seatedType, Quantity: 2, Email: "slow@example.ph",
-		Seats: seats, PaymentType: palaro.PaymentQR}, a.now())
+	held, err := a.Purchases().CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: seatedType, Quantity: 2, Email: "slow@example.ph",
+		Seats: seats, PaymentType: palaro.PaymentQR}, a.Now())
 	require.NoError(t, err)
 	require.Equal(t, palaro.OrderPending, held.Status)
 	sellOutSeats(t, a, seatedType)
@@ -46,7 +46,7 @@ func TestWaitlistSeated_Browser(t *testing.T) {
 	require.Contains(t, text, "#1")
 
 	// the slow buyer's hold ends: their two seats are held for the visitor
-	a.settleOnce(ctx, a.now().Add(16*time.Minute))
+	a.SettleOnce(ctx, a.Now().Add(16*time.Minute))
 	link := outboxLink(t, a, "seatfan@example.ph", "/waitlist/offer/")
 	require.NoError(t, chromedp.Run(b, chromedp.Navigate(link), chromedp.WaitVisible(`.waitlist-offer`, chromedp.ByQuery),
 		chromedp.Text(`main`, &text, chromedp.ByQuery)))

@@ -21,9 +21,9 @@ const seatedEvent, seatedType = "dota-2-visayas-major", "dota-2-visayas-major-lo
 func adjacentFreeSeats(t *testing.T, a *testApp, code string, n int) []string {
 	t.Helper()
 	ctx := context.Background()
-	tt, _, err := store.NewEventService(a.db).FindTicketType(ctx, code)
+	tt, _, err := store.NewEventService(a.DB()).FindTicketType(ctx, code)
 	require.NoError(t, err)
-	rows, err := store.NewSeatService(a.db).SeatMap(ctx, tt.ID)
+	rows, err := store.NewSeatService(a.DB()).SeatMap(ctx, tt.ID)
 	require.NoError(t, err)
 	seats := palaro.PickSeats(rows, nil, n)
 	require.Len(t, seats, n)
@@ -34,7 +34,7 @@ func adjacentFreeSeats(t *testing.T, a *testApp, code string, n int) []string {
 // order, counted as sold), so its map and its count agree: sold out.
 func sellOutSeats(t *testing.T, a *testApp, code string) {
 	t.Helper()
-	w := a.db.Writer()
+	w := a.DB().Writer()
 	res, err := w.Exec(`INSERT INTO seat_assignments (ticket_type_id, seat, order_id)
 		SELECT s.ticket_type_id, s.label, NULL FROM seats s JOIN ticket_types tt ON tt.id = s.ticket_type_id
 		WHERE tt.code = ? AND NOT EXISTS (SELECT 1 FROM seat_assignments a WHERE a.ticket_type_id = s.ticket_type_id AND a.seat = s.label)`, code)
@@ -46,7 +46,7 @@ func sellOutSeats(t *testing.T, a *testApp, code string) {
 	var left int
 	require.NoError(t, w.QueryRow(`SELECT capacity - sold - held FROM ticket_types WHERE code = ?`, code).Scan(&left))
 	require.Zero(t, left, "the count agrees with the map")
-	a.server.EventsChanged()
+	a.Server().EventsChanged()
 }
 
 // freeSeatsOutside gives back seats sold outside the app (as if refunded at the box office),
@@ -54,12 +54,12 @@ func sellOutSeats(t *testing.T, a *testApp, code string) {
 func freeSeatsOutside(t *testing.T, a *testApp, code string, seats ...string) {
 	t.Helper()
 	for _, s := range seats {
-		res, err := a.db.Writer().Exec(`DELETE FROM seat_assignments WHERE seat = ? AND order_id IS NULL AND offer_id IS NULL
+		res, err := a.DB().Writer().Exec(`DELETE FROM seat_assignments WHERE seat = ? AND order_id IS NULL AND offer_id IS NULL
 			AND ticket_type_id = (SELECT id FROM ticket_types WHERE code = ?)`, s, code)
 		require.NoError(t, err)
 		n, _ := res.RowsAffected()
 		require.EqualValues(t, 1, n, s)
-		_, err = a.db.Writer().Exec(`UPDATE ticket_types SET sold = sold - 1 WHERE code = ?`, code)
+		_, err = a.DB().Writer().Exec(`UPDATE ticket_types SET sold = sold - 1 WHERE code = ?`, code)
 		require.NoError(t, err)
 	}
 }
@@ -101,9 +101,9 @@ func TestWaitlist_SeatedOverHTTP(t *testing.T) {
 	status, _ = owner.post(base+"/waitlist/"+entries[1][1]+"/offer", url.Values{"quantity": {"1"}, "seats": {strings.ToLower(free[1])}})
 	require.Equal(t, http.StatusSeeOther, status)
 	// the job loop offers what is left to #1, who wants two: one seat does not fit
-	a.settleOnce(ctx, a.now())
+	a.SettleOnce(ctx, a.Now())
 	freeSeatsOutside(t, a, seatedType, free[2])
-	a.settleOnce(ctx, a.now())
+	a.SettleOnce(ctx, a.Now())
 	_, page = owner.get(base + "/waitlist")
 	require.Contains(t, page, "Offered by hand 1 ticket (seats "+free[1]+")")
 	require.Contains(t, page, "Offered 2 tickets (seats "+free[0]+", "+free[2]+")", "the list holds the free seats for #1")
@@ -158,7 +158,7 @@ func TestWaitlist_SeatedOverHTTP(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, "the declined seat is on sale again")
 
 	var org string
-	require.NoError(t, a.db.Writer().QueryRow(`SELECT organizer_id FROM events WHERE code = ?`, seatedEvent).Scan(&org))
+	require.NoError(t, a.DB().Writer().QueryRow(`SELECT organizer_id FROM events WHERE code = ?`, seatedEvent).Scan(&org))
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", org)
 	api := orgAPI(t, newVisitor(t, a), tok)
 	status, res := api(http.MethodGet, "/v1/organizer/events/"+seatedEvent+"/waitlist", "")

@@ -18,22 +18,22 @@ import (
 // sellOut takes what is left of a ticket type off sale (as if it sold) and drops the page caches.
 func sellOut(t *testing.T, a *testApp, code string) {
 	t.Helper()
-	_, err := a.db.Writer().Exec(`UPDATE ticket_types SET capacity = sold + held WHERE code = ?`, code)
+	_, err := a.DB().Writer().Exec(`UPDATE ticket_types SET capacity = sold + held WHERE code = ?`, code)
 	require.NoError(t, err)
-	a.server.EventsChanged()
+	a.Server().EventsChanged()
 }
 
 // addCapacity gives a ticket type n more places, as an organizer raising its capacity does.
 func addCapacity(t *testing.T, a *testApp, code string, n int) {
 	t.Helper()
-	_, err := a.db.Writer().Exec(`UPDATE ticket_types SET capacity = capacity + ? WHERE code = ?`, n, code)
+	_, err := a.DB().Writer().Exec(`UPDATE ticket_types SET capacity = capacity + ? WHERE code = ?`, n, code)
 	require.NoError(t, err)
 }
 
 // lastMail returns the newest outbox message of a kind to an address.
 func lastMail(t *testing.T, a *testApp, to, kind string) palaro.OutboxMessage {
 	t.Helper()
-	msgs, err := store.NewOutboxService(a.db).ListOutbox(context.Background(), palaro.OutboxFilter{To: to, Limit: 50})
+	msgs, err := store.NewOutboxService(a.DB()).ListOutbox(context.Background(), palaro.OutboxFilter{To: to, Limit: 50})
 	require.NoError(t, err)
 	for _, m := range msgs {
 		if m.Kind == kind {
@@ -168,7 +168,7 @@ func TestWaitlist_OfferChainOverHTTP(t *testing.T) {
 	tok := organizerToken(t, a, store.DemoOrganizerEmail, "--organization", "2")
 	api := orgAPI(t, newVisitor(t, a), tok)
 	status, _ = api(http.MethodPatch, "/v1/organizer/events/"+demoOwnedEvent,
-		`{"queue":{"opensAt":"`+a.now().Add(time.Hour).Format(time.RFC3339)+`","admitPerMinute":1}}`)
+		`{"queue":{"opensAt":"`+a.Now().Add(time.Hour).Format(time.RFC3339)+`","admitPerMinute":1}}`)
 	require.Equal(t, http.StatusOK, status)
 	status, _ = newVisitor(t, a).get("/b/" + code)
 	require.Equal(t, http.StatusSeeOther, status, "others are sent to the queue")
@@ -204,15 +204,15 @@ func TestWaitlist_OfferChainOverHTTP(t *testing.T) {
 
 	// the claimed order is never paid: its hold expires in the job loop and the ticket goes to #1;
 	// #1 lets the 2-hour offer lapse, and with nobody else waiting the ticket is on sale again
-	later := a.now().Add(20 * time.Minute)
-	a.settleOnce(ctx, later)
+	later := a.Now().Add(20 * time.Minute)
+	a.SettleOnce(ctx, later)
 	firstLink := offerPath.FindString(lastMail(t, a, "first@example.ph", palaro.MessageWaitlistOffer).Text)
 	require.NotEmpty(t, firstLink, "the expired order's ticket is offered to #1")
-	offer, err := a.waitlist.FindOffer(ctx, strings.TrimPrefix(firstLink, "/waitlist/offer/"))
+	offer, err := a.Waitlist().FindOffer(ctx, strings.TrimPrefix(firstLink, "/waitlist/offer/"))
 	require.NoError(t, err)
 	require.Equal(t, later.Add(2*time.Hour).UTC().Truncate(time.Second), offer.ExpiresAt, "the event's offer time")
-	a.settleOnce(ctx, offer.ExpiresAt)
-	offer, err = a.waitlist.FindOffer(ctx, strings.TrimPrefix(firstLink, "/waitlist/offer/"))
+	a.SettleOnce(ctx, offer.ExpiresAt)
+	offer, err = a.Waitlist().FindOffer(ctx, strings.TrimPrefix(firstLink, "/waitlist/offer/"))
 	require.NoError(t, err)
 	require.Equal(t, palaro.OfferExpired, offer.Status)
 	require.Contains(t, lastMail(t, a, "first@example.ph", palaro.MessageWaitlistOfferExpired).Text, "/waitlist/"+code,

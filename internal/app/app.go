@@ -1,4 +1,6 @@
-package main
+// Package app wires Palaro: it opens the database, builds the domain services, the payment
+// provider and the senders, hands them to the HTTP server, and runs the background jobs.
+package app
 
 import (
 	"cmp"
@@ -26,8 +28,8 @@ import (
 	"palaro/store"
 )
 
-// app is a wired Palaro: the database, the domain services and the HTTP server.
-type app struct {
+// App is a wired Palaro: the database, the domain services and the HTTP server.
+type App struct {
 	db        *store.DB
 	server    *handlers.Server
 	purchases *store.PurchaseService
@@ -45,9 +47,9 @@ type app struct {
 	now       func() time.Time
 }
 
-// openDB creates the database's folder (for a SQLite file), opens the database and applies its
+// OpenDB creates the database's folder (for a SQLite file), opens the database and applies its
 // migrations.
-func openDB(ctx context.Context, cfg config) (*store.DB, error) {
+func OpenDB(ctx context.Context, cfg Config) (*store.DB, error) {
 	if !store.IsPostgresURL(cfg.DBPath) {
 		if err := os.MkdirAll(filepath.Dir(cfg.DBPath), 0o755); err != nil {
 			return nil, err
@@ -67,13 +69,13 @@ func openDB(ctx context.Context, cfg config) (*store.DB, error) {
 	return db, nil
 }
 
-// newApp opens and migrates the database, loads demo data when configured and the database is
+// New opens and migrates the database, loads demo data when configured and the database is
 // empty, and wires the services into the HTTP server.
-func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err error) {
+func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	db, err := openDB(ctx, cfg)
+	db, err := OpenDB(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +121,7 @@ func newApp(ctx context.Context, cfg config, logger *slog.Logger) (a *app, err e
 	signingKey := ed25519.NewKeyFromSeed(signingSeed)
 	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
-	a = &app{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
+	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
 		jobHolder: jobHolder(), now: cfg.Now}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
@@ -195,7 +197,7 @@ func secret(ctx context.Context, db *store.DB, env string, configured []byte, na
 
 // newPaymentProvider builds the provider PALARO_PAYMENT_PROVIDER selects: the sandbox (default)
 // or PayMongo.
-func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *slog.Logger) (palaro.PaymentProvider, *sandbox.Provider, error) {
+func newPaymentProvider(ctx context.Context, cfg Config, db *store.DB, logger *slog.Logger) (palaro.PaymentProvider, *sandbox.Provider, error) {
 	webhook := strings.TrimRight(cfg.BaseURL, "/") + "/v1/payment/webhook/"
 	switch cfg.PaymentProvider {
 	case "", sandbox.Name:
@@ -219,7 +221,7 @@ func newPaymentProvider(ctx context.Context, cfg config, db *store.DB, logger *s
 }
 
 // newSender returns the SMTP sender when PALARO_SMTP_HOST is set, else the log sender.
-func newSender(cfg config, logger *slog.Logger) (notify.Sender, error) {
+func newSender(cfg Config, logger *slog.Logger) (notify.Sender, error) {
 	senders := notify.ByChannel{Email: notify.LogSender{Logger: logger}, SMS: notify.LogSender{Logger: logger}}
 	var err error
 	if cfg.SMTP.Host != "" {
@@ -255,12 +257,12 @@ func jobHolder() string {
 	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b)
 }
 
-// runJobs runs the background work until ctx is cancelled: the outbox worker, and a loop that
+// RunJobs runs the background work until ctx is cancelled: the outbox worker, and a loop that
 // reconciles pending payments with the provider and releases expired holds. It returns when
 // every job has stopped. With several app servers on one database every server drains the
 // outbox (each message is claimed by one of them), and the loop runs on the one server that
 // holds its lease.
-func (a *app) runJobs(ctx context.Context) {
+func (a *App) RunJobs(ctx context.Context) {
 	var wg sync.WaitGroup
 	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now}
 	wg.Go(func() { _ = worker.Run(ctx) })
@@ -278,7 +280,7 @@ func (a *app) runJobs(ctx context.Context) {
 				a.logger.Error("job lease", "job", settleLease, "error", err)
 			}
 			if held {
-				a.settleOnce(ctx, a.now())
+				a.SettleOnce(ctx, a.now())
 			}
 			select {
 			case <-ctx.Done():
@@ -295,7 +297,7 @@ func (a *app) runJobs(ctx context.Context) {
 const queueSyncEvery = time.Second
 
 // syncQueues keeps the queues in memory in step with the database until ctx is cancelled.
-func (a *app) syncQueues(ctx context.Context) {
+func (a *App) syncQueues(ctx context.Context) {
 	ticker := time.NewTicker(queueSyncEvery)
 	defer ticker.Stop()
 	for {
@@ -310,10 +312,10 @@ func (a *app) syncQueues(ctx context.Context) {
 	}
 }
 
-// settleOnce reconciles pending orders with the payment provider, then releases expired holds
+// SettleOnce reconciles pending orders with the payment provider, then releases expired holds
 // (in that order, so a payment whose webhook was lost is found before its hold is released),
 // then moves the waiting lists on.
-func (a *app) settleOnce(ctx context.Context, now time.Time) {
+func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	if a.payments != nil {
 		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
 			a.logger.Warn("payment reconciliation", "checked", n, "error", err)
@@ -340,7 +342,7 @@ func (a *app) settleOnce(ctx context.Context, now time.Time) {
 }
 
 // Close waits for the sandbox's webhook deliveries, stops the change feed and releases the database.
-func (a *app) Close() error {
+func (a *App) Close() error {
 	if a.sandbox != nil {
 		a.sandbox.Wait()
 	}
@@ -349,7 +351,7 @@ func (a *app) Close() error {
 }
 
 // partnerLogin returns the partner bank's login client, or nil when it is not configured.
-func partnerLogin(cfg config, logger *slog.Logger) palaro.PartnerLogin {
+func partnerLogin(cfg Config, logger *slog.Logger) palaro.PartnerLogin {
 	if cfg.PartnerAPIURL == "" || cfg.PartnerAPIKey == "" {
 		return nil
 	}

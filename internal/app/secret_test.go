@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 
 func TestSecret_SurvivesRestarts(t *testing.T) {
 	ctx := context.Background()
-	cfg := config{DBPath: filepath.Join(t.TempDir(), "palaro.db")}
+	cfg := Config{DBPath: filepath.Join(t.TempDir(), "palaro.db")}
 	read := func(configured []byte) ([]byte, error) {
-		db, err := openDB(ctx, cfg)
+		db, err := OpenDB(ctx, cfg)
 		require.NoError(t, err)
 		defer db.Close()
 		return secret(ctx, db, "PALARO_TICKET_KEY", configured, "ticket-key", 32)
