@@ -37,7 +37,7 @@ func TestBackupCommand(t *testing.T) {
 		require.NoFileExists(t, filepath.Join(dir, "missing.db"), "a backup never creates the database")
 	})
 	t.Run("ErrUsage", func(t *testing.T) {
-		for _, args := range [][]string{nil, {"a.DB()", "b.db"}, {"--force"}} {
+		for _, args := range [][]string{nil, {"a.db", "b.db"}, {"--force"}} {
 			require.Error(t, runBackup(ctx, &bytes.Buffer{}, live, args), "%q", args)
 		}
 	})
