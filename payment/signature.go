@@ -2,7 +2,7 @@
 // signature and the PayMongo-shaped event and checkout session documents.
 //
 // The providers live in sub-packages: sandbox (the default, served by the app itself) and
-// paymongo. cmd/palaro picks one with PALARO_PAYMENT_PROVIDER (sandbox|paymongo); the sandbox
+// paymongo. internal/app picks one with PALARO_PAYMENT_PROVIDER (sandbox|paymongo); the sandbox
 // signs its webhooks with PALARO_PAYMENT_SECRET, PayMongo is configured by PAYMONGO_SECRET_KEY,
 // PAYMONGO_WEBHOOK_SECRET and PAYMONGO_LIVE.
 package payment

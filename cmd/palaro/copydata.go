@@ -9,6 +9,7 @@ import (
 	"os"
 	"text/tabwriter"
 
+	"palaro/internal/app"
 	"palaro/store"
 )
 
@@ -35,12 +36,12 @@ func runCopyData(ctx context.Context, w io.Writer, args []string) error {
 			return fmt.Errorf("copy-data: the source %s: %w", *from, err)
 		}
 	}
-	src, err := openDB(ctx, config{DBPath: *from})
+	src, err := app.OpenDB(ctx, app.Config{DBPath: *from})
 	if err != nil {
 		return fmt.Errorf("copy-data: the source: %w", err)
 	}
 	defer src.Close()
-	dst, err := openDB(ctx, config{DBPath: *to})
+	dst, err := app.OpenDB(ctx, app.Config{DBPath: *to})
 	if err != nil {
 		return fmt.Errorf("copy-data: the target: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/internal/debugserver"
 	"palaro/notify"
 	"palaro/store"
@@ -81,7 +82,7 @@ func main() {
 var errUsage = errors.New("unknown command")
 
 // run runs the command args[0] with its arguments, writing what it prints to stdout.
-func run(ctx context.Context, cfg config, logger *slog.Logger, args []string, stdout io.Writer) error {
+func run(ctx context.Context, cfg app.Config, logger *slog.Logger, args []string, stdout io.Writer) error {
 	var err error
 	switch args[0] {
 	case "serve":
@@ -145,7 +146,7 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, args []string, st
 	case "organizers", "tokens":
 		if args[0] == "organizers" && len(args) > 1 && args[1] == "approve" {
 			// the approval e-mail links to the site: composed here, it must know the site's address
-			if err := cfg.requireBaseURL("the approval e-mail"); err != nil {
+			if err := requireBaseURL(cfg, "the approval e-mail"); err != nil {
 				return err
 			}
 		}
@@ -172,59 +173,9 @@ func run(ctx context.Context, cfg config, logger *slog.Logger, args []string, st
 	return err
 }
 
-// config is Palaro's configuration, read from the environment.
-type config struct {
-	Addr    string
-	DBPath  string
-	BaseURL string
-	// BaseURLSet says PALARO_BASE_URL is set; without it BaseURL is the development default.
-	BaseURLSet   bool
-	Demo         bool
-	SupportEmail string
-	TagManagerID string
-	PixelID      string
-	// Hold is how long a pending order holds its tickets (PALARO_HOLD_MINUTES).
-	Hold time.Duration
-	// PartnerKeys are the partners' secrets for signed ticket status calls (PALARO_PARTNER_KEYS).
-	PartnerKeys map[string]string
-	// PartnerAPIURL, PartnerAPIKey and PartnerID configure "Open in partner app" (PALARO_PARTNER_API_URL,
-	// PALARO_PARTNER_API_KEY, PALARO_PARTNER_ID default 25); the button is hidden without a URL and key.
-	PartnerAPIURL string
-	PartnerAPIKey string
-	PartnerID     int
-	// TicketKey signs the ticket codes in QR codes (PALARO_TICKET_KEY); generated and kept in the database when empty.
-	TicketKey []byte
-	// PaymentProvider is "sandbox" (default) or "paymongo" (PALARO_PAYMENT_PROVIDER).
-	PaymentProvider string
-	// PaymentSecret signs the sandbox's webhooks (PALARO_PAYMENT_SECRET); generated and kept in the database when empty.
-	PaymentSecret         []byte
-	PaymongoSecretKey     string
-	PaymongoWebhookSecret string
-	PaymongoLive          bool
-	// SMTP configures e-mail delivery; the log sender is used when its host is empty.
-	SMTP notify.SMTPConfig
-	// JobInterval is the pause of the reconcile-and-expire loop (PALARO_JOB_SECONDS, default 30 s).
-	JobInterval time.Duration
-	// EventCache is how long public event reads are served from memory (PALARO_CACHE_SECONDS, default 2 s; 0 turns it off).
-	EventCache time.Duration
-	// SessionKey signs and encrypts the session cookie (PALARO_SESSION_KEY); generated and kept in the database when empty.
-	SessionKey []byte
-	// TrustProxy takes the client IP from X-Forwarded-For (PALARO_TRUST_PROXY=1).
-	TrustProxy bool
-	// Servers is how many app servers share the database (PALARO_SERVERS, default 1): each
-	// enforces that share of every rate limit.
-	Servers int
-	// SMSProvider is "log" (default) or "semaphore" (PALARO_SMS_PROVIDER), with Semaphore's key and sender name.
-	SMSProvider         string
-	SemaphoreAPIKey     string
-	SemaphoreSenderName string
-	// Now is the app's one clock, used by the database, the handlers, the event cache, the jobs,
-	// the payment sandbox and the demo data; time.Now when nil. Tests pin it.
-	Now func() time.Time
-}
-
-func loadConfig() config {
-	return config{
+// loadConfig reads the app's configuration from the environment.
+func loadConfig() app.Config {
+	return app.Config{
 		Addr:          env("PALARO_ADDR", ":8080"),
 		DBPath:        env("PALARO_DB", "data/palaro.db"),
 		BaseURL:       env("PALARO_BASE_URL", defaultBaseURL),
@@ -268,7 +219,7 @@ const defaultBaseURL = "http://localhost:8080"
 
 // requireBaseURL refuses, naming what would link to the wrong place, when PALARO_BASE_URL is unset:
 // a command's e-mail would otherwise link to the development address.
-func (c config) requireBaseURL(what string) error {
+func requireBaseURL(c app.Config, what string) error {
 	if c.BaseURLSet {
 		return nil
 	}
@@ -299,8 +250,8 @@ func envInt(name string, def int) int {
 }
 
 // withDB opens and migrates the database, runs fn and closes it.
-func withDB(ctx context.Context, cfg config, fn func(*store.DB) error) error {
-	db, err := openDB(ctx, cfg)
+func withDB(ctx context.Context, cfg app.Config, fn func(*store.DB) error) error {
+	db, err := app.OpenDB(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -308,24 +259,24 @@ func withDB(ctx context.Context, cfg config, fn func(*store.DB) error) error {
 	return fn(db)
 }
 
-func serve(ctx context.Context, cfg config, logger *slog.Logger) error {
-	a, err := newApp(ctx, cfg, logger)
+func serve(ctx context.Context, cfg app.Config, logger *slog.Logger) error {
+	a, err := app.New(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	jobsDone := make(chan struct{})
-	go func() { a.runJobs(jobsCtx); close(jobsDone) }()
+	go func() { a.RunJobs(jobsCtx); close(jobsDone) }()
 	defer func() { stopJobs(); <-jobsDone }()
-	logWriterStats(jobsCtx, a.db, logger)
+	logWriterStats(jobsCtx, a.DB(), logger)
 	if addr := os.Getenv("PALARO_PPROF"); addr != "" {
 		if err := debugserver.Start(jobsCtx, addr, logger); err != nil {
 			return err
 		}
 	}
-	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.DisplayName(cfg.DBPath), "payments", a.payments.Name())
-	return a.server.Start(ctx, cfg.Addr)
+	logger.Info("serving", "addr", cfg.Addr, "base_url", cfg.BaseURL, "db", store.DisplayName(cfg.DBPath), "payments", a.Payments().Name())
+	return a.Server().Start(ctx, cfg.Addr)
 }
 
 // newLogger returns the logger of a command, writing to w in the format PALARO_LOG names (json or

@@ -1,7 +1,7 @@
 // Package paymongo is the PayMongo payment provider: it creates PayMongo Checkout Sessions (API
 // v2), verifies their checkout_session.payment.paid webhooks and asks for a session's status.
 //
-// cmd/palaro selects it when PALARO_PAYMENT_PROVIDER is "paymongo" and configures it with
+// internal/app selects it when PALARO_PAYMENT_PROVIDER is "paymongo" and configures it with
 // PAYMONGO_SECRET_KEY (sk_test_… or sk_live_…), PAYMONGO_WEBHOOK_SECRET (the secret key of the
 // webhook registered for checkout_session.payment.paid) and PAYMONGO_LIVE (true to verify live-mode
 // signatures).

@@ -3,7 +3,7 @@
 // cards, its QR Ph page shows a real EMVCo QR Ph code and lets the tester simulate the wallet's
 // payment, and it confirms each payment with a signed PayMongo-style webhook.
 //
-// cmd/palaro selects it when PALARO_PAYMENT_PROVIDER is "sandbox" or empty, signs its webhooks
+// internal/app selects it when PALARO_PAYMENT_PROVIDER is "sandbox" or empty, signs its webhooks
 // with PALARO_PAYMENT_SECRET, keeps its sessions in the app's database (NewSQLStoreIn, writing
 // through the store's batching writer) and mounts Handler() for every path under /sandbox/.
 package sandbox

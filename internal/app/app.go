@@ -1,0 +1,360 @@
+// Package app wires Palaro: it opens the database, builds the domain services, the payment
+// provider and the senders, hands them to the HTTP server, and runs the background jobs.
+package app
+
+import (
+	"cmp"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/handlers"
+	"palaro/notify"
+	"palaro/payment/paymongo"
+	"palaro/payment/sandbox"
+	"palaro/queue"
+	"palaro/static"
+	"palaro/store"
+)
+
+// App is a wired Palaro: the database, the domain services and the HTTP server.
+type App struct {
+	db        *store.DB
+	server    *handlers.Server
+	purchases *store.PurchaseService
+	waitlist  *store.WaitlistService
+	outbox    *store.OutboxService
+	queues    *queue.Manager
+	payments  palaro.PaymentProvider
+	sandbox   *sandbox.Provider // the built-in provider, when selected
+	sender    notify.Sender
+	changes   store.ChangeFeed // tells the other app servers of the database that event data changed
+	logger    *slog.Logger
+	jobEvery  time.Duration
+	// jobHolder names this server in the leases of the periodic jobs (store.DB.TryLease).
+	jobHolder string
+	now       func() time.Time
+}
+
+// OpenDB creates the database's folder (for a SQLite file), opens the database and applies its
+// migrations.
+func OpenDB(ctx context.Context, cfg Config) (*store.DB, error) {
+	if !store.IsPostgresURL(cfg.DBPath) {
+		if err := os.MkdirAll(filepath.Dir(cfg.DBPath), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	db, err := store.Open(cfg.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Now != nil {
+		db.Now = cfg.Now
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// New opens and migrates the database, loads demo data when configured and the database is
+// empty, and wires the services into the HTTP server.
+func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	db, err := OpenDB(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			db.Close()
+		}
+	}()
+	if cfg.Demo {
+		empty, err := db.IsEmpty(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if empty {
+			if err := db.SeedDemo(ctx, cfg.Now()); err != nil {
+				return nil, err
+			}
+			logger.Info("loaded demo data")
+		}
+	}
+	sessionKey, err := secret(ctx, db, "PALARO_SESSION_KEY", cfg.SessionKey, "session-key", 64)
+	if err != nil {
+		return nil, err
+	}
+	ticketKey, err := secret(ctx, db, "PALARO_TICKET_KEY", cfg.TicketKey, "ticket-key", 32)
+	if err != nil {
+		return nil, err
+	}
+	signingSeed, err := db.AppSecret(ctx, "ticket-signing-seed", ed25519.SeedSize)
+	if err != nil {
+		return nil, err
+	}
+	gateListKey, err := db.AppSecret(ctx, "gate-list-key", 32)
+	if err != nil {
+		return nil, err
+	}
+	boothKey, err := db.AppSecret(ctx, "booth-code-key", 32)
+	if err != nil {
+		return nil, err
+	}
+	events := store.NewEventService(db)
+	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
+	signingKey := ed25519.NewKeyFromSeed(signingSeed)
+	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
+	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
+	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
+		jobHolder: jobHolder(), now: cfg.Now}
+	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
+		return nil, err
+	}
+	if a.sender, err = newSender(cfg, logger); err != nil {
+		return nil, err
+	}
+	accounts := store.NewAccountService(db, sessionKey, composer)
+	activities := store.NewActivityService(db)
+	a.queues = queue.NewManager(store.NewQueueStore(db))
+	if err := a.queues.Load(ctx); err != nil {
+		return nil, err
+	}
+	cached := store.NewCachedEventService(events, cfg.EventCache)
+	cached.Now = a.now
+	a.changes = store.NewChangeFeed(cfg.DBPath, logger) // nothing below fails, so the feed is always closed by Close
+	server := handlers.New(handlers.Config{
+		BaseURL:      cfg.BaseURL,
+		SupportEmail: cfg.SupportEmail,
+		TagManagerID: cfg.TagManagerID,
+		PixelID:      cfg.PixelID,
+		PartnerKeys:  cfg.PartnerKeys,
+		TicketKey:    ticketKey,
+		// The gate verifies QR codes with the public half; the private key never leaves the server.
+		TicketSigningKey: signingKey,
+		GateListKey:      gateListKey,
+		SessionKey:       sessionKey,
+		BoothKey:         boothKey,
+		TrustProxy:       cfg.TrustProxy,
+		PageCacheTTL:     cfg.EventCache,
+		Servers:          cfg.Servers,
+	}, handlers.Services{
+		Events:        cached,
+		EventCache:    cached,
+		Organizers:    store.NewOrganizerService(db, composer),
+		CheckIns:      store.NewCheckInService(db),
+		Activities:    activities,
+		ActivityAdmin: activities,
+		News:          store.NewNewsService(db),
+		Operators:     store.NewOperatorService(db),
+		PartnerLogin:  partnerLogin(cfg, logger),
+		TicketTypes:   events,
+		Purchases:     purchases,
+		Waitlist:      a.waitlist,
+		Seats:         store.NewSeatService(db),
+		Payments:      a.payments,
+		Accounts:      accounts,
+		Queues:        a.queues,
+		Changes:       a.changes,
+	}, static.Default(), logger)
+	server.Now = a.now
+	a.changes.Subscribe(server.DropCaches) // another server changed event data
+	a.changes.Subscribe(db.ChangedElsewhere)
+	if a.sandbox != nil {
+		server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(a.sandbox.Handler()))
+	}
+	a.server = server
+	return a, nil
+}
+
+// secret returns the configured value of the environment variable env (at least 32 bytes), or,
+// when it is unset, the named secret generated once and kept in the database, so that sessions,
+// ticket QR codes and webhook signatures survive restarts.
+func secret(ctx context.Context, db *store.DB, env string, configured []byte, name string, size int) ([]byte, error) {
+	switch {
+	case len(configured) >= 32:
+		return configured, nil
+	case len(configured) > 0:
+		return nil, fmt.Errorf("%s must be at least 32 characters", env)
+	}
+	return db.AppSecret(ctx, name, size)
+}
+
+// newPaymentProvider builds the provider PALARO_PAYMENT_PROVIDER selects: the sandbox (default)
+// or PayMongo.
+func newPaymentProvider(ctx context.Context, cfg Config, db *store.DB, logger *slog.Logger) (palaro.PaymentProvider, *sandbox.Provider, error) {
+	webhook := strings.TrimRight(cfg.BaseURL, "/") + "/v1/payment/webhook/"
+	switch cfg.PaymentProvider {
+	case "", sandbox.Name:
+		key, err := secret(ctx, db, "PALARO_PAYMENT_SECRET", cfg.PaymentSecret, "sandbox-webhook-secret", 32)
+		if err != nil {
+			return nil, nil, err
+		}
+		sessions := sandbox.NewSQLStoreIn(db.Reader(), db.Write)
+		p, err := sandbox.New(sandbox.Config{BaseURL: cfg.BaseURL, WebhookURL: webhook + sandbox.Name, Secret: key,
+			Store: sessions, Logger: logger, Now: cfg.Now})
+		return p, p, err
+	case paymongo.Name:
+		p, err := paymongo.New(paymongo.Config{SecretKey: cfg.PaymongoSecretKey, WebhookSecret: cfg.PaymongoWebhookSecret,
+			Live: cfg.PaymongoLive})
+		if err == nil {
+			logger.Info("payments by PayMongo", "webhook_url", webhook+paymongo.Name)
+		}
+		return p, nil, err
+	}
+	return nil, nil, fmt.Errorf("unknown PALARO_PAYMENT_PROVIDER %q (sandbox or paymongo)", cfg.PaymentProvider)
+}
+
+// newSender returns the SMTP sender when PALARO_SMTP_HOST is set, else the log sender.
+func newSender(cfg Config, logger *slog.Logger) (notify.Sender, error) {
+	senders := notify.ByChannel{Email: notify.LogSender{Logger: logger}, SMS: notify.LogSender{Logger: logger}}
+	var err error
+	if cfg.SMTP.Host != "" {
+		if senders.Email, err = notify.NewSMTPSender(cfg.SMTP); err != nil {
+			return nil, err
+		}
+	}
+	switch cfg.SMSProvider {
+	case "", "log":
+	case "semaphore":
+		if senders.SMS, err = notify.NewSemaphoreSender(cfg.SemaphoreAPIKey, cfg.SemaphoreSenderName); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("PALARO_SMS_PROVIDER: unknown provider %q (log or semaphore)", cfg.SMSProvider)
+	}
+	return senders, nil
+}
+
+// settleLease names the lease of the reconcile-and-release loop; it lasts settleLeaseRounds
+// rounds of the loop, so another server takes the loop over when its holder misses that many.
+const (
+	settleLease       = "settle"
+	settleLeaseRounds = 3
+)
+
+// jobHolder returns a name for this server process in the job leases: host, process id and a
+// random part (a restarted process is a new holder).
+func jobHolder() string {
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b)
+}
+
+// RunJobs runs the background work until ctx is cancelled: the outbox worker, and a loop that
+// reconciles pending payments with the provider and releases expired holds. It returns when
+// every job has stopped. With several app servers on one database every server drains the
+// outbox (each message is claimed by one of them), and the loop runs on the one server that
+// holds its lease.
+func (a *App) RunJobs(ctx context.Context) {
+	var wg sync.WaitGroup
+	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now}
+	wg.Go(func() { _ = worker.Run(ctx) })
+	wg.Go(func() { a.syncQueues(ctx) })
+	wg.Go(func() {
+		every := a.jobEvery
+		if every <= 0 {
+			every = 30 * time.Second
+		}
+		ticker := time.NewTicker(every)
+		defer ticker.Stop()
+		for {
+			held, err := a.db.TryLease(ctx, settleLease, a.jobHolder, a.now(), settleLeaseRounds*every)
+			if err != nil && ctx.Err() == nil {
+				a.logger.Error("job lease", "job", settleLease, "error", err)
+			}
+			if held {
+				a.SettleOnce(ctx, a.now())
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-ticker.C:
+			}
+		}
+	})
+	wg.Wait()
+}
+
+// queueSyncEvery is how often the queues in memory follow the database: places given by other
+// servers, and the draw when a sale opens.
+const queueSyncEvery = time.Second
+
+// syncQueues keeps the queues in memory in step with the database until ctx is cancelled.
+func (a *App) syncQueues(ctx context.Context) {
+	ticker := time.NewTicker(queueSyncEvery)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		if err := a.queues.Sync(ctx, a.now()); err != nil && ctx.Err() == nil {
+			a.logger.Error("queue sync", "error", err)
+		}
+	}
+}
+
+// SettleOnce reconciles pending orders with the payment provider, then releases expired holds
+// (in that order, so a payment whose webhook was lost is found before its hold is released),
+// then moves the waiting lists on.
+func (a *App) SettleOnce(ctx context.Context, now time.Time) {
+	if a.payments != nil {
+		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
+			a.logger.Warn("payment reconciliation", "checked", n, "error", err)
+		}
+	}
+	if n, err := a.purchases.ExpireHolds(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("expire holds", "error", err)
+	} else if n > 0 {
+		a.logger.Info("released expired holds", "orders", n)
+		if a.server != nil {
+			a.server.EventsChanged() // the released tickets are on sale again
+		}
+	}
+	// unclaimed waiting-list offers expire and pass on; tickets freed otherwise (a capacity
+	// raised, an order replaced) go to the waiting lists too
+	if expired, offered, err := a.waitlist.Advance(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("waiting lists", "error", err)
+	} else if expired+offered > 0 {
+		a.logger.Info("waiting lists", "offersExpired", expired, "offersMade", offered)
+		if a.server != nil {
+			a.server.EventsChanged()
+		}
+	}
+}
+
+// Close waits for the sandbox's webhook deliveries, stops the change feed and releases the database.
+func (a *App) Close() error {
+	if a.sandbox != nil {
+		a.sandbox.Wait()
+	}
+	a.changes.Close()
+	return a.db.Close()
+}
+
+// partnerLogin returns the partner bank's login client, or nil when it is not configured.
+func partnerLogin(cfg Config, logger *slog.Logger) palaro.PartnerLogin {
+	if cfg.PartnerAPIURL == "" || cfg.PartnerAPIKey == "" {
+		return nil
+	}
+	return &handlers.PartnerClient{BaseURL: cfg.PartnerAPIURL, APIKey: cfg.PartnerAPIKey, PartnerID: cmp.Or(cfg.PartnerID, palaro.DefaultPartnerID),
+		Client: &http.Client{Timeout: 10 * time.Second}, Logger: logger}
+}

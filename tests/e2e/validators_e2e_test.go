@@ -1,0 +1,180 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/store"
+)
+
+// validatorFile is a file of an npm package of package.json's devDependencies, found under the
+// repository's node_modules unless env names another path (a copy installed elsewhere).
+func validatorFile(t *testing.T, env, rel string) string {
+	t.Helper()
+	path := os.Getenv(env)
+	if path == "" {
+		path = filepath.Join("..", "..", "node_modules", rel)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("%s not found (%v): install the npm devDependencies (npm ci) or set %s", rel, err, env)
+	}
+	return path
+}
+
+// validatedPage is a page the validators check, as whom.
+type validatedPage struct {
+	who  string // "", "organizer", "gate" or "operator"
+	path string
+}
+
+// nuMessage is one message of the Nu HTML Checker's JSON output.
+type nuMessage struct {
+	Type     string `json:"type"`
+	URL      string `json:"url"`
+	LastLine int    `json:"lastLine"`
+	Message  string `json:"message"`
+	Extract  string `json:"extract"`
+}
+
+// axeScript runs axe-core on the page with the WCAG 2 A and AA rules and returns the serious and
+// critical violations, each with up to three of its elements.
+const axeScript = `axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}, resultTypes: ['violations']})
+  .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => v.impact + ' ' + v.id + ' (' + v.help + '): ' + v.nodes.slice(0, 3)
+      .map((n) => n.target.join(' ') + ' → ' + (n.failureSummary || '').replace(/\s+/g, ' ')).join(' | ')))`
+
+// axeStructureScript runs axe-core's rules on structure whatever their impact: all content inside
+// landmarks (region) and no table header without text (empty-table-header).
+const axeStructureScript = `axe.run(document, {runOnly: {type: 'rule', values: ['region', 'empty-table-header']}, resultTypes: ['violations']})
+  .then((r) => r.violations.map((v) => v.impact + ' ' + v.id + ' (' + v.help + '): ' + v.nodes.slice(0, 3)
+      .map((n) => n.target.join(' ')).join(' | ')))`
+
+// TestValidators_Browser runs the Nu HTML Checker (npm vnu-jar, on Java) over the HTML the server
+// sends and axe-core (npm axe-core, WCAG 2 A and AA) in Chromium over the public pages, the
+// buyer's pages, the organizer console (as the demo organizer), the gate (as a gate member) and
+// the operator console: no Nu error and no serious or critical axe violation on any of them, all
+// content inside landmarks and no empty table header.
+func TestValidators_Browser(t *testing.T) {
+	vnu := validatorFile(t, "PALARO_VNU_JAR", "vnu-jar/build/dist/vnu.jar")
+	axe := validatorFile(t, "PALARO_AXE_JS", "axe-core/axe.min.js")
+	java, err := exec.LookPath("java")
+	require.NoError(t, err, "the Nu HTML Checker needs Java: install Debian's default-jre-headless (go tool task java)")
+	axeSource, err := os.ReadFile(axe)
+	require.NoError(t, err)
+	b := newBrowser(t)
+
+	a := startApp(t)
+	visitors := map[string]*httpVisitor{
+		"":          newVisitor(t, a),
+		"organizer": signedIn(t, a, store.DemoOrganizerEmail),
+		"gate":      signedIn(t, a, store.DemoGateEmail),
+		"operator":  signedIn(t, a, store.DemoOperatorEmail),
+	}
+	anon := visitors[""]
+
+	_, news := anon.get("/news")
+	article := regexp.MustCompile(`href="(/news/[a-z0-9-]+)"`).FindStringSubmatch(news)
+	require.NotNil(t, article, "the news page links an article")
+	orders, err := a.Purchases().ListOrders(context.Background(), palaro.OrderFilter{Status: palaro.OrderPaid, Limit: 1})
+	require.NoError(t, err)
+	require.NotEmpty(t, orders, "the demo data has paid orders")
+	order, err := a.Purchases().FindOrderByPublicID(context.Background(), orders[0].PublicID)
+	require.NoError(t, err)
+	require.NotEmpty(t, order.Tickets)
+	ev := "/organizer/events/" + demoOwnedEvent
+	_, orgOrders := visitors["organizer"].get(ev + "/orders")
+	orgOrder := regexp.MustCompile(`href="(` + regexp.QuoteMeta(ev) + `/orders/[^"?/]+)"`).FindStringSubmatch(orgOrders)
+	require.NotNil(t, orgOrder, "the console's orders page links an order")
+
+	var pages []validatedPage
+	for _, p := range []string{"/", "/e/" + demoOwnedEvent, "/f/valorant", "/calendar", "/news", article[1], "/pnk",
+		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType,
+		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/t/" + order.Tickets[0].PublicID,
+		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password"} {
+		pages = append(pages, validatedPage{"", p})
+	}
+	for _, p := range []string{"/organizer", "/organizer/events/new", ev, ev + "/edit", ev + "/ticket-types/new",
+		ev + "/ticket-types/" + demoOwnedType + "/edit", ev + "/add-ons", ev + "/orders", orgOrder[1], ev + "/refunds",
+		ev + "/dashboard", ev + "/promo-codes", ev + "/activities", ev + "/waitlist", ev + "/queue", ev + "/check-ins",
+		ev + "/check-in", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
+		ev + "/status?status=" + palaro.EventPostponed, ev + "/status?status=" + palaro.EventCancelled,
+		ev + "/activities/scratch/screen", ev + "/activities/booth/scan"} {
+		pages = append(pages, validatedPage{"organizer", p})
+	}
+	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
+		validatedPage{"operator", "/operator/news"}, validatedPage{"operator", "/operator/pnk/home"})
+
+	t.Run("NuHTMLChecker", func(t *testing.T) {
+		dir := t.TempDir()
+		files := map[string]validatedPage{}
+		var args []string
+		for i, p := range pages {
+			status, body := visitors[p.who].get(p.path)
+			require.Equal(t, 200, status, "%s as %q: %.300s", p.path, p.who, body)
+			name := filepath.Join(dir, fmt.Sprintf("page%02d.html", i))
+			require.NoError(t, os.WriteFile(name, []byte(body), 0o644))
+			abs, err := filepath.Abs(name)
+			require.NoError(t, err)
+			files[abs] = p
+			args = append(args, name)
+		}
+		cmd := exec.Command(java, append([]string{"-jar", vnu, "--errors-only", "--format", "json", "--exit-zero-always"}, args...)...)
+		var out strings.Builder
+		cmd.Stderr = &out
+		require.NoError(t, cmd.Run(), out.String())
+		var res struct{ Messages []nuMessage }
+		require.NoError(t, json.Unmarshal([]byte(out.String()), &res), out.String())
+		var errs []string
+		for _, m := range res.Messages {
+			if m.Type != "error" && m.Type != "non-document-error" {
+				continue
+			}
+			u, _ := url.Parse(m.URL)
+			p := files[u.Path]
+			errs = append(errs, fmt.Sprintf("%s (as %q) line %d: %s [%s]", p.path, p.who, m.LastLine, m.Message, strings.TrimSpace(m.Extract)))
+		}
+		require.Empty(t, errs, "Nu HTML Checker errors:\n%s", strings.Join(errs, "\n"))
+	})
+
+	t.Run("AxeCore", func(t *testing.T) {
+		host, err := url.Parse(a.URL)
+		require.NoError(t, err)
+		var found []string
+		for i, p := range pages {
+			var cookies []chromedp.Action
+			cookies = append(cookies, network.ClearBrowserCookies())
+			for _, c := range visitors[p.who].client.Jar.Cookies(host) {
+				cookies = append(cookies, network.SetCookie(c.Name, c.Value).WithURL(a.URL))
+			}
+			var violations, structure []string
+			err := chromedp.Run(b, append(cookies,
+				chromedp.Navigate(a.URL+p.path),
+				waitFor(`document.readyState === 'complete'`),
+				chromedp.Sleep(300*time.Millisecond), // islands mount, the cookie notice shows
+				chromedp.Evaluate(string(axeSource), nil),
+				chromedp.Evaluate(axeScript, &violations, awaitPromise),
+				chromedp.Evaluate(axeStructureScript, &structure, awaitPromise))...)
+			require.NoError(t, err, p.path)
+			violations = append(violations, structure...)
+			screenshot(t, b, fmt.Sprintf("validators-%02d", i))
+			for _, v := range violations {
+				found = append(found, fmt.Sprintf("%s (as %q): %s", p.path, p.who, v))
+			}
+		}
+		require.Empty(t, found, "axe-core serious or critical violations:\n%s", strings.Join(found, "\n"))
+	})
+}
