@@ -2,7 +2,7 @@
 // events of each day linking to their pages, buttons and swipe to change month, and an accessible
 // list of the selected day's events. Other months are fetched from /v1/calendar?month=YYYY-MM.
 import { useEffect, useMemo, useRef, useState, type TouchEvent } from 'react';
-import { mountIsland } from './mount';
+import { mountIsland } from './lib/mount';
 
 /** CalendarEvent mirrors views.CalendarEvent. */
 interface CalendarEvent {
