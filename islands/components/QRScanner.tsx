@@ -2,7 +2,7 @@
 // view and a message when there is no camera. It reads one frame every 250 ms and hands each QR
 // payload to onCode (the same payload again only after 10 s).
 import { useEffect, useRef, useState } from 'react';
-import type { Detector } from '../lib/qr-camera';
+import type { Detector } from '../lib/qr-detector';
 
 /** QRScannerProps configure the scanner's labels and what a read code does. */
 export interface QRScannerProps {
