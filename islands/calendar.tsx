@@ -37,11 +37,7 @@ const UNREACHABLE = 'Palaro could not be reached. The calendar will load when th
 /** ServerError is an answer from the server that is not a success: it has words of its own. */
 class ServerError extends Error {}
 
-declare global {
-  interface Window {
-    palaro?: { emit: (name: string, detail?: unknown) => void };
-  }
-}
+// window.palaro, the page script's, is typed in lib/events.ts.
 const emit = (name: string, detail?: unknown) => window.palaro?.emit(name, detail);
 
 /** A calendar day as days since 1970-01-01 (Manila dates, no time zone arithmetic needed). */
