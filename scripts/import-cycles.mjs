@@ -1,11 +1,11 @@
-// Fails when the TypeScript front end (islands/ and static/js/) has an import cycle: run by
+// Fails when the TypeScript front end (islands/) has an import cycle: run by
 // `go tool task typecheck` after tsc. Every relative import counts, type-only and dynamic ones
 // included, since a cycle through a type still ties two modules together.
-// Usage: node scripts/import-cycles.mjs [dir…]   (default: islands static/js)
+// Usage: node scripts/import-cycles.mjs [dir…]   (default: islands)
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['islands', 'static/js'];
+const roots = process.argv.slice(2).length ? process.argv.slice(2) : ['islands'];
 const exts = ['.ts', '.tsx', '.js', '.mjs'];
 
 function files(dir) {
