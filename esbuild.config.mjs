@@ -1,5 +1,5 @@
-// Builds the page script (static/js/app.js), htmx (static/js/htmx.js) and one bundle per React island
-// (islands/*.tsx) into static/dist, with content-hashed names and a manifest for the Go server.
+// Builds the page script (islands/page/app.ts), htmx (islands/page/htmx.ts) and one bundle per React
+// island (islands/*.tsx) into static/dist, with content-hashed names and a manifest for the Go server.
 import * as esbuild from 'esbuild';
 import { readdirSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +29,7 @@ const common = {
 // The page script and htmx are classic scripts, so they run without module support and before islands.
 const page = await esbuild.build({
   ...common,
-  entryPoints: { app: 'static/js/app.js', htmx: 'static/js/htmx.js' },
+  entryPoints: { app: 'islands/page/app.ts', htmx: 'islands/page/htmx.ts' },
   format: 'iife',
   entryNames: '[name]-[hash]',
 });

@@ -77,8 +77,8 @@ type cachedPage struct {
 // anonymous visitor.
 //
 // No session, no token, no nonce. No cookie is set, the layout omits the CSRF meta tag and the CSP
-// has no nonce. Scripts get the token from GET /v1/csrf when needed (islands/components/api.ts,
-// static/js/htmx.js) and send it as X-CSRF-Token; the event page's quick-buy sheets (forms that
+// has no nonce. Scripts get the token from GET /v1/csrf when needed (islands/lib/api.ts,
+// islands/page/htmx.ts) and send it as X-CSRF-Token; the event page's quick-buy sheets (forms that
 // post to /b/{code}, only opened by the page script) get it in their _csrf field when one opens.
 // The buy page /b/{code} and the seat map /s/{code} are not cached (private, no-cache): the buy
 // page's form carries the visitor's token in a hidden _csrf field, so it posts without JavaScript.

@@ -2,8 +2,8 @@
 // pay for them through the same providers (POST /v1/ticket/add), with the purchase form's
 // response rules (SPEC.md section 4).
 import { useState } from 'react';
-import { mountIsland } from './mount';
-import { call, outcome, peso } from './components/api';
+import { mountIsland } from './lib/mount';
+import { call, outcome, peso } from './lib/api';
 import { AddOnPicker, PayButtons, addOnsTotal, freeAddOnIds, type AddOn, type PaymentOption } from './components/AddOns';
 
 /** AddOnsProps are the island's props, rendered by the server. */

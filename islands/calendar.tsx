@@ -2,7 +2,7 @@
 // events of each day linking to their pages, buttons and swipe to change month, and an accessible
 // list of the selected day's events. Other months are fetched from /v1/calendar?month=YYYY-MM.
 import { useEffect, useMemo, useRef, useState, type TouchEvent } from 'react';
-import { mountIsland } from './mount';
+import { mountIsland } from './lib/mount';
 
 /** CalendarEvent mirrors views.CalendarEvent. */
 interface CalendarEvent {
@@ -37,11 +37,7 @@ const UNREACHABLE = 'Palaro could not be reached. The calendar will load when th
 /** ServerError is an answer from the server that is not a success: it has words of its own. */
 class ServerError extends Error {}
 
-declare global {
-  interface Window {
-    palaro?: { emit: (name: string, detail?: unknown) => void };
-  }
-}
+// window.palaro, the page script's, is typed in lib/events.ts.
 const emit = (name: string, detail?: unknown) => window.palaro?.emit(name, detail);
 
 /** A calendar day as days since 1970-01-01 (Manila dates, no time zone arithmetic needed). */

@@ -2,7 +2,7 @@
 // a /scan URL of this site, opens that URL; anything else is refused with a message. On the booth
 // staff page (mode "participant") a scanned participant QR fills the visit form and submits it.
 import { useState } from 'react';
-import { mountIsland } from './mount';
+import { mountIsland } from './lib/mount';
 import { QRScanner } from './components/QRScanner';
 
 /** CameraScanProps mirrors views.CameraScanProps. */

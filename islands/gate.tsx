@@ -5,8 +5,8 @@
 // it fetches the list's changes every few seconds, so a transferred ticket's old code is refused
 // at once. It also sells tickets at the door.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import { mountIsland } from './mount';
-import { checkInOffline, codeHash, load, manilaTime, merge, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './components/gate-offline';
+import { mountIsland } from './lib/mount';
+import { checkInOffline, codeHash, load, manilaTime, merge, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './lib/gate-offline';
 import { QRScanner } from './components/QRScanner';
 
 /** GateProps mirrors views.GateProps. */

@@ -3,9 +3,9 @@
 // quantity, the personal details the event requires, survey answer and disclaimer; then promo
 // code, add-ons, a summary and one button per payment type. No fetch on load.
 import { useEffect, useRef, useState } from 'react';
-import { mountIsland, serverForm } from './mount';
-import { call, isLink, outcome, peso, percent, saveEmail, savedEmail } from './components/api';
-import { check, type FieldRule } from './components/rules';
+import { mountIsland, serverForm } from './lib/mount';
+import { call, isLink, outcome, peso, percent, saveEmail, savedEmail } from './lib/api';
+import { check, type FieldRule } from './lib/rules';
 import { Select, TextInput } from './components/TextInput';
 import { Checkbox } from './components/Checkbox';
 import { AddOnPicker, PayButtons, type AddOn, type PaymentOption } from './components/AddOns';

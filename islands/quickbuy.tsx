@@ -5,9 +5,9 @@
 // was typed, the open state). It opens on the toggle-buy-ticket event ({code} opens that ticket
 // type; null closes).
 import { useEffect, useRef, useState } from 'react';
-import { mountIsland } from './mount';
-import { GENERIC_ERROR, call, outcome, peso, saveEmail, savedEmail, toast } from './components/api';
-import { check, type FieldRule } from './components/rules';
+import { mountIsland } from './lib/mount';
+import { GENERIC_ERROR, call, outcome, peso, saveEmail, savedEmail, toast } from './lib/api';
+import { check, type FieldRule } from './lib/rules';
 import { TextInput } from './components/TextInput';
 import { PayButtons, type PaymentOption } from './components/AddOns';
 

@@ -6,8 +6,8 @@
 // result shows, and the page reloads after reloadMs; the close icon (shown only then) reloads at once.
 // "Reveal all" plays the card without scratching, for keyboards and screen readers.
 import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
-import { mountIsland } from './mount';
-import { csrfToken } from './components/api';
+import { mountIsland } from './lib/mount';
+import { csrfToken } from './lib/api';
 
 /** ScratchCell mirrors palaro.ScratchCell. */
 interface ScratchCell {

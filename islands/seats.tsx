@@ -6,8 +6,8 @@
 // the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
 // max seats and continues to the buy page with them: /b/{code}?seats=A1,A2.
 import { useEffect, useState } from 'react';
-import { mountIsland, serverForm } from './mount';
-import { peso, toast } from './components/api';
+import { mountIsland, serverForm } from './lib/mount';
+import { peso, toast } from './lib/api';
 import { Checkbox } from './components/Checkbox';
 
 /** SeatRow is one row: its letter and one character per seat, seat 1 first ('a' available, 'h' held, 's' sold). */

@@ -36,7 +36,7 @@ func TestPlural_NoBracketedPlurals(t *testing.T) {
 	bracketed := regexp.MustCompile("(^|[ >'\"`{])[a-z][a-z-]{3,}\\((s|es)\\)([ .,:…<'\"`}]|$)")
 	var found []string
 	for _, glob := range []string{"*.templ", "../handlers/*.go", "../store/*.go", "../notify/*.go", "../*.go", "../islands/*.tsx",
-		"../islands/components/*.ts*", "../static/js/app.js"} {
+		"../islands/components/*.ts*", "../islands/lib/*.ts", "../islands/page/*.ts"} {
 		files, err := filepath.Glob(glob)
 		require.NoError(t, err)
 		for _, f := range files {

@@ -2,7 +2,7 @@
 // shared by the purchase form and the add-ons page of an existing ticket.
 import { useState } from 'react';
 import { Checkbox } from './Checkbox';
-import { peso } from './api';
+import { peso } from '../lib/api';
 
 /** AddOn is an extra sold with a ticket; price in centavos. */
 export type AddOn = { id: number; name: string; price: number; category: string; notes?: string; imageUrl?: string };

@@ -2,7 +2,7 @@
 // view and a message when there is no camera. It reads one frame every 250 ms and hands each QR
 // payload to onCode (the same payload again only after 10 s).
 import { useEffect, useRef, useState } from 'react';
-import type { Detector } from './qr-camera';
+import type { Detector } from '../lib/qr-detector';
 
 /** QRScannerProps configure the scanner's labels and what a read code does. */
 export interface QRScannerProps {
@@ -32,7 +32,7 @@ export function QRScanner({ onCode, startLabel, unavailable, className = 'gate-c
     (async () => {
       try {
         stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' } });
-        const { qrDetector } = await import('./qr-camera');
+        const { qrDetector } = await import('../lib/qr-camera');
         const detector: Detector = await qrDetector();
         if (stopped || !video.current) return;
         video.current.srcObject = stream;

@@ -1,7 +1,7 @@
 // Text input with a floating placeholder that is the field's <label>, an optional password
 // show/hide toggle, digits-only filtering and paste blocking (SPEC.md "Form pieces").
 import { useState, type SyntheticEvent, type ReactNode } from 'react';
-import { digits } from './api';
+import { digits } from '../lib/api';
 
 /** TextInputProps configure one labelled input. */
 export type TextInputProps = {

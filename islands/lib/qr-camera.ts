@@ -1,11 +1,7 @@
 // The gate's camera scanner: the browser's own BarcodeDetector where it reads QR codes (Android
 // Chrome, Safari), otherwise the barcode-detector ponyfill (ZXing C++ compiled to WebAssembly),
 // loaded only then and served from Palaro itself so it works offline and under the CSP.
-
-/** Detector reads QR codes from a video frame. */
-export interface Detector {
-  detect(source: HTMLVideoElement): Promise<Array<{ rawValue: string }>>;
-}
+import type { Detector } from './qr-detector';
 
 type NativeDetector = { new (o: { formats: string[] }): Detector; getSupportedFormats(): Promise<string[]> };
 

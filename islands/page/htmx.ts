@@ -1,6 +1,14 @@
 // htmx, loaded as its own script on pages that use it (pages without islands, or islands pages
 // that ask for it), so island pages stay within their JS budget.
+// The build makes it a classic script (an IIFE), as the page script.
 import htmx from 'htmx.org';
+import type {} from '../lib/events'; // the htmx events' details
+
+declare global {
+  interface Window {
+    htmx?: typeof htmx;
+  }
+}
 
 window.htmx = htmx;
 htmx.config.defaultSwapStyle = 'outerHTML';
@@ -10,11 +18,11 @@ htmx.config.includeIndicatorStyles = false;
 // A cached public page carries no CSRF token: before a state-changing request, it is fetched
 // from /v1/csrf (which starts the visitor's session) and kept in a meta element.
 document.addEventListener('htmx:confirm', (e) => {
-  if (e.detail.verb === 'get' || document.querySelector('meta[name="csrf-token"]')?.content) return;
+  if (e.detail.verb === 'get' || document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content) return;
   e.preventDefault();
   fetch('/v1/csrf', { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
     .then((res) => res.json())
-    .then(({ token }) => {
+    .then(({ token }: { token?: string }) => {
       if (!token) return;
       const m = document.createElement('meta');
       m.name = 'csrf-token';
@@ -26,6 +34,6 @@ document.addEventListener('htmx:confirm', (e) => {
 });
 // Every htmx request carries the CSRF token of the page.
 document.addEventListener('htmx:configRequest', (e) => {
-  const token = document.querySelector('meta[name="csrf-token"]')?.content;
+  const token = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content;
   if (token) e.detail.headers['X-CSRF-Token'] = token;
 });

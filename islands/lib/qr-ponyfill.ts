@@ -2,7 +2,7 @@
 // whose ZXing WebAssembly file is bundled with the islands instead of fetched from a CDN.
 import { BarcodeDetector, prepareZXingModule } from 'barcode-detector/ponyfill';
 import wasmURL from 'zxing-wasm/reader/zxing_reader.wasm';
-import type { Detector } from './qr-camera';
+import type { Detector } from './qr-detector';
 
 /** loadPonyfill prepares the WebAssembly decoder and returns a QR detector. */
 export function loadPonyfill(): Detector {
