@@ -138,7 +138,8 @@ func TestSeedDemo_Golden(t *testing.T) {
 	want, err := os.ReadFile(file)
 	require.NoError(t, err, "run go test ./store -run TestSeedDemo_Golden -update-seed")
 	if string(want) != got {
-		t.Fatalf("the demo seed differs from %s (rerun with -update-seed only for a deliberate change): %s", file, firstDiff(string(want), got))
+		t.Fatalf("the demo seed differs from %s (rerun with -update-seed only for a deliberate change): %s",
+			file, firstDiff(string(want), got))
 	}
 }
 
@@ -162,4 +163,25 @@ func firstDiff(want, got string) string {
 		}
 	}
 	return "no line differs"
+}
+
+// TestSeedOffset: the relative times of the demo files, calendar units and durations.
+func TestSeedOffset(t *testing.T) {
+	base := time.Date(2024, 1, 31, 10, 30, 0, 0, palaro.Manila)
+	for offset, want := range map[string]time.Time{
+		"-1d":  time.Date(2024, 1, 30, 10, 30, 0, 0, palaro.Manila),
+		"7d":   time.Date(2024, 2, 7, 10, 30, 0, 0, palaro.Manila),
+		"-1mo": time.Date(2023, 12, 31, 10, 30, 0, 0, palaro.Manila),
+		"1y":   time.Date(2025, 1, 31, 10, 30, 0, 0, palaro.Manila),
+		"-2h":  time.Date(2024, 1, 31, 8, 30, 0, 0, palaro.Manila),
+		"90m":  time.Date(2024, 1, 31, 12, 0, 0, 0, palaro.Manila),
+	} {
+		got, err := seedOffset(base, offset)
+		require.NoError(t, err, offset)
+		require.True(t, want.Equal(got), "%s: %v", offset, got)
+	}
+	for _, bad := range []string{"", "d", "1w", "tomorrow"} {
+		_, err := seedOffset(base, bad)
+		require.Error(t, err, bad)
+	}
 }
