@@ -139,30 +139,8 @@ func TestSeedDemo_Golden(t *testing.T) {
 	require.NoError(t, err, "run go test ./store -run TestSeedDemo_Golden -update-seed")
 	if string(want) != got {
 		t.Fatalf("the demo seed differs from %s (rerun with -update-seed only for a deliberate change): %s",
-			file, firstDiff(string(want), got))
+			file, firstDifference(string(want), got))
 	}
-}
-
-// firstDiff names the first line where two dumps differ, with the table it is in.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	table := ""
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d, in %s:\nwant %s\ngot  %s", i+1, table, a, b)
-		}
-		if strings.HasPrefix(a, "## ") {
-			table = a
-		}
-	}
-	return "no line differs"
 }
 
 // TestSeedOffset: the relative times of the demo files, calendar units and durations.
