@@ -19,26 +19,6 @@ import (
 // registered (or played) as.
 const keyParticipant = "pid"
 
-// activityRoutes are the participant's side of activities: the scan call and page, the activity
-// log and the leaderboard.
-func (s *Server) activityRoutes() {
-	e := s.echo
-	e.GET("/v1/scan", s.apiScan)
-	e.GET("/scan", s.scanPage)
-	e.POST("/scan", s.scanPost)
-	e.GET("/activities", s.activitiesPage)
-	e.POST("/activities/revealed", s.cardRevealed)
-	e.POST("/activities/confirm", s.sendParticipantCode)
-	e.POST("/activities/confirm/code", s.confirmParticipantCode)
-	if s.services.ActivityAdmin != nil {
-		e.GET("/prize-images/:file", s.prizeImageFile)
-	}
-	e.GET("/leaderboard", s.leaderboardPage)
-	e.GET("/activities/qr", s.participantQR)
-	s.quizRoutes()
-	e.POST("/t/:id/partner-login", s.partnerLogin)
-}
-
 // rememberParticipant makes this browser play as the participant from now on.
 func (s *Server) rememberParticipant(c *echo.Context, publicID string) error {
 	v := visitOf(c)

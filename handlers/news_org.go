@@ -12,13 +12,6 @@ import (
 	"palaro/views"
 )
 
-// newsOrgRoutes let organizers write, edit and publish news about their events in the console.
-var newsOrgRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/news", palaro.ActionManageEvents, (*Server).orgNewsPage, false},
-	{http.MethodGet, "/organizer/news/:slug", palaro.ActionManageEvents, (*Server).orgEditArticle, false},
-	{http.MethodPost, "/organizer/news", palaro.ActionManageEvents, (*Server).orgSaveArticle, false},
-}
-
 // newsAuthor is the organization an organizer writes news as: the first approved one where they
 // manage events (false when there is none).
 func newsAuthor(caller *palaro.Caller) (palaro.Membership, bool) {

@@ -12,16 +12,10 @@ import (
 	"palaro/views"
 )
 
-// operatorRoutes are the operator's web console: every news article and the partner bank's
-// pages. An operator is a signed-in account granted with `bin/palaro operators grant EMAIL`.
-func (s *Server) operatorRoutes() {
-	e := s.echo
-	e.GET("/operator", s.operatorOnly(func(c *echo.Context) error { return c.Redirect(http.StatusSeeOther, "/operator/news") }))
-	e.GET("/operator/news", s.operatorOnly(s.operatorNewsPage))
-	e.GET("/operator/news/:slug", s.operatorOnly(s.operatorEditArticle))
-	e.POST("/operator/news", s.operatorOnly(s.operatorSaveArticle))
-	e.GET("/operator/pnk/:name", s.operatorOnly(s.operatorPartnerPage))
-	e.POST("/operator/pnk/:name", s.operatorOnly(s.operatorSavePartner))
+// operatorHome sends the operator to the news articles, the console's first page. An operator is
+// a signed-in account granted with `bin/palaro operators grant EMAIL`.
+func (s *Server) operatorHome(c *echo.Context) error {
+	return c.Redirect(http.StatusSeeOther, "/operator/news")
 }
 
 // operatorOnly lets operators through: a visitor who is not signed in is sent to sign in, any

@@ -28,12 +28,6 @@ const (
 	queuePoll = 10 * time.Second
 )
 
-// queueRoutes registers the queue's page and its JSON twin.
-func (s *Server) queueRoutes() {
-	s.echo.GET("/queue/:code", s.queuePage)
-	s.echo.GET("/v1/queue/:code", s.queueAPI)
-}
-
 // queueSignature signs a cookie's payload with a key drawn from the session key.
 func (s *Server) queueSignature(payload string) string {
 	mac := hmac.New(sha256.New, s.config.SessionKey)

@@ -14,14 +14,6 @@ import (
 	"palaro/views"
 )
 
-// queueOrgRoutes are the console's queue page, its form, its off switch and its live figures.
-var queueOrgRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/events/:code/queue", palaro.ActionManageEvents, (*Server).orgQueuePage, false},
-	{http.MethodPost, "/organizer/events/:code/queue", palaro.ActionManageEvents, (*Server).orgSaveQueue, false},
-	{http.MethodPost, "/organizer/events/:code/queue/off", palaro.ActionManageEvents, (*Server).orgQueueOff, false},
-	{http.MethodGet, "/organizer/events/:code/queue/figures", palaro.ActionManageEvents, (*Server).orgQueueFigures, false},
-}
-
 // queueJSON is an event's queue in the organizer API.
 type queueJSON struct {
 	OpensAt        time.Time `json:"opensAt"`

@@ -87,6 +87,9 @@ type Services struct {
 	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
 	// show the change at once.
 	EventCache interface{ Invalidate() }
+	// PaymentPages, when set, serves the built-in payment sandbox's hosted checkout under
+	// /sandbox/ (sandbox.Provider.Handler); nil when another provider collects payments.
+	PaymentPages http.Handler
 	// Changes, when set, tells the other app servers of the database that event data changed, so
 	// they drop their caches too (store.ChangeFeed).
 	Changes interface{ Publish() }
@@ -157,77 +160,6 @@ func (s *Server) Echo() *echo.Echo { return s.echo }
 func (s *Server) Start(ctx context.Context, addr string) error {
 	sc := echo.StartConfig{Address: addr, HideBanner: true, HidePort: true, GracefulTimeout: 10 * time.Second}
 	return sc.Start(ctx, s.echo)
-}
-
-func (s *Server) routes() {
-	e := s.echo
-	e.GET("/static/*", s.serveAsset)
-	e.GET("/build.json", s.buildInfo)
-	e.GET("/robots.txt", s.robots)
-	e.GET("/sitemap.xml", s.sitemap)
-	e.GET("/manifest.webmanifest", s.webManifest)
-
-	e.GET("/", s.home)
-	e.GET("/events", s.eventListFragment)
-	e.GET("/e/:code", s.eventPage)
-	e.GET("/e/:code/calendar.ics", s.eventICS)
-	e.GET("/calendar.ics", s.calendarICS)
-	e.GET("/f/:tag", s.findPage)
-	e.GET("/calendar", s.calendarPage)
-	e.GET("/v1/calendar", s.calendarEvents)
-	e.GET("/about", s.aboutPage)
-	e.GET("/faq", s.faqPage)
-	e.GET("/contacts", s.contactsPage)
-	e.GET("/privacy", s.privacyPage)
-	e.GET("/terms", s.termsPage)
-	e.GET("/cookies", s.cookiesPage)
-
-	e.GET("/b/:code", s.buyPage)
-	e.POST("/b/:code", s.buyFormPost)
-	e.GET("/s/:code", s.seatsPage)
-
-	e.GET("/v1/csrf", s.csrfTokenAPI)
-	e.GET("/v1/ticket_type", s.ticketType)
-	e.POST("/v1/ticket/buy", s.buyTicket)
-	e.GET("/v1/ticket/add", s.ticketAddOns)
-	e.POST("/v1/ticket/add", s.buyAddOns)
-	e.POST("/v1/ticket/change-email", s.changeEmail)
-	e.GET("/v1/ticket/status", s.ticketStatus)
-	e.POST("/v1/tickets/link", s.ticketsLink)
-	e.GET("/change-email/confirm/:token", s.confirmEmailChange)
-	e.POST("/change-email/confirm/:token", s.confirmEmailChange)
-	e.POST("/v1/payment/webhook/:provider", s.paymentWebhook)
-
-	e.GET("/payment/success/:id", s.orderPage)
-	e.GET("/t/:id", s.ticketPage)
-	e.GET("/q/:id", s.qrPage)
-	e.GET("/a/:id", s.addOnsPage)
-	e.GET("/change-email/:id", s.changeEmailPage)
-	e.POST("/change-email/:id", s.changeEmailPage)
-	e.GET("/change-email/success/:id", s.changeEmailSuccessPage)
-	e.GET("/change-ticket/success/:id", s.changeTicketSuccessPage)
-	e.GET("/tickets", s.ticketsPage)
-	e.POST("/tickets", s.ticketsPage)
-	e.GET("/tickets/:token", s.ticketsByLinkPage)
-	e.GET("/sw.js", s.serviceWorker)
-	s.queueRoutes()
-
-	s.accountRoutes()
-	if s.services.Activities != nil {
-		s.activityRoutes()
-	}
-	if s.services.News != nil {
-		s.newsRoutes()
-		s.operatorRoutes()
-	}
-	if s.services.Waitlist != nil {
-		s.waitlistRoutes()
-	}
-	if s.services.Organizers != nil {
-		s.organizerRoutes()
-	}
-
-	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }
 
 // headAsGet answers a HEAD request as the GET of the same URL (RFC 9110: HEAD wherever GET works):

@@ -14,15 +14,6 @@ import (
 	"palaro/views"
 )
 
-// waitlistRoutes registers the waiting-list pages: joining a sold-out ticket type's list (a form
-// that works without JavaScript) and the page an offer's e-mailed link opens.
-func (s *Server) waitlistRoutes() {
-	s.echo.GET("/waitlist/offer/:token", s.waitlistOfferPage)
-	s.echo.POST("/waitlist/offer/:token/decline", s.waitlistDecline)
-	s.echo.GET("/waitlist/:code", s.waitlistPage)
-	s.echo.POST("/waitlist/:code", s.waitlistPage)
-}
-
 // offerTimeFormat is how an offer's end is shown (Manila time).
 const offerTimeFormat = "Mon 2 Jan, 3:04 PM"
 

@@ -13,17 +13,6 @@ import (
 	"palaro/views"
 )
 
-// waitlistOrgRoutes are the console's waiting-list page and forms and the organizer API's
-// waiting-list calls (part of orgRoutes).
-var waitlistOrgRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/events/:code/waitlist", palaro.ActionOrders, (*Server).orgWaitlistPage, false},
-	{http.MethodPost, "/organizer/events/:code/waitlist/offer-time", palaro.ActionManageEvents, (*Server).orgWaitlistOfferTime, false},
-	{http.MethodPost, "/organizer/events/:code/waitlist/:entry/offer", palaro.ActionOrders, (*Server).orgWaitlistOffer, false},
-	{http.MethodGet, "/v1/organizer/events/:code/waitlist", palaro.ActionOrders, (*Server).apiOrgWaitlist, true},
-	{http.MethodPatch, "/v1/organizer/events/:code/waitlist", palaro.ActionManageEvents, (*Server).apiOrgWaitlistSettings, true},
-	{http.MethodPost, "/v1/organizer/events/:code/waitlist/:entry/offer", palaro.ActionOrders, (*Server).apiOrgWaitlistOffer, true},
-}
-
 // waitlistEvent is orgEvent for the waiting-list routes, which need the waiting-list service.
 func (s *Server) waitlistEvent(c *echo.Context, caller *palaro.Caller) (*palaro.Event, error) {
 	if s.services.Waitlist == nil {
