@@ -181,7 +181,7 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 				SeatsInstead: form.SeatsInstead, SeatMap: form.SeatMap}
 		}
 		withOffer(&view.Props, &view.Form, offer)
-	} else if view.Ticket.WaitlistHref != "" && s.services.Waitlist != nil {
+	} else if view.Ticket.WaitlistHref != "" {
 		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
 		view.Waitlist = &w
 	}

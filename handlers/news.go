@@ -125,9 +125,6 @@ func (s *Server) newsFeed(c *echo.Context) error {
 
 // newsSitemapURLs are the news pages for the sitemap.
 func (s *Server) newsSitemapURLs(c *echo.Context) ([]sitemapURL, error) {
-	if s.services.News == nil {
-		return nil, nil
-	}
 	list, err := s.services.News.ListArticles(c.Request().Context(), 1000)
 	if err != nil {
 		return nil, err

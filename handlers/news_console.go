@@ -98,9 +98,6 @@ func articleRows(list []palaro.Article, editBase string) []views.ArticleRow {
 }
 
 func (s *Server) renderOrgNews(c *echo.Context, caller *palaro.Caller, a palaro.Article, err error) error {
-	if s.services.News == nil {
-		return echo.ErrNotFound
-	}
 	org, ok := newsAuthor(caller)
 	if !ok {
 		return palaro.Errorf(palaro.EFORBIDDEN, "You do not manage events in an approved organization.")
@@ -129,9 +126,6 @@ func (s *Server) orgNewsPage(c *echo.Context, caller *palaro.Caller) error {
 // orgEditArticle opens one of the organization's articles in the form; another owner's (by id, not
 // by the author's name) is a 404.
 func (s *Server) orgEditArticle(c *echo.Context, caller *palaro.Caller) error {
-	if s.services.News == nil {
-		return echo.ErrNotFound
-	}
 	a, err := s.services.News.FindAnyArticle(c.Request().Context(), c.Param("slug"))
 	if err != nil {
 		return err
@@ -146,9 +140,6 @@ func (s *Server) orgEditArticle(c *echo.Context, caller *palaro.Caller) error {
 // author): its linked events must be theirs, and a slug of another owner's article is refused.
 func (s *Server) orgSaveArticle(c *echo.Context, caller *palaro.Caller) error {
 	ctx := c.Request().Context()
-	if s.services.News == nil {
-		return echo.ErrNotFound
-	}
 	org, ok := newsAuthor(caller)
 	if !ok {
 		return palaro.Errorf(palaro.EFORBIDDEN, "You do not manage events in an approved organization.")

@@ -81,7 +81,7 @@ func (s *Server) admissionOf(c *echo.Context, q *palaro.Queue) (int64, bool) {
 
 // queueOf returns the queue in front of an event's sale, or nil when it has none.
 func (s *Server) queueOf(eventID int64) *palaro.Queue {
-	if s.services.Queues == nil || !s.services.Queues.Active() {
+	if !s.services.Queues.Active() {
 		return nil
 	}
 	return s.services.Queues.Settings(eventID)
@@ -105,7 +105,7 @@ func (s *Server) queueDetour(c *echo.Context, ev *palaro.Event) string {
 // was admitted; it answers the admitted browser's place (0 without a queue), which the order ties
 // to the buyer's e-mail address in its own transaction (so a refused purchase ties nothing).
 func (s *Server) queueGate(c *echo.Context, ticketCode string) (int64, error) {
-	if s.services.Queues == nil || !s.services.Queues.Active() {
+	if !s.services.Queues.Active() {
 		return 0, nil
 	}
 	ctx := c.Request().Context()

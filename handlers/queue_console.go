@@ -25,9 +25,6 @@ type queueJSON struct {
 
 // queueOut is an event's queue for the organizer API, nil when it has none.
 func (s *Server) queueOut(eventID int64) *queueJSON {
-	if s.services.Queues == nil {
-		return nil
-	}
 	st, ok := s.services.Queues.Stats(eventID, s.Now())
 	if !ok {
 		return nil
@@ -63,9 +60,6 @@ func queueSettingsJSON(raw json.RawMessage) (settings *palaro.QueueSettings, set
 
 // configureQueue applies the organizer's queue settings (nil: off) and refreshes the public pages.
 func (s *Server) configureQueue(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, settings *palaro.QueueSettings) error {
-	if s.services.Queues == nil {
-		return palaro.Errorf(palaro.EINTERNAL, "The queue is not available.")
-	}
 	if err := s.services.Queues.Configure(c.Request().Context(), ev, caller.Actor(), settings, s.Now()); err != nil {
 		return err
 	}

@@ -21,8 +21,7 @@ import (
 //   - noCSRF(why): a route whose POSTs take no CSRF token, with the reason (checkCSRF);
 //   - token: an organizer route an API token (Authorization: Bearer) may call (bearerToken).
 //
-// Routes whose service is optional carry its condition (ifNews, ifWaitlist…); New registers them
-// only when the service is set. Tests walk Echo's router against this table (TestRouteTable).
+// The sandbox's pages are registered only when the sandbox collects payments (ifPaymentPages). Tests walk Echo's router against this table (TestRouteTable).
 var routeTable = []route{
 	r(GET, "/static/*", (*Server).serveAsset, public),
 	r(GET, "/build.json", (*Server).buildInfo, public),
@@ -121,42 +120,42 @@ var routeTable = []route{
 	r(GET, "/report/success/:id", (*Server).reportedPage, public),
 
 	// Engagement: the participant's side of activities, quizzes, the partner app.
-	r(GET, "/v1/scan", (*Server).apiScan, public, ifActivities),
-	r(GET, "/scan", (*Server).scanPage, public, ifActivities),
-	r(POST, "/scan", (*Server).scanPost, public, ifActivities),
-	r(GET, "/activities", (*Server).activitiesPage, public, ifActivities),
-	r(POST, "/activities/revealed", (*Server).cardRevealed, public, ifActivities),
-	r(POST, "/activities/confirm", (*Server).sendParticipantCode, public, ifActivities, limit(limitProfile)),
-	r(POST, "/activities/confirm/code", (*Server).confirmParticipantCode, public, ifActivities, limit(limitProfile)),
-	r(GET, "/prize-images/:file", (*Server).prizeImageFile, public, ifActivities, ifActivityAdmin),
-	r(GET, "/leaderboard", (*Server).leaderboardPage, public, ifActivities),
-	r(GET, "/activities/qr", (*Server).participantQR, public, ifActivities),
-	r(GET, "/quiz/:quiz/:code", (*Server).quizPage, public, ifActivities),
-	r(POST, "/quiz/:quiz/:code", (*Server).submitQuiz, public, ifActivities),
-	r(GET, "/quiz/:quiz/:code/step", (*Server).quizStep, public, ifActivities),
-	r(POST, "/t/:id/partner-login", (*Server).partnerLogin, public, ifActivities),
+	r(GET, "/v1/scan", (*Server).apiScan, public),
+	r(GET, "/scan", (*Server).scanPage, public),
+	r(POST, "/scan", (*Server).scanPost, public),
+	r(GET, "/activities", (*Server).activitiesPage, public),
+	r(POST, "/activities/revealed", (*Server).cardRevealed, public),
+	r(POST, "/activities/confirm", (*Server).sendParticipantCode, public, limit(limitProfile)),
+	r(POST, "/activities/confirm/code", (*Server).confirmParticipantCode, public, limit(limitProfile)),
+	r(GET, "/prize-images/:file", (*Server).prizeImageFile, public),
+	r(GET, "/leaderboard", (*Server).leaderboardPage, public),
+	r(GET, "/activities/qr", (*Server).participantQR, public),
+	r(GET, "/quiz/:quiz/:code", (*Server).quizPage, public),
+	r(POST, "/quiz/:quiz/:code", (*Server).submitQuiz, public),
+	r(GET, "/quiz/:quiz/:code/step", (*Server).quizStep, public),
+	r(POST, "/t/:id/partner-login", (*Server).partnerLogin, public),
 
 	// News and the partner bank's pages.
-	r(GET, "/news", (*Server).newsPage, public, ifNews, cached),
-	r(GET, "/news/feed.xml", (*Server).newsFeed, public, ifNews, cached),
-	r(GET, "/news/:slug", (*Server).articlePage, public, ifNews, cached),
-	r(GET, "/pnk", (*Server).partnerPage, public, ifNews, cached),
-	r(GET, "/pnk/promo", (*Server).partnerPage, public, ifNews, cached),
-	r(GET, "/pnk/theme.css", (*Server).partnerTheme, public, ifNews, cached),
+	r(GET, "/news", (*Server).newsPage, public, cached),
+	r(GET, "/news/feed.xml", (*Server).newsFeed, public, cached),
+	r(GET, "/news/:slug", (*Server).articlePage, public, cached),
+	r(GET, "/pnk", (*Server).partnerPage, public, cached),
+	r(GET, "/pnk/promo", (*Server).partnerPage, public, cached),
+	r(GET, "/pnk/theme.css", (*Server).partnerTheme, public, cached),
 
 	// The operator's console: every news article and the partner bank's pages.
-	r(GET, "/operator", (*Server).operatorHome, operator, ifNews),
-	r(GET, "/operator/news", (*Server).operatorNewsPage, operator, ifNews),
-	r(GET, "/operator/news/:slug", (*Server).operatorEditArticle, operator, ifNews),
-	r(POST, "/operator/news", (*Server).operatorSaveArticle, operator, ifNews),
-	r(GET, "/operator/pnk/:name", (*Server).operatorPartnerPage, operator, ifNews),
-	r(POST, "/operator/pnk/:name", (*Server).operatorSavePartner, operator, ifNews),
+	r(GET, "/operator", (*Server).operatorHome, operator),
+	r(GET, "/operator/news", (*Server).operatorNewsPage, operator),
+	r(GET, "/operator/news/:slug", (*Server).operatorEditArticle, operator),
+	r(POST, "/operator/news", (*Server).operatorSaveArticle, operator),
+	r(GET, "/operator/pnk/:name", (*Server).operatorPartnerPage, operator),
+	r(POST, "/operator/pnk/:name", (*Server).operatorSavePartner, operator),
 
 	// Waiting lists.
-	r(GET, "/waitlist/offer/:token", (*Server).waitlistOfferPage, public, ifWaitlist),
-	r(POST, "/waitlist/offer/:token/decline", (*Server).waitlistDecline, public, ifWaitlist),
-	r(GET, "/waitlist/:code", (*Server).waitlistPage, public, ifWaitlist),
-	r(POST, "/waitlist/:code", (*Server).waitlistPage, public, ifWaitlist),
+	r(GET, "/waitlist/offer/:token", (*Server).waitlistOfferPage, public),
+	r(POST, "/waitlist/offer/:token/decline", (*Server).waitlistDecline, public),
+	r(GET, "/waitlist/:code", (*Server).waitlistPage, public),
+	r(POST, "/waitlist/:code", (*Server).waitlistPage, public),
 
 	// The organizer console and API; a team invitation's link; the events' cover images.
 	o(GET, "/organizer", palaro.ActionViewEvents, (*Server).orgHome),
@@ -196,9 +195,9 @@ var routeTable = []route{
 	o(GET, "/organizer/tokens", palaro.ActionTokens, (*Server).orgTokensPage),
 	o(POST, "/organizer/tokens", palaro.ActionTokens, (*Server).orgCreateToken),
 	o(POST, "/organizer/tokens/:id/revoke", palaro.ActionTokens, (*Server).orgRevokeToken),
-	r(GET, "/invitations/:token", (*Server).invitationPage, public, ifOrganizers),
-	r(POST, "/invitations/:token", (*Server).acceptInvitation, signedIn, ifOrganizers),
-	r(GET, "/event-images/:file", (*Server).eventImage, public, ifOrganizers),
+	r(GET, "/invitations/:token", (*Server).invitationPage, public),
+	r(POST, "/invitations/:token", (*Server).acceptInvitation, signedIn),
+	r(GET, "/event-images/:file", (*Server).eventImage, public),
 
 	o(GET, "/v1/organizer/events", palaro.ActionViewEvents, (*Server).apiOrgEvents, token),
 	o(POST, "/v1/organizer/events", palaro.ActionManageEvents, (*Server).apiOrgCreateEvent, token),
@@ -299,7 +298,7 @@ type route struct {
 	csrfExempt string
 	// token lets an API token call the organizer route.
 	token bool
-	// needs is the optional service the route needs (nil when it needs none).
+	// needs reports whether the optional service the route needs is set (nil: it needs none).
 	needs func(Services) bool
 }
 
@@ -318,7 +317,7 @@ func r(method, path string, h func(*Server, *echo.Context) error, a access, opts
 // o is a line of the route table for an organizer route, which needs action.
 func o(method, path, action string, h orgHandler, opts ...routeOption) route {
 	rt := route{method: method, path: path, org: h, access: organizer, action: action}
-	for _, opt := range append([]routeOption{ifOrganizers}, opts...) {
+	for _, opt := range opts {
 		opt(&rt)
 	}
 	return rt
@@ -336,26 +335,10 @@ func limit(rule limitRule) routeOption { return func(r *route) { r.limit = rule 
 // noCSRF exempts the route's POST requests from the CSRF check, for the reason why.
 func noCSRF(why string) routeOption { return func(r *route) { r.csrfExempt = why } }
 
-// needs registers the route only when has reports its service set.
-func needs(has func(Services) bool) routeOption {
-	return func(r *route) {
-		if prev := r.needs; prev != nil {
-			r.needs = func(s Services) bool { return prev(s) && has(s) }
-			return
-		}
-		r.needs = has
-	}
+// ifPaymentPages registers the route only when Services.PaymentPages is set (the sandbox).
+var ifPaymentPages routeOption = func(r *route) {
+	r.needs = func(s Services) bool { return s.PaymentPages != nil }
 }
-
-// The optional services' conditions.
-var (
-	ifActivities    = needs(func(s Services) bool { return s.Activities != nil })
-	ifActivityAdmin = needs(func(s Services) bool { return s.ActivityAdmin != nil })
-	ifNews          = needs(func(s Services) bool { return s.News != nil })
-	ifWaitlist      = needs(func(s Services) bool { return s.Waitlist != nil })
-	ifOrganizers    = needs(func(s Services) bool { return s.Organizers != nil })
-	ifPaymentPages  = needs(func(s Services) bool { return s.PaymentPages != nil })
-)
 
 // routeKey is how routeIndex finds a route: its method and its path pattern.
 func routeKey(method, path string) string { return method + " " + path }
@@ -387,7 +370,7 @@ func routeOf(c *echo.Context) *route {
 	return nil
 }
 
-// routes registers every line of the route table whose service is set.
+// routes registers every line of the route table (the sandbox's only with the sandbox).
 func (s *Server) routes() {
 	for i := range routeTable {
 		rt := &routeTable[i]

@@ -109,7 +109,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-cache") // seats change with every sale
 	if view.Ticket.Available {
 		p.Islands = []string{"seats"}
-	} else if view.Ticket.WaitlistHref != "" && s.services.Waitlist != nil {
+	} else if view.Ticket.WaitlistHref != "" {
 		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
 		view.Waitlist = &w
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -53,8 +54,10 @@ type Config struct {
 	Servers int
 }
 
-// Services are the domain services the handlers call.
+// Services are the domain services the handlers call. Every one is required (New panics
+// without it) but those whose comment says when it may be nil.
 type Services struct {
+	// Events finds and lists the published events.
 	Events palaro.EventService
 	// Accounts manages accounts, registrations and reports.
 	Accounts palaro.AccountService
@@ -62,11 +65,11 @@ type Services struct {
 	TicketTypes palaro.TicketTypeService
 	// Purchases creates orders and answers about orders and tickets.
 	Purchases palaro.PurchaseService
-	// Waitlist keeps the waiting lists of sold-out ticket types; nil leaves them out.
+	// Waitlist keeps the waiting lists of sold-out ticket types.
 	Waitlist palaro.WaitlistService
 	// Seats reads the seat maps of seated ticket types.
 	Seats palaro.SeatService
-	// Payments is the payment provider that collects paid orders; nil turns payments off.
+	// Payments is the payment provider that collects paid orders (the sandbox or PayMongo).
 	Payments palaro.PaymentProvider
 	// Organizers runs the organizer console and API.
 	Organizers palaro.OrganizerService
@@ -76,23 +79,46 @@ type Services struct {
 	Activities palaro.ActivityService
 	// ActivityAdmin is the organizer's side of activities: saving them, prize claims.
 	ActivityAdmin palaro.ActivityAdmin
-	// News stores news articles and the partner bank's pages; nil leaves /news and /pnk out.
+	// News stores news articles and the partner bank's pages.
 	News palaro.NewsService
-	// Operators says which accounts are operators (the /operator console); nil leaves it out.
+	// Operators says which accounts are operators (the /operator console).
 	Operators palaro.Operators
-	// PartnerLogin opens the partner bank's app for a ticket; nil hides "Open in partner app".
-	PartnerLogin palaro.PartnerLogin
-	// Queues runs the queues in front of hot sales; nil leaves them out.
+	// Queues runs the queues in front of hot sales.
 	Queues palaro.QueueService
-	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
-	// show the change at once.
-	EventCache interface{ Invalidate() }
-	// PaymentPages, when set, serves the built-in payment sandbox's hosted checkout under
-	// /sandbox/ (sandbox.Provider.Handler); nil when another provider collects payments.
+	// PartnerLogin opens the partner bank's app for a ticket. It may be nil: it is set only when
+	// the partner's API is configured (PALARO_PARTNER_API_URL and _KEY), and nil hides "Open in
+	// partner app".
+	PartnerLogin palaro.PartnerLogin
+	// PaymentPages serves the built-in payment sandbox's hosted checkout under /sandbox/
+	// (sandbox.Provider.Handler). It may be nil: only the sandbox has pages of its own, so it is
+	// nil when PALARO_PAYMENT_PROVIDER selects another provider.
 	PaymentPages http.Handler
-	// Changes, when set, tells the other app servers of the database that event data changed, so
-	// they drop their caches too (store.ChangeFeed).
+	// EventCache is dropped whenever an organizer changes an event, so public pages show the
+	// change at once. It may be nil when Events reads the database directly (nothing to drop).
+	EventCache interface{ Invalidate() }
+	// Changes tells the other app servers of the database that event data changed, so they drop
+	// their caches too (store.ChangeFeed). It may be nil for a server that shares its database
+	// with no other (nobody to tell).
 	Changes interface{ Publish() }
+}
+
+// check reports the first required service that is missing.
+func (sv Services) check() error {
+	for _, r := range []struct {
+		name string
+		set  bool
+	}{
+		{"Events", sv.Events != nil}, {"Accounts", sv.Accounts != nil}, {"TicketTypes", sv.TicketTypes != nil},
+		{"Purchases", sv.Purchases != nil}, {"Waitlist", sv.Waitlist != nil}, {"Seats", sv.Seats != nil},
+		{"Payments", sv.Payments != nil}, {"Organizers", sv.Organizers != nil}, {"CheckIns", sv.CheckIns != nil},
+		{"Activities", sv.Activities != nil}, {"ActivityAdmin", sv.ActivityAdmin != nil}, {"News", sv.News != nil},
+		{"Operators", sv.Operators != nil}, {"Queues", sv.Queues != nil},
+	} {
+		if !r.set {
+			return fmt.Errorf("handlers.New: Services.%s is required", r.name)
+		}
+	}
+	return nil
 }
 
 // Server is Palaro's HTTP server.
@@ -116,8 +142,12 @@ type Server struct {
 	Now func() time.Time
 }
 
-// New builds the server with every route registered.
+// New builds the server with every route registered. It panics when a required service is
+// missing (Services).
 func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logger) *Server {
+	if err := services.check(); err != nil {
+		panic(err)
+	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if cfg.SupportEmail == "" {
 		cfg.SupportEmail = "support@palaro.ph"
@@ -205,7 +235,7 @@ func (s *Server) site() views.Site {
 		PixelID:      s.config.PixelID,
 		BuildID:      s.assets.BuildID(),
 		Assets:       s.assets,
-		NewsFeed:     s.services.News != nil,
+		NewsFeed:     true, // every site has news (Services.News)
 	}
 }
 

@@ -13,17 +13,9 @@ import (
 	"palaro/views"
 )
 
-// waitlistEvent is orgEvent for the waiting-list routes, which need the waiting-list service.
-func (s *Server) waitlistEvent(c *echo.Context, caller *palaro.Caller) (*palaro.Event, error) {
-	if s.services.Waitlist == nil {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "Waiting lists are not available.")
-	}
-	return s.orgEvent(c, caller)
-}
-
 // orgWaitlistPage lists the event's waiting lists with their order and offers.
 func (s *Server) orgWaitlistPage(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -122,7 +114,7 @@ func orgOfferRow(o palaro.WaitlistOffer, base string, now time.Time) views.OrgWa
 
 // orgWaitlistOfferTime saves the event's offer time (hours).
 func (s *Server) orgWaitlistOfferTime(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -142,7 +134,7 @@ func (s *Server) orgWaitlistOfferTime(c *echo.Context, caller *palaro.Caller) er
 
 // orgWaitlistOffer offers tickets by hand to one entry.
 func (s *Server) orgWaitlistOffer(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -199,7 +191,7 @@ func offerOut(o palaro.WaitlistOffer) waitlistOfferJSON {
 
 // apiOrgWaitlist answers the event's waiting lists: entries in list order with their offers.
 func (s *Server) apiOrgWaitlist(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -224,7 +216,7 @@ func (s *Server) apiOrgWaitlist(c *echo.Context, caller *palaro.Caller) error {
 
 // apiOrgWaitlistSettings sets the event's offer time: {"offerHours": N}.
 func (s *Server) apiOrgWaitlistSettings(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -246,7 +238,7 @@ func (s *Server) apiOrgWaitlistSettings(c *echo.Context, caller *palaro.Caller) 
 // apiOrgWaitlistOffer offers tickets by hand to an entry: {"quantity": N} or, for a seated type,
 // optionally {"seats": ["A1", …]}; 201 with the offer.
 func (s *Server) apiOrgWaitlistOffer(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
