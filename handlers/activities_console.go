@@ -429,7 +429,7 @@ func (s *Server) orgPrizeImage(c *echo.Context, caller *palaro.Caller) error {
 func (s *Server) prizeImageFile(c *echo.Context) error {
 	name, ok := strings.CutSuffix(c.Param("file"), ".png")
 	if !ok || !imageNameRE.MatchString(name) {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	data, err := s.services.ActivityAdmin.FindPrizeImage(c.Request().Context(), name)
 	if err != nil {

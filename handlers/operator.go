@@ -35,7 +35,7 @@ func (s *Server) operatorOnly(h echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if !ok {
-			return echo.ErrNotFound
+			return errPageNotFound
 		}
 		return h(c)
 	}
@@ -160,7 +160,7 @@ func (s *Server) renderPartnerForm(c *echo.Context, name string, p palaro.Partne
 func (s *Server) operatorPartnerPage(c *echo.Context) error {
 	name := partnerPageOf(c)
 	if name == "" {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	p, err := s.services.News.PartnerPage(c.Request().Context(), name)
 	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
@@ -177,7 +177,7 @@ func (s *Server) operatorPartnerPage(c *echo.Context) error {
 func (s *Server) operatorSavePartner(c *echo.Context) error {
 	name := partnerPageOf(c)
 	if name == "" {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	v := func(k string) string { return strings.TrimSpace(c.FormValue(k)) }
 	p := palaro.PartnerPage{BankName: v("bankName"), PrimaryColor: v("primaryColor"), AccentColor: v("accentColor"),

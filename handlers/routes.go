@@ -393,7 +393,7 @@ func (s *Server) handlerOf(rt *route) echo.HandlerFunc {
 }
 
 // notFound answers a path no route matches.
-func (s *Server) notFound(*echo.Context) error { return echo.ErrNotFound }
+func (s *Server) notFound(*echo.Context) error { return errPageNotFound }
 
 // paymentPages serves the payment sandbox's hosted checkout (Services.PaymentPages).
 func (s *Server) paymentPages(c *echo.Context) error {

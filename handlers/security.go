@@ -309,9 +309,6 @@ func visitOf(c *echo.Context) *visit {
 // currentUser returns the signed-in user, or nil.
 func currentUser(c *echo.Context) *palaro.User { return visitOf(c).user }
 
-// errTooLarge answers a request whose body is over the limit.
-var errTooLarge = &echo.HTTPError{Code: http.StatusRequestEntityTooLarge, Message: "The request is too large."}
-
 // errCSRF answers a state-changing request without a valid CSRF token.
 var errCSRF = palaro.Errorf(palaro.EFORBIDDEN, "Your session has expired or this form is out of date. Reload the page and try again.")
 

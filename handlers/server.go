@@ -275,7 +275,39 @@ func render(c *echo.Context, status int, component templ.Component) error {
 	return err
 }
 
-// handleError maps an error to its status and renders it as JSON under /v1 and as a page elsewhere.
+// The HTTP layer's own errors, for what no palaro.Error code says; handleError answers each with
+// its status and message (docs/ARCHITECTURE.md, Errors).
+var (
+	// errPageNotFound (404 "Page not found") answers a path no route serves, a missing static
+	// file, image or prize picture, the partner app without a partner, and the operator console
+	// to anyone but an operator (it is not advertised).
+	errPageNotFound = echo.ErrNotFound
+	// errTooLarge (413) answers a request whose body is over the limit.
+	errTooLarge = &echo.HTTPError{Code: http.StatusRequestEntityTooLarge, Message: "The request is too large."}
+	// errParticipantGone (403) answers a scratch card's reveal from a browser that plays as no
+	// participant any more.
+	errParticipantGone = &echo.HTTPError{Code: http.StatusForbidden, Message: palaro.MsgParticipantGone}
+)
+
+// errScanRefused (422) is a booth scan the activity refuses (outside its window, not a ticket
+// holder), with the domain's message; the scan page shows it on the activity log.
+func errScanRefused(message string) error {
+	return &echo.HTTPError{Code: http.StatusUnprocessableEntity, Message: message}
+}
+
+// errScanThrottled (429) is a booth scan over the activity's rate, shown like errScanRefused.
+func errScanThrottled(message string) error {
+	return &echo.HTTPError{Code: http.StatusTooManyRequests, Message: message}
+}
+
+// errLinkGone (410) answers a change-of-e-mail link that is used, expired or unknown.
+func errLinkGone(message string) error {
+	return &echo.HTTPError{Code: http.StatusGone, Message: message}
+}
+
+// handleError maps an error to its status and renders it as JSON under /v1 and as a page elsewhere:
+// a *palaro.Error by its code (statusOf), one of the errors above (or Echo's own, such as 405) by
+// its status, anything else as a 500 that is logged.
 func (s *Server) handleError(c *echo.Context, err error) {
 	if resp, uErr := echo.UnwrapResponse(c.Response()); uErr == nil && resp.Committed {
 		return

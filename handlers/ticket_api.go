@@ -162,7 +162,7 @@ func (s *Server) confirmEmailChange(c *echo.Context) error {
 		tr, err = s.services.Purchases.FindEmailChange(ctx, token, s.Now())
 	}
 	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
-		return echo.NewHTTPError(http.StatusGone, palaro.ErrorMessage(err))
+		return errLinkGone(palaro.ErrorMessage(err))
 	} else if err != nil {
 		return err
 	}
