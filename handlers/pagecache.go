@@ -68,9 +68,11 @@ type cachedPage struct {
 // pageCache keeps the rendered public pages of anonymous visitors by path and query, for at most
 // ttl, until Invalidate. Concurrent misses of one page share one render.
 //
-// Public pages (the lines marked cached in the route table, handlers/routes.go: home, /e/{code}, /f/{tag}, /calendar, /v1/calendar, the
-// text pages, /news*, /pnk*, the 'load more' fragment /events) are the same bytes for every
-// anonymous visitor.
+// Public pages are the lines of the route table (handlers/routes.go) marked cached: home,
+// /e/{code}, /f/{tag}, /calendar, /v1/calendar, the text pages, /news*, /pnk* and the 'load more'
+// fragment /events. They are the same bytes for every anonymous visitor. A new public page is
+// marked there, on its route's line; withSession and cachePublicPages read the mark from the
+// matched route (publicPage).
 //
 // No session, no token, no nonce. No cookie is set, the layout omits the CSRF meta tag and the CSP
 // has no nonce. Scripts get the token from GET /v1/csrf when needed (islands/components/api.ts,

@@ -21,7 +21,8 @@ import (
 //   - noCSRF(why): a route whose POSTs take no CSRF token, with the reason (checkCSRF);
 //   - token: an organizer route an API token (Authorization: Bearer) may call (bearerToken).
 //
-// The sandbox's pages are registered only when the sandbox collects payments (ifPaymentPages). Tests walk Echo's router against this table (TestRouteTable).
+// The sandbox's pages are registered only when the sandbox collects payments (ifPaymentPages).
+// TestRouteTable_EveryRoute (cmd/palaro) checks that the router has exactly the table's routes.
 var routeTable = []route{
 	r(GET, "/static/*", (*Server).serveAsset, public),
 	r(GET, "/build.json", (*Server).buildInfo, public),
