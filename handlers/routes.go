@@ -11,7 +11,7 @@ import (
 // The route table: every route of the server on one line, with who may call it and the
 // properties the middleware reads from the matched route (routeOf):
 //
-//   - access: public (anyone), signedIn (the handler sends an anonymous visitor to sign in or
+//   - access: public (anyone), signedIn (the handler asks an anonymous visitor to sign in, or
 //     answers 401/404), organizer (orgAccess checks the caller's role for the line's action and,
 //     for routes with an event code, that the event is the caller's), operator (operatorOnly);
 //   - limit(rule): a per-IP limit of the whole route (rateLimitRoutes; GET and HEAD are never

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,4 +38,23 @@ func TestRouteTable_EveryRoute(t *testing.T) {
 	for key := range table {
 		require.True(t, seen[key], "%s is in the route table but not on the router", key)
 	}
+
+	t.Run("SignedInAndOperatorGETsRefuseAnonymousVisitors", func(t *testing.T) {
+		anonymous := newVisitor(t, a)
+		checked := 0
+		for _, r := range handlers.Routes() {
+			if r.Method != http.MethodGet || (r.Access != "signed-in" && r.Access != "operator") {
+				continue
+			}
+			status, body := anonymous.get(routePath(r.Path))
+			if status == http.StatusOK { // a page that asks to sign in, not the account's page
+				require.Contains(t, body, `href="/sign-in`, "%s signed out", r.Path)
+				require.NotContains(t, body, `action="/sign-out"`, "%s signed out", r.Path)
+			} else {
+				require.Contains(t, []int{http.StatusSeeOther, http.StatusNotFound}, status, "%s signed out: %.200s", r.Path, body)
+			}
+			checked++
+		}
+		require.Positive(t, checked)
+	})
 }
