@@ -183,7 +183,8 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 // ServeHTTP lets the server be used as an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
 
-// Echo returns the underlying Echo instance, for wiring extra routes such as the payment sandbox.
+// Echo returns the underlying Echo instance, for the tests that walk its router (every route is
+// on the route table, handlers/routes.go).
 func (s *Server) Echo() *echo.Echo { return s.echo }
 
 // Start serves HTTP on addr until ctx is cancelled, then shuts down gracefully.
