@@ -13,32 +13,6 @@ import (
 	"palaro/views"
 )
 
-// accountRoutes registers the account, registration and report routes.
-func (s *Server) accountRoutes() {
-	e := s.echo
-	e.GET("/sign-up", s.signUpPage)
-	e.POST("/sign-up", s.signUp)
-	e.GET("/sign-in", s.signInPage)
-	e.POST("/sign-in", s.signIn)
-	e.POST("/sign-out", s.signOut)
-	e.GET("/activate", s.activate)
-	e.GET("/reset-password", s.resetPasswordPage)
-	e.POST("/reset-password", s.requestResetCode)
-	e.GET("/reset-password/new", s.newPasswordPage)
-	e.POST("/reset-password/new", s.resetPassword)
-	e.GET("/profile", s.profilePage)
-	e.POST("/profile", s.updateProfile)
-	e.POST("/profile/mobile", s.confirmMobile)
-	e.POST("/profile/mobile/code", s.resendMobileCode)
-	e.GET("/profile/picture", s.picture)
-	e.POST("/profile/picture", s.uploadPicture)
-	e.POST("/profile/email", s.requestEmailChange)
-	e.POST("/profile/password", s.changePassword)
-	e.POST("/profile/activation", s.resendActivation)
-	e.GET("/profile/email/confirm", s.confirmAccountEmail)
-	s.registrationRoutes()
-}
-
 // accountPage returns a Page for an account screen: never indexed, navigation as SPEC.md lists it.
 func (s *Server) accountPage(c *echo.Context, title string, nav bool) views.Page {
 	p := s.page(c, title+" · Palaro", title)

@@ -9,22 +9,6 @@ import (
 	"palaro/views"
 )
 
-func (s *Server) registrationRoutes() {
-	e := s.echo
-	e.GET("/register", s.registerPage)
-	e.POST("/register", s.registerForm)
-	e.POST("/v1/participant/register", s.registerAPI)
-	e.GET("/register/success", s.registeredPage)
-	e.GET("/register/success/:id", s.participantPage)
-	e.GET("/register/organizer", s.organizerPage)
-	e.POST("/register/organizer", s.organizerForm)
-	e.POST("/v1/user/signup", s.organizerAPI)
-	e.GET("/register/success/organizer", s.organizerRegisteredPage)
-	e.GET("/report", s.reportPage)
-	e.POST("/report", s.reportForm)
-	e.GET("/report/success/:id", s.reportedPage)
-}
-
 // apiOK answers a successful /v1 call in the shape the islands read (responseCode, message, redirectUrl).
 func apiOK(c *echo.Context, message, redirect string, extra map[string]any) error {
 	body := map[string]any{"responseCode": http.StatusOK, "message": message, "redirectUrl": redirect}

@@ -19,26 +19,6 @@ import (
 // registered (or played) as.
 const keyParticipant = "pid"
 
-// activityRoutes are the participant's side of activities: the scan call and page, the activity
-// log and the leaderboard.
-func (s *Server) activityRoutes() {
-	e := s.echo
-	e.GET("/v1/scan", s.apiScan)
-	e.GET("/scan", s.scanPage)
-	e.POST("/scan", s.scanPost)
-	e.GET("/activities", s.activitiesPage)
-	e.POST("/activities/revealed", s.cardRevealed)
-	e.POST("/activities/confirm", s.sendParticipantCode)
-	e.POST("/activities/confirm/code", s.confirmParticipantCode)
-	if s.services.ActivityAdmin != nil {
-		e.GET("/prize-images/:file", s.prizeImageFile)
-	}
-	e.GET("/leaderboard", s.leaderboardPage)
-	e.GET("/activities/qr", s.participantQR)
-	s.quizRoutes()
-	e.POST("/t/:id/partner-login", s.partnerLogin)
-}
-
 // rememberParticipant makes this browser play as the participant from now on.
 func (s *Server) rememberParticipant(c *echo.Context, publicID string) error {
 	v := visitOf(c)
@@ -146,7 +126,7 @@ type scanAnswer struct {
 func (s *Server) scan(c *echo.Context, req palaro.ScanRequest) (*palaro.ScanResult, error) {
 	res, err := s.services.Activities.Scan(c.Request().Context(), req)
 	if palaro.ErrorCode(err) == palaro.EINVALID {
-		return nil, echo.NewHTTPError(http.StatusUnprocessableEntity, palaro.ErrorMessage(err))
+		return nil, errScanRefused(palaro.ErrorMessage(err))
 	}
 	return res, err
 }
@@ -253,7 +233,7 @@ func (s *Server) scanPost(c *echo.Context) error {
 		res, err = s.scan(c, palaro.ScanRequest{ActivityCode: q.Get("activityCode"), EventCode: q.Get("eventCode"), ParticipantID: p.PublicID,
 			AtBooth: s.atBooth(c, q.Get("eventCode"), q.Get("activityCode"), c.FormValue("boothCode"))})
 	} else {
-		err = echo.NewHTTPError(http.StatusTooManyRequests, palaro.ErrorMessage(err))
+		err = errScanThrottled(palaro.ErrorMessage(err))
 	}
 	if code := echo.StatusCode(err); code == http.StatusUnprocessableEntity || code == http.StatusTooManyRequests {
 		v, verr := s.activitiesView(c, p)
@@ -414,7 +394,7 @@ func (s *Server) cardRevealed(c *echo.Context) error {
 		return err
 	}
 	if p == nil {
-		return echo.NewHTTPError(http.StatusForbidden, palaro.MsgParticipantGone)
+		return errParticipantGone
 	}
 	if err := s.services.Activities.MarkCardRevealed(c.Request().Context(), p.PublicID, c.QueryParam("eventCode"), c.QueryParam("activityCode")); err != nil {
 		return err

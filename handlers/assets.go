@@ -15,7 +15,7 @@ func (s *Server) serveAsset(c *echo.Context) error {
 	hashed := strings.TrimPrefix(c.Request().URL.Path, "/static/")
 	name, ok := s.assets.Lookup(hashed)
 	if !ok {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", "public, max-age=31536000, immutable")

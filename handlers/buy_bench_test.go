@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/internal/testdb"
 	"palaro/static"
+	"palaro/store"
 )
 
 // instantPurchases is a PurchaseService whose CreateOrder normalizes and validates the request
@@ -42,8 +44,17 @@ func BenchmarkBuyTicket_RequestPath(b *testing.B) {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	ev := &palaro.Event{ID: 1, Code: "storm-event", Name: "Storm"}
 	tt := palaro.TicketType{ID: 1, Code: "storm", Name: "Benchmark storm", MaxPurchasable: 1, Capacity: 1 << 30}
-	s := New(Config{BaseURL: "http://palaro.test", SessionKey: key, TrustProxy: true},
-		Services{Purchases: &instantPurchases{tt: tt, ev: ev}}, static.Default(),
+	db, err := store.Open(testdb.URL(b)) // the services New requires; the purchase path reads none
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	if err := db.Migrate(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	services := Services{Purchases: &instantPurchases{tt: tt, ev: ev}}
+	completeServices(b, db, &services)
+	s := New(Config{BaseURL: "http://palaro.test", SessionKey: key, TrustProxy: true}, services, static.Default(),
 		slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	clock := time.Date(2026, 3, 4, 10, 0, 0, 0, palaro.Manila)
 	s.Now = func() time.Time { return clock }

@@ -18,6 +18,7 @@ import (
 	"palaro"
 	"palaro/internal/testdb"
 	"palaro/notify"
+	"palaro/queue"
 	"palaro/static"
 	"palaro/store"
 )
@@ -43,8 +44,9 @@ func newTestServer(t *testing.T) *testServer {
 	ts := &testServer{db: db}
 	key := []byte("0123456789abcdef0123456789abcdef")
 	ts.accounts = store.NewAccountService(db, key, notify.NewComposer("http://palaro.test", ""))
-	ts.Server = New(Config{BaseURL: "http://palaro.test", SessionKey: key},
-		Services{Events: store.NewEventService(db), Accounts: ts.accounts, Activities: store.NewActivityService(db)}, static.Default(),
+	services := Services{Events: store.NewEventService(db), Accounts: ts.accounts, Activities: store.NewActivityService(db)}
+	completeServices(t, db, &services)
+	ts.Server = New(Config{BaseURL: "http://palaro.test", SessionKey: key}, services, static.Default(),
 		slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ts.Server.Now = db.Now
 	return ts
@@ -178,4 +180,73 @@ func (c *client) withCookie(value string) *client {
 	o := c.ts.client(c.t, c.ip)
 	o.jar.SetCookies(siteURL, []*http.Cookie{{Name: sessionCookie, Value: value, Path: "/"}})
 	return o
+}
+
+// completeServices sets every required service that sv lacks to the store's, on db, as
+// cmd/palaro wires them, so that New accepts it; the payment provider is one that collects
+// nothing (a checkout fails), unless the test sets its own.
+func completeServices(t testing.TB, db *store.DB, sv *Services) {
+	t.Helper()
+	composer := notify.NewComposer("http://palaro.test", "help@palaro.test")
+	events := store.NewEventService(db)
+	activities := store.NewActivityService(db)
+	if sv.Queues == nil {
+		queues := queue.NewManager(store.NewQueueStore(db))
+		require.NoError(t, queues.Load(context.Background()))
+		sv.Queues = queues
+	}
+	if sv.Events == nil {
+		sv.Events = events
+	}
+	if sv.TicketTypes == nil {
+		sv.TicketTypes = events
+	}
+	if sv.Accounts == nil {
+		sv.Accounts = store.NewAccountService(db, []byte("0123456789abcdef0123456789abcdef"), composer)
+	}
+	if sv.Purchases == nil {
+		sv.Purchases = store.NewPurchaseService(db, composer, 15*time.Minute)
+	}
+	if sv.Waitlist == nil {
+		sv.Waitlist = store.NewWaitlistService(db, composer)
+	}
+	if sv.Seats == nil {
+		sv.Seats = store.NewSeatService(db)
+	}
+	if sv.Payments == nil {
+		sv.Payments = noPayments{}
+	}
+	if sv.Organizers == nil {
+		sv.Organizers = store.NewOrganizerService(db, composer)
+	}
+	if sv.CheckIns == nil {
+		sv.CheckIns = store.NewCheckInService(db)
+	}
+	if sv.Activities == nil {
+		sv.Activities = activities
+	}
+	if sv.ActivityAdmin == nil {
+		sv.ActivityAdmin = activities
+	}
+	if sv.News == nil {
+		sv.News = store.NewNewsService(db)
+	}
+	if sv.Operators == nil {
+		sv.Operators = store.NewOperatorService(db)
+	}
+}
+
+// noPayments is a payment provider that collects nothing: every checkout fails.
+type noPayments struct{}
+
+func (noPayments) Name() string { return "none" }
+func (noPayments) Live() bool   { return false }
+func (noPayments) CreateCheckout(context.Context, palaro.Checkout) (palaro.CheckoutSession, error) {
+	return palaro.CheckoutSession{}, palaro.Errorf(palaro.EINTERNAL, "Payments are not available in this test.")
+}
+func (noPayments) ParseWebhook(string, []byte, time.Time) (palaro.PaymentEvent, error) {
+	return palaro.PaymentEvent{}, palaro.Errorf(palaro.ENOTFOUND, "Unknown payment provider.")
+}
+func (noPayments) SessionStatus(context.Context, string) (palaro.PaymentEvent, error) {
+	return palaro.PaymentEvent{}, palaro.Errorf(palaro.ENOTFOUND, "No such checkout.")
 }

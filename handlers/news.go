@@ -14,17 +14,6 @@ import (
 	"palaro/views"
 )
 
-// newsRoutes are the news pages, their Atom feed and the partner bank's pages.
-func (s *Server) newsRoutes() {
-	e := s.echo
-	e.GET("/news", s.newsPage)
-	e.GET("/news/feed.xml", s.newsFeed)
-	e.GET("/news/:slug", s.articlePage)
-	e.GET("/pnk", s.partnerPage)
-	e.GET("/pnk/promo", s.partnerPage)
-	e.GET("/pnk/theme.css", s.partnerTheme)
-}
-
 // newsListSize is how many articles /news and the feed show.
 const newsListSize = 50
 
@@ -136,9 +125,6 @@ func (s *Server) newsFeed(c *echo.Context) error {
 
 // newsSitemapURLs are the news pages for the sitemap.
 func (s *Server) newsSitemapURLs(c *echo.Context) ([]sitemapURL, error) {
-	if s.services.News == nil {
-		return nil, nil
-	}
 	list, err := s.services.News.ListArticles(c.Request().Context(), 1000)
 	if err != nil {
 		return nil, err

@@ -12,25 +12,16 @@ import (
 	"palaro/views"
 )
 
-// operatorRoutes are the operator's web console: every news article and the partner bank's
-// pages. An operator is a signed-in account granted with `bin/palaro operators grant EMAIL`.
-func (s *Server) operatorRoutes() {
-	e := s.echo
-	e.GET("/operator", s.operatorOnly(func(c *echo.Context) error { return c.Redirect(http.StatusSeeOther, "/operator/news") }))
-	e.GET("/operator/news", s.operatorOnly(s.operatorNewsPage))
-	e.GET("/operator/news/:slug", s.operatorOnly(s.operatorEditArticle))
-	e.POST("/operator/news", s.operatorOnly(s.operatorSaveArticle))
-	e.GET("/operator/pnk/:name", s.operatorOnly(s.operatorPartnerPage))
-	e.POST("/operator/pnk/:name", s.operatorOnly(s.operatorSavePartner))
+// operatorHome sends the operator to the news articles, the console's first page. An operator is
+// a signed-in account granted with `bin/palaro operators grant EMAIL`.
+func (s *Server) operatorHome(c *echo.Context) error {
+	return c.Redirect(http.StatusSeeOther, "/operator/news")
 }
 
 // operatorOnly lets operators through: a visitor who is not signed in is sent to sign in, any
 // other account gets a 404 (the console is not advertised).
 func (s *Server) operatorOnly(h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		if s.services.Operators == nil || s.services.News == nil {
-			return echo.ErrNotFound
-		}
 		c.Response().Header().Set("Cache-Control", "no-store")
 		u := currentUser(c)
 		if u == nil {
@@ -44,7 +35,7 @@ func (s *Server) operatorOnly(h echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if !ok {
-			return echo.ErrNotFound
+			return errPageNotFound
 		}
 		return h(c)
 	}
@@ -169,7 +160,7 @@ func (s *Server) renderPartnerForm(c *echo.Context, name string, p palaro.Partne
 func (s *Server) operatorPartnerPage(c *echo.Context) error {
 	name := partnerPageOf(c)
 	if name == "" {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	p, err := s.services.News.PartnerPage(c.Request().Context(), name)
 	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
@@ -186,7 +177,7 @@ func (s *Server) operatorPartnerPage(c *echo.Context) error {
 func (s *Server) operatorSavePartner(c *echo.Context) error {
 	name := partnerPageOf(c)
 	if name == "" {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	v := func(k string) string { return strings.TrimSpace(c.FormValue(k)) }
 	p := palaro.PartnerPage{BankName: v("bankName"), PrimaryColor: v("primaryColor"), AccentColor: v("accentColor"),

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -17,92 +16,6 @@ import (
 // orgHandler handles an organizer route for a caller whose role allows the route's action.
 type orgHandler func(s *Server, c *echo.Context, caller *palaro.Caller) error
 
-// orgRoute is one route of the organizer console or API with the action it needs.
-type orgRoute struct {
-	method, path, action string
-	handler              orgHandler
-	// token is true when an API token (Authorization: Bearer) may call the route.
-	token bool
-}
-
-// orgRoutes are every organizer route. Each checks the caller's role for its action and, for
-// routes with an event code, that the event belongs to one of the caller's organizations.
-var orgRoutes = append([]orgRoute{
-	{http.MethodGet, "/organizer", palaro.ActionViewEvents, (*Server).orgHome, false},
-	{http.MethodGet, "/organizer/events/new", palaro.ActionManageEvents, (*Server).orgNewEventPage, false},
-	{http.MethodPost, "/organizer/events", palaro.ActionManageEvents, (*Server).orgCreateEvent, false},
-	{http.MethodGet, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgEventPage, false},
-	{http.MethodGet, "/organizer/events/:code/edit", palaro.ActionManageEvents, (*Server).orgEditEventPage, false},
-	{http.MethodPost, "/organizer/events/:code", palaro.ActionManageEvents, (*Server).orgUpdateEvent, false},
-	{http.MethodPost, coverUploadPath, palaro.ActionManageEvents, (*Server).orgUploadCover, false},
-	{http.MethodGet, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgConfirmStatus, false},
-	{http.MethodPost, "/organizer/events/:code/status", palaro.ActionManageEvents, (*Server).orgSetStatus, false},
-	{http.MethodGet, "/organizer/events/:code/ticket-types/new", palaro.ActionManageEvents, (*Server).orgNewTicketTypePage, false},
-	{http.MethodPost, "/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).orgCreateTicketType, false},
-	{http.MethodGet, "/organizer/events/:code/ticket-types/:type/edit", palaro.ActionManageEvents, (*Server).orgEditTicketTypePage, false},
-	{http.MethodPost, "/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).orgUpdateTicketType, false},
-	{http.MethodPost, "/organizer/events/:code/ticket-types/:type/seats", palaro.ActionManageEvents, (*Server).orgSetBlockedSeats, false},
-	{http.MethodGet, "/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).orgAddOnsPage, false},
-	{http.MethodPost, "/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).orgSaveAddOn, false},
-	{http.MethodPost, "/organizer/events/:code/add-ons/:id/delete", palaro.ActionManageEvents, (*Server).orgDeleteAddOn, false},
-	{http.MethodGet, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgPromoCodesPage, false},
-	{http.MethodPost, "/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).orgCreatePromoCode, false},
-	{http.MethodPost, "/organizer/events/:code/promo-codes/:id/pause", palaro.ActionManageEvents, (*Server).orgPausePromoCode, false},
-	{http.MethodPost, "/organizer/events/:code/promo-codes/:id/delete", palaro.ActionManageEvents, (*Server).orgDeletePromoCode, false},
-	{http.MethodGet, "/organizer/events/:code/orders", palaro.ActionOrders, (*Server).orgOrdersPage, false},
-	{http.MethodGet, "/organizer/events/:code/orders/:order", palaro.ActionOrders, (*Server).orgOrderPage, false},
-	{http.MethodPost, "/organizer/events/:code/orders/:order/resend", palaro.ActionOrders, (*Server).orgResendTickets, false},
-	{http.MethodPost, "/organizer/events/:code/orders/:order/refunded", palaro.ActionOrders, (*Server).orgMarkRefunded, false},
-	{http.MethodPost, "/organizer/events/:code/tickets/:ticket/email", palaro.ActionOrders, (*Server).orgTicketEmail, false},
-	{http.MethodPost, "/organizer/events/:code/tickets/:ticket/cancel", palaro.ActionOrders, (*Server).orgCancelTicket, false},
-	{http.MethodGet, "/organizer/events/:code/dashboard", palaro.ActionOrders, (*Server).orgDashboardPage, false},
-	{http.MethodGet, "/organizer/events/:code/refunds", palaro.ActionOrders, (*Server).orgRefundsPage, false},
-	{http.MethodGet, "/organizer/events/:code/orders.csv", palaro.ActionOrders, (*Server).orgOrdersCSV, true},
-	{http.MethodGet, "/organizer/events/:code/attendees.csv", palaro.ActionOrders, (*Server).orgAttendeesCSV, true},
-	{http.MethodGet, "/organizer/team", palaro.ActionTeam, (*Server).orgTeamPage, false},
-	{http.MethodPost, "/organizer/team", palaro.ActionTeam, (*Server).orgInvite, false},
-	{http.MethodPost, "/organizer/team/:org/members/:user/remove", palaro.ActionTeam, (*Server).orgRemoveMember, false},
-	{http.MethodGet, "/organizer/tokens", palaro.ActionTokens, (*Server).orgTokensPage, false},
-	{http.MethodPost, "/organizer/tokens", palaro.ActionTokens, (*Server).orgCreateToken, false},
-	{http.MethodPost, "/organizer/tokens/:id/revoke", palaro.ActionTokens, (*Server).orgRevokeToken, false},
-
-	{http.MethodGet, "/v1/organizer/events", palaro.ActionViewEvents, (*Server).apiOrgEvents, true},
-	{http.MethodPost, "/v1/organizer/events", palaro.ActionManageEvents, (*Server).apiOrgCreateEvent, true},
-	{http.MethodGet, "/v1/organizer/events/:code", palaro.ActionManageEvents, (*Server).apiOrgEvent, true},
-	{http.MethodPatch, "/v1/organizer/events/:code", palaro.ActionManageEvents, (*Server).apiOrgUpdateEvent, true},
-	{http.MethodPost, "/v1/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).apiOrgCreateTicketType, true},
-	{http.MethodPatch, "/v1/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).apiOrgUpdateTicketType, true},
-	{http.MethodGet, "/v1/organizer/events/:code/orders", palaro.ActionOrders, (*Server).apiOrgOrders, true},
-	{http.MethodGet, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgAddOns, true},
-	{http.MethodPost, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgSaveAddOn, true},
-	{http.MethodDelete, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, true},
-	{http.MethodGet, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgPromoCodes, true},
-	{http.MethodPost, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgCreatePromoCode, true},
-	{http.MethodPatch, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgUpdatePromoCode, true},
-	{http.MethodDelete, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgDeletePromoCode, true},
-}, slices.Concat(checkinRoutes, activityOrgRoutes, newsOrgRoutes, queueOrgRoutes, waitlistOrgRoutes)...)
-
-// OrganizerRouteActions returns the action each organizer route needs, keyed by "METHOD /path",
-// for the access test that walks the router.
-func OrganizerRouteActions() map[string]string {
-	m := make(map[string]string, len(orgRoutes))
-	for _, r := range orgRoutes {
-		m[r.method+" "+r.path] = r.action
-	}
-	return m
-}
-
-// tokenRoutes are the routes an API token may call, keyed by "METHOD /path".
-var tokenRoutes = func() map[string]bool {
-	m := map[string]bool{}
-	for _, r := range orgRoutes {
-		if r.token {
-			m[r.method+" "+r.path] = true
-		}
-	}
-	return m
-}()
-
 // bearerToken returns the request's API token when it sends one to a route that takes tokens.
 // Such a request is authenticated by the token alone, never by the session cookie, which is why
 // checkCSRF lets it through: a browser page of another site cannot set the Authorization header
@@ -110,7 +23,7 @@ var tokenRoutes = func() map[string]bool {
 func bearerToken(c *echo.Context) (string, bool) {
 	h := c.Request().Header.Get(echo.HeaderAuthorization)
 	tok, ok := strings.CutPrefix(h, "Bearer ")
-	if !ok || !tokenRoutes[c.Request().Method+" "+c.Path()] {
+	if rt := routeOf(c); !ok || rt == nil || !rt.token {
 		return "", false
 	}
 	return strings.TrimSpace(tok), true
@@ -118,18 +31,9 @@ func bearerToken(c *echo.Context) (string, bool) {
 
 const orgActionKey = "palaro.org.action"
 
-// organizerRoutes registers the organizer console and API.
-func (s *Server) organizerRoutes() {
-	for _, r := range orgRoutes {
-		s.echo.Add(r.method, r.path, s.orgAccess(r))
-	}
-	s.invitationRoutes()
-	s.echo.GET("/event-images/:file", s.eventImage)
-}
-
 // orgAccess resolves the caller (token or session), refuses callers whose role allows the
 // route's action in none of their organizations, then runs the route's handler.
-func (s *Server) orgAccess(r orgRoute) echo.HandlerFunc {
+func (s *Server) orgAccess(r *route) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		ctx := c.Request().Context()
 		var caller *palaro.Caller
@@ -163,7 +67,7 @@ func (s *Server) orgAccess(r orgRoute) echo.HandlerFunc {
 			return palaro.Errorf(palaro.EFORBIDDEN, "Your role in your organizations does not allow this.")
 		}
 		c.Set(orgActionKey, r.action)
-		return r.handler(s, c, caller)
+		return r.org(s, c, caller)
 	}
 }
 

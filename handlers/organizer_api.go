@@ -194,7 +194,7 @@ func (s *Server) apiOrgUpdateEvent(c *echo.Context, caller *palaro.Caller) error
 		return err
 	}
 	queue, queueSet, err := queueSettingsJSON(body.Queue)
-	if err == nil && queue != nil && s.services.Queues != nil {
+	if err == nil && queue != nil {
 		err = queue.Validate(ev, s.services.Queues.Settings(ev.ID), s.Now()) // before anything is saved
 	}
 	if err != nil {

@@ -82,7 +82,7 @@ func (s *Server) eventImage(c *echo.Context) error {
 	name, w, ok2 := strings.Cut(file, "-")
 	width, err := strconv.Atoi(w)
 	if !ok || !ok2 || err != nil || !imageNameRE.MatchString(name) {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	data, err := s.services.Organizers.FindEventImage(c.Request().Context(), name, width)
 	if err != nil {

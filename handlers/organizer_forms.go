@@ -406,7 +406,7 @@ func (s *Server) renderTicketTypeEditPlan(c *echo.Context, caller *palaro.Caller
 	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
 	heading := "Edit " + tt.Name
 	v := views.OrgFormView{Frame: eventFrame(c, caller, ev, heading), Form: ticketTypeForm(action, "Save", in, err)}
-	if tt.Seated && s.services.Seats != nil {
+	if tt.Seated {
 		grid, gerr := s.seatGrid(c, tt, action+"/seats", plan)
 		if gerr != nil {
 			return gerr

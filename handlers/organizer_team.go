@@ -101,13 +101,6 @@ func (s *Server) orgRemoveMember(c *echo.Context, caller *palaro.Caller) error {
 	return c.Redirect(http.StatusSeeOther, "/organizer/team?notice=removed")
 }
 
-// invitationRoutes registers the page of a team invitation's link: any signed-in account may
-// open it; joining needs the invited address.
-func (s *Server) invitationRoutes() {
-	s.echo.GET("/invitations/:token", s.invitationPage)
-	s.echo.POST("/invitations/:token", s.acceptInvitation)
-}
-
 // memberRoleLabels say what each role invited to a team does.
 var memberRoleLabels = map[string]string{
 	palaro.MemberManager: "manager (events, orders and the team's work)",

@@ -18,14 +18,6 @@ import (
 	"palaro/views"
 )
 
-// publicPageRoutes are the routes whose answer to an anonymous visitor is the same bytes for
-// everyone: no session is started for them, and cachePublicPages keeps their rendered bytes.
-var publicPageRoutes = map[string]bool{
-	"/": true, "/events": true, "/e/:code": true, "/f/:tag": true, "/calendar": true, "/v1/calendar": true,
-	"/about": true, "/faq": true, "/contacts": true, "/privacy": true, "/terms": true, "/cookies": true,
-	"/news": true, "/news/:slug": true, "/news/feed.xml": true, "/pnk": true, "/pnk/promo": true, "/pnk/theme.css": true,
-}
-
 // pageQueryParams are the query parameters the public pages read (the list filters, the page
 // number, the location, the calendar's month). The cache key keeps only these, so a link with
 // tracking parameters (utm_source, fbclid) shares its page's entry; a public page that starts
@@ -44,10 +36,14 @@ func pageKey(r *http.Request) string {
 	return r.URL.Path + "?" + kept.Encode()
 }
 
-// publicPage reports whether the request is a GET or HEAD of a route of publicPageRoutes.
+// publicPage reports whether the request is a GET or HEAD of a route the route table marks cached.
 func publicPage(c *echo.Context) bool {
 	m := c.Request().Method
-	return (m == http.MethodGet || m == http.MethodHead) && publicPageRoutes[c.Path()]
+	if m != http.MethodGet && m != http.MethodHead {
+		return false
+	}
+	rt := routeOf(c)
+	return rt != nil && rt.cached
 }
 
 // publicCacheControl lets a browser keep a public page but ask again each time (answered with a
@@ -72,9 +68,11 @@ type cachedPage struct {
 // pageCache keeps the rendered public pages of anonymous visitors by path and query, for at most
 // ttl, until Invalidate. Concurrent misses of one page share one render.
 //
-// Public pages (handlers.publicPageRoutes: home, /e/{code}, /f/{tag}, /calendar, /v1/calendar, the
-// text pages, /news*, /pnk*, the 'load more' fragment /events) are the same bytes for every
-// anonymous visitor.
+// Public pages are the lines of the route table (handlers/routes.go) marked cached: home,
+// /e/{code}, /f/{tag}, /calendar, /v1/calendar, the text pages, /news*, /pnk* and the 'load more'
+// fragment /events. They are the same bytes for every anonymous visitor. A new public page is
+// marked there, on its route's line; withSession and cachePublicPages read the mark from the
+// matched route (publicPage).
 //
 // No session, no token, no nonce. No cookie is set, the layout omits the CSRF meta tag and the CSP
 // has no nonce. Scripts get the token from GET /v1/csrf when needed (islands/lib/api.ts,

@@ -95,7 +95,7 @@ func sessionURL(raw []byte) string {
 // of the ticket code and sends the visitor there, or says clearly that it failed.
 func (s *Server) partnerLogin(c *echo.Context) error {
 	if s.services.PartnerLogin == nil {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	t, _, err := s.findTicket(c, 120)
 	if err != nil {

@@ -28,12 +28,6 @@ const (
 	queuePoll = 10 * time.Second
 )
 
-// queueRoutes registers the queue's page and its JSON twin.
-func (s *Server) queueRoutes() {
-	s.echo.GET("/queue/:code", s.queuePage)
-	s.echo.GET("/v1/queue/:code", s.queueAPI)
-}
-
 // queueSignature signs a cookie's payload with a key drawn from the session key.
 func (s *Server) queueSignature(payload string) string {
 	mac := hmac.New(sha256.New, s.config.SessionKey)
@@ -87,7 +81,7 @@ func (s *Server) admissionOf(c *echo.Context, q *palaro.Queue) (int64, bool) {
 
 // queueOf returns the queue in front of an event's sale, or nil when it has none.
 func (s *Server) queueOf(eventID int64) *palaro.Queue {
-	if s.services.Queues == nil || !s.services.Queues.Active() {
+	if !s.services.Queues.Active() {
 		return nil
 	}
 	return s.services.Queues.Settings(eventID)
@@ -111,7 +105,7 @@ func (s *Server) queueDetour(c *echo.Context, ev *palaro.Event) string {
 // was admitted; it answers the admitted browser's place (0 without a queue), which the order ties
 // to the buyer's e-mail address in its own transaction (so a refused purchase ties nothing).
 func (s *Server) queueGate(c *echo.Context, ticketCode string) (int64, error) {
-	if s.services.Queues == nil || !s.services.Queues.Active() {
+	if !s.services.Queues.Active() {
 		return 0, nil
 	}
 	ctx := c.Request().Context()

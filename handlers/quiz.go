@@ -12,13 +12,6 @@ import (
 	"palaro/views"
 )
 
-// quizRoutes are the partner bank's quizzes, run at an event.
-func (s *Server) quizRoutes() {
-	s.echo.GET("/quiz/:quiz/:code", s.quizPage)
-	s.echo.POST("/quiz/:quiz/:code", s.submitQuiz)
-	s.echo.GET("/quiz/:quiz/:code/step", s.quizStep)
-}
-
 // quizOf returns the quiz and the event of the request, or ENOTFOUND.
 func (s *Server) quizOf(c *echo.Context) (*palaro.Quiz, *palaro.Event, error) {
 	q, ok := palaro.FindQuiz(c.Param("quiz"))

@@ -35,7 +35,7 @@ var (
 	limitMailSession   = limitRule{Burst: 10, Every: time.Minute}
 	limitMailIP        = limitRule{Burst: 60, Every: 5 * time.Second}
 	limitMailRecipient = limitRule{Burst: 5, Every: 20 * time.Minute}
-	// Profile changes are limited per IP address (routeLimits) and per account, and so is the
+	// Profile changes are limited per IP address (the route table's limit) and per account, and so is the
 	// code that confirms a new mobile number (limitResetCheck per account).
 	limitProfile        = limitRule{Burst: 20, Every: 30 * time.Second}
 	limitProfileAccount = limitRule{Burst: 10, Every: time.Minute}
@@ -60,26 +60,6 @@ var (
 	// limitQueueJoinIP bounds the places in a sale's queue one address takes, as loosely.
 	limitQueueJoinIP = limitRule{Burst: 300, Every: 200 * time.Millisecond}
 )
-
-// routeLimits are applied per IP address to whole routes by rateLimitRoutes.
-var routeLimits = map[string]limitRule{
-	"POST /sign-up":                 limitRegistration,
-	"POST /register":                limitRegistration,
-	"POST /v1/participant/register": limitRegistration,
-	"POST /register/organizer":      limitRegistration,
-	"POST /v1/user/signup":          limitRegistration,
-	"POST /report":                  limitRegistration,
-	"POST /reset-password":          limitResetRequest,
-	"POST /reset-password/new":      limitResetCheck,
-	"POST /profile/email":           limitRegistration,
-	"POST /profile/activation":      limitRegistration,
-	"POST /profile/picture":         limitPicture,
-	"POST /profile":                 limitProfile,
-	"POST /profile/mobile":          limitProfile,
-	"POST /profile/mobile/code":     limitProfile,
-	"POST /activities/confirm":      limitProfile,
-	"POST /activities/confirm/code": limitProfile,
-}
 
 // MsgTooManyRequests answers a throttled request.
 const MsgTooManyRequests = "Too many attempts. Please wait a few minutes and try again."
@@ -185,15 +165,15 @@ type limitCheck struct {
 	key  string
 }
 
-// rateLimitRoutes applies routeLimits per IP address.
+// rateLimitRoutes applies the route table's per-IP limit (limit) of the matched route.
 func (s *Server) rateLimitRoutes(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		if c.Request().Method == http.MethodGet || c.Request().Method == http.MethodHead {
 			return next(c)
 		}
-		route := c.Request().Method + " " + c.Path()
-		if rule, ok := routeLimits[route]; ok {
-			if err := s.throttle(c, limitCheck{rule, route + "|" + c.RealIP()}); err != nil {
+		if rt := routeOf(c); rt != nil && rt.limit != (limitRule{}) {
+			route := c.Request().Method + " " + c.Path()
+			if err := s.throttle(c, limitCheck{rt.limit, route + "|" + c.RealIP()}); err != nil {
 				return err
 			}
 		}

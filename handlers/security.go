@@ -47,20 +47,15 @@ const (
 	maxUploadBody = maxPictureBytes + 64<<10
 )
 
-// CSRFExempt lists the state-changing routes that do not take the CSRF token, with why: each is
-// called by another server, never by a browser carrying our session, and authenticates itself.
-var CSRFExempt = map[string]string{
-	"POST /v1/payment/webhook/:provider": "payment provider webhooks are signed by the provider",
-	// The sandbox stands in for a payment provider's hosted checkout, a site of its own in
-	// production; its forms carry no session token and it refuses cross-origin posts itself
-	// (http.CrossOriginProtection).
-	"POST /sandbox/*": "the payment sandbox's hosted checkout refuses cross-origin posts itself",
-}
-
-// csrfExempt reports whether a request goes to a route of CSRFExempt.
+// csrfExempt reports whether a request is a POST to a route the route table exempts from the CSRF
+// check (noCSRF): each is called by another server, never by a browser carrying our session, and
+// authenticates itself. Other methods of such a route (the sandbox takes any) are checked.
 func csrfExempt(c *echo.Context) bool {
-	_, ok := CSRFExempt[c.Request().Method+" "+c.Path()]
-	return ok
+	if c.Request().Method != http.MethodPost {
+		return false
+	}
+	rt := routeOf(c)
+	return rt != nil && rt.csrfExempt != ""
 }
 
 // visit is the request's session and the signed-in user, if any.
@@ -314,14 +309,11 @@ func visitOf(c *echo.Context) *visit {
 // currentUser returns the signed-in user, or nil.
 func currentUser(c *echo.Context) *palaro.User { return visitOf(c).user }
 
-// errTooLarge answers a request whose body is over the limit.
-var errTooLarge = &echo.HTTPError{Code: http.StatusRequestEntityTooLarge, Message: "The request is too large."}
-
 // errCSRF answers a state-changing request without a valid CSRF token.
 var errCSRF = palaro.Errorf(palaro.EFORBIDDEN, "Your session has expired or this form is out of date. Reload the page and try again.")
 
 // checkCSRF refuses state-changing requests whose X-CSRF-Token header or _csrf form field does
-// not equal the session's token; signed webhooks (CSRFExempt) are let through.
+// not equal the session's token; the routes the table exempts (noCSRF) are let through.
 func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c *echo.Context) error {
 		switch c.Request().Method {

@@ -269,7 +269,7 @@ func TestWebManifest(t *testing.T) {
 		for _, path := range []string{"/", "/e/mlbb-manila-showdown", "/calendar", "/about", "/sign-in"} {
 			doc := ts.html(t, path, http.StatusOK)
 			require.Equal(t, "/manifest.webmanifest", doc.Find(`head link[rel="manifest"]`).AttrOr("href", ""), path)
-			require.Empty(t, doc.Find(`link[rel="alternate"][type="application/atom+xml"]`).Nodes, "no news here, no feed")
+			require.NotEmpty(t, doc.Find(`link[rel="alternate"][type="application/atom+xml"]`).Nodes, "every site has news: its feed is announced")
 		}
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -53,8 +54,10 @@ type Config struct {
 	Servers int
 }
 
-// Services are the domain services the handlers call.
+// Services are the domain services the handlers call. Every one is required (New panics
+// without it) but those whose comment says when it may be nil.
 type Services struct {
+	// Events finds and lists the published events.
 	Events palaro.EventService
 	// Accounts manages accounts, registrations and reports.
 	Accounts palaro.AccountService
@@ -62,11 +65,11 @@ type Services struct {
 	TicketTypes palaro.TicketTypeService
 	// Purchases creates orders and answers about orders and tickets.
 	Purchases palaro.PurchaseService
-	// Waitlist keeps the waiting lists of sold-out ticket types; nil leaves them out.
+	// Waitlist keeps the waiting lists of sold-out ticket types.
 	Waitlist palaro.WaitlistService
 	// Seats reads the seat maps of seated ticket types.
 	Seats palaro.SeatService
-	// Payments is the payment provider that collects paid orders; nil turns payments off.
+	// Payments is the payment provider that collects paid orders (the sandbox or PayMongo).
 	Payments palaro.PaymentProvider
 	// Organizers runs the organizer console and API.
 	Organizers palaro.OrganizerService
@@ -76,20 +79,46 @@ type Services struct {
 	Activities palaro.ActivityService
 	// ActivityAdmin is the organizer's side of activities: saving them, prize claims.
 	ActivityAdmin palaro.ActivityAdmin
-	// News stores news articles and the partner bank's pages; nil leaves /news and /pnk out.
+	// News stores news articles and the partner bank's pages.
 	News palaro.NewsService
-	// Operators says which accounts are operators (the /operator console); nil leaves it out.
+	// Operators says which accounts are operators (the /operator console).
 	Operators palaro.Operators
-	// PartnerLogin opens the partner bank's app for a ticket; nil hides "Open in partner app".
-	PartnerLogin palaro.PartnerLogin
-	// Queues runs the queues in front of hot sales; nil leaves them out.
+	// Queues runs the queues in front of hot sales.
 	Queues palaro.QueueService
-	// EventCache, when set, is dropped whenever an organizer changes an event, so public pages
-	// show the change at once.
+	// PartnerLogin opens the partner bank's app for a ticket. It may be nil: it is set only when
+	// the partner's API is configured (PALARO_PARTNER_API_URL and _KEY), and nil hides "Open in
+	// partner app".
+	PartnerLogin palaro.PartnerLogin
+	// PaymentPages serves the built-in payment sandbox's hosted checkout under /sandbox/
+	// (sandbox.Provider.Handler). It may be nil: only the sandbox has pages of its own, so it is
+	// nil when PALARO_PAYMENT_PROVIDER selects another provider.
+	PaymentPages http.Handler
+	// EventCache is dropped whenever an organizer changes an event, so public pages show the
+	// change at once. It may be nil when Events reads the database directly (nothing to drop).
 	EventCache interface{ Invalidate() }
-	// Changes, when set, tells the other app servers of the database that event data changed, so
-	// they drop their caches too (store.ChangeFeed).
+	// Changes tells the other app servers of the database that event data changed, so they drop
+	// their caches too (store.ChangeFeed). It may be nil for a server that shares its database
+	// with no other (nobody to tell).
 	Changes interface{ Publish() }
+}
+
+// check reports the first required service that is missing.
+func (sv Services) check() error {
+	for _, r := range []struct {
+		name string
+		set  bool
+	}{
+		{"Events", sv.Events != nil}, {"Accounts", sv.Accounts != nil}, {"TicketTypes", sv.TicketTypes != nil},
+		{"Purchases", sv.Purchases != nil}, {"Waitlist", sv.Waitlist != nil}, {"Seats", sv.Seats != nil},
+		{"Payments", sv.Payments != nil}, {"Organizers", sv.Organizers != nil}, {"CheckIns", sv.CheckIns != nil},
+		{"Activities", sv.Activities != nil}, {"ActivityAdmin", sv.ActivityAdmin != nil}, {"News", sv.News != nil},
+		{"Operators", sv.Operators != nil}, {"Queues", sv.Queues != nil},
+	} {
+		if !r.set {
+			return fmt.Errorf("handlers.New: Services.%s is required", r.name)
+		}
+	}
+	return nil
 }
 
 // Server is Palaro's HTTP server.
@@ -113,8 +142,12 @@ type Server struct {
 	Now func() time.Time
 }
 
-// New builds the server with every route registered.
+// New builds the server with every route registered. It panics when a required service is
+// missing (Services).
 func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logger) *Server {
+	if err := services.check(); err != nil {
+		panic(err)
+	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if cfg.SupportEmail == "" {
 		cfg.SupportEmail = "support@palaro.ph"
@@ -150,84 +183,14 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 // ServeHTTP lets the server be used as an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
 
-// Echo returns the underlying Echo instance, for wiring extra routes such as the payment sandbox.
+// Echo returns the underlying Echo instance, for the tests that walk its router (every route is
+// on the route table, handlers/routes.go).
 func (s *Server) Echo() *echo.Echo { return s.echo }
 
 // Start serves HTTP on addr until ctx is cancelled, then shuts down gracefully.
 func (s *Server) Start(ctx context.Context, addr string) error {
 	sc := echo.StartConfig{Address: addr, HideBanner: true, HidePort: true, GracefulTimeout: 10 * time.Second}
 	return sc.Start(ctx, s.echo)
-}
-
-func (s *Server) routes() {
-	e := s.echo
-	e.GET("/static/*", s.serveAsset)
-	e.GET("/build.json", s.buildInfo)
-	e.GET("/robots.txt", s.robots)
-	e.GET("/sitemap.xml", s.sitemap)
-	e.GET("/manifest.webmanifest", s.webManifest)
-
-	e.GET("/", s.home)
-	e.GET("/events", s.eventListFragment)
-	e.GET("/e/:code", s.eventPage)
-	e.GET("/e/:code/calendar.ics", s.eventICS)
-	e.GET("/calendar.ics", s.calendarICS)
-	e.GET("/f/:tag", s.findPage)
-	e.GET("/calendar", s.calendarPage)
-	e.GET("/v1/calendar", s.calendarEvents)
-	e.GET("/about", s.aboutPage)
-	e.GET("/faq", s.faqPage)
-	e.GET("/contacts", s.contactsPage)
-	e.GET("/privacy", s.privacyPage)
-	e.GET("/terms", s.termsPage)
-	e.GET("/cookies", s.cookiesPage)
-
-	e.GET("/b/:code", s.buyPage)
-	e.POST("/b/:code", s.buyFormPost)
-	e.GET("/s/:code", s.seatsPage)
-
-	e.GET("/v1/csrf", s.csrfTokenAPI)
-	e.GET("/v1/ticket_type", s.ticketType)
-	e.POST("/v1/ticket/buy", s.buyTicket)
-	e.GET("/v1/ticket/add", s.ticketAddOns)
-	e.POST("/v1/ticket/add", s.buyAddOns)
-	e.POST("/v1/ticket/change-email", s.changeEmail)
-	e.GET("/v1/ticket/status", s.ticketStatus)
-	e.POST("/v1/tickets/link", s.ticketsLink)
-	e.GET("/change-email/confirm/:token", s.confirmEmailChange)
-	e.POST("/change-email/confirm/:token", s.confirmEmailChange)
-	e.POST("/v1/payment/webhook/:provider", s.paymentWebhook)
-
-	e.GET("/payment/success/:id", s.orderPage)
-	e.GET("/t/:id", s.ticketPage)
-	e.GET("/q/:id", s.qrPage)
-	e.GET("/a/:id", s.addOnsPage)
-	e.GET("/change-email/:id", s.changeEmailPage)
-	e.POST("/change-email/:id", s.changeEmailPage)
-	e.GET("/change-email/success/:id", s.changeEmailSuccessPage)
-	e.GET("/change-ticket/success/:id", s.changeTicketSuccessPage)
-	e.GET("/tickets", s.ticketsPage)
-	e.POST("/tickets", s.ticketsPage)
-	e.GET("/tickets/:token", s.ticketsByLinkPage)
-	e.GET("/sw.js", s.serviceWorker)
-	s.queueRoutes()
-
-	s.accountRoutes()
-	if s.services.Activities != nil {
-		s.activityRoutes()
-	}
-	if s.services.News != nil {
-		s.newsRoutes()
-		s.operatorRoutes()
-	}
-	if s.services.Waitlist != nil {
-		s.waitlistRoutes()
-	}
-	if s.services.Organizers != nil {
-		s.organizerRoutes()
-	}
-
-	e.RouteNotFound("/*", func(c *echo.Context) error { return echo.ErrNotFound })
 }
 
 // headAsGet answers a HEAD request as the GET of the same URL (RFC 9110: HEAD wherever GET works):
@@ -273,7 +236,7 @@ func (s *Server) site() views.Site {
 		PixelID:      s.config.PixelID,
 		BuildID:      s.assets.BuildID(),
 		Assets:       s.assets,
-		NewsFeed:     s.services.News != nil,
+		NewsFeed:     true, // every site has news (Services.News)
 	}
 }
 
@@ -313,7 +276,39 @@ func render(c *echo.Context, status int, component templ.Component) error {
 	return err
 }
 
-// handleError maps an error to its status and renders it as JSON under /v1 and as a page elsewhere.
+// The HTTP layer's own errors, for what no palaro.Error code says; handleError answers each with
+// its status and message (docs/ARCHITECTURE.md, Errors).
+var (
+	// errPageNotFound (404 "Page not found") answers a path no route serves, a missing static
+	// file, image or prize picture, the partner app without a partner, and the operator console
+	// to anyone but an operator (it is not advertised).
+	errPageNotFound = echo.ErrNotFound
+	// errTooLarge (413) answers a request whose body is over the limit.
+	errTooLarge = &echo.HTTPError{Code: http.StatusRequestEntityTooLarge, Message: "The request is too large."}
+	// errParticipantGone (403) answers a scratch card's reveal from a browser that plays as no
+	// participant any more.
+	errParticipantGone = &echo.HTTPError{Code: http.StatusForbidden, Message: palaro.MsgParticipantGone}
+)
+
+// errScanRefused (422) is a booth scan the activity refuses (outside its window, not a ticket
+// holder), with the domain's message; the scan page shows it on the activity log.
+func errScanRefused(message string) error {
+	return &echo.HTTPError{Code: http.StatusUnprocessableEntity, Message: message}
+}
+
+// errScanThrottled (429) is a booth scan over the activity's rate, shown like errScanRefused.
+func errScanThrottled(message string) error {
+	return &echo.HTTPError{Code: http.StatusTooManyRequests, Message: message}
+}
+
+// errLinkGone (410) answers a change-of-e-mail link that is used, expired or unknown.
+func errLinkGone(message string) error {
+	return &echo.HTTPError{Code: http.StatusGone, Message: message}
+}
+
+// handleError maps an error to its status and renders it as JSON under /v1 and as a page elsewhere:
+// a *palaro.Error by its code (statusOf), one of the errors above (or Echo's own, such as 405) by
+// its status, anything else as a 500 that is logged.
 func (s *Server) handleError(c *echo.Context, err error) {
 	if resp, uErr := echo.UnwrapResponse(c.Response()); uErr == nil && resp.Committed {
 		return

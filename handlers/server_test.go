@@ -60,6 +60,7 @@ func newTestServerAt(t *testing.T, now time.Time, opts ...func(*handlers.Config,
 	for _, opt := range opts {
 		opt(&cfg, &services)
 	}
+	handlers.CompleteServices(t, db, &services)
 	log := &bytes.Buffer{}
 	srv := handlers.New(cfg, services, static.Default(), slog.New(slog.NewTextHandler(log, nil)))
 	srv.Now = db.Now

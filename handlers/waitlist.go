@@ -14,15 +14,6 @@ import (
 	"palaro/views"
 )
 
-// waitlistRoutes registers the waiting-list pages: joining a sold-out ticket type's list (a form
-// that works without JavaScript) and the page an offer's e-mailed link opens.
-func (s *Server) waitlistRoutes() {
-	s.echo.GET("/waitlist/offer/:token", s.waitlistOfferPage)
-	s.echo.POST("/waitlist/offer/:token/decline", s.waitlistDecline)
-	s.echo.GET("/waitlist/:code", s.waitlistPage)
-	s.echo.POST("/waitlist/:code", s.waitlistPage)
-}
-
 // offerTimeFormat is how an offer's end is shown (Manila time).
 const offerTimeFormat = "Mon 2 Jan, 3:04 PM"
 
@@ -194,7 +185,7 @@ func isAre(n int) string {
 // withWaitlist gives a sold-out ticket type's row its waiting list, when the server keeps waiting
 // lists: the row's button becomes 'Join the waiting list'.
 func (s *Server) withWaitlist(tv views.TicketView, tt palaro.TicketType) views.TicketView {
-	if s.services.Waitlist != nil && !tv.Available && tv.Unavailable == "Sold out" {
+	if !tv.Available && tv.Unavailable == "Sold out" {
 		tv.WaitlistHref = palaro.WaitlistPath(tt.Code)
 	}
 	return tv
@@ -204,7 +195,7 @@ func (s *Server) withWaitlist(tv views.TicketView, tt palaro.TicketType) views.T
 // ticket type with code ticketCode, else nil. Such an offer holds its tickets already, so its
 // holder skips the event's queue (queueDetour, queueGate) like an admitted visitor.
 func (s *Server) heldOffer(c *echo.Context, ticketCode, token string) *palaro.WaitlistOffer {
-	if token == "" || s.services.Waitlist == nil {
+	if token == "" {
 		return nil
 	}
 	o, err := s.services.Waitlist.FindOffer(c.Request().Context(), token)
@@ -220,7 +211,7 @@ func (s *Server) heldOffer(c *echo.Context, ticketCode, token string) *palaro.Wa
 // longer works).
 func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.BuyView) *views.OfferJSON {
 	token := c.FormValue("offer")
-	if token == "" || s.services.Waitlist == nil {
+	if token == "" {
 		return nil
 	}
 	o := s.heldOffer(c, tt.Code, token)

@@ -16,8 +16,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labstack/echo/v5"
-
 	"palaro"
 	"palaro/handlers"
 	"palaro/notify"
@@ -138,6 +136,10 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	cached := store.NewCachedEventService(events, cfg.EventCache)
 	cached.Now = a.now
 	a.changes = store.NewChangeFeed(cfg.DBPath, logger) // nothing below fails, so the feed is always closed by Close
+	var paymentPages http.Handler                       // the sandbox's hosted checkout, a route of the handlers' table
+	if a.sandbox != nil {
+		paymentPages = a.sandbox.Handler()
+	}
 	server := handlers.New(handlers.Config{
 		BaseURL:      cfg.BaseURL,
 		SupportEmail: cfg.SupportEmail,
@@ -168,6 +170,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		Waitlist:      a.waitlist,
 		Seats:         store.NewSeatService(db),
 		Payments:      a.payments,
+		PaymentPages:  paymentPages,
 		Accounts:      accounts,
 		Queues:        a.queues,
 		Changes:       a.changes,
@@ -175,9 +178,6 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	server.Now = a.now
 	a.changes.Subscribe(server.DropCaches) // another server changed event data
 	a.changes.Subscribe(db.ChangedElsewhere)
-	if a.sandbox != nil {
-		server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(a.sandbox.Handler()))
-	}
 	a.server = server
 	return a, nil
 }

@@ -14,14 +14,6 @@ import (
 	"palaro/views"
 )
 
-// queueOrgRoutes are the console's queue page, its form, its off switch and its live figures.
-var queueOrgRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/events/:code/queue", palaro.ActionManageEvents, (*Server).orgQueuePage, false},
-	{http.MethodPost, "/organizer/events/:code/queue", palaro.ActionManageEvents, (*Server).orgSaveQueue, false},
-	{http.MethodPost, "/organizer/events/:code/queue/off", palaro.ActionManageEvents, (*Server).orgQueueOff, false},
-	{http.MethodGet, "/organizer/events/:code/queue/figures", palaro.ActionManageEvents, (*Server).orgQueueFigures, false},
-}
-
 // queueJSON is an event's queue in the organizer API.
 type queueJSON struct {
 	OpensAt        time.Time `json:"opensAt"`
@@ -33,9 +25,6 @@ type queueJSON struct {
 
 // queueOut is an event's queue for the organizer API, nil when it has none.
 func (s *Server) queueOut(eventID int64) *queueJSON {
-	if s.services.Queues == nil {
-		return nil
-	}
 	st, ok := s.services.Queues.Stats(eventID, s.Now())
 	if !ok {
 		return nil
@@ -71,9 +60,6 @@ func queueSettingsJSON(raw json.RawMessage) (settings *palaro.QueueSettings, set
 
 // configureQueue applies the organizer's queue settings (nil: off) and refreshes the public pages.
 func (s *Server) configureQueue(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, settings *palaro.QueueSettings) error {
-	if s.services.Queues == nil {
-		return palaro.Errorf(palaro.EINTERNAL, "The queue is not available.")
-	}
 	if err := s.services.Queues.Configure(c.Request().Context(), ev, caller.Actor(), settings, s.Now()); err != nil {
 		return err
 	}

@@ -58,6 +58,7 @@ func newAPIFixture(t *testing.T, configure ...func(*handlers.Services)) *apiFixt
 	for _, c := range configure {
 		c(&f.services)
 	}
+	handlers.CompleteServices(t, db, &f.services)
 	f.server = handlers.New(handlers.Config{BaseURL: f.http.URL, PartnerKeys: map[string]string{partnerKey: partnerSecret}},
 		f.services, static.Default(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	f.server.Now = func() time.Time { return f.now }

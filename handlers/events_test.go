@@ -217,10 +217,11 @@ func TestEventPage(t *testing.T) {
 		require.Equal(t, "₱3,600.00", strings.TrimSpace(vip.Find(".price-original").Text()), "the price before the discount")
 		require.Equal(t, "15% off", strings.TrimSpace(vip.Find(".discount").Text()))
 		require.Empty(t, tickets.Eq(0).Find(".discount").Nodes)
-		require.Equal(t, []string{"/b/mlbb-manila-showdown-gen", "/s/mlbb-manila-showdown-lower"},
-			attrs(tickets.Find("a.button"), "href"), "an event on now still sells tickets; seated tickets go to seat selection")
-		require.Equal(t, "Sold out", strings.TrimSpace(vip.Find(".button.disabled").Text()))
-		doc.Find(".ticket-type a.button").Each(func(_ int, a *goquery.Selection) { require.Equal(t, "Buy", strings.TrimSpace(a.Text())) })
+		require.Equal(t, []string{"/b/mlbb-manila-showdown-gen", "/s/mlbb-manila-showdown-lower", "/waitlist/mlbb-manila-showdown-vip"},
+			attrs(tickets.Find("a.button"), "href"), "an event on now still sells tickets; seated tickets go to seat selection; the sold-out one offers its waiting list")
+		require.Equal(t, "Sold out", strings.TrimSpace(vip.Find(".sold-out-label").Text()))
+		require.Equal(t, "Join the waiting list", strings.TrimSpace(vip.Find("a.button.secondary").Text()))
+		doc.Find(".ticket-type a.button:not(.secondary)").Each(func(_ int, a *goquery.Selection) { require.Equal(t, "Buy", strings.TrimSpace(a.Text())) })
 
 		doc = ts.html(t, "/e/valorant-night-market-bgc", http.StatusOK)
 		require.Equal(t, []string{"FREE", "₱2,500.00"}, texts(doc.Find(".ticket-type .price")))

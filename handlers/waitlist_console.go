@@ -13,28 +13,9 @@ import (
 	"palaro/views"
 )
 
-// waitlistOrgRoutes are the console's waiting-list page and forms and the organizer API's
-// waiting-list calls (part of orgRoutes).
-var waitlistOrgRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/events/:code/waitlist", palaro.ActionOrders, (*Server).orgWaitlistPage, false},
-	{http.MethodPost, "/organizer/events/:code/waitlist/offer-time", palaro.ActionManageEvents, (*Server).orgWaitlistOfferTime, false},
-	{http.MethodPost, "/organizer/events/:code/waitlist/:entry/offer", palaro.ActionOrders, (*Server).orgWaitlistOffer, false},
-	{http.MethodGet, "/v1/organizer/events/:code/waitlist", palaro.ActionOrders, (*Server).apiOrgWaitlist, true},
-	{http.MethodPatch, "/v1/organizer/events/:code/waitlist", palaro.ActionManageEvents, (*Server).apiOrgWaitlistSettings, true},
-	{http.MethodPost, "/v1/organizer/events/:code/waitlist/:entry/offer", palaro.ActionOrders, (*Server).apiOrgWaitlistOffer, true},
-}
-
-// waitlistEvent is orgEvent for the waiting-list routes, which need the waiting-list service.
-func (s *Server) waitlistEvent(c *echo.Context, caller *palaro.Caller) (*palaro.Event, error) {
-	if s.services.Waitlist == nil {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "Waiting lists are not available.")
-	}
-	return s.orgEvent(c, caller)
-}
-
 // orgWaitlistPage lists the event's waiting lists with their order and offers.
 func (s *Server) orgWaitlistPage(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -133,7 +114,7 @@ func orgOfferRow(o palaro.WaitlistOffer, base string, now time.Time) views.OrgWa
 
 // orgWaitlistOfferTime saves the event's offer time (hours).
 func (s *Server) orgWaitlistOfferTime(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -153,7 +134,7 @@ func (s *Server) orgWaitlistOfferTime(c *echo.Context, caller *palaro.Caller) er
 
 // orgWaitlistOffer offers tickets by hand to one entry.
 func (s *Server) orgWaitlistOffer(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -210,7 +191,7 @@ func offerOut(o palaro.WaitlistOffer) waitlistOfferJSON {
 
 // apiOrgWaitlist answers the event's waiting lists: entries in list order with their offers.
 func (s *Server) apiOrgWaitlist(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -235,7 +216,7 @@ func (s *Server) apiOrgWaitlist(c *echo.Context, caller *palaro.Caller) error {
 
 // apiOrgWaitlistSettings sets the event's offer time: {"offerHours": N}.
 func (s *Server) apiOrgWaitlistSettings(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
@@ -257,7 +238,7 @@ func (s *Server) apiOrgWaitlistSettings(c *echo.Context, caller *palaro.Caller) 
 // apiOrgWaitlistOffer offers tickets by hand to an entry: {"quantity": N} or, for a seated type,
 // optionally {"seats": ["A1", …]}; 201 with the offer.
 func (s *Server) apiOrgWaitlistOffer(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.waitlistEvent(c, caller)
+	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}

@@ -20,21 +20,6 @@ import (
 	"palaro/views"
 )
 
-// activityOrgRoutes are the console's and the organizer API's activity routes (role booth and up).
-var activityOrgRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/events/:code/activities", palaro.ActionActivities, (*Server).orgActivitiesPage, false},
-	{http.MethodPost, "/organizer/events/:code/activities", palaro.ActionActivities, (*Server).orgSaveActivity, false},
-	{http.MethodGet, "/organizer/events/:code/activities/:activity/poster", palaro.ActionActivities, (*Server).orgPosterPage, false},
-	{http.MethodGet, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothPage, false},
-	{http.MethodGet, "/organizer/events/:code/activities/:activity/screen", palaro.ActionActivities, (*Server).orgBoothScreen, false},
-	{http.MethodPost, "/organizer/events/:code/activities/:activity/scan", palaro.ActionActivities, (*Server).orgBoothScan, false},
-	{http.MethodPost, "/organizer/events/:code/activities/:activity/claims/:visit", palaro.ActionActivities, (*Server).orgClaimPrize, false},
-	{http.MethodPost, prizeImagePath, palaro.ActionActivities, (*Server).orgPrizeImage, false},
-	{http.MethodGet, "/v1/organizer/events/:code/activities", palaro.ActionActivities, (*Server).apiOrgActivities, true},
-	{http.MethodPost, "/v1/organizer/events/:code/activities", palaro.ActionActivities, (*Server).apiOrgCreateActivity, true},
-	{http.MethodPatch, "/v1/organizer/events/:code/activities/:activity", palaro.ActionActivities, (*Server).apiOrgUpdateActivity, true},
-}
-
 // orgActivity returns the route's event and its activity named by :activity.
 func (s *Server) orgActivity(c *echo.Context, caller *palaro.Caller) (*palaro.Event, *palaro.Activity, error) {
 	ev, err := s.orgEvent(c, caller)
@@ -444,7 +429,7 @@ func (s *Server) orgPrizeImage(c *echo.Context, caller *palaro.Caller) error {
 func (s *Server) prizeImageFile(c *echo.Context) error {
 	name, ok := strings.CutSuffix(c.Param("file"), ".png")
 	if !ok || !imageNameRE.MatchString(name) {
-		return echo.ErrNotFound
+		return errPageNotFound
 	}
 	data, err := s.services.ActivityAdmin.FindPrizeImage(c.Request().Context(), name)
 	if err != nil {

@@ -12,13 +12,6 @@ import (
 	"palaro/views"
 )
 
-// newsOrgRoutes let organizers write, edit and publish news about their events in the console.
-var newsOrgRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/news", palaro.ActionManageEvents, (*Server).orgNewsPage, false},
-	{http.MethodGet, "/organizer/news/:slug", palaro.ActionManageEvents, (*Server).orgEditArticle, false},
-	{http.MethodPost, "/organizer/news", palaro.ActionManageEvents, (*Server).orgSaveArticle, false},
-}
-
 // newsAuthor is the organization an organizer writes news as: the first approved one where they
 // manage events (false when there is none).
 func newsAuthor(caller *palaro.Caller) (palaro.Membership, bool) {
@@ -105,9 +98,6 @@ func articleRows(list []palaro.Article, editBase string) []views.ArticleRow {
 }
 
 func (s *Server) renderOrgNews(c *echo.Context, caller *palaro.Caller, a palaro.Article, err error) error {
-	if s.services.News == nil {
-		return echo.ErrNotFound
-	}
 	org, ok := newsAuthor(caller)
 	if !ok {
 		return palaro.Errorf(palaro.EFORBIDDEN, "You do not manage events in an approved organization.")
@@ -136,9 +126,6 @@ func (s *Server) orgNewsPage(c *echo.Context, caller *palaro.Caller) error {
 // orgEditArticle opens one of the organization's articles in the form; another owner's (by id, not
 // by the author's name) is a 404.
 func (s *Server) orgEditArticle(c *echo.Context, caller *palaro.Caller) error {
-	if s.services.News == nil {
-		return echo.ErrNotFound
-	}
 	a, err := s.services.News.FindAnyArticle(c.Request().Context(), c.Param("slug"))
 	if err != nil {
 		return err
@@ -153,9 +140,6 @@ func (s *Server) orgEditArticle(c *echo.Context, caller *palaro.Caller) error {
 // author): its linked events must be theirs, and a slug of another owner's article is refused.
 func (s *Server) orgSaveArticle(c *echo.Context, caller *palaro.Caller) error {
 	ctx := c.Request().Context()
-	if s.services.News == nil {
-		return echo.ErrNotFound
-	}
 	org, ok := newsAuthor(caller)
 	if !ok {
 		return palaro.Errorf(palaro.EFORBIDDEN, "You do not manage events in an approved organization.")

@@ -13,19 +13,6 @@ import (
 	"palaro"
 )
 
-// checkinRoutes are the gate's routes; they join the organizer route table, so the same access
-// check (role, then the event's organization) guards them.
-var checkinRoutes = []orgRoute{
-	{http.MethodGet, "/organizer/events/:code/check-in", palaro.ActionCheckIn, (*Server).gatePage, false},
-	{http.MethodGet, "/organizer/events/:code/check-ins", palaro.ActionCheckIn, (*Server).checkInsPage, false},
-	{http.MethodGet, "/organizer/events/:code/check-ins/live", palaro.ActionCheckIn, (*Server).checkInsLive, false},
-	{http.MethodPost, "/organizer/events/:code/check-ins/undo", palaro.ActionOrders, (*Server).undoCheckIn, false},
-	{http.MethodGet, "/v1/organizer/events/:code/gate-list", palaro.ActionCheckIn, (*Server).apiGateList, true},
-	{http.MethodPost, "/v1/organizer/events/:code/box-office", palaro.ActionCheckIn, (*Server).apiBoxOffice, true},
-	{http.MethodPost, "/v1/checkin", palaro.ActionCheckIn, (*Server).apiCheckIn, true},
-	{http.MethodPost, "/v1/checkin/sync", palaro.ActionCheckIn, (*Server).apiCheckInSync, true},
-}
-
 // ticketKeys are the keys that verify ticket QR codes at the gate.
 func (s *Server) ticketKeys() palaro.TicketKeys {
 	keys := palaro.TicketKeys{HMAC: s.config.TicketKey}

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v5"
 	"github.com/stretchr/testify/require"
 
 	"palaro"
@@ -29,6 +28,7 @@ func withSandbox(t *testing.T, webhookPath string) (*apiFixture, *sandbox.Provid
 	var provider *sandbox.Provider
 	f := newAPIFixture(t, func(s *handlers.Services) {
 		s.Payments = &lateProvider{get: func() palaro.PaymentProvider { return provider }}
+		s.PaymentPages = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { provider.Handler().ServeHTTP(w, r) })
 	})
 	if webhookPath == "" {
 		webhookPath = "/v1/payment/webhook/sandbox"
@@ -38,7 +38,6 @@ func withSandbox(t *testing.T, webhookPath string) (*apiFixture, *sandbox.Provid
 	provider, err = sandbox.New(sandbox.Config{BaseURL: f.http.URL, WebhookURL: f.http.URL + webhookPath, Secret: webhookSecret,
 		Store: sessions, RetryDelays: []time.Duration{}, Now: func() time.Time { return f.now }})
 	require.NoError(t, err)
-	f.server.Echo().Any(sandbox.PathPrefix+"*", echo.WrapHandler(provider.Handler()))
 	t.Cleanup(provider.Wait)
 	return f, provider
 }

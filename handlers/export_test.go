@@ -1,0 +1,4 @@
+package handlers
+
+// CompleteServices is completeServices for the tests of package handlers_test.
+var CompleteServices = completeServices

@@ -1,0 +1,90 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// orderPage renders /payment/success/{orderId}: the order's summary, totals and tickets. A paid
+// add-on order sends the buyer on to its ticket's /change-ticket/success page.
+func (s *Server) orderPage(c *echo.Context) error {
+	o, err := s.services.Purchases.FindOrderByPublicID(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	addOns := o.Kind == palaro.OrderKindAddOns
+	if addOns && o.Status == palaro.OrderPaid && len(o.Tickets) > 0 {
+		// paid add-ons are on the ticket now: show it with them
+		return c.Redirect(http.StatusSeeOther, palaro.ChangeTicketSuccessPath(o.Tickets[0].PublicID))
+	}
+	v := views.OrderView{PublicID: o.PublicID, Email: o.Email, Total: o.Total.Display(), StatusText: orderStatusText(o.Status)}
+	if ev := o.Event; ev != nil {
+		v.EventName, v.EventHref = ev.Name, "/e/"+ev.Code
+		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City
+	}
+	if !addOns && o.TicketType != nil {
+		v.Lines = append(v.Lines, views.LineView{Label: fmt.Sprintf("%s × %d", o.TicketType.Name, o.Quantity), Value: (o.UnitPrice * palaro.Money(o.Quantity)).Display()})
+	}
+	for _, a := range o.AddOns {
+		label := a.Name
+		if a.Count() > 1 {
+			label = fmt.Sprintf("%s × %d", a.Name, a.Count())
+		}
+		v.Lines = append(v.Lines, views.LineView{Label: label, Value: (a.Price * palaro.Money(a.Count())).Display()})
+	}
+	if o.PromoDiscount > 0 {
+		v.Lines = append(v.Lines, views.LineView{Label: "Promo " + o.PromoCode, Value: "-" + o.PromoDiscount.String()})
+	}
+	switch o.Status {
+	case palaro.OrderPaid:
+		v.Heading, v.Message = "You're in!", "We sent your tickets to "+o.Email+". Open them on your phone at the gate: they work offline once opened."
+		if addOns {
+			v.Heading, v.Message = "Add-ons confirmed", "Your add-ons are on your ticket. Show its QR code at the booth to claim them."
+		}
+	case palaro.OrderPending:
+		v.Pending = true
+		if strings.HasPrefix(o.CheckoutURL, "https://") || strings.HasPrefix(o.CheckoutURL, s.config.BaseURL+"/") {
+			v.PayHref = o.CheckoutURL // the buyer may come back here from 'You have an unpaid order waiting'
+		}
+		v.Heading, v.Message = "Waiting for your payment", "This page updates by itself when the payment is confirmed. It usually takes a few seconds."
+	case palaro.OrderExpired:
+		v.Heading, v.Message = "Payment not completed", "Your order expired before the payment was confirmed, and its tickets were released."
+		if o.TicketType != nil && !addOns {
+			v.BackHref = "/b/" + o.TicketType.Code
+		}
+	case palaro.OrderRefund:
+		v.Heading, v.Message = "Payment received too late", "The tickets sold out while your payment was on its way. Your payment will be refunded in full; our support team will contact you."
+	case palaro.OrderRefunded:
+		v.Heading, v.Message = "Order refunded", "This order was refunded, and its tickets are no longer valid."
+	}
+	for _, t := range o.Tickets {
+		if t.Email != o.Email {
+			continue // moved to another address: its link is that holder's now
+		}
+		v.Tickets = append(v.Tickets, s.ticketLink(&t, o.Event))
+	}
+	p := s.privatePage(c, v.Heading)
+	return render(c, http.StatusOK, views.OrderPage(p, v))
+}
+
+func orderStatusText(status string) string {
+	switch status {
+	case palaro.OrderPaid:
+		return "Paid"
+	case palaro.OrderPending:
+		return "Waiting for payment"
+	case palaro.OrderExpired:
+		return "Expired"
+	case palaro.OrderRefund:
+		return "To be refunded"
+	case palaro.OrderRefunded:
+		return "Refunded"
+	}
+	return status
+}

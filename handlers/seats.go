@@ -1,0 +1,117 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/labstack/echo/v5"
+
+	"palaro"
+	"palaro/views"
+)
+
+// chosenSeats reads and checks the seats query of a ticket type: free seats of a seated ticket
+// type, at most its per-buyer limit. It returns the parsed seats (nil when malformed) with the
+// first problem: EINVALID for a malformed, unknown or surplus seat, ECONFLICT for a taken one.
+func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, values []string, offered []string) ([]string, error) {
+	seats, err := palaro.ParseSeats(values)
+	if err != nil {
+		return nil, err
+	}
+	if err := palaro.CheckSeatChoice(*tt, seats); err != nil || len(seats) == 0 {
+		return seats, err
+	}
+	if len(offered) > 0 && len(seats) == len(offered) && !slices.ContainsFunc(seats, func(l string) bool { return !slices.Contains(offered, l) }) {
+		return seats, nil // held by the buyer's waiting-list offer
+	}
+	return seats, s.services.Seats.CheckSeats(ctx, tt.ID, seats)
+}
+
+// seatsHref is the seat page of a ticket type, with seats to choose again and a source code.
+func seatsHref(code string, seats []string, source string) string {
+	q := url.Values{}
+	if len(seats) > 0 {
+		q.Set("seats", strings.Join(seats, ","))
+	}
+	if source != "" {
+		q.Set("source", source)
+	}
+	if len(q) == 0 {
+		return "/s/" + code
+	}
+	return "/s/" + code + "?" + q.Encode()
+}
+
+// seatsPage renders /s/{ticketTypeCode}: the seat map of a seated ticket type, where the buyer
+// chooses up to the per-buyer limit of free seats and continues to /b/{code}?seats=…. Seats in
+// the query (back from the form) are chosen again when still free; the page says why any was
+// dropped. An unseated ticket type goes straight to its buy page.
+func (s *Server) seatsPage(c *echo.Context) error {
+	tt, ev, err := s.findTicketType(c)
+	if err != nil {
+		return err
+	}
+	if to := s.queueDetour(c, ev); to != "" {
+		return c.Redirect(http.StatusSeeOther, to)
+	}
+	source := cleanSource(c.QueryParam("source"))
+	if !tt.Seated {
+		href := "/b/" + tt.Code
+		if source != "" {
+			href += "?source=" + url.QueryEscape(source)
+		}
+		return c.Redirect(http.StatusSeeOther, href)
+	}
+	ctx := c.Request().Context()
+	rows, err := s.services.Seats.SeatMap(ctx, tt.ID)
+	if err != nil {
+		return err
+	}
+	view := views.SeatsView{TicketHeader: s.ticketHeader(tt, ev, s.Now())}
+	wanted, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"], nil)
+	if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
+		return err
+	} else if err != nil {
+		view.Message = palaro.ErrorMessage(err)
+	} else if c.QueryParam("choose") != "" {
+		view.Message = "Please choose your seats."
+	}
+	limit := max(min(tt.MaxPurchasable, tt.Available()), 1)
+	props := views.SeatsProps{
+		Code: tt.Code, Name: tt.Name, FinalPrice: int64(tt.FinalPrice()), Max: limit,
+		MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Source: source, Selected: []string{},
+	}
+	if limit < tt.MaxPurchasable {
+		props.MaxMessage = "Only " + palaro.Plural(limit, "seat is", "seats are") + " left."
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for _, seat := range r.Seats {
+			b.WriteByte(seat.Status[0]) // 'a'vailable, 'h'eld, 's'old
+			if seat.Status == palaro.SeatAvailable && slices.Contains(wanted, seat.Label) && len(props.Selected) < limit {
+				props.Selected = append(props.Selected, seat.Label)
+			}
+		}
+		props.Rows = append(props.Rows, views.SeatRowJSON{Row: r.Row, Status: b.String()})
+	}
+	plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
+	if err != nil {
+		return err
+	}
+	props.Aisles, props.RowGaps = append([]int{}, plan.AisleAfter...), append([]string{}, plan.GapAfterRows...)
+	view.Props = props
+	p := s.page(c, "Choose seats · "+tt.Name+" · "+ev.Name+" · Palaro", "Choose your seats for "+tt.Name+", "+ev.Name+", "+view.When+" at "+view.Place+".")
+	p.Nav = views.NavDefaultBack
+	p.NoIndex = true
+	c.Response().Header().Set("Cache-Control", "no-cache") // seats change with every sale
+	if view.Ticket.Available {
+		p.Islands = []string{"seats"}
+	} else if view.Ticket.WaitlistHref != "" {
+		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
+		view.Waitlist = &w
+	}
+	return render(c, http.StatusOK, views.SeatsPage(p, view))
+}
