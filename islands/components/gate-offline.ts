@@ -213,7 +213,8 @@ export function newID(): string {
  */
 export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string, now: Date, id: string = newID()): Answer {
   if (p.forged) return { ok: false, title: 'Forged QR code: not issued by Palaro', offline: true };
-  if (p.unknownKey) return { ok: false, title: 'Signed with a newer key', detail: 'No network: refresh the gate list online, then scan again.', offline: true };
+  // a key this phone does not know: forged, or signed after a rotation the kept keys predate
+  if (p.unknownKey) return { ok: false, title: 'Forged QR code: not issued by Palaro', detail: 'Or signed with a newer key: scan it again once online.', offline: true };
   if (p.typed) return { ok: false, title: 'Scan the QR code', detail: 'No network: typed codes are checked online only.', offline: true };
   const t = kept.list?.tickets.find((x) => x.hash === hash);
   if (!t) return { ok: false, title: 'Unknown ticket', offline: true };
