@@ -13,43 +13,78 @@ import (
 	"time"
 )
 
-// ticketQRv2Prefix starts a ticket QR payload signed with Ed25519 (format version 2).
-const ticketQRv2Prefix = "PLR2."
+// Ticket QR payload prefixes: format 3 names the signing key, format 2 did not.
+const (
+	ticketQRv3Prefix = "PLR3."
+	ticketQRv2Prefix = "PLR2."
+)
 
-// SignedTicketQR returns what a ticket's QR code holds in format 2: "PLR2.{code}.{signature}",
-// where signature is the Ed25519 signature of "PLR2.{code}" under the server's private key,
-// base64url without padding. A gate holding only the public key can tell a forged code offline.
+// TicketKeyID returns the short id that names an Ed25519 ticket signing key in format 3 QR codes
+// and in the gate list: the first 6 bytes of SHA-256 of the public key, base64url (8 characters).
+func TicketKeyID(pub ed25519.PublicKey) string {
+	sum := sha256.Sum256(pub)
+	return base64.RawURLEncoding.EncodeToString(sum[:6])
+}
+
+// SignedTicketQR returns what a ticket's QR code holds (format 3): "PLR3.{kid}.{code}.{signature}",
+// where kid is TicketKeyID of key's public half and signature is the Ed25519 signature of
+// "PLR3.{kid}.{code}" under key, base64url without padding. A gate holding the public keys by kid
+// can tell a forged code offline, and a code stays valid after the signing key is rotated.
 func SignedTicketQR(key ed25519.PrivateKey, code string) string {
-	msg := ticketQRv2Prefix + code
+	msg := ticketQRv3Prefix + TicketKeyID(key.Public().(ed25519.PublicKey)) + "." + code
 	return msg + "." + base64.RawURLEncoding.EncodeToString(ed25519.Sign(key, []byte(msg)))
 }
 
-// TicketKeys are the keys that verify ticket QR codes: the HMAC key of format 1 (still valid)
-// and the Ed25519 public key of format 2.
-type TicketKeys struct {
-	HMAC   []byte
-	Public ed25519.PublicKey
+// TicketKeys are the Ed25519 public keys that verify ticket QR codes, by TicketKeyID: the current
+// signing key's and those of the keys it replaced.
+type TicketKeys map[string]ed25519.PublicKey
+
+// NewTicketKeys returns the keys pubs by their ids.
+func NewTicketKeys(pubs ...ed25519.PublicKey) TicketKeys {
+	keys := make(TicketKeys, len(pubs))
+	for _, pub := range pubs {
+		keys[TicketKeyID(pub)] = pub
+	}
+	return keys
 }
 
-// ParseTicketInput reads what a gate scanned or typed: a QR payload of either format or a bare
+// ParseTicketInput reads what a gate scanned or typed: a QR payload (format 3 or 2) or a bare
 // ticket code. It returns the ticket code (upper-cased, without spaces) and forged true when the
-// input is a QR payload whose signature does not verify.
+// input is a QR payload whose signature does not verify under its key.
 func ParseTicketInput(keys TicketKeys, input string) (code string, forged bool) {
 	input = strings.TrimSpace(input)
 	switch {
-	case strings.HasPrefix(input, ticketQRPrefix):
-		c, ok := VerifyTicketQR(keys.HMAC, input)
-		return c, !ok
-	case strings.HasPrefix(input, ticketQRv2Prefix):
-		i := strings.LastIndexByte(input, '.')
-		sig, err := base64.RawURLEncoding.DecodeString(input[i+1:])
-		if i <= len(ticketQRv2Prefix) || err != nil || len(keys.Public) != ed25519.PublicKeySize ||
-			!ed25519.Verify(keys.Public, []byte(input[:i]), sig) {
+	case strings.HasPrefix(input, ticketQRv3Prefix):
+		rest := input[len(ticketQRv3Prefix):]
+		k, i := strings.IndexByte(rest, '.'), strings.LastIndexByte(rest, '.')
+		if k <= 0 || i <= k+1 || !verifyTicketQR(keys[rest[:k]], input[:len(ticketQRv3Prefix)+i], rest[i+1:]) {
 			return "", true
 		}
-		return input[len(ticketQRv2Prefix):i], false
+		return rest[k+1 : i], false
+	case strings.HasPrefix(input, ticketQRv2Prefix):
+		// Compatibility, noted 2026-11-24: format 2 (no key id) was shown on ticket pages and sent in
+		// confirmation e-mails until format 3 shipped (2026-11-24). It verifies under any known key,
+		// which includes the one that made it as long as that key is kept (RotateTicketKey keeps
+		// every retired public key). Remove this case, and the PLR2 test cases, once every event
+		// that sold tickets before format 3 was deployed has ended; a QR is then never shown again.
+		i := strings.LastIndexByte(input, '.')
+		if i <= len(ticketQRv2Prefix) {
+			return "", true
+		}
+		for _, pub := range keys {
+			if verifyTicketQR(pub, input[:i], input[i+1:]) {
+				return input[len(ticketQRv2Prefix):i], false
+			}
+		}
+		return "", true
 	}
 	return strings.ToUpper(strings.Join(strings.Fields(input), "")), false
+}
+
+// verifyTicketQR reports whether sig (base64url) is pub's Ed25519 signature of msg.
+func verifyTicketQR(pub ed25519.PublicKey, msg, sig string) bool {
+	b, err := base64.RawURLEncoding.DecodeString(sig)
+	return err == nil && len(pub) == ed25519.PublicKeySize && ed25519.Verify(pub, []byte(msg), b)
 }
 
 // Outcomes of a check-in, each with its HTTP status in the check-in API.

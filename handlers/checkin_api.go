@@ -13,18 +13,31 @@ import (
 	"palaro"
 )
 
-// ticketKeys are the keys that verify ticket QR codes at the gate.
+// ticketKeys are the public keys that verify ticket QR codes at the gate, by key id: the current
+// signing key's and the previous ones'.
 func (s *Server) ticketKeys() palaro.TicketKeys {
-	keys := palaro.TicketKeys{HMAC: s.config.TicketKey}
-	if len(s.config.TicketSigningKey) == ed25519.PrivateKeySize {
-		keys.Public = s.config.TicketSigningKey.Public().(ed25519.PublicKey)
-	}
-	return keys
+	return palaro.NewTicketKeys(append([]ed25519.PublicKey{s.ticketPublic()}, s.config.PreviousTicketKeys...)...)
 }
 
-// ticketPublicKey is the gate's public key, base64url without padding, as the gate page gets it.
+// ticketPublic is the current signing key's public key.
+func (s *Server) ticketPublic() ed25519.PublicKey {
+	return s.config.TicketSigningKey.Public().(ed25519.PublicKey)
+}
+
+// ticketPublicKey is the current signing key's public key, base64url without padding.
 func (s *Server) ticketPublicKey() string {
-	return base64.RawURLEncoding.EncodeToString(s.ticketKeys().Public)
+	return base64.RawURLEncoding.EncodeToString(s.ticketPublic())
+}
+
+// ticketPublicKeys are the gate's public keys by key id, base64url without padding, as the gate
+// page and the gate list give them: a phone verifies a QR code offline with the key it names.
+func (s *Server) ticketPublicKeys() map[string]string {
+	keys := s.ticketKeys()
+	out := make(map[string]string, len(keys))
+	for kid, pub := range keys {
+		out[kid] = base64.RawURLEncoding.EncodeToString(pub)
+	}
+	return out
 }
 
 // checkInStatus is the HTTP status of each check-in outcome.
@@ -201,20 +214,22 @@ type gateListTicket struct {
 
 // gateListJSON is what a gate phone keeps for working offline, whole or as a delta (Since set).
 type gateListJSON struct {
-	EventCode   string           `json:"eventCode"`
-	PublicKey   string           `json:"publicKey"`
-	HashKey     string           `json:"hashKey"`
-	Version     int64            `json:"version"`
-	Since       *int64           `json:"since,omitempty"`
-	GeneratedAt time.Time        `json:"generatedAt"`
-	Tickets     []gateListTicket `json:"tickets"`
-	Voided      []string         `json:"voided,omitempty"`
+	EventCode string `json:"eventCode"`
+	// PublicKey is the current signing key's; PublicKeys are every key that verifies, by key id.
+	PublicKey   string            `json:"publicKey"`
+	PublicKeys  map[string]string `json:"publicKeys"`
+	HashKey     string            `json:"hashKey"`
+	Version     int64             `json:"version"`
+	Since       *int64            `json:"since,omitempty"`
+	GeneratedAt time.Time         `json:"generatedAt"`
+	Tickets     []gateListTicket  `json:"tickets"`
+	Voided      []string          `json:"voided,omitempty"`
 }
 
 // apiGateList answers GET /v1/organizer/events/{code}/gate-list: the event's tickets (hashed codes,
 // holders, types, seats, status), the key that hashes a scanned code the same way and the Ed25519
-// public key that verifies ticket QR codes. With ?since={version}, only what changed after it: the
-// changed tickets and the hashes of codes a transfer replaced.
+// public keys, by key id, that verify ticket QR codes. With ?since={version}, only what changed
+// after it: the changed tickets and the hashes of codes a transfer replaced.
 func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
@@ -231,7 +246,7 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	key := palaro.GateHashKey(s.config.GateListKey, ev.ID)
-	out := gateListJSON{EventCode: ev.Code, PublicKey: s.ticketPublicKey(), HashKey: base64.RawURLEncoding.EncodeToString(key),
+	out := gateListJSON{EventCode: ev.Code, PublicKey: s.ticketPublicKey(), PublicKeys: s.ticketPublicKeys(), HashKey: base64.RawURLEncoding.EncodeToString(key),
 		Version: list.Version, GeneratedAt: s.Now().UTC(), Tickets: make([]gateListTicket, len(list.Tickets))}
 	if list.Delta {
 		out.Since = &list.Since
@@ -288,11 +303,7 @@ type boxOfficeAnswer struct {
 	Tickets []palaro.GateTicket `json:"tickets"`
 }
 
-// ticketQR is what a ticket's QR code holds: format 2 (Ed25519) when the server has a signing
-// key, else format 1 (HMAC).
+// ticketQR is what a ticket's QR code holds: the code signed with the current key (format 3).
 func (s *Server) ticketQR(code string) string {
-	if len(s.config.TicketSigningKey) == ed25519.PrivateKeySize {
-		return palaro.SignedTicketQR(s.config.TicketSigningKey, code)
-	}
-	return palaro.TicketQR(s.config.TicketKey, code)
+	return palaro.SignedTicketQR(s.config.TicketSigningKey, code)
 }

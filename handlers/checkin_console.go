@@ -20,7 +20,7 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 	}
 	base := "/organizer/events/" + ev.Code
 	v := views.GateView{Frame: orgFrame(c, caller, "Gate · "+ev.Name), Props: views.GateProps{EventCode: ev.Code, EventName: ev.Name,
-		PublicKey: s.ticketPublicKey(), ListURL: "/v1" + base + "/gate-list", ConsoleHref: base + "/check-ins",
+		PublicKey: s.ticketPublicKey(), PublicKeys: s.ticketPublicKeys(), ListURL: "/v1" + base + "/gate-list", ConsoleHref: base + "/check-ins",
 		Member:      strconv.FormatInt(caller.UserID, 10),
 		TicketTypes: []views.GateTicketType{}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}

@@ -33,13 +33,15 @@ type Config struct {
 	PixelID      string
 	// PartnerKeys are the partners' secrets (key → secret) for signed /v1/ticket/status calls.
 	PartnerKeys map[string]string
-	// TicketKey signs the ticket codes shown in QR codes, so a gate scanner can tell forged ones.
-	TicketKey []byte
 	// GateListKey is the secret from which each event's gate-list hash key is derived
 	// (palaro.GateHashKey): gate phones get the event's key and hashed codes, never the codes.
 	GateListKey []byte
-	// TicketSigningKey signs ticket QR codes in format 2 (Ed25519); gates get its public key only.
+	// TicketSigningKey signs ticket QR codes (Ed25519, palaro.SignedTicketQR); gates get its public
+	// key only. When unset (tests), New makes one that lives as long as the server.
 	TicketSigningKey ed25519.PrivateKey
+	// PreviousTicketKeys are the public keys of the signing keys TicketSigningKey replaced: the QR
+	// codes they signed still verify, at the server and at the gate.
+	PreviousTicketKeys []ed25519.PublicKey
 	// SessionKey signs and encrypts the session cookie (at least 32 random bytes).
 	SessionKey []byte
 	// BoothKey signs the rotating codes of booth screens (palaro.BoothCode).
@@ -151,6 +153,9 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	if cfg.SupportEmail == "" {
 		cfg.SupportEmail = "support@palaro.ph"
+	}
+	if len(cfg.TicketSigningKey) != ed25519.PrivateKeySize {
+		_, cfg.TicketSigningKey, _ = ed25519.GenerateKey(nil)
 	}
 	s := &Server{echo: echo.New(), config: cfg, services: services, assets: assets, logger: logger, Now: time.Now}
 	s.secure = strings.HasPrefix(cfg.BaseURL, "https://")

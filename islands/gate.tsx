@@ -14,6 +14,7 @@ interface GateProps {
   eventCode: string;
   eventName: string;
   publicKey: string;
+  publicKeys: Record<string, string>;
   listUrl: string;
   member: string;
   consoleHref: string;
@@ -198,14 +199,14 @@ function Gate(props: GateProps) {
           setOnline(false); // no answer: decide on the phone
         }
       }
-      const parsed = await parse(raw, props.publicKey);
+      const parsed = await parse(raw, { ...props.publicKeys, ...kept.current.list?.publicKeys });
       const list = kept.current.list;
       const hash = list && parsed.code && !parsed.typed ? await codeHash(list.hashKey, parsed.code) : '';
       const a = checkInOffline(kept.current, parsed, hash, gate, new Date(), id);
       persist();
       show(a);
     },
-    [props.eventCode, props.publicKey, gate, persist, show],
+    [props.eventCode, props.publicKeys, gate, persist, show],
   );
 
   const submit = (e: FormEvent) => {

@@ -451,6 +451,12 @@ CREATE TABLE ticket_add_ons (
     PRIMARY KEY (ticket_id, add_on_id)
 );
 
+CREATE TABLE ticket_keys (
+    kid        TEXT PRIMARY KEY,
+    public_key BLOB NOT NULL,
+    retired_at TEXT NOT NULL
+);
+
 CREATE TABLE ticket_transfers (
     id           INTEGER PRIMARY KEY,
     ticket_id    INTEGER NOT NULL REFERENCES tickets (id) ON DELETE CASCADE,

@@ -15,9 +15,11 @@ type GateTicketType struct {
 type GateProps struct {
 	EventCode string `json:"eventCode"`
 	EventName string `json:"eventName"`
-	// PublicKey is the Ed25519 public key (base64url) that verifies ticket QR codes offline.
+	// PublicKey is the current Ed25519 signing key's public key (base64url).
 	PublicKey string `json:"publicKey"`
-	ListURL   string `json:"listUrl"`
+	// PublicKeys are the public keys (base64url) that verify ticket QR codes offline, by key id.
+	PublicKeys map[string]string `json:"publicKeys"`
+	ListURL    string            `json:"listUrl"`
 	// Member names the signed-in member, so what the gate keeps on a shared phone is theirs alone.
 	Member      string           `json:"member"`
 	ConsoleHref string           `json:"consoleHref"`

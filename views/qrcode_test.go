@@ -10,7 +10,7 @@ import (
 
 func TestQRSVG_Render(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		c, err := QRSVG("PLR1.ABC-123.signature", 300, 5, "Ticket QR code")
+		c, err := QRSVG("PLR3.kid12345.ABC-123.signature", 300, 5, "Ticket QR code")
 		require.NoError(t, err)
 		var b strings.Builder
 		require.NoError(t, c.Render(context.Background(), &b))

@@ -38,6 +38,7 @@ Commands:
   pnk set home|promo FILE.json  replace the partner bank's page (/pnk) or promo page (/pnk/promo)
   operators [grant|revoke EMAIL]  list the operators, or let the account EMAIL use (or stop using) the /operator console
   tokens create --organizer EMAIL [--role manager|gate] [--organization ID]  print a new organizer API token once
+  keys rotate-ticket-key        sign ticket QR codes with a new key from the next restart (codes shown so far stay valid)
 
 Environment:
   PALARO_ADDR       listen address (default :8080)
@@ -45,7 +46,6 @@ Environment:
   PALARO_BASE_URL   the site's absolute URL, used in links, e-mails, sitemap and structured data; its host names
                     the e-mails' Message-IDs (serve defaults to http://localhost:8080; commands that send e-mail refuse without it)
   PALARO_DEMO=1     load the demo data when the database is empty (serve)
-  PALARO_TICKET_KEY secret that signs ticket QR codes (generated and kept in the database when unset)
   (payments, e-mail, holds and partner keys: see README.md)
   PALARO_SESSION_KEY  secret (at least 32 characters) for the session cookie; generated and kept in the database when unset
   PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
@@ -165,6 +165,8 @@ func run(ctx context.Context, cfg app.Config, logger *slog.Logger, args []string
 		err = withDB(ctx, cfg, func(db *store.DB) error {
 			return newsCommand(ctx, stdout, store.NewNewsService(db), args[0], args[1:])
 		})
+	case "keys":
+		err = withDB(ctx, cfg, func(db *store.DB) error { return keysCommand(ctx, stdout, db, cfg.Now(), args[1:]) })
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 	default:
@@ -189,7 +191,6 @@ func loadConfig() app.Config {
 		PartnerAPIURL: os.Getenv("PALARO_PARTNER_API_URL"),
 		PartnerAPIKey: os.Getenv("PALARO_PARTNER_API_KEY"),
 		PartnerID:     envInt("PALARO_PARTNER_ID", palaro.DefaultPartnerID),
-		TicketKey:     []byte(os.Getenv("PALARO_TICKET_KEY")),
 
 		PaymentProvider:       os.Getenv("PALARO_PAYMENT_PROVIDER"),
 		PaymentSecret:         []byte(os.Getenv("PALARO_PAYMENT_SECRET")),

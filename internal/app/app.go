@@ -5,7 +5,6 @@ package app
 import (
 	"cmp"
 	"context"
-	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
 	"log/slog"
@@ -98,11 +97,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	if err != nil {
 		return nil, err
 	}
-	ticketKey, err := secret(ctx, db, "PALARO_TICKET_KEY", cfg.TicketKey, "ticket-key", 32)
-	if err != nil {
-		return nil, err
-	}
-	signingSeed, err := db.AppSecret(ctx, "ticket-signing-seed", ed25519.SeedSize)
+	signingKey, previousKeys, err := db.TicketSigningKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +111,6 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	}
 	events := store.NewEventService(db)
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
-	signingKey := ed25519.NewKeyFromSeed(signingSeed)
 	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
 	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
@@ -146,7 +140,6 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		TagManagerID: cfg.TagManagerID,
 		PixelID:      cfg.PixelID,
 		PartnerKeys:  cfg.PartnerKeys,
-		TicketKey:    ticketKey,
 		// The gate verifies QR codes with the public half; the private key never leaves the server.
 		TicketSigningKey: signingKey,
 		GateListKey:      gateListKey,
@@ -155,6 +148,8 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		TrustProxy:       cfg.TrustProxy,
 		PageCacheTTL:     cfg.EventCache,
 		Servers:          cfg.Servers,
+		// QR codes signed before a rotation (bin/palaro keys rotate-ticket-key) still verify.
+		PreviousTicketKeys: previousKeys,
 	}, handlers.Services{
 		Events:        cached,
 		EventCache:    cached,

@@ -32,8 +32,6 @@ type Config struct {
 	PartnerAPIURL string
 	PartnerAPIKey string
 	PartnerID     int
-	// TicketKey signs the ticket codes in QR codes (PALARO_TICKET_KEY); generated and kept in the database when empty.
-	TicketKey []byte
 	// PaymentProvider is "sandbox" (default) or "paymongo" (PALARO_PAYMENT_PROVIDER).
 	PaymentProvider string
 	// PaymentSecret signs the sandbox's webhooks (PALARO_PAYMENT_SECRET); generated and kept in the database when empty.

@@ -16,7 +16,7 @@ func TestSecret_SurvivesRestarts(t *testing.T) {
 		db, err := OpenDB(ctx, cfg)
 		require.NoError(t, err)
 		defer db.Close()
-		return secret(ctx, db, "PALARO_TICKET_KEY", configured, "ticket-key", 32)
+		return secret(ctx, db, "PALARO_PAYMENT_SECRET", configured, "sandbox-webhook-secret", 32)
 	}
 
 	t.Run("OK", func(t *testing.T) {
@@ -37,6 +37,6 @@ func TestSecret_SurvivesRestarts(t *testing.T) {
 
 	t.Run("ErrTooShort", func(t *testing.T) {
 		_, err := read([]byte("short"))
-		require.EqualError(t, err, "PALARO_TICKET_KEY must be at least 32 characters")
+		require.EqualError(t, err, "PALARO_PAYMENT_SECRET must be at least 32 characters")
 	})
 }

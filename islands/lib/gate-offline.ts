@@ -1,7 +1,8 @@
 // What the gate keeps on the phone so it works without network: the event's ticket list (each
 // ticket named by a keyed hash of its code, never the code, with holder, type, seat and status),
-// the key that hashes a scanned code the same way, the Ed25519 public key that verifies ticket QR
-// codes, the check-ins made offline waiting to be synced, and the tickets checked in on this phone.
+// the key that hashes a scanned code the same way, the Ed25519 public keys (by key id) that verify
+// ticket QR codes, the check-ins made offline waiting to be synced, and the tickets checked in on
+// this phone.
 // A lost phone holds no code that works at a gate: a scanned QR is looked up by its code's hash,
 // and a typed code is only checked online.
 import { verifyAsync } from '@noble/ed25519';
@@ -29,6 +30,8 @@ export interface ListTicket extends Omit<GateTicket, 'code'> {
 export interface GateList {
   eventCode: string;
   publicKey: string;
+  // publicKeys are every key that verifies a ticket QR code, by the key id a format 3 code names.
+  publicKeys?: Record<string, string>;
   hashKey: string;
   version: number;
   since?: number;
@@ -125,7 +128,7 @@ export function merge(kept: Kept, got: GateList): void {
   const gone = new Set(got.voided || []);
   const changed = new Map(got.tickets.map((t) => [t.hash, t]));
   const tickets = kept.list.tickets.filter((t) => !gone.has(t.hash) && !changed.has(t.hash));
-  kept.list = { ...kept.list, version: got.version, generatedAt: got.generatedAt, publicKey: got.publicKey, tickets: tickets.concat(got.tickets) };
+  kept.list = { ...kept.list, version: got.version, generatedAt: got.generatedAt, publicKey: got.publicKey, publicKeys: got.publicKeys, tickets: tickets.concat(got.tickets) };
   for (const h of gone) delete kept.local[h];
 }
 
@@ -142,30 +145,42 @@ function fromBase64url(s: string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Parsed is what a scan or a typed code reads as: a ticket code, a QR code that is forged, or (typed
- * true) a bare code someone typed, which only the server checks.
+ * Parsed is what a scan or a typed code reads as: a ticket code, a QR code that is forged, a QR code
+ * signed by a key the phone does not know yet (unknownKey: the kept keys predate a key rotation), or
+ * (typed true) a bare code someone typed, which only the server checks.
  */
-export type Parsed = { code: string; forged: boolean; typed?: boolean };
+export type Parsed = { code: string; forged: boolean; typed?: boolean; unknownKey?: boolean };
+
+/** verifyQR reports whether sig (base64url) is the Ed25519 signature of msg under publicKey (base64url). */
+async function verifyQR(msg: string, sig: string, publicKey: string): Promise<boolean> {
+  try {
+    return await verifyAsync(fromBase64url(sig), new TextEncoder().encode(msg), fromBase64url(publicKey));
+  } catch {
+    return false;
+  }
+}
 
 /**
- * parse reads a QR payload or a typed code as the server does (palaro.ParseTicketInput). A format 2
- * payload ("PLR2.{code}.{sig}") is verified with the Ed25519 public key; a format 1 payload (HMAC,
- * whose key a phone must never hold) cannot be verified here, so only the ticket list vouches for it.
+ * parse reads a QR payload or a typed code as the server does (palaro.ParseTicketInput). A format 3
+ * payload ("PLR3.{kid}.{code}.{sig}") is verified with the public key of its key id; a format 2
+ * payload ("PLR2.{code}.{sig}", no key id; accepted until the events that sold tickets before
+ * format 3 have ended, see checkin.go) with any of the keys.
  */
-export async function parse(input: string, publicKey: string): Promise<Parsed> {
+export async function parse(input: string, publicKeys: Record<string, string>): Promise<Parsed> {
   const s = input.trim();
-  if (s.startsWith('PLR2.')) {
-    const i = s.lastIndexOf('.');
-    try {
-      const ok = i > 5 && (await verifyAsync(fromBase64url(s.slice(i + 1)), new TextEncoder().encode(s.slice(0, i)), fromBase64url(publicKey)));
-      return ok ? { code: s.slice(5, i), forged: false } : { code: '', forged: true };
-    } catch {
-      return { code: '', forged: true };
-    }
+  const i = s.lastIndexOf('.');
+  if (s.startsWith('PLR3.')) {
+    const k = s.indexOf('.', 5);
+    if (k <= 5 || i <= k + 1) return { code: '', forged: true };
+    const key = publicKeys[s.slice(5, k)];
+    if (!key) return { code: '', forged: false, unknownKey: true };
+    return (await verifyQR(s.slice(0, i), s.slice(i + 1), key)) ? { code: s.slice(k + 1, i), forged: false } : { code: '', forged: true };
   }
-  if (s.startsWith('PLR1.')) {
-    const i = s.lastIndexOf('.');
-    return i > 5 ? { code: s.slice(5, i), forged: false } : { code: '', forged: true };
+  if (s.startsWith('PLR2.')) {
+    for (const key of Object.values(publicKeys)) {
+      if (i > 5 && (await verifyQR(s.slice(0, i), s.slice(i + 1), key))) return { code: s.slice(5, i), forged: false };
+    }
+    return { code: '', forged: true };
   }
   return { code: s.replace(/\s+/g, '').toUpperCase(), forged: false, typed: true };
 }
@@ -198,6 +213,8 @@ export function newID(): string {
  */
 export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string, now: Date, id: string = newID()): Answer {
   if (p.forged) return { ok: false, title: 'Forged QR code: not issued by Palaro', offline: true };
+  // a key this phone does not know: forged, or signed after a rotation the kept keys predate
+  if (p.unknownKey) return { ok: false, title: 'Forged QR code: not issued by Palaro', detail: 'Or signed with a newer key: scan it again once online.', offline: true };
   if (p.typed) return { ok: false, title: 'Scan the QR code', detail: 'No network: typed codes are checked online only.', offline: true };
   const t = kept.list?.tickets.find((x) => x.hash === hash);
   if (!t) return { ok: false, title: 'Unknown ticket', offline: true };

@@ -54,12 +54,12 @@ func TestCheckIn_API(t *testing.T) {
 		require.Equal(t, http.StatusConflict, status)
 		require.Regexp(t, `^Already checked in at \d+:\d\d [AP]M \(Gate 1\)$`, answer["message"])
 	})
-	t.Run("OK Ed25519 QR and the older HMAC QR", func(t *testing.T) {
+	t.Run("OK Ed25519 QR and the older PLR2 QR", func(t *testing.T) {
 		status, answer := checkIn(t, gate, demoOwnedEvent, palaro.SignedTicketQR(signing, tickets[1].Code), "")
 		require.Equal(t, http.StatusOK, status, answer)
-		key, err := a.DB().AppSecret(context.Background(), "ticket-key", 32)
-		require.NoError(t, err)
-		status, answer = checkIn(t, gate, demoOwnedEvent, palaro.TicketQR(key, tickets[2].Code), "")
+		msg := "PLR2." + tickets[2].Code // format 2: no key id
+		plr2 := msg + "." + base64.RawURLEncoding.EncodeToString(ed25519.Sign(signing, []byte(msg)))
+		status, answer = checkIn(t, gate, demoOwnedEvent, plr2, "")
 		require.Equal(t, http.StatusOK, status, answer)
 	})
 	t.Run("ErrForgedQR", func(t *testing.T) {

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"palaro"
+)
+
+// ticketSigningSeed names the app secret that holds the Ed25519 seed of the current ticket
+// signing key; the public keys of retired ones are in ticket_keys.
+const ticketSigningSeed = "ticket-signing-seed"
+
+// TicketSigningKeys returns the current ticket signing key (made and kept on first use) and the
+// public keys of the signing keys it replaced, newest first, so that the QR codes they signed
+// keep verifying.
+func (db *DB) TicketSigningKeys(ctx context.Context) (ed25519.PrivateKey, []ed25519.PublicKey, error) {
+	seed, err := db.AppSecret(ctx, ticketSigningSeed, ed25519.SeedSize)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ticket signing key: %w", err)
+	}
+	rows, err := db.read.QueryContext(ctx, `SELECT public_key FROM ticket_keys ORDER BY retired_at DESC, kid`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("retired ticket keys: %w", err)
+	}
+	defer rows.Close()
+	var previous []ed25519.PublicKey
+	for rows.Next() {
+		var pub []byte
+		if err := rows.Scan(&pub); err != nil {
+			return nil, nil, fmt.Errorf("retired ticket keys: %w", err)
+		}
+		previous = append(previous, ed25519.PublicKey(pub))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("retired ticket keys: %w", err)
+	}
+	return ed25519.NewKeyFromSeed(seed), previous, nil
+}
+
+// RotateTicketKey retires the current ticket signing key, keeping its public key (so the QR codes
+// it signed still verify), and makes a new one, which the servers sign with once restarted. It
+// returns the new key's public key.
+func (db *DB) RotateTicketKey(ctx context.Context, now time.Time) (ed25519.PublicKey, error) {
+	seed, err := writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
+		var old []byte
+		err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, ticketSigningSeed).Scan(&old)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if err == nil {
+			pub := ed25519.NewKeyFromSeed(old).Public().(ed25519.PublicKey)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_keys (kid, public_key, retired_at) VALUES (?, ?, ?)
+				ON CONFLICT (kid) DO NOTHING`, palaro.TicketKeyID(pub), []byte(pub), formatTime(now)); err != nil {
+				return nil, err
+			}
+		}
+		seed := make([]byte, ed25519.SeedSize)
+		if _, err := rand.Read(seed); err != nil {
+			return nil, err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO app_secrets (name, value, created_at) VALUES (?, ?, ?)
+			ON CONFLICT (name) DO UPDATE SET value = excluded.value, created_at = excluded.created_at`,
+			ticketSigningSeed, seed, formatTime(now))
+		return seed, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("rotate ticket key: %w", err)
+	}
+	return ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey), nil
+}
