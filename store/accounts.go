@@ -44,7 +44,7 @@ func (s *AccountService) queue(ctx context.Context, tx *sql.Tx, m palaro.Message
 // that it survives restarts and every app server of the database reads the same one. Servers that
 // start together may each generate one: the first stored wins, and every one returns it.
 func (db *DB) AppSecret(ctx context.Context, name string, size int) ([]byte, error) {
-	return writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
+	return write(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
 		var value []byte
 		err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value)
 		if err == nil {
@@ -152,7 +152,7 @@ func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		now := formatTime(s.db.Now())
 		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
 		existing_user, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -243,7 +243,7 @@ func (s *AccountService) useToken(ctx context.Context, tx *sql.Tx, purpose, toke
 
 // Activate confirms the e-mail address of the account the activation token belongs to.
 func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.User, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		userID, email, err := s.useToken(ctx, tx, "activate", token)
 		if palaro.ErrorCode(err) == palaro.EINVALID {
 			// A used or expired link of an account that is active by now (a second click): say so.
@@ -274,7 +274,7 @@ func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.Us
 
 // ResendActivation queues the welcome e-mail again, with a new activation link.
 func (s *AccountService) ResendActivation(ctx context.Context, userID int64) (*palaro.User, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		u, _, err := findUser(ctx, tx, `id = ?`, userID)
 		if err != nil {
 			return nil, err
@@ -291,7 +291,7 @@ func (s *AccountService) ResendActivation(ctx context.Context, userID int64) (*p
 
 // EndSessions bumps the account's session version and returns the new one.
 func (s *AccountService) EndSessions(ctx context.Context, userID int64) (int, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
 		var v int
 		err := tx.QueryRowContext(ctx, `UPDATE users SET session_version = session_version + 1 WHERE id = ?
 		RETURNING session_version`, userID).Scan(&v)
@@ -311,7 +311,7 @@ func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd pa
 	if err := upd.Validate(s.db.Now()); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		p := upd.Profile
 		var username any
 		if p.Username != "" {
@@ -429,7 +429,7 @@ func pendingChange(ctx context.Context, tx *sql.Tx, userID int64, now time.Time)
 // RequestMobileCode sends a new code for the number awaiting one, else for the account's own
 // unconfirmed number.
 func (s *AccountService) RequestMobileCode(ctx context.Context, userID int64) (string, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
 		u, _, err := findUser(ctx, tx, `id = ?`, userID)
 		if err != nil {
 			return "", err
@@ -467,7 +467,7 @@ func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, 
 	}
 	// A wrong code's attempt is counted and committed; the caller then hears invalid.
 	wrong := false
-	u, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	u, err := write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		wrong = false
 		number, err := s.checkCode(ctx, tx, codeOwner{"user_id", userID}, code)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -570,7 +570,7 @@ func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, n
 
 // ConfirmEmailChange moves the account to the address the token was sent to.
 func (s *AccountService) ConfirmEmailChange(ctx context.Context, token string) (*palaro.User, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		userID, email, err := s.useToken(ctx, tx, "change_email", token)
 		if err != nil {
 			return nil, err
@@ -717,7 +717,7 @@ func (s *AccountService) ChangePassword(ctx context.Context, userID int64, curre
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.User, error) {
 		// The old hash in the condition makes a concurrent change (or reset) win over this one.
 		res, err := wtx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
 		updated_at = ? WHERE id = ? AND password_hash = ?`, hash, formatTime(s.db.Now()), userID, oldHash)
@@ -750,7 +750,7 @@ func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.Par
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
 		publicID := newPublicID()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
 		VALUES (?, ?, ?, ?, ?)`, publicID, req.FirstName, req.LastName, req.MobileNumber, formatTime(s.db.Now())); err != nil {
@@ -787,7 +787,7 @@ func (s *AccountService) ConfirmParticipant(ctx context.Context, publicID, code 
 		return nil, invalid
 	}
 	wrong := false
-	p, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
+	p, err := write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
 		wrong = false
 		p, err := findParticipant(ctx, tx, `public_id = ?`, publicID)
 		if err != nil {
@@ -871,7 +871,7 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 		}
 	}
 	first, last, _ := strings.Cut(req.Name, " ")
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		now := formatTime(s.db.Now())
 		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
 		username, organization, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'organizer', ?, ?, ?, ?, ?)`,
@@ -908,7 +908,7 @@ func (s *AccountService) CreateReport(ctx context.Context, req palaro.ProblemRep
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Report, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Report, error) {
 		r := &palaro.Report{ProblemReport: req, UserID: userID, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
 		var user any
 		if userID != 0 {

@@ -133,7 +133,7 @@ func (s *ActivityService) ListActivities(ctx context.Context, eventCode string) 
 // prize it takes from the stock (a guarded `UPDATE … WHERE awarded < stock`) are committed with
 // the visit, so the stored card is the one answered, every time after too.
 func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*palaro.ScanResult, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.ScanResult, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.ScanResult, error) {
 		a, err := findActivity(ctx, tx, req.EventCode, req.ActivityCode)
 		if err != nil {
 			return nil, err
@@ -324,7 +324,7 @@ func (s *ActivityService) ConfirmedParticipant(ctx context.Context, req palaro.P
 	if palaro.ErrorCode(err) != palaro.ENOTFOUND {
 		return p, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.Participant, error) {
+	return write(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.Participant, error) {
 		now := s.db.Now()
 		if adoptPublicID != "" {
 			own, err := findParticipant(ctx, wtx, `public_id = ? AND mobile_number = ?`, adoptPublicID, req.MobileNumber)

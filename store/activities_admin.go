@@ -18,7 +18,7 @@ func (s *ActivityService) SaveActivity(ctx context.Context, eventID int64, actor
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Activity, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Activity, error) {
 		now := s.db.Now()
 		var id int64
 		err := tx.QueryRowContext(ctx, `INSERT INTO activities (event_id, code, kind, name, description, points, starts_at, ends_at,

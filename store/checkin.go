@@ -57,7 +57,7 @@ func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest)
 
 // SyncCheckIns records offline scans in one transaction, in the order given.
 func (s *CheckInService) SyncCheckIns(ctx context.Context, reqs []palaro.CheckInRequest) ([]palaro.CheckInResult, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.CheckInResult, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.CheckInResult, error) {
 		now := s.db.Now()
 		out := make([]palaro.CheckInResult, 0, len(reqs))
 		for _, req := range reqs {
@@ -375,7 +375,7 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 	if len(f) > 0 {
 		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.GateTicket, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.GateTicket, error) {
 		tt, err := findTicketTypeTx(ctx, tx, sale.EventID, sale.TicketType)
 		if err != nil {
 			return nil, err

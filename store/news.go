@@ -99,7 +99,7 @@ func (s *NewsService) SaveArticle(ctx context.Context, a palaro.Article) (*palar
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Article, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Article, error) {
 		if err := saveArticle(ctx, tx, a, s.db.Now()); err != nil {
 			return nil, err
 		}

@@ -104,7 +104,7 @@ func (s *OrganizerService) ListOrganizations(ctx context.Context, pendingOnly bo
 
 // ApproveOrganization approves the pending organizations the account owns and tells the owner.
 func (s *OrganizerService) ApproveOrganization(ctx context.Context, ownerEmail string) ([]palaro.Organization, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.Organization, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.Organization, error) {
 		orgs, err := queryOrganizations(ctx, tx, `o.status = 'pending' AND o.id IN (SELECT m.organizer_id FROM organizer_members m
 		JOIN users u ON u.id = m.user_id WHERE m.role = 'owner' AND lower(u.email) = lower(?))`, strings.TrimSpace(ownerEmail))
 		if err != nil {
@@ -250,7 +250,7 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	if palaro.ParseOrganizerStatus(in.Status) == palaro.EventScheduled {
 		return nil, errNoTicketTypes // a new event has none yet
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
 		now := s.db.Now()
 		venueID, err := saveVenue(ctx, tx, 0, in.Venue)
 		if err != nil {
@@ -288,7 +288,7 @@ func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
 		var orgID, venueID int64
 		var oldCode string
 		err := tx.QueryRowContext(ctx, `SELECT organizer_id, venue_id, code FROM events WHERE id = ?`, eventID).Scan(&orgID, &venueID, &oldCode)
@@ -405,28 +405,19 @@ func eventOrg(ctx context.Context, tx *sql.Tx, eventID int64) (int64, error) {
 	return orgID, err
 }
 
-// inEventWrite runs fn as one unit of the batching writer about an event, with the event's
-// organization, and returns fn's value once committed. Returns ENOTFOUND for an unknown event.
-func inEventWrite[T any](ctx context.Context, db *DB, eventID int64, fn func(ctx context.Context, tx *sql.Tx, orgID int64) (T, error)) (T, error) {
-	return writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) (T, error) {
-		orgID, err := eventOrg(ctx, tx, eventID)
-		if err != nil {
-			var zero T
-			return zero, err
-		}
-		return fn(ctx, tx, orgID)
-	})
-}
-
 // CreateTicketType adds a ticket type to an event (with its seat map when seated).
 func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, actor string, in palaro.TicketTypeInput) (*palaro.TicketType, error) {
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, orgID int64) (*palaro.TicketType, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketType, error) {
+		orgID, err := eventOrg(ctx, tx, eventID)
+		if err != nil {
+			return nil, err
+		}
 		payments, _ := json.Marshal(in.PaymentTypes)
-		_, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
+		_, err = tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
 		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated)
 		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			eventID, in.Code, in.Name, in.Description, eventID, in.Price, in.Discount, in.MaxPurchasable, in.Capacity,
@@ -468,7 +459,11 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, orgID int64) (*palaro.TicketType, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketType, error) {
+		orgID, err := eventOrg(ctx, tx, eventID)
+		if err != nil {
+			return nil, err
+		}
 		cur, err := findTicketTypeTx(ctx, tx, eventID, code)
 		if err != nil {
 			return nil, err
@@ -620,7 +615,7 @@ func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, n
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	secret := tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
-	tok, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.APIToken, error) {
+	tok, err := write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.APIToken, error) {
 		now := s.db.Now()
 		var creator any
 		if creatorID != 0 {

@@ -10,7 +10,7 @@ import (
 
 // SetEventCover stores a cover's images as a new version and points the event at its widest one.
 func (s *OrganizerService) SetEventCover(ctx context.Context, eventID int64, actor string, images map[int][]byte) (string, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
 		var version int64
 		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) + 1 FROM event_images`).Scan(&version); err != nil {
 			return "", err

@@ -17,7 +17,7 @@ func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor s
 	if err := palaro.ValidateAddOn(a); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.AddOn, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.AddOn, error) {
 		action := "add-on " + a.Name + " changed"
 		if a.ID == 0 {
 			id, err := insertID(ctx, tx, `INSERT INTO add_ons (event_id, name, price, category, notes, hidden) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -126,7 +126,7 @@ func (s *OrganizerService) CreatePromoCode(ctx context.Context, eventID int64, a
 	if err := palaro.ValidatePromoCode(p); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
 		if err := insertPromo(ctx, tx, &p); err != nil {
 			if palaro.ErrorCode(err) == palaro.ECONFLICT {
 				return nil, fieldErr(palaro.ECONFLICT, palaro.FieldCode, palaro.ErrorMessage(err))
@@ -216,7 +216,7 @@ func findPromoTx(ctx context.Context, tx *sql.Tx, eventID, id int64) (*palaro.Pr
 
 // UpdatePromoCode changes a promo code's discount, usage limit, dates and ticket types; its code stays.
 func (s *OrganizerService) UpdatePromoCode(ctx context.Context, eventID int64, actor string, p palaro.PromoCode) (*palaro.PromoCode, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
 		cur, err := findPromoTx(ctx, tx, eventID, p.ID)
 		if err != nil {
 			return nil, err
@@ -273,7 +273,7 @@ func (s *OrganizerService) SetPromoCodePaused(ctx context.Context, eventID, id i
 // DeletePromoCode deletes a promo code no order used; one that orders used is retired: kept, with
 // its ticket types, for those orders' history and never usable again.
 func (s *OrganizerService) DeletePromoCode(ctx context.Context, eventID, id int64, actor string) (bool, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (bool, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (bool, error) {
 		cur, err := findPromoTx(ctx, tx, eventID, id)
 		if err != nil {
 			return false, err

@@ -18,10 +18,12 @@ func (s *OrganizerService) BlockedSeats(ctx context.Context, ticketTypeID int64)
 
 // SetBlockedSeats blocks and unblocks seats of a seated ticket type, moving its capacity with them.
 func (s *OrganizerService) SetBlockedSeats(ctx context.Context, eventID int64, ticketTypeCode, actor string, labels []string) error {
-	_, err := inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, _ int64) (struct{}, error) {
-		return struct{}{}, s.setBlockedSeats(ctx, tx, eventID, ticketTypeCode, actor, labels)
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := eventOrg(ctx, tx, eventID); err != nil {
+			return err
+		}
+		return s.setBlockedSeats(ctx, tx, eventID, ticketTypeCode, actor, labels)
 	})
-	return err
 }
 
 // setBlockedSeats is SetBlockedSeats inside the writer's unit tx.

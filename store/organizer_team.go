@@ -122,7 +122,7 @@ func (s *OrganizerService) FindInvitation(ctx context.Context, token string) (*p
 
 // AcceptInvitation adds the account to the invitation's organization when its e-mail is the invited one.
 func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, userID int64) (*palaro.Membership, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Membership, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Membership, error) {
 		now := s.db.Now()
 		var id int64
 		var m palaro.Membership

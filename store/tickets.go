@@ -38,7 +38,7 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 	if len(addOnIDs) == 0 {
 		return nil, palaro.Errorf(palaro.EINVALID, "Please choose at least one add-on.")
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Order, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Order, error) {
 		t, err := findTicket(ctx, tx, ticketPublicID)
 		if err != nil {
 			return nil, err

@@ -17,7 +17,7 @@ func (s *PurchaseService) RequestEmailChange(ctx context.Context, ticketPublicID
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
 		t, err := findTicket(ctx, tx, ticketPublicID)
 		if err != nil {
 			return nil, err
@@ -97,7 +97,7 @@ func (s *PurchaseService) FindEmailChange(ctx context.Context, token string, now
 // a receipt link; the receipt reissues the ticket to the new address, voids the ticket's other
 // transfers and e-mails both addresses.
 func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*palaro.TicketTransfer, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
 		tr, err := findTransfer(ctx, tx, token, now)
 		if err != nil {
 			return nil, err
