@@ -159,22 +159,12 @@ func (s *EventService) FindTag(ctx context.Context, slug string) (*palaro.Tag, e
 
 // ListTags returns every tag that has at least one public event, by name.
 func (s *EventService) ListTags(ctx context.Context) ([]palaro.Tag, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT DISTINCT t.slug, t.name FROM tags t
+	return queryRows(ctx, s.db.read, `SELECT DISTINCT t.slug, t.name FROM tags t
 		JOIN event_tags et ON et.tag_slug = t.slug JOIN events e ON e.id = et.event_id
-		WHERE e.status != 'draft' ORDER BY t.name`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var tags []palaro.Tag
-	for rows.Next() {
-		var t palaro.Tag
-		if err := rows.Scan(&t.Slug, &t.Name); err != nil {
-			return nil, err
-		}
-		tags = append(tags, t)
-	}
-	return tags, rows.Err()
+		WHERE e.status != 'draft' ORDER BY t.name`, nil, func(r *sql.Rows) (t palaro.Tag, err error) {
+		err = r.Scan(&t.Slug, &t.Name)
+		return t, err
+	})
 }
 
 type rowScanner interface{ Scan(dest ...any) error }
@@ -304,20 +294,11 @@ func attachTicketTypes(ctx context.Context, tx *sql.Tx, events []*palaro.Event) 
 }
 
 func eventLinks(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.Link, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT label, url FROM event_links WHERE event_id = ? ORDER BY position, id`, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var links []palaro.Link
-	for rows.Next() {
-		var l palaro.Link
-		if err := rows.Scan(&l.Label, &l.URL); err != nil {
-			return nil, err
-		}
-		links = append(links, l)
-	}
-	return links, rows.Err()
+	return queryRows(ctx, tx, `SELECT label, url FROM event_links WHERE event_id = ? ORDER BY position, id`, []any{eventID},
+		func(r *sql.Rows) (l palaro.Link, err error) {
+			err = r.Scan(&l.Label, &l.URL)
+			return l, err
+		})
 }
 
 func eventAddOns(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.AddOn, error) {

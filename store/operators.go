@@ -47,18 +47,5 @@ func (s *OperatorService) SetOperator(ctx context.Context, email string, operato
 
 // ListOperators returns the operators' e-mail addresses, alphabetically.
 func (s *OperatorService) ListOperators(ctx context.Context) ([]string, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT u.email FROM operators o JOIN users u ON u.id = o.user_id ORDER BY u.email`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var e string
-		if err := rows.Scan(&e); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return queryStrings(ctx, s.db.read, `SELECT u.email FROM operators o JOIN users u ON u.id = o.user_id ORDER BY u.email`)
 }

@@ -48,21 +48,12 @@ func createOrganization(ctx context.Context, tx *sql.Tx, userID int64, name, ema
 
 // Memberships returns the organizations a user belongs to.
 func (s *OrganizerService) Memberships(ctx context.Context, userID int64) ([]palaro.Membership, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT o.id, o.name, m.role, o.status = 'approved'
-		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id WHERE m.user_id = ? ORDER BY o.name, o.id`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.Membership
-	for rows.Next() {
-		var m palaro.Membership
-		if err := rows.Scan(&m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, s.db.read, `SELECT o.id, o.name, m.role, o.status = 'approved'
+		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id WHERE m.user_id = ? ORDER BY o.name, o.id`,
+		[]any{userID}, func(r *sql.Rows) (m palaro.Membership, err error) {
+			err = r.Scan(&m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved)
+			return m, err
+		})
 }
 
 const organizationColumns = `o.id, o.name, o.email, o.status, o.created_at, o.approved_at,
@@ -754,21 +745,13 @@ func (s *OrganizerService) ListAudit(ctx context.Context, eventID int64, limit i
 	if limit <= 0 || limit > 500 {
 		limit = 100
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT actor, action, detail, created_at FROM audit_log
-		WHERE event_id = ? ORDER BY id DESC LIMIT ?`, eventID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.AuditEntry
-	for rows.Next() {
-		var a palaro.AuditEntry
+	return queryRows(ctx, s.db.read, `SELECT actor, action, detail, created_at FROM audit_log
+		WHERE event_id = ? ORDER BY id DESC LIMIT ?`, []any{eventID, limit}, func(r *sql.Rows) (a palaro.AuditEntry, err error) {
 		var at sql.NullString
-		if err := rows.Scan(&a.Actor, &a.Action, &a.Detail, &at); err != nil {
-			return nil, err
+		if err := r.Scan(&a.Actor, &a.Action, &a.Detail, &at); err != nil {
+			return a, err
 		}
 		a.CreatedAt, _ = parseTime(at)
-		out = append(out, a)
-	}
-	return out, rows.Err()
+		return a, nil
+	})
 }

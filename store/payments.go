@@ -167,22 +167,15 @@ func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.Paymen
 	if f.Refused {
 		refusedOnly = 1
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT pe.provider, pe.event_id, coalesce(o.public_id, ''), pe.status,
+	return queryRows(ctx, s.db.read, `SELECT pe.provider, pe.event_id, coalesce(o.public_id, ''), pe.status,
 		pe.refused, pe.received_at FROM payment_events pe LEFT JOIN orders o ON o.id = pe.order_id
-		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.event_id LIMIT ?`, refusedOnly, f.Limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var events []palaro.PaymentEventRecord
-	for rows.Next() {
-		var e palaro.PaymentEventRecord
-		var received sql.NullString
-		if err := rows.Scan(&e.Provider, &e.EventID, &e.OrderPublicID, &e.Status, &e.Refused, &received); err != nil {
-			return nil, err
-		}
-		e.ReceivedAt, _ = parseTime(received)
-		events = append(events, e)
-	}
-	return events, rows.Err()
+		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.event_id LIMIT ?`, []any{refusedOnly, f.Limit},
+		func(r *sql.Rows) (e palaro.PaymentEventRecord, err error) {
+			var received sql.NullString
+			if err := r.Scan(&e.Provider, &e.EventID, &e.OrderPublicID, &e.Status, &e.Refused, &received); err != nil {
+				return e, err
+			}
+			e.ReceivedAt, _ = parseTime(received)
+			return e, nil
+		})
 }

@@ -596,13 +596,6 @@ func newTickets(o *palaro.Order, now time.Time) []palaro.Ticket {
 	return tickets
 }
 
-func byCategoryName(a, b palaro.AddOn) int {
-	if c := strings.Compare(a.Category, b.Category); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Name, b.Name)
-}
-
 func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeID int64) error {
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 || t.PublicID == "" || t.Code == "" {
@@ -783,11 +776,6 @@ func scanOrder(r rowScanner) (*palaro.Order, error) {
 	o.PaidAt, _ = parseTime(paid)
 	o.CreatedAt, _ = parseTime(created)
 	return &o, nil
-}
-
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // loadOrders returns the orders matching where (which may end in ORDER BY / LIMIT), with their

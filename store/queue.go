@@ -229,21 +229,12 @@ func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) error {
 		} else if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`, eventID)
+		ids, err := queryRows(ctx, tx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`,
+			[]any{eventID}, func(r *sql.Rows) (id int64, err error) {
+				err = r.Scan(&id)
+				return id, err
+			})
 		if err != nil {
-			return err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for i, place := range palaro.DrawPlaces(uint64(seed), len(ids)) {

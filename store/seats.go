@@ -224,24 +224,6 @@ func assignOrderedSeats(ctx context.Context, tx *sql.Tx, ticketTypeID int64) err
 	return nil
 }
 
-// queryStrings returns the first column of a query's rows.
-func queryStrings(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
 // without returns the items of all that are not in drop, in their order.
 func without(all, drop []string) []string {
 	var out []string
