@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"strings"
 )
 
 // querier is what reads need: the read pool, a read transaction or a unit's write transaction.
@@ -36,4 +37,13 @@ func queryStrings(ctx context.Context, q querier, query string, args ...any) ([]
 		err = r.Scan(&s)
 		return s, err
 	})
+}
+
+type queryRower interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// placeholders returns n comma-separated placeholders, for an IN list.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
