@@ -80,36 +80,28 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		p, err := findPromo(ctx, s.db.read, req.Source)
 		switch {
 		case err == nil:
-			if err := p.Check(ev.ID, now); err != nil {
-				return nil, err
-			}
-			if !p.AppliesTo(tt.ID) {
-				return nil, palaro.PromoNotForTicket(p.Code)
-			}
 			promo = p
 		case palaro.ErrorCode(err) != palaro.ENOTFOUND:
 			return nil, err
 		} // an unknown source is a referral code: recorded, no discount
 	}
-	price := palaro.PriceOrder(*tt, req.Quantity, addOns, promo)
-	if price.PromoDiscount == 0 {
-		promo = nil // a code is used only by an order it discounts: on a free order it stays a source
+	terms, err := palaro.DecideOrder(*tt, req, promo, addOns, now)
+	if err != nil {
+		return nil, err
 	}
-	if price.Total > 0 && req.PaymentType == "" {
-		req.PaymentType = tt.PaymentTypes[0]
-	}
+	promo, price := terms.Promo, terms.Price
 	o := &palaro.Order{
 		PublicID: newPublicID(), Kind: palaro.OrderKindTickets, EventID: ev.ID, TicketTypeID: tt.ID,
 		Quantity: req.Quantity, Email: req.Email, Buyer: buyerOf(req), Seats: req.Seats, Source: req.Source,
-		PaymentType: req.PaymentType, SessionKey: req.SessionKey, UserID: req.UserID, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
+		PaymentType: terms.PaymentType, SessionKey: req.SessionKey, UserID: req.UserID, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
 		PromoDiscount: price.PromoDiscount, Total: price.Total, Status: palaro.OrderPending,
 		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
 	}
 	if promo != nil {
 		o.PromoCode, o.PromoTicketsOnly = promo.Code, promo.TicketsOnly()
 	}
-	if o.Free() {
-		o.Status, o.PaidAt, o.HoldExpiresAt, o.PaymentType = palaro.OrderPaid, now, time.Time{}, ""
+	if terms.Free {
+		o.Status, o.PaidAt, o.HoldExpiresAt = palaro.OrderPaid, now, time.Time{}
 	}
 
 	if req.Offer == "" { // a waiting-list offer's tickets are held for it: not free, not sold out
