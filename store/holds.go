@@ -9,7 +9,9 @@ import (
 )
 
 // CancelOrder releases a pending order's hold at once; the waiting list gets first go at it.
-func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) error {
+func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) (err error) {
+	defer wrapErr(&err, "store: CancelOrder(%d)", orderID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if n, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, orderID); err != nil || n == 0 {
 			return err
@@ -19,9 +21,11 @@ func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) error 
 }
 
 // ExpireHolds releases the holds of pending orders whose hold ended at or before now.
-func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (int, error) {
+func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (_ int, err error) {
+	defer wrapErr(&err, "store: ExpireHolds")
+
 	var n int
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if n, err = releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now)); err != nil || n == 0 {
 			return err
@@ -87,7 +91,9 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 
 // PendingOrdersForReconciliation returns orders with a checkout that are pending (or expired
 // within the last day) and older than minAge.
-func (s *PurchaseService) PendingOrdersForReconciliation(ctx context.Context, now time.Time, minAge time.Duration) ([]*palaro.Order, error) {
+func (s *PurchaseService) PendingOrdersForReconciliation(ctx context.Context, now time.Time, minAge time.Duration) (_ []*palaro.Order, err error) {
+	defer wrapErr(&err, "store: PendingOrdersForReconciliation")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,9 @@ import (
 )
 
 // FindOrderByPublicID returns an order with its event, ticket type, tickets and add-ons.
-func (s *PurchaseService) FindOrderByPublicID(ctx context.Context, publicID string) (*palaro.Order, error) {
+func (s *PurchaseService) FindOrderByPublicID(ctx context.Context, publicID string) (_ *palaro.Order, err error) {
+	defer wrapErr(&err, "store: FindOrderByPublicID")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -22,7 +24,9 @@ func (s *PurchaseService) FindOrderByPublicID(ctx context.Context, publicID stri
 }
 
 // ListOrders returns the most recent orders matching the filter.
-func (s *PurchaseService) ListOrders(ctx context.Context, f palaro.OrderFilter) ([]*palaro.Order, error) {
+func (s *PurchaseService) ListOrders(ctx context.Context, f palaro.OrderFilter) (_ []*palaro.Order, err error) {
+	defer wrapErr(&err, "store: ListOrders")
+
 	switch f.Status {
 	case "", palaro.OrderPending, palaro.OrderPaid, palaro.OrderExpired, palaro.OrderRefund, palaro.OrderRefunded:
 	default:
@@ -297,7 +301,9 @@ func queryTickets(ctx context.Context, q querier, refs *refCache, where string, 
 }
 
 // FindTicketByPublicID returns a ticket with its event, ticket type and add-ons.
-func (s *PurchaseService) FindTicketByPublicID(ctx context.Context, publicID string) (*palaro.Ticket, error) {
+func (s *PurchaseService) FindTicketByPublicID(ctx context.Context, publicID string) (_ *palaro.Ticket, err error) {
+	defer wrapErr(&err, "store: FindTicketByPublicID")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -318,7 +324,9 @@ func findTicket(ctx context.Context, q querier, publicID string) (*palaro.Ticket
 }
 
 // ListTicketsByEmail returns the tickets held by an e-mail address, newest first.
-func (s *PurchaseService) ListTicketsByEmail(ctx context.Context, email string) ([]*palaro.Ticket, error) {
+func (s *PurchaseService) ListTicketsByEmail(ctx context.Context, email string) (_ []*palaro.Ticket, err error) {
+	defer wrapErr(&err, "store: ListTicketsByEmail")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -328,10 +336,12 @@ func (s *PurchaseService) ListTicketsByEmail(ctx context.Context, email string) 
 }
 
 // TicketStatus returns the status of the ticket with a short code.
-func (s *PurchaseService) TicketStatus(ctx context.Context, code string) (*palaro.TicketStatusInfo, error) {
+func (s *PurchaseService) TicketStatus(ctx context.Context, code string) (_ *palaro.TicketStatusInfo, err error) {
+	defer wrapErr(&err, "store: TicketStatus")
+
 	var info palaro.TicketStatusInfo
 	var checked sql.NullString
-	err := s.db.read.QueryRowContext(ctx, `SELECT t.code, t.status, e.code, e.name, tt.code, tt.name, t.checked_in_at
+	err = s.db.read.QueryRowContext(ctx, `SELECT t.code, t.status, e.code, e.name, tt.code, tt.name, t.checked_in_at
 		FROM tickets t JOIN events e ON e.id = t.event_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
 		WHERE t.code = ?`, strings.ToUpper(strings.TrimSpace(code))).Scan(&info.Code, &info.Status, &info.EventCode,
 		&info.EventName, &info.TicketTypeCode, &info.TicketTypeName, &checked)

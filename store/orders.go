@@ -43,7 +43,9 @@ func (s *PurchaseService) Hold() time.Duration { return s.hold }
 // CreateOrder validates, prices and stores a purchase. Capacity is taken with one conditional
 // UPDATE and seats with inserts under a primary key, inside one BEGIN IMMEDIATE transaction, so
 // concurrent buyers can never oversell nor share a seat.
-func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRequest, now time.Time) (*palaro.Order, error) {
+func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRequest, now time.Time) (_ *palaro.Order, err error) {
+	defer wrapErr(&err, "store: CreateOrder(%q)", req.TicketCode)
+
 	tt, ev, err := purchaseTicketType(ctx, s.db, strings.TrimSpace(req.TicketCode))
 	if err != nil {
 		return nil, err
@@ -516,7 +518,9 @@ func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeI
 }
 
 // AttachCheckout records the provider's checkout session of a pending order.
-func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, provider string, session palaro.CheckoutSession) error {
+func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, provider string, session palaro.CheckoutSession) (err error) {
+	defer wrapErr(&err, "store: AttachCheckout(%d)", orderID)
+
 	// a unit of the batching writer: a rush of paid orders attaches its checkouts in group commits
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE orders SET provider = ?, provider_ref = ?, checkout_url = ?

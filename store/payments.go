@@ -17,7 +17,9 @@ import (
 // order is marked for refund. The order is found by the provider's checkout session only; an
 // event for no order, of the other mode (live), or paid in another currency or amount is stored
 // as refused and changes nothing.
-func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, live bool, ev palaro.PaymentEvent) (*palaro.Order, error) {
+func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, live bool, ev palaro.PaymentEvent) (_ *palaro.Order, err error) {
+	defer wrapErr(&err, "store: ConfirmPayment(%q)", provider)
+
 	if ev.ID == "" {
 		return nil, palaro.Errorf(palaro.EINVALID, "A payment event needs an id.")
 	}
@@ -27,7 +29,7 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 	var seen bool
 	// one unit of the batching writer: twenty deliveries of one event at once run one after
 	// another in it, and only the first finds the event new
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		o, refused, seen = nil, "", false
 		o, err = loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
@@ -159,7 +161,9 @@ func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Orde
 
 // ListPaymentEvents returns the payment events received, newest first, with the reason of each
 // refused one.
-func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.PaymentEventFilter) ([]palaro.PaymentEventRecord, error) {
+func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.PaymentEventFilter) (_ []palaro.PaymentEventRecord, err error) {
+	defer wrapErr(&err, "store: ListPaymentEvents")
+
 	if f.Limit <= 0 || f.Limit > 1000 {
 		f.Limit = 100
 	}

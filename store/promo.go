@@ -11,7 +11,9 @@ import (
 )
 
 // FindPromoCode returns a usable promo code for an event.
-func (s *PurchaseService) FindPromoCode(ctx context.Context, code string, eventID int64, now time.Time) (*palaro.PromoCode, error) {
+func (s *PurchaseService) FindPromoCode(ctx context.Context, code string, eventID int64, now time.Time) (_ *palaro.PromoCode, err error) {
+	defer wrapErr(&err, "store: FindPromoCode(%q)", code)
+
 	p, err := findPromo(ctx, s.db.read, code)
 	if err != nil {
 		return nil, err
@@ -48,7 +50,9 @@ func findPromo(ctx context.Context, q queryRower, code string) (*palaro.PromoCod
 }
 
 // CreatePromoCode stores a new promo code (operator tools, demo data and tests).
-func (s *PurchaseService) CreatePromoCode(ctx context.Context, p *palaro.PromoCode) error {
+func (s *PurchaseService) CreatePromoCode(ctx context.Context, p *palaro.PromoCode) (err error) {
+	defer wrapErr(&err, "store: CreatePromoCode")
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		return insertPromo(ctx, tx, p)
 	})

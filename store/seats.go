@@ -24,7 +24,9 @@ func NewSeatService(db *DB) *SeatService { return &SeatService{db: db} }
 var _ palaro.SeatService = (*SeatService)(nil)
 
 // SeatMap returns the rows of a ticket type's seats with their states.
-func (s *SeatService) SeatMap(ctx context.Context, ticketTypeID int64) ([]palaro.SeatRow, error) {
+func (s *SeatService) SeatMap(ctx context.Context, ticketTypeID int64) (_ []palaro.SeatRow, err error) {
+	defer wrapErr(&err, "store: SeatMap(%d)", ticketTypeID)
+
 	return seatMap(ctx, s.db.read, ticketTypeID)
 }
 
@@ -63,7 +65,9 @@ func seatMap(ctx context.Context, q querier, ticketTypeID int64) ([]palaro.SeatR
 }
 
 // CheckSeats checks that every label is a free seat of the ticket type, as of now.
-func (s *SeatService) CheckSeats(ctx context.Context, ticketTypeID int64, labels []string) error {
+func (s *SeatService) CheckSeats(ctx context.Context, ticketTypeID int64, labels []string) (err error) {
+	defer wrapErr(&err, "store: CheckSeats(%d)", ticketTypeID)
+
 	return seatsFree(ctx, s.db.read, ticketTypeID, labels)
 }
 
@@ -237,7 +241,9 @@ func without(all, drop []string) []string {
 
 // SeatPlan returns the layout of a seated ticket type: its stored plan, or the plan its generated
 // seats form, with its blocked seats.
-func (s *SeatService) SeatPlan(ctx context.Context, ticketTypeID int64) (palaro.SeatPlan, error) {
+func (s *SeatService) SeatPlan(ctx context.Context, ticketTypeID int64) (_ palaro.SeatPlan, err error) {
+	defer wrapErr(&err, "store: SeatPlan(%d)", ticketTypeID)
+
 	return seatPlan(ctx, s.db.read, ticketTypeID)
 }
 
