@@ -1012,25 +1012,14 @@ func (s *AccountService) FindReport(ctx context.Context, reference string) (_ *p
 func (s *AccountService) ListReports(ctx context.Context) (_ []palaro.Report, err error) {
 	defer wrapErr(&err, "store: ListReports")
 
-	tx, err := s.db.beginRead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+reportColumns+` FROM problem_reports ORDER BY id DESC`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.Report
-	for rows.Next() {
-		r, err := scanReport(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, s.db.read, `SELECT `+reportColumns+` FROM problem_reports ORDER BY id DESC`, nil,
+		func(r *sql.Rows) (palaro.Report, error) {
+			rep, err := scanReport(r)
+			if err != nil {
+				return palaro.Report{}, err
+			}
+			return *rep, nil
+		})
 }
 
 // randomDigits returns n uniformly random decimal digits.

@@ -27,41 +27,31 @@ func (s *OrganizerService) ListTeam(ctx context.Context, orgIDs []int64) (_ []pa
 		return nil, nil, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT o.id, o.name, u.id, u.email, trim(u.first_name || ' ' || u.last_name), m.role
+	members, err := queryRows(ctx, tx, `SELECT o.id, o.name, u.id, u.email, trim(u.first_name || ' ' || u.last_name), m.role
 		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id JOIN users u ON u.id = m.user_id
-		WHERE m.organizer_id IN (`+marks+`) ORDER BY o.name, o.id, CASE m.role WHEN 'owner' THEN 0 ELSE 1 END, u.email`, args...)
+		WHERE m.organizer_id IN (`+marks+`) ORDER BY o.name, o.id, CASE m.role WHEN 'owner' THEN 0 ELSE 1 END, u.email`, args,
+		func(r *sql.Rows) (m palaro.TeamMember, err error) {
+			err = r.Scan(&m.OrganizationID, &m.OrganizationName, &m.UserID, &m.Email, &m.Name, &m.Role)
+			return m, err
+		})
 	if err != nil {
 		return nil, nil, err
 	}
-	var members []palaro.TeamMember
-	for rows.Next() {
-		var m palaro.TeamMember
-		if err := rows.Scan(&m.OrganizationID, &m.OrganizationName, &m.UserID, &m.Email, &m.Name, &m.Role); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		members = append(members, m)
-	}
-	rows.Close()
-	rows, err = tx.QueryContext(ctx, `SELECT i.id, o.id, o.name, i.email, i.role, i.invited_by, i.expires_at
+	invitations, err := queryRows(ctx, tx, `SELECT i.id, o.id, o.name, i.email, i.role, i.invited_by, i.expires_at
 		FROM organizer_invitations i JOIN organizers o ON o.id = i.organizer_id
 		WHERE i.organizer_id IN (`+marks+`) AND i.accepted_at IS NULL AND i.expires_at > ? ORDER BY i.id DESC`,
-		append(args, formatTime(s.db.Now()))...)
+		append(args, formatTime(s.db.Now())), func(r *sql.Rows) (i palaro.Invitation, err error) {
+			var expires sql.NullString
+			if err := r.Scan(&i.ID, &i.OrganizationID, &i.OrganizationName, &i.Email, &i.Role, &i.InvitedBy, &expires); err != nil {
+				return i, err
+			}
+			i.ExpiresAt, _ = parseTime(expires)
+			return i, nil
+		})
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	var invitations []palaro.Invitation
-	for rows.Next() {
-		var i palaro.Invitation
-		var expires sql.NullString
-		if err := rows.Scan(&i.ID, &i.OrganizationID, &i.OrganizationName, &i.Email, &i.Role, &i.InvitedBy, &expires); err != nil {
-			return nil, nil, err
-		}
-		i.ExpiresAt, _ = parseTime(expires)
-		invitations = append(invitations, i)
-	}
-	return members, invitations, rows.Err()
+	return members, invitations, nil
 }
 
 // Invite stores an invitation and queues its e-mail.

@@ -94,25 +94,15 @@ func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (_ *palaro.Qu
 
 // queueRates reads a queue's rates in order.
 func queueRates(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.QueueRate, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT starts_at, admit_per_minute FROM event_queue_rates
-		WHERE event_id = ? ORDER BY starts_at`, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var rates []palaro.QueueRate
-	for rows.Next() {
-		var r palaro.QueueRate
+	return queryRows(ctx, tx, `SELECT starts_at, admit_per_minute FROM event_queue_rates
+		WHERE event_id = ? ORDER BY starts_at`, []any{eventID}, func(rows *sql.Rows) (r palaro.QueueRate, err error) {
 		var from string
 		if err := rows.Scan(&from, &r.AdmitPerMinute); err != nil {
-			return nil, err
+			return r, err
 		}
-		if r.From, err = time.Parse(timeFormat, from); err != nil {
-			return nil, err
-		}
-		rates = append(rates, r)
-	}
-	return rates, rows.Err()
+		r.From, err = time.Parse(timeFormat, from)
+		return r, err
+	})
 }
 
 // SaveQueue creates, changes or (nil settings) deletes an event's queue, with an audit entry.
