@@ -22,6 +22,7 @@
 // transaction (beginRead) only when it runs several statements that must agree on one snapshot,
 // such as a page that reads an event and then its ticket types, or counts and rows that must
 // match; a single statement, or statements that need not agree, use db.read.
+// A query that returns rows scans them with queryRows (store/query.go).
 package store
 
 import (
