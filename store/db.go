@@ -9,8 +9,9 @@
 // tx-taking inner function) and does nothing slow. The exceptions, each for its reason:
 //   - DB.Write is inWrite exported, for adapters that keep their own tables in the same database
 //     (the payment sandbox's sessions); it is still a unit of the writer.
-//   - SeedDemo takes a transaction of its own (beginWrite): a one-off load before serving, too
-//     large for one unit and with nobody else writing.
+//   - SeedDemo takes a transaction of its own (beginWrite): a one-off load of thousands of rows
+//     before any request is served, with nothing to batch it with; as a unit it would hold up
+//     every unit queued behind it.
 //   - CopyData copies one database into another in one read transaction on the source and one
 //     write transaction on the destination: an offline tool that runs with no writer serving.
 //   - Tests use beginWrite to hold a write transaction open; tests and tools such as the bench
