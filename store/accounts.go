@@ -1013,7 +1013,7 @@ func (s *AccountService) ListReports(ctx context.Context) (_ []palaro.Report, er
 	defer wrapErr(&err, "store: ListReports")
 
 	return queryRows(ctx, s.db.read, `SELECT `+reportColumns+` FROM problem_reports ORDER BY id DESC`, nil,
-		func(r *sql.Rows) (palaro.Report, error) {
+		func(r rowScanner) (palaro.Report, error) {
 			rep, err := scanReport(r)
 			if err != nil {
 				return palaro.Report{}, err

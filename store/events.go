@@ -171,7 +171,7 @@ func (s *EventService) ListTags(ctx context.Context) (_ []palaro.Tag, err error)
 
 	return queryRows(ctx, s.db.read, `SELECT DISTINCT t.slug, t.name FROM tags t
 		JOIN event_tags et ON et.tag_slug = t.slug JOIN events e ON e.id = et.event_id
-		WHERE e.status != 'draft' ORDER BY t.name`, nil, func(r *sql.Rows) (t palaro.Tag, err error) {
+		WHERE e.status != 'draft' ORDER BY t.name`, nil, func(r rowScanner) (t palaro.Tag, err error) {
 		err = r.Scan(&t.Slug, &t.Name)
 		return t, err
 	})
@@ -209,20 +209,7 @@ func scanEvent(r rowScanner) (*palaro.Event, error) {
 }
 
 func queryEvents(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*palaro.Event, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var events []*palaro.Event
-	for rows.Next() {
-		ev, err := scanEvent(rows)
-		if err != nil {
-			return nil, err
-		}
-		events = append(events, ev)
-	}
-	return events, rows.Err()
+	return queryRows(ctx, tx, query, args, scanEvent)
 }
 
 // idList returns the events' ids as query arguments and a matching "?, ?, …" placeholder list.
@@ -305,7 +292,7 @@ func attachTicketTypes(ctx context.Context, tx *sql.Tx, events []*palaro.Event) 
 
 func eventLinks(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.Link, error) {
 	return queryRows(ctx, tx, `SELECT label, url FROM event_links WHERE event_id = ? ORDER BY position, id`, []any{eventID},
-		func(r *sql.Rows) (l palaro.Link, err error) {
+		func(r rowScanner) (l palaro.Link, err error) {
 			err = r.Scan(&l.Label, &l.URL)
 			return l, err
 		})

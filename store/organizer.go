@@ -52,7 +52,7 @@ func (s *OrganizerService) Memberships(ctx context.Context, userID int64) (_ []p
 
 	return queryRows(ctx, s.db.read, `SELECT o.id, o.name, m.role, o.status = 'approved'
 		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id WHERE m.user_id = ? ORDER BY o.name, o.id`,
-		[]any{userID}, func(r *sql.Rows) (m palaro.Membership, err error) {
+		[]any{userID}, func(r rowScanner) (m palaro.Membership, err error) {
 			err = r.Scan(&m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved)
 			return m, err
 		})
@@ -74,20 +74,8 @@ func scanOrganization(r rowScanner) (palaro.Organization, error) {
 }
 
 func queryOrganizations(ctx context.Context, q querier, where string, args ...any) ([]palaro.Organization, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+organizationColumns+` FROM organizers o WHERE `+where+` ORDER BY o.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.Organization
-	for rows.Next() {
-		o, err := scanOrganization(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, q, `SELECT `+organizationColumns+` FROM organizers o WHERE `+where+` ORDER BY o.id`, args,
+		scanOrganization)
 }
 
 // ListOrganizations returns organizations with their owners.
@@ -778,7 +766,7 @@ func (s *OrganizerService) ListAudit(ctx context.Context, eventID int64, limit i
 		limit = 100
 	}
 	return queryRows(ctx, s.db.read, `SELECT actor, action, detail, created_at FROM audit_log
-		WHERE event_id = ? ORDER BY id DESC LIMIT ?`, []any{eventID, limit}, func(r *sql.Rows) (a palaro.AuditEntry, err error) {
+		WHERE event_id = ? ORDER BY id DESC LIMIT ?`, []any{eventID, limit}, func(r rowScanner) (a palaro.AuditEntry, err error) {
 		var at sql.NullString
 		if err := r.Scan(&a.Actor, &a.Action, &a.Detail, &at); err != nil {
 			return a, err

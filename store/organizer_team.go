@@ -30,7 +30,7 @@ func (s *OrganizerService) ListTeam(ctx context.Context, orgIDs []int64) (_ []pa
 	members, err := queryRows(ctx, tx, `SELECT o.id, o.name, u.id, u.email, trim(u.first_name || ' ' || u.last_name), m.role
 		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id JOIN users u ON u.id = m.user_id
 		WHERE m.organizer_id IN (`+marks+`) ORDER BY o.name, o.id, CASE m.role WHEN 'owner' THEN 0 ELSE 1 END, u.email`, args,
-		func(r *sql.Rows) (m palaro.TeamMember, err error) {
+		func(r rowScanner) (m palaro.TeamMember, err error) {
 			err = r.Scan(&m.OrganizationID, &m.OrganizationName, &m.UserID, &m.Email, &m.Name, &m.Role)
 			return m, err
 		})
@@ -40,7 +40,7 @@ func (s *OrganizerService) ListTeam(ctx context.Context, orgIDs []int64) (_ []pa
 	invitations, err := queryRows(ctx, tx, `SELECT i.id, o.id, o.name, i.email, i.role, i.invited_by, i.expires_at
 		FROM organizer_invitations i JOIN organizers o ON o.id = i.organizer_id
 		WHERE i.organizer_id IN (`+marks+`) AND i.accepted_at IS NULL AND i.expires_at > ? ORDER BY i.id DESC`,
-		append(args, formatTime(s.db.Now())), func(r *sql.Rows) (i palaro.Invitation, err error) {
+		append(args, formatTime(s.db.Now())), func(r rowScanner) (i palaro.Invitation, err error) {
 			var expires sql.NullString
 			if err := r.Scan(&i.ID, &i.OrganizationID, &i.OrganizationName, &i.Email, &i.Role, &i.InvitedBy, &expires); err != nil {
 				return i, err

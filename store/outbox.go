@@ -283,22 +283,9 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 		where, args = append(where, "status = ?"), append(args, f.Status)
 	}
 	args = append(args, f.Limit)
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY id DESC LIMIT ?`, args...)
+	found, err := queryRows(ctx, s.db.read, `SELECT `+outboxColumns+` FROM outbox WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY id DESC LIMIT ?`, args, scanOutbox)
 	if err != nil {
-		return nil, err
-	}
-	var found []outboxRow
-	for rows.Next() {
-		m, err := scanOutbox(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		found = append(found, m)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	msgs, _, err := s.composeOrderMessages(ctx, found)

@@ -174,7 +174,7 @@ func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.Paymen
 	return queryRows(ctx, s.db.read, `SELECT pe.provider, pe.event_id, coalesce(o.public_id, ''), pe.status,
 		pe.refused, pe.received_at FROM payment_events pe LEFT JOIN orders o ON o.id = pe.order_id
 		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.event_id LIMIT ?`, []any{refusedOnly, f.Limit},
-		func(r *sql.Rows) (e palaro.PaymentEventRecord, err error) {
+		func(r rowScanner) (e palaro.PaymentEventRecord, err error) {
 			var received sql.NullString
 			if err := r.Scan(&e.Provider, &e.EventID, &e.OrderPublicID, &e.Status, &e.Refused, &received); err != nil {
 				return e, err

@@ -14,7 +14,7 @@ type querier interface {
 
 // queryRows runs query on q and returns every row as scan reads it, in order; nil when there are
 // none. It closes the rows before it returns.
-func queryRows[T any](ctx context.Context, q querier, query string, args []any, scan func(*sql.Rows) (T, error)) ([]T, error) {
+func queryRows[T any](ctx context.Context, q querier, query string, args []any, scan func(rowScanner) (T, error)) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -33,7 +33,7 @@ func queryRows[T any](ctx context.Context, q querier, query string, args []any, 
 
 // queryStrings returns the first column of a query's rows.
 func queryStrings(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
-	return queryRows(ctx, q, query, args, func(r *sql.Rows) (s string, err error) {
+	return queryRows(ctx, q, query, args, func(r rowScanner) (s string, err error) {
 		err = r.Scan(&s)
 		return s, err
 	})

@@ -95,7 +95,7 @@ func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (_ *palaro.Qu
 // queueRates reads a queue's rates in order.
 func queueRates(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.QueueRate, error) {
 	return queryRows(ctx, tx, `SELECT starts_at, admit_per_minute FROM event_queue_rates
-		WHERE event_id = ? ORDER BY starts_at`, []any{eventID}, func(rows *sql.Rows) (r palaro.QueueRate, err error) {
+		WHERE event_id = ? ORDER BY starts_at`, []any{eventID}, func(rows rowScanner) (r palaro.QueueRate, err error) {
 		var from string
 		if err := rows.Scan(&from, &r.AdmitPerMinute); err != nil {
 			return r, err
@@ -230,7 +230,7 @@ func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) (err error) {
 			return err
 		}
 		ids, err := queryRows(ctx, tx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`,
-			[]any{eventID}, func(r *sql.Rows) (id int64, err error) {
+			[]any{eventID}, func(r rowScanner) (id int64, err error) {
 				err = r.Scan(&id)
 				return id, err
 			})

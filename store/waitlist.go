@@ -231,21 +231,8 @@ func waitingEntries(ctx context.Context, q querier, typeID int64) ([]*palaro.Wai
 }
 
 func queryEntries(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistEntry, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+entryColumns+` FROM waitlist_entries w
-		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*palaro.WaitlistEntry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, q, `SELECT `+entryColumns+` FROM waitlist_entries w
+		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE `+where, args, scanEntry)
 }
 
 // makeOffer holds quantity tickets for an entry, with the same guarded UPDATE as an order's hold,
