@@ -43,8 +43,10 @@ func (s *AccountService) queue(ctx context.Context, tx *sql.Tx, m palaro.Message
 // AppSecret returns the named secret of size bytes, generating and storing it on first use, so
 // that it survives restarts and every app server of the database reads the same one. Servers that
 // start together may each generate one: the first stored wins, and every one returns it.
-func (db *DB) AppSecret(ctx context.Context, name string, size int) ([]byte, error) {
-	return writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
+func (db *DB) AppSecret(ctx context.Context, name string, size int) (_ []byte, err error) {
+	defer wrapErr(&err, "store: AppSecret(%q)", name)
+
+	return write(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
 		var value []byte
 		err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, name).Scan(&value)
 		if err == nil {
@@ -143,7 +145,9 @@ func conflictOf(err error) error {
 // SignUp creates a pending account and queues the welcome e-mail with its activation link. The
 // mobile number waits for its SMS code like a changed one (requestMobileChange): the answer is the
 // same whether or not another account uses it, so sign-up tells nobody which numbers are taken.
-func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro.User, error) {
+func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: SignUp")
+
 	req = req.Normalize()
 	if err := req.Validate(); err != nil {
 		return nil, err
@@ -152,7 +156,7 @@ func (s *AccountService) SignUp(ctx context.Context, req palaro.SignUp) (*palaro
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		now := formatTime(s.db.Now())
 		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number,
 		existing_user, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -185,7 +189,9 @@ func (s *AccountService) welcome(ctx context.Context, tx *sql.Tx, id int64) (*pa
 }
 
 // Authenticate returns the account with that e-mail and password.
-func (s *AccountService) Authenticate(ctx context.Context, email, password string) (*palaro.User, error) {
+func (s *AccountService) Authenticate(ctx context.Context, email, password string) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: Authenticate")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -205,7 +211,9 @@ func (s *AccountService) Authenticate(ctx context.Context, email, password strin
 }
 
 // FindUserByID returns an account.
-func (s *AccountService) FindUserByID(ctx context.Context, id int64) (*palaro.User, error) {
+func (s *AccountService) FindUserByID(ctx context.Context, id int64) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: FindUserByID(%d)", id)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -242,8 +250,10 @@ func (s *AccountService) useToken(ctx context.Context, tx *sql.Tx, purpose, toke
 }
 
 // Activate confirms the e-mail address of the account the activation token belongs to.
-func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.User, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+func (s *AccountService) Activate(ctx context.Context, token string) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: Activate")
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		userID, email, err := s.useToken(ctx, tx, "activate", token)
 		if palaro.ErrorCode(err) == palaro.EINVALID {
 			// A used or expired link of an account that is active by now (a second click): say so.
@@ -273,8 +283,10 @@ func (s *AccountService) Activate(ctx context.Context, token string) (*palaro.Us
 }
 
 // ResendActivation queues the welcome e-mail again, with a new activation link.
-func (s *AccountService) ResendActivation(ctx context.Context, userID int64) (*palaro.User, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+func (s *AccountService) ResendActivation(ctx context.Context, userID int64) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: ResendActivation(%d)", userID)
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		u, _, err := findUser(ctx, tx, `id = ?`, userID)
 		if err != nil {
 			return nil, err
@@ -290,8 +302,10 @@ func (s *AccountService) ResendActivation(ctx context.Context, userID int64) (*p
 }
 
 // EndSessions bumps the account's session version and returns the new one.
-func (s *AccountService) EndSessions(ctx context.Context, userID int64) (int, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
+func (s *AccountService) EndSessions(ctx context.Context, userID int64) (_ int, err error) {
+	defer wrapErr(&err, "store: EndSessions(%d)", userID)
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
 		var v int
 		err := tx.QueryRowContext(ctx, `UPDATE users SET session_version = session_version + 1 WHERE id = ?
 		RETURNING session_version`, userID).Scan(&v)
@@ -306,12 +320,14 @@ func (s *AccountService) EndSessions(ctx context.Context, userID int64) (int, er
 
 // UpdateProfile saves the person fields but the mobile number; a new number gets a code
 // (requestMobileChange) and is saved by ConfirmMobileChange.
-func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd palaro.ProfileUpdate) (*palaro.User, error) {
+func (s *AccountService) UpdateProfile(ctx context.Context, userID int64, upd palaro.ProfileUpdate) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: UpdateProfile(%d)", userID)
+
 	upd = upd.Normalize()
 	if err := upd.Validate(s.db.Now()); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		p := upd.Profile
 		var username any
 		if p.Username != "" {
@@ -428,8 +444,10 @@ func pendingChange(ctx context.Context, tx *sql.Tx, userID int64, now time.Time)
 
 // RequestMobileCode sends a new code for the number awaiting one, else for the account's own
 // unconfirmed number.
-func (s *AccountService) RequestMobileCode(ctx context.Context, userID int64) (string, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
+func (s *AccountService) RequestMobileCode(ctx context.Context, userID int64) (_ string, err error) {
+	defer wrapErr(&err, "store: RequestMobileCode(%d)", userID)
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
 		u, _, err := findUser(ctx, tx, `id = ?`, userID)
 		if err != nil {
 			return "", err
@@ -449,7 +467,9 @@ func (s *AccountService) RequestMobileCode(ctx context.Context, userID int64) (s
 }
 
 // PendingMobileChange returns the new number awaiting its code, or "".
-func (s *AccountService) PendingMobileChange(ctx context.Context, userID int64) (string, error) {
+func (s *AccountService) PendingMobileChange(ctx context.Context, userID int64) (_ string, err error) {
+	defer wrapErr(&err, "store: PendingMobileChange(%d)", userID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return "", err
@@ -459,7 +479,9 @@ func (s *AccountService) PendingMobileChange(ctx context.Context, userID int64) 
 }
 
 // ConfirmMobileChange saves the pending new number when code is the one sent to it.
-func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, code string) (*palaro.User, error) {
+func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, code string) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: ConfirmMobileChange(%d)", userID)
+
 	invalid := fieldErr(palaro.EINVALID, palaro.FieldCode, palaro.MsgMobileCodeInvalid)
 	code = strings.TrimSpace(code)
 	if len(code) != 6 {
@@ -467,7 +489,7 @@ func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, 
 	}
 	// A wrong code's attempt is counted and committed; the caller then hears invalid.
 	wrong := false
-	u, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	u, err := write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		wrong = false
 		number, err := s.checkCode(ctx, tx, codeOwner{"user_id", userID}, code)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -505,7 +527,9 @@ func (s *AccountService) ConfirmMobileChange(ctx context.Context, userID int64, 
 }
 
 // SetPicture stores an already re-encoded profile picture.
-func (s *AccountService) SetPicture(ctx context.Context, userID int64, pic palaro.Picture) error {
+func (s *AccountService) SetPicture(ctx context.Context, userID int64, pic palaro.Picture) (err error) {
+	defer wrapErr(&err, "store: SetPicture(%d)", userID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		now := s.db.Now()
 		res, err := tx.ExecContext(ctx, `UPDATE users SET picture_version = ?, updated_at = ? WHERE id = ?`,
@@ -526,7 +550,9 @@ func (s *AccountService) SetPicture(ctx context.Context, userID int64, pic palar
 }
 
 // FindPicture returns the user's picture.
-func (s *AccountService) FindPicture(ctx context.Context, userID int64) (*palaro.Picture, error) {
+func (s *AccountService) FindPicture(ctx context.Context, userID int64) (_ *palaro.Picture, err error) {
+	defer wrapErr(&err, "store: FindPicture(%d)", userID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -542,8 +568,10 @@ func (s *AccountService) FindPicture(ctx context.Context, userID int64) (*palaro
 }
 
 // RequestEmailChange queues a confirmation e-mail to newEmail.
-func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, newEmail string) error {
-	newEmail, err := palaro.CheckEmail(newEmail)
+func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, newEmail string) (err error) {
+	defer wrapErr(&err, "store: RequestEmailChange(%d)", userID)
+
+	newEmail, err = palaro.CheckEmail(newEmail)
 	if err != nil {
 		return fieldErr(palaro.EINVALID, palaro.FieldEmail, palaro.ErrorMessage(err))
 	}
@@ -569,8 +597,10 @@ func (s *AccountService) RequestEmailChange(ctx context.Context, userID int64, n
 }
 
 // ConfirmEmailChange moves the account to the address the token was sent to.
-func (s *AccountService) ConfirmEmailChange(ctx context.Context, token string) (*palaro.User, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+func (s *AccountService) ConfirmEmailChange(ctx context.Context, token string) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: ConfirmEmailChange")
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		userID, email, err := s.useToken(ctx, tx, "change_email", token)
 		if err != nil {
 			return nil, err
@@ -589,7 +619,9 @@ func (s *AccountService) ConfirmEmailChange(ctx context.Context, token string) (
 }
 
 // RequestPasswordReset sends a 6-digit code by SMS when an account uses the number.
-func (s *AccountService) RequestPasswordReset(ctx context.Context, mobileNumber string) error {
+func (s *AccountService) RequestPasswordReset(ctx context.Context, mobileNumber string) (err error) {
+	defer wrapErr(&err, "store: RequestPasswordReset")
+
 	number, ok := palaro.NormalizeMobileNumber(mobileNumber)
 	if !ok {
 		msg := palaro.MsgMobileInvalid
@@ -624,7 +656,9 @@ func (s *AccountService) RequestPasswordReset(ctx context.Context, mobileNumber 
 }
 
 // ResetPassword sets a new password when code is the live code sent to the number.
-func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, password, repeat string) error {
+func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, password, repeat string) (err error) {
+	defer wrapErr(&err, "store: ResetPassword")
+
 	if err := palaro.ValidateNewPassword(password, repeat); err != nil {
 		return err
 	}
@@ -683,7 +717,9 @@ func (s *AccountService) ResetPassword(ctx context.Context, mobileNumber, code, 
 
 // ChangePassword sets a new password when current is the account's password and ends the
 // account's sessions; the caller starts a new one for the visitor who changed it.
-func (s *AccountService) ChangePassword(ctx context.Context, userID int64, current, password, repeat string) (*palaro.User, error) {
+func (s *AccountService) ChangePassword(ctx context.Context, userID int64, current, password, repeat string) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: ChangePassword(%d)", userID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -717,7 +753,7 @@ func (s *AccountService) ChangePassword(ctx context.Context, userID int64, curre
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.User, error) {
 		// The old hash in the condition makes a concurrent change (or reset) win over this one.
 		res, err := wtx.ExecContext(ctx, `UPDATE users SET password_hash = ?, session_version = session_version + 1,
 		updated_at = ? WHERE id = ? AND password_hash = ?`, hash, formatTime(s.db.Now()), userID, oldHash)
@@ -745,12 +781,14 @@ func (s *AccountService) codeHash(userID int64, code string) []byte {
 // RegisterParticipant stores a new, unconfirmed participant. It never returns an earlier
 // registration of the number: that would hand a participant's QR code, points and prizes to
 // whoever types its number. The number's owner proves it with an SMS code (ConfirmParticipant).
-func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.ParticipantSignUp) (*palaro.Participant, error) {
+func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.ParticipantSignUp) (_ *palaro.Participant, err error) {
+	defer wrapErr(&err, "store: RegisterParticipant")
+
 	req = req.Normalize()
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
 		publicID := newPublicID()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO participants (public_id, first_name, last_name, mobile_number, created_at)
 		VALUES (?, ?, ?, ?, ?)`, publicID, req.FirstName, req.LastName, req.MobileNumber, formatTime(s.db.Now())); err != nil {
@@ -761,7 +799,9 @@ func (s *AccountService) RegisterParticipant(ctx context.Context, req palaro.Par
 }
 
 // RequestParticipantCode sends a code by SMS to an unconfirmed participant's number.
-func (s *AccountService) RequestParticipantCode(ctx context.Context, publicID string) error {
+func (s *AccountService) RequestParticipantCode(ctx context.Context, publicID string) (err error) {
+	defer wrapErr(&err, "store: RequestParticipantCode")
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := findParticipant(ctx, tx, `public_id = ?`, publicID)
 		if err != nil {
@@ -780,14 +820,16 @@ func (s *AccountService) RequestParticipantCode(ctx context.Context, publicID st
 
 // ConfirmParticipant confirms a participant's number with its code and returns the number's
 // confirmed participant: the one confirmed before, else this one.
-func (s *AccountService) ConfirmParticipant(ctx context.Context, publicID, code string) (*palaro.Participant, error) {
+func (s *AccountService) ConfirmParticipant(ctx context.Context, publicID, code string) (_ *palaro.Participant, err error) {
+	defer wrapErr(&err, "store: ConfirmParticipant")
+
 	invalid := fieldErr(palaro.EINVALID, palaro.FieldCode, palaro.MsgConfirmCodeInvalid)
 	code = strings.TrimSpace(code)
 	if len(code) != 6 {
 		return nil, invalid
 	}
 	wrong := false
-	p, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
+	p, err := write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Participant, error) {
 		wrong = false
 		p, err := findParticipant(ctx, tx, `public_id = ?`, publicID)
 		if err != nil {
@@ -832,7 +874,9 @@ func confirmParticipant(ctx context.Context, tx *sql.Tx, p *palaro.Participant, 
 }
 
 // FindParticipant returns a participant by public id.
-func (s *AccountService) FindParticipant(ctx context.Context, publicID string) (*palaro.Participant, error) {
+func (s *AccountService) FindParticipant(ctx context.Context, publicID string) (_ *palaro.Participant, err error) {
+	defer wrapErr(&err, "store: FindParticipant")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -858,7 +902,9 @@ func findParticipant(ctx context.Context, tx *sql.Tx, where string, args ...any)
 }
 
 // SignUpOrganizer creates an organizer account.
-func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.OrganizerSignUp) (*palaro.User, error) {
+func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.OrganizerSignUp) (_ *palaro.User, err error) {
+	defer wrapErr(&err, "store: SignUpOrganizer")
+
 	req = req.Normalize()
 	if err := req.Validate(); err != nil {
 		return nil, err
@@ -871,7 +917,7 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 		}
 	}
 	first, last, _ := strings.Cut(req.Name, " ")
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.User, error) {
 		now := formatTime(s.db.Now())
 		id, err := insertID(ctx, tx, `INSERT INTO users (email, password_hash, first_name, last_name, mobile_number, role,
 		username, organization, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'organizer', ?, ?, ?, ?, ?)`,
@@ -903,12 +949,14 @@ func (s *AccountService) SignUpOrganizer(ctx context.Context, req palaro.Organiz
 }
 
 // CreateReport stores a problem report.
-func (s *AccountService) CreateReport(ctx context.Context, req palaro.ProblemReport, userID int64) (*palaro.Report, error) {
+func (s *AccountService) CreateReport(ctx context.Context, req palaro.ProblemReport, userID int64) (_ *palaro.Report, err error) {
+	defer wrapErr(&err, "store: CreateReport(%d)", userID)
+
 	req = req.Normalize()
 	if err := req.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Report, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Report, error) {
 		r := &palaro.Report{ProblemReport: req, UserID: userID, CreatedAt: s.db.Now().UTC().Truncate(time.Second)}
 		var user any
 		if userID != 0 {
@@ -945,7 +993,9 @@ func scanReport(row rowScanner) (*palaro.Report, error) {
 }
 
 // FindReport returns a report by reference.
-func (s *AccountService) FindReport(ctx context.Context, reference string) (*palaro.Report, error) {
+func (s *AccountService) FindReport(ctx context.Context, reference string) (_ *palaro.Report, err error) {
+	defer wrapErr(&err, "store: FindReport")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -959,26 +1009,17 @@ func (s *AccountService) FindReport(ctx context.Context, reference string) (*pal
 }
 
 // ListReports returns every report, newest first.
-func (s *AccountService) ListReports(ctx context.Context) ([]palaro.Report, error) {
-	tx, err := s.db.beginRead(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+reportColumns+` FROM problem_reports ORDER BY id DESC`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.Report
-	for rows.Next() {
-		r, err := scanReport(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *r)
-	}
-	return out, rows.Err()
+func (s *AccountService) ListReports(ctx context.Context) (_ []palaro.Report, err error) {
+	defer wrapErr(&err, "store: ListReports")
+
+	return queryRows(ctx, s.db.read, `SELECT `+reportColumns+` FROM problem_reports ORDER BY id DESC`, nil,
+		func(r rowScanner) (palaro.Report, error) {
+			rep, err := scanReport(r)
+			if err != nil {
+				return palaro.Report{}, err
+			}
+			return *rep, nil
+		})
 }
 
 // randomDigits returns n uniformly random decimal digits.

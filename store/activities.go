@@ -83,7 +83,9 @@ func listPrizes(ctx context.Context, tx *sql.Tx, activityID int64) ([]palaro.Pri
 }
 
 // FindActivity returns one activity of an event with its prizes.
-func (s *ActivityService) FindActivity(ctx context.Context, eventCode, activityCode string) (*palaro.Activity, error) {
+func (s *ActivityService) FindActivity(ctx context.Context, eventCode, activityCode string) (_ *palaro.Activity, err error) {
+	defer wrapErr(&err, "store: FindActivity(%q)", eventCode)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -94,7 +96,9 @@ func (s *ActivityService) FindActivity(ctx context.Context, eventCode, activityC
 
 // ListActivities returns the activities of events that have not ended (of one event when
 // eventCode is set), by event start and name.
-func (s *ActivityService) ListActivities(ctx context.Context, eventCode string) ([]palaro.Activity, error) {
+func (s *ActivityService) ListActivities(ctx context.Context, eventCode string) (_ []palaro.Activity, err error) {
+	defer wrapErr(&err, "store: ListActivities(%q)", eventCode)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -132,8 +136,10 @@ func (s *ActivityService) ListActivities(ctx context.Context, eventCode string) 
 // Scan registers a visit once, in one write transaction: the draw of a scratch card and the
 // prize it takes from the stock (a guarded `UPDATE … WHERE awarded < stock`) are committed with
 // the visit, so the stored card is the one answered, every time after too.
-func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (*palaro.ScanResult, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.ScanResult, error) {
+func (s *ActivityService) Scan(ctx context.Context, req palaro.ScanRequest) (_ *palaro.ScanResult, err error) {
+	defer wrapErr(&err, "store: Scan")
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.ScanResult, error) {
 		a, err := findActivity(ctx, tx, req.EventCode, req.ActivityCode)
 		if err != nil {
 			return nil, err
@@ -274,7 +280,9 @@ func holdsTicket(ctx context.Context, tx *sql.Tx, eventID int64, mobile string, 
 }
 
 // ParticipantLog returns a participant's visits, newest first, and their total points.
-func (s *ActivityService) ParticipantLog(ctx context.Context, participantID string) ([]palaro.Visit, int, error) {
+func (s *ActivityService) ParticipantLog(ctx context.Context, participantID string) (_ []palaro.Visit, _ int, err error) {
+	defer wrapErr(&err, "store: ParticipantLog")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, 0, err
@@ -314,7 +322,9 @@ func (s *ActivityService) ParticipantLog(ctx context.Context, participantID stri
 
 // ConfirmedParticipant returns the confirmed participant of a proven mobile number, adopting
 // this browser's own unconfirmed registration of it, or creating one, when there is none.
-func (s *ActivityService) ConfirmedParticipant(ctx context.Context, req palaro.ParticipantSignUp, adoptPublicID string) (*palaro.Participant, error) {
+func (s *ActivityService) ConfirmedParticipant(ctx context.Context, req palaro.ParticipantSignUp, adoptPublicID string) (_ *palaro.Participant, err error) {
+	defer wrapErr(&err, "store: ConfirmedParticipant")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -324,7 +334,7 @@ func (s *ActivityService) ConfirmedParticipant(ctx context.Context, req palaro.P
 	if palaro.ErrorCode(err) != palaro.ENOTFOUND {
 		return p, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.Participant, error) {
+	return write(ctx, s.db, func(ctx context.Context, wtx *sql.Tx) (*palaro.Participant, error) {
 		now := s.db.Now()
 		if adoptPublicID != "" {
 			own, err := findParticipant(ctx, wtx, `public_id = ? AND mobile_number = ?`, adoptPublicID, req.MobileNumber)
@@ -348,7 +358,9 @@ func (s *ActivityService) ConfirmedParticipant(ctx context.Context, req palaro.P
 }
 
 // Leaderboard ranks participants by points (RANK(): ties share a rank), overall or for one event.
-func (s *ActivityService) Leaderboard(ctx context.Context, eventCode, participantID string, limit int) (*palaro.Leaderboard, error) {
+func (s *ActivityService) Leaderboard(ctx context.Context, eventCode, participantID string, limit int) (_ *palaro.Leaderboard, err error) {
+	defer wrapErr(&err, "store: Leaderboard(%q)", eventCode)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -422,9 +434,11 @@ const visitOfCodes = `participant_id = (SELECT id FROM participants WHERE public
 	AND activity_id = (SELECT a.id FROM activities a JOIN events e ON e.id = a.event_id WHERE e.code = ? AND a.code = ?)`
 
 // PendingCard returns the stored card of a visit whose card was not finished scratching.
-func (s *ActivityService) PendingCard(ctx context.Context, participantID, eventCode, activityCode string) (*palaro.ScratchCard, error) {
+func (s *ActivityService) PendingCard(ctx context.Context, participantID, eventCode, activityCode string) (_ *palaro.ScratchCard, err error) {
+	defer wrapErr(&err, "store: PendingCard")
+
 	var card string
-	err := s.db.read.QueryRowContext(ctx, `SELECT scratch FROM activity_visits WHERE `+visitOfCodes+` AND scratch != '' AND revealed_at IS NULL`,
+	err = s.db.read.QueryRowContext(ctx, `SELECT scratch FROM activity_visits WHERE `+visitOfCodes+` AND scratch != '' AND revealed_at IS NULL`,
 		participantID, eventCode, activityCode).Scan(&card)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "No card to scratch here.")
@@ -439,7 +453,9 @@ func (s *ActivityService) PendingCard(ctx context.Context, participantID, eventC
 }
 
 // MarkCardRevealed records the end of the game of a visit's card (the first time only).
-func (s *ActivityService) MarkCardRevealed(ctx context.Context, participantID, eventCode, activityCode string) error {
+func (s *ActivityService) MarkCardRevealed(ctx context.Context, participantID, eventCode, activityCode string) (err error) {
+	defer wrapErr(&err, "store: MarkCardRevealed")
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE activity_visits SET revealed_at = ? WHERE `+visitOfCodes+`
 			AND scratch != '' AND revealed_at IS NULL`,

@@ -14,11 +14,13 @@ var _ palaro.ActivityAdmin = (*ActivityService)(nil)
 // SaveActivity creates or updates an event's activity by code, with its prizes, in one write
 // transaction, and appends the change to the event's audit log. A prize's stock is set with
 // `WHERE awarded <= ?`, so it never goes below what was already won.
-func (s *ActivityService) SaveActivity(ctx context.Context, eventID int64, actor string, in palaro.ActivityInput) (*palaro.Activity, error) {
+func (s *ActivityService) SaveActivity(ctx context.Context, eventID int64, actor string, in palaro.ActivityInput) (_ *palaro.Activity, err error) {
+	defer wrapErr(&err, "store: SaveActivity(%d)", eventID)
+
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Activity, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Activity, error) {
 		now := s.db.Now()
 		var id int64
 		err := tx.QueryRowContext(ctx, `INSERT INTO activities (event_id, code, kind, name, description, points, starts_at, ends_at,
@@ -61,7 +63,9 @@ func (s *ActivityService) SaveActivity(ctx context.Context, eventID int64, actor
 }
 
 // ListClaims returns the claimable prizes won at an activity, unclaimed first.
-func (s *ActivityService) ListClaims(ctx context.Context, activityID int64) ([]palaro.Claim, error) {
+func (s *ActivityService) ListClaims(ctx context.Context, activityID int64) (_ []palaro.Claim, err error) {
+	defer wrapErr(&err, "store: ListClaims(%d)", activityID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -93,7 +97,9 @@ func (s *ActivityService) ListClaims(ctx context.Context, activityID int64) ([]p
 }
 
 // ClaimPrize marks a won prize handed over, once (`WHERE claimed_at IS NULL`).
-func (s *ActivityService) ClaimPrize(ctx context.Context, activityID, visitID int64, actor string) error {
+func (s *ActivityService) ClaimPrize(ctx context.Context, activityID, visitID int64, actor string) (err error) {
+	defer wrapErr(&err, "store: ClaimPrize(%d)", activityID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var claimed sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT v.claimed_at FROM activity_visits v JOIN prizes p ON p.id = v.prize_id
@@ -117,8 +123,10 @@ func (s *ActivityService) ClaimPrize(ctx context.Context, activityID, visitID in
 
 // SetPrizeImage stores an uploaded prize picture (or takes a built-in picture's name) and sets it
 // on the prize, in one write transaction with its audit entry. Cards already drawn keep theirs.
-func (s *ActivityService) SetPrizeImage(ctx context.Context, eventID int64, actor, activityCode, prizeCode string, png []byte, imageURL string) (string, error) {
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+func (s *ActivityService) SetPrizeImage(ctx context.Context, eventID int64, actor, activityCode, prizeCode string, png []byte, imageURL string) (_ string, err error) {
+	defer wrapErr(&err, "store: SetPrizeImage(%d)", eventID)
+
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		now := s.db.Now()
 		if png != nil {
 			name := newPublicID()
@@ -147,9 +155,11 @@ func (s *ActivityService) SetPrizeImage(ctx context.Context, eventID int64, acto
 }
 
 // FindPrizeImage returns the uploaded prize picture of that random name.
-func (s *ActivityService) FindPrizeImage(ctx context.Context, name string) ([]byte, error) {
+func (s *ActivityService) FindPrizeImage(ctx context.Context, name string) (_ []byte, err error) {
+	defer wrapErr(&err, "store: FindPrizeImage(%q)", name)
+
 	var data []byte
-	err := s.db.read.QueryRowContext(ctx, `SELECT data FROM prize_images WHERE name = ?`, name).Scan(&data)
+	err = s.db.read.QueryRowContext(ctx, `SELECT data FROM prize_images WHERE name = ?`, name).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Image not found.")
 	}

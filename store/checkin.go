@@ -40,9 +40,11 @@ func scanGateTicket(r rowScanner) (id, eventID int64, t palaro.GateTicket, err e
 // answers as it did then. It is one unit of the batching writer (many gates' scans share a
 // commit), and the ticket changes only through `UPDATE … WHERE status = 'valid'`: of any number
 // of concurrent scans, one changes the row and every other finds it checked in.
-func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest) (*palaro.CheckInResult, error) {
+func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest) (_ *palaro.CheckInResult, err error) {
+	defer wrapErr(&err, "store: CheckIn")
+
 	var res *palaro.CheckInResult
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if res, err = syncedBefore(ctx, tx, req); err == nil && res == nil {
 			res, err = checkInTx(ctx, tx, req, s.db.Now(), false)
@@ -56,8 +58,10 @@ func (s *CheckInService) CheckIn(ctx context.Context, req palaro.CheckInRequest)
 }
 
 // SyncCheckIns records offline scans in one transaction, in the order given.
-func (s *CheckInService) SyncCheckIns(ctx context.Context, reqs []palaro.CheckInRequest) ([]palaro.CheckInResult, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.CheckInResult, error) {
+func (s *CheckInService) SyncCheckIns(ctx context.Context, reqs []palaro.CheckInRequest) (_ []palaro.CheckInResult, err error) {
+	defer wrapErr(&err, "store: SyncCheckIns")
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.CheckInResult, error) {
 		now := s.db.Now()
 		out := make([]palaro.CheckInResult, 0, len(reqs))
 		for _, req := range reqs {
@@ -155,7 +159,9 @@ func nullString(s string) any {
 }
 
 // UndoCheckIn makes a checked-in ticket valid again and notes it in the audit log.
-func (s *CheckInService) UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) error {
+func (s *CheckInService) UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) (err error) {
+	defer wrapErr(&err, "store: UndoCheckIn(%d)", eventID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM tickets WHERE code = ? AND event_id = ?`, code, eventID).Scan(&id)
@@ -188,7 +194,9 @@ func (s *CheckInService) UndoCheckIn(ctx context.Context, eventID int64, code, a
 }
 
 // GateTickets returns the event's issued tickets for the gate's offline list.
-func (s *CheckInService) GateTickets(ctx context.Context, eventID int64) ([]palaro.GateTicket, error) {
+func (s *CheckInService) GateTickets(ctx context.Context, eventID int64) (_ []palaro.GateTicket, err error) {
+	defer wrapErr(&err, "store: GateTickets(%d)", eventID)
+
 	rows, err := s.db.read.QueryContext(ctx, `SELECT `+gateTicketColumns+` WHERE t.event_id = ? ORDER BY t.id`, eventID)
 	if err != nil {
 		return nil, err
@@ -212,7 +220,9 @@ const maxGateDelta = 2000
 // GateChanges returns the event's gate list: the whole list when since is negative (or when too
 // much changed), else the tickets changed after version since and the codes transfers replaced. The
 // version is read first, so a change that lands meanwhile is in the list and again in the next delta.
-func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) (*palaro.GateChanges, error) {
+func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) (_ *palaro.GateChanges, err error) {
+	defer wrapErr(&err, "store: GateChanges(%d)", eventID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -277,7 +287,9 @@ func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) 
 }
 
 // CheckInCounts counts checked-in tickets against sold ones in one read transaction.
-func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (*palaro.CheckInCounts, error) {
+func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (_ *palaro.CheckInCounts, err error) {
+	defer wrapErr(&err, "store: CheckInCounts(%d)", eventID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -325,7 +337,9 @@ func gateCounts(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]p
 
 // CheckInConflicts lists the offline scans that found their ticket already checked in, with the
 // check-in that counted.
-func (s *CheckInService) CheckInConflicts(ctx context.Context, eventID int64) ([]palaro.CheckInConflictRow, error) {
+func (s *CheckInService) CheckInConflicts(ctx context.Context, eventID int64) (_ []palaro.CheckInConflictRow, err error) {
+	defer wrapErr(&err, "store: CheckInConflicts(%d)", eventID)
+
 	rows, err := s.db.read.QueryContext(ctx, `SELECT t.code, t.holder_name, tt.name, t.checked_in_gate, t.checked_in_at,
 		c.gate, c.scanned_at, c.recorded_at
 		FROM check_ins c JOIN tickets t ON t.id = c.ticket_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
@@ -351,7 +365,9 @@ func (s *CheckInService) CheckInConflicts(ctx context.Context, eventID int64) ([
 
 // SellAtDoor sells tickets at the gate: capacity is taken with the same guarded update as an
 // online sale, one order is recorded paid with its payment method and every ticket checked in.
-func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) ([]palaro.GateTicket, error) {
+func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (_ []palaro.GateTicket, err error) {
+	defer wrapErr(&err, "store: SellAtDoor")
+
 	sale.HolderName = strings.TrimSpace(sale.HolderName)
 	sale.Email = palaro.NormalizeEmail(sale.Email)
 	if sale.Quantity == 0 {
@@ -375,7 +391,7 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 	if len(f) > 0 {
 		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.GateTicket, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.GateTicket, error) {
 		tt, err := findTicketTypeTx(ctx, tx, sale.EventID, sale.TicketType)
 		if err != nil {
 			return nil, err

@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 
 	"palaro"
@@ -19,26 +18,20 @@ const ticketSigningSeed = "ticket-signing-seed"
 // TicketSigningKeys returns the current ticket signing key (made and kept on first use) and the
 // public keys of the signing keys it replaced, newest first, so that the QR codes they signed
 // keep verifying.
-func (db *DB) TicketSigningKeys(ctx context.Context) (ed25519.PrivateKey, []ed25519.PublicKey, error) {
+func (db *DB) TicketSigningKeys(ctx context.Context) (_ ed25519.PrivateKey, _ []ed25519.PublicKey, err error) {
+	defer wrapErr(&err, "store: TicketSigningKeys")
 	seed, err := db.AppSecret(ctx, ticketSigningSeed, ed25519.SeedSize)
 	if err != nil {
-		return nil, nil, fmt.Errorf("ticket signing key: %w", err)
+		return nil, nil, err
 	}
-	rows, err := db.read.QueryContext(ctx, `SELECT public_key FROM ticket_keys ORDER BY retired_at DESC, kid`)
+	previous, err := queryRows(ctx, db.read, `SELECT public_key FROM ticket_keys ORDER BY retired_at DESC, kid`, nil,
+		func(r rowScanner) (pub ed25519.PublicKey, err error) {
+			var b []byte
+			err = r.Scan(&b)
+			return ed25519.PublicKey(b), err
+		})
 	if err != nil {
-		return nil, nil, fmt.Errorf("retired ticket keys: %w", err)
-	}
-	defer rows.Close()
-	var previous []ed25519.PublicKey
-	for rows.Next() {
-		var pub []byte
-		if err := rows.Scan(&pub); err != nil {
-			return nil, nil, fmt.Errorf("retired ticket keys: %w", err)
-		}
-		previous = append(previous, ed25519.PublicKey(pub))
-	}
-	if err := rows.Err(); err != nil {
-		return nil, nil, fmt.Errorf("retired ticket keys: %w", err)
+		return nil, nil, err
 	}
 	return ed25519.NewKeyFromSeed(seed), previous, nil
 }
@@ -46,8 +39,9 @@ func (db *DB) TicketSigningKeys(ctx context.Context) (ed25519.PrivateKey, []ed25
 // RotateTicketKey retires the current ticket signing key, keeping its public key (so the QR codes
 // it signed still verify), and makes a new one, which the servers sign with once restarted. It
 // returns the new key's public key.
-func (db *DB) RotateTicketKey(ctx context.Context, now time.Time) (ed25519.PublicKey, error) {
-	seed, err := writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
+func (db *DB) RotateTicketKey(ctx context.Context, now time.Time) (_ ed25519.PublicKey, err error) {
+	defer wrapErr(&err, "store: RotateTicketKey")
+	seed, err := write(ctx, db, func(ctx context.Context, tx *sql.Tx) ([]byte, error) {
 		var old []byte
 		err := tx.QueryRowContext(ctx, `SELECT value FROM app_secrets WHERE name = ?`, ticketSigningSeed).Scan(&old)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -70,7 +64,7 @@ func (db *DB) RotateTicketKey(ctx context.Context, now time.Time) (ed25519.Publi
 		return seed, err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("rotate ticket key: %w", err)
+		return nil, err
 	}
 	return ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey), nil
 }

@@ -1,4 +1,29 @@
 // Package store implements Palaro's domain services on SQLite (the default) or PostgreSQL.
+//
+// # Writing
+//
+// There is one way to write: write (store/writer.go) runs a function as one unit of the batching
+// writer and returns its value once the batch that holds it is committed; db.inWrite is the same
+// for a unit without a value. A unit uses only the ctx and tx it is given, never commits or rolls
+// back, never calls write itself (a unit that needs another write's work calls that write's
+// tx-taking inner function) and does nothing slow. The exceptions, each for its reason:
+//   - DB.Write is inWrite exported, for adapters that keep their own tables in the same database
+//     (the payment sandbox's sessions); it is still a unit of the writer.
+//   - SeedDemo takes a transaction of its own (beginWrite): a one-off load of thousands of rows
+//     before any request is served, with nothing to batch it with; as a unit it would hold up
+//     every unit queued behind it.
+//   - CopyData copies one database into another in one read transaction on the source and one
+//     write transaction on the destination: an offline tool that runs with no writer serving.
+//   - Tests use beginWrite to hold a write transaction open; tests and tools such as the bench
+//     (cmd/bench) use DB.Writer for statements of their own.
+//
+// # Reading
+//
+// Reads use the read pool (db.read) directly and never wait for the writer. A read takes a read
+// transaction (beginRead) only when it runs several statements that must agree on one snapshot,
+// such as a page that reads an event and then its ticket types, or counts and rows that must
+// match; a single statement, or statements that need not agree, use db.read.
+// A query that returns rows scans them with queryRows (store/query.go).
 package store
 
 import (
@@ -142,7 +167,7 @@ func (db *DB) Writer() *sql.DB { return db.write }
 // Write runs fn as one unit of work of the batching writer and returns its error once the batch
 // that holds it is committed, for adapters (such as the payment sandbox) that keep their own
 // tables in the same database. fn uses only the ctx and tx it is given, never commits or rolls
-// back, never calls Write and does nothing slow (see inWrite).
+// back, never calls Write and does nothing slow (see write).
 func (db *DB) Write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
 	return db.inWrite(ctx, fn)
 }
@@ -197,31 +222,13 @@ func (db *DB) Migrate(ctx context.Context) error {
 
 // beginWrite starts a write transaction of its own (BEGIN IMMEDIATE on the single writer
 // connection), outside the batching writer. Only SeedDemo (an offline, one-off load) and tests
-// that must hold a transaction open use it; every request and job writes through inWrite.
+// that must hold a transaction open use it; every request and job writes through write.
 func (db *DB) beginWrite(ctx context.Context) (*sql.Tx, error) {
 	return db.write.BeginTx(ctx, nil)
 }
 
-// writeResult runs fn as one unit of work of the batching writer (inWrite) and returns the value
-// of its last run once the batch that holds it is committed; on an error nothing of fn is applied.
-func writeResult[T any](ctx context.Context, db *DB, fn func(ctx context.Context, tx *sql.Tx) (T, error)) (T, error) {
-	var out T
-	err := db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		v, err := fn(ctx, tx)
-		if err != nil {
-			return err
-		}
-		out = v
-		return nil
-	})
-	if err != nil {
-		var zero T
-		return zero, err
-	}
-	return out, nil
-}
-
-// beginRead starts a read-only transaction on the read pool.
+// beginRead starts a read-only transaction on the read pool, for a read of several statements
+// that must agree on one snapshot (see the package comment).
 func (db *DB) beginRead(ctx context.Context) (*sql.Tx, error) {
 	return db.read.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 }

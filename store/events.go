@@ -32,7 +32,9 @@ const eventColumns = `e.id, e.code, e.name, e.summary, e.description, e.starts_a
 const eventJoins = `FROM events e JOIN venues v ON v.id = e.venue_id JOIN organizers o ON o.id = e.organizer_id`
 
 // FindEventByCode returns a public event with everything its page shows.
-func (s *EventService) FindEventByCode(ctx context.Context, code string) (*palaro.Event, error) {
+func (s *EventService) FindEventByCode(ctx context.Context, code string) (_ *palaro.Event, err error) {
+	defer wrapErr(&err, "store: FindEventByCode(%q)", code)
+
 	if !palaro.ValidCode(code) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Event not found.")
 	}
@@ -65,7 +67,9 @@ func (s *EventService) FindEventByCode(ctx context.Context, code string) (*palar
 }
 
 // ListEvents returns one page of public events that have not ended, matching the filter.
-func (s *EventService) ListEvents(ctx context.Context, f palaro.EventFilter) (palaro.EventPage, error) {
+func (s *EventService) ListEvents(ctx context.Context, f palaro.EventFilter) (_ palaro.EventPage, err error) {
+	defer wrapErr(&err, "store: ListEvents")
+
 	if !palaro.ValidWhen(f.When) {
 		return palaro.EventPage{}, palaro.Errorf(palaro.EINVALID, "Unknown date filter.")
 	}
@@ -126,7 +130,9 @@ func (s *EventService) ListEvents(ctx context.Context, f palaro.EventFilter) (pa
 }
 
 // ListEventsBetween returns public events overlapping [from, to), ordered by start.
-func (s *EventService) ListEventsBetween(ctx context.Context, from, to time.Time) ([]*palaro.Event, error) {
+func (s *EventService) ListEventsBetween(ctx context.Context, from, to time.Time) (_ []*palaro.Event, err error) {
+	defer wrapErr(&err, "store: ListEventsBetween")
+
 	if !to.After(from) || to.Sub(from) > 400*24*time.Hour {
 		return nil, palaro.Errorf(palaro.EINVALID, "Invalid date range.")
 	}
@@ -145,12 +151,14 @@ func (s *EventService) ListEventsBetween(ctx context.Context, from, to time.Time
 }
 
 // FindTag returns the tag with the given slug.
-func (s *EventService) FindTag(ctx context.Context, slug string) (*palaro.Tag, error) {
+func (s *EventService) FindTag(ctx context.Context, slug string) (_ *palaro.Tag, err error) {
+	defer wrapErr(&err, "store: FindTag(%q)", slug)
+
 	if !palaro.ValidCode(slug) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Tag not found.")
 	}
 	var t palaro.Tag
-	err := s.db.read.QueryRowContext(ctx, `SELECT slug, name FROM tags WHERE slug = ?`, slug).Scan(&t.Slug, &t.Name)
+	err = s.db.read.QueryRowContext(ctx, `SELECT slug, name FROM tags WHERE slug = ?`, slug).Scan(&t.Slug, &t.Name)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Tag not found.")
 	}
@@ -158,23 +166,15 @@ func (s *EventService) FindTag(ctx context.Context, slug string) (*palaro.Tag, e
 }
 
 // ListTags returns every tag that has at least one public event, by name.
-func (s *EventService) ListTags(ctx context.Context) ([]palaro.Tag, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT DISTINCT t.slug, t.name FROM tags t
+func (s *EventService) ListTags(ctx context.Context) (_ []palaro.Tag, err error) {
+	defer wrapErr(&err, "store: ListTags")
+
+	return queryRows(ctx, s.db.read, `SELECT DISTINCT t.slug, t.name FROM tags t
 		JOIN event_tags et ON et.tag_slug = t.slug JOIN events e ON e.id = et.event_id
-		WHERE e.status != 'draft' ORDER BY t.name`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var tags []palaro.Tag
-	for rows.Next() {
-		var t palaro.Tag
-		if err := rows.Scan(&t.Slug, &t.Name); err != nil {
-			return nil, err
-		}
-		tags = append(tags, t)
-	}
-	return tags, rows.Err()
+		WHERE e.status != 'draft' ORDER BY t.name`, nil, func(r rowScanner) (t palaro.Tag, err error) {
+		err = r.Scan(&t.Slug, &t.Name)
+		return t, err
+	})
 }
 
 type rowScanner interface{ Scan(dest ...any) error }
@@ -209,20 +209,7 @@ func scanEvent(r rowScanner) (*palaro.Event, error) {
 }
 
 func queryEvents(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*palaro.Event, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var events []*palaro.Event
-	for rows.Next() {
-		ev, err := scanEvent(rows)
-		if err != nil {
-			return nil, err
-		}
-		events = append(events, ev)
-	}
-	return events, rows.Err()
+	return queryRows(ctx, tx, query, args, scanEvent)
 }
 
 // idList returns the events' ids as query arguments and a matching "?, ?, …" placeholder list.
@@ -304,20 +291,11 @@ func attachTicketTypes(ctx context.Context, tx *sql.Tx, events []*palaro.Event) 
 }
 
 func eventLinks(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.Link, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT label, url FROM event_links WHERE event_id = ? ORDER BY position, id`, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var links []palaro.Link
-	for rows.Next() {
-		var l palaro.Link
-		if err := rows.Scan(&l.Label, &l.URL); err != nil {
-			return nil, err
-		}
-		links = append(links, l)
-	}
-	return links, rows.Err()
+	return queryRows(ctx, tx, `SELECT label, url FROM event_links WHERE event_id = ? ORDER BY position, id`, []any{eventID},
+		func(r rowScanner) (l palaro.Link, err error) {
+			err = r.Scan(&l.Label, &l.URL)
+			return l, err
+		})
 }
 
 func eventAddOns(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.AddOn, error) {

@@ -41,7 +41,9 @@ func scanArticle(r rowScanner) (*palaro.Article, error) {
 }
 
 // ListArticles returns articles published by now, newest first.
-func (s *NewsService) ListArticles(ctx context.Context, limit int) ([]palaro.Article, error) {
+func (s *NewsService) ListArticles(ctx context.Context, limit int) (_ []palaro.Article, err error) {
+	defer wrapErr(&err, "store: ListArticles(%d)", limit)
+
 	return s.queryArticles(ctx, `SELECT `+articleColumns+` WHERE draft = 0 AND published_at <= ? ORDER BY published_at DESC, id DESC LIMIT ?`,
 		formatTime(s.db.Now()), limit)
 }
@@ -65,7 +67,9 @@ func (s *NewsService) queryArticles(ctx context.Context, query string, args ...a
 }
 
 // FindArticle returns a published article by slug.
-func (s *NewsService) FindArticle(ctx context.Context, slug string) (*palaro.Article, error) {
+func (s *NewsService) FindArticle(ctx context.Context, slug string) (_ *palaro.Article, err error) {
+	defer wrapErr(&err, "store: FindArticle(%q)", slug)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -79,13 +83,17 @@ func (s *NewsService) FindArticle(ctx context.Context, slug string) (*palaro.Art
 }
 
 // ArticlesBy returns every article of an organization (of all when organizationID is 0), drafts included, newest first.
-func (s *NewsService) ArticlesBy(ctx context.Context, organizationID int64) ([]palaro.Article, error) {
+func (s *NewsService) ArticlesBy(ctx context.Context, organizationID int64) (_ []palaro.Article, err error) {
+	defer wrapErr(&err, "store: ArticlesBy(%d)", organizationID)
+
 	return s.queryArticles(ctx, `SELECT `+articleColumns+` WHERE ? = 0 OR organization_id = ?
 		ORDER BY draft DESC, published_at DESC, id DESC LIMIT 500`, organizationID, organizationID)
 }
 
 // FindAnyArticle returns an article by slug, draft or not.
-func (s *NewsService) FindAnyArticle(ctx context.Context, slug string) (*palaro.Article, error) {
+func (s *NewsService) FindAnyArticle(ctx context.Context, slug string) (_ *palaro.Article, err error) {
+	defer wrapErr(&err, "store: FindAnyArticle(%q)", slug)
+
 	a, err := scanArticle(s.db.read.QueryRowContext(ctx, `SELECT `+articleColumns+` WHERE slug = ?`, slug))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Article not found.")
@@ -95,11 +103,13 @@ func (s *NewsService) FindAnyArticle(ctx context.Context, slug string) (*palaro.
 
 // SaveArticle creates or updates an article by slug; a new one is published now unless it says
 // when, and a draft published later takes that moment as its publication time.
-func (s *NewsService) SaveArticle(ctx context.Context, a palaro.Article) (*palaro.Article, error) {
+func (s *NewsService) SaveArticle(ctx context.Context, a palaro.Article) (_ *palaro.Article, err error) {
+	defer wrapErr(&err, "store: SaveArticle")
+
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Article, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Article, error) {
 		if err := saveArticle(ctx, tx, a, s.db.Now()); err != nil {
 			return nil, err
 		}
@@ -146,9 +156,11 @@ func saveArticle(ctx context.Context, tx *sql.Tx, a palaro.Article, now time.Tim
 }
 
 // PartnerPage returns the partner page named "home" or "promo".
-func (s *NewsService) PartnerPage(ctx context.Context, name string) (*palaro.PartnerPage, error) {
+func (s *NewsService) PartnerPage(ctx context.Context, name string) (_ *palaro.PartnerPage, err error) {
+	defer wrapErr(&err, "store: PartnerPage(%q)", name)
+
 	var content string
-	err := s.db.read.QueryRowContext(ctx, `SELECT content FROM partner_pages WHERE name = ?`, name).Scan(&content)
+	err = s.db.read.QueryRowContext(ctx, `SELECT content FROM partner_pages WHERE name = ?`, name).Scan(&content)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Page not found.")
 	} else if err != nil {
@@ -159,7 +171,9 @@ func (s *NewsService) PartnerPage(ctx context.Context, name string) (*palaro.Par
 }
 
 // SavePartnerPage replaces a partner page's content.
-func (s *NewsService) SavePartnerPage(ctx context.Context, name string, p palaro.PartnerPage) error {
+func (s *NewsService) SavePartnerPage(ctx context.Context, name string, p palaro.PartnerPage) (err error) {
+	defer wrapErr(&err, "store: SavePartnerPage(%q)", name)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if err := savePartnerPage(ctx, tx, name, p, s.db.Now()); err != nil {
 			return err

@@ -19,14 +19,18 @@ var _ palaro.Operators = (*OperatorService)(nil)
 func NewOperatorService(db *DB) *OperatorService { return &OperatorService{db: db} }
 
 // IsOperator reports whether the account is an operator.
-func (s *OperatorService) IsOperator(ctx context.Context, userID int64) (bool, error) {
+func (s *OperatorService) IsOperator(ctx context.Context, userID int64) (_ bool, err error) {
+	defer wrapErr(&err, "store: IsOperator(%d)", userID)
+
 	var n int
-	err := s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM operators WHERE user_id = ?`, userID).Scan(&n)
+	err = s.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM operators WHERE user_id = ?`, userID).Scan(&n)
 	return n > 0, err
 }
 
 // SetOperator grants or revokes the operator role of the account with the e-mail address.
-func (s *OperatorService) SetOperator(ctx context.Context, email string, operator bool) error {
+func (s *OperatorService) SetOperator(ctx context.Context, email string, operator bool) (err error) {
+	defer wrapErr(&err, "store: SetOperator")
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE lower(email) = ?`, palaro.NormalizeEmail(email)).Scan(&id)
@@ -46,19 +50,8 @@ func (s *OperatorService) SetOperator(ctx context.Context, email string, operato
 }
 
 // ListOperators returns the operators' e-mail addresses, alphabetically.
-func (s *OperatorService) ListOperators(ctx context.Context) ([]string, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT u.email FROM operators o JOIN users u ON u.id = o.user_id ORDER BY u.email`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var e string
-		if err := rows.Scan(&e); err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+func (s *OperatorService) ListOperators(ctx context.Context) (_ []string, err error) {
+	defer wrapErr(&err, "store: ListOperators")
+
+	return queryStrings(ctx, s.db.read, `SELECT u.email FROM operators o JOIN users u ON u.id = o.user_id ORDER BY u.email`)
 }

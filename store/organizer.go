@@ -47,22 +47,15 @@ func createOrganization(ctx context.Context, tx *sql.Tx, userID int64, name, ema
 }
 
 // Memberships returns the organizations a user belongs to.
-func (s *OrganizerService) Memberships(ctx context.Context, userID int64) ([]palaro.Membership, error) {
-	rows, err := s.db.read.QueryContext(ctx, `SELECT o.id, o.name, m.role, o.status = 'approved'
-		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id WHERE m.user_id = ? ORDER BY o.name, o.id`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.Membership
-	for rows.Next() {
-		var m palaro.Membership
-		if err := rows.Scan(&m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+func (s *OrganizerService) Memberships(ctx context.Context, userID int64) (_ []palaro.Membership, err error) {
+	defer wrapErr(&err, "store: Memberships(%d)", userID)
+
+	return queryRows(ctx, s.db.read, `SELECT o.id, o.name, m.role, o.status = 'approved'
+		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id WHERE m.user_id = ? ORDER BY o.name, o.id`,
+		[]any{userID}, func(r rowScanner) (m palaro.Membership, err error) {
+			err = r.Scan(&m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved)
+			return m, err
+		})
 }
 
 const organizationColumns = `o.id, o.name, o.email, o.status, o.created_at, o.approved_at,
@@ -81,30 +74,22 @@ func scanOrganization(r rowScanner) (palaro.Organization, error) {
 }
 
 func queryOrganizations(ctx context.Context, q querier, where string, args ...any) ([]palaro.Organization, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+organizationColumns+` FROM organizers o WHERE `+where+` ORDER BY o.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.Organization
-	for rows.Next() {
-		o, err := scanOrganization(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, q, `SELECT `+organizationColumns+` FROM organizers o WHERE `+where+` ORDER BY o.id`, args,
+		scanOrganization)
 }
 
 // ListOrganizations returns organizations with their owners.
-func (s *OrganizerService) ListOrganizations(ctx context.Context, pendingOnly bool) ([]palaro.Organization, error) {
+func (s *OrganizerService) ListOrganizations(ctx context.Context, pendingOnly bool) (_ []palaro.Organization, err error) {
+	defer wrapErr(&err, "store: ListOrganizations")
+
 	return queryOrganizations(ctx, s.db.read, `(? = 0 OR o.status = 'pending')`, pendingOnly)
 }
 
 // ApproveOrganization approves the pending organizations the account owns and tells the owner.
-func (s *OrganizerService) ApproveOrganization(ctx context.Context, ownerEmail string) ([]palaro.Organization, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.Organization, error) {
+func (s *OrganizerService) ApproveOrganization(ctx context.Context, ownerEmail string) (_ []palaro.Organization, err error) {
+	defer wrapErr(&err, "store: ApproveOrganization")
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.Organization, error) {
 		orgs, err := queryOrganizations(ctx, tx, `o.status = 'pending' AND o.id IN (SELECT m.organizer_id FROM organizer_members m
 		JOIN users u ON u.id = m.user_id WHERE m.role = 'owner' AND lower(u.email) = lower(?))`, strings.TrimSpace(ownerEmail))
 		if err != nil {
@@ -131,7 +116,9 @@ func (s *OrganizerService) ApproveOrganization(ctx context.Context, ownerEmail s
 }
 
 // ListEvents returns the organizations' events, newest start first, with sold, capacity and revenue.
-func (s *OrganizerService) ListEvents(ctx context.Context, orgIDs []int64) ([]*palaro.OrganizerEvent, error) {
+func (s *OrganizerService) ListEvents(ctx context.Context, orgIDs []int64) (_ []*palaro.OrganizerEvent, err error) {
+	defer wrapErr(&err, "store: ListEvents")
+
 	if len(orgIDs) == 0 {
 		return nil, nil
 	}
@@ -187,7 +174,9 @@ func int64Args(ids []int64) ([]any, string) {
 }
 
 // FindEvent returns an event of any status with everything the console shows.
-func (s *OrganizerService) FindEvent(ctx context.Context, code string) (*palaro.Event, error) {
+func (s *OrganizerService) FindEvent(ctx context.Context, code string) (_ *palaro.Event, err error) {
+	defer wrapErr(&err, "store: FindEvent(%q)", code)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -242,7 +231,9 @@ var errNoTicketTypes = &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgP
 
 // CreateEvent adds an event to an organization, as a draft or postponed or cancelled: it is
 // published once it has a ticket type.
-func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
+func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor string, in palaro.EventInput) (_ *palaro.Event, err error) {
+	defer wrapErr(&err, "store: CreateEvent(%d)", orgID)
+
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
@@ -250,7 +241,7 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 	if palaro.ParseOrganizerStatus(in.Status) == palaro.EventScheduled {
 		return nil, errNoTicketTypes // a new event has none yet
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
 		now := s.db.Now()
 		venueID, err := saveVenue(ctx, tx, 0, in.Venue)
 		if err != nil {
@@ -283,12 +274,14 @@ func (s *OrganizerService) CreateEvent(ctx context.Context, orgID int64, actor s
 }
 
 // UpdateEvent replaces an event's details; a draft is published only when it has a ticket type.
-func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor string, in palaro.EventInput) (*palaro.Event, error) {
+func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor string, in palaro.EventInput) (_ *palaro.Event, err error) {
+	defer wrapErr(&err, "store: UpdateEvent(%d)", eventID)
+
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Event, error) {
 		var orgID, venueID int64
 		var oldCode string
 		err := tx.QueryRowContext(ctx, `SELECT organizer_id, venue_id, code FROM events WHERE id = ?`, eventID).Scan(&orgID, &venueID, &oldCode)
@@ -405,28 +398,21 @@ func eventOrg(ctx context.Context, tx *sql.Tx, eventID int64) (int64, error) {
 	return orgID, err
 }
 
-// inEventWrite runs fn as one unit of the batching writer about an event, with the event's
-// organization, and returns fn's value once committed. Returns ENOTFOUND for an unknown event.
-func inEventWrite[T any](ctx context.Context, db *DB, eventID int64, fn func(ctx context.Context, tx *sql.Tx, orgID int64) (T, error)) (T, error) {
-	return writeResult(ctx, db, func(ctx context.Context, tx *sql.Tx) (T, error) {
-		orgID, err := eventOrg(ctx, tx, eventID)
-		if err != nil {
-			var zero T
-			return zero, err
-		}
-		return fn(ctx, tx, orgID)
-	})
-}
-
 // CreateTicketType adds a ticket type to an event (with its seat map when seated).
-func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, actor string, in palaro.TicketTypeInput) (*palaro.TicketType, error) {
+func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, actor string, in palaro.TicketTypeInput) (_ *palaro.TicketType, err error) {
+	defer wrapErr(&err, "store: CreateTicketType(%d)", eventID)
+
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, orgID int64) (*palaro.TicketType, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketType, error) {
+		orgID, err := eventOrg(ctx, tx, eventID)
+		if err != nil {
+			return nil, err
+		}
 		payments, _ := json.Marshal(in.PaymentTypes)
-		_, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
+		_, err = tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
 		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated)
 		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			eventID, in.Code, in.Name, in.Description, eventID, in.Price, in.Discount, in.MaxPurchasable, in.Capacity,
@@ -463,12 +449,18 @@ func findTicketTypeTx(ctx context.Context, tx *sql.Tx, eventID int64, code strin
 // UpdateTicketType changes a ticket type; capacity never goes below sold plus held, a seated
 // ticket type's generated seat map is regenerated only while none of its seats is taken, and the
 // capacity of one with a stored seat plan only changes with its plan (SetSeatPlan).
-func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, code, actor string, in palaro.TicketTypeInput) (*palaro.TicketType, error) {
+func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, code, actor string, in palaro.TicketTypeInput) (_ *palaro.TicketType, err error) {
+	defer wrapErr(&err, "store: UpdateTicketType(%d)", eventID)
+
 	in = in.Normalize()
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	return inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, orgID int64) (*palaro.TicketType, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketType, error) {
+		orgID, err := eventOrg(ctx, tx, eventID)
+		if err != nil {
+			return nil, err
+		}
 		cur, err := findTicketTypeTx(ctx, tx, eventID, code)
 		if err != nil {
 			return nil, err
@@ -547,7 +539,9 @@ func changedFields[T any](before, after T) string {
 }
 
 // SearchOrders returns an event's orders matching an e-mail, order id or ticket code.
-func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearch) ([]*palaro.Order, error) {
+func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearch) (_ []*palaro.Order, err error) {
+	defer wrapErr(&err, "store: SearchOrders")
+
 	if f.Limit <= 0 {
 		f.Limit = 100
 	}
@@ -569,7 +563,9 @@ func likeEscape(s string) string {
 }
 
 // ListAttendees returns every issued ticket of an event with its order's buyer.
-func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) ([]palaro.Attendee, error) {
+func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) (_ []palaro.Attendee, err error) {
+	defer wrapErr(&err, "store: ListAttendees(%d)", eventID)
+
 	rows, err := s.db.read.QueryContext(ctx, `SELECT t.public_id, t.code, t.holder_name, t.email, t.seat, t.status,
 		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price
 		FROM tickets t JOIN orders o ON o.id = t.order_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
@@ -607,7 +603,9 @@ func tokenHash(secret string) string {
 
 // CreateToken creates an API token tied to its creator (creatorID, 0 for the operator) and returns
 // its secret, which is not stored.
-func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, name, createdBy string, creatorID int64) (string, *palaro.APIToken, error) {
+func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, name, createdBy string, creatorID int64) (_ string, _ *palaro.APIToken, err error) {
+	defer wrapErr(&err, "store: CreateToken(%d)", orgID)
+
 	if !palaro.ValidTokenRole(role) {
 		return "", nil, &palaro.Error{Code: palaro.EINVALID, Message: "A token's role is manager or gate.",
 			Fields: map[string]string{palaro.FieldRole: "A token's role is manager or gate."}}
@@ -620,7 +618,7 @@ func (s *OrganizerService) CreateToken(ctx context.Context, orgID int64, role, n
 	b := make([]byte, 32)
 	_, _ = rand.Read(b)
 	secret := tokenPrefix + base64.RawURLEncoding.EncodeToString(b)
-	tok, err := writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.APIToken, error) {
+	tok, err := write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.APIToken, error) {
 		now := s.db.Now()
 		var creator any
 		if creatorID != 0 {
@@ -675,7 +673,9 @@ func queryTokens(ctx context.Context, q querier, where string, args ...any) ([]p
 }
 
 // ListTokens returns the organizations' tokens, newest first.
-func (s *OrganizerService) ListTokens(ctx context.Context, orgIDs []int64) ([]palaro.APIToken, error) {
+func (s *OrganizerService) ListTokens(ctx context.Context, orgIDs []int64) (_ []palaro.APIToken, err error) {
+	defer wrapErr(&err, "store: ListTokens")
+
 	if len(orgIDs) == 0 {
 		return nil, nil
 	}
@@ -684,7 +684,9 @@ func (s *OrganizerService) ListTokens(ctx context.Context, orgIDs []int64) ([]pa
 }
 
 // RevokeToken revokes a token of one of the organizations.
-func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, tokenID int64) error {
+func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, tokenID int64) (err error) {
+	defer wrapErr(&err, "store: RevokeToken(%d)", tokenID)
+
 	if len(orgIDs) == 0 {
 		return palaro.Errorf(palaro.ENOTFOUND, "Token not found.")
 	}
@@ -704,7 +706,9 @@ func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, toke
 
 // AuthenticateToken returns the caller a live token of an approved organization stands for: a
 // member's token only while they are a member of its organization, with its role narrowed to theirs.
-func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string) (*palaro.Caller, error) {
+func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string) (_ *palaro.Caller, err error) {
+	defer wrapErr(&err, "store: AuthenticateToken")
+
 	unauthorized := palaro.Errorf(palaro.EUNAUTHORIZED, "The API token is missing, unknown or revoked.")
 	if !strings.HasPrefix(secret, tokenPrefix) || len(secret) > 100 {
 		return nil, unauthorized
@@ -714,7 +718,7 @@ func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string)
 	var used sql.NullString
 	var creator sql.NullInt64
 	var creatorRole sql.NullString
-	err := s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at,
+	err = s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at,
 		t.created_by_user_id, m.role
 		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id
 		LEFT JOIN organizer_members m ON m.organizer_id = t.organizer_id AND m.user_id = t.created_by_user_id
@@ -755,25 +759,19 @@ func (s *OrganizerService) markTokenUsed(ctx context.Context, tokenID int64, now
 }
 
 // ListAudit returns an event's audit log, newest first.
-func (s *OrganizerService) ListAudit(ctx context.Context, eventID int64, limit int) ([]palaro.AuditEntry, error) {
+func (s *OrganizerService) ListAudit(ctx context.Context, eventID int64, limit int) (_ []palaro.AuditEntry, err error) {
+	defer wrapErr(&err, "store: ListAudit(%d)", eventID)
+
 	if limit <= 0 || limit > 500 {
 		limit = 100
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT actor, action, detail, created_at FROM audit_log
-		WHERE event_id = ? ORDER BY id DESC LIMIT ?`, eventID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.AuditEntry
-	for rows.Next() {
-		var a palaro.AuditEntry
+	return queryRows(ctx, s.db.read, `SELECT actor, action, detail, created_at FROM audit_log
+		WHERE event_id = ? ORDER BY id DESC LIMIT ?`, []any{eventID, limit}, func(r rowScanner) (a palaro.AuditEntry, err error) {
 		var at sql.NullString
-		if err := rows.Scan(&a.Actor, &a.Action, &a.Detail, &at); err != nil {
-			return nil, err
+		if err := r.Scan(&a.Actor, &a.Action, &a.Detail, &at); err != nil {
+			return a, err
 		}
 		a.CreatedAt, _ = parseTime(at)
-		out = append(out, a)
-	}
-	return out, rows.Err()
+		return a, nil
+	})
 }

@@ -9,8 +9,10 @@ import (
 )
 
 // SetEventCover stores a cover's images as a new version and points the event at its widest one.
-func (s *OrganizerService) SetEventCover(ctx context.Context, eventID int64, actor string, images map[int][]byte) (string, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
+func (s *OrganizerService) SetEventCover(ctx context.Context, eventID int64, actor string, images map[int][]byte) (_ string, err error) {
+	defer wrapErr(&err, "store: SetEventCover(%d)", eventID)
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (string, error) {
 		var version int64
 		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) + 1 FROM event_images`).Scan(&version); err != nil {
 			return "", err
@@ -43,9 +45,11 @@ func (s *OrganizerService) SetEventCover(ctx context.Context, eventID int64, act
 }
 
 // FindEventImage returns the JPEG bytes of the cover of that random name at a width.
-func (s *OrganizerService) FindEventImage(ctx context.Context, name string, width int) ([]byte, error) {
+func (s *OrganizerService) FindEventImage(ctx context.Context, name string, width int) (_ []byte, err error) {
+	defer wrapErr(&err, "store: FindEventImage(%q)", name)
+
 	var data []byte
-	err := s.db.read.QueryRowContext(ctx, `SELECT data FROM event_images WHERE name = ? AND width = ?`, name, width).Scan(&data)
+	err = s.db.read.QueryRowContext(ctx, `SELECT data FROM event_images WHERE name = ? AND width = ?`, name, width).Scan(&data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Image not found.")
 	}

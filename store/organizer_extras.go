@@ -12,12 +12,14 @@ import (
 )
 
 // SaveAddOn creates or changes an add-on of the event.
-func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor string, a palaro.AddOn) (*palaro.AddOn, error) {
+func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor string, a palaro.AddOn) (_ *palaro.AddOn, err error) {
+	defer wrapErr(&err, "store: SaveAddOn(%d)", eventID)
+
 	a.Name, a.Category, a.Notes = strings.TrimSpace(a.Name), strings.TrimSpace(a.Category), strings.TrimSpace(a.Notes)
 	if err := palaro.ValidateAddOn(a); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.AddOn, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.AddOn, error) {
 		action := "add-on " + a.Name + " changed"
 		if a.ID == 0 {
 			id, err := insertID(ctx, tx, `INSERT INTO add_ons (event_id, name, price, category, notes, hidden) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -46,7 +48,9 @@ func (s *OrganizerService) SaveAddOn(ctx context.Context, eventID int64, actor s
 }
 
 // ListAddOns returns every add-on of the event, hidden ones included, by category and name.
-func (s *OrganizerService) ListAddOns(ctx context.Context, eventID int64) ([]palaro.AddOn, error) {
+func (s *OrganizerService) ListAddOns(ctx context.Context, eventID int64) (_ []palaro.AddOn, err error) {
+	defer wrapErr(&err, "store: ListAddOns(%d)", eventID)
+
 	rows, err := s.db.read.QueryContext(ctx, `SELECT id, event_id, name, price, category, notes, image_url, hidden
 		FROM add_ons WHERE event_id = ? ORDER BY category, name, id`, eventID)
 	if err != nil {
@@ -65,7 +69,9 @@ func (s *OrganizerService) ListAddOns(ctx context.Context, eventID int64) ([]pal
 }
 
 // DeleteAddOn deletes an add-on nobody ordered, in the batching writer.
-func (s *OrganizerService) DeleteAddOn(ctx context.Context, eventID, id int64, actor string) error {
+func (s *OrganizerService) DeleteAddOn(ctx context.Context, eventID, id int64, actor string) (err error) {
+	defer wrapErr(&err, "store: DeleteAddOn(%d)", eventID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var name string
 		var ordered bool
@@ -88,7 +94,9 @@ func (s *OrganizerService) DeleteAddOn(ctx context.Context, eventID, id int64, a
 }
 
 // ListPromoCodes returns the event's promo codes, newest first.
-func (s *OrganizerService) ListPromoCodes(ctx context.Context, eventID int64) ([]palaro.PromoCode, error) {
+func (s *OrganizerService) ListPromoCodes(ctx context.Context, eventID int64) (_ []palaro.PromoCode, err error) {
+	defer wrapErr(&err, "store: ListPromoCodes(%d)", eventID)
+
 	rows, err := s.db.read.QueryContext(ctx, `SELECT id, code, kind, percent, amount, valid_from, valid_until, usage_limit, used,
 		paused, retired FROM promo_codes WHERE event_id = ? ORDER BY id DESC`, eventID)
 	if err != nil {
@@ -120,13 +128,15 @@ func (s *OrganizerService) ListPromoCodes(ctx context.Context, eventID int64) ([
 }
 
 // CreatePromoCode adds a promo code to the event.
-func (s *OrganizerService) CreatePromoCode(ctx context.Context, eventID int64, actor string, p palaro.PromoCode) (*palaro.PromoCode, error) {
+func (s *OrganizerService) CreatePromoCode(ctx context.Context, eventID int64, actor string, p palaro.PromoCode) (_ *palaro.PromoCode, err error) {
+	defer wrapErr(&err, "store: CreatePromoCode(%d)", eventID)
+
 	p.Code = strings.ToUpper(strings.TrimSpace(p.Code))
 	p.EventID = eventID
 	if err := palaro.ValidatePromoCode(p); err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
 		if err := insertPromo(ctx, tx, &p); err != nil {
 			if palaro.ErrorCode(err) == palaro.ECONFLICT {
 				return nil, fieldErr(palaro.ECONFLICT, palaro.FieldCode, palaro.ErrorMessage(err))
@@ -215,8 +225,10 @@ func findPromoTx(ctx context.Context, tx *sql.Tx, eventID, id int64) (*palaro.Pr
 }
 
 // UpdatePromoCode changes a promo code's discount, usage limit, dates and ticket types; its code stays.
-func (s *OrganizerService) UpdatePromoCode(ctx context.Context, eventID int64, actor string, p palaro.PromoCode) (*palaro.PromoCode, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
+func (s *OrganizerService) UpdatePromoCode(ctx context.Context, eventID int64, actor string, p palaro.PromoCode) (_ *palaro.PromoCode, err error) {
+	defer wrapErr(&err, "store: UpdatePromoCode(%d)", eventID)
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.PromoCode, error) {
 		cur, err := findPromoTx(ctx, tx, eventID, p.ID)
 		if err != nil {
 			return nil, err
@@ -250,7 +262,9 @@ func (s *OrganizerService) UpdatePromoCode(ctx context.Context, eventID int64, a
 }
 
 // SetPromoCodePaused pauses (refused at purchase) or resumes a promo code.
-func (s *OrganizerService) SetPromoCodePaused(ctx context.Context, eventID, id int64, paused bool, actor string) error {
+func (s *OrganizerService) SetPromoCodePaused(ctx context.Context, eventID, id int64, paused bool, actor string) (err error) {
+	defer wrapErr(&err, "store: SetPromoCodePaused(%d)", eventID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		cur, err := findPromoTx(ctx, tx, eventID, id)
 		if err != nil {
@@ -272,8 +286,10 @@ func (s *OrganizerService) SetPromoCodePaused(ctx context.Context, eventID, id i
 
 // DeletePromoCode deletes a promo code no order used; one that orders used is retired: kept, with
 // its ticket types, for those orders' history and never usable again.
-func (s *OrganizerService) DeletePromoCode(ctx context.Context, eventID, id int64, actor string) (bool, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (bool, error) {
+func (s *OrganizerService) DeletePromoCode(ctx context.Context, eventID, id int64, actor string) (_ bool, err error) {
+	defer wrapErr(&err, "store: DeletePromoCode(%d)", eventID)
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (bool, error) {
 		cur, err := findPromoTx(ctx, tx, eventID, id)
 		if err != nil {
 			return false, err

@@ -10,7 +10,9 @@ import (
 )
 
 // FindOrder returns an order of the event with its tickets. Returns ENOTFOUND.
-func (s *OrganizerService) FindOrder(ctx context.Context, eventID int64, publicID string) (*palaro.Order, error) {
+func (s *OrganizerService) FindOrder(ctx context.Context, eventID int64, publicID string) (_ *palaro.Order, err error) {
+	defer wrapErr(&err, "store: FindOrder(%d)", eventID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -32,7 +34,9 @@ func eventOrder(ctx context.Context, q querier, eventID int64, publicID string) 
 
 // ListRefundQueue returns the event's orders to refund (paid after their hold expired, or every
 // ticket cancelled) and not yet refunded.
-func (s *OrganizerService) ListRefundQueue(ctx context.Context, eventID int64) ([]*palaro.Order, error) {
+func (s *OrganizerService) ListRefundQueue(ctx context.Context, eventID int64) (_ []*palaro.Order, err error) {
+	defer wrapErr(&err, "store: ListRefundQueue(%d)", eventID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -45,7 +49,9 @@ func (s *OrganizerService) ListRefundQueue(ctx context.Context, eventID int64) (
 // order's tickets are cancelled (the gate reads them so), the ticket type gets back the capacity of
 // those still valid or checked in, and its seats go back on sale. The buyer is e-mailed. It
 // records a refund made outside Palaro: no money moves here.
-func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publicID, actor string) error {
+func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publicID, actor string) (err error) {
+	defer wrapErr(&err, "store: MarkRefunded(%d)", eventID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var id, typeID int64
 		var status, kind string
@@ -106,7 +112,9 @@ func (s *OrganizerService) auditEvent(ctx context.Context, tx *sql.Tx, eventID i
 }
 
 // ResendTickets queues the order's confirmation e-mail (with its tickets) again.
-func (s *OrganizerService) ResendTickets(ctx context.Context, eventID int64, publicID, actor string) error {
+func (s *OrganizerService) ResendTickets(ctx context.Context, eventID int64, publicID, actor string) (err error) {
+	defer wrapErr(&err, "store: ResendTickets(%d)", eventID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		o, err := eventOrder(ctx, tx, eventID, publicID)
 		if err != nil {
@@ -138,7 +146,9 @@ func eventTicket(ctx context.Context, tx *sql.Tx, eventID int64, code string) (i
 // ChangeTicketEmail moves a ticket of the event to another e-mail address as a buyer's confirmed
 // transfer does (moveTicket): reissued with a new code, link and QR code, the old ones void, its
 // open transfers voided and both addresses e-mailed.
-func (s *OrganizerService) ChangeTicketEmail(ctx context.Context, eventID int64, code, newEmail, actor string) error {
+func (s *OrganizerService) ChangeTicketEmail(ctx context.Context, eventID int64, code, newEmail, actor string) (err error) {
+	defer wrapErr(&err, "store: ChangeTicketEmail(%d)", eventID)
+
 	email, err := palaro.CheckEmail(newEmail)
 	if err != nil {
 		return err
@@ -174,7 +184,9 @@ func (s *OrganizerService) ChangeTicketEmail(ctx context.Context, eventID int64,
 // CancelTicket cancels a valid ticket of the event: it no longer admits anyone, and its place
 // (and seat) go back on sale; the holder and the buyer are e-mailed, and an order left with no
 // ticket that admits anyone moves to the refund queue. It is a unit of the batching writer, like the sales it undoes.
-func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code, actor string) error {
+func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code, actor string) (err error) {
+	defer wrapErr(&err, "store: CancelTicket(%d)", eventID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		id, orderID, typeID, seat, status, _, err := eventTicket(ctx, tx, eventID, code)
 		if err != nil {

@@ -10,7 +10,9 @@ import (
 
 // SalesReport sums an event's paid orders per Manila day, per ticket type and per promo code or
 // source, and counts its issued and checked-in tickets.
-func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (*palaro.SalesReport, error) {
+func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *palaro.SalesReport, err error) {
+	defer wrapErr(&err, "store: SalesReport(%d)", eventID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err

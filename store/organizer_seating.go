@@ -12,16 +12,22 @@ import (
 )
 
 // BlockedSeats returns the labels of a ticket type's blocked seats.
-func (s *OrganizerService) BlockedSeats(ctx context.Context, ticketTypeID int64) ([]string, error) {
+func (s *OrganizerService) BlockedSeats(ctx context.Context, ticketTypeID int64) (_ []string, err error) {
+	defer wrapErr(&err, "store: BlockedSeats(%d)", ticketTypeID)
+
 	return queryStrings(ctx, s.db.read, `SELECT seat FROM seat_assignments WHERE ticket_type_id = ? AND blocked = 1 ORDER BY seat`, ticketTypeID)
 }
 
 // SetBlockedSeats blocks and unblocks seats of a seated ticket type, moving its capacity with them.
-func (s *OrganizerService) SetBlockedSeats(ctx context.Context, eventID int64, ticketTypeCode, actor string, labels []string) error {
-	_, err := inEventWrite(ctx, s.db, eventID, func(ctx context.Context, tx *sql.Tx, _ int64) (struct{}, error) {
-		return struct{}{}, s.setBlockedSeats(ctx, tx, eventID, ticketTypeCode, actor, labels)
+func (s *OrganizerService) SetBlockedSeats(ctx context.Context, eventID int64, ticketTypeCode, actor string, labels []string) (err error) {
+	defer wrapErr(&err, "store: SetBlockedSeats(%d)", eventID)
+
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if _, err := eventOrg(ctx, tx, eventID); err != nil {
+			return err
+		}
+		return s.setBlockedSeats(ctx, tx, eventID, ticketTypeCode, actor, labels)
 	})
-	return err
 }
 
 // setBlockedSeats is SetBlockedSeats inside the writer's unit tx.
@@ -92,7 +98,9 @@ func (s *OrganizerService) setBlockedSeats(ctx context.Context, tx *sql.Tx, even
 // the map, the blocked seats become the plan's, and the capacity becomes its number of sellable
 // seats. A sold or held seat must stay on the map and for sale, and the capacity cannot go below
 // sold plus held.
-func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticketTypeCode, actor string, p palaro.SeatPlan) error {
+func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticketTypeCode, actor string, p palaro.SeatPlan) (err error) {
+	defer wrapErr(&err, "store: SetSeatPlan(%d)", eventID)
+
 	p = p.Normalize()
 	if err := p.Validate(); err != nil {
 		return err

@@ -15,7 +15,9 @@ import (
 var _ palaro.TeamService = (*OrganizerService)(nil)
 
 // ListTeam returns the organizations' members and pending invitations.
-func (s *OrganizerService) ListTeam(ctx context.Context, orgIDs []int64) ([]palaro.TeamMember, []palaro.Invitation, error) {
+func (s *OrganizerService) ListTeam(ctx context.Context, orgIDs []int64) (_ []palaro.TeamMember, _ []palaro.Invitation, err error) {
+	defer wrapErr(&err, "store: ListTeam")
+
 	if len(orgIDs) == 0 {
 		return nil, nil, nil
 	}
@@ -25,45 +27,37 @@ func (s *OrganizerService) ListTeam(ctx context.Context, orgIDs []int64) ([]pala
 		return nil, nil, err
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT o.id, o.name, u.id, u.email, trim(u.first_name || ' ' || u.last_name), m.role
+	members, err := queryRows(ctx, tx, `SELECT o.id, o.name, u.id, u.email, trim(u.first_name || ' ' || u.last_name), m.role
 		FROM organizer_members m JOIN organizers o ON o.id = m.organizer_id JOIN users u ON u.id = m.user_id
-		WHERE m.organizer_id IN (`+marks+`) ORDER BY o.name, o.id, CASE m.role WHEN 'owner' THEN 0 ELSE 1 END, u.email`, args...)
+		WHERE m.organizer_id IN (`+marks+`) ORDER BY o.name, o.id, CASE m.role WHEN 'owner' THEN 0 ELSE 1 END, u.email`, args,
+		func(r rowScanner) (m palaro.TeamMember, err error) {
+			err = r.Scan(&m.OrganizationID, &m.OrganizationName, &m.UserID, &m.Email, &m.Name, &m.Role)
+			return m, err
+		})
 	if err != nil {
 		return nil, nil, err
 	}
-	var members []palaro.TeamMember
-	for rows.Next() {
-		var m palaro.TeamMember
-		if err := rows.Scan(&m.OrganizationID, &m.OrganizationName, &m.UserID, &m.Email, &m.Name, &m.Role); err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		members = append(members, m)
-	}
-	rows.Close()
-	rows, err = tx.QueryContext(ctx, `SELECT i.id, o.id, o.name, i.email, i.role, i.invited_by, i.expires_at
+	invitations, err := queryRows(ctx, tx, `SELECT i.id, o.id, o.name, i.email, i.role, i.invited_by, i.expires_at
 		FROM organizer_invitations i JOIN organizers o ON o.id = i.organizer_id
 		WHERE i.organizer_id IN (`+marks+`) AND i.accepted_at IS NULL AND i.expires_at > ? ORDER BY i.id DESC`,
-		append(args, formatTime(s.db.Now()))...)
+		append(args, formatTime(s.db.Now())), func(r rowScanner) (i palaro.Invitation, err error) {
+			var expires sql.NullString
+			if err := r.Scan(&i.ID, &i.OrganizationID, &i.OrganizationName, &i.Email, &i.Role, &i.InvitedBy, &expires); err != nil {
+				return i, err
+			}
+			i.ExpiresAt, _ = parseTime(expires)
+			return i, nil
+		})
 	if err != nil {
 		return nil, nil, err
 	}
-	defer rows.Close()
-	var invitations []palaro.Invitation
-	for rows.Next() {
-		var i palaro.Invitation
-		var expires sql.NullString
-		if err := rows.Scan(&i.ID, &i.OrganizationID, &i.OrganizationName, &i.Email, &i.Role, &i.InvitedBy, &expires); err != nil {
-			return nil, nil, err
-		}
-		i.ExpiresAt, _ = parseTime(expires)
-		invitations = append(invitations, i)
-	}
-	return members, invitations, rows.Err()
+	return members, invitations, nil
 }
 
 // Invite stores an invitation and queues its e-mail.
-func (s *OrganizerService) Invite(ctx context.Context, orgID int64, email, role, invitedBy string) error {
+func (s *OrganizerService) Invite(ctx context.Context, orgID int64, email, role, invitedBy string) (err error) {
+	defer wrapErr(&err, "store: Invite(%d)", orgID)
+
 	addr, err := palaro.CheckEmail(email)
 	if err != nil {
 		return fieldErr(palaro.EINVALID, palaro.FieldEmail, palaro.ErrorMessage(err))
@@ -104,10 +98,12 @@ func (s *OrganizerService) Invite(ctx context.Context, orgID int64, email, role,
 var errInvitationGone = palaro.Errorf(palaro.ENOTFOUND, "This invitation is unknown, used or expired. Ask for a new one.")
 
 // FindInvitation returns the live invitation of a link's token.
-func (s *OrganizerService) FindInvitation(ctx context.Context, token string) (*palaro.Invitation, error) {
+func (s *OrganizerService) FindInvitation(ctx context.Context, token string) (_ *palaro.Invitation, err error) {
+	defer wrapErr(&err, "store: FindInvitation")
+
 	var inv palaro.Invitation
 	var expires string
-	err := s.db.read.QueryRowContext(ctx, `SELECT i.id, i.organizer_id, o.name, i.email, i.role, i.invited_by, i.expires_at
+	err = s.db.read.QueryRowContext(ctx, `SELECT i.id, i.organizer_id, o.name, i.email, i.role, i.invited_by, i.expires_at
 		FROM organizer_invitations i JOIN organizers o ON o.id = i.organizer_id
 		WHERE i.token_hash = ? AND i.accepted_at IS NULL AND i.expires_at > ?`, tokenHash(token), formatTime(s.db.Now())).
 		Scan(&inv.ID, &inv.OrganizationID, &inv.OrganizationName, &inv.Email, &inv.Role, &inv.InvitedBy, &expires)
@@ -121,8 +117,10 @@ func (s *OrganizerService) FindInvitation(ctx context.Context, token string) (*p
 }
 
 // AcceptInvitation adds the account to the invitation's organization when its e-mail is the invited one.
-func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, userID int64) (*palaro.Membership, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Membership, error) {
+func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, userID int64) (_ *palaro.Membership, err error) {
+	defer wrapErr(&err, "store: AcceptInvitation")
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Membership, error) {
 		now := s.db.Now()
 		var id int64
 		var m palaro.Membership
@@ -155,7 +153,9 @@ func (s *OrganizerService) AcceptInvitation(ctx context.Context, token string, u
 
 // RemoveMember removes a person from an organization, never its last owner, and revokes the API
 // tokens they created for it.
-func (s *OrganizerService) RemoveMember(ctx context.Context, orgID, userID int64, actor string) error {
+func (s *OrganizerService) RemoveMember(ctx context.Context, orgID, userID int64, actor string) (err error) {
+	defer wrapErr(&err, "store: RemoveMember(%d)", orgID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var role string
 		err := tx.QueryRowContext(ctx, `SELECT role FROM organizer_members WHERE organizer_id = ? AND user_id = ?`, orgID, userID).Scan(&role)

@@ -30,7 +30,9 @@ var _ palaro.Outbox = (*OutboxService)(nil)
 
 // Enqueue writes one message to the outbox on its own, for messages not tied to another change.
 // Messages caused by a change (an order, a sign-up) are written in that change's transaction.
-func (s *OutboxService) Enqueue(ctx context.Context, m palaro.Message, now time.Time) error {
+func (s *OutboxService) Enqueue(ctx context.Context, m palaro.Message, now time.Time) (err error) {
+	defer wrapErr(&err, "store: Enqueue")
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		return enqueue(ctx, tx, m, "", now)
 	})
@@ -148,9 +150,11 @@ func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxR
 // second one's UPDATE changes nothing and it skips the message. A server that dies mid-send leaves
 // its claim to run out; the message is then claimed again (sent at least once: a message sent
 // just before the crash may go twice).
-func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, lease time.Duration) ([]palaro.OutboxMessage, error) {
+func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, lease time.Duration) (_ []palaro.OutboxMessage, err error) {
+	defer wrapErr(&err, "store: ClaimDue(%d)", limit)
+
 	var claimed []outboxRow
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		claimed = nil
 		rows, err := tx.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox
 			WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
@@ -217,9 +221,11 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 // Record stores the outcomes of sends in one unit of the writer: a failed one keeps its error and
 // when to retry (never, at a zero time). An order's e-mail stays a small row once sent too: the
 // operator's list composes it again from the order.
-func (s *OutboxService) Record(ctx context.Context, outcomes []palaro.OutboxOutcome) error {
+func (s *OutboxService) Record(ctx context.Context, outcomes []palaro.OutboxOutcome) (err error) {
+	defer wrapErr(&err, "store: Record")
+
 	var missing []string
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		missing = missing[:0]
 		for _, o := range outcomes {
 			var res sql.Result
@@ -258,7 +264,9 @@ func (s *OutboxService) Record(ctx context.Context, outcomes []palaro.OutboxOutc
 }
 
 // ListOutbox returns messages matching the filter, newest first.
-func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) ([]palaro.OutboxMessage, error) {
+func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (_ []palaro.OutboxMessage, err error) {
+	defer wrapErr(&err, "store: ListOutbox")
+
 	switch f.Status {
 	case "", palaro.MessagePending, palaro.MessageSent, palaro.MessageFailed:
 	default:
@@ -275,22 +283,9 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 		where, args = append(where, "status = ?"), append(args, f.Status)
 	}
 	args = append(args, f.Limit)
-	rows, err := s.db.read.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox WHERE `+
-		strings.Join(where, " AND ")+` ORDER BY id DESC LIMIT ?`, args...)
+	found, err := queryRows(ctx, s.db.read, `SELECT `+outboxColumns+` FROM outbox WHERE `+
+		strings.Join(where, " AND ")+` ORDER BY id DESC LIMIT ?`, args, scanOutbox)
 	if err != nil {
-		return nil, err
-	}
-	var found []outboxRow
-	for rows.Next() {
-		m, err := scanOutbox(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		found = append(found, m)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	msgs, _, err := s.composeOrderMessages(ctx, found)

@@ -17,7 +17,9 @@ import (
 // order is marked for refund. The order is found by the provider's checkout session only; an
 // event for no order, of the other mode (live), or paid in another currency or amount is stored
 // as refused and changes nothing.
-func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, live bool, ev palaro.PaymentEvent) (*palaro.Order, error) {
+func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, live bool, ev palaro.PaymentEvent) (_ *palaro.Order, err error) {
+	defer wrapErr(&err, "store: ConfirmPayment(%q)", provider)
+
 	if ev.ID == "" {
 		return nil, palaro.Errorf(palaro.EINVALID, "A payment event needs an id.")
 	}
@@ -27,7 +29,7 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 	var seen bool
 	// one unit of the batching writer: twenty deliveries of one event at once run one after
 	// another in it, and only the first finds the event new
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		o, refused, seen = nil, "", false
 		o, err = loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
@@ -159,7 +161,9 @@ func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Orde
 
 // ListPaymentEvents returns the payment events received, newest first, with the reason of each
 // refused one.
-func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.PaymentEventFilter) ([]palaro.PaymentEventRecord, error) {
+func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.PaymentEventFilter) (_ []palaro.PaymentEventRecord, err error) {
+	defer wrapErr(&err, "store: ListPaymentEvents")
+
 	if f.Limit <= 0 || f.Limit > 1000 {
 		f.Limit = 100
 	}
@@ -167,22 +171,15 @@ func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.Paymen
 	if f.Refused {
 		refusedOnly = 1
 	}
-	rows, err := s.db.read.QueryContext(ctx, `SELECT pe.provider, pe.event_id, coalesce(o.public_id, ''), pe.status,
+	return queryRows(ctx, s.db.read, `SELECT pe.provider, pe.event_id, coalesce(o.public_id, ''), pe.status,
 		pe.refused, pe.received_at FROM payment_events pe LEFT JOIN orders o ON o.id = pe.order_id
-		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.event_id LIMIT ?`, refusedOnly, f.Limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var events []palaro.PaymentEventRecord
-	for rows.Next() {
-		var e palaro.PaymentEventRecord
-		var received sql.NullString
-		if err := rows.Scan(&e.Provider, &e.EventID, &e.OrderPublicID, &e.Status, &e.Refused, &received); err != nil {
-			return nil, err
-		}
-		e.ReceivedAt, _ = parseTime(received)
-		events = append(events, e)
-	}
-	return events, rows.Err()
+		WHERE (? = 0 OR pe.refused != '') ORDER BY pe.received_at DESC, pe.event_id LIMIT ?`, []any{refusedOnly, f.Limit},
+		func(r rowScanner) (e palaro.PaymentEventRecord, err error) {
+			var received sql.NullString
+			if err := r.Scan(&e.Provider, &e.EventID, &e.OrderPublicID, &e.Status, &e.Refused, &received); err != nil {
+				return e, err
+			}
+			e.ReceivedAt, _ = parseTime(received)
+			return e, nil
+		})
 }

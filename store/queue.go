@@ -18,7 +18,9 @@ type QueueStore struct{ db *DB }
 func NewQueueStore(db *DB) *QueueStore { return &QueueStore{db: db} }
 
 // QueueVersions returns each queue's version by event ID.
-func (s *QueueStore) QueueVersions(ctx context.Context) (map[int64]int64, error) {
+func (s *QueueStore) QueueVersions(ctx context.Context) (_ map[int64]int64, err error) {
+	defer wrapErr(&err, "store: QueueVersions")
+
 	rows, err := s.db.read.QueryContext(ctx, `SELECT event_id, version FROM event_queues`)
 	if err != nil {
 		return nil, err
@@ -37,7 +39,9 @@ func (s *QueueStore) QueueVersions(ctx context.Context) (map[int64]int64, error)
 
 // LoadQueue returns an event's queue with its rates and places, or nil when it has none. It reads
 // in one transaction, so places and version agree.
-func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (*palaro.Queue, []palaro.QueuePlace, error) {
+func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (_ *palaro.Queue, _ []palaro.QueuePlace, err error) {
+	defer wrapErr(&err, "store: LoadQueue(%d)", eventID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -90,30 +94,22 @@ func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (*palaro.Queu
 
 // queueRates reads a queue's rates in order.
 func queueRates(ctx context.Context, tx *sql.Tx, eventID int64) ([]palaro.QueueRate, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT starts_at, admit_per_minute FROM event_queue_rates
-		WHERE event_id = ? ORDER BY starts_at`, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var rates []palaro.QueueRate
-	for rows.Next() {
-		var r palaro.QueueRate
+	return queryRows(ctx, tx, `SELECT starts_at, admit_per_minute FROM event_queue_rates
+		WHERE event_id = ? ORDER BY starts_at`, []any{eventID}, func(rows rowScanner) (r palaro.QueueRate, err error) {
 		var from string
 		if err := rows.Scan(&from, &r.AdmitPerMinute); err != nil {
-			return nil, err
+			return r, err
 		}
-		if r.From, err = time.Parse(timeFormat, from); err != nil {
-			return nil, err
-		}
-		rates = append(rates, r)
-	}
-	return rates, rows.Err()
+		r.From, err = time.Parse(timeFormat, from)
+		return r, err
+	})
 }
 
 // SaveQueue creates, changes or (nil settings) deletes an event's queue, with an audit entry.
 // Before the opening a change replaces the opening and rate; after it, a new rate starts now.
-func (s *QueueStore) SaveQueue(ctx context.Context, ev *palaro.Event, actor string, settings *palaro.QueueSettings, seed uint64, now time.Time) error {
+func (s *QueueStore) SaveQueue(ctx context.Context, ev *palaro.Event, actor string, settings *palaro.QueueSettings, seed uint64, now time.Time) (err error) {
+	defer wrapErr(&err, "store: SaveQueue")
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var opensAt string
 		var opened bool
@@ -186,10 +182,12 @@ func setQueueRate(ctx context.Context, tx *sql.Tx, eventID int64, from time.Time
 // place number, after it the next one. The queue's row is updated first, which locks it: a join
 // and the draw never interleave, and the address's places are counted under that lock, so an
 // address never holds more than palaro.QueuePlacesPerAddress (ETOOMANY), on either engine.
-func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, client string, now time.Time) (palaro.QueuePlace, int64, error) {
+func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, client string, now time.Time) (_ palaro.QueuePlace, _ int64, err error) {
+	defer wrapErr(&err, "store: JoinQueue(%d)", eventID)
+
 	p := palaro.QueuePlace{JoinedAt: now}
 	var version int64
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var opened bool
 		var next int
 		err := tx.QueryRowContext(ctx, `UPDATE event_queues SET next_place = next_place + opened, version = version + 1
@@ -219,7 +217,9 @@ func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, client string
 
 // DrawQueue gives the browsers that arrived before the opening their places, drawn from the
 // queue's seed (palaro.DrawPlaces), once: a second call finds the queue opened and does nothing.
-func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) error {
+func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) (err error) {
+	defer wrapErr(&err, "store: DrawQueue(%d)", eventID)
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var seed int64
 		err := tx.QueryRowContext(ctx, `UPDATE event_queues SET opened = 1, version = version + 1
@@ -229,21 +229,12 @@ func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) error {
 		} else if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`, eventID)
+		ids, err := queryRows(ctx, tx, `SELECT id FROM queue_places WHERE event_id = ? AND place IS NULL ORDER BY id`,
+			[]any{eventID}, func(r rowScanner) (id int64, err error) {
+				err = r.Scan(&id)
+				return id, err
+			})
 		if err != nil {
-			return err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for i, place := range palaro.DrawPlaces(uint64(seed), len(ids)) {
@@ -259,9 +250,11 @@ func (s *QueueStore) DrawQueue(ctx context.Context, eventID int64) error {
 }
 
 // AdmitPlace records a place's first admission and returns its time (the first one recorded).
-func (s *QueueStore) AdmitPlace(ctx context.Context, placeID int64, now time.Time) (time.Time, error) {
+func (s *QueueStore) AdmitPlace(ctx context.Context, placeID int64, now time.Time) (_ time.Time, err error) {
+	defer wrapErr(&err, "store: AdmitPlace(%d)", placeID)
+
 	var at sql.NullString
-	err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE queue_places SET admitted_at = ? WHERE id = ? AND admitted_at IS NULL`,
 			formatTime(now), placeID); err != nil {
 			return err

@@ -24,7 +24,9 @@ func NewSeatService(db *DB) *SeatService { return &SeatService{db: db} }
 var _ palaro.SeatService = (*SeatService)(nil)
 
 // SeatMap returns the rows of a ticket type's seats with their states.
-func (s *SeatService) SeatMap(ctx context.Context, ticketTypeID int64) ([]palaro.SeatRow, error) {
+func (s *SeatService) SeatMap(ctx context.Context, ticketTypeID int64) (_ []palaro.SeatRow, err error) {
+	defer wrapErr(&err, "store: SeatMap(%d)", ticketTypeID)
+
 	return seatMap(ctx, s.db.read, ticketTypeID)
 }
 
@@ -63,7 +65,9 @@ func seatMap(ctx context.Context, q querier, ticketTypeID int64) ([]palaro.SeatR
 }
 
 // CheckSeats checks that every label is a free seat of the ticket type, as of now.
-func (s *SeatService) CheckSeats(ctx context.Context, ticketTypeID int64, labels []string) error {
+func (s *SeatService) CheckSeats(ctx context.Context, ticketTypeID int64, labels []string) (err error) {
+	defer wrapErr(&err, "store: CheckSeats(%d)", ticketTypeID)
+
 	return seatsFree(ctx, s.db.read, ticketTypeID, labels)
 }
 
@@ -224,24 +228,6 @@ func assignOrderedSeats(ctx context.Context, tx *sql.Tx, ticketTypeID int64) err
 	return nil
 }
 
-// queryStrings returns the first column of a query's rows.
-func queryStrings(ctx context.Context, q querier, query string, args ...any) ([]string, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
-
 // without returns the items of all that are not in drop, in their order.
 func without(all, drop []string) []string {
 	var out []string
@@ -255,7 +241,9 @@ func without(all, drop []string) []string {
 
 // SeatPlan returns the layout of a seated ticket type: its stored plan, or the plan its generated
 // seats form, with its blocked seats.
-func (s *SeatService) SeatPlan(ctx context.Context, ticketTypeID int64) (palaro.SeatPlan, error) {
+func (s *SeatService) SeatPlan(ctx context.Context, ticketTypeID int64) (_ palaro.SeatPlan, err error) {
+	defer wrapErr(&err, "store: SeatPlan(%d)", ticketTypeID)
+
 	return seatPlan(ctx, s.db.read, ticketTypeID)
 }
 

@@ -14,7 +14,9 @@ import (
 const LinkLifetime = 24 * time.Hour
 
 // AddOnsAvailableForTicket returns the event's add-ons the ticket does not hold yet.
-func (s *PurchaseService) AddOnsAvailableForTicket(ctx context.Context, ticketPublicID string) ([]palaro.AddOn, error) {
+func (s *PurchaseService) AddOnsAvailableForTicket(ctx context.Context, ticketPublicID string) (_ []palaro.AddOn, err error) {
+	defer wrapErr(&err, "store: AddOnsAvailableForTicket")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -34,11 +36,13 @@ func availableAddOns(ctx context.Context, q querier, t *palaro.Ticket) ([]palaro
 }
 
 // CreateAddOnOrder creates an order for add-ons of an existing ticket.
-func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID string, addOnIDs []int64, paymentType string, now time.Time) (*palaro.Order, error) {
+func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID string, addOnIDs []int64, paymentType string, now time.Time) (_ *palaro.Order, err error) {
+	defer wrapErr(&err, "store: CreateAddOnOrder")
+
 	if len(addOnIDs) == 0 {
 		return nil, palaro.Errorf(palaro.EINVALID, "Please choose at least one add-on.")
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Order, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Order, error) {
 		t, err := findTicket(ctx, tx, ticketPublicID)
 		if err != nil {
 			return nil, err
@@ -82,8 +86,10 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 // SendTicketsLink queues a job (palaro.JobTicketsLink) that e-mails the address a link to its
 // tickets when it has any. The same work is done whatever the address, so the answer's timing
 // tells nothing; the outbox worker resolves the job (RunJob).
-func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now time.Time) error {
-	email, err := palaro.CheckEmail(email)
+func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now time.Time) (err error) {
+	defer wrapErr(&err, "store: SendTicketsLink")
+
+	email, err = palaro.CheckEmail(email)
 	if err != nil {
 		return err
 	}
@@ -94,7 +100,9 @@ func (s *PurchaseService) SendTicketsLink(ctx context.Context, email string, now
 }
 
 // RunJob does the work of a job message of the outbox (palaro.JobRunner).
-func (s *PurchaseService) RunJob(ctx context.Context, m palaro.Message, now time.Time) error {
+func (s *PurchaseService) RunJob(ctx context.Context, m palaro.Message, now time.Time) (err error) {
+	defer wrapErr(&err, "store: RunJob")
+
 	switch m.Kind {
 	case palaro.JobTicketsLink:
 		return s.sendTicketsLink(ctx, m.To, now)
@@ -128,9 +136,11 @@ func (s *PurchaseService) sendTicketsLink(ctx context.Context, email string, now
 }
 
 // TicketsByLink returns the address and tickets of an unexpired tickets link.
-func (s *PurchaseService) TicketsByLink(ctx context.Context, token string, now time.Time) (string, []*palaro.Ticket, error) {
+func (s *PurchaseService) TicketsByLink(ctx context.Context, token string, now time.Time) (_ string, _ []*palaro.Ticket, err error) {
+	defer wrapErr(&err, "store: TicketsByLink")
+
 	var email string
-	err := s.db.read.QueryRowContext(ctx, `SELECT email FROM link_tokens WHERE token_hash = ? AND purpose = 'tickets'
+	err = s.db.read.QueryRowContext(ctx, `SELECT email FROM link_tokens WHERE token_hash = ? AND purpose = 'tickets'
 		AND expires_at > ?`, hashToken(token), formatTime(now)).Scan(&email)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil, palaro.Errorf(palaro.ENOTFOUND, "This link has expired. Please ask for a new one.")

@@ -12,12 +12,14 @@ import (
 // RequestEmailChange starts moving a ticket to newEmail: a consent link goes to the ticket's
 // current address, or, when byOwner (the signed-in owner of that address asked), a receipt link
 // goes to the new address at once.
-func (s *PurchaseService) RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, byOwner bool, now time.Time) (*palaro.TicketTransfer, error) {
-	newEmail, err := palaro.CheckEmail(newEmail)
+func (s *PurchaseService) RequestEmailChange(ctx context.Context, ticketPublicID, newEmail string, byOwner bool, now time.Time) (_ *palaro.TicketTransfer, err error) {
+	defer wrapErr(&err, "store: RequestEmailChange")
+
+	newEmail, err = palaro.CheckEmail(newEmail)
 	if err != nil {
 		return nil, err
 	}
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
 		t, err := findTicket(ctx, tx, ticketPublicID)
 		if err != nil {
 			return nil, err
@@ -85,7 +87,9 @@ func findTransfer(ctx context.Context, q querier, token string, now time.Time) (
 }
 
 // FindEmailChange returns the transfer of a working link token, without changing it.
-func (s *PurchaseService) FindEmailChange(ctx context.Context, token string, now time.Time) (*palaro.TicketTransfer, error) {
+func (s *PurchaseService) FindEmailChange(ctx context.Context, token string, now time.Time) (_ *palaro.TicketTransfer, err error) {
+	defer wrapErr(&err, "store: FindEmailChange")
+
 	tr, err := findTransfer(ctx, s.db.read, token, now)
 	if err != nil {
 		return nil, err
@@ -96,8 +100,10 @@ func (s *PurchaseService) FindEmailChange(ctx context.Context, token string, now
 // ConfirmEmailChange takes the step a link confirms: the holder's consent sends the new address
 // a receipt link; the receipt reissues the ticket to the new address, voids the ticket's other
 // transfers and e-mails both addresses.
-func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, now time.Time) (*palaro.TicketTransfer, error) {
-	return writeResult(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
+func (s *PurchaseService) ConfirmEmailChange(ctx context.Context, token string, now time.Time) (_ *palaro.TicketTransfer, err error) {
+	defer wrapErr(&err, "store: ConfirmEmailChange")
+
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TicketTransfer, error) {
 		tr, err := findTransfer(ctx, tx, token, now)
 		if err != nil {
 			return nil, err

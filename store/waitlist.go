@@ -38,7 +38,9 @@ func (db *DB) ticketsReturned(ctx context.Context, tx *sql.Tx, now time.Time) er
 }
 
 // Join puts an address on a sold-out ticket type's waiting list, with its confirmation e-mail.
-func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now time.Time) (*palaro.WaitlistJoined, error) {
+func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now time.Time) (_ *palaro.WaitlistJoined, err error) {
+	defer wrapErr(&err, "store: Join")
+
 	tt, ev, err := purchaseTicketType(ctx, s.db, strings.TrimSpace(req.TicketCode))
 	if err != nil {
 		return nil, err
@@ -229,21 +231,8 @@ func waitingEntries(ctx context.Context, q querier, typeID int64) ([]*palaro.Wai
 }
 
 func queryEntries(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistEntry, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+entryColumns+` FROM waitlist_entries w
-		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*palaro.WaitlistEntry
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+	return queryRows(ctx, q, `SELECT `+entryColumns+` FROM waitlist_entries w
+		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE `+where, args, scanEntry)
 }
 
 // makeOffer holds quantity tickets for an entry, with the same guarded UPDATE as an order's hold,
@@ -331,6 +320,8 @@ func boolInt(b bool) int {
 
 // Advance expires unclaimed offers and offers the free tickets, in one unit of the writer.
 func (s *WaitlistService) Advance(ctx context.Context, now time.Time) (expired, offered int, err error) {
+	defer wrapErr(&err, "store: Advance")
+
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		if expired, err = s.expireOffers(ctx, tx, now); err != nil {
@@ -413,7 +404,9 @@ func passOffer(ctx context.Context, tx *sql.Tx, id, entryID, typeID int64, quant
 
 // Decline gives up the offer of a link token before its end: its tickets (and seats) go to the
 // next people on the list at once, or back on sale.
-func (s *WaitlistService) Decline(ctx context.Context, token string, now time.Time) error {
+func (s *WaitlistService) Decline(ctx context.Context, token string, now time.Time) (err error) {
+	defer wrapErr(&err, "store: Decline")
+
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var id, entryID, typeID int64
 		var quantity int
@@ -513,7 +506,9 @@ func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, 
 }
 
 // FindOffer returns the offer of a link token with its event and ticket type.
-func (s *WaitlistService) FindOffer(ctx context.Context, token string) (*palaro.WaitlistOffer, error) {
+func (s *WaitlistService) FindOffer(ctx context.Context, token string) (_ *palaro.WaitlistOffer, err error) {
+	defer wrapErr(&err, "store: FindOffer")
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -573,7 +568,9 @@ func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*
 }
 
 // Board returns an event's waiting lists in order, each entry with its offers.
-func (s *WaitlistService) Board(ctx context.Context, eventID int64) (*palaro.WaitlistBoard, error) {
+func (s *WaitlistService) Board(ctx context.Context, eventID int64) (_ *palaro.WaitlistBoard, err error) {
+	defer wrapErr(&err, "store: Board(%d)", eventID)
+
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -605,7 +602,9 @@ func (s *WaitlistService) Board(ctx context.Context, eventID int64) (*palaro.Wai
 }
 
 // SetOfferTime sets how long the event's offers hold their tickets.
-func (s *WaitlistService) SetOfferTime(ctx context.Context, eventID int64, hours int, actor string) error {
+func (s *WaitlistService) SetOfferTime(ctx context.Context, eventID int64, hours int, actor string) (err error) {
+	defer wrapErr(&err, "store: SetOfferTime(%d)", eventID)
+
 	if err := palaro.CheckOfferHours(hours); err != nil {
 		return err
 	}
@@ -629,8 +628,10 @@ func auditOn(ctx context.Context, tx *sql.Tx, eventID int64, actor, action, deta
 
 // OfferByHand offers tickets to one entry of the event's list, out of order; for a seated type,
 // the seats named (quantity is then their number) or those the list would pick.
-func (s *WaitlistService) OfferByHand(ctx context.Context, eventID, entryID int64, quantity int, seats []string, actor string, now time.Time) (*palaro.WaitlistOffer, error) {
-	seats, err := palaro.ParseSeats(seats)
+func (s *WaitlistService) OfferByHand(ctx context.Context, eventID, entryID int64, quantity int, seats []string, actor string, now time.Time) (_ *palaro.WaitlistOffer, err error) {
+	defer wrapErr(&err, "store: OfferByHand(%d)", eventID)
+
+	seats, err = palaro.ParseSeats(seats)
 	if err != nil {
 		return nil, err
 	}

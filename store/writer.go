@@ -60,20 +60,44 @@ func newWriter(conn *sql.DB, stock *stockCounts) *writer {
 	return w
 }
 
-// inWrite runs fn as one unit of work of the batching writer and returns its error after the
-// batch that holds it is committed (on disk): the whole of fn's work is applied or none of it.
+// write runs fn as one unit of work of the batching writer and returns the value of its last run
+// after the batch that holds it is committed (on disk): the whole of fn's work is applied or none
+// of it, and on an error the value is T's zero. It is the store's one way to write (db.go).
 // fn runs on the writer's goroutine inside a shared transaction, so it must use the ctx and tx it
-// is given, must not Commit or Rollback, and should do nothing slow. A caller whose ctx ends while
-// its unit still waits gets ctx.Err() and the unit never runs; once the writer has taken the unit,
-// the caller waits for its true outcome.
-func (db *DB) inWrite(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+// is given, must not Commit or Rollback, and should do nothing slow; it may run again (PostgreSQL
+// retries), so it sets what it returns afresh on each run. A caller whose ctx ends while its unit
+// still waits gets ctx.Err() and the unit never runs; once the writer has taken the unit, the
+// caller waits for its true outcome.
+func write[T any](ctx context.Context, db *DB, fn func(ctx context.Context, tx *sql.Tx) (T, error)) (T, error) {
+	var zero, out T
 	if err := ctx.Err(); err != nil {
-		return err
+		return zero, err
 	}
 	// A cancelled statement would interrupt the shared transaction (sqlite3_interrupt rolls it
 	// back whole), so units run detached from the caller's cancellation.
-	u := &writeUnit{ctx: context.WithoutCancel(ctx), fn: fn, done: make(chan error, 1)}
-	w := db.writer
+	u := &writeUnit{ctx: context.WithoutCancel(ctx), done: make(chan error, 1)}
+	u.fn = func(ctx context.Context, tx *sql.Tx) error {
+		v, err := fn(ctx, tx)
+		if err != nil {
+			return err
+		}
+		out = v
+		return nil
+	}
+	if err := db.writer.send(ctx, u); err != nil {
+		return zero, err
+	}
+	return out, nil
+}
+
+// inWrite is write for a unit that returns no value.
+func (db *DB) inWrite(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx) error) error {
+	_, err := write(ctx, db, func(ctx context.Context, tx *sql.Tx) (struct{}, error) { return struct{}{}, fn(ctx, tx) })
+	return err
+}
+
+// send queues u and returns its outcome once its batch is committed (see write).
+func (w *writer) send(ctx context.Context, u *writeUnit) error {
 	w.mu.RLock()
 	if w.closed {
 		w.mu.RUnlock()

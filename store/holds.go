@@ -1,0 +1,105 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"palaro"
+)
+
+// CancelOrder releases a pending order's hold at once; the waiting list gets first go at it.
+func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) (err error) {
+	defer wrapErr(&err, "store: CancelOrder(%d)", orderID)
+
+	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if n, err := releaseOrders(ctx, tx, `id = ? AND status = 'pending'`, orderID); err != nil || n == 0 {
+			return err
+		}
+		return s.db.ticketsReturned(ctx, tx, s.db.Now())
+	})
+}
+
+// ExpireHolds releases the holds of pending orders whose hold ended at or before now.
+func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (_ int, err error) {
+	defer wrapErr(&err, "store: ExpireHolds")
+
+	var n int
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var err error
+		if n, err = releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now)); err != nil || n == 0 {
+			return err
+		}
+		return s.db.ticketsReturned(ctx, tx, now) // offered to the waiting lists before anyone else can buy them
+	})
+	return n, err
+}
+
+// releaseOrders marks the matching pending orders expired and gives back their held tickets,
+// seats and promo code uses.
+func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, ticket_type_id, quantity, promo_code_id FROM orders WHERE `+where, args...)
+	if err != nil {
+		return 0, err
+	}
+	type held struct {
+		id, ticketType int64
+		quantity       int
+		promo          sql.NullInt64
+	}
+	var orders []held
+	for rows.Next() {
+		var h held
+		if err := rows.Scan(&h.id, &h.ticketType, &h.quantity, &h.promo); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		orders = append(orders, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	released := 0
+	for _, h := range orders {
+		// Conditional: another server (or a payment) may have changed the order since the SELECT;
+		// then its tickets are not this release's to give back.
+		res, err := tx.ExecContext(ctx, `UPDATE orders SET status = 'expired' WHERE id = ? AND status = 'pending'`, h.id)
+		if err != nil {
+			return 0, err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return 0, err
+		} else if n == 0 {
+			continue
+		}
+		released++
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, h.quantity, h.ticketType); err != nil {
+			return 0, err
+		}
+		if err := releaseSeats(ctx, tx, h.id); err != nil {
+			return 0, err
+		}
+		if h.promo.Valid {
+			if _, err := tx.ExecContext(ctx, `UPDATE promo_codes SET used = CASE WHEN used > 0 THEN used - 1 ELSE 0 END WHERE id = ?`, h.promo.Int64); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return released, nil
+}
+
+// PendingOrdersForReconciliation returns orders with a checkout that are pending (or expired
+// within the last day) and older than minAge.
+func (s *PurchaseService) PendingOrdersForReconciliation(ctx context.Context, now time.Time, minAge time.Duration) (_ []*palaro.Order, err error) {
+	defer wrapErr(&err, "store: PendingOrdersForReconciliation")
+
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return loadOrders(ctx, tx, `o.provider_ref != '' AND o.created_at <= ? AND (o.status = 'pending'
+		OR (o.status = 'expired' AND o.hold_expires_at > ?)) ORDER BY o.id LIMIT 200`,
+		formatTime(now.Add(-minAge)), formatTime(now.Add(-24*time.Hour)))
+}
