@@ -89,3 +89,11 @@ func checkTexts(f map[string]string, kind string, values map[string]string) {
 		}
 	}
 }
+
+// NonNilStrings returns s, or an empty list when s is nil, so that JSON writes [] and not null.
+func NonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -69,18 +69,11 @@ func (s *Server) ticketDetails(tt *palaro.TicketType, ev *palaro.Event) views.Ti
 		Event: views.EventDetails{
 			Code:           ev.Code,
 			Name:           ev.Name,
-			RequiredFields: orEmpty(ev.RequiredFields),
+			RequiredFields: palaro.NonNilStrings(ev.RequiredFields),
 			SurveyQuestion: ev.SurveyQuestion,
-			SurveyAnswers:  orEmpty(ev.SurveyAnswers),
+			SurveyAnswers:  palaro.NonNilStrings(ev.SurveyAnswers),
 		},
 	}
-}
-
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // ticketHeader builds the head of the buy and seat pages.
@@ -168,7 +161,7 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 			Ticket:   s.ticketDetails(tt, ev),
 			Rules:    palaro.PurchaseRules(*tt, ev, len(seats)),
 			Payments: paymentOptions(tt.PaymentTypes),
-			Seats:    orEmpty(seats),
+			Seats:    palaro.NonNilStrings(seats),
 			Source:   source, SourceRule: palaro.SourceRule,
 		}
 		promo, _, err := s.usablePromo(c.Request().Context(), cleanSource(form.Values[palaro.FieldSource]), tt, ev)

@@ -104,7 +104,7 @@ func (s *Server) purchaseFromForm(c *echo.Context, tt *palaro.TicketType, ev *pa
 		MobileNumber: personal(palaro.FieldMobileNumber), Gender: personal(palaro.FieldGender), BirthDate: personal(palaro.FieldBirthDate),
 		Age: personal(palaro.FieldAge), CompanyName: personal(palaro.FieldCompanyName), Designation: personal(palaro.FieldDesignation),
 		EconomicClass: personal(palaro.FieldEconomicClass), SurveyAnswer: form.Values[palaro.FieldSurveyAnswer],
-		Seats: orEmpty(seats), Source: strings.TrimSpace(form.Values[palaro.FieldSource]), AddOns: []int64{},
+		Seats: palaro.NonNilStrings(seats), Source: strings.TrimSpace(form.Values[palaro.FieldSource]), AddOns: []int64{},
 		PaymentType: c.FormValue("paymentType"), DisclaimerAccepted: form.Values[palaro.FieldDisclaimer] != "",
 	}
 	for _, a := range ev.AddOns {

@@ -30,9 +30,10 @@ func TestGateList_TicketKeys(t *testing.T) {
 	require.NoError(t, err)
 	ts := newTestServer(t)
 	organizers := store.NewOrganizerService(ts.DB, nil)
+	services := handlers.Services{Events: ts.Events, Organizers: organizers, CheckIns: store.NewCheckInService(ts.DB)}
+	handlers.CompleteServices(t, ts.DB, &services) // the services this test does not look at
 	srv := handlers.New(handlers.Config{BaseURL: testBaseURL, TicketSigningKey: current, PreviousTicketKeys: []ed25519.PublicKey{oldPub}},
-		handlers.Services{Events: ts.Events, Organizers: organizers, CheckIns: store.NewCheckInService(ts.DB)},
-		static.Default(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+		services, static.Default(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	ev, err := ts.Events.FindEventByCode(ctx, "mlbb-manila-showdown")
 	require.NoError(t, err)
 	secret, _, err := organizers.CreateToken(ctx, ev.Organizer.ID, palaro.MemberGate, "gate phone", "test", 0)

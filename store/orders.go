@@ -185,7 +185,7 @@ func (s *PurchaseService) soldOutAtOnce(ctx context.Context, tt *palaro.TicketTy
 // saveOrder inserts a new order with its add-ons and, when it is free, issues it at once.
 func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time) error {
 	buyer, _ := json.Marshal(o.Buyer)
-	seats, _ := json.Marshal(orEmpty(o.Seats))
+	seats, _ := json.Marshal(palaro.NonNilStrings(o.Seats))
 	var ticketID, userID any
 	if o.TicketID != 0 {
 		ticketID = o.TicketID

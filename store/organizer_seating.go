@@ -106,7 +106,7 @@ func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticke
 		return err
 	}
 	stored, _ := json.Marshal(palaro.SeatPlan{Rows: p.Rows, SeatsPerRow: p.SeatsPerRow, AisleAfter: append([]int{}, p.AisleAfter...),
-		GapAfterRows: orEmpty(p.GapAfterRows), Blocked: []string{}})
+		GapAfterRows: palaro.NonNilStrings(p.GapAfterRows), Blocked: []string{}})
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		orgID, err := eventOrg(ctx, tx, eventID)
 		if err != nil {

@@ -374,8 +374,8 @@ func (d *seedData) insertEvent(ctx context.Context, tx *sql.Tx, e seedEvent, tod
 	if err != nil {
 		return err
 	}
-	required, _ := json.Marshal(orEmpty(e.RequiredFields))
-	answers, _ := json.Marshal(orEmpty(e.SurveyAnswers))
+	required, _ := json.Marshal(palaro.NonNilStrings(e.RequiredFields))
+	answers, _ := json.Marshal(palaro.NonNilStrings(e.SurveyAnswers))
 	eventID, err := insertID(ctx, tx, `INSERT INTO events (code, name, summary, description, starts_at, ends_at,
 		image_url, status, popularity, venue_id, organizer_id, required_fields, survey_question, survey_answers)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -429,14 +429,6 @@ func (d *seedData) insertEvent(ctx context.Context, tx *sql.Tx, e seedEvent, tod
 		}
 	}
 	return nil
-}
-
-// orEmpty is s, or an empty list for nil (which JSON would write as null).
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // seedPromo is a promo code of promo_codes.json, valid from ValidFrom to ValidUntil (relative to

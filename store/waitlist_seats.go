@@ -81,7 +81,7 @@ func releaseOfferSeats(ctx context.Context, tx *sql.Tx, offerID int64) error {
 
 // seatsJSON is the stored form of an offer's seats (waitlist_offers.seats).
 func seatsJSON(seats []string) string {
-	b, _ := json.Marshal(orEmpty(seats))
+	b, _ := json.Marshal(palaro.NonNilStrings(seats))
 	return string(b)
 }
 
