@@ -292,7 +292,7 @@ CREATE TABLE organizers (
     email      TEXT NOT NULL DEFAULT '',
     url        TEXT NOT NULL DEFAULT '',
     created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
-, status TEXT NOT NULL DEFAULT 'approved' CHECK (status IN ('pending', 'approved')), approved_at TEXT);
+, status TEXT NOT NULL DEFAULT 'approved' CHECK (status IN ('pending', 'approved')), approved_at TEXT, registered_name TEXT NOT NULL DEFAULT '', tin TEXT NOT NULL DEFAULT '', registered_address TEXT NOT NULL DEFAULT '', vat_registered INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE outbox (
     id              INTEGER PRIMARY KEY,
@@ -399,6 +399,30 @@ CREATE TABLE queue_places (
     email       TEXT
 , client TEXT NOT NULL DEFAULT '');
 
+CREATE TABLE refund_tickets (
+    refund_id INTEGER NOT NULL REFERENCES refunds (id),
+    ticket_id INTEGER NOT NULL UNIQUE REFERENCES tickets (id),
+    amount    INTEGER NOT NULL CHECK (amount >= 0),
+    PRIMARY KEY (refund_id, ticket_id)
+);
+
+CREATE TABLE refunds (
+    id           INTEGER PRIMARY KEY,
+    public_id    TEXT NOT NULL UNIQUE,
+    order_id     INTEGER NOT NULL REFERENCES orders (id),
+    amount       INTEGER NOT NULL CHECK (amount >= 0),
+    fee          INTEGER NOT NULL DEFAULT 0 CHECK (fee >= 0),
+    reason       TEXT NOT NULL CHECK (reason IN ('organizer', 'event_cancelled', 'buyer_cancelled', 'returned')),
+    status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'refunded', 'failed')),
+    provider     TEXT NOT NULL DEFAULT '',
+    provider_ref TEXT NOT NULL DEFAULT '',
+    failure      TEXT NOT NULL DEFAULT '',
+    requested_by TEXT NOT NULL DEFAULT '',
+    attempts     INTEGER NOT NULL DEFAULT 0,
+    created_at   TEXT NOT NULL,
+    done_at      TEXT
+);
+
 CREATE TABLE reset_codes (
     id         INTEGER PRIMARY KEY,
     user_id    INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
@@ -488,7 +512,7 @@ CREATE TABLE ticket_types (
     with_survey      INTEGER NOT NULL DEFAULT 0,
     disclaimer       TEXT NOT NULL DEFAULT '',
     payment_types    TEXT NOT NULL DEFAULT '["QR","CARD"]',
-    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '',
+    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0,
     CHECK (sold <= capacity)
 );
 
@@ -505,7 +529,7 @@ CREATE TABLE tickets (
     status         TEXT NOT NULL DEFAULT 'valid' CHECK (status IN ('valid', 'checked_in', 'cancelled')),
     checked_in_at  TEXT,
     created_at     TEXT NOT NULL
-, checked_in_gate TEXT NOT NULL DEFAULT '');
+, checked_in_gate TEXT NOT NULL DEFAULT '', discount_type TEXT NOT NULL DEFAULT '' CHECK (discount_type IN ('', 'senior', 'pwd')), discount_holder TEXT NOT NULL DEFAULT '', discount_id_number TEXT NOT NULL DEFAULT '', discount_amount INTEGER NOT NULL DEFAULT 0 CHECK (discount_amount >= 0));
 
 CREATE TABLE user_pictures (
     user_id      INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
@@ -653,6 +677,10 @@ CREATE INDEX queue_places_client ON queue_places (event_id, client);
 CREATE UNIQUE INDEX queue_places_email ON queue_places (event_id, email);
 
 CREATE UNIQUE INDEX queue_places_place ON queue_places (event_id, place);
+
+CREATE INDEX refunds_order ON refunds (order_id);
+
+CREATE INDEX refunds_pending ON refunds (status) WHERE status = 'pending';
 
 CREATE INDEX reset_codes_user ON reset_codes (user_id, id);
 
