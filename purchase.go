@@ -150,6 +150,13 @@ type Order struct {
 	Provider      string // payment provider name ("sandbox", "paymongo"); "" for free orders
 	ProviderRef   string // provider's checkout session id
 	CheckoutURL   string
+	// PaymentMethod and PaymentAccount are how the order was paid, as the provider's paid event
+	// told: its method ("gcash", "card", …) and the account's last digits ("" when not told).
+	PaymentMethod  string
+	PaymentAccount string
+	// PaymentFailed is the method of the last payment attempt the provider reported failed while
+	// the order was pending ("" when none failed, or once it is paid); the buyer may try again.
+	PaymentFailed string
 	HoldExpiresAt time.Time
 	PaidAt        time.Time
 	CreatedAt     time.Time
