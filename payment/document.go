@@ -41,11 +41,12 @@ type EventData struct {
 	Attributes EventAttributes `json:"attributes"`
 }
 
-// EventAttributes says what happened and carries the checkout session it happened to.
+// EventAttributes says what happened and carries the resource it happened to.
 type EventAttributes struct {
 	Type      string          `json:"type"`
-	Livemode  bool            `json:"livemode"`
-	Data      CheckoutSession `json:"data"`
+	Livemode bool `json:"livemode"`
+	// Data is the resource the event is about: a CheckoutSession, or a Payment for payment.failed.
+	Data      any   `json:"data"`
 	CreatedAt int64           `json:"created_at"`
 	UpdatedAt int64           `json:"updated_at"`
 }
