@@ -43,12 +43,12 @@ type EventData struct {
 
 // EventAttributes says what happened and carries the resource it happened to.
 type EventAttributes struct {
-	Type      string          `json:"type"`
-	Livemode bool `json:"livemode"`
+	Type     string `json:"type"`
+	Livemode bool   `json:"livemode"`
 	// Data is the resource the event is about: a CheckoutSession, or a Payment for payment.failed.
 	Data      any   `json:"data"`
-	CreatedAt int64           `json:"created_at"`
-	UpdatedAt int64           `json:"updated_at"`
+	CreatedAt int64 `json:"created_at"`
+	UpdatedAt int64 `json:"updated_at"`
 }
 
 // CheckoutSessionDocument is the body of a checkout session request or response: {"data":{…}}.
