@@ -390,7 +390,7 @@ type PurchaseService interface {
 	// expires. Returns EINVALID for a failing field or promo code, ENOTFOUND for an unknown
 	// ticket type or add-on, ECONFLICT when not enough tickets are left or sales are closed.
 	CreateOrder(ctx context.Context, req PurchaseRequest, now time.Time) (*Order, error)
-	// AttachCheckout records the provider's checkout session of a pending order.
+	// AttachCheckout records the provider's checkout session (and its payment intent) of a pending order.
 	// Returns ENOTFOUND for an unknown order and ECONFLICT when it is no longer pending.
 	AttachCheckout(ctx context.Context, orderID int64, provider string, session CheckoutSession) error
 	// CancelOrder releases a pending order's hold at once (its checkout could not be created).
@@ -399,8 +399,10 @@ type PurchaseService interface {
 	// ConfirmPayment applies a provider's payment event. It is idempotent: an event seen before,
 	// or a paid event for an order already settled, changes nothing. A payment after the hold
 	// expired issues the tickets when capacity remains, otherwise marks the order OrderRefund.
-	// The event must name the provider's checkout session of the order (its reference number alone
-	// is not enough) and pass PaymentEvent.Refusal for the provider's mode (live); a refused event
+	// A failed attempt leaves a pending order pending and sets its PaymentFailed; a paid one
+	// records PaymentMethod and PaymentAccount (at most the last four digits).
+	// The event must name the provider's checkout session of the order, or its payment intent
+	// (its reference number alone is not enough) and pass PaymentEvent.Refusal for the provider's mode (live); a refused event
 	// is recorded as refused and changes nothing. Returns the order; ENOTFOUND when no order has
 	// the event's session, EINVALID when the event is refused.
 	ConfirmPayment(ctx context.Context, provider string, live bool, ev PaymentEvent) (*Order, error)
