@@ -23,10 +23,15 @@ const (
 	EventRescheduled = "rescheduled"
 )
 
-// Payment types a ticket type can accept.
+// Payment types a ticket type can accept: QR Ph, a card, and the e-wallets the buyer approves in
+// the wallet's app (PaymentTypes lists them all).
 const (
-	PaymentQR   = "QR"
-	PaymentCard = "CARD"
+	PaymentQR        = "QR"
+	PaymentCard      = "CARD"
+	PaymentGCash     = "GCASH"
+	PaymentMaya      = "MAYA"
+	PaymentGrabPay   = "GRABPAY"
+	PaymentShopeePay = "SHOPEEPAY"
 )
 
 // Organizer is a company or person that runs events.

@@ -377,8 +377,8 @@ func (in TicketTypeInput) Validate() error {
 		f[FieldSalesEnd] = "Sales must end after they start."
 	}
 	for _, p := range in.PaymentTypes {
-		if p != PaymentQR && p != PaymentCard {
-			f[FieldPaymentTypes] = "Payment types are QR and CARD."
+		if !ValidPaymentType(p) {
+			f[FieldPaymentTypes] = "Payment types are " + strings.Join(PaymentTypes, ", ") + "."
 		}
 	}
 	if len(in.Disclaimer) > 1000 {

@@ -2,7 +2,9 @@ package palaro
 
 import (
 	"context"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -13,6 +15,70 @@ const (
 	PaymentFailed  = "failed"
 	PaymentExpired = "expired"
 )
+
+// PaymentTypes are every payment type a ticket type can accept, in the order the console lists them.
+var PaymentTypes = []string{PaymentQR, PaymentCard, PaymentGCash, PaymentMaya, PaymentGrabPay, PaymentShopeePay}
+
+// ValidPaymentType reports whether t is one of PaymentTypes.
+func ValidPaymentType(t string) bool { return slices.Contains(PaymentTypes, t) }
+
+// WalletPayment reports whether t is an e-wallet the buyer approves in the wallet's app: on a
+// phone these come first, since a phone cannot scan the QR Ph code it shows.
+func WalletPayment(t string) bool {
+	return t == PaymentGCash || t == PaymentMaya || t == PaymentGrabPay || t == PaymentShopeePay
+}
+
+// PaymentTypeName is how people call a payment type: "GCash", "Maya", "QR Ph", "Card", ….
+func PaymentTypeName(t string) string {
+	switch t {
+	case PaymentQR:
+		return "QR Ph"
+	case PaymentCard:
+		return "Card"
+	case PaymentGCash:
+		return "GCash"
+	case PaymentMaya:
+		return "Maya"
+	case PaymentGrabPay:
+		return "GrabPay"
+	case PaymentShopeePay:
+		return "ShopeePay"
+	}
+	return t
+}
+
+// PaymentMethodName is how people call a provider's payment method ("gcash" is "GCash",
+// "paymaya" is "Maya"); an unknown method is shown as the provider names it.
+func PaymentMethodName(method string) string {
+	switch strings.ToLower(method) {
+	case "card":
+		return "Card"
+	case "qrph":
+		return "QR Ph"
+	case "gcash":
+		return "GCash"
+	case "paymaya", "maya":
+		return "Maya"
+	case "grab_pay", "grabpay":
+		return "GrabPay"
+	case "shopee_pay", "shopeepay":
+		return "ShopeePay"
+	}
+	return method
+}
+
+// PaidWith says how an order was paid for its buyer, such as "GCash ending 4321" or "Card": the
+// method's name and, where the provider told them, the account's last digits. "" when the
+// method is unknown.
+func PaidWith(method, account string) string {
+	if method == "" {
+		return ""
+	}
+	if account == "" {
+		return PaymentMethodName(method)
+	}
+	return PaymentMethodName(method) + " ending " + account
+}
 
 // LineItem is one line of a checkout: a unit price times a quantity.
 type LineItem struct {
@@ -35,7 +101,7 @@ type Checkout struct {
 	Total       Money
 	Email       string
 	Name        string
-	// PaymentType is PaymentQR or PaymentCard.
+	// PaymentType is one of PaymentTypes.
 	PaymentType string
 	SuccessURL  string
 	CancelURL   string
@@ -52,7 +118,7 @@ func (c Checkout) Validate() error {
 		return Errorf(EINVALID, "A checkout needs an order id.")
 	case len(c.LineItems) == 0:
 		return Errorf(EINVALID, "A checkout needs at least one line item.")
-	case c.PaymentType != PaymentQR && c.PaymentType != PaymentCard:
+	case !ValidPaymentType(c.PaymentType):
 		return Errorf(EINVALID, "Unknown payment type %q.", c.PaymentType)
 	case c.SuccessURL == "" || c.CancelURL == "":
 		return Errorf(EINVALID, "A checkout needs a success URL and a cancel URL.")
@@ -76,6 +142,9 @@ type CheckoutSession struct {
 	ID string
 	// URL is the page to send the buyer to.
 	URL string
+	// IntentID is the provider's payment intent behind the session ("" when it has none): a
+	// failed payment's webhook names the intent, not the session.
+	IntentID string
 }
 
 // PaymentEvent is what a provider tells the app about a checkout session's payment.
@@ -83,15 +152,22 @@ type PaymentEvent struct {
 	// ID is the provider's event id: the same event delivered twice has the same ID.
 	ID        string
 	SessionID string
-	OrderID   string
+	// IntentID is the payment intent the event names when it does not name the session (a
+	// failed payment); the order is found by either.
+	IntentID string
+	OrderID  string
 	// Status is PaymentPaid, PaymentFailed, PaymentExpired or PaymentPending.
 	Status string
 	Amount Money
 	// Currency is the ISO 4217 code of Amount, as the provider reports it.
 	Currency string
 	// Live is true for an event of the provider's live mode, false for its test mode.
-	Live       bool
-	Method     string
+	Live bool
+	// Method is the provider's payment method ("card", "qrph", "gcash", "paymaya", …).
+	Method string
+	// Account is the last digits of the card or wallet account paid with, where the provider
+	// tells ("" otherwise).
+	Account    string
 	OccurredAt time.Time
 }
 

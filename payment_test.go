@@ -24,6 +24,13 @@ func TestCheckout_Validate(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		require.NoError(t, validCheckout().Validate())
 	})
+	t.Run("OK_EveryPaymentType", func(t *testing.T) {
+		for _, pt := range palaro.PaymentTypes {
+			c := validCheckout()
+			c.PaymentType = pt
+			require.NoError(t, c.Validate(), pt)
+		}
+	})
 	cases := map[string]func(c *palaro.Checkout){
 		"ErrNoOrderID":       func(c *palaro.Checkout) { c.OrderID = "" },
 		"ErrNoLineItems":     func(c *palaro.Checkout) { c.LineItems = nil },
@@ -64,4 +71,33 @@ func TestPaymentEvent_Refusal(t *testing.T) {
 	require.Contains(t, short.Refusal(o, false), "amount")
 	expired := palaro.PaymentEvent{Status: palaro.PaymentExpired}
 	require.Empty(t, expired.Refusal(o, false), "an unpaid event carries no amount")
+}
+
+func TestPaymentTypes(t *testing.T) {
+	assert.Equal(t, []string{"QR", "CARD", "GCASH", "MAYA", "GRABPAY", "SHOPEEPAY"}, palaro.PaymentTypes)
+	assert.False(t, palaro.ValidPaymentType("gcash"), "upper case, as the API takes them")
+	var wallets []string
+	for _, pt := range palaro.PaymentTypes {
+		if palaro.WalletPayment(pt) {
+			wallets = append(wallets, palaro.PaymentTypeName(pt))
+		}
+	}
+	assert.Equal(t, []string{"GCash", "Maya", "GrabPay", "ShopeePay"}, wallets)
+
+	in := palaro.TicketTypeInput{Code: "cup-ga", Name: "GA", MaxPurchasable: 4, Capacity: 10, PaymentTypes: []string{" gcash", "MAYA"}}.Normalize()
+	assert.Equal(t, []string{"GCASH", "MAYA"}, in.PaymentTypes)
+	require.NoError(t, in.Validate())
+	in.PaymentTypes = append(in.PaymentTypes, "PAYPAL")
+	var e *palaro.Error
+	require.ErrorAs(t, in.Validate(), &e)
+	assert.Equal(t, "Payment types are QR, CARD, GCASH, MAYA, GRABPAY, SHOPEEPAY.", e.Fields[palaro.FieldPaymentTypes])
+}
+
+func TestPaidWith(t *testing.T) {
+	for method, want := range map[string]string{"gcash": "GCash ending 4321", "paymaya": "Maya ending 4321", "grab_pay": "GrabPay ending 4321",
+		"shopee_pay": "ShopeePay ending 4321", "card": "Card ending 4321", "bpi": "bpi ending 4321"} {
+		assert.Equal(t, want, palaro.PaidWith(method, "4321"))
+	}
+	assert.Equal(t, "QR Ph", palaro.PaidWith("qrph", ""))
+	assert.Equal(t, "", palaro.PaidWith("", "4321"), "nothing told, nothing shown")
 }

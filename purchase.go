@@ -150,6 +150,13 @@ type Order struct {
 	Provider      string // payment provider name ("sandbox", "paymongo"); "" for free orders
 	ProviderRef   string // provider's checkout session id
 	CheckoutURL   string
+	// PaymentMethod and PaymentAccount are how the order was paid, as the provider's paid event
+	// told: its method ("gcash", "card", …) and the account's last digits ("" when not told).
+	PaymentMethod  string
+	PaymentAccount string
+	// PaymentFailed is the method of the last payment attempt the provider reported failed while
+	// the order was pending ("" when none failed, or once it is paid); the buyer may try again.
+	PaymentFailed string
 	HoldExpiresAt time.Time
 	PaidAt        time.Time
 	CreatedAt     time.Time
@@ -383,7 +390,7 @@ type PurchaseService interface {
 	// expires. Returns EINVALID for a failing field or promo code, ENOTFOUND for an unknown
 	// ticket type or add-on, ECONFLICT when not enough tickets are left or sales are closed.
 	CreateOrder(ctx context.Context, req PurchaseRequest, now time.Time) (*Order, error)
-	// AttachCheckout records the provider's checkout session of a pending order.
+	// AttachCheckout records the provider's checkout session (and its payment intent) of a pending order.
 	// Returns ENOTFOUND for an unknown order and ECONFLICT when it is no longer pending.
 	AttachCheckout(ctx context.Context, orderID int64, provider string, session CheckoutSession) error
 	// CancelOrder releases a pending order's hold at once (its checkout could not be created).
@@ -392,8 +399,10 @@ type PurchaseService interface {
 	// ConfirmPayment applies a provider's payment event. It is idempotent: an event seen before,
 	// or a paid event for an order already settled, changes nothing. A payment after the hold
 	// expired issues the tickets when capacity remains, otherwise marks the order OrderRefund.
-	// The event must name the provider's checkout session of the order (its reference number alone
-	// is not enough) and pass PaymentEvent.Refusal for the provider's mode (live); a refused event
+	// A failed attempt leaves a pending order pending and sets its PaymentFailed; a paid one
+	// records PaymentMethod and PaymentAccount (at most the last four digits).
+	// The event must name the provider's checkout session of the order, or its payment intent
+	// (its reference number alone is not enough) and pass PaymentEvent.Refusal for the provider's mode (live); a refused event
 	// is recorded as refused and changes nothing. Returns the order; ENOTFOUND when no order has
 	// the event's session, EINVALID when the event is refused.
 	ConfirmPayment(ctx context.Context, provider string, live bool, ev PaymentEvent) (*Order, error)

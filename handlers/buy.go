@@ -26,18 +26,24 @@ func cleanSource(s string) string {
 	return s
 }
 
-// paymentLabel is the button label of a payment type (SPEC.md section 9).
+// paymentLabel is the button label of a payment type (SPEC.md section 9): "Pay by QR PH",
+// "Pay by Card", and "Pay with GCash" for a wallet.
 func paymentLabel(paymentType string) string {
-	if paymentType == palaro.PaymentQR {
+	switch {
+	case paymentType == palaro.PaymentQR:
 		return "Pay by QR PH"
+	case palaro.WalletPayment(paymentType):
+		return "Pay with " + palaro.PaymentTypeName(paymentType)
 	}
 	return "Pay by Card"
 }
 
+// paymentOptions are the pay buttons of a ticket type's payment types, in the organizer's order;
+// the wallets are marked, for the stylesheet puts them first on a phone.
 func paymentOptions(types []string) []views.PaymentOption {
 	opts := make([]views.PaymentOption, 0, len(types))
 	for _, t := range types {
-		opts = append(opts, views.PaymentOption{Type: t, Label: paymentLabel(t)})
+		opts = append(opts, views.PaymentOption{Type: t, Label: paymentLabel(t), Wallet: palaro.WalletPayment(t)})
 	}
 	return opts
 }

@@ -53,6 +53,11 @@ func (s *Server) orderPage(c *echo.Context) error {
 			v.PayHref = o.CheckoutURL // the buyer may come back here from 'You have an unpaid order waiting'
 		}
 		v.Heading, v.Message = "Waiting for your payment", "This page updates by itself when the payment is confirmed. It usually takes a few seconds."
+		if o.PaymentFailed != "" {
+			v.Heading, v.PayLabel = "Payment not completed", "Try again"
+			v.Message = "Your " + palaro.PaymentMethodName(o.PaymentFailed) + " payment did not go through, and no money was taken. Your tickets are held until " +
+				o.HoldExpiresAt.In(palaro.Manila).Format("3:04 PM") + ": you can try again."
+		}
 	case palaro.OrderExpired:
 		v.Heading, v.Message = "Payment not completed", "Your order expired before the payment was confirmed, and its tickets were released."
 		if o.TicketType != nil && !addOns {
@@ -62,6 +67,9 @@ func (s *Server) orderPage(c *echo.Context) error {
 		v.Heading, v.Message = "Payment received too late", "The tickets sold out while your payment was on its way. Your payment will be refunded in full; our support team will contact you."
 	case palaro.OrderRefunded:
 		v.Heading, v.Message = "Order refunded", "This order was refunded, and its tickets are no longer valid."
+	}
+	if o.Status != palaro.OrderPending && o.Status != palaro.OrderExpired {
+		v.PaidWith = palaro.PaidWith(o.PaymentMethod, o.PaymentAccount)
 	}
 	for _, t := range o.Tickets {
 		if t.Email != o.Email {

@@ -335,9 +335,10 @@ func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, err error)
 			main.Fields[i].Type, main.Fields[i].InputMode = "text", "numeric"
 		}
 	}
-	pay := views.OrgCheckGroup{Name: palaro.FieldPaymentTypes, Legend: "Payment types", Error: fieldError(err, palaro.FieldPaymentTypes),
-		Options: []views.SelectOption{{Value: palaro.PaymentQR, Label: "QR Ph", Selected: slices.Contains(in.PaymentTypes, palaro.PaymentQR)},
-			{Value: palaro.PaymentCard, Label: "Card", Selected: slices.Contains(in.PaymentTypes, palaro.PaymentCard)}}}
+	pay := views.OrgCheckGroup{Name: palaro.FieldPaymentTypes, Legend: "Payment types", Error: fieldError(err, palaro.FieldPaymentTypes)}
+	for _, t := range palaro.PaymentTypes {
+		pay.Options = append(pay.Options, views.SelectOption{Value: t, Label: palaro.PaymentTypeName(t), Selected: slices.Contains(in.PaymentTypes, t)})
+	}
 	main.Checks = []views.OrgCheckGroup{pay}
 	main.Booleans = []views.FormCheckbox{
 		{Name: "seated", Label: "Seated: buyers choose seats on a seat map (laid out on this page once saved)", Checked: in.Seated},

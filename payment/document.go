@@ -1,14 +1,24 @@
 package payment
 
 import (
+	"cmp"
 	"encoding/json"
 	"time"
 
 	"palaro"
 )
 
-// EventCheckoutPaid is the webhook event type sent when a checkout session is paid.
-const EventCheckoutPaid = "checkout_session.payment.paid"
+// Webhook event types the app handles.
+const (
+	// EventCheckoutPaid is sent when a checkout session is paid.
+	EventCheckoutPaid = "checkout_session.payment.paid"
+	// EventPaymentFailed is sent when a payment attempt fails (a declined card, a wallet payment
+	// the buyer declined); its data is the payment, which names the session's payment intent.
+	EventPaymentFailed = "payment.failed"
+	// EventCheckoutExpired is the sandbox's own event when a tester lets a session expire;
+	// PayMongo's expired sessions are found by the reconciliation job instead.
+	EventCheckoutExpired = "checkout_session.expired"
+)
 
 // Statuses of PayMongo's resources that the mapping to palaro statuses reads.
 const (
@@ -31,13 +41,14 @@ type EventData struct {
 	Attributes EventAttributes `json:"attributes"`
 }
 
-// EventAttributes says what happened and carries the checkout session it happened to.
+// EventAttributes says what happened and carries the resource it happened to.
 type EventAttributes struct {
-	Type      string          `json:"type"`
-	Livemode  bool            `json:"livemode"`
-	Data      CheckoutSession `json:"data"`
-	CreatedAt int64           `json:"created_at"`
-	UpdatedAt int64           `json:"updated_at"`
+	Type     string `json:"type"`
+	Livemode bool   `json:"livemode"`
+	// Data is the resource the event is about: a CheckoutSession, or a Payment for payment.failed.
+	Data      any   `json:"data"`
+	CreatedAt int64 `json:"created_at"`
+	UpdatedAt int64 `json:"updated_at"`
 }
 
 // CheckoutSessionDocument is the body of a checkout session request or response: {"data":{…}}.
@@ -126,12 +137,16 @@ type PaymentAttributes struct {
 	Status   string         `json:"status"`
 	Source   *PaymentSource `json:"source,omitempty"`
 	PaidAt   int64          `json:"paid_at,omitempty"`
+	// PaymentIntentID is the intent the payment was made for: a checkout session's intent.
+	PaymentIntentID string `json:"payment_intent_id,omitempty"`
 }
 
 // PaymentSource says how a payment was made ("card", "qrph", "gcash", …).
 type PaymentSource struct {
 	ID   string `json:"id,omitempty"`
 	Type string `json:"type"`
+	// Last4 is the last digits of the card or account, where the provider tells.
+	Last4 string `json:"last4,omitempty"`
 }
 
 // Status maps the session to a palaro payment status: paid when a payment is paid or the intent
@@ -171,8 +186,8 @@ func (s CheckoutSession) PaymentEvent() palaro.PaymentEvent {
 		if p.Attributes.PaidAt > 0 {
 			ev.OccurredAt = time.Unix(p.Attributes.PaidAt, 0)
 		}
-		if ev.Method == "" && p.Attributes.Source != nil {
-			ev.Method = p.Attributes.Source.Type
+		if src := p.Attributes.Source; src != nil {
+			ev.Method, ev.Account = cmp.Or(ev.Method, src.Type), src.Last4
 		}
 	} else if ev.Status == palaro.PaymentPaid {
 		ev.Amount, ev.Currency = a.PaymentIntent.Attributes.Amount, a.PaymentIntent.Attributes.Currency
@@ -193,33 +208,84 @@ func (s CheckoutSession) paidPayment() (Payment, bool) {
 }
 
 // ParseWebhook verifies a webhook delivery's signature header with secret (the li signature in
-// live mode, te otherwise) at time now and parses its checkout_session.payment.paid event.
-// Returns EUNAUTHORIZED for a bad or stale signature and EINVALID for a malformed body, another
-// event type, or a paid event without a paid payment.
+// live mode, te otherwise) at time now and parses its event: checkout_session.payment.paid,
+// payment.failed or the sandbox's checkout_session.expired. Returns EUNAUTHORIZED for a bad or
+// stale signature and EINVALID for a malformed body, another event type, a paid event without a
+// paid payment, or a failed event that names no payment intent.
 func ParseWebhook(header string, body []byte, secret []byte, live bool, now time.Time) (palaro.PaymentEvent, error) {
 	if err := VerifySignature(header, body, secret, live, now); err != nil {
 		return palaro.PaymentEvent{}, err
 	}
-	var e Event
+	var e struct {
+		Data struct {
+			ID         string `json:"id"`
+			Attributes struct {
+				Type      string          `json:"type"`
+				Livemode  bool            `json:"livemode"`
+				Data      json.RawMessage `json:"data"`
+				CreatedAt int64           `json:"created_at"`
+			} `json:"attributes"`
+		} `json:"data"`
+	}
 	if err := json.Unmarshal(body, &e); err != nil {
 		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The webhook body is not a JSON event.")
 	}
 	a := e.Data.Attributes
-	switch {
-	case e.Data.ID == "" || a.Data.ID == "":
-		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The webhook event has no id.")
-	case a.Type != EventCheckoutPaid:
+	var ev palaro.PaymentEvent
+	var err error
+	switch a.Type {
+	case EventCheckoutPaid, EventCheckoutExpired:
+		ev, err = sessionEvent(a.Type, a.Data)
+	case EventPaymentFailed:
+		ev, err = failedEvent(a.Data)
+	default:
 		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "Unsupported webhook event type %q.", a.Type)
-	case a.Data.Attributes.ReferenceNumber == "":
-		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The checkout session has no reference number.")
 	}
-	ev := a.Data.PaymentEvent()
-	if ev.Status != palaro.PaymentPaid || ev.Amount <= 0 {
-		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The paid event carries no paid payment.")
+	if err != nil {
+		return palaro.PaymentEvent{}, err
+	}
+	if e.Data.ID == "" {
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The webhook event has no id.")
 	}
 	ev.ID, ev.Live = e.Data.ID, a.Livemode // the event's own mode: what the signature's slot says too
 	if a.CreatedAt > 0 {
 		ev.OccurredAt = time.Unix(a.CreatedAt, 0)
+	}
+	return ev, nil
+}
+
+// sessionEvent reads the checkout session of a paid or expired event.
+func sessionEvent(eventType string, data []byte) (palaro.PaymentEvent, error) {
+	var cs CheckoutSession
+	if err := json.Unmarshal(data, &cs); err != nil || cs.ID == "" {
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The webhook event has no checkout session.")
+	}
+	if cs.Attributes.ReferenceNumber == "" {
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The checkout session has no reference number.")
+	}
+	ev := cs.PaymentEvent()
+	if eventType == EventCheckoutExpired {
+		if ev.Status != palaro.PaymentExpired {
+			return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The expired event carries a session that has not expired.")
+		}
+		return ev, nil
+	}
+	if ev.Status != palaro.PaymentPaid || ev.Amount <= 0 {
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The paid event carries no paid payment.")
+	}
+	return ev, nil
+}
+
+// failedEvent reads the payment of a payment.failed event: the order is found by its intent.
+func failedEvent(data []byte) (palaro.PaymentEvent, error) {
+	var p Payment
+	if err := json.Unmarshal(data, &p); err != nil || p.Attributes.PaymentIntentID == "" {
+		return palaro.PaymentEvent{}, palaro.Errorf(palaro.EINVALID, "The failed event names no payment intent.")
+	}
+	ev := palaro.PaymentEvent{IntentID: p.Attributes.PaymentIntentID, Status: palaro.PaymentFailed,
+		Amount: p.Attributes.Amount, Currency: p.Attributes.Currency}
+	if p.Attributes.Source != nil {
+		ev.Method, ev.Account = p.Attributes.Source.Type, p.Attributes.Source.Last4
 	}
 	return ev, nil
 }

@@ -52,7 +52,7 @@ func TestParseWebhook(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, palaro.PaymentEvent{
 			ID: "evt_9Ld1yNQ4y2bnXbA8", SessionID: "cs_CbFCTDfxvMFNjwjVi26Uzhtj", OrderID: "ord_42",
-			Status: palaro.PaymentPaid, Amount: 300000, Currency: "PHP", Method: "card", OccurredAt: time.Unix(1760000031, 0),
+			Status: palaro.PaymentPaid, Amount: 300000, Currency: "PHP", Method: "card", Account: "4345", OccurredAt: time.Unix(1760000031, 0),
 		}, ev)
 	})
 	t.Run("ErrForged", func(t *testing.T) {
@@ -62,7 +62,9 @@ func TestParseWebhook(t *testing.T) {
 	for name, body := range map[string]string{
 		"ErrNotJSON":     `{"data":`,
 		"ErrNoID":        `{"data":{"attributes":{"type":"checkout_session.payment.paid","data":{"id":"cs_1","attributes":{"reference_number":"o"}}}}}`,
-		"ErrOtherType":   `{"data":{"id":"evt_1","attributes":{"type":"payment.failed","data":{"id":"pay_1","attributes":{}}}}}`,
+		"ErrOtherType":   `{"data":{"id":"evt_1","attributes":{"type":"payment.refunded","data":{"id":"pay_1","attributes":{}}}}}`,
+		"ErrFailedNoPI":  `{"data":{"id":"evt_1","attributes":{"type":"payment.failed","data":{"id":"pay_1","attributes":{"status":"failed"}}}}}`,
+		"ErrNotExpired":  `{"data":{"id":"evt_1","attributes":{"type":"checkout_session.expired","data":{"id":"cs_1","attributes":{"reference_number":"o","status":"active"}}}}}`,
 		"ErrNoReference": `{"data":{"id":"evt_1","attributes":{"type":"checkout_session.payment.paid","data":{"id":"cs_1","attributes":{"payments":[{"attributes":{"amount":100,"status":"paid"}}]}}}}}`,
 		"ErrNotPaid":     `{"data":{"id":"evt_1","attributes":{"type":"checkout_session.payment.paid","data":{"id":"cs_1","attributes":{"reference_number":"o","payments":[{"attributes":{"amount":100,"status":"failed"}}]}}}}}`,
 	} {

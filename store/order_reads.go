@@ -46,7 +46,7 @@ func (s *PurchaseService) ListOrders(ctx context.Context, f palaro.OrderFilter) 
 const orderColumns = `o.id, o.public_id, o.kind, o.event_id, o.ticket_type_id, o.ticket_id, o.quantity, o.email,
 	o.buyer, o.seats, o.source, coalesce(p.code, ''), o.payment_type, o.unit_price, o.add_ons_total,
 	o.promo_discount, o.total, o.status, o.provider, o.provider_ref, o.checkout_url, o.hold_expires_at,
-	o.paid_at, o.created_at`
+	o.paid_at, o.created_at, o.payment_method, o.payment_account, o.payment_failed`
 
 func scanOrder(r rowScanner) (*palaro.Order, error) {
 	var o palaro.Order
@@ -55,7 +55,8 @@ func scanOrder(r rowScanner) (*palaro.Order, error) {
 	var hold, paid, created sql.NullString
 	err := r.Scan(&o.ID, &o.PublicID, &o.Kind, &o.EventID, &o.TicketTypeID, &ticketID, &o.Quantity, &o.Email,
 		&buyer, &seats, &o.Source, &o.PromoCode, &o.PaymentType, &o.UnitPrice, &o.AddOnsTotal, &o.PromoDiscount,
-		&o.Total, &o.Status, &o.Provider, &o.ProviderRef, &o.CheckoutURL, &hold, &paid, &created)
+		&o.Total, &o.Status, &o.Provider, &o.ProviderRef, &o.CheckoutURL, &hold, &paid, &created,
+		&o.PaymentMethod, &o.PaymentAccount, &o.PaymentFailed)
 	if err != nil {
 		return nil, err
 	}

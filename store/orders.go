@@ -523,8 +523,8 @@ func (s *PurchaseService) AttachCheckout(ctx context.Context, orderID int64, pro
 
 	// a unit of the batching writer: a rush of paid orders attaches its checkouts in group commits
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE orders SET provider = ?, provider_ref = ?, checkout_url = ?
-			WHERE id = ? AND status = 'pending'`, provider, session.ID, session.URL, orderID)
+		res, err := tx.ExecContext(ctx, `UPDATE orders SET provider = ?, provider_ref = ?, checkout_url = ?, provider_intent = ?
+			WHERE id = ? AND status = 'pending'`, provider, session.ID, session.URL, session.IntentID, orderID)
 		if err != nil {
 			return err
 		}

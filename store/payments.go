@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"strconv"
+	"strings"
 	"time"
 
 	"palaro"
@@ -14,7 +16,9 @@ import (
 // one write transaction: the event is recorded (a redelivery hits the primary key and changes
 // nothing), then a paid event issues the order's tickets, from its hold while the order is
 // pending, or from the remaining capacity when the hold already expired; without capacity the
-// order is marked for refund. The order is found by the provider's checkout session only; an
+// order is marked for refund; a failed attempt leaves a pending order pending (the buyer may
+// retry) and marks it failed for its page. The order is found by the provider's checkout session,
+// or by its payment intent when the event names no session; an
 // event for no order, of the other mode (live), or paid in another currency or amount is stored
 // as refused and changes nothing.
 func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, live bool, ev palaro.PaymentEvent) (_ *palaro.Order, err error) {
@@ -32,10 +36,14 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var err error
 		o, refused, seen = nil, "", false
-		o, err = loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
+		if ev.SessionID != "" {
+			o, err = loadOrder(ctx, tx, `o.provider = ? AND o.provider_ref = ? AND o.provider_ref != ''`, provider, ev.SessionID)
+		} else {
+			o, err = loadOrder(ctx, tx, `o.provider = ? AND o.provider_intent = ? AND o.provider_intent != ''`, provider, ev.IntentID)
+		}
 		switch {
 		case palaro.ErrorCode(err) == palaro.ENOTFOUND:
-			o, refused = nil, "no order has checkout session "+strconv.Quote(ev.SessionID)
+			o, refused = nil, "no order has checkout session "+strconv.Quote(ev.SessionID+ev.IntentID)
 		case err != nil:
 			return err
 		default:
@@ -69,11 +77,21 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 				return err
 			}
 			return s.db.ticketsReturned(ctx, tx, now)
+		case ev.Status == palaro.PaymentFailed && o.Status == palaro.OrderPending:
+			// a declined card or wallet can be retried on the same checkout: the order stays
+			// pending and its page says the attempt failed
+			_, err := tx.ExecContext(ctx, `UPDATE orders SET payment_failed = ? WHERE id = ? AND status = 'pending'`,
+				cmp.Or(ev.Method, o.PaymentType), o.ID)
+			return err
 		case ev.Status != palaro.PaymentPaid:
-			// pending or failed (a declined card can be retried on the same checkout): nothing to do
+			// pending, or a failed attempt on an order no longer pending: nothing to do
 		case o.Status == palaro.OrderPaid || o.Status == palaro.OrderRefund || o.Status == palaro.OrderRefunded:
 			// settled by an earlier event (a different id for the same payment): nothing to do
 		default:
+			if _, err := tx.ExecContext(ctx, `UPDATE orders SET payment_method = ?, payment_account = ?, payment_failed = '' WHERE id = ?`,
+				ev.Method, maskedAccount(ev.Account), o.ID); err != nil {
+				return err
+			}
 			return s.settlePaid(ctx, tx, o, now)
 		}
 		return nil
@@ -182,4 +200,16 @@ func (s *PurchaseService) ListPaymentEvents(ctx context.Context, f palaro.Paymen
 			e.ReceivedAt, _ = parseTime(received)
 			return e, nil
 		})
+}
+
+// maskedAccount keeps at most the last four digits of an account number a provider reported, so
+// that no full card or wallet number is ever stored.
+func maskedAccount(account string) string {
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, account)
+	return digits[max(0, len(digits)-4):]
 }

@@ -100,6 +100,31 @@ func TestPurchaseService_ConfirmPayment(t *testing.T) {
 		_, held, _ := f.counts(t, code)
 		require.Equal(t, 1, held)
 	})
+	t.Run("OK wallet: a failed attempt found by its intent marks the order, the payment records the account", func(t *testing.T) {
+		f := newPurchaseFixture(t)
+		code := f.addTicketType(t, "wal", 20000, 3, 5)
+		o, err := f.purchases.CreateOrder(ctx, freeRequest(code, 1, "payer@x.ph"), f.now)
+		require.NoError(t, err)
+		require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: "cs_w", URL: "https://pay.test/cs_w", IntentID: "pi_w"}))
+		failed := palaro.PaymentEvent{ID: "evt_f", IntentID: "pi_w", Status: palaro.PaymentFailed, Method: "gcash", Account: "4321"}
+		for range 2 {
+			got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, failed)
+			require.NoError(t, err)
+			require.Equal(t, palaro.OrderPending, got.Status)
+			require.Equal(t, "gcash", got.PaymentFailed)
+		}
+		_, err = f.purchases.ConfirmPayment(ctx, "sandbox", false, palaro.PaymentEvent{ID: "evt_x", IntentID: "pi_other", Status: palaro.PaymentFailed})
+		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err), "another intent matches no order")
+		ev := paid("evt_p", "cs_w", o.Total)
+		ev.Method, ev.Account = "gcash", "0917 555 4321"
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, ev)
+		require.NoError(t, err)
+		require.Equal(t, palaro.OrderPaid, got.Status)
+		require.Equal(t, "gcash", got.PaymentMethod)
+		require.Equal(t, "4321", got.PaymentAccount, "never more than the last four digits")
+		require.Empty(t, got.PaymentFailed)
+		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM payment_events WHERE event_id = 'evt_f'`))
+	})
 	t.Run("ErrInvalid wrong amount is refused", func(t *testing.T) {
 		f := newPurchaseFixture(t)
 		code := f.addTicketType(t, "amt", 20000, 3, 5)

@@ -360,6 +360,10 @@ CREATE TABLE orders (
     session_key text DEFAULT ''::text NOT NULL,
     user_id bigint,
     refunded_at text,
+    payment_method text DEFAULT ''::text NOT NULL,
+    payment_account text DEFAULT ''::text NOT NULL,
+    payment_failed text DEFAULT ''::text NOT NULL,
+    provider_intent text DEFAULT ''::text NOT NULL,
     CONSTRAINT orders_add_ons_total_check CHECK ((add_ons_total >= 0)),
     CONSTRAINT orders_kind_check CHECK ((kind = ANY (ARRAY['tickets'::text, 'add_ons'::text]))),
     CONSTRAINT orders_promo_discount_check CHECK ((promo_discount >= 0)),
@@ -377,6 +381,7 @@ CREATE TABLE orders (
 );
 CREATE INDEX orders_email ON orders USING btree (email);
 CREATE INDEX orders_pending_session ON orders USING btree (ticket_type_id, session_key) WHERE (status = 'pending'::text);
+CREATE INDEX orders_provider_intent ON orders USING btree (provider, provider_intent) WHERE (provider_intent <> ''::text);
 CREATE INDEX orders_provider_ref ON orders USING btree (provider, provider_ref);
 CREATE INDEX orders_status_hold ON orders USING btree (status, hold_expires_at);
 CREATE INDEX orders_ticket_type_email ON orders USING btree (ticket_type_id, email);

@@ -264,7 +264,7 @@ CREATE TABLE orders (
     hold_expires_at TEXT,
     paid_at         TEXT,
     created_at      TEXT NOT NULL
-, session_key TEXT NOT NULL DEFAULT '', user_id INTEGER REFERENCES users (id) ON DELETE SET NULL, refunded_at TEXT);
+, session_key TEXT NOT NULL DEFAULT '', user_id INTEGER REFERENCES users (id) ON DELETE SET NULL, refunded_at TEXT, payment_method TEXT NOT NULL DEFAULT '', payment_account TEXT NOT NULL DEFAULT '', payment_failed TEXT NOT NULL DEFAULT '', provider_intent TEXT NOT NULL DEFAULT '');
 
 CREATE TABLE organizer_invitations (
     id           INTEGER PRIMARY KEY,
@@ -647,6 +647,8 @@ CREATE INDEX news_articles_published ON news_articles (published_at);
 CREATE INDEX orders_email ON orders (email);
 
 CREATE INDEX orders_pending_session ON orders (ticket_type_id, session_key) WHERE status = 'pending';
+
+CREATE INDEX orders_provider_intent ON orders (provider, provider_intent) WHERE provider_intent != '';
 
 CREATE INDEX orders_provider_ref ON orders (provider, provider_ref);
 

@@ -335,7 +335,7 @@ type seedTicket struct {
 	Survey       bool         `json:"survey"`
 	Seated       bool         `json:"seated"`
 	Disclaimer   string       `json:"disclaimer"`
-	PaymentTypes []string     `json:"paymentTypes"` // QR and CARD when left out
+	PaymentTypes []string     `json:"paymentTypes"` // QR and CARD when left out, and GCASH and MAYA with a price
 }
 
 // starts is when e starts, for a seed at now on the Manila day today.
@@ -404,6 +404,9 @@ func (d *seedData) insertEvent(ctx context.Context, tx *sql.Tx, e seedEvent, tod
 		paymentTypes := t.PaymentTypes
 		if len(paymentTypes) == 0 {
 			paymentTypes = []string{palaro.PaymentQR, palaro.PaymentCard}
+			if t.Price > 0 {
+				paymentTypes = append(paymentTypes, palaro.PaymentGCash, palaro.PaymentMaya)
+			}
 		}
 		payments, _ := json.Marshal(paymentTypes)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position,

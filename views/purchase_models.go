@@ -6,6 +6,8 @@ import "palaro"
 type PaymentOption struct {
 	Type  string `json:"type"`
 	Label string `json:"label"`
+	// Wallet marks an e-wallet's button (class pay-wallet): first on a phone.
+	Wallet bool `json:"wallet,omitempty"`
 }
 
 // AddOnJSON is an add-on as the islands receive it; Price in centavos.

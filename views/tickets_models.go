@@ -37,6 +37,10 @@ type OrderView struct {
 	Tickets    []TicketLinkView
 	// BackHref is where a buyer whose payment failed or expired can try again.
 	BackHref string
+	// PaidWith says how a paid order was paid, such as "GCash ending 4321" ("" when unknown).
+	PaidWith string
+	// PayLabel is the label of the PayHref button: "Try again" after a declined payment.
+	PayLabel string
 }
 
 // TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.

@@ -8,7 +8,7 @@ import { peso } from '../lib/api';
 export type AddOn = { id: number; name: string; price: number; category: string; notes?: string; imageUrl?: string };
 
 /** PaymentOption is a payment type with its button label, such as 'Pay by QR PH'. */
-export type PaymentOption = { type: string; label: string };
+export type PaymentOption = { type: string; label: string; wallet?: boolean };
 
 /** freeAddOnIds lists the free add-ons, which start selected. */
 export const freeAddOnIds = (addOns: AddOn[]): number[] => addOns.filter((a) => a.price === 0).map((a) => a.id);
@@ -93,7 +93,7 @@ export function PayButtons(p: { options: PaymentOption[]; free: boolean; disable
     <div className="pay-buttons">
       {why && <p className="pay-reason" id="pay-reason">{why}</p>}
       {buttons.map((o) => (
-        <button key={o.type || 'submit'} type="submit" className="button block" disabled={p.disabled} aria-describedby={why ? 'pay-reason' : undefined}
+        <button key={o.type || 'submit'} type="submit" className={'wallet' in o && o.wallet ? 'button block pay-wallet' : 'button block'} disabled={p.disabled} aria-describedby={why ? 'pay-reason' : undefined}
           onClick={(e) => { e.preventDefault(); p.onPay(o.type); }}>
           {o.label}
         </button>

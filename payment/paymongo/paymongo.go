@@ -1,9 +1,11 @@
 // Package paymongo is the PayMongo payment provider: it creates PayMongo Checkout Sessions (API
-// v2), verifies their checkout_session.payment.paid webhooks and asks for a session's status.
+// v2) for card, QR Ph and the e-wallets (GCash, Maya, GrabPay, ShopeePay: the buyer approves in
+// the wallet and comes back to the success or cancel URL), verifies their
+// checkout_session.payment.paid and payment.failed webhooks and asks for a session's status.
 //
 // internal/app selects it when PALARO_PAYMENT_PROVIDER is "paymongo" and configures it with
 // PAYMONGO_SECRET_KEY (sk_test_… or sk_live_…), PAYMONGO_WEBHOOK_SECRET (the secret key of the
-// webhook registered for checkout_session.payment.paid) and PAYMONGO_LIVE (true to verify live-mode
+// webhook registered for checkout_session.payment.paid and payment.failed) and PAYMONGO_LIVE (true to verify live-mode
 // signatures).
 package paymongo
 
@@ -32,10 +34,16 @@ const DefaultAPIBase = "https://api.paymongo.com"
 // checkoutSessionsPath is the Checkout Sessions resource under the API base.
 const checkoutSessionsPath = "/v2/checkout_sessions"
 
-// DefaultMethodTypes are the PayMongo payment methods offered for each of our payment types.
+// DefaultMethodTypes are the PayMongo payment methods offered for each of our payment types: a
+// wallet's checkout offers that wallet alone, so the buyer who pressed "Pay with GCash" lands on
+// GCash's authorization.
 var DefaultMethodTypes = map[string][]string{
-	palaro.PaymentQR:   {"qrph"},
-	palaro.PaymentCard: {"card", "gcash", "paymaya"},
+	palaro.PaymentQR:        {"qrph"},
+	palaro.PaymentCard:      {"card", "gcash", "paymaya"},
+	palaro.PaymentGCash:     {"gcash"},
+	palaro.PaymentMaya:      {"paymaya"},
+	palaro.PaymentGrabPay:   {"grab_pay"},
+	palaro.PaymentShopeePay: {"shopee_pay"},
 }
 
 // Config configures the PayMongo provider.
@@ -114,11 +122,15 @@ func (p *Provider) CreateCheckout(ctx context.Context, c palaro.Checkout) (palar
 	if out.Data.ID == "" || out.Data.Attributes.CheckoutURL == "" {
 		return palaro.CheckoutSession{}, errors.New("paymongo: checkout session without an id or URL")
 	}
-	return palaro.CheckoutSession{ID: out.Data.ID, URL: out.Data.Attributes.CheckoutURL}, nil
+	session := palaro.CheckoutSession{ID: out.Data.ID, URL: out.Data.Attributes.CheckoutURL}
+	if pi := out.Data.Attributes.PaymentIntent; pi != nil {
+		session.IntentID = pi.ID
+	}
+	return session, nil
 }
 
 // ParseWebhook verifies a webhook's Paymongo-Signature header with the webhook secret (li in live
-// mode, te in test mode) and parses its checkout_session.payment.paid event. Returns
+// mode, te in test mode) and parses its checkout_session.payment.paid or payment.failed event. Returns
 // EUNAUTHORIZED for a bad or stale signature and EINVALID for a malformed body or another event type.
 func (p *Provider) ParseWebhook(signatureHeader string, body []byte, now time.Time) (palaro.PaymentEvent, error) {
 	return payment.ParseWebhook(signatureHeader, body, []byte(p.cfg.WebhookSecret), p.cfg.Live, now)

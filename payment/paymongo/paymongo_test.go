@@ -82,7 +82,7 @@ func (f *fakePayMongo) create(w http.ResponseWriter, r *http.Request) {
 	require.NoError(f.t, json.NewDecoder(r.Body).Decode(&in))
 	attrs := in.Data.Attributes
 	for _, m := range attrs["payment_method_types"].([]any) {
-		if !strings.Contains(" card gcash paymaya qrph grab_pay billease dob ", " "+m.(string)+" ") {
+		if !strings.Contains(" card gcash paymaya qrph grab_pay shopee_pay billease dob ", " "+m.(string)+" ") {
 			w.WriteHeader(http.StatusBadRequest)
 			io.WriteString(w, `{"errors":[{"code":"parameter_invalid","detail":"payment_method_types contains an invalid value.","source":{"pointer":"payment_method_types","attribute":"payment_method_types"}}]}`)
 			return
@@ -132,7 +132,7 @@ func TestProvider_CreateCheckout(t *testing.T) {
 		p := newProvider(t, f, secretKey, false)
 		s, err := p.CreateCheckout(context.Background(), checkout(palaro.PaymentCard))
 		require.NoError(t, err)
-		assert.Equal(t, palaro.CheckoutSession{ID: "cs_5f3a9b0c1d2e3f4a5b6c7d8e", URL: "https://checkout.paymongo.com/cs_5f3a9b0c1d2e3f4a5b6c7d8e#fake"}, s)
+		assert.Equal(t, palaro.CheckoutSession{ID: "cs_5f3a9b0c1d2e3f4a5b6c7d8e", URL: "https://checkout.paymongo.com/cs_5f3a9b0c1d2e3f4a5b6c7d8e#fake", IntentID: "pi_fake"}, s)
 
 		req := f.last()
 		assert.Equal(t, "POST", req.Method)
@@ -158,6 +158,26 @@ func TestProvider_CreateCheckout(t *testing.T) {
 		require.NoError(t, err)
 		attrs := f.last().Body["data"].(map[string]any)["attributes"].(map[string]any)
 		assert.Equal(t, []any{"qrph"}, attrs["payment_method_types"])
+	})
+	t.Run("OK_Wallets", func(t *testing.T) {
+		for paymentType, method := range map[string]string{palaro.PaymentGCash: "gcash", palaro.PaymentMaya: "paymaya",
+			palaro.PaymentGrabPay: "grab_pay", palaro.PaymentShopeePay: "shopee_pay"} {
+			f := newFake(t)
+			s, err := newProvider(t, f, secretKey, false).CreateCheckout(context.Background(), checkout(paymentType))
+			require.NoError(t, err, paymentType)
+			assert.Equal(t, "pi_fake", s.IntentID)
+			attrs := f.last().Body["data"].(map[string]any)["attributes"].(map[string]any)
+			assert.Equal(t, []any{method}, attrs["payment_method_types"], "%s offers its wallet alone", paymentType)
+			assert.Equal(t, "https://palaro.ph/payment/success/ord_7Q2X9", attrs["success_url"], "the wallet sends the buyer back to the order")
+			assert.Equal(t, "https://palaro.ph/b/upper-box", attrs["cancel_url"])
+			assert.Equal(t, "ord_7Q2X9", attrs["reference_number"])
+		}
+	})
+	t.Run("ErrUnknownType", func(t *testing.T) {
+		f := newFake(t)
+		_, err := newProvider(t, f, secretKey, false).CreateCheckout(context.Background(), checkout("PAYPAL"))
+		assert.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+		assert.Empty(t, f.requests, "nothing is sent")
 	})
 	t.Run("ErrInvalid", func(t *testing.T) {
 		f := newFake(t)
@@ -279,6 +299,46 @@ func TestProvider_ParseWebhook(t *testing.T) {
 	t.Run("ErrStale", func(t *testing.T) {
 		_, err := newProvider(t, f, secretKey, false).ParseWebhook(payment.Sign([]byte(webhookSecret), now, body, false), body, now.Add(6*time.Minute))
 		assert.Equal(t, palaro.EUNAUTHORIZED, palaro.ErrorCode(err))
+	})
+}
+
+// walletEvent is a webhook delivery of the given type carrying data, as PayMongo sends it.
+func walletEvent(eventType, data string) []byte {
+	return []byte(`{"data":{"id":"evt_W4ll","type":"event","attributes":{"type":"` + eventType + `","livemode":false,"data":` + data +
+		`,"previous_data":{},"created_at":1760000095,"updated_at":1760000095}}}`)
+}
+
+func TestProvider_ParseWebhook_Wallets(t *testing.T) {
+	now := time.Unix(1760000100, 0)
+	p := newProvider(t, newFake(t), secretKey, false)
+	parse := func(body []byte) (palaro.PaymentEvent, error) {
+		return p.ParseWebhook(payment.Sign([]byte(webhookSecret), now, body, false), body, now)
+	}
+	t.Run("OK_GCashPaid", func(t *testing.T) {
+		resource := strings.Replace(session("active", "succeeded",
+			`{"id":"pay_g1","type":"payment","attributes":{"amount":325000,"currency":"PHP","status":"paid","paid_at":1760000090,"source":{"id":"src_g1","type":"gcash"},"payment_intent_id":"pi_1"}}`),
+			`"payment_method_used":"qrph"`, `"payment_method_used":"gcash"`, 1)
+		ev, err := parse(walletEvent("checkout_session.payment.paid", resource))
+		require.NoError(t, err)
+		assert.Equal(t, palaro.PaymentEvent{ID: "evt_W4ll", SessionID: "cs_5f3a", OrderID: "ord_7Q2X9", Status: palaro.PaymentPaid,
+			Amount: 325000, Currency: "PHP", Method: "gcash", OccurredAt: time.Unix(1760000095, 0)}, ev)
+		assert.Equal(t, "GCash", palaro.PaidWith(ev.Method, ev.Account))
+	})
+	t.Run("OK_MayaFailed", func(t *testing.T) {
+		ev, err := parse(walletEvent("payment.failed",
+			`{"id":"pay_m1","type":"payment","attributes":{"amount":325000,"currency":"PHP","status":"failed","failed_code":"payment_declined","source":{"id":"src_m1","type":"paymaya","last4":"4321"},"payment_intent_id":"pi_1"}}`))
+		require.NoError(t, err)
+		assert.Equal(t, palaro.PaymentEvent{ID: "evt_W4ll", IntentID: "pi_1", Status: palaro.PaymentFailed,
+			Amount: 325000, Currency: "PHP", Method: "paymaya", Account: "4321", OccurredAt: time.Unix(1760000095, 0)}, ev)
+	})
+	t.Run("ErrFailedWithoutIntent", func(t *testing.T) {
+		_, err := parse(walletEvent("payment.failed", `{"id":"pay_m1","type":"payment","attributes":{"status":"failed"}}`))
+		assert.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+	})
+	t.Run("ErrPaymentPaid", func(t *testing.T) {
+		// payment.paid duplicates checkout_session.payment.paid: register only the two the app reads
+		_, err := parse(walletEvent("payment.paid", `{"id":"pay_m1","type":"payment","attributes":{"status":"paid","payment_intent_id":"pi_1"}}`))
+		assert.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
 	})
 }
 

@@ -18,11 +18,14 @@ import (
 //	GET  /sandbox/checkout/{id}         the card form or the QR Ph code, by the checkout's payment type
 //	POST /sandbox/checkout/{id}/card    pay by card; redirects to the success URL when the card is accepted
 //	POST /sandbox/checkout/{id}/wallet  simulate the wallet paying the QR Ph code; redirects likewise
+//	POST /sandbox/checkout/{id}/authorize  an e-wallet's answer (decision=approve|decline|expire);
+//	                                    redirects to the success URL, where the order tells the outcome
 func (p *Provider) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+PathPrefix+"checkout/{id}", p.showCheckout)
 	mux.HandleFunc("POST "+PathPrefix+"checkout/{id}/card", p.payByCard)
 	mux.HandleFunc("POST "+PathPrefix+"checkout/{id}/wallet", p.payByWallet)
+	mux.HandleFunc("POST "+PathPrefix+"checkout/{id}/authorize", p.authorizeWallet)
 	return noStore(http.NewCrossOriginProtection().Handler(mux))
 }
 
@@ -41,6 +44,8 @@ func (p *Provider) showCheckout(w http.ResponseWriter, r *http.Request) {
 		p.renderExpired(w, r, s)
 	case s.Checkout.PaymentType == palaro.PaymentQR:
 		p.renderQR(w, r, s, now)
+	case palaro.WalletPayment(s.Checkout.PaymentType):
+		render(w, r, http.StatusOK, walletPage(newWalletView(s)))
 	default:
 		render(w, r, http.StatusOK, cardPage(newCardView(s, Card{}, nil, "")))
 	}
@@ -74,6 +79,45 @@ func (p *Provider) payByWallet(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// authorizeWallet takes the e-wallet's answer: approve pays the session, decline reports a failed
+// payment and leaves the session open for another try, expire ends it unpaid. Each sends the
+// buyer back to the success URL, the order's page, which tells how it ended.
+func (p *Provider) authorizeWallet(w http.ResponseWriter, r *http.Request) {
+	s, ok := p.findSession(w, r)
+	if !ok {
+		return
+	}
+	if !palaro.WalletPayment(s.Checkout.PaymentType) {
+		p.renderWrongMethod(w, r, s)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
+	switch decision := r.PostFormValue("decision"); {
+	case decision == "expire":
+		if _, err := p.expire(r.Context(), s); err != nil {
+			p.renderError(w, r, err)
+			return
+		}
+		http.Redirect(w, r, s.Checkout.SuccessURL, http.StatusSeeOther)
+	case decision != "approve" && decision != "decline":
+		render(w, r, http.StatusBadRequest, messagePage(messageView{Title: "Bad request", Message: "Choose approve, decline or let it expire.",
+			LinkURL: p.checkoutURL(s.ID), LinkLabel: "Back to the checkout"}))
+	default:
+		if s, ok = p.payableSession(w, r, s.Checkout.PaymentType); !ok {
+			return
+		}
+		if decision == "approve" {
+			p.completePayment(w, r, s, method(s.Checkout.PaymentType))
+			return
+		}
+		if err := p.decline(r.Context(), s); err != nil {
+			p.renderError(w, r, err)
+			return
+		}
+		http.Redirect(w, r, s.Checkout.SuccessURL, http.StatusSeeOther)
+	}
+}
+
 // payableSession loads the session of a payment request and answers the request itself unless
 // the session takes payments of paymentType: a paid session sends the buyer on to the success
 // URL, so a second submit changes nothing.
@@ -86,10 +130,7 @@ func (p *Provider) payableSession(w http.ResponseWriter, r *http.Request, paymen
 	case s.Expired(p.cfg.Now()):
 		p.renderExpired(w, r, s)
 	case s.Checkout.PaymentType != paymentType:
-		render(w, r, http.StatusBadRequest, messagePage(messageView{
-			Title: "Wrong payment method", Message: "This checkout does not take this payment method.",
-			LinkURL: p.checkoutURL(s.ID), LinkLabel: "Back to the checkout",
-		}))
+		p.renderWrongMethod(w, r, s)
 	default:
 		return s, true
 	}
@@ -138,6 +179,13 @@ func (p *Provider) renderQR(w http.ResponseWriter, r *http.Request, s Session, n
 		SecondsLeft:  int64(left / time.Second),
 		Remaining:    fmt.Sprintf("%02d:%02d", int(left.Minutes()), int(left.Seconds())%60),
 		ExpiresClock: s.ExpiresAt.In(palaro.Manila).Format("3:04 PM"),
+	}))
+}
+
+func (p *Provider) renderWrongMethod(w http.ResponseWriter, r *http.Request, s Session) {
+	render(w, r, http.StatusBadRequest, messagePage(messageView{
+		Title: "Wrong payment method", Message: "This checkout does not take this payment method.",
+		LinkURL: p.checkoutURL(s.ID), LinkLabel: "Back to the checkout",
 	}))
 }
 

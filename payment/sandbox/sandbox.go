@@ -1,7 +1,8 @@
 // Package sandbox is the built-in, default payment provider: a hosted checkout served by the app
 // itself under /sandbox/ that behaves like a real gateway. Its card page takes PayMongo's test
 // cards, its QR Ph page shows a real EMVCo QR Ph code and lets the tester simulate the wallet's
-// payment, and it confirms each payment with a signed PayMongo-style webhook.
+// payment, its e-wallet page (GCash, Maya, GrabPay, ShopeePay) lets the tester approve, decline or
+// let the authorization expire, and it reports each with a signed PayMongo-style webhook.
 //
 // internal/app selects it when PALARO_PAYMENT_PROVIDER is "sandbox" or empty, signs its webhooks
 // with PALARO_PAYMENT_SECRET, keeps its sessions in the app's database (NewSQLStoreIn, writing
@@ -11,9 +12,12 @@ package sandbox
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -40,11 +44,32 @@ const (
 // DefaultRetryDelays are the waits between webhook delivery attempts: five attempts in about 80 s.
 var DefaultRetryDelays = []time.Duration{time.Second, 4 * time.Second, 15 * time.Second, time.Minute}
 
-// Payment methods the sandbox reports.
+// Payment methods the sandbox reports, named as PayMongo names them.
 const (
-	MethodCard = "card"
-	MethodQRPh = "qrph"
+	MethodCard      = "card"
+	MethodQRPh      = "qrph"
+	MethodGCash     = "gcash"
+	MethodMaya      = "paymaya"
+	MethodGrabPay   = "grab_pay"
+	MethodShopeePay = "shopee_pay"
 )
+
+// method is the payment method a checkout of paymentType is paid by.
+func method(paymentType string) string {
+	switch paymentType {
+	case palaro.PaymentQR:
+		return MethodQRPh
+	case palaro.PaymentGCash:
+		return MethodGCash
+	case palaro.PaymentMaya:
+		return MethodMaya
+	case palaro.PaymentGrabPay:
+		return MethodGrabPay
+	case palaro.PaymentShopeePay:
+		return MethodShopeePay
+	}
+	return MethodCard
+}
 
 // Config configures the sandbox provider.
 type Config struct {
@@ -141,7 +166,7 @@ func (p *Provider) CreateCheckout(ctx context.Context, c palaro.Checkout) (palar
 	if err := p.cfg.Store.CreateSession(ctx, s); err != nil {
 		return palaro.CheckoutSession{}, err
 	}
-	return palaro.CheckoutSession{ID: s.ID, URL: p.checkoutURL(s.ID)}, nil
+	return palaro.CheckoutSession{ID: s.ID, URL: p.checkoutURL(s.ID), IntentID: intentID(s.ID)}, nil
 }
 
 // ParseWebhook verifies and parses a webhook the sandbox sent. Returns EUNAUTHORIZED for a bad or
@@ -175,39 +200,77 @@ func (p *Provider) pay(ctx context.Context, id, method string) (Session, error) 
 	if err != nil || s.Payment.EventID != attempt.EventID {
 		return s, err
 	}
+	return s, p.send(ctx, attempt.EventID, payment.EventCheckoutPaid, p.document(s, now), now)
+}
+
+// decline sends the payment.failed webhook of a wallet payment the buyer declined; the session
+// stays open, so the buyer may try again, as on PayMongo's checkout.
+func (p *Provider) decline(ctx context.Context, s Session) error {
+	now := p.cfg.Now()
+	c := s.Checkout
+	failed := payment.Payment{ID: newID("pay_"), Type: "payment", Attributes: payment.PaymentAttributes{
+		Amount: c.Total, Currency: payment.Currency, Status: payment.PaymentStatusFailed,
+		Source: &payment.PaymentSource{Type: method(c.PaymentType), Last4: walletAccount(s.ID)}, PaymentIntentID: intentID(s.ID),
+	}}
+	return p.send(ctx, newID("evt_"), payment.EventPaymentFailed, failed, now)
+}
+
+// expire ends a pending session now and sends its checkout_session.expired webhook, whose id is
+// the one the reconciliation derives for the expired session, so the order is released once
+// whichever comes first. A paid session stays paid.
+func (p *Provider) expire(ctx context.Context, s Session) (Session, error) {
+	now := p.cfg.Now()
+	s, err := p.cfg.Store.ExpireSession(ctx, s.ID, now)
+	if err != nil || !s.Expired(now) {
+		return s, err
+	}
+	doc := p.document(s, now)
+	return s, p.send(ctx, doc.PaymentEvent().ID, payment.EventCheckoutExpired, doc, now)
+}
+
+// send delivers a signed event about data (a checkout session or a payment) to the app's webhook
+// and waits for the first attempt, at most a short while.
+func (p *Provider) send(ctx context.Context, eventID, eventType string, data any, now time.Time) error {
 	body, err := json.Marshal(payment.Event{Data: payment.EventData{
-		ID:   attempt.EventID,
+		ID:   eventID,
 		Type: "event",
 		Attributes: payment.EventAttributes{
-			Type:      payment.EventCheckoutPaid,
-			Data:      p.document(s, now),
+			Type:      eventType,
+			Data:      data,
 			CreatedAt: now.Unix(),
 			UpdatedAt: now.Unix(),
 		},
 	}})
 	if err != nil {
-		return s, err
+		return err
 	}
 	select {
 	case <-p.deliver(body):
 	case <-time.After(2 * time.Second):
 	case <-ctx.Done():
 	}
-	return s, nil
+	return nil
+}
+
+// intentID is the id of the payment intent behind session id.
+func intentID(id string) string { return "pi_" + strings.TrimPrefix(id, "cs_") }
+
+// walletAccount is the made-up last four digits of the wallet account that pays session id: the
+// same for every attempt on the session, so the order page can say "GCash ending 4321".
+func walletAccount(id string) string {
+	sum := sha256.Sum256([]byte(id))
+	return fmt.Sprintf("%04d", binary.BigEndian.Uint16(sum[:2])%10000)
 }
 
 // document describes a session as a PayMongo checkout session resource at time now.
 func (p *Provider) document(s Session, now time.Time) payment.CheckoutSession {
 	c := s.Checkout
-	method := MethodCard
-	if c.PaymentType == palaro.PaymentQR {
-		method = MethodQRPh
-	}
+	method := method(c.PaymentType)
 	status := payment.SessionActive
 	if s.Expired(now) {
 		status = payment.SessionExpired
 	}
-	intent := &payment.PaymentIntent{ID: "pi_" + strings.TrimPrefix(s.ID, "cs_"), Type: "payment_intent",
+	intent := &payment.PaymentIntent{ID: intentID(s.ID), Type: "payment_intent",
 		Attributes: payment.PaymentIntentAttributes{Amount: c.Total, Currency: payment.Currency, Status: "awaiting_payment_method"}}
 	a := payment.CheckoutSessionAttributes{
 		Billing:            &payment.Billing{Email: c.Email, Name: c.Name},
@@ -230,8 +293,11 @@ func (p *Provider) document(s Session, now time.Time) payment.CheckoutSession {
 		a.UpdatedAt = paid.PaidAt.Unix()
 		a.Payments = []payment.Payment{{ID: paid.ID, Type: "payment", Attributes: payment.PaymentAttributes{
 			Amount: c.Total, Currency: payment.Currency, Status: payment.PaymentStatusPaid,
-			Source: &payment.PaymentSource{Type: paid.Method}, PaidAt: paid.PaidAt.Unix(),
+			Source: &payment.PaymentSource{Type: paid.Method, Last4: walletAccount(s.ID)}, PaidAt: paid.PaidAt.Unix(), PaymentIntentID: intent.ID,
 		}}}
+		if paid.Method == MethodCard || paid.Method == MethodQRPh {
+			a.Payments[0].Attributes.Source.Last4 = "" // the card's digits are the buyer's; QR Ph names no account
+		}
 	}
 	return payment.CheckoutSession{ID: s.ID, Type: "checkout_session", Attributes: a}
 }

@@ -434,3 +434,88 @@ func TestNew(t *testing.T) {
 		})
 	}
 }
+
+func TestProvider_Wallet(t *testing.T) {
+	decide := func(f *fixture, s palaro.CheckoutSession, decision string) *http.Response {
+		resp, _ := f.post(s.URL+"/authorize", url.Values{"decision": {decision}})
+		return resp
+	}
+	t.Run("OK_Approve", func(t *testing.T) {
+		f := newFixture(t)
+		s := f.checkout(palaro.PaymentGCash)
+		assert.Equal(t, "pi_"+strings.TrimPrefix(s.ID, "cs_"), s.IntentID)
+		resp, doc := f.get(s.URL)
+		require.Equal(t, http.StatusOK, resp.StatusCode)
+		assert.Equal(t, "Authorize ₱3,250.00 to Palaro — GCash", doc.Find("h1").Text())
+		account := doc.Find(".card strong").First().Text()
+		assert.Regexp(t, `^09•• ••• \d{4}$`, account)
+		var buttons []string
+		doc.Find("form.decisions button").Each(func(_ int, b *goquery.Selection) { buttons = append(buttons, b.Text()) })
+		assert.Equal(t, []string{"Approve", "Decline", "Let it expire"}, buttons)
+
+		resp = decide(f, s, "approve")
+		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+		assert.Equal(t, f.server.URL+"/payment/success/ord_7Q2X9", resp.Header.Get("Location"))
+		got := f.received()
+		require.Len(t, got, 1)
+		require.NoError(t, got[0].Err)
+		ev := got[0].Event
+		assert.Equal(t, palaro.PaymentPaid, ev.Status)
+		assert.Equal(t, sandbox.MethodGCash, ev.Method)
+		assert.Equal(t, account[len(account)-4:], ev.Account, "the order page can say which account paid")
+		assert.Equal(t, "GCash ending "+ev.Account, palaro.PaidWith(ev.Method, ev.Account))
+
+		resp = decide(f, s, "approve")
+		assert.Equal(t, http.StatusSeeOther, resp.StatusCode, "a second approval sends the buyer on")
+		assert.Len(t, f.received(), 1, "and pays nothing twice")
+	})
+	t.Run("OK_DeclineThenApprove", func(t *testing.T) {
+		f := newFixture(t)
+		s := f.checkout(palaro.PaymentMaya)
+		resp := decide(f, s, "decline")
+		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+		assert.Equal(t, f.server.URL+"/payment/success/ord_7Q2X9", resp.Header.Get("Location"))
+		got := f.received()
+		require.Len(t, got, 1)
+		require.NoError(t, got[0].Err)
+		assert.Equal(t, palaro.PaymentFailed, got[0].Event.Status)
+		assert.Equal(t, s.IntentID, got[0].Event.IntentID, "a failed payment names the intent")
+		assert.Equal(t, sandbox.MethodMaya, got[0].Event.Method)
+		status, err := f.provider.SessionStatus(context.Background(), s.ID)
+		require.NoError(t, err)
+		assert.Equal(t, palaro.PaymentPending, status.Status, "the buyer may try again")
+
+		require.Equal(t, http.StatusSeeOther, decide(f, s, "approve").StatusCode)
+		got = f.received()
+		require.Len(t, got, 2)
+		assert.Equal(t, palaro.PaymentPaid, got[1].Event.Status)
+	})
+	t.Run("OK_Expire", func(t *testing.T) {
+		f := newFixture(t)
+		s := f.checkout(palaro.PaymentGrabPay)
+		resp := decide(f, s, "expire")
+		require.Equal(t, http.StatusSeeOther, resp.StatusCode)
+		got := f.received()
+		require.Len(t, got, 1)
+		require.NoError(t, got[0].Err)
+		assert.Equal(t, palaro.PaymentExpired, got[0].Event.Status)
+		status, err := f.provider.SessionStatus(context.Background(), s.ID)
+		require.NoError(t, err)
+		assert.Equal(t, palaro.PaymentExpired, status.Status)
+		assert.Equal(t, status.ID, got[0].Event.ID, "the webhook and the reconciliation apply the expiry once")
+
+		resp, _ = f.get(s.URL)
+		assert.Equal(t, http.StatusGone, resp.StatusCode)
+		assert.Equal(t, http.StatusGone, decide(f, s, "approve").StatusCode, "an expired authorization cannot be approved")
+		require.Equal(t, http.StatusSeeOther, decide(f, s, "expire").StatusCode)
+		assert.Len(t, f.received(), 2, "expiring again sends the same event, which the app applies once")
+	})
+	t.Run("ErrNotAWallet", func(t *testing.T) {
+		f := newFixture(t)
+		s := f.checkout(palaro.PaymentCard)
+		assert.Equal(t, http.StatusBadRequest, decide(f, s, "approve").StatusCode)
+		s = f.checkout(palaro.PaymentShopeePay)
+		assert.Equal(t, http.StatusBadRequest, decide(f, s, "maybe").StatusCode)
+		assert.Empty(t, f.received())
+	})
+}

@@ -24,7 +24,7 @@ type Session struct {
 // Payment records how a session was paid and the id of the event that announced it.
 type Payment struct {
 	ID string
-	// Method is "card" or "qrph".
+	// Method is "card", "qrph" or a wallet's ("gcash", "paymaya", "grab_pay", "shopee_pay").
 	Method  string
 	EventID string
 	PaidAt  time.Time
@@ -46,4 +46,8 @@ type SessionStore interface {
 	// payment, so the caller compares the returned payment's EventID with its own. Returns
 	// ENOTFOUND for an unknown session and ECONFLICT when it expired unpaid.
 	PaySession(ctx context.Context, id string, p Payment) (Session, error)
+	// ExpireSession ends a pending session's time at now (the wallet page's "Let it expire") and
+	// returns the session as stored afterwards; a paid session stays paid. Returns ENOTFOUND for
+	// an unknown session.
+	ExpireSession(ctx context.Context, id string, now time.Time) (Session, error)
 }

@@ -91,6 +91,21 @@ func (st *SQLStore) PaySession(ctx context.Context, id string, p Payment) (Sessi
 	return s, err
 }
 
+// ExpireSession ends a pending session's time at now, as if its payment had been left too long.
+// Returns the session as stored afterwards: a session paid before stays paid. Returns ENOTFOUND
+// for an unknown session.
+func (st *SQLStore) ExpireSession(ctx context.Context, id string, now time.Time) (Session, error) {
+	err := st.write(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sandbox_sessions SET expires_at = ? WHERE id = ? AND status = ? AND expires_at > ?`,
+			formatTime(now), id, palaro.PaymentPending, formatTime(now))
+		return err
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	return st.FindSession(ctx, id)
+}
+
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return ""

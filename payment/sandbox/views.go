@@ -46,6 +46,17 @@ type qrView struct {
 	ExpiresClock string
 }
 
+// walletView is an e-wallet's authorization page: "Authorize ₱450.00 to Palaro — GCash".
+type walletView struct {
+	Summary   summaryView
+	Wallet    string // the wallet's name, such as "GCash"
+	Account   string // the made-up account, masked: "09•• ••• 4321"
+	Action    string
+	CancelURL string
+	// ExpiresClock is when the authorization expires, in Manila time.
+	ExpiresClock string
+}
+
 // messageView is a page with a title, a message and a link back.
 type messageView struct {
 	Title, Message     string
@@ -77,5 +88,16 @@ func newCardView(s Session, c Card, errs map[string]string, alert string) cardVi
 			{ID: "card-name", Name: "name", Label: "Name on card", Value: c.Name, Error: errs["name"],
 				Autocomplete: "cc-name", Placeholder: "Juan dela Cruz", MaxLength: 80},
 		},
+	}
+}
+
+func newWalletView(s Session) walletView {
+	return walletView{
+		Summary:      newSummaryView(s.Checkout),
+		Wallet:       palaro.PaymentTypeName(s.Checkout.PaymentType),
+		Account:      "09•• ••• " + walletAccount(s.ID),
+		Action:       PathPrefix + "checkout/" + s.ID + "/authorize",
+		CancelURL:    s.Checkout.CancelURL,
+		ExpiresClock: s.ExpiresAt.In(palaro.Manila).Format("3:04 PM"),
 	}
 }

@@ -105,7 +105,7 @@ func TestBuyingRules_Browser(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx, typeInto("email", "qty@example.ph"), typeInto("quantity", "0")))
 		require.Equal(t, "Please input no. of tickets to be purchased", fieldError(ctx, t, "quantity"))
 		require.NotContains(t, evalString(t, ctx, `document.querySelector('[data-total]').textContent`), "FREE")
-		require.Equal(t, "Pay by QR PH,Pay by Card", evalString(t, ctx, `[...document.querySelectorAll('.pay-buttons button')].map(b => b.textContent).join(',')`),
+		require.Equal(t, "Pay by QR PH,Pay by Card,Pay with GCash,Pay with Maya", evalString(t, ctx, `[...document.querySelectorAll('.pay-buttons button')].map(b => b.textContent).join(',')`),
 			"no 'Submit' for a paid ticket")
 		require.True(t, buttonsDisabled(ctx, t))
 		require.Equal(t, "Please input no. of tickets to be purchased", payReason(ctx, t))

@@ -100,8 +100,14 @@ func TestValidators_Browser(t *testing.T) {
 	orgOrder := regexp.MustCompile(`href="(` + regexp.QuoteMeta(ev) + `/orders/[^"?/]+)"`).FindStringSubmatch(orgOrders)
 	require.NotNil(t, orgOrder, "the console's orders page links an order")
 
+	// the sandbox's e-wallet authorization page of a GCash order
+	status, bought := anon.postJSON("/v1/ticket/buy", `{"ticketCode":"dota-2-visayas-major-gen","quantity":1,"email":"gcash@example.ph","paymentType":"GCASH"}`)
+	require.Equal(t, 200, status, bought)
+	walletPage := regexp.MustCompile(`"redirectUrl":"` + regexp.QuoteMeta(a.URL) + `(/sandbox/checkout/[^"]+)"`).FindStringSubmatch(bought)
+	require.NotNil(t, walletPage, bought)
+
 	var pages []validatedPage
-	for _, p := range []string{"/", "/e/" + demoOwnedEvent, "/f/valorant", "/calendar", "/news", article[1], "/pnk",
+	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType,
 		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/t/" + order.Tickets[0].PublicID,
 		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password"} {
