@@ -57,31 +57,6 @@ type orgEventSummaryJSON struct {
 	Revenue      *palaro.Money `json:"revenue,omitempty"`
 }
 
-// orgOrderJSON is an order as the organizer API answers it.
-type orgOrderJSON struct {
-	ID         string          `json:"id"`
-	Status     string          `json:"status"`
-	Email      string          `json:"email"`
-	TicketType string          `json:"ticketType"`
-	Quantity   int             `json:"quantity"`
-	Seats      []string        `json:"seats"`
-	Source     string          `json:"source"`
-	PromoCode  string          `json:"promoCode"`
-	Total      palaro.Money    `json:"total"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	PaidAt     *time.Time      `json:"paidAt"`
-	Tickets    []orgTicketJSON `json:"tickets"`
-}
-
-// orgTicketJSON is a ticket of an order in the organizer API.
-type orgTicketJSON struct {
-	Code   string `json:"code"`
-	Status string `json:"status"`
-	Email  string `json:"email"`
-	Holder string `json:"holder"`
-	Seat   string `json:"seat,omitempty"`
-}
-
 func manilaPtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -260,18 +235,9 @@ func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	out := make([]orgOrderJSON, 0, len(orders))
+	out := make([]palaro.OrderView, 0, len(orders))
 	for _, o := range orders {
-		row := orgOrderJSON{ID: o.PublicID, Status: o.Status, Email: o.Email, Quantity: o.Quantity, Seats: o.Seats,
-			Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, CreatedAt: o.CreatedAt.In(palaro.Manila),
-			PaidAt: manilaPtr(o.PaidAt), Tickets: []orgTicketJSON{}}
-		if o.TicketType != nil {
-			row.TicketType = o.TicketType.Code
-		}
-		for _, t := range o.Tickets {
-			row.Tickets = append(row.Tickets, orgTicketJSON{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat})
-		}
-		out = append(out, row)
+		out = append(out, palaro.NewOrderView(o))
 	}
 	return c.JSON(http.StatusOK, map[string]any{"orders": out})
 }
