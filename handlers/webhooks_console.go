@@ -100,7 +100,7 @@ func (s *Server) orgWebhookPage(c *echo.Context, caller *palaro.Caller) error {
 	frame.Back = views.Link{Label: "Webhooks", Href: "/organizer/webhooks"}
 	v := views.OrgWebhookView{Frame: frame, Endpoint: webhookRow(e)}
 	for _, d := range deliveries {
-		row := views.OrgDeliveryRow{EventID: d.EventID, Type: d.Type, Status: d.Status, Attempts: d.Attempts,
+		row := views.OrgDeliveryRow{EventID: d.EventID, Type: d.Type, Status: d.Status, Attempts: palaro.Plural(d.Attempts, "attempt", "attempts"),
 			Created: manilaTime(d.CreatedAt), Answer: "not tried yet",
 			Resend: views.OrgAction{Label: "Send again", Action: "/organizer/webhooks/" + e.PublicID + "/deliveries/" +
 				strconv.FormatInt(d.ID, 10) + "/resend", Secondary: true}}

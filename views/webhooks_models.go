@@ -37,7 +37,7 @@ type OrgDeliveryRow struct {
 	Type     string
 	Status   string // pending, sent or failed
 	Answer   string // the last attempt's HTTP status, or what went wrong
-	Attempts int
+	Attempts string // "1 attempt", "3 attempts"
 	Created  string
 	Last     string
 	Next     string // when a pending one is tried next

@@ -95,8 +95,11 @@ func (s *Sender) Send(ctx context.Context, d *palaro.WebhookDelivery, now time.T
 	}
 	defer res.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return res.StatusCode, fmt.Errorf("answered %d (a redirect is not followed)", res.StatusCode)
+	switch {
+	case res.StatusCode >= 300 && res.StatusCode < 400:
+		return res.StatusCode, fmt.Errorf("answered %d: a redirect, which is not followed", res.StatusCode)
+	case res.StatusCode < 200 || res.StatusCode > 299:
+		return res.StatusCode, fmt.Errorf("answered %d", res.StatusCode)
 	}
 	return res.StatusCode, nil
 }
@@ -135,8 +138,13 @@ type Worker struct {
 	Now func() time.Time
 }
 
-// lease is how long a claimed delivery is reserved for one attempt; longer than any Timeout.
-const lease = 2 * time.Minute
+// batch is how many deliveries a worker claims at once, all sent at the same time; lease is how
+// long they are reserved for that one attempt: longer than a send's Timeout, short enough that a
+// server that died mid-send leaves its deliveries to the others within half a minute.
+const (
+	batch = 8
+	lease = 30 * time.Second
+)
 
 // Run sends deliveries until ctx is cancelled.
 func (w *Worker) Run(ctx context.Context) {
@@ -160,20 +168,17 @@ func (w *Worker) Run(ctx context.Context) {
 	}
 }
 
-// Drain sends one batch of due deliveries, at most eight at a time, records their outcomes in one
-// write and returns how many it attempted.
+// Drain sends one batch of due deliveries at once, records their outcomes in one write and
+// returns how many it attempted.
 func (w *Worker) Drain(ctx context.Context) (int, error) {
-	due, err := w.Store.ClaimDeliveries(ctx, w.Now(), 32, lease)
+	due, err := w.Store.ClaimDeliveries(ctx, w.Now(), batch, lease)
 	if err != nil || len(due) == 0 {
 		return 0, err
 	}
 	outcomes := make([]palaro.WebhookOutcome, len(due))
-	slots := make(chan struct{}, 8)
 	var wg sync.WaitGroup
 	for i, d := range due {
-		slots <- struct{}{}
 		wg.Go(func() {
-			defer func() { <-slots }()
 			code, err := w.Sender.Send(ctx, d, w.Now())
 			at := w.Now()
 			o := palaro.WebhookOutcome{ID: d.ID, AnswerCode: code, At: at}

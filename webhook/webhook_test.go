@@ -21,7 +21,9 @@ import (
 // fakeResolver answers every name with its addresses, as a DNS that rebinds would.
 type fakeResolver []netip.Addr
 
-func (r fakeResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) { return r, nil }
+func (r fakeResolver) LookupNetIP(context.Context, string, string) ([]netip.Addr, error) {
+	return r, nil
+}
 
 // TestSend_SignsAndFollowsNoRedirect: the receiver gets the body with a signature it can check
 // the documented way; a redirect is an answer (a failure), never followed.
