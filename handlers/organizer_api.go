@@ -82,6 +82,22 @@ func (s *Server) eventJSON(ev *palaro.Event) orgEventJSON {
 }
 
 // apiError names the fields of a validation error in its message, for API callers.
+// apiOrg returns the organization an API body names with organizationId (0: the caller's only one
+// where it may take action): EINVALID when the caller has several and named none, ENOTFOUND when
+// it may not take the action in the one named.
+func apiOrg(caller *palaro.Caller, orgID int64, action string) (int64, error) {
+	if orgID == 0 {
+		orgs := caller.OrganizationIDs(action)
+		if len(orgs) > 1 {
+			return 0, palaro.Errorf(palaro.EINVALID, "organizationId: you belong to several organizations; name one.")
+		}
+		return orgs[0], nil
+	} else if !caller.Can(orgID, action) {
+		return 0, palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+	}
+	return orgID, nil
+}
+
 func apiError(err error) error {
 	var e *palaro.Error
 	if !errors.As(err, &e) || len(e.Fields) == 0 {
@@ -130,15 +146,9 @@ func (s *Server) apiOrgCreateEvent(c *echo.Context, caller *palaro.Caller) error
 	if strings.TrimSpace(body.Code) == "" {
 		body.Code = palaro.SuggestEventCode(body.Name)
 	}
-	orgID := body.Organization
-	if orgID == 0 {
-		orgs := caller.OrganizationIDs(palaro.ActionManageEvents)
-		if len(orgs) > 1 {
-			return palaro.Errorf(palaro.EINVALID, "organizationId: you belong to several organizations; name one.")
-		}
-		orgID = orgs[0]
-	} else if !caller.Can(orgID, palaro.ActionManageEvents) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+	orgID, err := apiOrg(caller, body.Organization, palaro.ActionManageEvents)
+	if err != nil {
+		return err
 	}
 	ev, err := s.services.Organizers.CreateEvent(c.Request().Context(), orgID, caller.Actor(), body.EventInput)
 	if err != nil {

@@ -63,15 +63,9 @@ func (s *Server) apiOrgCreateWebhook(c *echo.Context, caller *palaro.Caller) err
 	if err := decodeJSONStrict(c, &in); err != nil {
 		return err
 	}
-	orgID := in.Organization
-	if orgID == 0 {
-		orgs := caller.OrganizationIDs(palaro.ActionWebhooks)
-		if len(orgs) > 1 {
-			return palaro.Errorf(palaro.EINVALID, "organizationId: you belong to several organizations; name one.")
-		}
-		orgID = orgs[0]
-	} else if !caller.Can(orgID, palaro.ActionWebhooks) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+	orgID, err := apiOrg(caller, in.Organization, palaro.ActionWebhooks)
+	if err != nil {
+		return err
 	}
 	e, err := s.createWebhook(c.Request().Context(), orgID, in.URL, in.Events, caller.Actor())
 	if err != nil {
