@@ -345,7 +345,7 @@ func (s *WebhookService) webhookData(ctx context.Context, d deliveryRow) (json.R
 		}
 		v = ov
 	default: // webhook.test
-		v = map[string]string{"endpoint": "", "message": "A test event from Palaro."}
+		v = map[string]string{"message": "A test event from Palaro."}
 	}
 	return json.Marshal(v)
 }

@@ -201,3 +201,41 @@ func TestWebhooks_RetryFailAndPause(t *testing.T) {
 	require.Equal(t, 204, ds[0].AnswerCode)
 	require.Equal(t, 1, owners(), "e-mailed once")
 }
+
+// TestWebhooks_EveryChangeQueuesItsType: each change an organizer's tools hear of queues its event
+// type, about its order or ticket: a paid order, a check-in, a ticket moved to another address, an
+// order refunded, and an order whose last ticket that admitted anyone was cancelled.
+func TestWebhooks_EveryChangeQueuesItsType(t *testing.T) {
+	f, wh, orgID := webhookFixture(t)
+	ctx := context.Background()
+	ep, err := wh.CreateEndpoint(ctx, orgID, "https://hooks.example.com/all", palaro.WebhookEventTypes, "o@x.ph", f.now)
+	require.NoError(t, err)
+	org := NewOrganizerService(f.db, notify.NewComposer("https://palaro.test", "help@palaro.test"))
+	code, typeID := f.addSeatedTicketType(t, "hooks-seated", 0, 16, 4)
+	eventID := f.eventIDOf(t, typeID)
+
+	kept, err := f.purchases.CreateOrder(ctx, seatRequest(code, "kept@x.ph", "A1", "A2"), f.now)
+	require.NoError(t, err)
+	res, err := NewCheckInService(f.db).CheckIn(ctx, palaro.CheckInRequest{EventID: eventID, Code: kept.Tickets[0].Code})
+	require.NoError(t, err)
+	require.Equal(t, palaro.CheckInOK, res.Outcome)
+	require.NoError(t, org.ChangeTicketEmail(ctx, eventID, kept.Tickets[1].Code, "friend@x.ph", "o@x.ph"))
+	require.NoError(t, org.MarkRefunded(ctx, eventID, kept.PublicID, "o@x.ph"))
+	gone, err := f.purchases.CreateOrder(ctx, seatRequest(code, "gone@x.ph", "B1", "B2"), f.now)
+	require.NoError(t, err)
+	require.NoError(t, org.CancelTicket(ctx, eventID, gone.Tickets[0].Code, "o@x.ph"))
+	require.NoError(t, org.CancelTicket(ctx, eventID, gone.Tickets[1].Code, "o@x.ph"))
+
+	require.Equal(t, []string{"order.paid", "ticket.checked_in", "ticket.transferred", "order.refunded", "order.paid", "order.cancelled"},
+		f.deliveries(t, ep.ID))
+	got, err := wh.ClaimDeliveries(ctx, f.now, 10, time.Minute)
+	require.NoError(t, err)
+	require.Len(t, got, 6)
+	var ticket struct{ Data palaro.TicketView }
+	require.NoError(t, json.Unmarshal(got[2].Body, &ticket))
+	require.Equal(t, "friend@x.ph", ticket.Data.Email)
+	require.Equal(t, kept.PublicID, ticket.Data.Order)
+	var order struct{ Data palaro.OrderView }
+	require.NoError(t, json.Unmarshal(got[3].Body, &order))
+	require.Equal(t, palaro.OrderRefunded, order.Data.Status)
+}
