@@ -203,8 +203,9 @@ func TestWebhooks_RetryFailAndPause(t *testing.T) {
 }
 
 // TestWebhooks_EveryChangeQueuesItsType: each change an organizer's tools hear of queues its event
-// type, about its order or ticket: a paid order, a check-in, a ticket moved to another address, an
-// order refunded, and an order whose last ticket that admitted anyone was cancelled.
+// type, about its order, ticket or offer: a paid order, a check-in, a ticket moved to another
+// address, an order refunded, an order whose last ticket that admitted anyone was cancelled, and a
+// waiting list's offer of the place that cancelling gave back.
 func TestWebhooks_EveryChangeQueuesItsType(t *testing.T) {
 	f, wh, orgID := webhookFixture(t)
 	ctx := context.Background()
@@ -238,4 +239,27 @@ func TestWebhooks_EveryChangeQueuesItsType(t *testing.T) {
 	var order struct{ Data palaro.OrderView }
 	require.NoError(t, json.Unmarshal(got[3].Body, &order))
 	require.Equal(t, palaro.OrderRefunded, order.Data.Status)
+
+	// a place given back goes to the waiting list: its offer is waitlist.offered
+	single := f.addTicketType(t, "hooks-single", 0, 1, 1)
+	last, err := f.purchases.CreateOrder(ctx, freeRequest(single, 1, "last@x.ph"), f.now)
+	require.NoError(t, err)
+	_, err = NewWaitlistService(f.db, notify.NewComposer("https://palaro.test", "help@palaro.test")).
+		Join(ctx, palaro.WaitlistJoin{TicketCode: single, Email: "waiting@x.ph", Quantity: 1}, f.now)
+	require.NoError(t, err)
+	require.NoError(t, org.CancelTicket(ctx, eventID, last.Tickets[0].Code, "o@x.ph"))
+	got, err = wh.ClaimDeliveries(ctx, f.now, 10, time.Minute)
+	require.NoError(t, err)
+	var types []string
+	var offer struct{ Data palaro.WaitlistOfferView }
+	for _, d := range got {
+		types = append(types, d.Type)
+		if d.Type == palaro.WebhookWaitlistOffered {
+			require.NoError(t, json.Unmarshal(d.Body, &offer))
+		}
+	}
+	require.ElementsMatch(t, []string{"order.paid", "waitlist.offered", "order.cancelled"}, types)
+	require.Equal(t, "waiting@x.ph", offer.Data.Email)
+	require.Equal(t, single, offer.Data.TicketType)
+	require.Equal(t, "tekken-tuesdays-cubao", offer.Data.Event)
 }
