@@ -27,6 +27,7 @@ const (
 	MessageTransferReceipt   = "transfer_receipt" // to the new address: confirm receipt
 	MessageTransferDone      = "transfer_done"    // to both addresses once the ticket is reissued
 	MessageTicketsLink       = "tickets_link"
+	MessageWebhookPaused     = "webhook_paused" // to an organization's owners: an endpoint failed for three days
 	// MessageEventChanged tells a ticket holder that the event is postponed, rescheduled or cancelled.
 	MessageEventChanged = "event_changed"
 )

@@ -19,12 +19,13 @@ const (
 	ActionTokens       = "tokens"        // create and revoke API tokens
 	ActionCheckIn      = "check_in"      // the gate
 	ActionActivities   = "activities"    // booth activities and prizes
+	ActionWebhooks     = "webhooks"      // register, pause and remove webhook endpoints
 )
 
 // roleActions lists what each role may do.
 var roleActions = map[string][]string{
-	MemberOwner:   {ActionViewEvents, ActionManageEvents, ActionOrders, ActionTeam, ActionTokens, ActionCheckIn, ActionActivities},
-	MemberManager: {ActionViewEvents, ActionManageEvents, ActionOrders, ActionTokens, ActionCheckIn, ActionActivities},
+	MemberOwner:   {ActionViewEvents, ActionManageEvents, ActionOrders, ActionTeam, ActionTokens, ActionCheckIn, ActionActivities, ActionWebhooks},
+	MemberManager: {ActionViewEvents, ActionManageEvents, ActionOrders, ActionTokens, ActionCheckIn, ActionActivities, ActionWebhooks},
 	MemberGate:    {ActionViewEvents, ActionCheckIn},
 	MemberBooth:   {ActionViewEvents, ActionActivities},
 }

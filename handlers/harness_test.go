@@ -222,6 +222,9 @@ func completeServices(t testing.TB, db *store.DB, sv *Services) {
 	if sv.CheckIns == nil {
 		sv.CheckIns = store.NewCheckInService(db)
 	}
+	if sv.Webhooks == nil {
+		sv.Webhooks = store.NewWebhookService(db, composer)
+	}
 	if sv.Activities == nil {
 		sv.Activities = activities
 	}

@@ -152,6 +152,9 @@ func orgFrame(c *echo.Context, caller *palaro.Caller, heading string) views.OrgF
 	if len(caller.OrganizationIDs(palaro.ActionTokens)) > 0 {
 		nav = append(nav, views.OrgNavItem{Label: "API tokens", Href: "/organizer/tokens", Current: path == "/organizer/tokens"})
 	}
+	if len(caller.OrganizationIDs(palaro.ActionWebhooks)) > 0 {
+		nav = append(nav, views.OrgNavItem{Label: "Webhooks", Href: "/organizer/webhooks", Current: strings.HasPrefix(path, "/organizer/webhooks")})
+	}
 	return views.OrgFrame{Nav: nav, Heading: heading, Notice: noticeText(c.QueryParam("notice"))}
 }
 
@@ -191,6 +194,9 @@ func noticeText(key string) string {
 		return "The ticket is cancelled; its place is on sale again."
 	case "refunded":
 		return "Marked refunded."
+	}
+	if n, ok := webhookNotices[key]; ok {
+		return n
 	}
 	return promoNotices[key]
 }

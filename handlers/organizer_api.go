@@ -57,31 +57,6 @@ type orgEventSummaryJSON struct {
 	Revenue      *palaro.Money `json:"revenue,omitempty"`
 }
 
-// orgOrderJSON is an order as the organizer API answers it.
-type orgOrderJSON struct {
-	ID         string          `json:"id"`
-	Status     string          `json:"status"`
-	Email      string          `json:"email"`
-	TicketType string          `json:"ticketType"`
-	Quantity   int             `json:"quantity"`
-	Seats      []string        `json:"seats"`
-	Source     string          `json:"source"`
-	PromoCode  string          `json:"promoCode"`
-	Total      palaro.Money    `json:"total"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	PaidAt     *time.Time      `json:"paidAt"`
-	Tickets    []orgTicketJSON `json:"tickets"`
-}
-
-// orgTicketJSON is a ticket of an order in the organizer API.
-type orgTicketJSON struct {
-	Code   string `json:"code"`
-	Status string `json:"status"`
-	Email  string `json:"email"`
-	Holder string `json:"holder"`
-	Seat   string `json:"seat,omitempty"`
-}
-
 func manilaPtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -107,6 +82,22 @@ func (s *Server) eventJSON(ev *palaro.Event) orgEventJSON {
 }
 
 // apiError names the fields of a validation error in its message, for API callers.
+// apiOrg returns the organization an API body names with organizationId (0: the caller's only one
+// where it may take action): EINVALID when the caller has several and named none, ENOTFOUND when
+// it may not take the action in the one named.
+func apiOrg(caller *palaro.Caller, orgID int64, action string) (int64, error) {
+	if orgID == 0 {
+		orgs := caller.OrganizationIDs(action)
+		if len(orgs) > 1 {
+			return 0, palaro.Errorf(palaro.EINVALID, "organizationId: you belong to several organizations; name one.")
+		}
+		return orgs[0], nil
+	} else if !caller.Can(orgID, action) {
+		return 0, palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+	}
+	return orgID, nil
+}
+
 func apiError(err error) error {
 	var e *palaro.Error
 	if !errors.As(err, &e) || len(e.Fields) == 0 {
@@ -155,15 +146,9 @@ func (s *Server) apiOrgCreateEvent(c *echo.Context, caller *palaro.Caller) error
 	if strings.TrimSpace(body.Code) == "" {
 		body.Code = palaro.SuggestEventCode(body.Name)
 	}
-	orgID := body.Organization
-	if orgID == 0 {
-		orgs := caller.OrganizationIDs(palaro.ActionManageEvents)
-		if len(orgs) > 1 {
-			return palaro.Errorf(palaro.EINVALID, "organizationId: you belong to several organizations; name one.")
-		}
-		orgID = orgs[0]
-	} else if !caller.Can(orgID, palaro.ActionManageEvents) {
-		return palaro.Errorf(palaro.ENOTFOUND, "Organization not found.")
+	orgID, err := apiOrg(caller, body.Organization, palaro.ActionManageEvents)
+	if err != nil {
+		return err
 	}
 	ev, err := s.services.Organizers.CreateEvent(c.Request().Context(), orgID, caller.Actor(), body.EventInput)
 	if err != nil {
@@ -260,18 +245,9 @@ func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	out := make([]orgOrderJSON, 0, len(orders))
+	out := make([]palaro.OrderView, 0, len(orders))
 	for _, o := range orders {
-		row := orgOrderJSON{ID: o.PublicID, Status: o.Status, Email: o.Email, Quantity: o.Quantity, Seats: o.Seats,
-			Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, CreatedAt: o.CreatedAt.In(palaro.Manila),
-			PaidAt: manilaPtr(o.PaidAt), Tickets: []orgTicketJSON{}}
-		if o.TicketType != nil {
-			row.TicketType = o.TicketType.Code
-		}
-		for _, t := range o.Tickets {
-			row.Tickets = append(row.Tickets, orgTicketJSON{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat})
-		}
-		out = append(out, row)
+		out = append(out, palaro.NewOrderView(o))
 	}
 	return c.JSON(http.StatusOK, map[string]any{"orders": out})
 }

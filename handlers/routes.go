@@ -196,6 +196,13 @@ var routeTable = []route{
 	o(GET, "/organizer/tokens", palaro.ActionTokens, (*Server).orgTokensPage),
 	o(POST, "/organizer/tokens", palaro.ActionTokens, (*Server).orgCreateToken),
 	o(POST, "/organizer/tokens/:id/revoke", palaro.ActionTokens, (*Server).orgRevokeToken),
+	o(GET, "/organizer/webhooks", palaro.ActionWebhooks, (*Server).orgWebhooksPage),
+	o(POST, "/organizer/webhooks", palaro.ActionWebhooks, (*Server).orgCreateWebhook),
+	o(GET, "/organizer/webhooks/:id", palaro.ActionWebhooks, (*Server).orgWebhookPage),
+	o(POST, "/organizer/webhooks/:id/active", palaro.ActionWebhooks, (*Server).orgSetWebhookActive),
+	o(POST, "/organizer/webhooks/:id/delete", palaro.ActionWebhooks, (*Server).orgDeleteWebhook),
+	o(POST, "/organizer/webhooks/:id/test", palaro.ActionWebhooks, (*Server).orgTestWebhook),
+	o(POST, "/organizer/webhooks/:id/deliveries/:delivery/resend", palaro.ActionWebhooks, (*Server).orgRedeliverWebhook),
 	r(GET, "/invitations/:token", (*Server).invitationPage, public),
 	r(POST, "/invitations/:token", (*Server).acceptInvitation, signedIn),
 	r(GET, "/event-images/:file", (*Server).eventImage, public),
@@ -214,6 +221,9 @@ var routeTable = []route{
 	o(POST, "/v1/organizer/events/:code/promo-codes", palaro.ActionManageEvents, (*Server).apiOrgCreatePromoCode, token),
 	o(PATCH, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgUpdatePromoCode, token),
 	o(DELETE, "/v1/organizer/events/:code/promo-codes/:promo", palaro.ActionManageEvents, (*Server).apiOrgDeletePromoCode, token),
+	o(GET, "/v1/organizer/webhooks", palaro.ActionWebhooks, (*Server).apiOrgWebhooks, token),
+	o(POST, "/v1/organizer/webhooks", palaro.ActionWebhooks, (*Server).apiOrgCreateWebhook, token),
+	o(DELETE, "/v1/organizer/webhooks/:id", palaro.ActionWebhooks, (*Server).apiOrgDeleteWebhook, token),
 
 	// Check-in: the gate, its live figures, the box office, the gate phones' API.
 	o(GET, "/organizer/events/:code/check-in", palaro.ActionCheckIn, (*Server).gatePage),

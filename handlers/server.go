@@ -54,6 +54,9 @@ type Config struct {
 	// Servers is how many app servers share the database behind one proxy (PALARO_SERVERS, 1 when
 	// zero): each enforces that share of every rate limit, which is kept in its memory.
 	Servers int
+	// WebhookAllowPrivate lets webhook endpoints be loopback or private addresses, and plain http
+	// to them (PALARO_WEBHOOK_ALLOW_PRIVATE=1).
+	WebhookAllowPrivate bool
 }
 
 // Services are the domain services the handlers call. Every one is required (New panics
@@ -83,6 +86,8 @@ type Services struct {
 	ActivityAdmin palaro.ActivityAdmin
 	// News stores news articles and the partner bank's pages.
 	News palaro.NewsService
+	// Webhooks keeps the organizations' webhook endpoints and shows their deliveries.
+	Webhooks palaro.WebhookService
 	// Operators says which accounts are operators (the /operator console).
 	Operators palaro.Operators
 	// Queues runs the queues in front of hot sales.
@@ -114,7 +119,7 @@ func (sv Services) check() error {
 		{"Purchases", sv.Purchases != nil}, {"Waitlist", sv.Waitlist != nil}, {"Seats", sv.Seats != nil},
 		{"Payments", sv.Payments != nil}, {"Organizers", sv.Organizers != nil}, {"CheckIns", sv.CheckIns != nil},
 		{"Activities", sv.Activities != nil}, {"ActivityAdmin", sv.ActivityAdmin != nil}, {"News", sv.News != nil},
-		{"Operators", sv.Operators != nil}, {"Queues", sv.Queues != nil},
+		{"Operators", sv.Operators != nil}, {"Queues", sv.Queues != nil}, {"Webhooks", sv.Webhooks != nil},
 	} {
 		if !r.set {
 			return fmt.Errorf("handlers.New: Services.%s is required", r.name)

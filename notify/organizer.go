@@ -61,3 +61,20 @@ func (c Composer) OrderRefunded(o *palaro.Order) palaro.Message {
 	}
 	return c.message(palaro.MessageOrderRefunded, o.Email, "Your order for "+eventName+" was refunded", v)
 }
+
+var _ palaro.WebhookComposer = Composer{}
+
+// WebhookPaused tells an organization's owner that a webhook endpoint was paused after its
+// deliveries failed for three days.
+func (c Composer) WebhookPaused(to string, e *palaro.WebhookEndpoint) palaro.Message {
+	v := emailView{
+		Support: c.Support,
+		Title:   "A webhook endpoint was paused",
+		Intro: []string{"Palaro could not deliver events to " + e.URL + " for three days, so the endpoint is paused: " +
+			"no more events are sent to it."},
+		Button: emailLink{Label: "Open the webhooks", URL: c.url("/organizer/webhooks")},
+		Outro: []string{"Once the receiver answers again, resume the endpoint in the console: the events queued " +
+			"meanwhile are sent then, and any one can be sent again from its list of deliveries."},
+	}
+	return c.message(palaro.MessageWebhookPaused, to, "Webhook endpoint paused", v)
+}

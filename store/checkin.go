@@ -137,6 +137,9 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 		}
 	} else {
 		t.Status, t.CheckedInAt, t.Gate = palaro.TicketCheckedIn, at.UTC().Truncate(time.Second), gate
+		if err := enqueueWebhook(ctx, tx, palaro.WebhookTicketCheckedIn, id, now); err != nil {
+			return nil, err
+		}
 	}
 	if outcome != palaro.CheckInAlready {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,

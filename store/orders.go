@@ -478,6 +478,9 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 		o.TicketID, o.ID); err != nil {
 		return err
 	}
+	if err := enqueueWebhook(ctx, tx, palaro.WebhookOrderPaid, o.ID, now); err != nil {
+		return err
+	}
 	if s.composer == nil {
 		return nil
 	}

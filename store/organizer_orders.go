@@ -88,6 +88,9 @@ func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publ
 			formatTime(s.db.Now()), id); err != nil {
 			return err
 		}
+		if err := EnqueueRefundWebhook(ctx, tx, id, s.db.Now()); err != nil {
+			return err
+		}
 		if s.composer != nil {
 			o, err := eventOrder(ctx, tx, eventID, publicID)
 			if err != nil {
@@ -213,11 +216,19 @@ func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code
 		// A paid order left without a ticket that admits anyone is no longer shown as paid: it goes
 		// to the refund queue (a free one, with nothing to give back, is closed as refunded).
 		now := formatTime(s.db.Now())
-		if _, err := tx.ExecContext(ctx, `UPDATE orders SET status = CASE WHEN total = 0 THEN 'refunded' ELSE 'refund' END,
+		res, err := tx.ExecContext(ctx, `UPDATE orders SET status = CASE WHEN total = 0 THEN 'refunded' ELSE 'refund' END,
 			refunded_at = CASE WHEN total = 0 THEN ? ELSE refunded_at END
 			WHERE id = ? AND status = 'paid' AND NOT EXISTS (SELECT 1 FROM tickets WHERE order_id = ? AND status IN ('valid', 'checked_in'))`,
-			now, orderID, orderID); err != nil {
+			now, orderID, orderID)
+		if err != nil {
 			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 1 { // the order admits no one any more
+			if err := enqueueWebhook(ctx, tx, palaro.WebhookOrderCancelled, orderID, s.db.Now()); err != nil {
+				return err
+			}
 		}
 		if s.composer != nil {
 			tickets, err := queryTickets(ctx, tx, newRefCache(), `t.id = ?`, id)

@@ -154,43 +154,12 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 	defer wrapErr(&err, "store: ClaimDue(%d)", limit)
 
 	var claimed []outboxRow
-	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		claimed = nil
-		rows, err := tx.QueryContext(ctx, `SELECT `+outboxColumns+` FROM outbox
-			WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)
-			ORDER BY next_attempt_at, id LIMIT ?`+forUpdateSkipLocked, formatTime(now), formatTime(now), limit)
-		if err != nil {
-			return err
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) (err error) {
+		claimed, err = claimDue(ctx, tx, "outbox", outboxColumns, "", scanOutbox, now, limit, lease)
+		for i := range claimed {
+			claimed[i].Attempts++
 		}
-		var due []outboxRow
-		for rows.Next() {
-			m, err := scanOutbox(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			due = append(due, m)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		until := formatTime(now.Add(lease))
-		for _, m := range due {
-			res, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_until = ?, attempts = attempts + 1
-				WHERE id = ? AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?)`,
-				until, m.ID, formatTime(now))
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil {
-				return err
-			} else if n == 1 { // else another server claimed it since the SELECT
-				m.Attempts++
-				claimed = append(claimed, m)
-			}
-		}
-		return nil
+		return err
 	})
 	if err != nil || len(claimed) == 0 {
 		return nil, err
@@ -217,6 +186,44 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 	}
 	return slices.DeleteFunc(msgs, func(m palaro.OutboxMessage) bool { return slices.Contains(gone, m.ID) }), nil
 }
+
+// claimDue claims, inside a unit of the writer, up to limit due pending rows of table (the outbox,
+// webhook_deliveries: each has id, status, next_attempt_at, claimed_until and attempts) that also
+// match where (a condition on the table's columns, or ""), and returns them as scan reads them,
+// oldest first, their attempts not yet counted. Each claim is a conditional UPDATE that takes a row
+// only while it is still unclaimed (or its lease ran out), so of two servers that read the same row
+// the second one's UPDATE changes nothing and it skips the row; on PostgreSQL the SELECT also skips
+// rows another server has locked.
+func claimDue[T interface{ rowID() int64 }](ctx context.Context, tx *sql.Tx, table, columns, where string,
+	scan func(rowScanner) (T, error), now time.Time, limit int, lease time.Duration) ([]T, error) {
+	if where != "" {
+		where = " AND " + where
+	}
+	at := formatTime(now)
+	due, err := queryRows(ctx, tx, `SELECT `+columns+` FROM `+table+`
+		WHERE status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`+where+`
+		ORDER BY next_attempt_at, id LIMIT ?`+forUpdateSkipLocked, []any{at, at, limit}, scan)
+	if err != nil {
+		return nil, err
+	}
+	until := formatTime(now.Add(lease))
+	var claimed []T
+	for _, r := range due {
+		res, err := tx.ExecContext(ctx, `UPDATE `+table+` SET claimed_until = ?, attempts = attempts + 1
+			WHERE id = ? AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?)`, until, r.rowID(), at)
+		if err != nil {
+			return nil, err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return nil, err
+		} else if n == 1 { // else another server claimed it since the SELECT
+			claimed = append(claimed, r)
+		}
+	}
+	return claimed, nil
+}
+
+func (r outboxRow) rowID() int64 { return r.ID }
 
 // Record stores the outcomes of sends in one unit of the writer: a failed one keeps its error and
 // when to retry (never, at a zero time). An order's e-mail stays a small row once sent too: the

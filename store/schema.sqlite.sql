@@ -608,6 +608,37 @@ CREATE TABLE waitlist_settings (
     offer_minutes INTEGER NOT NULL CHECK (offer_minutes >= 1)
 );
 
+CREATE TABLE webhook_deliveries (
+    id              INTEGER PRIMARY KEY,
+    endpoint_id     INTEGER NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+    event_id        TEXT NOT NULL,
+    type            TEXT NOT NULL,
+    subject_id      INTEGER NOT NULL DEFAULT 0,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    answer_code     INTEGER NOT NULL DEFAULT 0,
+    last_error      TEXT NOT NULL DEFAULT '',
+    next_attempt_at TEXT NOT NULL,
+    retry_until     TEXT NOT NULL,
+    claimed_until   TEXT,
+    last_attempt_at TEXT,
+    created_at      TEXT NOT NULL,
+    UNIQUE (endpoint_id, event_id)
+);
+
+CREATE TABLE webhook_endpoints (
+    id              INTEGER PRIMARY KEY,
+    public_id       TEXT NOT NULL UNIQUE,
+    organization_id INTEGER NOT NULL REFERENCES organizers (id) ON DELETE CASCADE,
+    url             TEXT NOT NULL,
+    events          TEXT NOT NULL,
+    secret          TEXT NOT NULL,
+    active          INTEGER NOT NULL DEFAULT 1,
+    failing_since   TEXT,
+    created_by      TEXT NOT NULL DEFAULT '',
+    created_at      TEXT NOT NULL
+);
+
 CREATE INDEX activity_visits_participant ON activity_visits (participant_id, created_at);
 
 CREATE INDEX add_ons_event ON add_ons (event_id);
@@ -709,6 +740,10 @@ CREATE INDEX waitlist_entries_queue ON waitlist_entries (ticket_type_id, status,
 CREATE INDEX waitlist_offers_entry ON waitlist_offers (entry_id);
 
 CREATE INDEX waitlist_offers_open ON waitlist_offers (status, expires_at);
+
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+
+CREATE INDEX webhook_endpoints_org ON webhook_endpoints (organization_id);
 
 CREATE TRIGGER gate_changes_order AFTER UPDATE OF status ON orders
 WHEN OLD.status <> NEW.status AND (OLD.status = 'paid' OR NEW.status = 'paid')

@@ -155,6 +155,9 @@ func moveTicket(ctx context.Context, tx *sql.Tx, composer transferDoneComposer, 
 		formatTime(now), t.ID); err != nil {
 		return err
 	}
+	if err := enqueueWebhook(ctx, tx, palaro.WebhookTicketTransferred, t.ID, now); err != nil {
+		return err
+	}
 	if composer == nil {
 		return nil
 	}

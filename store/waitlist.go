@@ -305,6 +305,9 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 	if err := holdSeats(ctx, tx, e.TicketTypeID, o.ID, seats); err != nil {
 		return nil, err
 	}
+	if err := enqueueWebhook(ctx, tx, palaro.WebhookWaitlistOffered, o.ID, now); err != nil {
+		return nil, err
+	}
 	if o.Event, o.TicketType, err = newRefCache().get(ctx, tx, e.EventID, e.TicketTypeID); err != nil {
 		return nil, err
 	}

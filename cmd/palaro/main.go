@@ -49,6 +49,7 @@ Environment:
   (payments, e-mail, holds and partner keys: see README.md)
   PALARO_SESSION_KEY  secret (at least 32 characters) for the session cookie; generated and kept in the database when unset
   PALARO_TRUST_PROXY=1  take the client IP from X-Forwarded-For (only behind a proxy that sets it)
+  PALARO_WEBHOOK_ALLOW_PRIVATE=1  let webhooks go to loopback and private addresses (and plain http to them): an internal network, tests
   PALARO_SERVERS        how many app servers share the database (default 1); each enforces that share of the rate limits
   PALARO_SMS_PROVIDER   log (default) or semaphore, with SEMAPHORE_API_KEY and SEMAPHORE_SENDER_NAME
   PALARO_PPROF          loopback address (e.g. 127.0.0.1:6060) serving Go's runtime profiles at /debug/pprof/ (off when unset)
@@ -210,8 +211,10 @@ func loadConfig() app.Config {
 		EventCache:  eventCacheTTL(),
 		SessionKey:  []byte(os.Getenv("PALARO_SESSION_KEY")),
 		TrustProxy:  os.Getenv("PALARO_TRUST_PROXY") == "1",
-		Servers:     envInt("PALARO_SERVERS", 1),
-		Now:         time.Now,
+		// an operator's internal network, and tests' receivers on 127.0.0.1
+		WebhookAllowPrivate: os.Getenv("PALARO_WEBHOOK_ALLOW_PRIVATE") == "1",
+		Servers:             envInt("PALARO_SERVERS", 1),
+		Now:                 time.Now,
 	}
 }
 

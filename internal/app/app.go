@@ -23,6 +23,7 @@ import (
 	"palaro/queue"
 	"palaro/static"
 	"palaro/store"
+	"palaro/webhook"
 )
 
 // App is a wired Palaro: the database, the domain services and the HTTP server.
@@ -32,13 +33,16 @@ type App struct {
 	purchases *store.PurchaseService
 	waitlist  *store.WaitlistService
 	outbox    *store.OutboxService
-	queues    *queue.Manager
-	payments  palaro.PaymentProvider
-	sandbox   *sandbox.Provider // the built-in provider, when selected
-	sender    notify.Sender
-	changes   store.ChangeFeed // tells the other app servers of the database that event data changed
-	logger    *slog.Logger
-	jobEvery  time.Duration
+	webhooks  *store.WebhookService
+	// webhookSender sends the deliveries of webhooks (its AllowPrivate from the config).
+	webhookSender *webhook.Sender
+	queues        *queue.Manager
+	payments      palaro.PaymentProvider
+	sandbox       *sandbox.Provider // the built-in provider, when selected
+	sender        notify.Sender
+	changes       store.ChangeFeed // tells the other app servers of the database that event data changed
+	logger        *slog.Logger
+	jobEvery      time.Duration
 	// jobHolder names this server in the leases of the periodic jobs (store.DB.TryLease).
 	jobHolder string
 	now       func() time.Time
@@ -114,7 +118,8 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
 	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
-		jobHolder: jobHolder(), now: cfg.Now}
+		jobHolder: jobHolder(), now: cfg.Now, webhooks: store.NewWebhookService(db, composer),
+		webhookSender: &webhook.Sender{AllowPrivate: cfg.WebhookAllowPrivate}}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
 	}
@@ -149,8 +154,10 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		PageCacheTTL:     cfg.EventCache,
 		Servers:          cfg.Servers,
 		// QR codes signed before a rotation (bin/palaro keys rotate-ticket-key) still verify.
-		PreviousTicketKeys: previousKeys,
+		PreviousTicketKeys:  previousKeys,
+		WebhookAllowPrivate: cfg.WebhookAllowPrivate,
 	}, handlers.Services{
+		Webhooks:      a.webhooks,
 		Events:        cached,
 		EventCache:    cached,
 		Organizers:    store.NewOrganizerService(db, composer),
@@ -252,15 +259,18 @@ func jobHolder() string {
 	return fmt.Sprintf("%s/%d/%x", host, os.Getpid(), b)
 }
 
-// RunJobs runs the background work until ctx is cancelled: the outbox worker, and a loop that
+// RunJobs runs the background work until ctx is cancelled: the outbox worker, the webhook
+// deliveries' worker, and a loop that
 // reconciles pending payments with the provider and releases expired holds. It returns when
 // every job has stopped. With several app servers on one database every server drains the
-// outbox (each message is claimed by one of them), and the loop runs on the one server that
+// outbox and the webhook deliveries (each message or delivery is claimed by one of them), and the loop runs on the one server that
 // holds its lease.
 func (a *App) RunJobs(ctx context.Context) {
 	var wg sync.WaitGroup
 	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now}
 	wg.Go(func() { _ = worker.Run(ctx) })
+	hooks := &webhook.Worker{Store: a.webhooks, Sender: a.webhookSender, Logger: a.logger, Now: a.now}
+	wg.Go(func() { hooks.Run(ctx) })
 	wg.Go(func() { a.syncQueues(ctx) })
 	wg.Go(func() {
 		every := a.jobEvery

@@ -51,6 +51,10 @@ type Config struct {
 	SessionKey []byte
 	// TrustProxy takes the client IP from X-Forwarded-For (PALARO_TRUST_PROXY=1).
 	TrustProxy bool
+	// WebhookAllowPrivate lets webhook endpoints be loopback or private addresses, and plain
+	// http to them (PALARO_WEBHOOK_ALLOW_PRIVATE=1); without it they are refused when saved and
+	// when sent to.
+	WebhookAllowPrivate bool
 	// Servers is how many app servers share the database (PALARO_SERVERS, default 1): each
 	// enforces that share of every rate limit.
 	Servers int

@@ -56,6 +56,8 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 			`{"quantity": "two"}`, "quantity must be a whole number"},
 		"POST /v1/checkin":      {"/v1/checkin", `{"eventCode": "x", "ticket": 12345}`, "ticket must be text"},
 		"POST /v1/checkin/sync": {"/v1/checkin/sync", `{"eventCode": "x", "checkIns": {"id": "1"}}`, "checkIns must be a list of objects"},
+		"POST /v1/organizer/webhooks": {"/v1/organizer/webhooks", `{"url": "https://hooks.example.com", "events": "order.paid"}`,
+			"events must be a list of texts"},
 	}
 	common := []struct{ body, msg string }{
 		{`{"email": "a@b.ph",`, "The request body is not valid JSON"},

@@ -99,6 +99,9 @@ func TestValidators_Browser(t *testing.T) {
 	_, orgOrders := visitors["organizer"].get(ev + "/orders")
 	orgOrder := regexp.MustCompile(`href="(` + regexp.QuoteMeta(ev) + `/orders/[^"?/]+)"`).FindStringSubmatch(orgOrders)
 	require.NotNil(t, orgOrder, "the console's orders page links an order")
+	_, hooks := visitors["organizer"].post("/organizer/webhooks", url.Values{"url": {"https://203.0.113.10/palaro"}, "events": {"order.paid"}})
+	hook := regexp.MustCompile(`href="(/organizer/webhooks/we_[^"]+)"`).FindStringSubmatch(hooks)
+	require.NotNil(t, hook, "the webhooks page links its endpoint")
 
 	// the sandbox's e-wallet authorization page of a GCash order
 	status, bought := anon.postJSON("/v1/ticket/buy", `{"ticketCode":"dota-2-visayas-major-gen","quantity":1,"email":"gcash@example.ph","paymentType":"GCASH"}`)
@@ -117,6 +120,7 @@ func TestValidators_Browser(t *testing.T) {
 		ev + "/ticket-types/" + demoOwnedType + "/edit", ev + "/add-ons", ev + "/orders", orgOrder[1], ev + "/refunds",
 		ev + "/dashboard", ev + "/promo-codes", ev + "/activities", ev + "/waitlist", ev + "/queue", ev + "/check-ins",
 		ev + "/check-in", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
+		"/organizer/webhooks", hook[1],
 		ev + "/status?status=" + palaro.EventPostponed, ev + "/status?status=" + palaro.EventCancelled,
 		ev + "/activities/scratch/screen", ev + "/activities/booth/scan"} {
 		pages = append(pages, validatedPage{"organizer", p})
