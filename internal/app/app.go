@@ -32,6 +32,7 @@ type App struct {
 	purchases *store.PurchaseService
 	waitlist  *store.WaitlistService
 	outbox    *store.OutboxService
+	mail      *store.EventMailService
 	queues    *queue.Manager
 	payments  palaro.PaymentProvider
 	sandbox   *sandbox.Provider // the built-in provider, when selected
@@ -114,7 +115,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
 	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
-		jobHolder: jobHolder(), now: cfg.Now}
+		jobHolder: jobHolder(), now: cfg.Now, mail: store.NewEventMailService(db, composer)}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
 	}
@@ -169,6 +170,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		Accounts:      accounts,
 		Queues:        a.queues,
 		Changes:       a.changes,
+		Mail:          a.mail,
 	}, static.Default(), logger)
 	server.Now = a.now
 	a.changes.Subscribe(server.DropCaches) // another server changed event data
@@ -309,7 +311,7 @@ func (a *App) syncQueues(ctx context.Context) {
 
 // SettleOnce reconciles pending orders with the payment provider, then releases expired holds
 // (in that order, so a payment whose webhook was lost is found before its hold is released),
-// then moves the waiting lists on.
+// then moves the waiting lists on, then queues the reminders that are due.
 func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	if a.payments != nil {
 		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
@@ -333,6 +335,11 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 		if a.server != nil {
 			a.server.EventsChanged()
 		}
+	}
+	if n, err := a.mail.QueueReminders(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("reminders", "error", err)
+	} else if n > 0 {
+		a.logger.Info("queued reminders", "tickets", n)
 	}
 }
 
