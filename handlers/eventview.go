@@ -173,4 +173,3 @@ func ticketView(t palaro.TicketType, ev *palaro.Event, now time.Time, ended bool
 	}
 	return tv
 }
-

@@ -37,7 +37,9 @@ func NewComposer(baseURL, support string) Composer {
 func (c Composer) url(path string) string { return c.BaseURL + path }
 
 // OrderConfirmation lists an order's tickets (or the add-ons bought for a ticket) with links.
-func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message { return c.OrderConfirmationWith(o, "") }
+func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
+	return c.OrderConfirmationWith(o, "")
+}
 
 // OrderConfirmationWith is OrderConfirmation opening with the organizer's words, their
 // placeholders filled ("" for Palaro's words); the order's facts and tickets stay Palaro's.
