@@ -187,8 +187,12 @@ func (s *Server) renderOrgMessages(c *echo.Context, caller *palaro.Caller, ev *p
 			},
 		}}}
 	for _, m := range sent {
+		people := "people"
+		if m.Recipients == 1 {
+			people = "person"
+		}
 		v.Sent = append(v.Sent, views.OrgMessageRow{When: manilaTime(m.CreatedAt), Subject: m.Subject, Audience: audience(m),
-			Recipients: strconv.Itoa(m.Recipients), By: m.SentBy})
+			Recipients: strconv.Itoa(m.Recipients), People: people, By: m.SentBy})
 	}
 	return render(c, status, views.OrgMessages(s.orgPage(c, "Messages · "+ev.Name), v))
 }

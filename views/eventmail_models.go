@@ -35,5 +35,7 @@ type OrgMessageRow struct {
 	Subject    string
 	Audience   string
 	Recipients string
-	By         string
+	// People is "person" or "people", after Recipients.
+	People string
+	By     string
 }

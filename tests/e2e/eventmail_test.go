@@ -68,7 +68,7 @@ func TestMessages_CountAndRecord(t *testing.T) {
 	code, body = owner.get(base + "?notice=messageSent")
 	require.Equal(t, http.StatusOK, code)
 	require.Contains(t, body, "Gates open at 5 PM")
-	require.Contains(t, body, "<td data-recipients>"+strconv.Itoa(len(holders))+"</td>")
+	require.Contains(t, body, "<span data-recipients>"+strconv.Itoa(len(holders))+"</span>")
 	require.Contains(t, body, store.DemoOrganizerEmail)
 
 	sent := outboxOf(t, a, palaro.MessageOrganizerMessage)
