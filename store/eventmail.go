@@ -368,8 +368,7 @@ func (s *OutboxService) composeEventMail(ctx context.Context, rows []outboxRow, 
 			if err != nil {
 				return nil, err
 			}
-			tickets, err := queryTickets(ctx, tx, refs, `t.email = ? AND t.event_id = ? AND t.status IN `+holderStatuses+` ORDER BY t.id`,
-				r.To, m.EventID)
+			tickets, err := holderTickets(ctx, tx, refs, r.To, m.EventID)
 			if err != nil {
 				return nil, err
 			}
