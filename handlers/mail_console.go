@@ -133,6 +133,9 @@ func (s *Server) orgTestEmails(c *echo.Context, caller *palaro.Caller) error {
 	if err == nil && caller.Email == "" {
 		err = palaro.Errorf(palaro.EINVALID, "A test goes to your own e-mail address: sign in to the console to send one.")
 	}
+	if err == nil {
+		err = s.throttleMail(c, mailRecipient(caller.Email))
+	}
 	for _, k := range emailKinds(e) {
 		if err != nil {
 			break
