@@ -154,6 +154,11 @@ func TestEventMailService_Words(t *testing.T) {
 		}
 	}
 	require.True(t, found)
+
+	org := NewOrganizerService(f.db, mailComposer())
+	require.NoError(t, org.ResendTickets(ctx, eventID, o.PublicID, "owner@x.ph"))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM outbox WHERE recipient = 'juan@x.ph' AND kind = ? AND body_text LIKE ?`,
+		palaro.MessageOrderConfirmation, "%Salamat, Juan Cruz!%"), "sent again in the organizer's words")
 }
 
 // TestEventMailService_Messages: a message goes once to each address holding a valid ticket of
