@@ -3,7 +3,6 @@ package handlers
 import (
 	"fmt"
 	"math"
-	"net/url"
 	"strings"
 	"time"
 
@@ -124,7 +123,7 @@ func (s *Server) eventView(ev *palaro.Event, now time.Time) views.EventView {
 		Organizer:    ev.Organizer.Name,
 		Tags:         tagLinks(ev.Tags),
 		ICSURL:       "/e/" + ev.Code + "/calendar.ics",
-		GoogleCalURL: googleCalendarURL(ev, s.config.BaseURL),
+		GoogleCalURL: palaro.GoogleCalendarURL(ev, s.config.BaseURL),
 		Ended:        !now.Before(ev.EndsAt),
 	}
 	for _, para := range strings.Split(ev.Description, "\n") {
@@ -173,16 +172,4 @@ func ticketView(t palaro.TicketType, ev *palaro.Event, now time.Time, ended bool
 		tv.Available = true
 	}
 	return tv
-}
-
-func googleCalendarURL(ev *palaro.Event, baseURL string) string {
-	const layout = "20060102T150405Z"
-	q := url.Values{}
-	q.Set("action", "TEMPLATE")
-	q.Set("text", ev.Name)
-	q.Set("dates", ev.StartsAt.UTC().Format(layout)+"/"+ev.EndsAt.UTC().Format(layout))
-	q.Set("details", ev.Summary+"\n"+baseURL+"/e/"+ev.Code)
-	q.Set("location", ev.Venue.Name+", "+ev.Venue.Address+", "+ev.Venue.City)
-	q.Set("ctz", "Asia/Manila")
-	return "https://calendar.google.com/calendar/render?" + q.Encode()
 }

@@ -190,6 +190,9 @@ func completeServices(t testing.TB, db *store.DB, sv *Services) {
 	composer := notify.NewComposer("http://palaro.test", "help@palaro.test")
 	events := store.NewEventService(db)
 	activities := store.NewActivityService(db)
+	if sv.Mail == nil {
+		sv.Mail = store.NewEventMailService(db, composer)
+	}
 	if sv.Queues == nil {
 		queues := queue.NewManager(store.NewQueueStore(db))
 		require.NoError(t, queues.Load(context.Background()))

@@ -186,6 +186,10 @@ func noticeText(key string) string {
 		return "Removed from the team. The API tokens they created are revoked."
 	case "joined":
 		return "You joined the team."
+	case "tested":
+		return "The test e-mails are on their way to your address: a confirmation and a reminder, with a sample ticket."
+	case "messageSent":
+		return "The message is on its way: see it in the list below."
 	case "resent":
 		return "The tickets e-mail is on its way again."
 	case "moved":
@@ -268,7 +272,8 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		When: manilaTime(ev.StartsAt) + " to " + manilaTime(ev.EndsAt), Venue: ev.Venue.Name + ", " + ev.Venue.City,
 		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Check-in", Href: base + "/check-ins"},
 			{Label: "Gate scanner", Href: base + "/check-in"}, {Label: "Queue", Href: base + "/queue"},
-			{Label: "Add-ons", Href: base + "/add-ons"}, {Label: "Promo codes", Href: base + "/promo-codes"}}}
+			{Label: "Add-ons", Href: base + "/add-ons"}, {Label: "Promo codes", Href: base + "/promo-codes"},
+			{Label: "E-mails", Href: base + "/emails"}, {Label: "Messages", Href: base + "/messages"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	if caller.Can(ev.Organizer.ID, palaro.ActionActivities) {
 		v.Links = append(v.Links, views.Link{Label: "Activities", Href: base + "/activities"})

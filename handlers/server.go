@@ -107,6 +107,8 @@ type Services struct {
 	// their caches too (store.ChangeFeed). It may be nil for a server that shares its database
 	// with no other (nobody to tell).
 	Changes interface{ Publish() }
+	// Mail keeps events' e-mail words, reminder times and organizers' messages to ticket holders.
+	Mail palaro.EventMailService
 }
 
 // check reports the first required service that is missing.
@@ -120,6 +122,7 @@ func (sv Services) check() error {
 		{"Payments", sv.Payments != nil}, {"Organizers", sv.Organizers != nil}, {"CheckIns", sv.CheckIns != nil},
 		{"Activities", sv.Activities != nil}, {"ActivityAdmin", sv.ActivityAdmin != nil}, {"News", sv.News != nil},
 		{"Operators", sv.Operators != nil}, {"Queues", sv.Queues != nil}, {"Webhooks", sv.Webhooks != nil},
+		{"Mail", sv.Mail != nil},
 	} {
 		if !r.set {
 			return fmt.Errorf("handlers.New: Services.%s is required", r.name)

@@ -38,6 +38,12 @@ func (c Composer) url(path string) string { return c.BaseURL + path }
 
 // OrderConfirmation lists an order's tickets (or the add-ons bought for a ticket) with links.
 func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
+	return c.OrderConfirmationWith(o, "")
+}
+
+// OrderConfirmationWith is OrderConfirmation opening with the organizer's words, their
+// placeholders filled ("" for Palaro's words); the order's facts and tickets stay Palaro's.
+func (c Composer) OrderConfirmationWith(o *palaro.Order, words string) palaro.Message {
 	eventName := ""
 	if o.Event != nil {
 		eventName = o.Event.Name
@@ -57,6 +63,9 @@ func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
 	} else {
 		v.Title = "Your tickets are confirmed"
 		v.Intro = []string{"Thank you for your order! Open each ticket on your phone and show its QR code at the gate."}
+		if words != "" && o.Event != nil {
+			v.Intro = palaro.EmailParagraphs(palaro.FillEmailWords(words, eventVars(o.Event, buyerName(o))))
+		}
 		if o.TicketType != nil {
 			rows = append(rows, [2]string{"Ticket", fmt.Sprintf("%d × %s", o.Quantity, o.TicketType.Name)})
 		}

@@ -43,6 +43,11 @@ func recordEventChange(ctx context.Context, tx *sql.Tx, ev, before *palaro.Event
 	return nil
 }
 
+// holderTickets returns the valid and checked-in tickets the address email holds for the event.
+func holderTickets(ctx context.Context, q querier, refs *refCache, email string, eventID int64) ([]*palaro.Ticket, error) {
+	return queryTickets(ctx, q, refs, `t.email = ? AND t.event_id = ? AND t.status IN `+holderStatuses+` ORDER BY t.id`, email, eventID)
+}
+
 // composeEventChangeMessages composes, in place, the e-mails of msgs whose rows name an event
 // change and carry no body yet, from the change and the holder's tickets as they are now, read in
 // one read transaction. A message whose change no longer exists is named in gone.
@@ -117,8 +122,7 @@ func (s *OutboxService) composeEventChangeMessages(ctx context.Context, rows []o
 			}
 			events[eventID] = ev
 		}
-		tickets, err := queryTickets(ctx, tx, refs, `t.email = ? AND t.event_id = ? AND t.status IN `+holderStatuses+` ORDER BY t.id`,
-			r.To, eventID)
+		tickets, err := holderTickets(ctx, tx, refs, r.To, eventID)
 		if err != nil {
 			return nil, err
 		}

@@ -114,7 +114,7 @@ func (s *OrganizerService) auditEvent(ctx context.Context, tx *sql.Tx, eventID i
 	return audit(ctx, tx, orgID, eventID, actor, action, detail, s.db.Now())
 }
 
-// ResendTickets queues the order's confirmation e-mail (with its tickets) again.
+// ResendTickets queues the order's confirmation e-mail (with its tickets, in the event's words) again.
 func (s *OrganizerService) ResendTickets(ctx context.Context, eventID int64, publicID, actor string) (err error) {
 	defer wrapErr(&err, "store: ResendTickets(%d)", eventID)
 
@@ -126,7 +126,15 @@ func (s *OrganizerService) ResendTickets(ctx context.Context, eventID int64, pub
 		if o.Status != palaro.OrderPaid || len(o.Tickets) == 0 {
 			return palaro.Errorf(palaro.EINVALID, "Only a paid order with tickets can be sent again.")
 		}
-		if err := enqueue(ctx, tx, s.composer.OrderConfirmation(o), "", s.db.Now()); err != nil {
+		m := s.composer.OrderConfirmation(o)
+		words, err := confirmationWords(ctx, tx, []any{eventID})
+		if err != nil {
+			return err
+		}
+		if withWords, ok := s.composer.(palaro.EventEmailComposer); ok && words[eventID] != "" {
+			m = withWords.OrderConfirmationWith(o, words[eventID]) // the organizer's words, as the first time
+		}
+		if err := enqueue(ctx, tx, m, "", s.db.Now()); err != nil {
 			return err
 		}
 		if err := s.auditEvent(ctx, tx, eventID, actor, "tickets of order "+publicID+" sent again to "+o.Email, ""); err != nil {

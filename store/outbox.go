@@ -72,21 +72,23 @@ func enqueueOrderMessage(ctx context.Context, tx *sql.Tx, o *palaro.Order, now t
 }
 
 const outboxColumns = `id, channel, kind, recipient, subject, body_text, body_html, status, attempts,
-	last_error, next_attempt_at, created_at, sent_at, order_id, event_change_id`
+	last_error, next_attempt_at, created_at, sent_at, order_id, event_change_id, ticket_id, organizer_message_id`
 
-// outboxRow is a stored message and, for an e-mail not composed yet, its order's or event
-// change's id.
+// outboxRow is a stored message and, for an e-mail not composed yet, its order's, event
+// change's, ticket's (a reminder) or organizer's message's id.
 type outboxRow struct {
 	palaro.OutboxMessage
 	orderID       sql.NullInt64
 	eventChangeID sql.NullInt64
+	ticketID      sql.NullInt64
+	messageID     sql.NullInt64
 }
 
 func scanOutbox(r rowScanner) (outboxRow, error) {
 	var m outboxRow
 	var next, created, sent sql.NullString
 	err := r.Scan(&m.ID, &m.Channel, &m.Kind, &m.To, &m.Subject, &m.Text, &m.HTML, &m.Status, &m.Attempts,
-		&m.LastError, &next, &created, &sent, &m.orderID, &m.eventChangeID)
+		&m.LastError, &next, &created, &sent, &m.orderID, &m.eventChangeID, &m.ticketID, &m.messageID)
 	if err != nil {
 		return m, err
 	}
@@ -126,9 +128,16 @@ func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxR
 		return nil, nil, fmt.Errorf("outbox messages: %w", err)
 	}
 	byID := make(map[int64]*palaro.Order, len(orders))
+	var eventIDs []any
 	for _, o := range orders {
 		byID[o.ID] = o
+		eventIDs = append(eventIDs, o.EventID)
 	}
+	words, err := confirmationWords(ctx, tx, eventIDs)
+	if err != nil {
+		return nil, nil, fmt.Errorf("outbox messages: %w", err)
+	}
+	withWords, _ := composer.(palaro.EventEmailComposer)
 	for i, r := range rows {
 		if !r.orderID.Valid || r.Text != "" || r.HTML != "" {
 			continue
@@ -138,7 +147,11 @@ func (s *OutboxService) composeOrderMessages(ctx context.Context, rows []outboxR
 			gone = append(gone, r.ID)
 			continue
 		}
-		msgs[i].Message = composer.OrderConfirmation(o)
+		if w := words[o.EventID]; w != "" && withWords != nil && o.Kind != palaro.OrderKindAddOns {
+			msgs[i].Message = withWords.OrderConfirmationWith(o, w)
+		} else {
+			msgs[i].Message = composer.OrderConfirmation(o)
+		}
 	}
 	return msgs, gone, nil
 }
@@ -169,7 +182,11 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 		return nil, err
 	}
 	goneChanges, err := s.composeEventChangeMessages(ctx, claimed, msgs)
-	if err != nil || len(gone)+len(goneChanges) == 0 {
+	if err != nil {
+		return nil, err
+	}
+	goneMail, err := s.composeEventMail(ctx, claimed, msgs)
+	if err != nil || len(gone)+len(goneChanges)+len(goneMail) == 0 {
 		return msgs, err
 	}
 	// a message whose order (or event change) no longer exists cannot be written: it fails for good, alone
@@ -181,6 +198,10 @@ func (s *OutboxService) ClaimDue(ctx context.Context, now time.Time, limit int, 
 		outcomes = append(outcomes, palaro.OutboxOutcome{ID: id, Error: "its event change no longer exists"})
 	}
 	gone = append(gone, goneChanges...)
+	for id, why := range goneMail {
+		outcomes = append(outcomes, palaro.OutboxOutcome{ID: id, Error: why})
+		gone = append(gone, id)
+	}
 	if err := s.Record(ctx, outcomes); err != nil {
 		return nil, err
 	}
@@ -300,6 +321,9 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 		return nil, err
 	}
 	if _, err := s.composeEventChangeMessages(ctx, found, msgs); err != nil {
+		return nil, err
+	}
+	if _, err := s.composeEventMail(ctx, found, msgs); err != nil {
 		return nil, err
 	}
 	return msgs, nil

@@ -112,6 +112,15 @@ CREATE TABLE event_changes (
     created_at    TEXT NOT NULL
 );
 
+CREATE TABLE event_emails (
+    event_id       INTEGER PRIMARY KEY REFERENCES events (id),
+    confirmation   TEXT NOT NULL DEFAULT '',
+    reminder       TEXT NOT NULL DEFAULT '',
+    reminder_hours INTEGER NOT NULL DEFAULT 24 CHECK (reminder_hours BETWEEN 0 AND 168),
+    updated_at     TEXT NOT NULL,
+    updated_by     TEXT NOT NULL DEFAULT ''
+);
+
 CREATE TABLE event_images (
     version      INTEGER NOT NULL,
     width        INTEGER NOT NULL,
@@ -286,6 +295,17 @@ CREATE TABLE organizer_members (
     PRIMARY KEY (organizer_id, user_id)
 );
 
+CREATE TABLE organizer_messages (
+    id             INTEGER PRIMARY KEY,
+    event_id       INTEGER NOT NULL REFERENCES events (id),
+    ticket_type_id INTEGER REFERENCES ticket_types (id),
+    subject        TEXT NOT NULL,
+    body           TEXT NOT NULL,
+    recipients     INTEGER NOT NULL,
+    sent_by        TEXT NOT NULL,
+    created_at     TEXT NOT NULL
+);
+
 CREATE TABLE organizers (
     id         INTEGER PRIMARY KEY,
     name       TEXT NOT NULL,
@@ -310,7 +330,7 @@ CREATE TABLE outbox (
     claimed_until   TEXT,
     created_at      TEXT NOT NULL,
     sent_at         TEXT
-, order_id INTEGER, event_change_id INTEGER);
+, order_id INTEGER, event_change_id INTEGER, ticket_id INTEGER, organizer_message_id INTEGER);
 
 CREATE TABLE participants (
     id            INTEGER PRIMARY KEY,
@@ -479,6 +499,12 @@ CREATE TABLE ticket_keys (
     kid        TEXT PRIMARY KEY,
     public_key BLOB NOT NULL,
     retired_at TEXT NOT NULL
+);
+
+CREATE TABLE ticket_reminders (
+    ticket_id INTEGER PRIMARY KEY REFERENCES tickets (id),
+    event_id  INTEGER NOT NULL REFERENCES events (id),
+    queued_at TEXT NOT NULL
 );
 
 CREATE TABLE ticket_transfers (
@@ -692,6 +718,8 @@ CREATE INDEX orders_ticket_type_user ON orders (ticket_type_id, user_id) WHERE u
 CREATE INDEX organizer_invitations_organizer ON organizer_invitations (organizer_id);
 
 CREATE INDEX organizer_members_user ON organizer_members (user_id);
+
+CREATE INDEX organizer_messages_event ON organizer_messages (event_id, id);
 
 CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
 

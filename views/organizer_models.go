@@ -89,6 +89,8 @@ type OrgForm struct {
 	Sections []OrgFormSection
 	// Multipart is true for forms with a file input.
 	Multipart bool
+	// Also are more submit buttons after Submit, each posting the same fields to its own action.
+	Also []OrgAction
 }
 
 // OrgFormView is a page with one console form.

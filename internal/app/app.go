@@ -36,6 +36,7 @@ type App struct {
 	webhooks  *store.WebhookService
 	// webhookSender sends the deliveries of webhooks (its AllowPrivate from the config).
 	webhookSender *webhook.Sender
+	mail          *store.EventMailService
 	queues        *queue.Manager
 	payments      palaro.PaymentProvider
 	sandbox       *sandbox.Provider // the built-in provider, when selected
@@ -118,7 +119,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
 	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
-		jobHolder: jobHolder(), now: cfg.Now, webhooks: store.NewWebhookService(db, composer),
+		jobHolder: jobHolder(), now: cfg.Now, webhooks: store.NewWebhookService(db, composer), mail: store.NewEventMailService(db, composer),
 		webhookSender: &webhook.Sender{AllowPrivate: cfg.WebhookAllowPrivate}}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
@@ -176,6 +177,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		Accounts:      accounts,
 		Queues:        a.queues,
 		Changes:       a.changes,
+		Mail:          a.mail,
 	}, static.Default(), logger)
 	server.Now = a.now
 	a.changes.Subscribe(server.DropCaches) // another server changed event data
@@ -319,7 +321,7 @@ func (a *App) syncQueues(ctx context.Context) {
 
 // SettleOnce reconciles pending orders with the payment provider, then releases expired holds
 // (in that order, so a payment whose webhook was lost is found before its hold is released),
-// then moves the waiting lists on.
+// then moves the waiting lists on, then queues the reminders that are due.
 func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	if a.payments != nil {
 		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
@@ -343,6 +345,11 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 		if a.server != nil {
 			a.server.EventsChanged()
 		}
+	}
+	if n, err := a.mail.QueueReminders(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("reminders", "error", err)
+	} else if n > 0 {
+		a.logger.Info("queued reminders", "tickets", n)
 	}
 }
 

@@ -44,6 +44,26 @@ func icsEvent(t *testing.T, v *httpVisitor, path, uid string) (status string, se
 	return "", 0
 }
 
+// eventHolders returns an event of the test app and its ticket holders: each address holding a
+// ticket that is not cancelled, with the public id of one of its tickets.
+func eventHolders(t *testing.T, a *testApp, code string) (*palaro.Event, map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	organizers := store.NewOrganizerService(a.DB(), nil)
+	ev, err := organizers.FindEvent(ctx, code)
+	require.NoError(t, err)
+	attendees, err := organizers.ListAttendees(ctx, ev.ID)
+	require.NoError(t, err)
+	holders := map[string]string{}
+	for _, at := range attendees {
+		if at.Status != palaro.TicketCancelled {
+			holders[at.Email] = at.PublicID
+		}
+	}
+	require.NotEmpty(t, holders, "the event has ticket holders")
+	return ev, holders
+}
+
 // TestEventChange_TellsHolders postpones, reschedules and cancels a published event from the
 // console: each change queues one e-mail per ticket holder (composed by the worker's claim, with
 // the holder's ticket links), the ticket page says so, and the event's and the month's .ics carry
@@ -51,18 +71,7 @@ func icsEvent(t *testing.T, v *httpVisitor, path, uid string) (status string, se
 func TestEventChange_TellsHolders(t *testing.T) {
 	a := startApp(t)
 	ctx := context.Background()
-	organizers := store.NewOrganizerService(a.DB(), nil)
-	ev, err := organizers.FindEvent(ctx, changedEvent)
-	require.NoError(t, err)
-	attendees, err := organizers.ListAttendees(ctx, ev.ID)
-	require.NoError(t, err)
-	holders := map[string]string{} // e-mail → a ticket's public id
-	for _, at := range attendees {
-		if at.Status != palaro.TicketCancelled {
-			holders[at.Email] = at.PublicID
-		}
-	}
-	require.NotEmpty(t, holders, "the demo event has ticket holders")
+	ev, holders := eventHolders(t, a, changedEvent)
 
 	changeMails := func() map[string][]palaro.OutboxMessage {
 		msgs, err := a.Outbox().ListOutbox(ctx, palaro.OutboxFilter{Limit: 1000})

@@ -119,7 +119,7 @@ func TestValidators_Browser(t *testing.T) {
 	for _, p := range []string{"/organizer", "/organizer/events/new", ev, ev + "/edit", ev + "/ticket-types/new",
 		ev + "/ticket-types/" + demoOwnedType + "/edit", ev + "/add-ons", ev + "/orders", orgOrder[1], ev + "/refunds",
 		ev + "/dashboard", ev + "/promo-codes", ev + "/activities", ev + "/waitlist", ev + "/queue", ev + "/check-ins",
-		ev + "/check-in", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
+		ev + "/check-in", ev + "/emails", ev + "/messages", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
 		"/organizer/webhooks", hook[1],
 		ev + "/status?status=" + palaro.EventPostponed, ev + "/status?status=" + palaro.EventCancelled,
 		ev + "/activities/scratch/screen", ev + "/activities/booth/scan"} {
