@@ -70,6 +70,7 @@ var routeTable = []route{
 
 	// Orders and tickets.
 	r(GET, "/payment/success/:id", (*Server).orderPage, public),
+	r(GET, "/invoice/:id", (*Server).invoicePage, public),
 	r(GET, "/t/:id", (*Server).ticketPage, public),
 	r(GET, "/q/:id", (*Server).qrPage, public),
 	r(GET, "/a/:id", (*Server).addOnsPage, public),

@@ -88,6 +88,9 @@ func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publ
 			formatTime(s.db.Now()), id); err != nil {
 			return err
 		}
+		if err := issueCreditNoteForOrder(ctx, tx, id, s.db.Now()); err != nil {
+			return err
+		}
 		if s.composer != nil {
 			o, err := eventOrder(ctx, tx, eventID, publicID)
 			if err != nil {
