@@ -26,6 +26,19 @@ func (s *Server) invoicePage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.InvoicePage(p, v))
 }
 
+// invoiceLinks are the links of an order's sales invoice and credit notes.
+func invoiceLinks(o *palaro.Order) []views.Link {
+	var links []views.Link
+	for _, ref := range o.Invoices {
+		label := "Sales invoice No. " + ref.Number
+		if ref.Kind == palaro.InvoiceKindCreditNote {
+			label = "Credit note No. " + ref.Number
+		}
+		links = append(links, views.Link{Label: label, Href: palaro.InvoicePath(ref.PublicID)})
+	}
+	return links
+}
+
 // invoiceView lays out an invoice for its page: the lines, then from the gross to the total, then
 // (VAT-registered sellers) the VAT analysis of the total.
 func invoiceView(inv *palaro.Invoice) views.InvoiceView {

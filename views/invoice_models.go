@@ -44,3 +44,35 @@ type InvoiceExemptionView struct {
 	ExemptSale string
 	Discount   string
 }
+
+// OrgOrganizationView is /organizer/organization: an organization's invoice details, what is
+// missing, and the forms of its reports.
+type OrgOrganizationView struct {
+	Frame OrgFrame
+	// Missing says which invoice details are still to be entered ("" when none).
+	Missing      string
+	Form         OrgForm
+	Organization string // the organization's id, carried by the report forms
+	From, To     string // the default period of the reports (dates in Manila)
+}
+
+// OrgAdmissionView is the gross admission receipts report of an organization and period.
+type OrgAdmissionView struct {
+	Frame        OrgFrame
+	Organization string
+	Period       string
+	Rate         string
+	Rows         []OrgAdmissionRow
+	Gross        string
+	Tax          string
+	CSVHref      string
+}
+
+// OrgAdmissionRow is one venue city and province of the report.
+type OrgAdmissionRow struct {
+	City     string
+	Province string
+	Invoices int
+	Gross    string
+	Tax      string
+}

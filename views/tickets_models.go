@@ -37,6 +37,8 @@ type OrderView struct {
 	Tickets    []TicketLinkView
 	// BackHref is where a buyer whose payment failed or expired can try again.
 	BackHref string
+	// Invoices link the order's sales invoice and credit notes.
+	Invoices []Link
 }
 
 // TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.
