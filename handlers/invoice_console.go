@@ -276,7 +276,7 @@ func (s *Server) orgAdmissionReceiptsPage(c *echo.Context, caller *palaro.Caller
 	}
 	v := views.OrgAdmissionView{Frame: orgFrame(c, caller, "Gross admission receipts"), Organization: name,
 		Period: from.Format("2 January 2006") + " to " + to.AddDate(0, 0, -1).Format("2 January 2006"),
-		Rate: palaro.FormatTaxRate(r.Rate), Gross: r.Gross.String(), Tax: r.Tax.String(),
+		Rate:   palaro.FormatTaxRate(r.Rate), Gross: r.Gross.String(), Tax: r.Tax.String(),
 		CSVHref: "/organizer/organization/admission-receipts.csv?" + q.Encode()}
 	v.Frame.Back = views.Link{Label: "Invoices", Href: "/organizer/organization"}
 	for _, row := range r.Rows {
