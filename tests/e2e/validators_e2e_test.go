@@ -99,12 +99,15 @@ func TestValidators_Browser(t *testing.T) {
 	_, orgOrders := visitors["organizer"].get(ev + "/orders")
 	orgOrder := regexp.MustCompile(`href="(` + regexp.QuoteMeta(ev) + `/orders/[^"?/]+)"`).FindStringSubmatch(orgOrders)
 	require.NotNil(t, orgOrder, "the console's orders page links an order")
+	invoiced := paidOrder(t, a, "validated-invoice@example.ph", 1)
+	require.NotEmpty(t, invoiced.Invoices, "a paid order has its sales invoice")
 
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType,
 		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/t/" + order.Tickets[0].PublicID,
-		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password"} {
+		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
+		palaro.InvoicePath(invoiced.Invoices[0].PublicID)} {
 		pages = append(pages, validatedPage{"", p})
 	}
 	for _, p := range []string{"/organizer", "/organizer/events/new", ev, ev + "/edit", ev + "/ticket-types/new",
@@ -112,7 +115,8 @@ func TestValidators_Browser(t *testing.T) {
 		ev + "/dashboard", ev + "/promo-codes", ev + "/activities", ev + "/waitlist", ev + "/queue", ev + "/check-ins",
 		ev + "/check-in", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
 		ev + "/status?status=" + palaro.EventPostponed, ev + "/status?status=" + palaro.EventCancelled,
-		ev + "/activities/scratch/screen", ev + "/activities/booth/scan"} {
+		ev + "/activities/scratch/screen", ev + "/activities/booth/scan", "/organizer/organization",
+		"/organizer/organization/admission-receipts?rate=10"} {
 		pages = append(pages, validatedPage{"organizer", p})
 	}
 	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
