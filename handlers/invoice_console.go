@@ -280,7 +280,7 @@ func (s *Server) orgAdmissionReceiptsPage(c *echo.Context, caller *palaro.Caller
 		CSVHref: "/organizer/organization/admission-receipts.csv?" + q.Encode()}
 	v.Frame.Back = views.Link{Label: "Invoices", Href: "/organizer/organization"}
 	for _, row := range r.Rows {
-		v.Rows = append(v.Rows, views.OrgAdmissionRow{City: row.City, Province: row.Province, Invoices: row.Invoices,
+		v.Rows = append(v.Rows, views.OrgAdmissionRow{City: row.City, Province: row.Province, Invoices: palaro.Plural(row.Invoices, "invoice", "invoices"),
 			Gross: row.Gross.String(), Tax: row.Tax.String()})
 	}
 	return render(c, http.StatusOK, views.OrgAdmission(s.orgPage(c, "Gross admission receipts"), v))

@@ -72,7 +72,7 @@ type OrgAdmissionView struct {
 type OrgAdmissionRow struct {
 	City     string
 	Province string
-	Invoices int
+	Invoices string // "3 invoices"
 	Gross    string
 	Tax      string
 }

@@ -31,7 +31,7 @@ func TestInvoice_Print_Browser(t *testing.T) {
 	status, _ := owner.post("/organizer/organization", url.Values{"organization": {demoOwnedOrg(t, a)},
 		palaro.FieldRegisteredName: {"Manila Esports League Corporation"}, palaro.FieldTIN: {"123-456-789-00000"},
 		palaro.FieldRegisteredAddress: {"5F Tower One and Exchange Plaza, Ayala Triangle, Ayala Avenue, Makati City 1226"},
-		palaro.FieldVATRegistered: {"on"}})
+		palaro.FieldVATRegistered:     {"on"}})
 	require.Equal(t, 303, status)
 	o := paidOrder(t, a, "printed@example.ph", 2)
 	require.NotEmpty(t, o.Invoices)
@@ -91,5 +91,20 @@ func TestInvoice_Print_Browser(t *testing.T) {
 			require.Len(t, pdfPage.FindAll(pdf, -1), 1, "one page")
 			save("invoice-"+paper.name+".pdf", pdf)
 		})
+	}
+
+	// the console's Invoices page and the receipts report, on the same phone
+	org := demoOwnedOrg(t, a)
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/sign-in?next=/organizer"),
+		setField("email", store.DemoOrganizerEmail), setField("password", store.DemoOrganizerPassword), submitAndLoad()))
+	waitPath(t, ctx, "/organizer")
+	for name, path := range map[string]string{"invoices-console": "/organizer/organization?organization=" + org,
+		"invoices-receipts": "/organizer/organization/admission-receipts?rate=7.5&organization=" + org} {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path), chromedp.WaitVisible("main h1", chromedp.ByQuery),
+			chromedp.Evaluate(`document.documentElement.scrollWidth > document.documentElement.clientWidth`, &overflow)))
+		screenshot(t, ctx, name)
+		var wide string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8).join(', ')`, &wide)))
+		require.False(t, overflow, "%s fits a phone's width: %s", path, wide)
 	}
 }
