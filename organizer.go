@@ -144,6 +144,7 @@ type OrganizerService interface {
 	CoverService
 	ExtrasService
 	SeatingService
+	InvoiceService
 	// Memberships returns the organizations a user belongs to, with roles.
 	Memberships(ctx context.Context, userID int64) ([]Membership, error)
 	// ListOrganizations returns organizations with their owners, pending ones only when pendingOnly.

@@ -165,9 +165,20 @@ type Order struct {
 	Event         *Event      // filled by lookups: the event (name, venue, start)
 	TicketType    *TicketType // filled by lookups: the ticket type bought
 
+	// Invoices are the public ids of the order's sales invoice and credit notes, filled by
+	// lookups (the invoice first; none for a free order or before it is paid).
+	Invoices []InvoiceRef
+
 	// PromoTicketsOnly is true when the promo code discounted the tickets alone, not the add-ons
 	// (PromoCode.TicketsOnly; known to the order just created, which Checkout is made from).
 	PromoTicketsOnly bool
+}
+
+// InvoiceRef names one invoice or credit note of an order.
+type InvoiceRef struct {
+	PublicID string
+	Kind     string
+	Number   string
 }
 
 // Free reports whether the order costs nothing.

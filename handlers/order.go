@@ -23,7 +23,8 @@ func (s *Server) orderPage(c *echo.Context) error {
 		// paid add-ons are on the ticket now: show it with them
 		return c.Redirect(http.StatusSeeOther, palaro.ChangeTicketSuccessPath(o.Tickets[0].PublicID))
 	}
-	v := views.OrderView{PublicID: o.PublicID, Email: o.Email, Total: o.Total.Display(), StatusText: orderStatusText(o.Status)}
+	v := views.OrderView{PublicID: o.PublicID, Email: o.Email, Total: o.Total.Display(), StatusText: orderStatusText(o.Status),
+		Invoices: invoiceLinks(o)}
 	if ev := o.Event; ev != nil {
 		v.EventName, v.EventHref = ev.Name, "/e/"+ev.Code
 		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City

@@ -146,6 +146,9 @@ func orgFrame(c *echo.Context, caller *palaro.Caller, heading string) views.OrgF
 	if len(caller.OrganizationIDs(palaro.ActionManageEvents)) > 0 {
 		nav = append(nav, views.OrgNavItem{Label: "News", Href: "/organizer/news", Current: strings.HasPrefix(path, "/organizer/news")})
 	}
+	if len(caller.OrganizationIDs(palaro.ActionOrders)) > 0 {
+		nav = append(nav, views.OrgNavItem{Label: "Invoices", Href: "/organizer/organization", Current: strings.HasPrefix(path, "/organizer/organization")})
+	}
 	if len(caller.OrganizationIDs(palaro.ActionTeam)) > 0 {
 		nav = append(nav, views.OrgNavItem{Label: "Team", Href: "/organizer/team", Current: path == "/organizer/team"})
 	}
@@ -238,6 +241,9 @@ func (s *Server) orgHome(c *echo.Context, caller *palaro.Caller) error {
 	}
 	v := views.OrgHomeView{Frame: orgFrame(c, caller, "Your events"), Empty: len(events) == 0,
 		CanCreate: len(caller.OrganizationIDs(palaro.ActionManageEvents)) > 0}
+	if v.InvoiceNotices, err = s.invoiceNotices(c, caller); err != nil {
+		return err
+	}
 	for _, phase := range order {
 		if rows := byPhase[phase]; len(rows) > 0 {
 			if phase != "past" {

@@ -70,6 +70,7 @@ var routeTable = []route{
 
 	// Orders and tickets.
 	r(GET, "/payment/success/:id", (*Server).orderPage, public),
+	r(GET, "/invoice/:id", (*Server).invoicePage, public),
 	r(GET, "/t/:id", (*Server).ticketPage, public),
 	r(GET, "/q/:id", (*Server).qrPage, public),
 	r(GET, "/a/:id", (*Server).addOnsPage, public),
@@ -199,6 +200,11 @@ var routeTable = []route{
 	o(GET, "/organizer/team", palaro.ActionTeam, (*Server).orgTeamPage),
 	o(POST, "/organizer/team", palaro.ActionTeam, (*Server).orgInvite),
 	o(POST, "/organizer/team/:org/members/:user/remove", palaro.ActionTeam, (*Server).orgRemoveMember),
+	o(GET, "/organizer/organization", palaro.ActionOrders, (*Server).orgOrganizationPage),
+	o(POST, "/organizer/organization", palaro.ActionOrders, (*Server).orgSaveOrganization),
+	o(GET, "/organizer/organization/invoices.csv", palaro.ActionOrders, (*Server).orgInvoiceRegisterCSV, token),
+	o(GET, "/organizer/organization/admission-receipts", palaro.ActionOrders, (*Server).orgAdmissionReceiptsPage),
+	o(GET, "/organizer/organization/admission-receipts.csv", palaro.ActionOrders, (*Server).orgAdmissionReceiptsCSV, token),
 	o(GET, "/organizer/tokens", palaro.ActionTokens, (*Server).orgTokensPage),
 	o(POST, "/organizer/tokens", palaro.ActionTokens, (*Server).orgCreateToken),
 	o(POST, "/organizer/tokens/:id/revoke", palaro.ActionTokens, (*Server).orgRevokeToken),

@@ -102,6 +102,11 @@ func (c Composer) OrderConfirmationWith(o *palaro.Order, words string) palaro.Me
 		}
 		v.Links = append(v.Links, link)
 	}
+	for _, ref := range o.Invoices {
+		if ref.Kind == palaro.InvoiceKindInvoice {
+			v.Links = append(v.Links, emailLink{Label: "Sales invoice No. " + ref.Number, URL: c.url(palaro.InvoicePath(ref.PublicID))})
+		}
+	}
 	v.Button = emailLink{Label: "View your order", URL: c.url(palaro.OrderPath(o.PublicID))}
 	v.Outro = []string{"Keep this e-mail: the links are your tickets. Anyone with a link can open that ticket."}
 	if len(images) > 0 {

@@ -446,6 +446,11 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 			out = append(out, r.Ticket)
 			codes = append(codes, t.Code)
 		}
+		sold := &palaro.Order{ID: orderID, Kind: palaro.OrderKindTickets, EventID: sale.EventID, TicketTypeID: tt.ID,
+			Quantity: n, Email: sale.Email, Buyer: palaro.Buyer{FullName: sale.HolderName}, UnitPrice: price, Total: total}
+		if err := issueInvoice(ctx, tx, sold, now); err != nil {
+			return nil, err
+		}
 		orgID, err := eventOrg(ctx, tx, sale.EventID)
 		if err != nil {
 			return nil, err

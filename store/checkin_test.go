@@ -205,6 +205,9 @@ func TestCheckInService_SellAtDoor(t *testing.T) {
 		require.Len(t, tk, 1)
 		require.Equal(t, palaro.TicketCheckedIn, tk[0].Status)
 		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM orders WHERE status = 'paid' AND payment_type = 'CASH' AND total = 50000`))
+		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM invoices i JOIN orders o ON o.id = i.order_id
+			WHERE o.payment_type = 'CASH' AND i.kind = 'invoice' AND i.serial = 1 AND i.total = 50000 AND i.buyer_name = 'Walk In'`),
+			"a sale at the door gets its sales invoice in the same write")
 	})
 	t.Run("ErrSoldOut", func(t *testing.T) {
 		sale.PaymentMethod = palaro.PaymentCardTerminal

@@ -137,7 +137,22 @@ func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*p
 		byOrder[t.OrderID] = append(byOrder[t.OrderID], *t)
 		byID[t.ID] = t
 	}
+	invoices, err := queryRows(ctx, q, `SELECT order_id, public_id, kind, serial FROM invoices WHERE order_id IN (`+
+		placeholders(len(ids))+`) ORDER BY kind DESC, serial`, ids, func(r rowScanner) (ref orderInvoiceRef, err error) {
+		var serial int64
+		err = r.Scan(&ref.orderID, &ref.PublicID, &ref.Kind, &serial)
+		ref.Number = palaro.InvoiceNumber(ref.Kind, serial)
+		return ref, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	byOrderInvoices := map[int64][]palaro.InvoiceRef{}
+	for _, ref := range invoices {
+		byOrderInvoices[ref.orderID] = append(byOrderInvoices[ref.orderID], ref.InvoiceRef)
+	}
 	for _, o := range orders {
+		o.Invoices = byOrderInvoices[o.ID]
 		o.AddOns = addOns[o.ID]
 		if o.Kind != palaro.OrderKindAddOns {
 			o.Tickets = byOrder[o.ID]
@@ -146,6 +161,12 @@ func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*p
 		}
 	}
 	return orders, nil
+}
+
+// orderInvoiceRef is an invoice of one of the orders loadOrders reads.
+type orderInvoiceRef struct {
+	palaro.InvoiceRef
+	orderID int64
 }
 
 func loadOrder(ctx context.Context, q querier, where string, args ...any) (*palaro.Order, error) {

@@ -451,7 +451,7 @@ func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, err
 }
 
 // issue turns a paid order into tickets (or, for an add-on order, adds the add-ons to its
-// ticket) and queues its confirmation e-mail, once; the outbox composes the e-mail when it sends
+// ticket), writes its sales invoice and queues its confirmation e-mail, once; the outbox composes the e-mail when it sends
 // it, so the order is not read again here.
 func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
 	if o.Kind == palaro.OrderKindTickets {
@@ -476,6 +476,9 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 	} else if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_add_ons (ticket_id, add_on_id, order_id)
 		SELECT ?, add_on_id, order_id FROM order_add_ons WHERE order_id = ? ON CONFLICT DO NOTHING`,
 		o.TicketID, o.ID); err != nil {
+		return err
+	}
+	if err := issueInvoice(ctx, tx, o, now); err != nil { // its serial is taken in this write: no gap
 		return err
 	}
 	if err := enqueueWebhook(ctx, tx, palaro.WebhookOrderPaid, o.ID, now); err != nil {

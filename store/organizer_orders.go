@@ -88,6 +88,9 @@ func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publ
 			formatTime(s.db.Now()), id); err != nil {
 			return err
 		}
+		if err := issueCreditNoteForOrder(ctx, tx, id, s.db.Now()); err != nil {
+			return err
+		}
 		if err := EnqueueRefundWebhook(ctx, tx, id, s.db.Now()); err != nil {
 			return err
 		}

@@ -193,6 +193,38 @@ CREATE TABLE gate_changes (
     old_code  TEXT
 );
 
+CREATE TABLE invoice_counters (
+    organizer_id INTEGER NOT NULL REFERENCES organizers (id) ON DELETE CASCADE,
+    kind         TEXT NOT NULL CHECK (kind IN ('invoice', 'credit_note')),
+    last_serial  INTEGER NOT NULL CHECK (last_serial >= 1),
+    PRIMARY KEY (organizer_id, kind)
+);
+
+CREATE TABLE invoices (
+    id               INTEGER PRIMARY KEY,
+    public_id        TEXT NOT NULL UNIQUE,
+    organizer_id     INTEGER NOT NULL REFERENCES organizers (id),
+    kind             TEXT NOT NULL CHECK (kind IN ('invoice', 'credit_note')),
+    serial           INTEGER NOT NULL CHECK (serial >= 1),
+    order_id         INTEGER NOT NULL REFERENCES orders (id),
+    event_id         INTEGER NOT NULL REFERENCES events (id),
+    credits_id       INTEGER REFERENCES invoices (id),
+    refund_id        INTEGER UNIQUE REFERENCES refunds (id),
+    issued_at        TEXT NOT NULL,
+    seller           TEXT NOT NULL,
+    buyer_name       TEXT NOT NULL DEFAULT '',
+    buyer_email      TEXT NOT NULL DEFAULT '',
+    lines            TEXT NOT NULL,
+    vatable_sales    INTEGER NOT NULL,
+    vat              INTEGER NOT NULL,
+    vat_exempt_sales INTEGER NOT NULL,
+    discount         INTEGER NOT NULL,
+    total            INTEGER NOT NULL,
+    admission        INTEGER NOT NULL,
+    UNIQUE (organizer_id, kind, serial),
+    CHECK ((kind = 'invoice') = (credits_id IS NULL))
+);
+
 CREATE TABLE job_leases (
     name       TEXT PRIMARY KEY,
     holder     TEXT NOT NULL,
@@ -692,6 +724,12 @@ CREATE INDEX events_ends_at ON events (ends_at);
 CREATE INDEX events_starts_at ON events (starts_at);
 
 CREATE INDEX gate_changes_event ON gate_changes (event_id, id);
+
+CREATE INDEX invoices_credits ON invoices (credits_id) WHERE credits_id IS NOT NULL;
+
+CREATE INDEX invoices_issued ON invoices (organizer_id, issued_at);
+
+CREATE UNIQUE INDEX invoices_order ON invoices (order_id) WHERE kind = 'invoice';
 
 CREATE INDEX mobile_changes_participant ON mobile_changes (participant_id, id);
 

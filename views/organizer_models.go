@@ -36,6 +36,8 @@ type OrgHomeView struct {
 	Groups    []OrgEventGroup
 	CanCreate bool
 	Empty     bool
+	// InvoiceNotices say which organizations' invoices still lack their registered details.
+	InvoiceNotices []Link
 }
 
 // OrgEventGroup is a heading and its events (Draft, Published, Past, Cancelled).
@@ -222,6 +224,8 @@ type OrgOrderView struct {
 	Error   string
 	// Note is said under the actions (what 'Mark refunded' does not do).
 	Note string
+	// Invoices link the order's sales invoice and credit notes.
+	Invoices []Link
 }
 
 // OrgRefundsView is an event's refund queue.

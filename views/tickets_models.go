@@ -41,6 +41,8 @@ type OrderView struct {
 	PaidWith string
 	// PayLabel is the label of the PayHref button: "Try again" after a declined payment.
 	PayLabel string
+	// Invoices link the order's sales invoice and credit notes.
+	Invoices []Link
 }
 
 // TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.

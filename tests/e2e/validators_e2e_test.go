@@ -108,12 +108,15 @@ func TestValidators_Browser(t *testing.T) {
 	require.Equal(t, 200, status, bought)
 	walletPage := regexp.MustCompile(`"redirectUrl":"` + regexp.QuoteMeta(a.URL) + `(/sandbox/checkout/[^"]+)"`).FindStringSubmatch(bought)
 	require.NotNil(t, walletPage, bought)
+	invoiced := paidOrder(t, a, "validated-invoice@example.ph", 1)
+	require.NotEmpty(t, invoiced.Invoices, "a paid order has its sales invoice")
 
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType,
 		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/t/" + order.Tickets[0].PublicID,
-		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password"} {
+		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
+		palaro.InvoicePath(invoiced.Invoices[0].PublicID)} {
 		pages = append(pages, validatedPage{"", p})
 	}
 	for _, p := range []string{"/organizer", "/organizer/events/new", ev, ev + "/edit", ev + "/ticket-types/new",
@@ -122,7 +125,8 @@ func TestValidators_Browser(t *testing.T) {
 		ev + "/check-in", ev + "/emails", ev + "/messages", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
 		"/organizer/webhooks", hook[1],
 		ev + "/status?status=" + palaro.EventPostponed, ev + "/status?status=" + palaro.EventCancelled,
-		ev + "/activities/scratch/screen", ev + "/activities/booth/scan"} {
+		ev + "/activities/scratch/screen", ev + "/activities/booth/scan", "/organizer/organization",
+		"/organizer/organization/admission-receipts?rate=10"} {
 		pages = append(pages, validatedPage{"organizer", p})
 	}
 	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
