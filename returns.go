@@ -168,6 +168,8 @@ type ReturnsService interface {
 	WithdrawReturn(ctx context.Context, orderPublicID, ticketPublicID string, now time.Time) error
 	// OrderReturns lists the order's returns, newest first.
 	OrderReturns(ctx context.Context, orderPublicID string) ([]TicketReturn, error)
+	// EventReturns lists the event's returns, newest first.
+	EventReturns(ctx context.Context, eventID int64) ([]TicketReturn, error)
 	// OrderRefunds lists the refunds written for the order, oldest first.
 	OrderRefunds(ctx context.Context, orderPublicID string) ([]OrderRefundLine, error)
 }

@@ -19,10 +19,13 @@ type ReturnsService struct {
 
 var _ palaro.ReturnsService = (*ReturnsService)(nil)
 
-// NewReturnsService returns the returns service backed by db; composer (may be nil in tests)
-// writes its e-mails, also the one a sale of a returned ticket sends from the purchase path.
+// NewReturnsService returns the returns service backed by db; composer (nil in tests that send
+// nothing; it then leaves the one set before) writes its e-mails, also the one a sale of a
+// returned ticket sends from the purchase path.
 func NewReturnsService(db *DB, composer palaro.ReturnsComposer) *ReturnsService {
-	db.returnsComposer = composer
+	if composer != nil {
+		db.returnsComposer = composer
+	}
 	return &ReturnsService{db: db, composer: composer}
 }
 
@@ -388,11 +391,20 @@ func sellReturns(ctx context.Context, tx *sql.Tx, db *DB, orderID, typeID int64,
 // OrderReturns lists the order's returns, newest first, with the status of each one's refund.
 func (s *ReturnsService) OrderReturns(ctx context.Context, orderPublicID string) (_ []palaro.TicketReturn, err error) {
 	defer wrapErr(&err, "store: OrderReturns")
+	return queryReturns(ctx, s.db.read, `o.public_id = ?`, orderPublicID)
+}
 
-	return queryRows(ctx, s.db.read, `SELECT r.id, r.ticket_id, t.code, r.amount, r.status, coalesce(f.status, ''),
+// EventReturns lists the event's returns, newest first, with the status of each one's refund.
+func (s *ReturnsService) EventReturns(ctx context.Context, eventID int64) (_ []palaro.TicketReturn, err error) {
+	defer wrapErr(&err, "store: EventReturns(%d)", eventID)
+	return queryReturns(ctx, s.db.read, `o.event_id = ?`, eventID)
+}
+
+func queryReturns(ctx context.Context, q querier, where string, args ...any) ([]palaro.TicketReturn, error) {
+	return queryRows(ctx, q, `SELECT r.id, r.ticket_id, t.code, r.amount, r.status, coalesce(f.status, ''),
 		r.created_at, r.closed_at FROM ticket_returns r JOIN tickets t ON t.id = r.ticket_id
 		JOIN orders o ON o.id = r.order_id LEFT JOIN refunds f ON f.id = r.refund_id
-		WHERE o.public_id = ? ORDER BY r.id DESC`, []any{orderPublicID},
+		WHERE `+where+` ORDER BY r.id DESC`, args,
 		func(r rowScanner) (x palaro.TicketReturn, err error) {
 			var created, closed sql.NullString
 			if err := r.Scan(&x.ID, &x.TicketID, &x.TicketCode, &x.Amount, &x.Status, &x.RefundStatus, &created, &closed); err != nil {

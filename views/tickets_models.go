@@ -37,6 +37,8 @@ type OrderView struct {
 	Tickets    []TicketLinkView
 	// BackHref is where a buyer whose payment failed or expired can try again.
 	BackHref string
+	// Returns is the block for a buyer who cannot go: self-cancel and face-value returns.
+	Returns OrderReturnsView
 }
 
 // TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.
