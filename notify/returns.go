@@ -7,10 +7,7 @@ var _ palaro.ReturnsComposer = Composer{}
 // SelfCancelled tells the buyer that they cancelled their order, what is refunded and what the
 // organizer keeps.
 func (c Composer) SelfCancelled(o *palaro.Order, q *palaro.SelfCancelQuote) palaro.Message {
-	eventName := ""
-	if o.Event != nil {
-		eventName = o.Event.Name
-	}
+	eventName := orderEventName(o)
 	v := emailView{
 		Support: c.Support,
 		Title:   "Your order is cancelled",
@@ -27,10 +24,7 @@ func (c Composer) SelfCancelled(o *palaro.Order, q *palaro.SelfCancelQuote) pala
 // ReturnSold tells the buyer that the ticket they returned was bought by someone else, so its
 // face value is being refunded to them.
 func (c Composer) ReturnSold(o *palaro.Order, code string, amount palaro.Money) palaro.Message {
-	eventName := ""
-	if o.Event != nil {
-		eventName = o.Event.Name
-	}
+	eventName := orderEventName(o)
 	v := emailView{
 		Support: c.Support,
 		Title:   "Your returned ticket was bought",
@@ -41,4 +35,12 @@ func (c Composer) ReturnSold(o *palaro.Order, code string, amount palaro.Money) 
 		Button: emailLink{Label: "See your order", URL: c.url(palaro.OrderPath(o.PublicID))},
 	}
 	return c.message(palaro.MessageReturnSold, o.Email, "Your returned ticket for "+eventName+" was bought", v)
+}
+
+// orderEventName is the name of an order's event ("" when it was not loaded).
+func orderEventName(o *palaro.Order) string {
+	if o.Event == nil {
+		return ""
+	}
+	return o.Event.Name
 }
