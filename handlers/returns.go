@@ -73,7 +73,8 @@ func (s *Server) orderReturns(c *echo.Context, o *palaro.Order, v *views.OrderVi
 		}
 	}
 	ev := o.Event
-	open := o.Status == palaro.OrderPaid && ev != nil && ev.Status != palaro.EventCancelled && now.Before(ev.StartsAt)
+	open := o.Status == palaro.OrderPaid && ev != nil && ev.Status != palaro.EventCancelled && now.Before(ev.StartsAt) &&
+		(o.TicketType == nil || o.TicketType.SalesEnd.IsZero() || now.Before(o.TicketType.SalesEnd))
 	for _, t := range o.Tickets {
 		if t.Email != o.Email {
 			continue // moved to someone else: theirs to deal with

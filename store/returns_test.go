@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -214,4 +215,70 @@ func TestReturns_ReturnRules(t *testing.T) {
 	require.Contains(t, err.Error(), "has started")
 	err = f.returns.ReturnTicket(ctx, a.PublicID, "nope", f.clock)
 	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+}
+
+// TestReturns_ConcurrentOnce: a double-pressed return opens one return, a double-pressed cancel
+// writes one refund, and two buyers paying at once for the places of one return refund it once;
+// on either engine.
+func TestReturns_ConcurrentOnce(t *testing.T) {
+	ctx := context.Background()
+	f := newReturnsFixture(t)
+	code := f.addTicketType(t, "ret-race", 30000, 3, 2)
+	a := f.buy(t, code, 1, "a@x.ph", "")
+	c := f.buy(t, code, 1, "c@x.ph", "")
+	p, err := palaro.ParseSelfCancelPolicy(true, "1", "0", "10")
+	require.NoError(t, err)
+	require.NoError(t, f.returns.SetSelfCancelPolicy(ctx, a.EventID, p, "owner@x.ph", f.clock))
+
+	race := func(n int, fn func() error) (ok int) {
+		var wg sync.WaitGroup
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = fn()
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err == nil {
+				ok++
+			} else {
+				require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), err)
+			}
+		}
+		return ok
+	}
+	require.Equal(t, 1, race(6, func() error { return f.returns.ReturnTicket(ctx, a.PublicID, a.Tickets[0].PublicID, f.clock) }))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM ticket_returns WHERE status = 'open'`))
+	require.Equal(t, 1, race(6, func() error { _, err := f.returns.SelfCancel(ctx, c.PublicID, f.clock); return err }))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refunds WHERE reason = 'buyer_cancelled'`))
+	require.Equal(t, 27000, f.countRows(t, `SELECT amount FROM refunds WHERE reason = 'buyer_cancelled'`), "₱300.00 less 10%")
+
+	// three places are free now (one returned, one cancelled, one never sold): three buyers pay at once
+	var orders []*palaro.Order
+	for _, email := range []string{"x@x.ph", "y@x.ph", "z@x.ph"} {
+		o, err := f.purchases.CreateOrder(ctx, paidRequest(code, 1, email), f.clock)
+		require.NoError(t, err)
+		require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: "cs_race_" + email, URL: "https://pay.test/r"}))
+		orders = append(orders, o)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(orders))
+	for i, o := range orders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_race_"+o.Email, "cs_race_"+o.Email, o.Total))
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		require.NoError(t, err)
+	}
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refunds WHERE reason = 'returned' AND order_id = ?`, a.ID), "sold once")
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM ticket_returns WHERE status = 'sold'`))
+	sold, held, capacity := f.counts(t, code)
+	require.Equal(t, [3]int{3, 0, 3}, [3]int{sold, held, capacity}, "never more than capacity")
 }
