@@ -23,6 +23,17 @@ func (s *Server) orderPage(c *echo.Context) error {
 		// paid add-ons are on the ticket now: show it with them
 		return c.Redirect(http.StatusSeeOther, palaro.ChangeTicketSuccessPath(o.Tickets[0].PublicID))
 	}
+	v, err := s.orderView(c, o)
+	if err != nil {
+		return err
+	}
+	p := s.privatePage(c, v.Heading)
+	return render(c, http.StatusOK, views.OrderPage(p, v))
+}
+
+// orderView builds the view of an order's page.
+func (s *Server) orderView(c *echo.Context, o *palaro.Order) (views.OrderView, error) {
+	addOns := o.Kind == palaro.OrderKindAddOns
 	v := views.OrderView{PublicID: o.PublicID, Email: o.Email, Total: o.Total.Display(), StatusText: orderStatusText(o.Status),
 		Invoices: invoiceLinks(o)}
 	if ev := o.Event; ev != nil {
@@ -78,8 +89,7 @@ func (s *Server) orderPage(c *echo.Context) error {
 		}
 		v.Tickets = append(v.Tickets, s.ticketLink(&t, o.Event))
 	}
-	p := s.privatePage(c, v.Heading)
-	return render(c, http.StatusOK, views.OrderPage(p, v))
+	return v, s.orderReturns(c, o, &v)
 }
 
 func orderStatusText(status string) string {

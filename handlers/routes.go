@@ -71,6 +71,10 @@ var routeTable = []route{
 	// Orders and tickets.
 	r(GET, "/payment/success/:id", (*Server).orderPage, public),
 	r(GET, "/invoice/:id", (*Server).invoicePage, public),
+	r(GET, "/payment/success/:id/cancel", (*Server).selfCancelPage, public),
+	r(POST, "/payment/success/:id/cancel", (*Server).selfCancelPage, public),
+	r(POST, "/payment/success/:id/return/:ticket", (*Server).returnTicket, public),
+	r(POST, "/payment/success/:id/return/:ticket/withdraw", (*Server).withdrawReturn, public),
 	r(GET, "/t/:id", (*Server).ticketPage, public),
 	r(GET, "/q/:id", (*Server).qrPage, public),
 	r(GET, "/a/:id", (*Server).addOnsPage, public),
@@ -272,6 +276,10 @@ var routeTable = []route{
 	o(GET, "/organizer/events/:code/queue/figures", palaro.ActionManageEvents, (*Server).orgQueueFigures),
 
 	// Waiting lists in the console and the organizer API.
+	o(GET, "/organizer/events/:code/cancellations", palaro.ActionOrders, (*Server).orgSelfCancelPage),
+	o(POST, "/organizer/events/:code/cancellations", palaro.ActionManageEvents, (*Server).orgSelfCancelSave),
+	o(GET, "/v1/organizer/events/:code/self-cancel", palaro.ActionOrders, (*Server).apiOrgSelfCancel, token),
+	o(PATCH, "/v1/organizer/events/:code/self-cancel", palaro.ActionManageEvents, (*Server).apiOrgSelfCancel, token),
 	o(GET, "/organizer/events/:code/waitlist", palaro.ActionOrders, (*Server).orgWaitlistPage),
 	o(POST, "/organizer/events/:code/waitlist/offer-time", palaro.ActionManageEvents, (*Server).orgWaitlistOfferTime),
 	o(POST, "/organizer/events/:code/waitlist/:entry/offer", palaro.ActionOrders, (*Server).orgWaitlistOffer),

@@ -451,6 +451,9 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 		if err := issueInvoice(ctx, tx, sold, now); err != nil {
 			return nil, err
 		}
+		if err := sellReturns(ctx, tx, s.db, orderID, tt.ID, n, now); err != nil {
+			return nil, err // tickets returned at face value are sold before the rest
+		}
 		orgID, err := eventOrg(ctx, tx, sale.EventID)
 		if err != nil {
 			return nil, err

@@ -70,6 +70,8 @@ type DB struct {
 	Now func() time.Time
 	// returned offers tickets given back to the waiting lists (set by NewWaitlistService).
 	returned func(ctx context.Context, tx *sql.Tx, now time.Time) error
+	// returnsComposer writes the e-mail of a returned ticket sold again (set by NewReturnsService).
+	returnsComposer palaro.ReturnsComposer
 }
 
 // Open opens (creating if needed) the SQLite database at path, or the PostgreSQL database when

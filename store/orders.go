@@ -464,6 +464,9 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 			}
 			o.Tickets = append(o.Tickets, t)
 		}
+		if err := sellReturns(ctx, tx, s.db, o.ID, o.TicketTypeID, len(tickets), now); err != nil {
+			return err // tickets returned at face value are sold before the rest
+		}
 		// add-ons bought with the order: one per ticket, for the first tickets (DistributeAddOns)
 		for i, addOns := range palaro.DistributeAddOns(len(o.Tickets), o.AddOns) {
 			for _, a := range addOns {

@@ -195,6 +195,31 @@ func (s *OrganizerService) ChangeTicketEmail(ctx context.Context, eventID int64,
 	})
 }
 
+// voidTicket cancels a valid ticket inside tx: it no longer admits anyone (the gate reads the
+// change), and its place and seat go back to its ticket type. The caller offers them to the
+// waiting lists (db.ticketsReturned) once its tickets are void.
+func voidTicket(ctx context.Context, tx *sql.Tx, id int64) error {
+	var typeID, orderID int64
+	var seat string
+	err := tx.QueryRowContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ? AND status = 'valid'
+		RETURNING ticket_type_id, seat, order_id`, id).Scan(&typeID, &seat, &orderID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.Errorf(palaro.ECONFLICT, "This ticket is no longer valid.")
+	} else if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
+		return err
+	}
+	if seat != "" {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
+			typeID, seat, orderID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // CancelTicket cancels a valid ticket of the event: it no longer admits anyone, and its place
 // (and seat) go back on sale; the holder and the buyer are e-mailed, and an order left with no
 // ticket that admits anyone moves to the refund queue. It is a unit of the batching writer, like the sales it undoes.
@@ -202,24 +227,15 @@ func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code
 	defer wrapErr(&err, "store: CancelTicket(%d)", eventID)
 
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		id, orderID, typeID, seat, status, _, err := eventTicket(ctx, tx, eventID, code)
+		id, orderID, _, _, status, _, err := eventTicket(ctx, tx, eventID, code)
 		if err != nil {
 			return err
 		}
 		if status != palaro.TicketValid {
 			return palaro.Errorf(palaro.EINVALID, "Only a valid ticket can be cancelled; this one is %s.", strings.ReplaceAll(status, "_", " "))
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ?`, id); err != nil {
+		if err := voidTicket(ctx, tx, id); err != nil {
 			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
-			return err
-		}
-		if seat != "" {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
-				typeID, seat, orderID); err != nil {
-				return err
-			}
 		}
 		if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
 			return err // the place goes to the waiting list first

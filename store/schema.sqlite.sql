@@ -515,6 +515,14 @@ CREATE TABLE seats (
     PRIMARY KEY (ticket_type_id, label)
 );
 
+CREATE TABLE self_cancel_settings (
+    event_id     INTEGER PRIMARY KEY REFERENCES events (id) ON DELETE CASCADE,
+    hours_before INTEGER NOT NULL CHECK (hours_before >= 0),
+    fee          INTEGER NOT NULL DEFAULT 0 CHECK (fee >= 0),
+    percent_bp   INTEGER NOT NULL DEFAULT 0 CHECK (percent_bp BETWEEN 0 AND 10000),
+    updated_at   TEXT NOT NULL
+);
+
 CREATE TABLE tags (
     slug TEXT PRIMARY KEY,
     name TEXT NOT NULL
@@ -537,6 +545,19 @@ CREATE TABLE ticket_reminders (
     ticket_id INTEGER PRIMARY KEY REFERENCES tickets (id),
     event_id  INTEGER NOT NULL REFERENCES events (id),
     queued_at TEXT NOT NULL
+);
+
+CREATE TABLE ticket_returns (
+    id             INTEGER PRIMARY KEY,
+    ticket_id      INTEGER NOT NULL REFERENCES tickets (id),
+    order_id       INTEGER NOT NULL REFERENCES orders (id),
+    ticket_type_id INTEGER NOT NULL REFERENCES ticket_types (id),
+    amount         INTEGER NOT NULL CHECK (amount >= 0),
+    status         TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'sold', 'withdrawn')),
+    sold_order_id  INTEGER REFERENCES orders (id),
+    refund_id      INTEGER REFERENCES refunds (id),
+    created_at     TEXT NOT NULL,
+    closed_at      TEXT
 );
 
 CREATE TABLE ticket_transfers (
@@ -786,6 +807,12 @@ CREATE INDEX reset_codes_user ON reset_codes (user_id, id);
 CREATE INDEX seat_assignments_offer ON seat_assignments (offer_id);
 
 CREATE INDEX seat_assignments_order ON seat_assignments (order_id);
+
+CREATE UNIQUE INDEX ticket_returns_open ON ticket_returns (ticket_id) WHERE status = 'open';
+
+CREATE INDEX ticket_returns_order ON ticket_returns (order_id);
+
+CREATE INDEX ticket_returns_queue ON ticket_returns (ticket_type_id, status, id);
 
 CREATE INDEX ticket_transfers_ticket ON ticket_transfers (ticket_id, status);
 

@@ -43,6 +43,8 @@ type OrderView struct {
 	PayLabel string
 	// Invoices link the order's sales invoice and credit notes.
 	Invoices []Link
+	// Returns is the block for a buyer who cannot go: self-cancel and face-value returns.
+	Returns OrderReturnsView
 }
 
 // TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.

@@ -171,6 +171,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		TicketTypes:   events,
 		Purchases:     purchases,
 		Waitlist:      a.waitlist,
+		Returns:       store.NewReturnsService(db, composer),
 		Seats:         store.NewSeatService(db),
 		Payments:      a.payments,
 		PaymentPages:  paymentPages,

@@ -52,6 +52,8 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 			`{"paused": "yes"}`, "paused must be true or false"},
 		"PATCH /v1/organizer/events/:code/waitlist": {"/v1/organizer/events/" + event + "/waitlist",
 			`{"offerHours": "a day"}`, "offerHours must be a whole number"},
+		"PATCH /v1/organizer/events/:code/self-cancel": {"/v1/organizer/events/" + event + "/self-cancel",
+			`{"percent": "ten"}`, "percent must be a number"},
 		"POST /v1/organizer/events/:code/waitlist/:entry/offer": {"/v1/organizer/events/" + event + "/waitlist/1/offer",
 			`{"quantity": "two"}`, "quantity must be a whole number"},
 		"POST /v1/checkin":      {"/v1/checkin", `{"eventCode": "x", "ticket": 12345}`, "ticket must be text"},

@@ -114,14 +114,14 @@ func TestValidators_Browser(t *testing.T) {
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType,
-		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/t/" + order.Tickets[0].PublicID,
+		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/payment/success/" + order.PublicID + "/cancel", "/t/" + order.Tickets[0].PublicID,
 		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
 		palaro.InvoicePath(invoiced.Invoices[0].PublicID)} {
 		pages = append(pages, validatedPage{"", p})
 	}
 	for _, p := range []string{"/organizer", "/organizer/events/new", ev, ev + "/edit", ev + "/ticket-types/new",
 		ev + "/ticket-types/" + demoOwnedType + "/edit", ev + "/add-ons", ev + "/orders", orgOrder[1], ev + "/refunds",
-		ev + "/dashboard", ev + "/promo-codes", ev + "/activities", ev + "/waitlist", ev + "/queue", ev + "/check-ins",
+		ev + "/dashboard", ev + "/promo-codes", ev + "/activities", ev + "/waitlist", ev + "/cancellations", ev + "/queue", ev + "/check-ins",
 		ev + "/check-in", ev + "/emails", ev + "/messages", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
 		"/organizer/webhooks", hook[1],
 		ev + "/status?status=" + palaro.EventPostponed, ev + "/status?status=" + palaro.EventCancelled,
