@@ -250,3 +250,6 @@ func (noPayments) ParseWebhook(string, []byte, time.Time) (palaro.PaymentEvent, 
 func (noPayments) SessionStatus(context.Context, string) (palaro.PaymentEvent, error) {
 	return palaro.PaymentEvent{}, palaro.Errorf(palaro.ENOTFOUND, "No such checkout.")
 }
+func (noPayments) Refund(context.Context, palaro.RefundRequest) (palaro.RefundResult, error) {
+	return palaro.RefundResult{}, palaro.Errorf(palaro.EINVALID, "Payments are not available in this test.")
+}
