@@ -195,17 +195,8 @@ func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code
 		if status != palaro.TicketValid {
 			return palaro.Errorf(palaro.EINVALID, "Only a valid ticket can be cancelled; this one is %s.", strings.ReplaceAll(status, "_", " "))
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ?`, id); err != nil {
+		if err := voidTicket(ctx, tx, id, orderID, typeID, seat); err != nil {
 			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
-			return err
-		}
-		if seat != "" {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
-				typeID, seat, orderID); err != nil {
-				return err
-			}
 		}
 		if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
 			return err // the place goes to the waiting list first
@@ -240,4 +231,27 @@ func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code
 		}
 		return s.auditEvent(ctx, tx, eventID, actor, "ticket "+code+" cancelled", "")
 	})
+}
+
+// voidTicket cancels a valid (or checked-in) ticket inside tx: the gate refuses it (the tickets
+// trigger records the change for the gate lists), its ticket type gets the place back and its
+// seat goes back on sale. The caller then calls db.ticketsReturned once for the places it freed.
+func voidTicket(ctx context.Context, tx *sql.Tx, id, orderID, typeID int64, seat string) error {
+	res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ? AND status IN ('valid', 'checked_in')`, id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		return err // already void: its place was given back then
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
+		return err
+	}
+	if seat != "" {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
+			typeID, seat, orderID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
