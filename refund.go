@@ -192,8 +192,8 @@ type RefundService interface {
 	RequestRefund(ctx context.Context, eventID int64, orderPublicID string, codes []string, reason, actor string) ([]Refund, error)
 	// OrderRefunds returns the refunds of the orders with the given ids, by order id, newest first.
 	OrderRefunds(ctx context.Context, orderIDs ...int64) (map[int64][]Refund, error)
-	// OrderEvent returns the id of the event of the order with this public id. Returns ENOTFOUND.
-	OrderEvent(ctx context.Context, orderPublicID string) (int64, error)
+	// OrderEvent returns the code of the event of the order with this public id. Returns ENOTFOUND.
+	OrderEvent(ctx context.Context, orderPublicID string) (string, error)
 	// RetryRefund sets a failed refund of the event pending again, for the job to ask once more.
 	RetryRefund(ctx context.Context, eventID int64, refundPublicID, actor string) error
 	// RefundEvent starts the refund of every paid order of a cancelled event; asking twice

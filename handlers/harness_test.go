@@ -219,6 +219,9 @@ func completeServices(t testing.TB, db *store.DB, sv *Services) {
 	if sv.Organizers == nil {
 		sv.Organizers = store.NewOrganizerService(db, composer)
 	}
+	if sv.Refunds == nil {
+		sv.Refunds = store.NewRefundService(db, composer)
+	}
 	if sv.CheckIns == nil {
 		sv.CheckIns = store.NewCheckInService(db)
 	}

@@ -71,6 +71,8 @@ type orgOrderJSON struct {
 	CreatedAt  time.Time       `json:"createdAt"`
 	PaidAt     *time.Time      `json:"paidAt"`
 	Tickets    []orgTicketJSON `json:"tickets"`
+	// Refunds are the order's refunds, newest first (refund_api.go).
+	Refunds []orgRefundJSON `json:"refunds"`
 }
 
 // orgTicketJSON is a ticket of an order in the organizer API.
@@ -260,18 +262,33 @@ func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
+	ids := make([]int64, len(orders))
+	for i, o := range orders {
+		ids[i] = o.ID
+	}
+	refunds, err := s.services.Refunds.OrderRefunds(c.Request().Context(), ids...)
+	if err != nil {
+		return err
+	}
 	out := make([]orgOrderJSON, 0, len(orders))
 	for _, o := range orders {
-		row := orgOrderJSON{ID: o.PublicID, Status: o.Status, Email: o.Email, Quantity: o.Quantity, Seats: o.Seats,
-			Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, CreatedAt: o.CreatedAt.In(palaro.Manila),
-			PaidAt: manilaPtr(o.PaidAt), Tickets: []orgTicketJSON{}}
-		if o.TicketType != nil {
-			row.TicketType = o.TicketType.Code
-		}
-		for _, t := range o.Tickets {
-			row.Tickets = append(row.Tickets, orgTicketJSON{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat})
-		}
+		row := orgOrderOf(o)
+		applyRefunds(&row, refunds[o.ID])
 		out = append(out, row)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"orders": out})
+}
+
+// orgOrderOf is an order as the organizer API answers it, its refunds aside (applyRefunds).
+func orgOrderOf(o *palaro.Order) orgOrderJSON {
+	row := orgOrderJSON{ID: o.PublicID, Status: o.Status, Email: o.Email, Quantity: o.Quantity, Seats: o.Seats,
+		Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, CreatedAt: o.CreatedAt.In(palaro.Manila),
+		PaidAt: manilaPtr(o.PaidAt), Tickets: []orgTicketJSON{}}
+	if o.TicketType != nil {
+		row.TicketType = o.TicketType.Code
+	}
+	for _, t := range o.Tickets {
+		row.Tickets = append(row.Tickets, orgTicketJSON{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat})
+	}
+	return row
 }

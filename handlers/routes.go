@@ -207,6 +207,7 @@ var routeTable = []route{
 	o(POST, "/v1/organizer/events/:code/ticket-types", palaro.ActionManageEvents, (*Server).apiOrgCreateTicketType, token),
 	o(PATCH, "/v1/organizer/events/:code/ticket-types/:type", palaro.ActionManageEvents, (*Server).apiOrgUpdateTicketType, token),
 	o(GET, "/v1/organizer/events/:code/orders", palaro.ActionOrders, (*Server).apiOrgOrders, token),
+	o(POST, "/v1/organizer/orders/:order/refund", palaro.ActionOrders, (*Server).apiOrgRefund, token),
 	o(GET, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgAddOns, token),
 	o(POST, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgSaveAddOn, token),
 	o(DELETE, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, token),

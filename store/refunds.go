@@ -245,16 +245,17 @@ func (s *RefundService) OrderRefunds(ctx context.Context, orderIDs ...int64) (_ 
 	return out, err
 }
 
-// OrderEvent returns the event id of the order with this public id. Returns ENOTFOUND.
-func (s *RefundService) OrderEvent(ctx context.Context, orderPublicID string) (_ int64, err error) {
+// OrderEvent returns the code of the event of the order with this public id. Returns ENOTFOUND.
+func (s *RefundService) OrderEvent(ctx context.Context, orderPublicID string) (_ string, err error) {
 	defer wrapErr(&err, "store: OrderEvent")
 
-	var id int64
-	err = s.db.read.QueryRowContext(ctx, `SELECT event_id FROM orders WHERE public_id = ?`, orderPublicID).Scan(&id)
+	var code string
+	err = s.db.read.QueryRowContext(ctx, `SELECT e.code FROM orders o JOIN events e ON e.id = o.event_id WHERE o.public_id = ?`,
+		orderPublicID).Scan(&code)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, palaro.Errorf(palaro.ENOTFOUND, "Order not found.")
+		return "", palaro.Errorf(palaro.ENOTFOUND, "Order not found.")
 	}
-	return id, err
+	return code, err
 }
 
 // PendingRefunds returns up to limit pending refunds, oldest first.
