@@ -172,7 +172,8 @@ type RefundProgress struct {
 	Refunded int
 	Failed   int
 	Pending  int
-	// Left counts the paid orders that have no refund yet (the job writes theirs next).
+	// Left counts the paid orders with something not refunded yet (once started, the job writes
+	// their refunds next).
 	Left int
 }
 

@@ -98,8 +98,6 @@ func (s *RefundService) EventRefundProgress(ctx context.Context, eventID int64) 
 	if err != nil {
 		return p, err
 	}
-	if !p.Started.IsZero() {
-		err = tx.QueryRowContext(ctx, `SELECT count(*) FROM orders o WHERE o.event_id = ? AND `+eventOrdersToRefund, eventID).Scan(&p.Left)
-	}
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM orders o WHERE o.event_id = ? AND `+eventOrdersToRefund, eventID).Scan(&p.Left)
 	return p, err
 }

@@ -271,6 +271,7 @@ func TestRefundService_RefundEvent(t *testing.T) {
 	p, err := f.refunds.EventRefundProgress(ctx, f.eventID)
 	require.NoError(t, err)
 	require.True(t, p.Started.IsZero())
+	require.Equal(t, 3, p.Left, "what a start would refund")
 	require.NoError(t, f.refunds.RefundEvent(ctx, f.eventID, "owner@x.ph"))
 	require.NoError(t, f.refunds.RefundEvent(ctx, f.eventID, "owner@x.ph"), "twice is fine")
 	p, err = f.refunds.EventRefundProgress(ctx, f.eventID)

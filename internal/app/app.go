@@ -307,7 +307,9 @@ func (a *App) runRefunds(ctx context.Context) {
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
 	for {
-		held, err := a.db.TryLease(ctx, refundLease, a.jobHolder, a.now(), settleLeaseRounds*every+time.Minute)
+		// a short lease: a server that died gives the job over within a few rounds (a round
+		// longer than the lease may overlap another server's, which the gateway's key makes harmless)
+		held, err := a.db.TryLease(ctx, refundLease, a.jobHolder, a.now(), settleLeaseRounds*every)
 		if err != nil && ctx.Err() == nil {
 			a.logger.Error("job lease", "job", refundLease, "error", err)
 		}
