@@ -112,7 +112,9 @@ func TestRefundEveryOrder_KillRestart_Browser(t *testing.T) {
 	t.Logf("killed after %d of %d refunds", done, orders)
 
 	p = startServe(t, bin, env...)
-	require.Eventually(t, func() bool { return count(`SELECT count(*) FROM orders o WHERE status = 'refunded' AND `+ours) == orders },
+	require.Eventually(t, func() bool {
+		return count(`SELECT count(*) FROM orders o WHERE status = 'refunded' AND `+ours) == orders
+	},
 		60*time.Second, 100*time.Millisecond, "after the restart every order is refunded")
 	require.Equal(t, orders, count(`SELECT count(*) FROM sandbox_refunds`), "one refund per order: none twice")
 	require.Zero(t, count(`SELECT count(*) FROM (SELECT session_id FROM sandbox_refunds GROUP BY session_id HAVING count(*) > 1) x`))
