@@ -129,8 +129,8 @@ func SettleRefund(ctx context.Context, st RefundStore, provider PaymentProvider,
 			res, err = RefundResult{Status: RefundFailed, Failure: ErrorMessage(err)}, nil
 		}
 	}
-	// ── The credit note: the invoices' function issues it here, once the gateway confirmed
-	// (res.Status == RefundRefunded), before the refund is ended; the integrator wires it. ──
+	// The credit note of a refund the gateway confirmed is issued in the write that ends it
+	// (store.issueCreditNote, called by FinishRefund).
 	if err == nil && res.Status != RefundPending {
 		return res.Status, st.FinishRefund(ctx, r.ID, provider.Name(), res, now)
 	}
