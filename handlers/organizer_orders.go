@@ -136,15 +136,11 @@ const notRefundedNote = "With 'Mark refunded', Palaro does not return the money:
 
 // orgMarkRefunded marks an order refunded once confirmed; the first tap shows the confirmation step.
 func (s *Server) orgMarkRefunded(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.orgEvent(c, caller)
+	ev, o, err := s.orgOrder(c, caller)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	o, err := s.services.Organizers.FindOrder(ctx, ev.ID, c.Param("order"))
-	if err != nil {
-		return err
-	}
 	if !confirmed(c) {
 		href := "/organizer/events/" + ev.Code + "/orders/" + o.PublicID
 		lines := []string{"Order " + o.PublicID + " of " + o.Email + ", " + o.Total.Display() + "."}

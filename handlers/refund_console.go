@@ -74,18 +74,24 @@ func (s *Server) orderRefundsView(c *echo.Context, base string, o *palaro.Order,
 	return nil
 }
 
+// orgOrder returns the event of the route's :code (checked as orgEvent does) and its order of :order.
+func (s *Server) orgOrder(c *echo.Context, caller *palaro.Caller) (*palaro.Event, *palaro.Order, error) {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return nil, nil, err
+	}
+	o, err := s.services.Organizers.FindOrder(c.Request().Context(), ev.ID, c.Param("order"))
+	return ev, o, err
+}
+
 // orgRefundOrder refunds the checked tickets of an order (the whole of an add-on order) once
 // confirmed; the first tap shows the confirmation step.
 func (s *Server) orgRefundOrder(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.orgEvent(c, caller)
+	ev, o, err := s.orgOrder(c, caller)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	o, err := s.services.Organizers.FindOrder(ctx, ev.ID, c.Param("order"))
-	if err != nil {
-		return err
-	}
 	form, err := c.FormValues()
 	if err != nil {
 		return err

@@ -267,29 +267,30 @@ func (a *App) RunJobs(ctx context.Context) {
 	wg.Go(func() { _ = worker.Run(ctx) })
 	wg.Go(func() { a.syncQueues(ctx) })
 	wg.Go(func() { a.runRefunds(ctx) })
-	wg.Go(func() {
-		every := a.jobEvery
-		if every <= 0 {
-			every = 30 * time.Second
-		}
-		ticker := time.NewTicker(every)
-		defer ticker.Stop()
-		for {
-			held, err := a.db.TryLease(ctx, settleLease, a.jobHolder, a.now(), settleLeaseRounds*every)
-			if err != nil && ctx.Err() == nil {
-				a.logger.Error("job lease", "job", settleLease, "error", err)
-			}
-			if held {
-				a.SettleOnce(ctx, a.now())
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			}
-		}
-	})
+	wg.Go(func() { a.leasedLoop(ctx, settleLease, cmp.Or(a.jobEvery, 30*time.Second), a.SettleOnce) })
 	wg.Wait()
+}
+
+// leasedLoop runs round every pause until ctx is cancelled, on the one server that holds the
+// job's lease; the lease lasts settleLeaseRounds pauses, so another server takes the job over
+// when its holder misses that many (a round longer than that may overlap another server's).
+func (a *App) leasedLoop(ctx context.Context, name string, every time.Duration, round func(context.Context, time.Time)) {
+	ticker := time.NewTicker(every)
+	defer ticker.Stop()
+	for {
+		held, err := a.db.TryLease(ctx, name, a.jobHolder, a.now(), settleLeaseRounds*every)
+		if err != nil && ctx.Err() == nil {
+			a.logger.Error("job lease", "job", name, "error", err)
+		}
+		if held {
+			round(ctx, a.now())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
 }
 
 // refundLease names the lease of the refund job: one server settles refunds at a time.
@@ -298,30 +299,10 @@ const refundLease = "refunds"
 // runRefunds is the refund job until ctx is cancelled: each round (on the server holding its
 // lease) writes the pending refunds of cancelled events being refunded whole, then settles the
 // pending refunds through the gateway. A restart goes on where it stopped: what is left is in
-// the database, and the gateway's idempotency key makes a refund asked twice happen once.
+// the database, and the gateway's idempotency key makes a refund asked twice happen once (so
+// rounds of two servers may overlap harmlessly).
 func (a *App) runRefunds(ctx context.Context) {
-	every := a.refundEvery
-	if every <= 0 {
-		every = 5 * time.Second
-	}
-	ticker := time.NewTicker(every)
-	defer ticker.Stop()
-	for {
-		// a short lease: a server that died gives the job over within a few rounds (a round
-		// longer than the lease may overlap another server's, which the gateway's key makes harmless)
-		held, err := a.db.TryLease(ctx, refundLease, a.jobHolder, a.now(), settleLeaseRounds*every)
-		if err != nil && ctx.Err() == nil {
-			a.logger.Error("job lease", "job", refundLease, "error", err)
-		}
-		if held {
-			a.RefundOnce(ctx, a.now())
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-ticker.C:
-		}
-	}
+	a.leasedLoop(ctx, refundLease, cmp.Or(a.refundEvery, 5*time.Second), a.RefundOnce)
 }
 
 // Refund job batch sizes: orders of a cancelled event written per round, refunds settled per round.

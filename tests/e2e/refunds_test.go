@@ -20,13 +20,7 @@ import (
 // them by card on the sandbox's checkout page, so the sandbox holds a payment to refund.
 func sandboxPaidOrder(t *testing.T, a *testApp, email string, quantity int) *palaro.Order {
 	t.Helper()
-	buyer := newVisitor(t, a)
-	buyer.get("/b/" + demoOwnedType)
-	_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"`+demoOwnedType+`","quantity":`+strconv.Itoa(quantity)+`,`+
-		`"email":"`+email+`","firstName":"Ligaya","lastName":"Cruz","mobileNumber":"0917-555-0101","paymentType":"CARD"}`)
-	var res map[string]any
-	require.NoError(t, json.Unmarshal([]byte(raw), &res))
-	require.EqualValues(t, 200, res["responseCode"], raw)
+	buyer, res := buyOrder(t, a, email, quantity, "CARD")
 	checkout, err := url.Parse(res["redirectUrl"].(string))
 	require.NoError(t, err)
 	status, body := buyer.post(checkout.Path+"/card", url.Values{"number": {"4343434343434345"}, "expiry": {"12/45"}, "cvc": {"123"}, "name": {"Ligaya Cruz"}})
@@ -38,6 +32,20 @@ func sandboxPaidOrder(t *testing.T, a *testApp, email string, quantity int) *pal
 	}, 10*time.Second, 50*time.Millisecond, "the sandbox's webhook pays the order")
 	require.Len(t, o.Tickets, quantity)
 	return o
+}
+
+// buyOrder buys quantity tickets of the demo organizer's paid type for email, to be paid by
+// paymentType, and returns the buyer and the purchase API's answer.
+func buyOrder(t *testing.T, a *testApp, email string, quantity int, paymentType string) (*httpVisitor, map[string]any) {
+	t.Helper()
+	buyer := newVisitor(t, a)
+	buyer.get("/b/" + demoOwnedType)
+	_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"`+demoOwnedType+`","quantity":`+strconv.Itoa(quantity)+`,`+
+		`"email":"`+email+`","firstName":"Ligaya","lastName":"Cruz","mobileNumber":"0917-555-0101","paymentType":"`+paymentType+`"}`)
+	var res map[string]any
+	require.NoError(t, json.Unmarshal([]byte(raw), &res))
+	require.EqualValues(t, 200, res["responseCode"], raw)
+	return buyer, res
 }
 
 // sandboxRefunds counts the refunds the sandbox made: the money that moved.
