@@ -109,7 +109,9 @@ func (s *Server) orgRefundOrder(c *echo.Context, caller *palaro.Caller) error {
 		lines := []string{what + " of order " + o.PublicID + " of " + o.Email + " (" + o.Total.Display() + " in all).",
 			"What the buyer paid for " + map[bool]string{true: "it", false: "them"}[len(codes) == 1] +
 				" goes back through the payment provider, the way they paid. Discounts and promo codes are taken into account.",
-			"The tickets are cancelled at once: they no longer admit anyone at the gate, and their places go back on sale. This cannot be undone.",
+			map[bool]string{true: "The ticket is cancelled at once: it no longer admits anyone at the gate, and its place goes back on sale.",
+				false: "The tickets are cancelled at once: they no longer admit anyone at the gate, and their places go back on sale."}[len(codes) == 1] +
+				" This cannot be undone.",
 			"The buyer is told by e-mail."}
 		hidden := slices.Clone(confirmHidden)
 		for _, code := range codes {
