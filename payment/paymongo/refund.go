@@ -61,7 +61,7 @@ type paymentDocument struct {
 // Refund refunds r.Amount of the payment of checkout session r.SessionID through PayMongo's
 // Refunds API. It is idempotent by r.Key: the refund carries the key in its metadata (and as the
 // Idempotency-Key header), and a refund of the payment that already carries it is returned instead
-// of creating another. Returns EINVALID when the session has no payment or PayMongo refuses the
+// of creating another (unless it failed: then another is asked for, as a retry). Returns EINVALID when the session has no payment or PayMongo refuses the
 // refund, another error when PayMongo cannot be reached.
 func (p *Provider) Refund(ctx context.Context, r palaro.RefundRequest) (palaro.RefundResult, error) {
 	if err := r.Validate(); err != nil {
@@ -91,9 +91,14 @@ func (p *Provider) Refund(ctx context.Context, r palaro.RefundRequest) (palaro.R
 	if err := p.call(ctx, http.MethodGet, paymentsPath+"/"+url.PathEscape(paymentID), nil, &paid); err != nil {
 		return palaro.RefundResult{}, err
 	}
+	idempotencyKey := r.Key
 	for _, ref := range paid.Data.Attributes.Refunds {
-		if ref.Attributes.Metadata[MetadataRefundKey] == r.Key {
-			return refundResult(ref), nil // asked before: the first refund, no money moves
+		switch {
+		case ref.Attributes.Metadata[MetadataRefundKey] != r.Key:
+		case ref.Attributes.Status == refundFailed:
+			idempotencyKey += "-again" // a refund that failed is asked anew (a retry from the console)
+		default:
+			return refundResult(ref), nil // asked before: that refund, and no money moves
 		}
 	}
 	reason := "others"
@@ -104,7 +109,7 @@ func (p *Provider) Refund(ctx context.Context, r palaro.RefundRequest) (palaro.R
 		Notes:    "Palaro refund " + r.Key + " of order " + r.OrderID + " (" + strings.ReplaceAll(r.Reason, "_", " ") + ")",
 		Metadata: map[string]string{MetadataRefundKey: r.Key, "order": r.OrderID}}}}
 	var out refundDocument
-	if err := p.callKeyed(ctx, http.MethodPost, refundsPath, r.Key, in, &out); err != nil {
+	if err := p.callKeyed(ctx, http.MethodPost, refundsPath, idempotencyKey, in, &out); err != nil {
 		return palaro.RefundResult{}, err
 	}
 	return refundResult(out.Data), nil

@@ -94,6 +94,17 @@ func TestProvider_Refund(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, palaro.RefundRefunded, done.Status)
 	})
+	t.Run("OK a failed refund is asked anew on a retry", func(t *testing.T) {
+		retry := req
+		retry.Key = "rf_retry"
+		first, err := p.Refund(ctx, retry)
+		require.NoError(t, err)
+		f.refunds[len(f.refunds)-1]["attributes"].(map[string]any)["status"] = "failed"
+		failed, err := p.Refund(ctx, retry)
+		require.NoError(t, err)
+		assert.NotEqual(t, first.ID, failed.ID, "a new refund")
+		assert.Equal(t, "rf_retry-again", f.posts[len(f.posts)-1].Get("Idempotency-Key"))
+	})
 	t.Run("ErrInvalid PayMongo refuses, or no such session", func(t *testing.T) {
 		bad := req
 		bad.Key, bad.Amount = "rf_small", 50
