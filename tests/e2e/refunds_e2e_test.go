@@ -24,7 +24,8 @@ func TestOrganizerRefundOneTicket_Browser(t *testing.T) {
 	orderPath := "/organizer/events/" + demoOwnedEvent + "/orders/" + o.PublicID
 	require.NoError(t, chromedp.Run(ctx, dismissCookies(a.URL), chromedp.Navigate(a.URL+"/sign-in"),
 		setField("email", store.DemoOrganizerEmail), setField("password", store.DemoOrganizerPassword), submitAndLoad(),
-		chromedp.Navigate(a.URL+orderPath), chromedp.WaitVisible(".org-refund-form", chromedp.ByQuery)))
+		chromedp.Navigate(a.URL+orderPath), chromedp.WaitVisible(".org-refund-form", chromedp.ByQuery),
+		chromedp.ScrollIntoView(".org-refund-form", chromedp.ByQuery)))
 	screenshot(t, ctx, "organizer-order-refund-form")
 
 	refundSecondUnchecked := chromedp.Tasks{
@@ -47,6 +48,7 @@ func TestOrganizerRefundOneTicket_Browser(t *testing.T) {
 		require.Contains(t, textOf(t, ctx, ".form-notice"), "The refund is on its way")
 		require.Contains(t, textOf(t, ctx, ".org-refunds"), "refunded", "the sandbox confirms at once")
 		require.Contains(t, textOf(t, ctx, ".org-refunds"), first)
+		require.NoError(t, chromedp.Run(ctx, chromedp.ScrollIntoView(".org-refunds", chromedp.ByQuery)))
 		screenshot(t, ctx, "organizer-order-refunded-one")
 		require.Equal(t, 1, sandboxRefunds(t, a))
 
