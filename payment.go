@@ -230,4 +230,7 @@ type PaymentProvider interface {
 	SessionStatus(ctx context.Context, sessionID string) (PaymentEvent, error)
 	// Live reports whether the provider runs in live mode; events of the other mode are refused.
 	Live() bool
+
+	// Refunds (refund.go): every provider gives money back, idempotently by the refund's key.
+	Refunder
 }

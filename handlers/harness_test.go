@@ -225,6 +225,9 @@ func completeServices(t testing.TB, db *store.DB, sv *Services) {
 	if sv.Organizers == nil {
 		sv.Organizers = store.NewOrganizerService(db, composer)
 	}
+	if sv.Refunds == nil {
+		sv.Refunds = store.NewRefundService(db, composer)
+	}
 	if sv.CheckIns == nil {
 		sv.CheckIns = store.NewCheckInService(db)
 	}
@@ -258,4 +261,7 @@ func (noPayments) ParseWebhook(string, []byte, time.Time) (palaro.PaymentEvent, 
 }
 func (noPayments) SessionStatus(context.Context, string) (palaro.PaymentEvent, error) {
 	return palaro.PaymentEvent{}, palaro.Errorf(palaro.ENOTFOUND, "No such checkout.")
+}
+func (noPayments) Refund(context.Context, palaro.RefundRequest) (palaro.RefundResult, error) {
+	return palaro.RefundResult{}, palaro.Errorf(palaro.EINVALID, "Payments are not available in this test.")
 }

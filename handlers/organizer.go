@@ -201,6 +201,12 @@ func noticeText(key string) string {
 		return "The ticket is cancelled; its place is on sale again."
 	case "refunded":
 		return "Marked refunded."
+	case "refund":
+		return "The refund is on its way: the tickets are cancelled and the buyer is told by e-mail."
+	case "refund-retried":
+		return "The refund is being tried again."
+	case "refund-all":
+		return "Every order is being refunded; this page shows how far it has come."
 	}
 	if n, ok := webhookNotices[key]; ok {
 		return n
@@ -288,6 +294,9 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"}, views.Link{Label: "Waiting list", Href: base + "/waitlist"},
 			views.Link{Label: "Cancellations", Href: base + "/cancellations"},
 			views.Link{Label: "Attendees CSV", Href: base + "/attendees.csv"}, views.Link{Label: "Orders CSV", Href: base + "/orders.csv"})
+		if ev.Status == palaro.EventCancelled {
+			v.Links = append([]views.Link{{Label: "Refund every order", Href: base + "/refunds"}}, v.Links...)
+		}
 	}
 	if ev.Status != palaro.EventDraft {
 		v.PublicHref = "/e/" + ev.Code

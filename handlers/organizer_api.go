@@ -57,6 +57,14 @@ type orgEventSummaryJSON struct {
 	Revenue      *palaro.Money `json:"revenue,omitempty"`
 }
 
+// orgOrderJSON is an order as the organizer API answers it: the order as webhooks show it too,
+// and its refunds.
+type orgOrderJSON struct {
+	palaro.OrderView
+	// Refunds are the order's refunds, newest first (refund_api.go).
+	Refunds []orgRefundJSON `json:"refunds"`
+}
+
 func manilaPtr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -245,9 +253,24 @@ func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	out := make([]palaro.OrderView, 0, len(orders))
+	ids := make([]int64, len(orders))
+	for i, o := range orders {
+		ids[i] = o.ID
+	}
+	refunds, err := s.services.Refunds.OrderRefunds(c.Request().Context(), ids...)
+	if err != nil {
+		return err
+	}
+	out := make([]orgOrderJSON, 0, len(orders))
 	for _, o := range orders {
-		out = append(out, palaro.NewOrderView(o))
+		row := orgOrderOf(o)
+		applyRefunds(&row, refunds[o.ID])
+		out = append(out, row)
 	}
 	return c.JSON(http.StatusOK, map[string]any{"orders": out})
+}
+
+// orgOrderOf is an order as the organizer API answers it, its refunds aside (applyRefunds).
+func orgOrderOf(o *palaro.Order) orgOrderJSON {
+	return orgOrderJSON{OrderView: palaro.NewOrderView(o)}
 }

@@ -86,6 +86,9 @@ func (s *Server) renderOrgOrder(c *echo.Context, caller *palaro.Caller, orderID 
 		}
 		v.Tickets = append(v.Tickets, row)
 	}
+	if err := s.orderRefundsView(c, base, o, &v); err != nil {
+		return err
+	}
 	status := http.StatusOK
 	if err != nil {
 		status = statusOfForm(err)
@@ -129,20 +132,16 @@ func (s *Server) renderConfirm(c *echo.Context, caller *palaro.Caller, question 
 }
 
 // notRefundedNote says what 'Mark refunded' does not do, until refunds go through the payment provider.
-const notRefundedNote = "Palaro does not return the money: 'Mark refunded' records a refund you made yourself " +
-	"(through the payment provider's dashboard or by bank transfer). Refunds from the console are coming."
+const notRefundedNote = "With 'Mark refunded', Palaro does not return the money: it records a refund you made yourself " +
+	"(through the payment provider's dashboard or by bank transfer). To give the money back through the payment provider, use Refund below."
 
 // orgMarkRefunded marks an order refunded once confirmed; the first tap shows the confirmation step.
 func (s *Server) orgMarkRefunded(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.orgEvent(c, caller)
+	ev, o, err := s.orgOrder(c, caller)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	o, err := s.services.Organizers.FindOrder(ctx, ev.ID, c.Param("order"))
-	if err != nil {
-		return err
-	}
 	if !confirmed(c) {
 		href := "/organizer/events/" + ev.Code + "/orders/" + o.PublicID
 		lines := []string{"Order " + o.PublicID + " of " + o.Email + ", " + o.Total.Display() + "."}
@@ -248,6 +247,9 @@ func (s *Server) orgRefundsPage(c *echo.Context, caller *palaro.Caller) error {
 	}
 	base := "/organizer/events/" + ev.Code
 	v := views.OrgRefundsView{Frame: eventFrame(c, caller, ev, "Refund queue · "+ev.Name)}
+	if v.All, err = s.refundAllView(c, ev); err != nil {
+		return err
+	}
 	for _, o := range orders {
 		v.Orders = append(v.Orders, orderRow(base, o))
 	}

@@ -56,6 +56,9 @@ func (p *lateProvider) SessionStatus(ctx context.Context, id string) (palaro.Pay
 	return p.get().SessionStatus(ctx, id)
 }
 func (p *lateProvider) Live() bool { return p.get().Live() }
+func (p *lateProvider) Refund(ctx context.Context, r palaro.RefundRequest) (palaro.RefundResult, error) {
+	return p.get().Refund(ctx, r)
+}
 
 // buyPaid buys 2 Dota 2 general admission tickets by QR and returns the order and its checkout URL.
 func buyPaid(t *testing.T, f *apiFixture, source string) (*palaro.Order, string) {

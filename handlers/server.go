@@ -80,6 +80,8 @@ type Services struct {
 	Payments palaro.PaymentProvider
 	// Organizers runs the organizer console and API.
 	Organizers palaro.OrganizerService
+	// Refunds refunds orders through the payment provider (the console, the API, the job).
+	Refunds palaro.RefundService
 	// CheckIns runs the gate: check-ins, the offline list, live counts and the box office.
 	CheckIns palaro.CheckInService
 	// Activities runs booth visits, scratch cards, quizzes, points and the leaderboard.
@@ -121,7 +123,7 @@ func (sv Services) check() error {
 	}{
 		{"Events", sv.Events != nil}, {"Accounts", sv.Accounts != nil}, {"TicketTypes", sv.TicketTypes != nil},
 		{"Purchases", sv.Purchases != nil}, {"Waitlist", sv.Waitlist != nil}, {"Seats", sv.Seats != nil}, {"Returns", sv.Returns != nil},
-		{"Payments", sv.Payments != nil}, {"Organizers", sv.Organizers != nil}, {"CheckIns", sv.CheckIns != nil},
+		{"Payments", sv.Payments != nil}, {"Organizers", sv.Organizers != nil}, {"Refunds", sv.Refunds != nil}, {"CheckIns", sv.CheckIns != nil},
 		{"Activities", sv.Activities != nil}, {"ActivityAdmin", sv.ActivityAdmin != nil}, {"News", sv.News != nil},
 		{"Operators", sv.Operators != nil}, {"Queues", sv.Queues != nil}, {"Webhooks", sv.Webhooks != nil},
 		{"Mail", sv.Mail != nil},

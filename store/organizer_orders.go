@@ -195,29 +195,40 @@ func (s *OrganizerService) ChangeTicketEmail(ctx context.Context, eventID int64,
 	})
 }
 
-// voidTicket cancels a valid ticket inside tx: it no longer admits anyone (the gate reads the
-// change), and its place and seat go back to its ticket type. The caller offers them to the
-// waiting lists (db.ticketsReturned) once its tickets are void.
-func voidTicket(ctx context.Context, tx *sql.Tx, id int64) error {
+// voidTicket cancels a valid (or checked-in) ticket inside tx: the gate refuses it (the tickets
+// trigger records the change for the gate lists), its ticket type gets the place back and its
+// seat goes back on sale. It reports false when the ticket was void already (its place was given
+// back then). The caller then calls db.ticketsReturned once for the places it freed.
+func voidTicket(ctx context.Context, tx *sql.Tx, id int64) (bool, error) {
 	var typeID, orderID int64
 	var seat string
-	err := tx.QueryRowContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ? AND status = 'valid'
+	err := tx.QueryRowContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id = ? AND status IN ('valid', 'checked_in')
 		RETURNING ticket_type_id, seat, order_id`, id).Scan(&typeID, &seat, &orderID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return palaro.Errorf(palaro.ECONFLICT, "This ticket is no longer valid.")
+		return false, nil
 	} else if err != nil {
-		return err
+		return false, err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
-		return err
+		return false, err
 	}
 	if seat != "" {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
 			typeID, seat, orderID); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return true, nil
+}
+
+// voidValidTicket is voidTicket for a ticket its caller found valid: one made void in the
+// meantime (another server's write) is a conflict.
+func voidValidTicket(ctx context.Context, tx *sql.Tx, id int64) error {
+	voided, err := voidTicket(ctx, tx, id)
+	if err == nil && !voided {
+		return palaro.Errorf(palaro.ECONFLICT, "This ticket is no longer valid.")
+	}
+	return err
 }
 
 // CancelTicket cancels a valid ticket of the event: it no longer admits anyone, and its place
@@ -234,7 +245,7 @@ func (s *OrganizerService) CancelTicket(ctx context.Context, eventID int64, code
 		if status != palaro.TicketValid {
 			return palaro.Errorf(palaro.EINVALID, "Only a valid ticket can be cancelled; this one is %s.", strings.ReplaceAll(status, "_", " "))
 		}
-		if err := voidTicket(ctx, tx, id); err != nil {
+		if err := voidValidTicket(ctx, tx, id); err != nil {
 			return err
 		}
 		if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -73,10 +74,10 @@ func (s *ReturnsService) SetSelfCancelPolicy(ctx context.Context, eventID int64,
 	})
 }
 
-// ticketShares splits what an order paid for its tickets (its total without add-ons, at most the
+// admissionShares splits what an order paid for its tickets (its total without add-ons, at most the
 // tickets' prices) among its tickets, by each ticket's price after its own discount; the
 // centavos left by the division go to the first tickets. Keyed by ticket id.
-func ticketShares(ctx context.Context, q querier, o *palaro.Order) (map[int64]palaro.Money, error) {
+func admissionShares(ctx context.Context, q querier, o *palaro.Order) (map[int64]palaro.Money, error) {
 	type row struct {
 		id     int64
 		weight int64
@@ -114,7 +115,7 @@ func ticketShares(ctx context.Context, q querier, o *palaro.Order) (map[int64]pa
 }
 
 // quoteSelfCancel decides whether order o may be cancelled by its buyer at now and for how much.
-func quoteSelfCancel(ctx context.Context, q querier, o *palaro.Order, now time.Time) (*palaro.SelfCancelQuote, []refundTicket, error) {
+func quoteSelfCancel(ctx context.Context, q querier, o *palaro.Order, now time.Time) (*palaro.SelfCancelQuote, []pendingTicket, error) {
 	p, err := selfCancelPolicy(ctx, q, o.EventID)
 	if err != nil {
 		return nil, nil, err
@@ -136,16 +137,16 @@ func quoteSelfCancel(ctx context.Context, q querier, o *palaro.Order, now time.T
 	if qt.Reason != "" {
 		return qt, nil, nil
 	}
-	shares, err := ticketShares(ctx, q, o)
+	shares, err := admissionShares(ctx, q, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	var lines []refundTicket
+	var lines []pendingTicket
 	for _, t := range o.Tickets {
 		if t.Status != palaro.TicketValid {
 			continue
 		}
-		lines = append(lines, refundTicket{ticketID: t.ID, amount: shares[t.ID]})
+		lines = append(lines, pendingTicket{ticketID: t.ID, amount: shares[t.ID]})
 		qt.Paid += shares[t.ID]
 	}
 	if len(lines) == 0 {
@@ -202,14 +203,14 @@ func (s *ReturnsService) SelfCancel(ctx context.Context, orderPublicID string, n
 			return palaro.Errorf(palaro.ECONFLICT, "%s", q.Reason)
 		}
 		for _, l := range lines {
-			if err := voidTicket(ctx, tx, l.ticketID); err != nil {
+			if err := voidValidTicket(ctx, tx, l.ticketID); err != nil {
 				return err
 			}
 		}
 		if err := s.db.ticketsReturned(ctx, tx, now); err != nil {
 			return err
 		}
-		if _, err := insertPendingRefund(ctx, tx, pendingRefund{orderID: o.ID, amount: q.Refund, fee: q.Fee,
+		if _, _, err := insertPendingRefund(ctx, tx, pendingRefund{orderID: o.ID, amount: q.Refund, fee: q.Fee,
 			reason: "buyer_cancelled", requestedBy: "buyer", tickets: lines}, now); err != nil {
 			return err
 		}
@@ -225,9 +226,10 @@ func (s *ReturnsService) SelfCancel(ctx context.Context, orderPublicID string, n
 	return out, err
 }
 
-// refundTicket is one ticket of a refund and the centavos refunded for it.
-type refundTicket struct {
+// pendingTicket is one ticket of a refund and the centavos refunded for it.
+type pendingTicket struct {
 	ticketID int64
+	code     string // named in the conflict when the ticket is in another refund already
 	amount   palaro.Money
 }
 
@@ -237,26 +239,33 @@ type pendingRefund struct {
 	amount, fee palaro.Money
 	reason      string // 'organizer', 'event_cancelled', 'buyer_cancelled' or 'returned'
 	requestedBy string
-	tickets     []refundTicket
+	tickets     []pendingTicket
 }
 
 // insertPendingRefund writes a pending refunds row with its refund_tickets inside tx, whose
-// caller has already made the tickets void. It returns the refund's id. A ticket already in a
-// refund fails on refund_tickets' unique key, so no ticket is refunded twice.
-func insertPendingRefund(ctx context.Context, tx *sql.Tx, r pendingRefund, now time.Time) (int64, error) {
+// caller makes the tickets void. It returns the refund's id and public id. A ticket already in a
+// refund (refund_tickets' unique key) is a conflict, so no ticket is refunded twice.
+func insertPendingRefund(ctx context.Context, tx *sql.Tx, r pendingRefund, now time.Time) (int64, string, error) {
+	publicID := "rf_" + newPublicID()
 	id, err := insertID(ctx, tx, `INSERT INTO refunds (public_id, order_id, amount, fee, reason, status, requested_by, created_at)
 		VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-		newPublicID(), r.orderID, r.amount, r.fee, r.reason, r.requestedBy, formatTime(now))
+		publicID, r.orderID, r.amount, r.fee, r.reason, r.requestedBy, formatTime(now))
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	for _, t := range r.tickets {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO refund_tickets (refund_id, ticket_id, amount) VALUES (?, ?, ?)`,
-			id, t.ticketID, t.amount); err != nil {
-			return 0, err
+		res, err := tx.ExecContext(ctx, `INSERT INTO refund_tickets (refund_id, ticket_id, amount) VALUES (?, ?, ?)
+			ON CONFLICT (ticket_id) DO NOTHING`, id, t.ticketID, t.amount)
+		if err != nil {
+			return 0, "", err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return 0, "", err
+		} else if n == 0 { // another server's write refunded it in the meantime
+			return 0, "", palaro.Errorf(palaro.ECONFLICT, "Ticket %s is being refunded already.", cmp.Or(t.code, "of this order"))
 		}
 	}
-	return id, nil
+	return id, publicID, nil
 }
 
 // ReturnTicket puts a valid, unseated ticket of a paid order back on sale at face value: the
@@ -292,11 +301,11 @@ func (s *ReturnsService) ReturnTicket(ctx context.Context, orderPublicID, ticket
 		case o.TicketType != nil && !o.TicketType.SalesEnd.IsZero() && !now.Before(o.TicketType.SalesEnd):
 			return palaro.Errorf(palaro.ECONFLICT, "Sales of %s have ended, so a returned ticket could not be sold.", o.TicketType.Name)
 		}
-		shares, err := ticketShares(ctx, tx, o)
+		shares, err := admissionShares(ctx, tx, o)
 		if err != nil {
 			return err
 		}
-		if err := voidTicket(ctx, tx, t.ID); err != nil {
+		if err := voidValidTicket(ctx, tx, t.ID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_returns (ticket_id, order_id, ticket_type_id, amount, status, created_at)
@@ -363,8 +372,8 @@ func sellReturns(ctx context.Context, tx *sql.Tx, db *DB, orderID, typeID int64,
 		} else if err != nil {
 			return err
 		}
-		refundID, err := insertPendingRefund(ctx, tx, pendingRefund{orderID: firstID, amount: amount, reason: "returned",
-			requestedBy: "return", tickets: []refundTicket{{ticketID: ticketID, amount: amount}}}, now)
+		refundID, _, err := insertPendingRefund(ctx, tx, pendingRefund{orderID: firstID, amount: amount, reason: "returned",
+			requestedBy: "return", tickets: []pendingTicket{{ticketID: ticketID, amount: amount}}}, now)
 		if err != nil {
 			return err
 		}

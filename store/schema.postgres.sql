@@ -247,6 +247,8 @@ CREATE TABLE events (
     created_at text DEFAULT to_char((now() AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'::text) NOT NULL,
     updated_at text DEFAULT to_char((now() AT TIME ZONE 'UTC'::text), 'YYYY-MM-DD"T"HH24:MI:SS"Z"'::text) NOT NULL,
     sequence bigint DEFAULT 0 NOT NULL,
+    refund_all_at text,
+    refund_all_by text DEFAULT ''::text NOT NULL,
     CONSTRAINT events_check CHECK ((ends_at >= starts_at)),
     CONSTRAINT events_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'cancelled'::text, 'postponed'::text, 'rescheduled'::text]))),
     CONSTRAINT events_organizer_id_fkey FOREIGN KEY (organizer_id) REFERENCES organizers(id),
@@ -711,6 +713,17 @@ CREATE TABLE reset_codes (
     CONSTRAINT reset_codes_pkey PRIMARY KEY (id)
 );
 CREATE INDEX reset_codes_user ON reset_codes USING btree (user_id, id);
+
+CREATE TABLE sandbox_refunds (
+    id text NOT NULL,
+    refund_key text NOT NULL,
+    session_id text NOT NULL,
+    amount bigint NOT NULL,
+    reason text DEFAULT ''::text NOT NULL,
+    created_at text NOT NULL,
+    CONSTRAINT sandbox_refunds_pkey PRIMARY KEY (id),
+    CONSTRAINT sandbox_refunds_refund_key_key UNIQUE (refund_key)
+);
 
 CREATE TABLE sandbox_sessions (
     id text NOT NULL,

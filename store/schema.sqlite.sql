@@ -182,7 +182,7 @@ CREATE TABLE events (
     survey_question TEXT NOT NULL DEFAULT '',
     survey_answers  TEXT NOT NULL DEFAULT '[]',
     created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), sequence INTEGER NOT NULL DEFAULT 0,
+    updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), sequence INTEGER NOT NULL DEFAULT 0, refund_all_at TEXT, refund_all_by TEXT NOT NULL DEFAULT '',
     CHECK (ends_at >= starts_at)
 );
 
@@ -482,6 +482,15 @@ CREATE TABLE reset_codes (
     attempts   INTEGER NOT NULL DEFAULT 0,
     expires_at TEXT NOT NULL,
     used_at    TEXT,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE sandbox_refunds (
+    id         TEXT PRIMARY KEY,
+    refund_key TEXT NOT NULL UNIQUE,
+    session_id TEXT NOT NULL,
+    amount     INTEGER NOT NULL,
+    reason     TEXT NOT NULL DEFAULT '',
     created_at TEXT NOT NULL
 );
 

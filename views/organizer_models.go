@@ -226,12 +226,17 @@ type OrgOrderView struct {
 	Note string
 	// Invoices link the order's sales invoice and credit notes.
 	Invoices []Link
+	// Refund is the refund form (nil when nothing can be refunded); Refunds the order's refunds.
+	Refund  *OrgRefundForm
+	Refunds []OrgRefundRow
 }
 
 // OrgRefundsView is an event's refund queue.
 type OrgRefundsView struct {
 	Frame  OrgFrame
 	Orders []OrgOrderRow
+	// All is the cancelled event's "refund every order".
+	All OrgRefundAll
 }
 
 // SVGBar is one bar of a server-drawn chart, in the chart's viewBox units.

@@ -215,6 +215,10 @@ func loadConfig() app.Config {
 		WebhookAllowPrivate: os.Getenv("PALARO_WEBHOOK_ALLOW_PRIVATE") == "1",
 		Servers:             envInt("PALARO_SERVERS", 1),
 		Now:                 time.Now,
+
+		// the refund job's pause, and a slow sandbox gateway for the tests that stop it mid-way
+		RefundInterval:     time.Duration(envInt("PALARO_REFUND_SECONDS", 5)) * time.Second,
+		SandboxRefundDelay: time.Duration(envInt("PALARO_SANDBOX_REFUND_MS", 0)) * time.Millisecond,
 	}
 }
 

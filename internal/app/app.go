@@ -37,6 +37,7 @@ type App struct {
 	// webhookSender sends the deliveries of webhooks (its AllowPrivate from the config).
 	webhookSender *webhook.Sender
 	mail          *store.EventMailService
+	refunds       *store.RefundService
 	queues        *queue.Manager
 	payments      palaro.PaymentProvider
 	sandbox       *sandbox.Provider // the built-in provider, when selected
@@ -44,6 +45,8 @@ type App struct {
 	changes       store.ChangeFeed // tells the other app servers of the database that event data changed
 	logger        *slog.Logger
 	jobEvery      time.Duration
+	// refundEvery is the pause of the refund job.
+	refundEvery time.Duration
 	// jobHolder names this server in the leases of the periodic jobs (store.DB.TryLease).
 	jobHolder string
 	now       func() time.Time
@@ -120,6 +123,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
 	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
 		jobHolder: jobHolder(), now: cfg.Now, webhooks: store.NewWebhookService(db, composer), mail: store.NewEventMailService(db, composer),
+		refunds: store.NewRefundService(db, composer), refundEvery: cfg.RefundInterval,
 		webhookSender: &webhook.Sender{AllowPrivate: cfg.WebhookAllowPrivate}}
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
@@ -174,6 +178,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		Returns:       store.NewReturnsService(db, composer),
 		Seats:         store.NewSeatService(db),
 		Payments:      a.payments,
+		Refunds:       a.refunds,
 		PaymentPages:  paymentPages,
 		Accounts:      accounts,
 		Queues:        a.queues,
@@ -212,7 +217,7 @@ func newPaymentProvider(ctx context.Context, cfg Config, db *store.DB, logger *s
 		}
 		sessions := sandbox.NewSQLStoreIn(db.Reader(), db.Write)
 		p, err := sandbox.New(sandbox.Config{BaseURL: cfg.BaseURL, WebhookURL: webhook + sandbox.Name, Secret: key,
-			Store: sessions, Logger: logger, Now: cfg.Now})
+			Store: sessions, Logger: logger, Now: cfg.Now, RefundDelay: cfg.SandboxRefundDelay})
 		return p, p, err
 	case paymongo.Name:
 		p, err := paymongo.New(paymongo.Config{SecretKey: cfg.PaymongoSecretKey, WebhookSecret: cfg.PaymongoWebhookSecret,
@@ -275,29 +280,69 @@ func (a *App) RunJobs(ctx context.Context) {
 	hooks := &webhook.Worker{Store: a.webhooks, Sender: a.webhookSender, Logger: a.logger, Now: a.now}
 	wg.Go(func() { hooks.Run(ctx) })
 	wg.Go(func() { a.syncQueues(ctx) })
-	wg.Go(func() {
-		every := a.jobEvery
-		if every <= 0 {
-			every = 30 * time.Second
-		}
-		ticker := time.NewTicker(every)
-		defer ticker.Stop()
-		for {
-			held, err := a.db.TryLease(ctx, settleLease, a.jobHolder, a.now(), settleLeaseRounds*every)
-			if err != nil && ctx.Err() == nil {
-				a.logger.Error("job lease", "job", settleLease, "error", err)
-			}
-			if held {
-				a.SettleOnce(ctx, a.now())
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-ticker.C:
-			}
-		}
-	})
+	wg.Go(func() { a.runRefunds(ctx) })
+	wg.Go(func() { a.leasedLoop(ctx, settleLease, cmp.Or(a.jobEvery, 30*time.Second), a.SettleOnce) })
 	wg.Wait()
+}
+
+// leasedLoop runs round every pause until ctx is cancelled, on the one server that holds the
+// job's lease; the lease lasts settleLeaseRounds pauses, so another server takes the job over
+// when its holder misses that many (a round longer than that may overlap another server's).
+func (a *App) leasedLoop(ctx context.Context, name string, every time.Duration, round func(context.Context, time.Time)) {
+	ticker := time.NewTicker(every)
+	defer ticker.Stop()
+	for {
+		held, err := a.db.TryLease(ctx, name, a.jobHolder, a.now(), settleLeaseRounds*every)
+		if err != nil && ctx.Err() == nil {
+			a.logger.Error("job lease", "job", name, "error", err)
+		}
+		if held {
+			round(ctx, a.now())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+	}
+}
+
+// refundLease names the lease of the refund job: one server settles refunds at a time.
+const refundLease = "refunds"
+
+// runRefunds is the refund job until ctx is cancelled: each round (on the server holding its
+// lease) writes the pending refunds of cancelled events being refunded whole, then settles the
+// pending refunds through the gateway. A restart goes on where it stopped: what is left is in
+// the database, and the gateway's idempotency key makes a refund asked twice happen once (so
+// rounds of two servers may overlap harmlessly).
+func (a *App) runRefunds(ctx context.Context) {
+	a.leasedLoop(ctx, refundLease, cmp.Or(a.refundEvery, 5*time.Second), a.RefundOnce)
+}
+
+// Refund job batch sizes: orders of a cancelled event written per round, refunds settled per round.
+const (
+	refundEventBatch  = 50
+	refundSettleBatch = 20
+)
+
+// RefundOnce runs one round of the refund job.
+func (a *App) RefundOnce(ctx context.Context, now time.Time) {
+	if n, err := a.refunds.RefundEventOrders(ctx, refundEventBatch); err != nil && ctx.Err() == nil {
+		a.logger.Error("refund every order", "error", err)
+	} else if n > 0 {
+		a.logger.Info("refunds written for cancelled events", "orders", n)
+		if a.server != nil {
+			a.server.EventsChanged()
+		}
+	}
+	if a.payments == nil {
+		return
+	}
+	if n, err := palaro.SettleRefunds(ctx, a.refunds, a.payments, refundSettleBatch, now); err != nil && ctx.Err() == nil {
+		a.logger.Warn("refunds", "asked", n, "error", err)
+	} else if n > 0 {
+		a.logger.Info("refunds settled", "asked", n)
+	}
 }
 
 // queueSyncEvery is how often the queues in memory follow the database: places given by other

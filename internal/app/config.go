@@ -45,6 +45,11 @@ type Config struct {
 	SMTP notify.SMTPConfig
 	// JobInterval is the pause of the reconcile-and-expire loop (PALARO_JOB_SECONDS, default 30 s).
 	JobInterval time.Duration
+	// RefundInterval is the pause of the refund job (PALARO_REFUND_SECONDS, default 5 s).
+	RefundInterval time.Duration
+	// SandboxRefundDelay makes each of the sandbox's refunds take this long, a slow gateway for
+	// tests (PALARO_SANDBOX_REFUND_MS; none by default).
+	SandboxRefundDelay time.Duration
 	// EventCache is how long public event reads are served from memory (PALARO_CACHE_SECONDS, default 2 s; 0 turns it off).
 	EventCache time.Duration
 	// SessionKey signs and encrypts the session cookie (PALARO_SESSION_KEY); generated and kept in the database when empty.

@@ -161,6 +161,11 @@ type apiErrors struct {
 // Failures that are not the caller's are plain errors (EINTERNAL), so their details reach the
 // log and not the buyer.
 func (p *Provider) call(ctx context.Context, method, path string, in, out any) error {
+	return p.callKeyed(ctx, method, path, "", in, out)
+}
+
+// callKeyed is call with an Idempotency-Key header when key is not empty.
+func (p *Provider) callKeyed(ctx context.Context, method, path, key string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -177,6 +182,9 @@ func (p *Provider) call(ctx context.Context, method, path string, in, out any) e
 	req.Header.Set("Accept", "application/json")
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
 	}
 	resp, err := p.cfg.HTTPClient.Do(req)
 	if err != nil {
@@ -201,9 +209,9 @@ func (p *Provider) call(ctx context.Context, method, path string, in, out any) e
 	}
 	switch resp.StatusCode {
 	case http.StatusNotFound:
-		return palaro.Errorf(palaro.ENOTFOUND, "PayMongo has no such checkout session.")
+		return palaro.Errorf(palaro.ENOTFOUND, "PayMongo has no such %s.", resourceOf(path))
 	case http.StatusBadRequest, http.StatusUnprocessableEntity:
-		return palaro.Errorf(palaro.EINVALID, "PayMongo refused the checkout: %s", detail)
+		return palaro.Errorf(palaro.EINVALID, "PayMongo refused the %s: %s", resourceOf(path), detail)
 	}
 	return fmt.Errorf("paymongo: %s %s answered %s", method, path, detail)
 }

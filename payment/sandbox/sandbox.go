@@ -89,6 +89,8 @@ type Config struct {
 	// SessionLifetime bounds a session whose checkout has no ExpiresAt; DefaultSessionLifetime when zero.
 	SessionLifetime time.Duration
 	Logger          *slog.Logger
+	// RefundDelay is how long each refund takes (a slow gateway, for tests); none when zero.
+	RefundDelay time.Duration
 	// Now tells the time; time.Now when nil.
 	Now func() time.Time
 }

@@ -60,7 +60,10 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 		"POST /v1/checkin/sync": {"/v1/checkin/sync", `{"eventCode": "x", "checkIns": {"id": "1"}}`, "checkIns must be a list of objects"},
 		"POST /v1/organizer/webhooks": {"/v1/organizer/webhooks", `{"url": "https://hooks.example.com", "events": "order.paid"}`,
 			"events must be a list of texts"},
+		"POST /v1/organizer/orders/:order/refund": {"/v1/organizer/orders/nope/refund", `{"tickets": "ABC"}`, "tickets must be a list of texts"},
 	}
+	// routes where an empty body means something: a refund of the whole order
+	emptyIsWhole := map[string]bool{"POST /v1/organizer/orders/:order/refund": true}
 	common := []struct{ body, msg string }{
 		{`{"email": "a@b.ph",`, "The request body is not valid JSON"},
 		{``, "The request body is empty"},
@@ -81,6 +84,9 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 		checked++
 		t.Run(route, func(t *testing.T) {
 			for _, tc := range append(common, struct{ body, msg string }{ep.body, ep.msg}) {
+				if tc.body == "" && emptyIsWhole[route] {
+					continue // no body is a request of its own there (the whole order)
+				}
 				status, text := v.send(r.Method, ep.path, "application/json", tc.body, tok)
 				var out map[string]any
 				require.NoError(t, json.Unmarshal([]byte(text), &out), text)

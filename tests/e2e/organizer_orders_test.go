@@ -2,10 +2,8 @@ package e2e
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -19,13 +17,7 @@ import (
 func paidOrder(t *testing.T, a *testApp, email string, quantity int) *palaro.Order {
 	t.Helper()
 	ctx := context.Background()
-	buyer := newVisitor(t, a)
-	buyer.get("/b/" + demoOwnedType)
-	_, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"`+demoOwnedType+`","quantity":`+strconv.Itoa(quantity)+`,`+
-		`"email":"`+email+`","firstName":"Ligaya","lastName":"Cruz","mobileNumber":"0917-555-0101","paymentType":"QR"}`)
-	var res map[string]any
-	require.NoError(t, json.Unmarshal([]byte(raw), &res))
-	require.EqualValues(t, 200, res["responseCode"], raw)
+	_, res := buyOrder(t, a, email, quantity, "QR")
 	o, err := a.Purchases().FindOrderByPublicID(ctx, res["orderId"].(string))
 	require.NoError(t, err)
 	require.NotEmpty(t, o.ProviderRef)

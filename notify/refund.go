@@ -1,0 +1,45 @@
+package notify
+
+import (
+	"strings"
+
+	"palaro"
+)
+
+var _ palaro.RefundComposer = Composer{}
+
+// RefundStarted tells the buyer of order o that refund r of its tickets is on its way.
+func (c Composer) RefundStarted(o *palaro.Order, r palaro.Refund) palaro.Message {
+	eventName := ""
+	if o.Event != nil {
+		eventName = o.Event.Name
+	}
+	why := "The organizer of " + eventName + " is refunding your order."
+	switch r.Reason {
+	case palaro.RefundEventCancelled:
+		why = eventName + " is cancelled, so the organizer is refunding your order."
+	case palaro.RefundBuyerCancelled:
+		why = "You cancelled your order for " + eventName + ": here is your refund."
+	case palaro.RefundReturnedTickets:
+		why = "Your returned ticket for " + eventName + " found a new buyer: here is your refund."
+	}
+	rows := [][2]string{{"Order", o.PublicID}, {"Refund", r.Amount.Display()}}
+	intro := []string{why}
+	if len(r.TicketCodes) > 0 {
+		label, void := "Ticket", "This ticket is cancelled: it no longer admits anyone at the gate."
+		if len(r.TicketCodes) > 1 {
+			label, void = "Tickets", "These "+palaro.Plural(len(r.TicketCodes), "ticket", "tickets")+" are cancelled: they no longer admit anyone at the gate."
+		}
+		rows = append(rows, [2]string{label, strings.Join(r.TicketCodes, ", ")})
+		intro = append(intro, void)
+	}
+	v := emailView{
+		Support: c.Support,
+		Title:   "Your refund is on its way",
+		Intro:   intro,
+		Rows:    rows,
+		Outro: []string{"The money goes back the way you paid, through our payment provider. It can take a few days " +
+			"(up to a few weeks for some banks and cards) to show. If it does not arrive, write to us."},
+	}
+	return c.message(palaro.MessageRefundStarted, o.Email, "Your refund for "+eventName, v)
+}
