@@ -87,7 +87,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 			return nil, err
 		} // an unknown source is a referral code: recorded, no discount
 	}
-	terms, err := palaro.DecideOrder(*tt, req, promo, addOns, now)
+	terms, err := palaro.DecideOrder(*tt, req, promo, addOns, ev.Organizer.VATRegistered, now)
 	if err != nil {
 		return nil, err
 	}
