@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+)
+
+// seniorRequest is a purchase of the demo's ₱1,000.00 admission of a VAT-registered organization
+// (kundiman-gala-orchestra) with one senior citizen discount.
+func seniorRequest(email, id string) palaro.PurchaseRequest {
+	req := freeRequest("kundiman-gala-orchestra", 1, email)
+	req.Discounts = []palaro.TicketDiscount{{Type: palaro.DiscountSenior, HolderName: "Corazon Reyes", IDNumber: id}}
+	return req
+}
+
+func TestPurchaseService_SeniorPWDDiscount(t *testing.T) {
+	ctx := context.Background()
+	t.Run("OK the ticket is priced without VAT and 20% off, and the paid ticket carries it", func(t *testing.T) {
+		f := newPurchaseFixture(t)
+		req := seniorRequest("lola@x.ph", "OSCA-2024-0001")
+		req.Quantity = 2
+		o, err := f.purchases.CreateOrder(ctx, req, f.now)
+		require.NoError(t, err)
+		require.Equal(t, palaro.Money(100000+71429), o.Total)
+		require.Equal(t, palaro.Money(28571), o.SeniorPWDDiscount)
+		require.NoError(t, o.Checkout("https://palaro.test", "/b/x").Validate())
+		require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: "cs_senior", URL: "https://pay.test/cs"}))
+		got, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_senior", "cs_senior", o.Total))
+		require.NoError(t, err)
+		require.Len(t, got.Tickets, 2)
+		read, err := f.purchases.FindOrderByPublicID(ctx, o.PublicID)
+		require.NoError(t, err)
+		require.Equal(t, palaro.Money(28571), read.SeniorPWDDiscount)
+		var discounted []palaro.TicketDiscount
+		for _, tk := range read.Tickets {
+			if tk.Discount.Type != "" {
+				discounted = append(discounted, tk.Discount)
+			}
+		}
+		require.Equal(t, []palaro.TicketDiscount{{Type: "senior", HolderName: "Corazon Reyes", IDNumber: "OSCA-2024-0001", Amount: 28571}}, discounted)
+	})
+	t.Run("ERR one discounted ticket per ID per event, until the first order expires", func(t *testing.T) {
+		f := newPurchaseFixture(t)
+		_, err := f.purchases.CreateOrder(ctx, seniorRequest("a@x.ph", "OSCA-77"), f.now)
+		require.NoError(t, err)
+		_, err = f.purchases.CreateOrder(ctx, seniorRequest("b@x.ph", "osca 77"), f.now)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "the same ID, written otherwise")
+		var perr *palaro.Error
+		require.ErrorAs(t, err, &perr)
+		require.Contains(t, perr.Fields, "discounts[0].idNumber")
+		// a type the discount does not apply to refuses it
+		req := seniorRequest("c@x.ph", "OSCA-78")
+		req.TicketCode = "kundiman-gala-parking"
+		_, err = f.purchases.CreateOrder(ctx, req, f.now)
+		require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+		// the first order's hold expires: the ID is free again
+		later := f.now.Add(time.Hour)
+		_, err = f.purchases.ExpireHolds(ctx, later)
+		require.NoError(t, err)
+		_, err = f.purchases.CreateOrder(ctx, seniorRequest("b@x.ph", "OSCA77"), later)
+		require.NoError(t, err)
+	})
+	t.Run("OK twenty buyers with one ID at once: one gets it", func(t *testing.T) {
+		f := newPurchaseFixture(t)
+		granted := storm(20, func(i int) int {
+			_, err := f.purchases.CreateOrder(ctx, seniorRequest(fmt.Sprintf("s%d@x.ph", i), "PWD-555-1234"), f.now)
+			if err == nil {
+				return 1
+			}
+			if palaro.ErrorCode(err) != palaro.ECONFLICT {
+				t.Errorf("buyer %d: %v", i, err)
+			}
+			return 0
+		})
+		require.Equal(t, int64(1), granted)
+		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM order_discounts WHERE id_key = 'PWD5551234' AND live = 1`))
+	})
+}
