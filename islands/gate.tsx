@@ -193,7 +193,7 @@ function Gate(props: GateProps) {
             if (t) Object.assign(t, { status: ticket.status, checkedInAt: ticket.checkedInAt, gate: ticket.gate });
             persist();
           }
-          show({ ok: status === 200, title: String(data.message), ticket: ticket && ticket.holderName ? ticket : undefined });
+          show({ ok: status === 200, title: String(data.message), ticket: ticket && (ticket.holderName || ticket.discount) ? ticket : undefined });
           return;
         } catch {
           setOnline(false); // no answer: decide on the phone

@@ -504,8 +504,8 @@ func newTickets(o *palaro.Order, now time.Time) []palaro.Ticket {
 		if i < len(o.Seats) {
 			tickets[i].Seat = o.Seats[i]
 		}
-		if i < len(o.Discounts) {
-			tickets[i].Discount = o.Discounts[i]
+		if i < len(o.Discounts) { // the law's discount is for the holder's own use: the ticket is theirs
+			tickets[i].Discount, tickets[i].HolderName = o.Discounts[i], o.Discounts[i].HolderName
 		}
 	}
 	return tickets
