@@ -62,3 +62,19 @@ func formDiscountFields(fields map[string]string, at []int) map[string]string {
 	}
 	return out
 }
+
+// discountFacts are an order's senior citizen and PWD tickets as its console page lists them, the
+// ID number in full: the page is for owners and managers (palaro.ActionOrders).
+func discountFacts(o *palaro.Order) [][2]string {
+	var out [][2]string
+	if o.SeniorPWDDiscount > 0 {
+		out = append(out, [2]string{"Senior/PWD discount", "-" + o.SeniorPWDDiscount.String()})
+	}
+	for _, t := range o.Tickets {
+		if d := t.Discount; d.Type != "" {
+			out = append(out, [2]string{"Ticket " + t.Code, palaro.DiscountLabel(d.Type) + " · " + d.HolderName + " · ID " +
+				d.IDNumber + " · -" + d.Amount.String()})
+		}
+	}
+	return out
+}

@@ -61,18 +61,20 @@ type orgEventSummaryJSON struct {
 
 // orgOrderJSON is an order as the organizer API answers it.
 type orgOrderJSON struct {
-	ID         string          `json:"id"`
-	Status     string          `json:"status"`
-	Email      string          `json:"email"`
-	TicketType string          `json:"ticketType"`
-	Quantity   int             `json:"quantity"`
-	Seats      []string        `json:"seats"`
-	Source     string          `json:"source"`
-	PromoCode  string          `json:"promoCode"`
-	Total      palaro.Money    `json:"total"`
-	CreatedAt  time.Time       `json:"createdAt"`
-	PaidAt     *time.Time      `json:"paidAt"`
-	Tickets    []orgTicketJSON `json:"tickets"`
+	ID         string       `json:"id"`
+	Status     string       `json:"status"`
+	Email      string       `json:"email"`
+	TicketType string       `json:"ticketType"`
+	Quantity   int          `json:"quantity"`
+	Seats      []string     `json:"seats"`
+	Source     string       `json:"source"`
+	PromoCode  string       `json:"promoCode"`
+	Total      palaro.Money `json:"total"`
+	// SeniorPWDDiscount is what the order's senior citizen and PWD discounts took off its total.
+	SeniorPWDDiscount palaro.Money    `json:"seniorPwdDiscount"`
+	CreatedAt         time.Time       `json:"createdAt"`
+	PaidAt            *time.Time      `json:"paidAt"`
+	Tickets           []orgTicketJSON `json:"tickets"`
 }
 
 // orgTicketJSON is a ticket of an order in the organizer API.
@@ -82,6 +84,25 @@ type orgTicketJSON struct {
 	Email  string `json:"email"`
 	Holder string `json:"holder"`
 	Seat   string `json:"seat,omitempty"`
+	// Discount is the ticket's senior citizen or PWD discount, with the holder's ID number in full
+	// (the orders are for owners and managers only); absent for a ticket without.
+	Discount *orgDiscountJSON `json:"discount,omitempty"`
+}
+
+// orgDiscountJSON is a ticket's senior citizen or PWD discount in the organizer API.
+type orgDiscountJSON struct {
+	Type       string       `json:"type"`
+	HolderName string       `json:"holderName"`
+	IDNumber   string       `json:"idNumber"`
+	Amount     palaro.Money `json:"amount"`
+}
+
+// orgDiscountOut is a ticket's discount for the organizer API, nil for a ticket without.
+func orgDiscountOut(d palaro.TicketDiscount) *orgDiscountJSON {
+	if d.Type == "" {
+		return nil
+	}
+	return &orgDiscountJSON{Type: d.Type, HolderName: d.HolderName, IDNumber: d.IDNumber, Amount: d.Amount}
 }
 
 func manilaPtr(t time.Time) *time.Time {
@@ -265,13 +286,14 @@ func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {
 	out := make([]orgOrderJSON, 0, len(orders))
 	for _, o := range orders {
 		row := orgOrderJSON{ID: o.PublicID, Status: o.Status, Email: o.Email, Quantity: o.Quantity, Seats: o.Seats,
-			Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, CreatedAt: o.CreatedAt.In(palaro.Manila),
+			Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, SeniorPWDDiscount: o.SeniorPWDDiscount, CreatedAt: o.CreatedAt.In(palaro.Manila),
 			PaidAt: manilaPtr(o.PaidAt), Tickets: []orgTicketJSON{}}
 		if o.TicketType != nil {
 			row.TicketType = o.TicketType.Code
 		}
 		for _, t := range o.Tickets {
-			row.Tickets = append(row.Tickets, orgTicketJSON{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat})
+			row.Tickets = append(row.Tickets, orgTicketJSON{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat,
+				Discount: orgDiscountOut(t.Discount)})
 		}
 		out = append(out, row)
 	}

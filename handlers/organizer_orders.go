@@ -62,6 +62,7 @@ func (s *Server) renderOrgOrder(c *echo.Context, caller *palaro.Caller, orderID 
 		{"Seats", strings.Join(o.Seats, ", ")}, {"Total", o.Total.Display()}, {"Promo code", o.PromoCode},
 		{"Source", o.Source}, {"Payment", strings.TrimSpace(o.PaymentType + " " + o.Provider)},
 		{"Created", manilaTime(o.CreatedAt)}, {"Paid", manilaTime(o.PaidAt)}}
+	v.Facts = append(v.Facts, discountFacts(o)...)
 	if o.Status == palaro.OrderPaid && len(o.Tickets) > 0 {
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Send the tickets e-mail again", Action: href + "/resend", Secondary: true})
 	}

@@ -570,7 +570,8 @@ func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) (_ 
 	defer wrapErr(&err, "store: ListAttendees(%d)", eventID)
 
 	rows, err := s.db.read.QueryContext(ctx, `SELECT t.public_id, t.code, t.holder_name, t.email, t.seat, t.status,
-		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price
+		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price, t.discount_type, t.discount_holder,
+		t.discount_id_number, t.discount_amount
 		FROM tickets t JOIN orders o ON o.id = t.order_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
 		WHERE t.event_id = ? ORDER BY o.id, t.id`, eventID)
 	if err != nil {
@@ -583,7 +584,8 @@ func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) (_ 
 		var buyer string
 		var checked, paid sql.NullString
 		if err := rows.Scan(&a.PublicID, &a.Code, &a.HolderName, &a.Email, &a.Seat, &a.Status, &checked, &a.OrderID,
-			&buyer, &paid, &a.TypeName, &a.UnitPrice); err != nil {
+			&buyer, &paid, &a.TypeName, &a.UnitPrice, &a.Discount.Type, &a.Discount.HolderName, &a.Discount.IDNumber,
+			&a.Discount.Amount); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(buyer), &a.Buyer); err != nil {
