@@ -44,3 +44,57 @@ func orderDiscounts(ctx context.Context, q querier, orderID int64) ([]palaro.Tic
 			return d, err
 		})
 }
+
+// DiscountIDYears is how many years after the end of an event's year its senior citizen and PWD
+// ID numbers are kept in full: the BIR's record period for books and their supporting records.
+const DiscountIDYears = 5
+
+// MaskDiscountIDs reduces the senior citizen and PWD ID numbers of events that ended before the
+// record period (DiscountIDYears after the end of the event's year, in Manila) to their last 4
+// (palaro.MaskIDNumber), at most 500 tickets and their orders' rows a call; it returns how many
+// tickets it masked. Run it again until it answers 0.
+func (s *PurchaseService) MaskDiscountIDs(ctx context.Context, now time.Time) (_ int, err error) {
+	defer wrapErr(&err, "store: MaskDiscountIDs")
+
+	m := now.In(palaro.Manila)
+	cutoff := formatTime(time.Date(m.Year()-DiscountIDYears, 1, 1, 0, 0, 0, 0, palaro.Manila))
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
+		type row struct {
+			id, orderID int64 // id: the ticket's, or the order_discounts row's position
+			number      string
+		}
+		rows, err := queryRows(ctx, tx, `SELECT t.id, t.order_id, t.discount_id_number FROM tickets t
+			JOIN events e ON e.id = t.event_id WHERE t.discount_id_number != '' AND e.ends_at < ?
+			AND t.discount_id_number NOT LIKE '••••%' LIMIT 500`, []any{cutoff}, func(r rowScanner) (x row, err error) {
+			err = r.Scan(&x.id, &x.orderID, &x.number)
+			return x, err
+		})
+		if err != nil {
+			return 0, err
+		}
+		for _, x := range rows {
+			masked := palaro.MaskIDNumber(x.number)
+			if _, err := tx.ExecContext(ctx, `UPDATE tickets SET discount_id_number = ? WHERE id = ?`, masked, x.id); err != nil {
+				return 0, err
+			}
+		}
+		// every order's rows of those events, the unpaid ones' too
+		kept, err := queryRows(ctx, tx, `SELECT d.order_id, d.position, d.id_number FROM order_discounts d
+			JOIN events e ON e.id = d.event_id WHERE e.ends_at < ? AND d.id_number NOT LIKE '••••%' LIMIT 500`,
+			[]any{cutoff}, func(r rowScanner) (x row, err error) {
+				err = r.Scan(&x.orderID, &x.id, &x.number)
+				return x, err
+			})
+		if err != nil {
+			return 0, err
+		}
+		for _, x := range kept { // x.id is the row's position here
+			masked := palaro.MaskIDNumber(x.number)
+			if _, err := tx.ExecContext(ctx, `UPDATE order_discounts SET id_number = ?, id_key = ?, live = 0
+				WHERE order_id = ? AND position = ?`, masked, masked, x.orderID, x.id); err != nil {
+				return 0, err
+			}
+		}
+		return len(rows), nil
+	})
+}

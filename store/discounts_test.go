@@ -82,3 +82,41 @@ func TestPurchaseService_SeniorPWDDiscount(t *testing.T) {
 		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM order_discounts WHERE id_key = 'PWD5551234' AND live = 1`))
 	})
 }
+
+func TestPurchaseService_MaskDiscountIDs(t *testing.T) {
+	ctx := context.Background()
+	f := newPurchaseFixture(t)
+	o, err := f.purchases.CreateOrder(ctx, seniorRequest("lola@x.ph", "OSCA-2024-0042"), f.now)
+	require.NoError(t, err)
+	require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: "cs_mask", URL: "https://pay.test/cs"}))
+	_, err = f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_mask", "cs_mask", o.Total))
+	require.NoError(t, err)
+	number := func() (ticket, order string) {
+		require.NoError(t, f.db.read.QueryRow(`SELECT t.discount_id_number, d.id_number FROM tickets t
+			JOIN order_discounts d ON d.order_id = t.order_id WHERE t.order_id = ? AND t.discount_type != ''`, o.ID).Scan(&ticket, &order))
+		return
+	}
+	var ends time.Time
+	var endsText string
+	require.NoError(t, f.db.read.QueryRow(`SELECT ends_at FROM events WHERE code = 'kundiman-gala'`).Scan(&endsText))
+	ends, err = time.Parse(time.RFC3339Nano, endsText)
+	require.NoError(t, err)
+	lastDay := time.Date(ends.In(palaro.Manila).Year()+DiscountIDYears, 12, 31, 23, 0, 0, 0, palaro.Manila)
+
+	n, err := f.purchases.MaskDiscountIDs(ctx, lastDay)
+	require.NoError(t, err)
+	require.Zero(t, n, "kept in full through the record period's last year")
+	tk, od := number()
+	require.Equal(t, "OSCA-2024-0042", tk)
+	require.Equal(t, "OSCA-2024-0042", od)
+
+	n, err = f.purchases.MaskDiscountIDs(ctx, lastDay.Add(2*time.Hour)) // New Year in Manila
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	tk, od = number()
+	require.Equal(t, "•••• 0042", tk)
+	require.Equal(t, "•••• 0042", od)
+	n, err = f.purchases.MaskDiscountIDs(ctx, lastDay.Add(2*time.Hour))
+	require.NoError(t, err)
+	require.Zero(t, n, "once")
+}

@@ -792,6 +792,7 @@ CREATE TABLE tickets (
     CONSTRAINT tickets_code_key UNIQUE (code),
     CONSTRAINT tickets_public_id_key UNIQUE (public_id)
 );
+CREATE INDEX tickets_discounted ON tickets USING btree (event_id) WHERE (discount_id_number <> ''::text);
 CREATE INDEX tickets_email ON tickets USING btree (email);
 CREATE INDEX tickets_event_status ON tickets USING btree (event_id, status);
 CREATE INDEX tickets_order ON tickets USING btree (order_id);

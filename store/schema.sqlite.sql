@@ -707,6 +707,8 @@ CREATE INDEX ticket_transfers_ticket ON ticket_transfers (ticket_id, status);
 
 CREATE INDEX ticket_types_event ON ticket_types (event_id);
 
+CREATE INDEX tickets_discounted ON tickets (event_id) WHERE discount_id_number != '';
+
 CREATE INDEX tickets_email ON tickets (email);
 
 CREATE INDEX tickets_event_status ON tickets (event_id, status);
