@@ -1,12 +1,16 @@
 package e2e
 
 import (
+	"context"
+	"crypto/ed25519"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"palaro"
 )
 
 // byID selects the element whose id is id (the discount fields' ids hold brackets and dots).
@@ -70,6 +74,17 @@ func TestSeniorDiscount_Browser(t *testing.T) {
 	require.Contains(t, discount, "Corazon Reyes")
 	screenshot(t, ctx, "senior-ticket")
 
+	// a PWD's ticket bought meanwhile, for the gate's offline list
+	bg := context.Background()
+	pwd, err := a.Purchases().CreateOrder(bg, palaro.PurchaseRequest{TicketCode: "kundiman-gala-orchestra", Quantity: 1,
+		Email: "ben@example.ph", Discounts: []palaro.TicketDiscount{{Type: palaro.DiscountPWD, HolderName: "Ben Cruz", IDNumber: "PWD-13-7654-3210"}}}, a.Now())
+	require.NoError(t, err)
+	require.NoError(t, a.Purchases().AttachCheckout(bg, pwd.ID, "sandbox", palaro.CheckoutSession{ID: "cs_pwd_gate", URL: "https://pay.test/x"}))
+	pwd, err = a.Purchases().ConfirmPayment(bg, "sandbox", false, palaro.PaymentEvent{ID: "evt_pwd_gate", SessionID: "cs_pwd_gate",
+		Status: palaro.PaymentPaid, Amount: pwd.Total, Currency: palaro.PaymentCurrency})
+	require.NoError(t, err)
+	require.Len(t, pwd.Tickets, 1)
+
 	gate := newBrowser(t)
 	openGate(t, gate, a, "kundiman-gala")
 	ok, answer := gateScan(t, gate, strings.TrimSpace(code))
@@ -81,5 +96,18 @@ func TestSeniorDiscount_Browser(t *testing.T) {
 	require.NoError(t, chromedp.Run(gate, chromedp.Evaluate(`getComputedStyle(document.querySelector('.gate-answer-checkid')).backgroundColor`, &colour)))
 	require.Equal(t, "rgb(91, 33, 182)", colour, "a colour of its own")
 	screenshot(t, gate, "gate-check-id")
+
+	// offline, from the list on the phone: the same answer, the ID's last 4 only kept
+	seed, err := a.DB().AppSecret(bg, "ticket-signing-seed", ed25519.SeedSize)
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Run(gate, goOffline(), waitFor(`document.querySelector('.gate')?.dataset.state === 'offline'`)))
+	stored := evalString(t, gate, `JSON.stringify(Object.assign({}, localStorage))`)
+	require.Contains(t, stored, "Ben Cruz")
+	require.NotContains(t, stored, "7654", "the phone keeps the ID's last 4 only")
+	ok, answer = gateScan(t, gate, palaro.SignedTicketQR(ed25519.NewKeyFromSeed(seed), pwd.Tickets[0].Code))
+	require.True(t, ok, answer)
+	require.Contains(t, answer, "Check ID: person with disability, Ben Cruz")
+	require.Contains(t, answer, "syncs when the network is back")
+	screenshot(t, gate, "gate-check-id-offline")
 	require.Empty(t, cspViolations(t, ctx))
 }
