@@ -2,6 +2,10 @@ package handlers_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -58,4 +62,38 @@ func TestAPI_BuyTicket_Discounts(t *testing.T) {
 		require.Equal(t, 409, status, body)
 		require.Contains(t, body["fields"].(map[string]any), "discounts[0].idNumber")
 	})
+}
+
+// TestBuyForm_Discounts posts the purchase form without JavaScript: the second ticket's discount,
+// its error shown under that ticket's field, then the order at the discounted total.
+func TestBuyForm_Discounts(t *testing.T) {
+	f, _ := withSandbox(t, "")
+	post := func(form url.Values) (int, string) {
+		form.Set("_csrf", f.csrf)
+		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, f.http.URL+"/b/kundiman-gala-orchestra", strings.NewReader(form.Encode()))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		client := *f.client
+		client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	form := url.Values{"email": {"pair@example.ph"}, "quantity": {"2"}, "paymentType": {"CARD"},
+		"discounts[0].type": {""}, "discounts[0].holderName": {"ignored at full price"},
+		"discounts[1].type": {"pwd"}, "discounts[1].holderName": {"Ben Cruz"}, "discounts[1].idNumber": {""}}
+	status, body := post(form)
+	require.Equal(t, http.StatusBadRequest, status)
+	require.Contains(t, body, `id="discounts[1].idNumber-error"`, "the message is under the second ticket's field")
+	require.Contains(t, body, "Enter the OSCA ID or PWD ID number.")
+	require.Contains(t, body, "pay ₱714.29 instead of ₱1,000.00", "the discounted price, with the law named")
+
+	form.Set("discounts[1].idNumber", "PWD-13-7654-3210")
+	status, _ = post(form)
+	require.Equal(t, http.StatusSeeOther, status)
+	var total int64
+	require.NoError(t, f.db.Writer().QueryRow(`SELECT total FROM orders WHERE email = 'pair@example.ph'`).Scan(&total))
+	require.Equal(t, int64(100000+71429), total)
 }
