@@ -11,14 +11,18 @@ import (
 // saveDiscounts writes a new order's senior citizen and PWD discounts, one row per discounted
 // ticket. One discounted ticket per ID per event is the unique key on the live rows
 // (order_discounts_one_per_id): a row of an order that can no longer be paid for in time
-// (expired, refunded, or pending past its hold) stops being live first, then the insert either
+// (expired, refunded, or pending past its hold), or whose ticket was cancelled (voided, refunded),
+// stops being live first, then the insert either
 // takes the ID or finds it taken (DiscountIDTaken), so two buyers at once never both get it.
 func saveDiscounts(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
 	for i, d := range o.Discounts {
 		key := palaro.DiscountIDKey(d.IDNumber)
 		if _, err := tx.ExecContext(ctx, `UPDATE order_discounts SET live = 0 WHERE event_id = ? AND id_key = ? AND live = 1
-			AND order_id IN (SELECT id FROM orders WHERE status IN ('expired', 'refunded', 'refund')
-				OR (status = 'pending' AND hold_expires_at <= ?))`, o.EventID, key, formatTime(now)); err != nil {
+			AND (order_id IN (SELECT id FROM orders WHERE status IN ('expired', 'refunded', 'refund')
+				OR (status = 'pending' AND hold_expires_at <= ?))
+			OR EXISTS (SELECT 1 FROM tickets t WHERE t.order_id = order_discounts.order_id
+				AND t.discount_id_number = order_discounts.id_number AND t.status = 'cancelled'))`,
+			o.EventID, key, formatTime(now)); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO order_discounts (order_id, position, event_id, type, holder, id_number,

@@ -66,6 +66,20 @@ func TestPurchaseService_SeniorPWDDiscount(t *testing.T) {
 		_, err = f.purchases.CreateOrder(ctx, seniorRequest("b@x.ph", "OSCA77"), later)
 		require.NoError(t, err)
 	})
+	t.Run("OK a cancelled discounted ticket frees its ID", func(t *testing.T) {
+		f := newPurchaseFixture(t)
+		o, err := f.purchases.CreateOrder(ctx, seniorRequest("a@x.ph", "OSCA-90"), f.now)
+		require.NoError(t, err)
+		require.NoError(t, f.purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: "cs_c", URL: "https://pay.test/cs"}))
+		paidOrder, err := f.purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_c", "cs_c", o.Total))
+		require.NoError(t, err)
+		_, err = f.purchases.CreateOrder(ctx, seniorRequest("b@x.ph", "OSCA-90"), f.now)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "taken by a paid ticket")
+		org := NewOrganizerService(f.db, nil)
+		require.NoError(t, org.CancelTicket(ctx, o.EventID, paidOrder.Tickets[0].Code, "owner@x.ph"))
+		_, err = f.purchases.CreateOrder(ctx, seniorRequest("b@x.ph", "OSCA-90"), f.now)
+		require.NoError(t, err, "free again once its ticket is cancelled")
+	})
 	t.Run("OK twenty buyers with one ID at once: one gets it", func(t *testing.T) {
 		f := newPurchaseFixture(t)
 		granted := storm(20, func(i int) int {
