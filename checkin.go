@@ -106,6 +106,19 @@ type GateTicket struct {
 	Status      string    `json:"status"`
 	CheckedInAt time.Time `json:"checkedInAt,omitzero"`
 	Gate        string    `json:"gate,omitempty"`
+	// Discount is the ticket's senior citizen or PWD discount (DiscountSenior, DiscountPWD; "" for
+	// none): the gate checks DiscountHolder's ID, whose last 4 letters or digits are DiscountID.
+	Discount       string `json:"discount,omitempty"`
+	DiscountHolder string `json:"discountHolder,omitempty"`
+	DiscountID     string `json:"discountId,omitempty"`
+}
+
+// CheckID is what the gate says of a discounted ticket ("Check ID: senior citizen, {name}"), "" for another.
+func (t GateTicket) CheckID() string {
+	if t.Discount == "" {
+		return ""
+	}
+	return CheckIDLine(t.Discount, t.DiscountHolder)
 }
 
 // GateChanges is an event's gate list, whole or (Delta) what changed after version Since.
@@ -159,6 +172,8 @@ type CheckInResult struct {
 	Outcome string     `json:"result"`
 	Message string     `json:"message"`
 	Ticket  GateTicket `json:"ticket"`
+	// CheckID is, for a discounted ticket let in, what the gate checks: "Check ID: senior citizen, {name}".
+	CheckID string `json:"checkId,omitempty"`
 	// TimeCorrected says an offline scan's time was out of range (before the gate list's download or
 	// the gate's opening, or after the server's clock) and was recorded as the nearest possible time.
 	TimeCorrected bool `json:"timeCorrected,omitempty"`
@@ -184,7 +199,11 @@ func ClampScanTime(at, notBefore, now time.Time) (t time.Time, corrected bool) {
 
 // NewCheckInResult returns the answer of an outcome for ticket t, with its message.
 func NewCheckInResult(outcome string, t GateTicket) *CheckInResult {
-	return &CheckInResult{Outcome: outcome, Message: CheckInMessage(outcome, t), Ticket: t}
+	r := &CheckInResult{Outcome: outcome, Message: CheckInMessage(outcome, t), Ticket: t}
+	if outcome == CheckInOK {
+		r.CheckID = t.CheckID()
+	}
+	return r
 }
 
 // CheckInMessage returns the person-facing message of an outcome; t is the ticket when known.

@@ -40,6 +40,9 @@ type Organizer struct {
 	Name  string
 	Email string
 	URL   string
+	// VATRegistered is true when the organization is VAT-registered: the senior citizen and PWD
+	// discount then removes the VAT before its 20%.
+	VATRegistered bool
 }
 
 // Venue is a place where events happen.
@@ -156,6 +159,8 @@ type TicketType struct {
 	Disclaimer     string
 	PaymentTypes   []string
 	Seated         bool
+	// SeniorPWDDiscount is true for admission the senior citizen and PWD discount applies to.
+	SeniorPWDDiscount bool
 }
 
 // FinalPrice is the price after the ticket type's discount.

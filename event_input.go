@@ -315,6 +315,9 @@ type TicketTypeInput struct {
 	Seated         bool      `json:"seated"`
 	WithSurvey     bool      `json:"withSurvey"`
 	ShowPromoField bool      `json:"showPromoField"`
+	// SeniorPWDDiscount is true for admission the senior citizen and PWD discount applies to; left
+	// out (nil), a new ticket type has it (Normalize), an edited one keeps its own.
+	SeniorPWDDiscount *bool `json:"seniorPwdDiscount"`
 }
 
 // TicketTypeInputOf returns a ticket type's current values, for an edit form or a PATCH.
@@ -322,7 +325,14 @@ func TicketTypeInputOf(tt TicketType) TicketTypeInput {
 	return TicketTypeInput{Code: tt.Code, Name: tt.Name, Description: tt.Description, Price: tt.Price,
 		Discount: tt.Discount, Capacity: tt.Capacity, MaxPurchasable: tt.MaxPurchasable, SalesStart: tt.SalesStart,
 		SalesEnd: tt.SalesEnd, PaymentTypes: slices.Clone(tt.PaymentTypes), Disclaimer: tt.Disclaimer,
-		Seated: tt.Seated, WithSurvey: tt.WithSurvey, ShowPromoField: tt.ShowPromoField}
+		Seated: tt.Seated, WithSurvey: tt.WithSurvey, ShowPromoField: tt.ShowPromoField,
+		SeniorPWDDiscount: &tt.SeniorPWDDiscount}
+}
+
+// AppliesSeniorPWD reports whether the senior citizen and PWD discount applies to the ticket
+// type: as set, on when left out.
+func (in TicketTypeInput) AppliesSeniorPWD() bool {
+	return in.SeniorPWDDiscount == nil || *in.SeniorPWDDiscount
 }
 
 // Normalize trims the input and fills defaults (10 per buyer, both payment types).

@@ -59,7 +59,7 @@ func TestDecideOrder(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := DecideOrder(tc.tt, tc.req, tc.promo, tc.addOns, now)
+			got, err := DecideOrder(tc.tt, tc.req, tc.promo, tc.addOns, false, now)
 			if tc.wantErr != "" {
 				require.Equal(t, EINVALID, ErrorCode(err))
 				require.Equal(t, tc.wantErr, ErrorMessage(err))

@@ -255,6 +255,10 @@ type SalesReport struct {
 	Revenue   Money
 	// AddOnRevenue is what paid orders brought in for add-ons; ByType counts only tickets.
 	AddOnRevenue Money
+	// SeniorPWDTickets counts the issued tickets with the senior citizen or PWD discount, and
+	// SeniorPWDDiscount is what the discount took off them.
+	SeniorPWDTickets  int
+	SeniorPWDDiscount Money
 }
 
 // InvitationTTL is how long a team invitation's link works.

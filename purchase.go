@@ -60,6 +60,8 @@ type PurchaseRequest struct {
 	DisclaimerAccepted bool `json:"disclaimerAccepted"`
 	// Offer is the link token of a waiting-list offer: the order buys the tickets it holds.
 	Offer string `json:"offer"`
+	// Discounts are the senior citizen and PWD discounts of the order's first tickets, at most one per ticket.
+	Discounts []TicketDiscount `json:"discounts"`
 	// SessionKey identifies the browser session that sent the purchase (set by the server, never
 	// read from the payload): unpaid holds are limited per session.
 	SessionKey string `json:"-"`
@@ -145,11 +147,15 @@ type Order struct {
 	UnitPrice     Money  // discounted price of one ticket
 	AddOnsTotal   Money
 	PromoDiscount Money
-	Total         Money
-	Status        string
-	Provider      string // payment provider name ("sandbox", "paymongo"); "" for free orders
-	ProviderRef   string // provider's checkout session id
-	CheckoutURL   string
+	// Discounts are the senior citizen and PWD discounts of the order's first tickets, in order.
+	Discounts []TicketDiscount
+	// SeniorPWDDiscount is the sum of the Discounts' amounts, already taken off Total.
+	SeniorPWDDiscount Money
+	Total             Money
+	Status            string
+	Provider          string // payment provider name ("sandbox", "paymongo"); "" for free orders
+	ProviderRef       string // provider's checkout session id
+	CheckoutURL       string
 	// PaymentMethod and PaymentAccount are how the order was paid, as the provider's paid event
 	// told: its method ("gcash", "card", …) and the account's last digits ("" when not told).
 	PaymentMethod  string
@@ -202,17 +208,19 @@ type Buyer struct {
 
 // Ticket is one admission issued for a paid order.
 type Ticket struct {
-	ID          int64
-	PublicID    string // unguessable id used in /t/{PublicID}, /q/{PublicID}, /a/{PublicID}
-	Code        string // short human-readable code printed under the QR
-	OrderID     int64
-	EventID     int64
-	TicketType  TicketType
-	Event       *Event
-	HolderName  string
-	Email       string
-	Seat        string
-	Status      string
+	ID         int64
+	PublicID   string // unguessable id used in /t/{PublicID}, /q/{PublicID}, /a/{PublicID}
+	Code       string // short human-readable code printed under the QR
+	OrderID    int64
+	EventID    int64
+	TicketType TicketType
+	Event      *Event
+	HolderName string
+	Email      string
+	Seat       string
+	Status     string
+	// Discount is the ticket's senior citizen or PWD discount; its Type is "" for a ticket without.
+	Discount    TicketDiscount
 	AddOns      []AddOn
 	CheckedInAt time.Time
 	CreatedAt   time.Time
@@ -353,7 +361,10 @@ type Price struct {
 	AddOnsTotal   Money
 	Subtotal      Money // TicketsTotal + AddOnsTotal
 	PromoDiscount Money
-	Total         Money // Subtotal − PromoDiscount, never below 0
+	// SeniorPWDDiscount is what the senior citizen and PWD discounts take off the tickets (never
+	// with a promo discount: DecideOrder keeps the larger).
+	SeniorPWDDiscount Money
+	Total             Money // Subtotal − PromoDiscount − SeniorPWDDiscount, never below 0
 }
 
 // PriceOrder computes an order's price: discounted price × quantity + add-ons − promo discount,
@@ -492,15 +503,21 @@ func (o *Order) Checkout(baseURL, cancelPath string) Checkout {
 		ticketName += " · " + o.Event.Name
 	}
 	var lines []LineItem
-	if o.UnitPrice > 0 && o.Quantity > 0 {
-		lines = append(lines, LineItem{Name: ticketName, Amount: o.UnitPrice, Quantity: o.Quantity})
+	if full := o.Quantity - len(o.Discounts); o.UnitPrice > 0 && full > 0 {
+		lines = append(lines, LineItem{Name: ticketName, Amount: o.UnitPrice, Quantity: full})
+	}
+	for _, d := range o.Discounts { // a senior citizen's or PWD's ticket: its own line, at its own price
+		if amount := o.UnitPrice - d.Amount; amount > 0 {
+			lines = append(lines, LineItem{Name: ticketName + " (" + strings.ToLower(DiscountLabel(d.Type)) + ", " +
+				SeniorPWDLaw(d.Type) + ")", Amount: amount, Quantity: 1})
+		}
 	}
 	for _, a := range o.AddOns {
 		if a.Price > 0 {
 			lines = append(lines, LineItem{Name: a.Name, Amount: a.Price, Quantity: a.Count()})
 		}
 	}
-	covered := len(lines)
+	covered := len(lines) // a promo never comes with senior citizen or PWD discounts (DecideOrder)
 	if o.PromoTicketsOnly && len(lines) > 0 && o.UnitPrice > 0 {
 		covered = 1
 	}

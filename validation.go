@@ -337,6 +337,9 @@ func NormalizePurchase(req PurchaseRequest, tt TicketType) PurchaseRequest {
 	if n, ok := NormalizeMobileNumber(req.MobileNumber); ok {
 		req.MobileNumber = n
 	}
+	if len(req.Discounts) > 0 {
+		req.Discounts = NormalizeDiscounts(req.Discounts)
+	}
 	if req.ExistingUser {
 		req.FirstName, req.LastName, req.FullName, req.MobileNumber = "", "", "", ""
 		req.Gender, req.BirthDate, req.Age, req.CompanyName, req.Designation, req.EconomicClass = "", "", "", "", "", ""
@@ -358,6 +361,7 @@ func ValidatePurchase(req PurchaseRequest, tt TicketType, ev *Event) *Error {
 			errs.add(rule.Field, msg)
 		}
 	})
+	checkDiscounts(&errs, req.Discounts, req.Quantity, tt)
 	if errs.first == "" && req.PaymentType != "" && !slices.Contains(tt.PaymentTypes, req.PaymentType) {
 		errs.add("paymentType", "Please choose a payment method")
 	}

@@ -214,19 +214,21 @@ var _ Resolver = net.DefaultResolver
 
 // OrderView is an order as the organizer API and webhooks show it.
 type OrderView struct {
-	ID         string       `json:"id"`
-	Event      string       `json:"event,omitempty"` // the event's code (webhooks; the API's orders are listed under their event)
-	Status     string       `json:"status"`
-	Email      string       `json:"email"`
-	TicketType string       `json:"ticketType"`
-	Quantity   int          `json:"quantity"`
-	Seats      []string     `json:"seats"`
-	Source     string       `json:"source"`
-	PromoCode  string       `json:"promoCode"`
-	Total      Money        `json:"total"`
-	CreatedAt  time.Time    `json:"createdAt"`
-	PaidAt     *time.Time   `json:"paidAt"`
-	Tickets    []TicketView `json:"tickets"`
+	ID         string   `json:"id"`
+	Event      string   `json:"event,omitempty"` // the event's code (webhooks; the API's orders are listed under their event)
+	Status     string   `json:"status"`
+	Email      string   `json:"email"`
+	TicketType string   `json:"ticketType"`
+	Quantity   int      `json:"quantity"`
+	Seats      []string `json:"seats"`
+	Source     string   `json:"source"`
+	PromoCode  string   `json:"promoCode"`
+	Total      Money    `json:"total"`
+	// SeniorPWDDiscount is what the order's senior citizen and PWD discounts took off its total.
+	SeniorPWDDiscount Money        `json:"seniorPwdDiscount"`
+	CreatedAt         time.Time    `json:"createdAt"`
+	PaidAt            *time.Time   `json:"paidAt"`
+	Tickets           []TicketView `json:"tickets"`
 }
 
 // TicketView is a ticket as the organizer API and webhooks show it.
@@ -236,15 +238,26 @@ type TicketView struct {
 	Email  string `json:"email"`
 	Holder string `json:"holder"`
 	Seat   string `json:"seat,omitempty"`
+	// Discount is the ticket's senior citizen or PWD discount, with the holder's ID number in full
+	// (orders are for owners and managers only); absent for a ticket without.
+	Discount *TicketDiscountView `json:"discount,omitempty"`
 	// Order and Event name the ticket's order and event (webhooks' ticket events).
 	Order string `json:"order,omitempty"`
 	Event string `json:"event,omitempty"`
 }
 
+// TicketDiscountView is a ticket's senior citizen or PWD discount as the organizer API shows it.
+type TicketDiscountView struct {
+	Type       string `json:"type"`
+	HolderName string `json:"holderName"`
+	IDNumber   string `json:"idNumber"`
+	Amount     Money  `json:"amount"`
+}
+
 // NewOrderView returns an order as the organizer API shows it, times in Manila.
 func NewOrderView(o *Order) OrderView {
 	v := OrderView{ID: o.PublicID, Status: o.Status, Email: o.Email, Quantity: o.Quantity, Seats: o.Seats,
-		Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, CreatedAt: o.CreatedAt.In(Manila),
+		Source: o.Source, PromoCode: o.PromoCode, Total: o.Total, SeniorPWDDiscount: o.SeniorPWDDiscount, CreatedAt: o.CreatedAt.In(Manila),
 		Tickets: []TicketView{}}
 	if !o.PaidAt.IsZero() {
 		paid := o.PaidAt.In(Manila)
@@ -254,7 +267,11 @@ func NewOrderView(o *Order) OrderView {
 		v.TicketType = o.TicketType.Code
 	}
 	for _, t := range o.Tickets {
-		v.Tickets = append(v.Tickets, TicketView{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat})
+		tv := TicketView{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat}
+		if d := t.Discount; d.Type != "" {
+			tv.Discount = &TicketDiscountView{Type: d.Type, HolderName: d.HolderName, IDNumber: d.IDNumber, Amount: d.Amount}
+		}
+		v.Tickets = append(v.Tickets, tv)
 	}
 	return v
 }

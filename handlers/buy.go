@@ -175,6 +175,7 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 			return err
 		}
 		view.Props.Promo = promo
+		view.Props.SeniorPWD = seniorPWDOffer(tt, ev)
 		if form.Error != "" || len(form.Shown) > 0 {
 			view.Props.Initial = &views.PurchaseInitial{Touched: slices.Sorted(maps.Keys(form.Shown)), Error: form.Error, UnpaidLink: form.UnpaidLink,
 				SeatsInstead: form.SeatsInstead, SeatMap: form.SeatMap}
@@ -196,7 +197,7 @@ func (s *Server) addQuickBuy(ev *palaro.Event, view *views.EventView) {
 	}
 	q := views.QuickBuyView{Script: "/static/" + isl.JS, Props: views.QuickBuyProps{EventCode: ev.Code}}
 	for i, tt := range ev.TicketTypes {
-		if i >= len(view.Tickets) || !view.Tickets[i].Available || tt.Seated {
+		if i >= len(view.Tickets) || !view.Tickets[i].Available || tt.Seated || tt.SeniorPWDDiscount { // its discount is on the form
 			continue
 		}
 		rules := palaro.PurchaseRules(tt, ev, 0)

@@ -32,6 +32,15 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 	}
 	source := cleanSource(c.FormValue("source"))
 	req, form := s.purchaseFromForm(c, tt, ev, seats)
+	var discountAt []int // the form's ticket of each of the payload's discounts
+	if tt.SeniorPWDDiscount {
+		req.Discounts, discountAt = discountsFromForm(c.FormValue, req.Quantity)
+		for i := range min(max(req.Quantity, 1), 50) {
+			for _, f := range []string{"type", "holderName", "idNumber"} {
+				form.Values[palaro.DiscountField(i, f)] = c.FormValue(palaro.DiscountField(i, f))
+			}
+		}
+	}
 	req.Offer = c.FormValue("offer") // a waiting-list offer's form posts its token back (withOffer)
 	if step := c.FormValue("step"); step != "" {
 		stepAddOn(form.Counts, ev.AddOns, req.Quantity, step)
@@ -59,7 +68,7 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 		form.Error = "You have an unpaid order waiting"
 	}
 	form.Shown = map[string]string{}
-	for f, msg := range appErr.Fields {
+	for f, msg := range formDiscountFields(appErr.Fields, discountAt) {
 		if f != palaro.FieldUnpaidOrder && f != palaro.FieldExistingUser && f != palaro.FieldSeatsTaken &&
 			f != palaro.FieldSeatsInstead && f != palaro.FieldSeatMap {
 			form.Shown[f] = msg

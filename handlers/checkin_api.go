@@ -210,6 +210,10 @@ type gateListTicket struct {
 	Status      string    `json:"status"`
 	CheckedInAt time.Time `json:"checkedInAt,omitzero"`
 	Gate        string    `json:"gate,omitempty"`
+	// Discount, DiscountHolder and DiscountID (last 4 only) are a senior citizen's or PWD's ticket's.
+	Discount       string `json:"discount,omitempty"`
+	DiscountHolder string `json:"discountHolder,omitempty"`
+	DiscountID     string `json:"discountId,omitempty"`
 }
 
 // gateListJSON is what a gate phone keeps for working offline, whole or as a delta (Since set).
@@ -253,7 +257,8 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	}
 	for i, t := range list.Tickets {
 		out.Tickets[i] = gateListTicket{Hash: palaro.GateCodeHash(key, t.Code), HolderName: t.HolderName, TicketType: t.TicketType,
-			Seat: t.Seat, Status: t.Status, CheckedInAt: t.CheckedInAt, Gate: t.Gate}
+			Seat: t.Seat, Status: t.Status, CheckedInAt: t.CheckedInAt, Gate: t.Gate,
+			Discount: t.Discount, DiscountHolder: t.DiscountHolder, DiscountID: t.DiscountID}
 	}
 	for _, code := range list.Voided {
 		out.Voided = append(out.Voided, palaro.GateCodeHash(key, code))

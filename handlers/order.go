@@ -53,6 +53,9 @@ func (s *Server) orderView(c *echo.Context, o *palaro.Order) (views.OrderView, e
 	if o.PromoDiscount > 0 {
 		v.Lines = append(v.Lines, views.LineView{Label: "Promo " + o.PromoCode, Value: "-" + o.PromoDiscount.String()})
 	}
+	if o.SeniorPWDDiscount > 0 {
+		v.Lines = append(v.Lines, views.LineView{Label: "Senior citizen / PWD discount", Value: "-" + o.SeniorPWDDiscount.String()})
+	}
 	switch o.Status {
 	case palaro.OrderPaid:
 		v.Heading, v.Message = "You're in!", "We sent your tickets to "+o.Email+". Open them on your phone at the gate: they work offline once opened."

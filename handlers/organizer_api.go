@@ -40,8 +40,10 @@ type orgTicketTypeJSON struct {
 	Seated         bool         `json:"seated"`
 	WithSurvey     bool         `json:"withSurvey"`
 	ShowPromoField bool         `json:"showPromoField"`
-	Sold           int          `json:"sold"`
-	Held           int          `json:"held"`
+	// SeniorPWDDiscount is true for admission the senior citizen and PWD discount applies to.
+	SeniorPWDDiscount bool `json:"seniorPwdDiscount"`
+	Sold              int  `json:"sold"`
+	Held              int  `json:"held"`
 }
 
 // orgEventSummaryJSON is one event of the organizer API's list.
@@ -77,7 +79,7 @@ func orgTicketTypeOut(tt palaro.TicketType) orgTicketTypeJSON {
 	return orgTicketTypeJSON{Code: tt.Code, Name: tt.Name, Description: tt.Description, Price: tt.Price, Discount: tt.Discount,
 		Capacity: tt.Capacity, MaxPurchasable: tt.MaxPurchasable, SalesStart: manilaPtr(tt.SalesStart), SalesEnd: manilaPtr(tt.SalesEnd),
 		PaymentTypes: tt.PaymentTypes, Disclaimer: tt.Disclaimer, Seated: tt.Seated, WithSurvey: tt.WithSurvey,
-		ShowPromoField: tt.ShowPromoField, Sold: tt.Sold, Held: tt.Held}
+		ShowPromoField: tt.ShowPromoField, SeniorPWDDiscount: tt.SeniorPWDDiscount, Sold: tt.Sold, Held: tt.Held}
 }
 
 func (s *Server) eventJSON(ev *palaro.Event) orgEventJSON {

@@ -133,6 +133,10 @@ func (s *Server) orgDashboardPage(c *echo.Context, caller *palaro.Caller) error 
 		BySource: salesRows(r.BySource),
 		CheckIns: checkInsText(r.CheckedIn, r.Issued),
 	}
+	if r.SeniorPWDTickets > 0 {
+		v.Totals = append(v.Totals, [2]string{"Senior citizen / PWD tickets",
+			fmt.Sprintf("%d (%s off)", r.SeniorPWDTickets, r.SeniorPWDDiscount)})
+	}
 	if r.Issued > 0 {
 		v.CheckInBar.W = float64(r.CheckedIn) / float64(r.Issued) * 100
 	}

@@ -69,7 +69,7 @@ func (s *Server) orgOrdersCSV(c *echo.Context, caller *palaro.Caller) error {
 	}
 	header := []string{"order", "created", "status", "email", "first name", "last name", "full name", "mobile number",
 		"ticket type", "quantity", "seats", "source", "promo code", "payment type", "unit price", "add-ons", "promo discount",
-		"total", "paid", "tickets"}
+		"total", "paid", "tickets", "senior/PWD discount", "senior/PWD tickets"}
 	rows := make([][]string, 0, len(orders))
 	for _, o := range orders {
 		codes := make([]string, len(o.Tickets))
@@ -83,7 +83,7 @@ func (s *Server) orgOrdersCSV(c *echo.Context, caller *palaro.Caller) error {
 		rows = append(rows, []string{o.PublicID, csvTime(o.CreatedAt), o.Status, o.Email, o.Buyer.FirstName, o.Buyer.LastName,
 			o.Buyer.FullName, o.Buyer.MobileNumber, typeName, strconv.Itoa(o.Quantity), strings.Join(o.Seats, " "), o.Source,
 			o.PromoCode, o.PaymentType, o.UnitPrice.Decimal(), o.AddOnsTotal.Decimal(), o.PromoDiscount.Decimal(),
-			o.Total.Decimal(), csvTime(o.PaidAt), strings.Join(codes, " ")})
+			o.Total.Decimal(), csvTime(o.PaidAt), strings.Join(codes, " "), o.SeniorPWDDiscount.Decimal(), discountedTickets(o.Tickets)})
 	}
 	return writeCSV(c, ev.Code+"-orders.csv", header, rows)
 }
@@ -98,13 +98,35 @@ func (s *Server) orgAttendeesCSV(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	header := []string{"ticket", "status", "holder", "email", "ticket type", "seat", "order", "first name", "last name",
-		"full name", "mobile number", "company", "designation", "survey answer", "paid", "checked in"}
+		"full name", "mobile number", "company", "designation", "survey answer", "paid", "checked in",
+		"discount", "discount holder", "discount ID number", "discount amount"}
 	rows := make([][]string, 0, len(attendees))
 	for _, a := range attendees {
 		b := a.Buyer
 		rows = append(rows, []string{a.Code, a.Status, a.HolderName, a.Email, a.TypeName, a.Seat, a.OrderID, b.FirstName,
 			b.LastName, b.FullName, b.MobileNumber, b.CompanyName, b.Designation, b.SurveyAnswer, csvTime(a.PaidAt),
-			csvTime(a.CheckedInAt)})
+			csvTime(a.CheckedInAt), a.Discount.Type, a.Discount.HolderName, a.Discount.IDNumber, discountAmount(a.Discount)})
 	}
 	return writeCSV(c, ev.Code+"-attendees.csv", header, rows)
+}
+
+// discountedTickets lists an order's senior citizen and PWD tickets for the orders export: "CODE
+// senior Corazon Reyes OSCA-1" each, separated by "; ". The exports need the orders right (owners
+// and managers), who see ID numbers in full.
+func discountedTickets(tickets []palaro.Ticket) string {
+	var out []string
+	for _, t := range tickets {
+		if d := t.Discount; d.Type != "" {
+			out = append(out, t.Code+" "+d.Type+" "+d.HolderName+" "+d.IDNumber)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// discountAmount is a ticket's senior citizen or PWD discount in pesos, "" for a ticket without.
+func discountAmount(d palaro.TicketDiscount) string {
+	if d.Type == "" {
+		return ""
+	}
+	return d.Amount.Decimal()
 }

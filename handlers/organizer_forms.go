@@ -302,6 +302,8 @@ func readTicketTypeForm(c *echo.Context) (palaro.TicketTypeInput, error) {
 		WithSurvey:     c.FormValue("withSurvey") != "",
 		ShowPromoField: c.FormValue("showPromoField") != "",
 	}
+	senior := c.FormValue("seniorPwdDiscount") != ""
+	in.SeniorPWDDiscount = &senior
 	if len(fe) == 0 {
 		return in, nil
 	}
@@ -344,6 +346,8 @@ func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, err error)
 		{Name: "seated", Label: "Seated: buyers choose seats on a seat map (laid out on this page once saved)", Checked: in.Seated},
 		{Name: "withSurvey", Label: "Ask the event's survey question", Checked: in.WithSurvey},
 		{Name: "showPromoField", Label: "Show the promo code field", Checked: in.ShowPromoField},
+		{Name: "seniorPwdDiscount", Label: "Admission: senior citizens and persons with disability get the law's discount " +
+			"(RA 9994, RA 10754). Turn off for parking, merchandise and other add-ons.", Checked: in.AppliesSeniorPWD()},
 	}
 	return views.OrgForm{Action: action, Submit: submit, Error: formError(err), Sections: []views.OrgFormSection{main}}
 }

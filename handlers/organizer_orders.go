@@ -63,6 +63,7 @@ func (s *Server) renderOrgOrder(c *echo.Context, caller *palaro.Caller, orderID 
 		{"Source", o.Source}, {"Payment", strings.TrimSpace(o.PaymentType + " " + o.Provider)}, {"Paid with", palaro.PaidWith(o.PaymentMethod, o.PaymentAccount)},
 		{"Created", manilaTime(o.CreatedAt)}, {"Paid", manilaTime(o.PaidAt)}}
 	v.Invoices = invoiceLinks(o)
+	v.Facts = append(v.Facts, discountFacts(o)...)
 	if o.Status == palaro.OrderPaid && len(o.Tickets) > 0 {
 		v.Actions = append(v.Actions, views.OrgAction{Label: "Send the tickets e-mail again", Action: href + "/resend", Secondary: true})
 	}

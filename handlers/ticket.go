@@ -48,6 +48,9 @@ func (s *Server) findTicket(c *echo.Context, size int) (*palaro.Ticket, views.Ti
 		Seat: t.Seat, Status: statusWord(t.Status), StatusClass: t.Status, QR: qr, Active: t.Status == palaro.TicketValid,
 		QRHref: "/q/" + t.PublicID, AddOnsHref: palaro.AddOnsPath(t.PublicID), ChangeEmailHref: "/change-email/" + t.PublicID,
 	}
+	if t.Discount.Type != "" {
+		v.Discount, v.DiscountHolder = palaro.DiscountLabel(t.Discount.Type)+" — bring your ID", t.Discount.HolderName
+	}
 	if ev := t.Event; ev != nil {
 		v.EventName, v.EventHref, v.ImageURL = ev.Name, "/e/"+ev.Code, s.imageURL(ev.ImageURL)
 		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City

@@ -6,7 +6,7 @@
 // at once. It also sells tickets at the door.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './lib/mount';
-import { checkInOffline, codeHash, load, manilaTime, merge, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './lib/gate-offline';
+import { checkIDLine, checkInOffline, codeHash, load, manilaTime, merge, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './lib/gate-offline';
 import { QRScanner } from './components/QRScanner';
 
 /** GateProps mirrors views.GateProps. */
@@ -193,7 +193,7 @@ function Gate(props: GateProps) {
             if (t) Object.assign(t, { status: ticket.status, checkedInAt: ticket.checkedInAt, gate: ticket.gate });
             persist();
           }
-          show({ ok: status === 200, title: String(data.message), ticket: ticket && ticket.holderName ? ticket : undefined });
+          show({ ok: status === 200, title: String(data.message), ticket: ticket && (ticket.holderName || ticket.discount) ? ticket : undefined });
           return;
         } catch {
           setOnline(false); // no answer: decide on the phone
@@ -252,6 +252,12 @@ function Gate(props: GateProps) {
                     {answer.ticket.seat ? ` · Seat ${answer.ticket.seat}` : ''}
                   </p>
                 </>
+              )}
+              {answer.ok && answer.ticket && checkIDLine(answer.ticket) && (
+                <p className="gate-answer-checkid" data-check-id>
+                  {checkIDLine(answer.ticket)}
+                  {answer.ticket.discountId ? ` · ID ${answer.ticket.discountId}` : ''}
+                </p>
               )}
               {answer.detail && <p className="gate-answer-detail">{answer.detail}</p>}
               {answer.offline && answer.ok && <p className="gate-answer-detail">Saved on this phone; it syncs when the network is back.</p>}

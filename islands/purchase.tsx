@@ -9,6 +9,7 @@ import { check, type FieldRule } from './lib/rules';
 import { Select, TextInput } from './components/TextInput';
 import { Checkbox } from './components/Checkbox';
 import { AddOnPicker, PayButtons, type AddOn, type PaymentOption } from './components/AddOns';
+import { SeniorPWDSection, discountEntries, discountErrors, type SeniorPWDOffer } from './components/SeniorPWD';
 
 /** TicketDetails are the ticket details of SPEC.md section 3 (prices in centavos). */
 export type TicketDetails = {
@@ -41,6 +42,8 @@ export type PurchaseProps = {
   offer?: { token: string; quantity: number; email: string };
   /** promo is the usable promo code the server-drawn form's code field held, priced in the summary. */
   promo?: Promo;
+  /** seniorPwd is the senior citizen and PWD discount the ticket type offers. */
+  seniorPwd?: SeniorPWDOffer;
 };
 
 /** Promo is a usable promo code (views.PromoJSON; amounts in centavos). */
@@ -97,6 +100,8 @@ function Purchase(p: PurchaseProps) {
   // promo is the check of a typed promo code: the code checked and what the server said of it
   const [promo, setPromo] = useState<{ code: string; state: 'checking' | 'ok' | 'bad'; text: string; found?: Promo } | null>(null);
   const promoTimer = useRef<number | undefined>(undefined);
+  // serverFields are the server's messages of the discount entries, by the form's ticket
+  const [serverFields, setServerFields] = useState<Record<string, string>>({});
 
   useEffect(() => {
     const email = savedEmail();
@@ -106,6 +111,7 @@ function Purchase(p: PurchaseProps) {
   const val = (f: string) => values[f] || '';
   const set = (f: string, touchNow = false) => (value: string) => {
     setValues((v) => ({ ...v, [f]: value }));
+    setServerFields((x) => (x[f] ? { ...x, [f]: '' } : x));
     if (touchNow) touch(f)();
     setServerError('');
     setUnpaidLink('');
@@ -134,8 +140,16 @@ function Purchase(p: PurchaseProps) {
   const chosen = (t.addOns || []).filter((a) => countOf(a) > 0);
   const addOnSum = chosen.reduce((sum, a) => sum + a.price * countOf(a), 0);
   const free = t.finalPrice === 0 && addOnSum === 0;
-  const discount = promoDiscount(applied, t.finalPrice * qty, addOnSum);
-  const total = t.finalPrice * qty + addOnSum - discount;
+  const promoOff = promoDiscount(applied, t.finalPrice * qty, addOnSum);
+  // senior citizen and PWD discounts, one entry per ticket; never combined with a promo code: the larger wins
+  const discountTickets = p.seniorPwd ? Math.min(Math.max(qty, 1), t.maxPurchasable || Math.max(qty, 1)) : 0;
+  const entries = discountEntries(val, Math.min(discountTickets, qty));
+  const seniorOff = p.seniorPwd ? entries.list.length * p.seniorPwd.discount : 0;
+  const seniorWins = seniorOff > 0 && seniorOff >= promoOff;
+  const discount = seniorWins ? 0 : promoOff;
+  const total = t.finalPrice * qty + addOnSum - discount - (seniorWins ? seniorOff : 0);
+  Object.assign(errors, discountErrors(val, discountTickets), serverFields);
+  const valid2 = valid && Object.values(errors).every((e) => !e);
 
   // the reason the pay buttons are disabled: the first missing item, in the form's order
   const order = [
@@ -146,7 +160,7 @@ function Purchase(p: PurchaseProps) {
     { field: 'source' },
     ...rules.filter((r) => r.input === 'checkbox'),
   ];
-  const reason = order.map((r) => errors[r.field]).find((e) => e) || '';
+  const reason = order.map((r) => errors[r.field]).find((e) => e) || Object.entries(errors).find(([f, e]) => f.startsWith('discounts[') && e)?.[1] || '';
 
   function checkPromo(code: string) {
     window.clearTimeout(promoTimer.current);
@@ -164,7 +178,7 @@ function Purchase(p: PurchaseProps) {
   }
 
   async function pay(paymentType: string) {
-    if (!valid || busy) return;
+    if (!valid2 || busy) return;
     setBusy(true);
     setServerError('');
     setUnpaidLink('');
@@ -194,6 +208,7 @@ function Purchase(p: PurchaseProps) {
       paymentType,
       disclaimerAccepted: val('disclaimerAccepted') === 'yes',
       offer: p.offer?.token || '',
+      discounts: entries.list,
     });
     const o = outcome(status, data);
     if ('go' in o) {
@@ -208,6 +223,14 @@ function Purchase(p: PurchaseProps) {
       setTouched((x) => ({ ...x, ...Object.fromEntries(rules.filter((r) => r.requiredWhen === 'newBuyer').map((r) => [r.field, true])) }));
     }
     if (fields.unpaidOrder && isLink(fields.unpaidOrder)) setUnpaidLink(fields.unpaidOrder);
+    // the payload's discounts[k] is the form's ticket entries.at[k]
+    const mine: Record<string, string> = {};
+    for (const [f, msg] of Object.entries(fields)) {
+      const m = /^discounts\[(\d+)\]\.(\w+)$/.exec(f);
+      if (m && entries.at[Number(m[1])] !== undefined) mine[`discounts[${entries.at[Number(m[1])]}].${m[2]}`] = msg;
+    }
+    setServerFields(mine);
+    setTouched((x) => ({ ...x, ...Object.fromEntries(Object.keys(mine).map((f) => [f, true])) }));
     setSeatRace({ instead: isLink(fields.seatsInstead) ? fields.seatsInstead : '', map: isLink(fields.seatMap) ? fields.seatMap : '' });
     setServerError(o.error);
     setBusy(false);
@@ -292,6 +315,8 @@ function Purchase(p: PurchaseProps) {
         </section>
       )}
 
+      {p.seniorPwd && <SeniorPWDSection offer={p.seniorPwd} tickets={discountTickets} val={val} set={(f) => set(f)} touch={touch} shown={shown} />}
+
       {(t.addOns || []).length > 0 && (
         <section className="form-section" aria-labelledby="addons-heading">
           <h2 id="addons-heading">Add-ons</h2>
@@ -324,6 +349,12 @@ function Purchase(p: PurchaseProps) {
               <dd>{peso(addOnSum)}</dd>
             </div>
           )}
+          {seniorWins && (
+            <div className="senior-pwd-line">
+              <dt>Senior citizen / PWD discount</dt>
+              <dd data-senior-pwd>-{peso(seniorOff)}</dd>
+            </div>
+          )}
           {discount > 0 && applied && (
             <div className="promo-line">
               <dt>Promo {applied.code}</dt>
@@ -351,7 +382,7 @@ function Purchase(p: PurchaseProps) {
           <a className="button block secondary" href={seatRace.map}>Choose on the seat map</a>
         </div>
       )}
-      <PayButtons options={p.payments} free={free} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />
+      <PayButtons options={p.payments} free={free} disabled={!valid2 || busy} reason={busy ? '' : reason} onPay={pay} />
     </form>
   );
 }

@@ -80,6 +80,9 @@ func (c Composer) OrderConfirmationWith(o *palaro.Order, words string) palaro.Me
 	if o.PromoDiscount > 0 {
 		rows = append(rows, [2]string{"Promo " + o.PromoCode, "-" + o.PromoDiscount.String()})
 	}
+	if o.SeniorPWDDiscount > 0 {
+		rows = append(rows, [2]string{"Senior citizen / PWD discount", "-" + o.SeniorPWDDiscount.String()})
+	}
 	rows = append(rows, [2]string{"Total", o.Total.Display()}, [2]string{"Order", o.PublicID})
 	v.Rows = rows
 	var images []palaro.InlineImage
@@ -94,6 +97,9 @@ func (c Composer) OrderConfirmationWith(o *palaro.Order, words string) palaro.Me
 				names = append(names, a.Name)
 			}
 			label += " · with " + strings.Join(names, ", ")
+		}
+		if t.Discount.Type != "" { // the gate checks the holder's ID
+			label += " · " + palaro.DiscountLabel(t.Discount.Type) + ", " + t.Discount.HolderName + " — bring your ID"
 		}
 		link := emailLink{Label: label, URL: c.url(palaro.TicketPath(t.PublicID))}
 		if img, ok := c.ticketQRImage(t); ok {

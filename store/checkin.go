@@ -24,14 +24,18 @@ func NewCheckInService(db *DB) *CheckInService { return &CheckInService{db: db} 
 // gateTicketColumns reads a ticket for the gate; a ticket of an order that is no longer paid
 // (refunded) reads as cancelled.
 const gateTicketColumns = `t.id, t.event_id, t.code, t.holder_name, tt.name, t.seat,
-	CASE WHEN o.status = 'paid' THEN t.status ELSE 'cancelled' END, t.checked_in_at, t.checked_in_gate
+	CASE WHEN o.status = 'paid' THEN t.status ELSE 'cancelled' END, t.checked_in_at, t.checked_in_gate,
+	t.discount_type, t.discount_holder, t.discount_id_number
 	FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id JOIN orders o ON o.id = t.order_id`
 
 func scanGateTicket(r rowScanner) (id, eventID int64, t palaro.GateTicket, err error) {
 	var at sql.NullString
-	if err = r.Scan(&id, &eventID, &t.Code, &t.HolderName, &t.TicketType, &t.Seat, &t.Status, &at, &t.Gate); err != nil {
+	var idNumber string
+	if err = r.Scan(&id, &eventID, &t.Code, &t.HolderName, &t.TicketType, &t.Seat, &t.Status, &at, &t.Gate,
+		&t.Discount, &t.DiscountHolder, &idNumber); err != nil {
 		return
 	}
+	t.DiscountID = palaro.MaskIDNumber(idNumber) // the gate sees the last 4 only
 	t.CheckedInAt, err = parseTime(at)
 	return
 }

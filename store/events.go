@@ -27,7 +27,7 @@ const DefaultPageSize = 12
 const eventColumns = `e.id, e.code, e.name, e.summary, e.description, e.starts_at, e.ends_at, e.image_url,
 	e.status, e.popularity, e.required_fields, e.survey_question, e.survey_answers, e.created_at, e.updated_at,
 	v.id, v.name, v.address, v.city, v.region, v.latitude, v.longitude,
-	o.id, o.name, o.email, o.url, e.sequence`
+	o.id, o.name, o.email, o.url, e.sequence, o.vat_registered != 0`
 
 const eventJoins = `FROM events e JOIN venues v ON v.id = e.venue_id JOIN organizers o ON o.id = e.organizer_id`
 
@@ -187,7 +187,8 @@ func scanEvent(r rowScanner) (*palaro.Event, error) {
 		&ev.Status, &ev.Popularity, &required, &ev.SurveyQuestion, &answers, &created, &updated,
 		&ev.Venue.ID, &ev.Venue.Name, &ev.Venue.Address, &ev.Venue.City, &ev.Venue.Region,
 		&ev.Venue.Latitude, &ev.Venue.Longitude,
-		&ev.Organizer.ID, &ev.Organizer.Name, &ev.Organizer.Email, &ev.Organizer.URL, &ev.Sequence)
+		&ev.Organizer.ID, &ev.Organizer.Name, &ev.Organizer.Email, &ev.Organizer.URL, &ev.Sequence,
+		&ev.Organizer.VATRegistered)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +249,7 @@ func attachTags(ctx context.Context, tx *sql.Tx, events []*palaro.Event) error {
 // TicketTypeColumns lists the ticket_types columns in the order scanTicketType reads them.
 const ticketTypeColumns = `tt.id, tt.event_id, tt.code, tt.name, tt.description, tt.price, tt.discount,
 	tt.max_purchasable, tt.capacity, tt.sold, tt.sales_start, tt.sales_end, tt.show_promo_field,
-	tt.with_survey, tt.disclaimer, tt.payment_types, tt.seated, tt.held`
+	tt.with_survey, tt.disclaimer, tt.payment_types, tt.seated, tt.held, tt.senior_pwd_discount != 0`
 
 func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	var tt palaro.TicketType
@@ -256,7 +257,7 @@ func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	var payments string
 	err := r.Scan(&tt.ID, &tt.EventID, &tt.Code, &tt.Name, &tt.Description, &tt.Price, &tt.Discount,
 		&tt.MaxPurchasable, &tt.Capacity, &tt.Sold, &start, &end, &tt.ShowPromoField,
-		&tt.WithSurvey, &tt.Disclaimer, &payments, &tt.Seated, &tt.Held)
+		&tt.WithSurvey, &tt.Disclaimer, &payments, &tt.Seated, &tt.Held, &tt.SeniorPWDDiscount)
 	if err != nil {
 		return tt, err
 	}

@@ -68,6 +68,10 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 		if err != nil {
 			return 0, err
 		}
+		// its senior citizen and PWD IDs may be used again (a late payment still issues them)
+		if _, err := tx.ExecContext(ctx, `UPDATE order_discounts SET live = 0 WHERE order_id = ?`, h.id); err != nil {
+			return 0, err
+		}
 		if n, err := res.RowsAffected(); err != nil {
 			return 0, err
 		} else if n == 0 {

@@ -46,7 +46,7 @@ func (s *PurchaseService) ListOrders(ctx context.Context, f palaro.OrderFilter) 
 const orderColumns = `o.id, o.public_id, o.kind, o.event_id, o.ticket_type_id, o.ticket_id, o.quantity, o.email,
 	o.buyer, o.seats, o.source, coalesce(p.code, ''), o.payment_type, o.unit_price, o.add_ons_total,
 	o.promo_discount, o.total, o.status, o.provider, o.provider_ref, o.checkout_url, o.hold_expires_at,
-	o.paid_at, o.created_at, o.payment_method, o.payment_account, o.payment_failed`
+	o.paid_at, o.created_at, o.payment_method, o.payment_account, o.payment_failed, o.senior_pwd_discount`
 
 func scanOrder(r rowScanner) (*palaro.Order, error) {
 	var o palaro.Order
@@ -56,7 +56,7 @@ func scanOrder(r rowScanner) (*palaro.Order, error) {
 	err := r.Scan(&o.ID, &o.PublicID, &o.Kind, &o.EventID, &o.TicketTypeID, &ticketID, &o.Quantity, &o.Email,
 		&buyer, &seats, &o.Source, &o.PromoCode, &o.PaymentType, &o.UnitPrice, &o.AddOnsTotal, &o.PromoDiscount,
 		&o.Total, &o.Status, &o.Provider, &o.ProviderRef, &o.CheckoutURL, &hold, &paid, &created,
-		&o.PaymentMethod, &o.PaymentAccount, &o.PaymentFailed)
+		&o.PaymentMethod, &o.PaymentAccount, &o.PaymentFailed, &o.SeniorPWDDiscount)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +269,8 @@ func queryAddOnsOf(ctx context.Context, q querier, query string, args ...any) (m
 }
 
 const ticketColumns = `t.id, t.public_id, t.code, t.order_id, t.event_id, t.ticket_type_id, t.holder_name, t.email,
-	t.seat, t.status, t.checked_in_at, t.created_at`
+	t.seat, t.status, t.checked_in_at, t.created_at, t.discount_type, t.discount_holder, t.discount_id_number,
+	t.discount_amount`
 
 // queryTickets returns the tickets matching where, with their event, ticket type and add-ons (read
 // for all of them in one query).
@@ -285,7 +286,8 @@ func queryTickets(ctx context.Context, q querier, refs *refCache, where string, 
 		var typeID int64
 		var checked, created sql.NullString
 		if err := rows.Scan(&t.ID, &t.PublicID, &t.Code, &t.OrderID, &t.EventID, &typeID, &t.HolderName, &t.Email,
-			&t.Seat, &t.Status, &checked, &created); err != nil {
+			&t.Seat, &t.Status, &checked, &created, &t.Discount.Type, &t.Discount.HolderName, &t.Discount.IDNumber,
+			&t.Discount.Amount); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -87,7 +87,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 			return nil, err
 		} // an unknown source is a referral code: recorded, no discount
 	}
-	terms, err := palaro.DecideOrder(*tt, req, promo, addOns, now)
+	terms, err := palaro.DecideOrder(*tt, req, promo, addOns, ev.Organizer.VATRegistered, now)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +97,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		Quantity: req.Quantity, Email: req.Email, Buyer: buyerOf(req), Seats: req.Seats, Source: req.Source,
 		PaymentType: terms.PaymentType, SessionKey: req.SessionKey, UserID: req.UserID, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
 		PromoDiscount: price.PromoDiscount, Total: price.Total, Status: palaro.OrderPending,
+		Discounts: terms.Discounts, SeniorPWDDiscount: price.SeniorPWDDiscount,
 		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
 	}
 	if promo != nil {
@@ -196,12 +197,15 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 	var err error
 	o.ID, err = insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id, quantity,
 		email, buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total,
-		status, hold_expires_at, paid_at, created_at, session_key, user_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-		?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		status, hold_expires_at, paid_at, created_at, session_key, user_id, senior_pwd_discount) VALUES (?, ?, ?, ?, ?, ?,
+		?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, ticketID, o.Quantity, o.Email, string(buyer), string(seats),
 		o.Source, promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
-		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey, userID)
+		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey, userID, o.SeniorPWDDiscount)
 	if err != nil {
+		return err
+	}
+	if err := saveDiscounts(ctx, tx, o, now); err != nil {
 		return err
 	}
 	for _, a := range o.AddOns {
@@ -455,6 +459,12 @@ func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, err
 // it, so the order is not read again here.
 func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
 	if o.Kind == palaro.OrderKindTickets {
+		if o.Discounts == nil {
+			var err error
+			if o.Discounts, err = orderDiscounts(ctx, tx, o.ID); err != nil {
+				return err
+			}
+		}
 		tickets := newTickets(o, now)
 		for i := range tickets {
 			t := tickets[i]
@@ -503,6 +513,9 @@ func newTickets(o *palaro.Order, now time.Time) []palaro.Ticket {
 		if i < len(o.Seats) {
 			tickets[i].Seat = o.Seats[i]
 		}
+		if i < len(o.Discounts) { // the law's discount is for the holder's own use: the ticket is theirs
+			tickets[i].Discount, tickets[i].HolderName = o.Discounts[i], o.Discounts[i].HolderName
+		}
 	}
 	return tickets
 }
@@ -513,9 +526,10 @@ func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeI
 			t.PublicID, t.Code = newPublicID(), newTicketCode() // drawn here unless the caller drew them
 		}
 		id, err := insertID(ctx, tx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id,
-			holder_name, email, seat, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			holder_name, email, seat, status, created_at, discount_type, discount_holder, discount_id_number,
+			discount_amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 			t.PublicID, t.Code, t.OrderID, t.EventID, ticketTypeID, t.HolderName, t.Email, t.Seat, t.Status,
-			formatTime(t.CreatedAt))
+			formatTime(t.CreatedAt), t.Discount.Type, t.Discount.HolderName, t.Discount.IDNumber, t.Discount.Amount)
 		if errors.Is(err, sql.ErrNoRows) && attempt < 5 {
 			continue // a code collision: draw again
 		} else if err != nil {

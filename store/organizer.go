@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -413,10 +414,12 @@ func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, 
 		}
 		payments, _ := json.Marshal(in.PaymentTypes)
 		_, err = tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
-		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated)
-		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated,
+		senior_pwd_discount)
+		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			eventID, in.Code, in.Name, in.Description, eventID, in.Price, in.Discount, in.MaxPurchasable, in.Capacity,
-			nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField, in.WithSurvey, in.Disclaimer, string(payments), in.Seated)
+			nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField, in.WithSurvey, in.Disclaimer, string(payments), in.Seated,
+			in.AppliesSeniorPWD())
 		if isUniqueViolation(err) {
 			return nil, codeTaken()
 		} else if err != nil {
@@ -496,9 +499,9 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 		payments, _ := json.Marshal(in.PaymentTypes)
 		_, err = tx.ExecContext(ctx, `UPDATE ticket_types SET code = ?, name = ?, description = ?, price = ?, discount = ?,
 		max_purchasable = ?, capacity = ?, sales_start = ?, sales_end = ?, show_promo_field = ?, with_survey = ?,
-		disclaimer = ?, payment_types = ?, seated = ? WHERE id = ?`, in.Code, in.Name, in.Description, in.Price,
+		disclaimer = ?, payment_types = ?, seated = ?, senior_pwd_discount = ? WHERE id = ?`, in.Code, in.Name, in.Description, in.Price,
 			in.Discount, in.MaxPurchasable, in.Capacity, nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField,
-			in.WithSurvey, in.Disclaimer, string(payments), in.Seated, cur.ID)
+			in.WithSurvey, in.Disclaimer, string(payments), in.Seated, *cmp.Or(in.SeniorPWDDiscount, &cur.SeniorPWDDiscount), cur.ID) // left out: kept
 		if isUniqueViolation(err) {
 			return nil, codeTaken()
 		} else if err != nil {
@@ -567,7 +570,8 @@ func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) (_ 
 	defer wrapErr(&err, "store: ListAttendees(%d)", eventID)
 
 	rows, err := s.db.read.QueryContext(ctx, `SELECT t.public_id, t.code, t.holder_name, t.email, t.seat, t.status,
-		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price
+		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price, t.discount_type, t.discount_holder,
+		t.discount_id_number, t.discount_amount
 		FROM tickets t JOIN orders o ON o.id = t.order_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
 		WHERE t.event_id = ? ORDER BY o.id, t.id`, eventID)
 	if err != nil {
@@ -580,7 +584,8 @@ func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) (_ 
 		var buyer string
 		var checked, paid sql.NullString
 		if err := rows.Scan(&a.PublicID, &a.Code, &a.HolderName, &a.Email, &a.Seat, &a.Status, &checked, &a.OrderID,
-			&buyer, &paid, &a.TypeName, &a.UnitPrice); err != nil {
+			&buyer, &paid, &a.TypeName, &a.UnitPrice, &a.Discount.Type, &a.Discount.HolderName, &a.Discount.IDNumber,
+			&a.Discount.Amount); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(buyer), &a.Buyer); err != nil {

@@ -76,5 +76,9 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *p
 		return nil, err
 	}
 	r.CheckedIn = int(checked.Int64)
+	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(discount_amount), 0) FROM tickets
+		WHERE event_id = ? AND status != 'cancelled' AND discount_type != ''`, eventID).Scan(&r.SeniorPWDTickets, &r.SeniorPWDDiscount); err != nil {
+		return nil, err
+	}
 	return r, nil
 }

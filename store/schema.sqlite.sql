@@ -280,6 +280,19 @@ CREATE TABLE order_add_ons (
     PRIMARY KEY (order_id, add_on_id)
 );
 
+CREATE TABLE order_discounts (
+    order_id   INTEGER NOT NULL REFERENCES orders (id),
+    position   INTEGER NOT NULL,
+    event_id   INTEGER NOT NULL REFERENCES events (id),
+    type       TEXT NOT NULL CHECK (type IN ('senior', 'pwd')),
+    holder     TEXT NOT NULL,
+    id_number  TEXT NOT NULL,
+    id_key     TEXT NOT NULL,
+    amount     INTEGER NOT NULL CHECK (amount >= 0),
+    live       INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (order_id, position)
+);
+
 CREATE TABLE orders (
     id              INTEGER PRIMARY KEY,
     public_id       TEXT NOT NULL UNIQUE,
@@ -305,7 +318,7 @@ CREATE TABLE orders (
     hold_expires_at TEXT,
     paid_at         TEXT,
     created_at      TEXT NOT NULL
-, session_key TEXT NOT NULL DEFAULT '', user_id INTEGER REFERENCES users (id) ON DELETE SET NULL, refunded_at TEXT, payment_method TEXT NOT NULL DEFAULT '', payment_account TEXT NOT NULL DEFAULT '', payment_failed TEXT NOT NULL DEFAULT '', provider_intent TEXT NOT NULL DEFAULT '');
+, session_key TEXT NOT NULL DEFAULT '', user_id INTEGER REFERENCES users (id) ON DELETE SET NULL, refunded_at TEXT, payment_method TEXT NOT NULL DEFAULT '', payment_account TEXT NOT NULL DEFAULT '', payment_failed TEXT NOT NULL DEFAULT '', provider_intent TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE organizer_invitations (
     id           INTEGER PRIMARY KEY,
@@ -769,6 +782,8 @@ CREATE INDEX news_articles_organization ON news_articles (organization_id);
 
 CREATE INDEX news_articles_published ON news_articles (published_at);
 
+CREATE UNIQUE INDEX order_discounts_one_per_id ON order_discounts (event_id, id_key) WHERE live = 1;
+
 CREATE INDEX orders_email ON orders (email);
 
 CREATE INDEX orders_pending_session ON orders (ticket_type_id, session_key) WHERE status = 'pending';
@@ -826,6 +841,8 @@ CREATE INDEX ticket_returns_queue ON ticket_returns (ticket_type_id, status, id)
 CREATE INDEX ticket_transfers_ticket ON ticket_transfers (ticket_id, status);
 
 CREATE INDEX ticket_types_event ON ticket_types (event_id);
+
+CREATE INDEX tickets_discounted ON tickets (event_id) WHERE discount_id_number != '';
 
 CREATE INDEX tickets_email ON tickets (email);
 

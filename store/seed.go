@@ -112,8 +112,9 @@ func (d *seedData) insert(ctx context.Context, tx *sql.Tx, now time.Time) error 
 		if o.Approved {
 			approved = at
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO organizers (id, name, email, url, approved_at) VALUES (?, ?, ?, ?, ?)`,
-			o.ID, o.Name, o.Email, o.URL, approved); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO organizers (id, name, email, url, approved_at, registered_name, tin,
+			registered_address, vat_registered) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			o.ID, o.Name, o.Email, o.URL, approved, o.RegisteredName, o.TIN, o.RegisteredAddress, o.VATRegistered); err != nil {
 			return fmt.Errorf("seed organizer %s: %w", o.Name, err)
 		}
 	}
@@ -200,6 +201,12 @@ type seedOrganizer struct {
 	Email    string `json:"email"`
 	URL      string `json:"url"`
 	Approved bool   `json:"approved"` // approved at the seed's time (the others have no approval time)
+	// RegisteredName, TIN and RegisteredAddress are the organization's details for its sales invoices.
+	RegisteredName    string `json:"registeredName"`
+	TIN               string `json:"tin"`
+	RegisteredAddress string `json:"registeredAddress"`
+	// VATRegistered is true for a VAT-registered organization.
+	VATRegistered bool `json:"vatRegistered"`
 }
 
 // seedAccount is a demo account: active, its password DemoOrganizerPassword.
@@ -336,6 +343,8 @@ type seedTicket struct {
 	Seated       bool         `json:"seated"`
 	Disclaimer   string       `json:"disclaimer"`
 	PaymentTypes []string     `json:"paymentTypes"` // QR and CARD when left out, and GCASH and MAYA with a price
+	// SeniorPWD is true for admission the senior citizen and PWD discount applies to.
+	SeniorPWD bool `json:"seniorPwd"`
 }
 
 // starts is when e starts, for a seed at now on the Manila day today.
@@ -411,10 +420,11 @@ func (d *seedData) insertEvent(ctx context.Context, tx *sql.Tx, e seedEvent, tod
 		payments, _ := json.Marshal(paymentTypes)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position,
 			price, discount, max_purchasable, capacity, sold, sales_start, sales_end, show_promo_field,
-			with_survey, disclaimer, payment_types, seated)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			with_survey, disclaimer, payment_types, seated, senior_pwd_discount)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			eventID, e.Code+"-"+t.Code, t.Name, t.Description, i, t.Price, t.Discount, t.Max, t.Capacity, t.Sold,
-			formatTime(salesStart), formatTime(ends), t.Promo, t.Survey, t.Disclaimer, string(payments), t.Seated); err != nil {
+			formatTime(salesStart), formatTime(ends), t.Promo, t.Survey, t.Disclaimer, string(payments), t.Seated,
+			t.SeniorPWD); err != nil {
 			return fmt.Errorf("ticket type %s: %w", t.Code, err)
 		}
 	}

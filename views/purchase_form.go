@@ -125,8 +125,12 @@ func (v purchaseFormView) promo() *PromoJSON {
 	return v.Promo
 }
 
-// promoDiscount is what the promo code takes off the order as the form stands.
+// promoDiscount is what the promo code takes off the order as the form stands: nothing when the
+// senior citizen and PWD discounts take off more (they are never combined).
 func (v purchaseFormView) promoDiscount() int64 {
+	if v.seniorPWDWins() {
+		return 0
+	}
 	return v.promo().Discount(v.Ticket.FinalPrice*int64(v.qty()), v.addOnSum())
 }
 
@@ -135,7 +139,11 @@ func (v purchaseFormView) total() string {
 	if v.errors()[palaro.FieldQuantity] != "" {
 		return "—"
 	}
-	return palaro.Money(v.Ticket.FinalPrice*int64(v.qty()) + v.addOnSum() - v.promoDiscount()).Display()
+	off := v.promoDiscount()
+	if v.seniorPWDWins() {
+		off = v.seniorPWDDiscount()
+	}
+	return palaro.Money(v.Ticket.FinalPrice*int64(v.qty()) + v.addOnSum() - off).Display()
 }
 
 // reason is the first problem of the form in its order, shown above the pay buttons.

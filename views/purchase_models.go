@@ -63,6 +63,16 @@ type PurchaseProps struct {
 	// Promo is the usable promo code the form's code field holds, priced in the summary; nil
 	// when it holds none (or a referral code).
 	Promo *PromoJSON `json:"promo,omitempty"`
+	// SeniorPWD is the senior citizen and PWD discount the ticket type offers; nil when it offers none.
+	SeniorPWD *SeniorPWDJSON `json:"seniorPwd,omitempty"`
+}
+
+// SeniorPWDJSON is the senior citizen and PWD discount on the purchase form: one discounted
+// ticket's price and what it takes off (centavos), and the note that names the law.
+type SeniorPWDJSON struct {
+	Price    int64  `json:"price"`
+	Discount int64  `json:"discount"`
+	Note     string `json:"note"`
 }
 
 // PromoJSON is a usable promo code as the purchase form shows and prices it (amounts in centavos).

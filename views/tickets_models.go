@@ -49,22 +49,26 @@ type OrderView struct {
 
 // TicketPageView is the view model of /t/{ticketId} and /q/{ticketId}.
 type TicketPageView struct {
-	PublicID    string
-	Code        string
-	TicketType  string
-	EventName   string
-	EventHref   string
-	When        string
-	Place       string
-	ImageURL    string
-	Holder      string
-	Email       string
-	Seat        string
-	Status      string // "Valid", "Checked in", "Cancelled"
-	StatusClass string // "valid", "checked_in", "cancelled"
-	AddOns      []string
-	QR          templ.Component
-	QRHref      string
+	PublicID   string
+	Code       string
+	TicketType string
+	EventName  string
+	EventHref  string
+	When       string
+	Place      string
+	ImageURL   string
+	Holder     string
+	// Discount says a senior citizen's or PWD's ticket must come with the holder's ID ("Senior
+	// citizen — bring your ID"), and DiscountHolder whose; "" for another ticket.
+	Discount       string
+	DiscountHolder string
+	Email          string
+	Seat           string
+	Status         string // "Valid", "Checked in", "Cancelled"
+	StatusClass    string // "valid", "checked_in", "cancelled"
+	AddOns         []string
+	QR             templ.Component
+	QRHref         string
 	// AddOnsHref is the add-ons page of the ticket; "" when its event has no add-on left to buy for it.
 	AddOnsHref      string
 	ChangeEmailHref string

@@ -367,7 +367,8 @@ func (a *App) syncQueues(ctx context.Context) {
 
 // SettleOnce reconciles pending orders with the payment provider, then releases expired holds
 // (in that order, so a payment whose webhook was lost is found before its hold is released),
-// then moves the waiting lists on, then queues the reminders that are due.
+// then masks the senior citizen and PWD ID numbers past their record period, then moves the
+// waiting lists on, then queues the reminders that are due.
 func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	if a.payments != nil {
 		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
@@ -381,6 +382,12 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 		if a.server != nil {
 			a.server.EventsChanged() // the released tickets are on sale again
 		}
+	}
+	// senior citizen and PWD ID numbers past the BIR's record period: reduced to their last 4
+	if n, err := a.purchases.MaskDiscountIDs(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("mask discount IDs", "error", err)
+	} else if n > 0 {
+		a.logger.Info("masked discount ID numbers", "tickets", n)
 	}
 	// unclaimed waiting-list offers expire and pass on; tickets freed otherwise (a capacity
 	// raised, an order replaced) go to the waiting lists too

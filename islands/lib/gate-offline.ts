@@ -16,6 +16,17 @@ export interface GateTicket {
   status: string; // valid, checked_in, cancelled
   checkedInAt?: string;
   gate?: string;
+  /** discount is a senior citizen's or PWD's ticket's ('senior', 'pwd'): the gate checks the holder's ID. */
+  discount?: string;
+  discountHolder?: string;
+  /** discountId is the ID number's last 4, masked. */
+  discountId?: string;
+}
+
+/** checkIDLine is what the gate says of a discounted ticket, as palaro.CheckIDLine says it. */
+export function checkIDLine(t: { discount?: string; discountHolder?: string }): string {
+  if (!t.discount) return '';
+  return `Check ID: ${t.discount === 'pwd' ? 'person with disability' : 'senior citizen'}, ${t.discountHolder || ''}`;
 }
 
 /** ListTicket is a ticket in the gate list: GateTicket with its code's hash instead of the code. */
