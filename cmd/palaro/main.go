@@ -52,6 +52,7 @@ Environment:
   PALARO_SERVERS        how many app servers share the database (default 1); each enforces that share of the rate limits
   PALARO_SMS_PROVIDER   log (default) or semaphore, with SEMAPHORE_API_KEY and SEMAPHORE_SENDER_NAME
   PALARO_PPROF          loopback address (e.g. 127.0.0.1:6060) serving Go's runtime profiles at /debug/pprof/ (off when unset)
+  PALARO_METRICS        loopback address (e.g. 127.0.0.1:9100) serving Prometheus metrics at /metrics (off when unset)
   PALARO_LOG            json (default for serve: one line per request) or text (default for the other commands)
 `
 
@@ -211,6 +212,7 @@ func loadConfig() app.Config {
 		SessionKey:  []byte(os.Getenv("PALARO_SESSION_KEY")),
 		TrustProxy:  os.Getenv("PALARO_TRUST_PROXY") == "1",
 		Servers:     envInt("PALARO_SERVERS", 1),
+		Metrics:     os.Getenv("PALARO_METRICS"),
 		Now:         time.Now,
 	}
 }
@@ -273,6 +275,11 @@ func serve(ctx context.Context, cfg app.Config, logger *slog.Logger) error {
 	logWriterStats(jobsCtx, a.DB(), logger)
 	if addr := os.Getenv("PALARO_PPROF"); addr != "" {
 		if err := debugserver.Start(jobsCtx, addr, logger); err != nil {
+			return err
+		}
+	}
+	if cfg.Metrics != "" {
+		if err := a.ServeMetrics(jobsCtx, cfg.Metrics); err != nil {
 			return err
 		}
 	}
