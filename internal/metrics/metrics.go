@@ -38,41 +38,29 @@ var (
 		Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 	})
 	// WriterFailedBatches counts the batches whose transaction broke (every unit got the error).
-	WriterFailedBatches = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "palaro_writer_failed_batches_total",
-		Help: "Batches of the store's writer whose transaction could not begin or commit.",
-	})
+	WriterFailedBatches = counter("palaro_writer_failed_batches_total",
+		"Batches of the store's writer whose transaction could not begin or commit.")
 
 	// OrdersPlaced counts the orders stored, by channel: "online" (the buy page and API) or
 	// "box_office" (sold at the door).
-	OrdersPlaced = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "palaro_orders_placed_total",
-		Help: "Orders placed, by channel (online, box_office).",
-	}, []string{"channel"})
+	OrdersPlaced = counterVec("palaro_orders_placed_total",
+		"Orders placed, by channel (online, box_office).", "channel")
 
 	// OutboxSendFailures counts the outbox messages whose send failed (each attempt).
-	OutboxSendFailures = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "palaro_outbox_send_failures_total",
-		Help: "Outbox messages (e-mail, SMS, jobs) whose send or job failed, each attempt.",
-	})
+	OutboxSendFailures = counter("palaro_outbox_send_failures_total",
+		"Outbox messages (e-mail, SMS, jobs) whose send or job failed, each attempt.")
 	// OutboxSent counts the outbox messages sent (or jobs done).
-	OutboxSent = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "palaro_outbox_sent_total",
-		Help: "Outbox messages sent and jobs done.",
-	})
+	OutboxSent = counter("palaro_outbox_sent_total",
+		"Outbox messages sent and jobs done.")
 
 	// QueueAdmissions counts the places of on-sale queues admitted to buy (each once).
-	QueueAdmissions = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "palaro_queue_admissions_total",
-		Help: "Places of the on-sale queues admitted to buy, each once.",
-	})
+	QueueAdmissions = counter("palaro_queue_admissions_total",
+		"Places of the on-sale queues admitted to buy, each once.")
 
 	// PageCache counts the public page cache's answers by result: "hit" (served from memory) or
 	// "miss" (rendered).
-	PageCache = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "palaro_page_cache_requests_total",
-		Help: "Public pages asked of the page cache, by result (hit, miss).",
-	}, []string{"result"})
+	PageCache = counterVec("palaro_page_cache_requests_total",
+		"Public pages asked of the page cache, by result (hit, miss).", "result")
 
 	// PageCacheHit and PageCacheMiss are PageCache's two counters, made once.
 	PageCacheHit  = PageCache.WithLabelValues("hit")
@@ -81,6 +69,16 @@ var (
 	OrdersOnline    = OrdersPlaced.WithLabelValues("online")
 	OrdersBoxOffice = OrdersPlaced.WithLabelValues("box_office")
 )
+
+// counter returns a new counter named name.
+func counter(name, help string) prometheus.Counter {
+	return prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+}
+
+// counterVec returns a new counter named name with one label.
+func counterVec(name, help, label string) *prometheus.CounterVec {
+	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, []string{label})
+}
 
 // own are the collectors above, registered in every registry NewRegistry makes.
 var own = []prometheus.Collector{requestDuration, WriterBatchUnits, WriterWait, WriterFailedBatches,
