@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v5"
 	"golang.org/x/sync/singleflight"
 
+	"palaro/internal/metrics"
 	"palaro/views"
 )
 
@@ -132,8 +133,10 @@ func (pc *pageCache) get(key string, render func() (*cachedPage, error)) (*cache
 	gen := pc.gen
 	pc.mu.Unlock()
 	if ok && now.Before(p.expires) {
+		metrics.PageCacheHit.Inc()
 		return p, nil
 	}
+	metrics.PageCacheMiss.Inc()
 	v, err, _ := pc.group.Do(strconv.FormatUint(gen, 10)+" "+key, func() (any, error) {
 		p, err := render()
 		if err != nil {

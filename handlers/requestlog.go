@@ -7,12 +7,15 @@ import (
 
 	"github.com/labstack/echo/v5"
 	"github.com/labstack/echo/v5/middleware"
+
+	"palaro/internal/metrics"
 )
 
 // requestLog logs one line per request, after the error handler has answered: the method, the
 // route pattern (such as /t/:id, never the raw path or query, which can carry ticket ids, tokens
 // and e-mail addresses), the status, the body's size, the duration and the request id. Nothing a
-// visitor typed and no personal data is logged.
+// visitor typed and no personal data is logged. The same figures go to the operator's metrics
+// (metrics.Request, by route pattern too).
 func (s *Server) requestLog() echo.MiddlewareFunc {
 	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
 		HandleError:     true,
@@ -27,6 +30,7 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 			if route == "" {
 				route = "(none)"
 			}
+			metrics.Request(route, v.Method, v.Status, v.Latency)
 			s.logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
 				slog.String("method", v.Method),
 				slog.String("route", route),

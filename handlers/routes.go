@@ -39,6 +39,7 @@ var routeTable = []route{
 	r(GET, "/f/:tag", (*Server).findPage, public, cached),
 	r(GET, "/calendar", (*Server).calendarPage, public, cached),
 	r(GET, "/v1/calendar", (*Server).calendarEvents, public, cached),
+	r(GET, "/v1/openapi.json", (*Server).openAPI, public, cached),
 	r(GET, "/about", (*Server).aboutPage, public, cached),
 	r(GET, "/faq", (*Server).faqPage, public, cached),
 	r(GET, "/contacts", (*Server).contactsPage, public, cached),

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/internal/metrics"
 )
 
 // Worker drains the outbox: it claims due messages, sends them and retries failures with
@@ -79,6 +80,7 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 		sendErr := w.deliver(sendCtx, m.Message)
 		cancel()
 		if sendErr == nil {
+			metrics.OutboxSent.Inc()
 			outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Sent: true, SentAt: w.now()})
 			continue
 		}
@@ -86,6 +88,7 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 		if m.Attempts >= maxAttempts {
 			retryAt = time.Time{}
 		}
+		metrics.OutboxSendFailures.Inc()
 		w.Logger.Warn("message send failed", "id", m.ID, "to", m.To, "attempt", m.Attempts, "error", sendErr)
 		outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Error: sendErr.Error(), RetryAt: retryAt})
 	}

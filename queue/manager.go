@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"palaro"
+	"palaro/internal/metrics"
 )
 
 // Store is the database side of the queues, the source of truth every server's memory follows.
@@ -244,6 +245,7 @@ func (m *Manager) Status(ctx context.Context, eventID, placeID int64, now time.T
 		return st, err
 	}
 	st.AdmittedAt = at
+	metrics.QueueAdmissions.Inc()
 	m.mu.Lock()
 	if l := m.lines[eventID]; l != nil {
 		if j, ok := l.index[placeID]; ok && j >= 0 && j < len(l.places) && l.places[j].ID == placeID {
@@ -252,6 +254,22 @@ func (m *Manager) Status(ctx context.Context, eventID, placeID int64, now time.T
 	}
 	m.mu.Unlock()
 	return st, nil
+}
+
+// EachStats calls report with the live figures of every queue, by event code (the operator's
+// metrics).
+func (m *Manager) EachStats(now time.Time, report func(eventCode string, st palaro.QueueStats)) {
+	m.mu.RLock()
+	codes := make(map[int64]string, len(m.byCode))
+	for code, id := range m.byCode {
+		codes[id] = code
+	}
+	m.mu.RUnlock()
+	for id, code := range codes {
+		if st, ok := m.Stats(id, now); ok {
+			report(code, st)
+		}
+	}
 }
 
 // Stats returns the organizer's live figures of an event's queue; false when it has none.

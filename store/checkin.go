@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/internal/metrics"
 )
 
 // CheckInService implements palaro.CheckInService on SQLite.
@@ -398,7 +399,7 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 	if len(f) > 0 {
 		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
 	}
-	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.GateTicket, error) {
+	sold, err := write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) ([]palaro.GateTicket, error) {
 		tt, err := findTicketTypeTx(ctx, tx, sale.EventID, sale.TicketType)
 		if err != nil {
 			return nil, err
@@ -468,4 +469,8 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 		}
 		return out, nil
 	})
+	if err == nil {
+		metrics.OrdersBoxOffice.Inc()
+	}
+	return sold, err
 }

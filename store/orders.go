@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/internal/metrics"
 )
 
 // DefaultHold is how long a pending order holds its tickets when no hold time is configured.
@@ -152,6 +153,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 	if err != nil {
 		return nil, err
 	}
+	metrics.OrdersOnline.Inc()
 	return o, nil
 }
 

@@ -328,3 +328,14 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 	}
 	return msgs, nil
 }
+
+// OutboxCounts returns how many messages wait to be sent (pending) and how many were given up on
+// (failed), for the operator's metrics (an index-only count: outbox_due).
+func (s *OutboxService) OutboxCounts(ctx context.Context) (pending, failed int, err error) {
+	defer wrapErr(&err, "store: OutboxCounts")
+
+	err = s.db.read.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM outbox WHERE status = 'pending'),
+		(SELECT COUNT(*) FROM outbox WHERE status = 'failed')`).Scan(&pending, &failed)
+	return pending, failed, err
+}

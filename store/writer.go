@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"palaro/internal/metrics"
 )
 
 // maxBatch is the most units of work one group commit takes.
@@ -30,7 +33,9 @@ type writeUnit struct {
 	ctx   context.Context // the caller's values without its cancellation
 	fn    func(ctx context.Context, tx *sql.Tx) error
 	state atomic.Int32
-	done  chan error // receives the unit's outcome once its batch has committed (or failed)
+	// queued is when the unit was sent, for the writer's wait metric (a duration, not logic).
+	queued time.Time
+	done   chan error // receives the unit's outcome once its batch has committed (or failed)
 }
 
 // WriterStats counts the work of the batching writer since the database was opened.
@@ -75,7 +80,7 @@ func write[T any](ctx context.Context, db *DB, fn func(ctx context.Context, tx *
 	}
 	// A cancelled statement would interrupt the shared transaction (sqlite3_interrupt rolls it
 	// back whole), so units run detached from the caller's cancellation.
-	u := &writeUnit{ctx: context.WithoutCancel(ctx), done: make(chan error, 1)}
+	u := &writeUnit{ctx: context.WithoutCancel(ctx), done: make(chan error, 1), queued: time.Now()}
 	u.fn = func(ctx context.Context, tx *sql.Tx) error {
 		v, err := fn(ctx, tx)
 		if err != nil {
@@ -223,8 +228,13 @@ func (w *writer) commit(batch []*writeUnit) {
 	w.units.Add(int64(len(live)))
 	if broken == nil {
 		w.commits.Add(1)
+	} else {
+		metrics.WriterFailedBatches.Inc()
 	}
+	metrics.WriterBatchUnits.Observe(float64(len(live)))
+	done := time.Now()
 	for i, u := range live {
+		metrics.WriterWait.Observe(done.Sub(u.queued).Seconds())
 		if broken != nil && results[i] == nil {
 			results[i] = broken
 		}

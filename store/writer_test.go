@@ -522,3 +522,32 @@ func TestWriter_RetriesLostRace(t *testing.T) {
 	require.Equal(t, 1, tries)
 	require.Equal(t, []string{"try2"}, probeNames(t, db))
 }
+
+// TestOutbox_Counts: the operator's metrics count the pending messages and the failed ones (given
+// up on), and not the sent.
+func TestOutbox_Counts(t *testing.T) {
+	f := newPurchaseFixture(t)
+	ctx := context.Background()
+	pending0, failed0, err := f.outbox.OutboxCounts(ctx)
+	require.NoError(t, err)
+	for _, to := range []string{"a@x.ph", "b@x.ph", "c@x.ph"} {
+		require.NoError(t, f.outbox.Enqueue(ctx, palaro.Message{Kind: "note", To: to, Subject: "s", Text: "t"}, f.now))
+	}
+	claimed, err := f.outbox.ClaimDue(ctx, f.now, 100, time.Minute)
+	require.NoError(t, err)
+	var outcomes []palaro.OutboxOutcome
+	for _, m := range claimed {
+		switch m.To {
+		case "a@x.ph":
+			outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Sent: true, SentAt: f.now})
+		case "b@x.ph":
+			outcomes = append(outcomes, palaro.OutboxOutcome{ID: m.ID, Error: "mailbox gone"}) // given up
+		}
+	}
+	require.Len(t, outcomes, 2)
+	require.NoError(t, f.outbox.Record(ctx, outcomes))
+	pending, failed, err := f.outbox.OutboxCounts(ctx)
+	require.NoError(t, err)
+	require.Equal(t, failed0+1, failed)
+	require.Equal(t, pending0+1, pending, "c@x.ph is still pending; the sent and the failed are not")
+}

@@ -53,6 +53,7 @@ Environment:
   PALARO_SERVERS        how many app servers share the database (default 1); each enforces that share of the rate limits
   PALARO_SMS_PROVIDER   log (default) or semaphore, with SEMAPHORE_API_KEY and SEMAPHORE_SENDER_NAME
   PALARO_PPROF          loopback address (e.g. 127.0.0.1:6060) serving Go's runtime profiles at /debug/pprof/ (off when unset)
+  PALARO_METRICS        loopback address (e.g. 127.0.0.1:9100) serving Prometheus metrics at /metrics (off when unset)
   PALARO_LOG            json (default for serve: one line per request) or text (default for the other commands)
 `
 
@@ -214,6 +215,7 @@ func loadConfig() app.Config {
 		// an operator's internal network, and tests' receivers on 127.0.0.1
 		WebhookAllowPrivate: os.Getenv("PALARO_WEBHOOK_ALLOW_PRIVATE") == "1",
 		Servers:             envInt("PALARO_SERVERS", 1),
+		Metrics:             os.Getenv("PALARO_METRICS"),
 		Now:                 time.Now,
 
 		// the refund job's pause, and a slow sandbox gateway for the tests that stop it mid-way
@@ -280,6 +282,11 @@ func serve(ctx context.Context, cfg app.Config, logger *slog.Logger) error {
 	logWriterStats(jobsCtx, a.DB(), logger)
 	if addr := os.Getenv("PALARO_PPROF"); addr != "" {
 		if err := debugserver.Start(jobsCtx, addr, logger); err != nil {
+			return err
+		}
+	}
+	if cfg.Metrics != "" {
+		if err := a.ServeMetrics(jobsCtx, cfg.Metrics); err != nil {
 			return err
 		}
 	}

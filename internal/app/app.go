@@ -17,6 +17,8 @@ import (
 
 	"palaro"
 	"palaro/handlers"
+	"palaro/internal/debugserver"
+	"palaro/internal/metrics"
 	"palaro/notify"
 	"palaro/payment/paymongo"
 	"palaro/payment/sandbox"
@@ -404,6 +406,25 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	} else if n > 0 {
 		a.logger.Info("queued reminders", "tickets", n)
 	}
+}
+
+// ServeMetrics serves the Prometheus metrics at /metrics on addr, a loopback address
+// (PALARO_METRICS), until ctx ends: the Go runtime's and the process's, Palaro's own counters, the
+// outbox's depth (read from the database at each scrape) and the queues' lengths (from memory).
+func (a *App) ServeMetrics(ctx context.Context, addr string) error {
+	reg, err := metrics.NewRegistry(
+		metrics.Outbox(func() (int, int, error) {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			return a.outbox.OutboxCounts(ctx)
+		}),
+		metrics.Queues(func(report func(event string, waiting, admitted int)) {
+			a.queues.EachStats(a.now(), func(code string, st palaro.QueueStats) { report(code, st.Waiting, st.Admitted) })
+		}))
+	if err != nil {
+		return err
+	}
+	return debugserver.StartMetrics(ctx, addr, metrics.Handler(reg), a.logger)
 }
 
 // Close waits for the sandbox's webhook deliveries, stops the change feed and releases the database.

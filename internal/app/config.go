@@ -67,6 +67,9 @@ type Config struct {
 	SMSProvider         string
 	SemaphoreAPIKey     string
 	SemaphoreSenderName string
+	// Metrics is the loopback address (such as 127.0.0.1:9100) of the listener serving Prometheus
+	// metrics at /metrics (PALARO_METRICS); empty turns it off.
+	Metrics string
 	// Now is the app's one clock, used by the database, the handlers, the event cache, the jobs,
 	// the payment sandbox and the demo data; time.Now when nil. Tests pin it.
 	Now func() time.Time

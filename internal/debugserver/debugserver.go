@@ -1,5 +1,6 @@
-// Package debugserver serves Go's runtime profiles (net/http/pprof) on a separate listener that an
-// operator turns on with PALARO_PPROF, so that a slow server can be profiled where it runs.
+// Package debugserver serves what an operator looks at beside the site, each on a separate
+// loopback listener: Go's runtime profiles (net/http/pprof, PALARO_PPROF), so that a slow server
+// can be profiled where it runs, and the Prometheus metrics (PALARO_METRICS).
 package debugserver
 
 import (
@@ -16,33 +17,47 @@ import (
 // Start listens on addr, which must be a loopback address (the profiles show the program's
 // internals), and serves /debug/pprof/ there until ctx ends.
 func Start(ctx context.Context, addr string, logger *slog.Logger) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("PALARO_PPROF: %w", err)
-	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
-		return fmt.Errorf("PALARO_PPROF: %q is not a loopback address (use e.g. 127.0.0.1:6060)", addr)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("PALARO_PPROF: %w", err)
-	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
 	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	return serve(ctx, "PALARO_PPROF", addr, mux, logger, "serving runtime profiles")
+}
+
+// StartMetrics listens on addr, which must be a loopback address, and serves the Prometheus
+// metrics handler at /metrics there until ctx ends.
+func StartMetrics(ctx context.Context, addr string, metrics http.Handler, logger *slog.Logger) error {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", metrics)
+	return serve(ctx, "PALARO_METRICS", addr, mux, logger, "serving metrics")
+}
+
+// serve listens on addr, refusing an address beyond loopback (env names the setting in the
+// error), and serves h there until ctx ends.
+func serve(ctx context.Context, env, addr string, h http.Handler, logger *slog.Logger, what string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", env, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return fmt.Errorf("%s: %q is not a loopback address (use 127.0.0.1:PORT)", env, addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", env, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 	go func() {
 		<-ctx.Done()
 		_ = srv.Close()
 	}()
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			logger.Error("pprof listener stopped", "err", err)
+			logger.Error("listener stopped", "setting", env, "err", err)
 		}
 	}()
-	logger.Info("serving runtime profiles", "addr", ln.Addr().String())
+	logger.Info(what, "addr", ln.Addr().String())
 	return nil
 }
