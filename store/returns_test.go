@@ -338,4 +338,7 @@ func TestReturns_CancelledEventRefundsOpenReturns(t *testing.T) {
 	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refund_tickets WHERE ticket_id = ?`, s.Tickets[0].ID))
 	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refunds WHERE order_id = ? AND reason = ?`, n.ID, palaro.RefundEventCancelled))
 	require.Equal(t, 4, f.countRows(t, `SELECT count(*) FROM refunds`), "a, b, n, and s's sold return: each once")
+	pending, failed, err := refunds.RefundCounts(ctx)
+	require.NoError(t, err)
+	require.Equal(t, [2]int{4, 0}, [2]int{pending, failed}, "the metrics' pending refunds")
 }

@@ -429,3 +429,14 @@ func (s *WebhookService) pauseIfFailing(ctx context.Context, tx *sql.Tx, endpoin
 	}
 	return nil
 }
+
+// DeliveryCounts counts the webhook deliveries waiting to be sent (pending: the queue's depth)
+// and given up on (failed), for the metrics.
+func (s *WebhookService) DeliveryCounts(ctx context.Context) (pending, failed int, err error) {
+	defer wrapErr(&err, "store: DeliveryCounts")
+
+	err = s.db.read.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'),
+		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'failed')`).Scan(&pending, &failed)
+	return pending, failed, err
+}
