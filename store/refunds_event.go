@@ -107,8 +107,5 @@ func (s *RefundService) EventRefundProgress(ctx context.Context, eventID int64) 
 func (s *RefundService) RefundCounts(ctx context.Context) (pending, failed int, err error) {
 	defer wrapErr(&err, "store: RefundCounts")
 
-	err = s.db.read.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM refunds WHERE status = 'pending'),
-		(SELECT COUNT(*) FROM refunds WHERE status = 'failed')`).Scan(&pending, &failed)
-	return pending, failed, err
+	return pendingFailed(ctx, s.db.read, "refunds")
 }

@@ -435,8 +435,5 @@ func (s *WebhookService) pauseIfFailing(ctx context.Context, tx *sql.Tx, endpoin
 func (s *WebhookService) DeliveryCounts(ctx context.Context) (pending, failed int, err error) {
 	defer wrapErr(&err, "store: DeliveryCounts")
 
-	err = s.db.read.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'),
-		(SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'failed')`).Scan(&pending, &failed)
-	return pending, failed, err
+	return pendingFailed(ctx, s.db.read, "webhook_deliveries")
 }
