@@ -116,6 +116,7 @@ const (
 	ReturnOpen      = "open"      // on sale (waiting list first); the ticket is void meanwhile
 	ReturnSold      = "sold"      // another buyer paid: the first buyer's refund is pending or done
 	ReturnWithdrawn = "withdrawn" // taken back by its buyer before anyone paid for it
+	ReturnRefunded  = "refunded"  // refunded with its order (event cancelled, organizer) before anyone bought it
 )
 
 // TicketReturn is a ticket its buyer returned at face value.
@@ -124,8 +125,8 @@ type TicketReturn struct {
 	TicketID     int64
 	TicketCode   string
 	Amount       Money  // the face value paid, refunded once another buyer pays
-	Status       string // ReturnOpen, ReturnSold or ReturnWithdrawn
-	RefundStatus string // of the refund written when sold: 'pending', 'refunded' or 'failed'
+	Status       string // ReturnOpen, ReturnSold, ReturnWithdrawn or ReturnRefunded
+	RefundStatus string // of the refund written when sold or refunded: 'pending', 'refunded' or 'failed'
 	CreatedAt    time.Time
 	ClosedAt     time.Time
 }

@@ -114,6 +114,9 @@ func (s *Server) orgSaveOrganization(c *echo.Context, caller *palaro.Caller) err
 	} else if err != nil {
 		return err
 	}
+	// The VAT status sets the senior and PWD price (with or without VAT removed) that the buy pages
+	// show and the purchase charges: the cached event reads carry it.
+	s.eventsChanged()
 	return c.Redirect(http.StatusSeeOther, "/organizer/organization?notice=saved&organization="+strconv.FormatInt(saved.OrganizationID, 10))
 }
 

@@ -87,6 +87,8 @@ func (s *Server) orderReturns(c *echo.Context, o *palaro.Order, v *views.OrderVi
 			row.WithdrawAction = returnPath(o.PublicID, t.PublicID) + "/withdraw"
 		case returned && r.Status == palaro.ReturnSold:
 			row.State = fmt.Sprintf("Bought by someone else. Your refund of %s: %s.", r.Amount, refundStatusWords(r.RefundStatus))
+		case returned && r.Status == palaro.ReturnRefunded:
+			row.State = fmt.Sprintf("Refunded with your order before anyone bought it. Your refund of %s: %s.", r.Amount, refundStatusWords(r.RefundStatus))
 		case open && t.Status == palaro.TicketValid && t.Seat == "":
 			row.ReturnAction = returnPath(o.PublicID, t.PublicID)
 		default:

@@ -74,6 +74,9 @@ func (s *Server) renderOrgSelfCancel(c *echo.Context, caller *palaro.Caller, ev 
 		case palaro.ReturnSold:
 			v.Returns = append(v.Returns, fmt.Sprintf("Ticket %s (%s) sold again %s: its buyer's refund is %s.",
 				r.TicketCode, r.Amount, r.ClosedAt.In(palaro.Manila).Format(offerTimeFormat), cmp.Or(r.RefundStatus, "pending")))
+		case palaro.ReturnRefunded:
+			v.Returns = append(v.Returns, fmt.Sprintf("Ticket %s (%s) refunded with its order %s before anyone bought it: the refund is %s.",
+				r.TicketCode, r.Amount, r.ClosedAt.In(palaro.Manila).Format(offerTimeFormat), cmp.Or(r.RefundStatus, "pending")))
 		}
 	}
 	return render(c, status, views.OrgSelfCancel(s.orgPage(c, "Cancellations and returns · "+ev.Name), v))

@@ -334,8 +334,5 @@ func (s *OutboxService) ListOutbox(ctx context.Context, f palaro.OutboxFilter) (
 func (s *OutboxService) OutboxCounts(ctx context.Context) (pending, failed int, err error) {
 	defer wrapErr(&err, "store: OutboxCounts")
 
-	err = s.db.read.QueryRowContext(ctx, `SELECT
-		(SELECT COUNT(*) FROM outbox WHERE status = 'pending'),
-		(SELECT COUNT(*) FROM outbox WHERE status = 'failed')`).Scan(&pending, &failed)
-	return pending, failed, err
+	return pendingFailed(ctx, s.db.read, "outbox")
 }

@@ -47,3 +47,12 @@ type queryRower interface {
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
+
+// pendingFailed counts the rows of table (a constant: outbox, webhook_deliveries, refunds) whose
+// status is 'pending' and 'failed', for the metrics.
+func pendingFailed(ctx context.Context, q querier, table string) (pending, failed int, err error) {
+	err = q.QueryRowContext(ctx, `SELECT
+		(SELECT COUNT(*) FROM `+table+` WHERE status = 'pending'),
+		(SELECT COUNT(*) FROM `+table+` WHERE status = 'failed')`).Scan(&pending, &failed)
+	return pending, failed, err
+}

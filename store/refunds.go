@@ -180,6 +180,9 @@ func (s *RefundService) refundOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 		}
 		r.TicketCodes = append(r.TicketCodes, t.code)
 	}
+	if err := closeReturns(ctx, tx, chosen, r.ID, now); err != nil {
+		return nil, err
+	}
 	if len(chosen) > 0 {
 		if err := s.db.ticketsReturned(ctx, tx, now); err != nil {
 			return nil, err // the places go to the waiting list first

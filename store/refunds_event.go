@@ -101,3 +101,11 @@ func (s *RefundService) EventRefundProgress(ctx context.Context, eventID int64) 
 	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM orders o WHERE o.event_id = ? AND `+eventOrdersToRefund, eventID).Scan(&p.Left)
 	return p, err
 }
+
+// RefundCounts counts the refunds waiting for the gateway (pending) and those it refused
+// (failed, until retried), for the metrics.
+func (s *RefundService) RefundCounts(ctx context.Context) (pending, failed int, err error) {
+	defer wrapErr(&err, "store: RefundCounts")
+
+	return pendingFailed(ctx, s.db.read, "refunds")
+}

@@ -397,6 +397,20 @@ func sellReturns(ctx context.Context, tx *sql.Tx, db *DB, orderID, typeID int64,
 	return nil
 }
 
+// closeReturns closes as refunded the open returns of tickets refunded now by refundID (with their
+// order: the event cancelled, or the organizer's refund). Their tickets are void already and were
+// not in any refund, so refundOrder took them with the rest; closed, they can neither be sold
+// (which would refund them a second time) nor taken back.
+func closeReturns(ctx context.Context, tx *sql.Tx, tickets []*refundTicket, refundID int64, now time.Time) error {
+	for _, t := range tickets {
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_returns SET status = 'refunded', refund_id = ?, closed_at = ?
+			WHERE ticket_id = ? AND status = 'open'`, refundID, formatTime(now), t.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // OrderReturns lists the order's returns, newest first, with the status of each one's refund.
 func (s *ReturnsService) OrderReturns(ctx context.Context, orderPublicID string) (_ []palaro.TicketReturn, err error) {
 	defer wrapErr(&err, "store: OrderReturns")

@@ -282,3 +282,63 @@ func TestReturns_ConcurrentOnce(t *testing.T) {
 	sold, held, capacity := f.counts(t, code)
 	require.Equal(t, [3]int{3, 0, 3}, [3]int{sold, held, capacity}, "never more than capacity")
 }
+
+// TestReturns_CancelledEventRefundsOpenReturns: refunding every order of a cancelled event also
+// refunds the tickets whose face-value returns were still open (void, in no refund yet), each once,
+// with the event's reason, and closes those returns as refunded so that they can neither be sold
+// nor taken back; a sold return is not refunded again; on either engine.
+func TestReturns_CancelledEventRefundsOpenReturns(t *testing.T) {
+	ctx := context.Background()
+	f := newReturnsFixture(t)
+	code := f.addTicketType(t, "ret-cancel", 30000, 10, 5)
+	a := f.buy(t, code, 2, "a@x.ph", "") // one of two returned
+	b := f.buy(t, code, 1, "b@x.ph", "") // its only ticket returned
+	s := f.buy(t, code, 1, "s@x.ph", "") // returned and sold
+	_, err := f.db.write.Exec(`UPDATE orders SET status = 'expired' WHERE event_id = ? AND id NOT IN (?, ?, ?)`,
+		a.EventID, a.ID, b.ID, s.ID) // the demo's orders aside
+	require.NoError(t, err)
+	require.NoError(t, f.returns.ReturnTicket(ctx, s.PublicID, s.Tickets[0].PublicID, f.clock))
+	n := f.buy(t, code, 1, "n@x.ph", "") // sells s's return
+	require.NoError(t, f.returns.ReturnTicket(ctx, a.PublicID, a.Tickets[1].PublicID, f.clock))
+	require.NoError(t, f.returns.ReturnTicket(ctx, b.PublicID, b.Tickets[0].PublicID, f.clock))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refunds`), "only the sold return's refund")
+
+	refunds := NewRefundService(f.db, nil)
+	_, err = f.db.write.Exec(`UPDATE events SET status = 'cancelled' WHERE id = ?`, a.EventID)
+	require.NoError(t, err)
+	require.NoError(t, refunds.RefundEvent(ctx, a.EventID, "owner@x.ph"))
+	for range 3 { // the job's later rounds find nothing left
+		_, err := refunds.RefundEventOrders(ctx, 10)
+		require.NoError(t, err)
+	}
+	for _, o := range []*palaro.Order{a, b} {
+		var amount int64
+		var reason string
+		require.NoError(t, f.db.read.QueryRow(`SELECT amount, reason FROM refunds WHERE order_id = ?`, o.ID).Scan(&amount, &reason),
+			"one refund for order %s", o.PublicID)
+		require.Equal(t, []any{int64(o.Total), palaro.RefundEventCancelled}, []any{amount, reason}, "the whole order, returned ticket too")
+		require.Equal(t, len(o.Tickets), f.countRows(t, `SELECT count(*) FROM refund_tickets rt JOIN refunds r ON r.id = rt.refund_id
+			WHERE r.order_id = ?`, o.ID))
+	}
+	for _, x := range []struct {
+		o  *palaro.Order
+		at int
+	}{{a, 1}, {b, 0}} {
+		returns, err := f.returns.OrderReturns(ctx, x.o.PublicID)
+		require.NoError(t, err)
+		require.Len(t, returns, 1)
+		require.Equal(t, []string{palaro.ReturnRefunded, "pending"}, []string{returns[0].Status, returns[0].RefundStatus})
+		require.False(t, returns[0].ClosedAt.IsZero())
+		err = f.returns.WithdrawReturn(ctx, x.o.PublicID, x.o.Tickets[x.at].PublicID, f.clock)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "refunded: not to be taken back")
+		require.Equal(t, palaro.TicketCancelled, f.ticketStatus(t, x.o.Tickets[x.at].ID))
+	}
+	require.Zero(t, f.countRows(t, `SELECT count(*) FROM ticket_returns WHERE status = 'open'`))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refunds WHERE order_id = ?`, s.ID), "the sold return's buyer is refunded once")
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refund_tickets WHERE ticket_id = ?`, s.Tickets[0].ID))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM refunds WHERE order_id = ? AND reason = ?`, n.ID, palaro.RefundEventCancelled))
+	require.Equal(t, 4, f.countRows(t, `SELECT count(*) FROM refunds`), "a, b, n, and s's sold return: each once")
+	pending, failed, err := refunds.RefundCounts(ctx)
+	require.NoError(t, err)
+	require.Equal(t, [2]int{4, 0}, [2]int{pending, failed}, "the metrics' pending refunds")
+}

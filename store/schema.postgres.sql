@@ -839,7 +839,7 @@ CREATE TABLE ticket_returns (
     created_at text NOT NULL,
     closed_at text,
     CONSTRAINT ticket_returns_amount_check CHECK ((amount >= 0)),
-    CONSTRAINT ticket_returns_status_check CHECK ((status = ANY (ARRAY['open'::text, 'sold'::text, 'withdrawn'::text]))),
+    CONSTRAINT ticket_returns_status_check CHECK ((status = ANY (ARRAY['open'::text, 'sold'::text, 'withdrawn'::text, 'refunded'::text]))),
     CONSTRAINT ticket_returns_order_id_fkey FOREIGN KEY (order_id) REFERENCES orders(id),
     CONSTRAINT ticket_returns_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES refunds(id),
     CONSTRAINT ticket_returns_sold_order_id_fkey FOREIGN KEY (sold_order_id) REFERENCES orders(id),

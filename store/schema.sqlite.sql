@@ -569,13 +569,13 @@ CREATE TABLE ticket_reminders (
     queued_at TEXT NOT NULL
 );
 
-CREATE TABLE ticket_returns (
+CREATE TABLE "ticket_returns" (
     id             INTEGER PRIMARY KEY,
     ticket_id      INTEGER NOT NULL REFERENCES tickets (id),
     order_id       INTEGER NOT NULL REFERENCES orders (id),
     ticket_type_id INTEGER NOT NULL REFERENCES ticket_types (id),
     amount         INTEGER NOT NULL CHECK (amount >= 0),
-    status         TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'sold', 'withdrawn')),
+    status         TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'sold', 'withdrawn', 'refunded')),
     sold_order_id  INTEGER REFERENCES orders (id),
     refund_id      INTEGER REFERENCES refunds (id),
     created_at     TEXT NOT NULL,

@@ -429,3 +429,11 @@ func (s *WebhookService) pauseIfFailing(ctx context.Context, tx *sql.Tx, endpoin
 	}
 	return nil
 }
+
+// DeliveryCounts counts the webhook deliveries waiting to be sent (pending: the queue's depth)
+// and given up on (failed), for the metrics.
+func (s *WebhookService) DeliveryCounts(ctx context.Context) (pending, failed int, err error) {
+	defer wrapErr(&err, "store: DeliveryCounts")
+
+	return pendingFailed(ctx, s.db.read, "webhook_deliveries")
+}

@@ -153,6 +153,13 @@ func TestWebhooks_RetryFailAndPause(t *testing.T) {
 	_, err = f.purchases.CreateOrder(ctx, freeRequest(code, 1, "buyer@x.ph"), f.now)
 	require.NoError(t, err)
 
+	counts := func() [2]int {
+		t.Helper()
+		pending, failed, err := wh.DeliveryCounts(ctx)
+		require.NoError(t, err)
+		return [2]int{pending, failed}
+	}
+	require.Equal(t, [2]int{1, 0}, counts(), "the queue's depth for the metrics")
 	now := f.now
 	first, err := wh.ClaimDeliveries(ctx, now, 10, time.Minute)
 	require.NoError(t, err)
@@ -179,6 +186,7 @@ func TestWebhooks_RetryFailAndPause(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, palaro.DeliveryFailed, ds[0].Status)
 	require.Equal(t, "timeout", ds[0].LastError)
+	require.Equal(t, [2]int{0, 1}, counts(), "failed for good")
 	e, err := wh.Endpoint(ctx, []int64{orgID}, ep.PublicID)
 	require.NoError(t, err)
 	require.False(t, e.Active, "paused after three days of failures")
@@ -199,6 +207,7 @@ func TestWebhooks_RetryFailAndPause(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, palaro.DeliverySent, ds[0].Status)
 	require.Equal(t, 204, ds[0].AnswerCode)
+	require.Equal(t, [2]int{0, 0}, counts())
 	require.Equal(t, 1, owners(), "e-mailed once")
 }
 

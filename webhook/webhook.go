@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"palaro"
+	"palaro/internal/metrics"
 )
 
 // Sign returns the Palaro-Signature header of body sent at t: "t=<unix seconds>,v1=<hex
@@ -182,7 +183,10 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 			code, err := w.Sender.Send(ctx, d, w.Now())
 			at := w.Now()
 			o := palaro.WebhookOutcome{ID: d.ID, AnswerCode: code, At: at}
-			if err != nil {
+			if err == nil {
+				metrics.WebhookSent.Inc()
+			} else {
+				metrics.WebhookSendFailures.Inc()
 				o.Error = err.Error()
 				o.RetryAt = at.Add(palaro.WebhookBackoff(d.Attempts))
 				w.Logger.Warn("webhook delivery failed", "delivery", d.ID, "type", d.Type, "attempt", d.Attempts, "error", err)

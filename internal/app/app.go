@@ -410,13 +410,24 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 
 // ServeMetrics serves the Prometheus metrics at /metrics on addr, a loopback address
 // (PALARO_METRICS), until ctx ends: the Go runtime's and the process's, Palaro's own counters, the
-// outbox's depth (read from the database at each scrape) and the queues' lengths (from memory).
+// outbox's, the webhook deliveries' and the refunds' pending and failed counts (read from the
+// database at each scrape) and the queues' lengths (from memory).
 func (a *App) ServeMetrics(ctx context.Context, addr string) error {
 	reg, err := metrics.NewRegistry(
 		metrics.Outbox(func() (int, int, error) {
 			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			defer cancel()
 			return a.outbox.OutboxCounts(ctx)
+		}),
+		metrics.Webhooks(func() (int, int, error) {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			return a.webhooks.DeliveryCounts(ctx)
+		}),
+		metrics.Refunds(func() (int, int, error) {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			return a.refunds.RefundCounts(ctx)
 		}),
 		metrics.Queues(func(report func(event string, waiting, admitted int)) {
 			a.queues.EachStats(a.now(), func(code string, st palaro.QueueStats) { report(code, st.Waiting, st.Admitted) })

@@ -53,6 +53,13 @@ var (
 	OutboxSent = counter("palaro_outbox_sent_total",
 		"Outbox messages sent and jobs done.")
 
+	// WebhookSendFailures counts the webhook deliveries whose send failed (each attempt).
+	WebhookSendFailures = counter("palaro_webhook_send_failures_total",
+		"Webhook deliveries whose send failed (no answer, or not a 2xx), each attempt.")
+	// WebhookSent counts the webhook deliveries an endpoint accepted.
+	WebhookSent = counter("palaro_webhook_sent_total",
+		"Webhook deliveries an endpoint accepted (a 2xx answer).")
+
 	// QueueAdmissions counts the places of on-sale queues admitted to buy (each once).
 	QueueAdmissions = counter("palaro_queue_admissions_total",
 		"Places of the on-sale queues admitted to buy, each once.")
@@ -82,7 +89,7 @@ func counterVec(name, help, label string) *prometheus.CounterVec {
 
 // own are the collectors above, registered in every registry NewRegistry makes.
 var own = []prometheus.Collector{requestDuration, WriterBatchUnits, WriterWait, WriterFailedBatches,
-	OrdersPlaced, OutboxSendFailures, OutboxSent, QueueAdmissions, PageCache}
+	OrdersPlaced, OutboxSendFailures, OutboxSent, WebhookSendFailures, WebhookSent, QueueAdmissions, PageCache}
 
 // NewRegistry returns a registry of the Go runtime's and the process's collectors, Palaro's own
 // metrics and extra (collectors read at scrape time, such as the outbox's depth).
@@ -143,12 +150,14 @@ func Request(route, method string, status int, d time.Duration) {
 var (
 	outboxDesc = prometheus.NewDesc("palaro_outbox_messages",
 		"Outbox messages waiting to be sent (pending) and given up on (failed).", []string{"status"}, nil)
+	webhookDesc = prometheus.NewDesc("palaro_webhook_deliveries",
+		"Webhook deliveries waiting to be sent (pending: the queue's depth) and given up on (failed).", []string{"status"}, nil)
+	refundDesc = prometheus.NewDesc("palaro_refunds",
+		"Refunds waiting for the gateway (pending) and refused by it (failed, until retried).", []string{"status"}, nil)
 	queueWaitingDesc = prometheus.NewDesc("palaro_queue_waiting",
 		"Places of an on-sale queue not admitted yet, by event code.", []string{"event"}, nil)
 	queueAdmittedDesc = prometheus.NewDesc("palaro_queue_admitted",
 		"Places of an on-sale queue whose turn has come, by event code.", []string{"event"}, nil)
-	scrapeErrorsDesc = prometheus.NewDesc("palaro_metrics_read_errors",
-		"1 when a figure read at scrape time (such as the outbox's) could not be read.", []string{"figure"}, nil)
 )
 
 // scrapeCollector reads its figures when scraped.
@@ -168,14 +177,35 @@ func (c scrapeCollector) Collect(ch chan<- prometheus.Metric) { c.collect(ch) }
 // Outbox is a collector of the outbox's pending and failed messages, which counts returns at
 // scrape time (a read of the database).
 func Outbox(counts func() (pending, failed int, err error)) prometheus.Collector {
-	return scrapeCollector{descs: []*prometheus.Desc{outboxDesc, scrapeErrorsDesc}, collect: func(ch chan<- prometheus.Metric) {
+	return statusCounts(outboxDesc, "outbox", counts)
+}
+
+// Webhooks is a collector of the webhook deliveries pending (the queue's depth) and failed,
+// which counts returns at scrape time (a read of the database).
+func Webhooks(counts func() (pending, failed int, err error)) prometheus.Collector {
+	return statusCounts(webhookDesc, "webhooks", counts)
+}
+
+// Refunds is a collector of the refunds pending (waiting for the gateway) and failed, which
+// counts returns at scrape time (a read of the database).
+func Refunds(counts func() (pending, failed int, err error)) prometheus.Collector {
+	return statusCounts(refundDesc, "refunds", counts)
+}
+
+// statusCounts is a collector of desc's pending and failed series, read by counts at scrape
+// time; when counts fails, palaro_metrics_read_errors{figure} says so instead.
+func statusCounts(desc *prometheus.Desc, figure string, counts func() (pending, failed int, err error)) prometheus.Collector {
+	// one error series per figure, its label constant: the collectors' descriptors stay distinct
+	errDesc := prometheus.NewDesc("palaro_metrics_read_errors",
+		"1 when a figure read at scrape time (such as the outbox's) could not be read.", nil, prometheus.Labels{"figure": figure})
+	return scrapeCollector{descs: []*prometheus.Desc{desc, errDesc}, collect: func(ch chan<- prometheus.Metric) {
 		pending, failed, err := counts()
 		if err != nil {
-			ch <- prometheus.MustNewConstMetric(scrapeErrorsDesc, prometheus.GaugeValue, 1, "outbox")
+			ch <- prometheus.MustNewConstMetric(errDesc, prometheus.GaugeValue, 1)
 			return
 		}
-		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(pending), "pending")
-		ch <- prometheus.MustNewConstMetric(outboxDesc, prometheus.GaugeValue, float64(failed), "failed")
+		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, float64(pending), "pending")
+		ch <- prometheus.MustNewConstMetric(desc, prometheus.GaugeValue, float64(failed), "failed")
 	}}
 }
 

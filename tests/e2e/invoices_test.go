@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"html"
 	"net/http"
 	"net/url"
@@ -9,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/app"
 	"palaro/store"
 )
 
@@ -123,4 +126,57 @@ func TestInvoices_ConsoleDetailsAndThePrintableInvoice(t *testing.T) {
 	gate := signedIn(t, a, store.DemoGateEmail)
 	status, _ = gate.get("/organizer/organization")
 	require.Equal(t, http.StatusForbidden, status, "gate staff see no invoices")
+}
+
+// TestInvoices_VATStatusChangesTheSeniorPriceAtOnce: with the event reads cached for an hour,
+// switching the organization's VAT status on the console changes the senior price of its ₱1,000
+// ticket at once, on the buy page and in the purchase: ₱714.29 (VAT removed, then 20% off) while
+// VAT-registered, ₱800.00 (20% off) when not.
+func TestInvoices_VATStatusChangesTheSeniorPriceAtOnce(t *testing.T) {
+	a := startApp(t, func(c *app.Config) { c.EventCache = time.Hour })
+	owner := signedIn(t, a, store.DemoOrganizerEmail)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(context.Background(), "kundiman-gala")
+	require.NoError(t, err)
+	require.True(t, ev.Organizer.VATRegistered, "the demo's VAT-registered organization")
+	buyer := newVisitor(t, a)
+	seniorTotal := func(n int) int64 {
+		t.Helper()
+		status, raw := buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"kundiman-gala-orchestra","quantity":1,`+
+			`"email":"lola`+strconv.Itoa(n)+`@example.ph","fullName":"Corazon Reyes","mobileNumber":"0917-000-0000","paymentType":"CARD",`+
+			`"discounts":[{"type":"senior","holderName":"Corazon Reyes","idNumber":"OSCA-2024-8123`+strconv.Itoa(n)+`"}]}`)
+		require.Equal(t, http.StatusOK, status, raw)
+		var res struct {
+			OrderID string `json:"orderId"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(raw), &res))
+		o, err := store.NewPurchaseService(a.DB(), nil, 0).FindOrderByPublicID(context.Background(), res.OrderID)
+		require.NoError(t, err)
+		return int64(o.Total)
+	}
+	page := func() string {
+		t.Helper()
+		status, body := buyer.get("/b/kundiman-gala-orchestra")
+		require.Equal(t, http.StatusOK, status)
+		return html.UnescapeString(body)
+	}
+	setVAT := func(vat bool) {
+		t.Helper()
+		form := url.Values{"organization": {strconv.FormatInt(ev.Organizer.ID, 10)},
+			palaro.FieldRegisteredName: {"Kultura Live Productions, Inc."}, palaro.FieldTIN: {"009-876-543-00000"},
+			palaro.FieldRegisteredAddress: {"12F Kultura Tower, 8 Jupiter Street, Bel-Air, Makati City 1209"}}
+		if vat {
+			form.Set(palaro.FieldVATRegistered, "on")
+		}
+		status, body := owner.post("/organizer/organization", form)
+		require.Equal(t, http.StatusSeeOther, status, body)
+	}
+
+	require.Contains(t, page(), "pay ₱714.29 instead of ₱1,000.00")
+	require.Equal(t, int64(71429), seniorTotal(1))
+	setVAT(false)
+	require.Contains(t, page(), "pay ₱800.00 instead of ₱1,000.00", "the cached read was dropped")
+	require.Equal(t, int64(80000), seniorTotal(2))
+	setVAT(true)
+	require.Contains(t, page(), "pay ₱714.29 instead of ₱1,000.00")
+	require.Equal(t, int64(71429), seniorTotal(3))
 }

@@ -75,12 +75,25 @@ func TestMetrics_OnTheirListenerOnly(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"go_goroutines", "process_resident_memory_bytes", "palaro_outbox_messages",
-		"palaro_writer_batch_units", "palaro_writer_wait_seconds", "palaro_page_cache_requests_total"} {
+		"palaro_writer_batch_units", "palaro_writer_wait_seconds", "palaro_page_cache_requests_total",
+		"palaro_webhook_deliveries", "palaro_webhook_send_failures_total", "palaro_webhook_sent_total", "palaro_refunds"} {
 		require.Contains(t, before, name, "the scrape has %s", name)
 	}
+	require.NotContains(t, before, "palaro_metrics_read_errors", "every figure read from the database")
 	pending, ok := seriesValue(before["palaro_outbox_messages"], map[string]string{"status": "pending"})
 	require.True(t, ok, "the outbox's pending messages are counted")
 	require.GreaterOrEqual(t, pending, 0.0)
+	// the webhooks' queue and the refunds, read from the demo database: none yet
+	for _, family := range []string{"palaro_webhook_deliveries", "palaro_refunds"} {
+		for _, status := range []string{"pending", "failed"} {
+			n, ok := seriesValue(before[family], map[string]string{"status": status})
+			require.True(t, ok, "%s{status=%q} is counted", family, status)
+			require.Zero(t, n, "%s{status=%q}", family, status)
+		}
+	}
+	failures, ok := seriesValue(before["palaro_webhook_send_failures_total"], map[string]string{})
+	require.True(t, ok)
+	require.Zero(t, failures)
 	wasHome, _ := seriesValue(before["palaro_http_request_duration_seconds"], home)
 	require.Equal(t, 1.0, wasHome, "startServe asked for / once")
 

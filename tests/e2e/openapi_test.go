@@ -134,6 +134,24 @@ func TestOpenAPI_RealAnswers(t *testing.T) {
 	require.Equal(t, http.StatusBadRequest, status, body)
 	require.Contains(t, body, `"fields"`)
 
+	// An e-wallet, and the senior citizen and PWD discount (its ticket type first: the offer it shows).
+	status, body = buyer.postJSON("/v1/ticket/buy", fmt.Sprintf(`{"eventCode":%q,"ticketCode":%q,"quantity":1,"email":"wallet.buyer@example.ph",
+		"fullName":"Gee Cash","firstName":"Gee","lastName":"Cash","mobileNumber":"09171234568","paymentType":"GCASH"}`,
+		demoOwnedEvent, demoOwnedType))
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, "/sandbox/", "the sandbox's wallet page")
+	status, body = buyer.get("/v1/ticket_type?eventCode=kundiman-gala&ticketTypeCode=kundiman-gala-orchestra")
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, `"wallet":true`)
+	status, body = buyer.postJSON("/v1/ticket/buy", `{"eventCode":"kundiman-gala","ticketCode":"kundiman-gala-orchestra","quantity":2,
+		"email":"lola.openapi@example.ph","fullName":"Corazon Reyes","mobileNumber":"09171234569","paymentType":"MAYA",
+		"discounts":[{"type":"senior","holderName":"Corazon Reyes","idNumber":"OSCA-2024-90001"}]}`)
+	require.Equal(t, http.StatusOK, status, body)
+	status, body = buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"kundiman-gala-orchestra","quantity":1,"email":"lola.openapi@example.ph",
+		"fullName":"Corazon Reyes","mobileNumber":"09171234569","discounts":[{"type":"senior","holderName":"Corazon Reyes","idNumber":""}]}`)
+	require.Equal(t, http.StatusBadRequest, status, body)
+	require.Contains(t, body, `"discounts[0].idNumber"`)
+
 	status, _ = buyer.get("/v1/ticket/add?uuid=no-such-ticket")
 	require.Equal(t, http.StatusNotFound, status)
 	status, body = buyer.postJSON("/v1/tickets/link", `{"email":"`+email+`"}`)
@@ -203,6 +221,29 @@ func TestOpenAPI_RealAnswers(t *testing.T) {
 	call(http.MethodPost, "/v1/checkin/sync", fmt.Sprintf(`{"eventCode":%q,"checkIns":[{"id":"scan-1","ticket":%q,"gate":"North gate",
 		"at":"2026-03-18T10:00:00+08:00"}]}`, demoOwnedEvent, code[1]), http.StatusOK)
 	call(http.MethodGet, events+"/"+demoOwnedEvent+"/gate-list", "", http.StatusOK)
+
+	// A partial refund (one ticket of two; the sandbox confirms at once), then the same again.
+	paid := paidOrder(t, a, "openapi.refund@example.ph", 2)
+	refund := fmt.Sprintf(`{"tickets":[%q]}`, paid.Tickets[0].Code)
+	refunded := call(http.MethodPost, "/v1/organizer/orders/"+paid.PublicID+"/refund", refund, http.StatusOK)
+	require.Contains(t, refunded, `"refunds"`)
+	call(http.MethodPost, "/v1/organizer/orders/"+paid.PublicID+"/refund", refund, http.StatusOK)
+	call(http.MethodPost, "/v1/organizer/orders/"+paid.PublicID+"/refund", `{"tickets":["NOSUCHCODE"]}`, http.StatusNotFound)
+	call(http.MethodPost, "/v1/organizer/orders/no-such-order/refund", "", http.StatusNotFound)
+
+	// Webhooks: an endpoint on a public-looking address (PALARO_WEBHOOK_ALLOW_PRIVATE unset), listed, removed.
+	hook := call(http.MethodPost, "/v1/organizer/webhooks", `{"url":"https://203.0.113.10/palaro","events":["order.paid","order.refunded"]}`,
+		http.StatusCreated)
+	var created struct{ ID any }
+	require.NoError(t, json.Unmarshal([]byte(hook), &created))
+	require.NotNil(t, created.ID, hook)
+	call(http.MethodPost, "/v1/organizer/webhooks", `{"url":"http://127.0.0.1/palaro","events":["order.paid"]}`, http.StatusBadRequest)
+	require.Contains(t, call(http.MethodGet, "/v1/organizer/webhooks", "", http.StatusOK), "203.0.113.10")
+	call(http.MethodDelete, fmt.Sprintf("/v1/organizer/webhooks/%v", created.ID), "", http.StatusNoContent)
+	call(http.MethodDelete, fmt.Sprintf("/v1/organizer/webhooks/%v", created.ID), "", http.StatusNotFound)
+	tt := call(http.MethodPatch, ev+"/ticket-types/openapi-cup-ga", `{"seniorPwdDiscount":false,"paymentTypes":["GCASH","MAYA","CARD"]}`, http.StatusOK)
+	require.Contains(t, tt, `"seniorPwdDiscount":false`)
+	require.Contains(t, tt, `"paymentTypes":["GCASH","MAYA","CARD"]`)
 
 	status, _ = org.send(http.MethodGet, events, "", "", "plr_not-a-token")
 	require.Equal(t, http.StatusUnauthorized, status)
