@@ -65,4 +65,3 @@ func widgetOrigin(s string) (string, string) {
 func widgetOriginsError(msg string) error {
 	return &Error{Code: EINVALID, Message: "Please correct the highlighted fields.", Fields: map[string]string{FieldWidgetOrigins: msg}}
 }
-
