@@ -90,7 +90,9 @@ func TestWidget_Browser(t *testing.T) {
 		require.Equal(t, "CODM Campus Clash: Iloilo", title)
 		screenshot(t, ctx, "widget-framed")
 
-		newTab := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool { return i.Type == "page" && regexp.MustCompile(`/b/codm-campus-clash-iloilo-free$`).MatchString(i.URL) })
+		newTab := chromedp.WaitNewTarget(ctx, func(i *target.Info) bool {
+			return i.Type == "page" && regexp.MustCompile(`/b/codm-campus-clash-iloilo-free$`).MatchString(i.URL)
+		})
 		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`[data-embed-buy="codm-campus-clash-iloilo-free"]`, chromedp.ByQuery, chromedp.FromNode(frame))))
 		tab, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(<-newTab))
 		defer cancel()
