@@ -36,6 +36,7 @@ var routeTable = []route{
 	r(GET, "/e/:code", (*Server).eventPage, public, cached),
 	r(GET, "/e/:code/calendar.ics", (*Server).eventICS, public),
 	r(GET, embedEventPath, (*Server).embedPage, public, cached), // the ticket widget, framed by the event's sites
+	r(GET, "/embed/widget.js", (*Server).widgetJS, public),      // the widget's script snippet: puts the iframe in
 	r(GET, "/calendar.ics", (*Server).calendarICS, public),
 	r(GET, "/f/:tag", (*Server).findPage, public, cached),
 	r(GET, "/calendar", (*Server).calendarPage, public, cached),

@@ -22,6 +22,7 @@ func (s *Server) orgWidgetPage(c *echo.Context, caller *palaro.Caller) error {
 func (s *Server) renderOrgWidget(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, origins string, err error, status int) error {
 	v := views.OrgWidgetView{Frame: eventFrame(c, caller, ev, "Widget · "+ev.Name), Framable: len(ev.WidgetOrigins) > 0,
 		IframeSnippet: widgetSnippet(s.config.BaseURL, ev, "")}
+	v.ScriptSnippet = `<script src="` + s.config.BaseURL + `/embed/widget.js" data-event="` + ev.Code + `" async></script>`
 	if len(ev.TicketTypes) > 0 {
 		v.TypeSnippet = widgetSnippet(s.config.BaseURL, ev, ev.TicketTypes[0].Code)
 	}

@@ -21,6 +21,8 @@ type OrgWidgetView struct {
 	// type's ("" when the event has none).
 	IframeSnippet string
 	TypeSnippet   string
+	// ScriptSnippet is the script tag that puts the same iframe in (/embed/widget.js).
+	ScriptSnippet string
 	// Framable is false while no site is listed: the widget then shows only on Palaro itself.
 	Framable bool
 }

@@ -21,11 +21,15 @@ import (
 )
 
 // organizerSite serves, as an organizer's own site on another origin (localhost, another site
-// than the app's 127.0.0.1), a page with the snippet pasted into it.
-func organizerSite(t *testing.T, snippet string) (*httptest.Server, string) {
+// than the app's 127.0.0.1), a page with the snippet pasted into it, and at /script one with the
+// script snippet.
+func organizerSite(t *testing.T, snippet, script string) (*httptest.Server, string) {
 	t.Helper()
 	site := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Path == "/script" {
+			snippet = script
+		}
 		_, _ = w.Write([]byte(`<!DOCTYPE html><html lang="en"><head><title>My site</title></head><body><h1>My site</h1>` + snippet + `</body></html>`))
 	}))
 	site.Start()
@@ -47,9 +51,12 @@ func TestWidget_Browser(t *testing.T) {
 	m := regexp.MustCompile(`<pre class="org-code" data-snippet="iframe">([^<]*)</pre>`).FindStringSubmatch(body)
 	require.NotNil(t, m, "the console shows the iframe snippet")
 	snippet := html.UnescapeString(m[1])
+	m = regexp.MustCompile(`<pre class="org-code" data-snippet="script">([^<]*)</pre>`).FindStringSubmatch(body)
+	require.NotNil(t, m, "the console shows the script snippet")
+	script := html.UnescapeString(m[1])
 
-	_, listed := organizerSite(t, snippet)
-	_, other := organizerSite(t, snippet)
+	_, listed := organizerSite(t, snippet, script)
+	_, other := organizerSite(t, snippet, script)
 	status, _ := owner.post(console, url.Values{"origins": {listed}})
 	require.Equal(t, http.StatusSeeOther, status)
 
@@ -80,6 +87,16 @@ func TestWidget_Browser(t *testing.T) {
 		var widgets []*cdp.Node
 		require.NoError(t, chromedp.Run(ctx, chromedp.Nodes(".embed-title", &widgets, chromedp.ByQuery, chromedp.AtLeast(0), chromedp.FromNode(frame))))
 		require.Empty(t, widgets, "a site not listed gets no widget in its frame")
+	})
+
+	t.Run("ScriptSnippet", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(listed+"/script"), waitFor(`document.readyState === 'complete'`)))
+		frame := frameDoc(`data-embed-buy="codm-campus-clash-iloilo-free"`)
+		var src string
+		var ok bool
+		require.NoError(t, chromedp.Run(ctx, chromedp.AttributeValue("iframe", "src", &src, &ok, chromedp.ByQuery)))
+		require.Equal(t, a.URL+"/embed/e/"+widgetEvent, src, "the script puts the widget's frame in")
+		require.NotNil(t, frame)
 	})
 
 	t.Run("ListedAndBuy", func(t *testing.T) {

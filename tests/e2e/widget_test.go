@@ -81,6 +81,10 @@ func TestWidget_FrameAncestors(t *testing.T) {
 	status, _ = visitor.get(widget + "?type=no-such-type")
 	require.Equal(t, http.StatusNotFound, status)
 
+	code, h = headersOf(t, a, "/embed/widget.js")
+	require.Equal(t, http.StatusOK, code)
+	require.Equal(t, "text/javascript; charset=utf-8", h.Get("Content-Type"), "nosniff lets a script with this type run")
+
 	status, _ = owner.post(console, url.Values{"origins": {""}})
 	require.Equal(t, http.StatusSeeOther, status)
 	_, h = headersOf(t, a, widget)
