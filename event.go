@@ -88,6 +88,8 @@ type Event struct {
 	// Sequence is the event's iCalendar SEQUENCE: it grows with each change its ticket holders are
 	// told about (EventChangeKind).
 	Sequence int
+	// WidgetOrigins are the sites that may frame the event's ticket widget (ParseWidgetOrigins).
+	WidgetOrigins []string
 }
 
 // EventSchedule is what of an event its ticket holders are told about when it changes.

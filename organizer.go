@@ -197,6 +197,9 @@ type OrganizerService interface {
 	ChangeTicketEmail(ctx context.Context, eventID int64, code, newEmail, actor string) error
 	// CancelTicket cancels a valid ticket; its place and seat go back on sale. Returns EINVALID, ENOTFOUND.
 	CancelTicket(ctx context.Context, eventID int64, code, actor string) error
+	// SaveWidgetOrigins replaces the sites that may frame the event's ticket widget (already
+	// checked by ParseWidgetOrigins), audit-logged.
+	SaveWidgetOrigins(ctx context.Context, eventID int64, actor string, origins []string, now time.Time) error
 	// SalesReport sums an event's paid orders per day (Manila), ticket type and promo code or source.
 	SalesReport(ctx context.Context, eventID int64) (*SalesReport, error)
 }

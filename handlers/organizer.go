@@ -175,6 +175,8 @@ func noticeText(key string) string {
 		return "Saved. Add ticket types, then publish the event."
 	case "saved":
 		return "Saved."
+	case "widgetSaved":
+		return "Saved. The sites listed may show the widget now."
 	case "status":
 		return "The event's status is changed; the public pages show it now."
 	case "told":
@@ -285,7 +287,8 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Check-in", Href: base + "/check-ins"},
 			{Label: "Gate scanner", Href: base + "/check-in"}, {Label: "Queue", Href: base + "/queue"},
 			{Label: "Add-ons", Href: base + "/add-ons"}, {Label: "Promo codes", Href: base + "/promo-codes"},
-			{Label: "E-mails", Href: base + "/emails"}, {Label: "Messages", Href: base + "/messages"}}}
+			{Label: "E-mails", Href: base + "/emails"}, {Label: "Messages", Href: base + "/messages"},
+			{Label: "Widget", Href: base + "/widget"}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
 	if caller.Can(ev.Organizer.ID, palaro.ActionActivities) {
 		v.Links = append(v.Links, views.Link{Label: "Activities", Href: base + "/activities"})

@@ -23,7 +23,7 @@ import (
 // number, the location, the calendar's month). The cache key keeps only these, so a link with
 // tracking parameters (utm_source, fbclid) shares its page's entry; a public page that starts
 // reading another parameter must add it here.
-var pageQueryParams = []string{"lat", "lng", "month", "page", "tag", "v", "when"}
+var pageQueryParams = []string{"lat", "lng", "month", "page", "tag", "type", "v", "when"}
 
 // pageKey is the cache key of a public page: its path and the query parameters it reads.
 func pageKey(r *http.Request) string {

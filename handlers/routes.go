@@ -35,6 +35,8 @@ var routeTable = []route{
 	r(GET, "/events", (*Server).eventListFragment, public, cached),
 	r(GET, "/e/:code", (*Server).eventPage, public, cached),
 	r(GET, "/e/:code/calendar.ics", (*Server).eventICS, public),
+	r(GET, embedEventPath, (*Server).embedPage, public, cached), // the ticket widget, framed by the event's sites
+	r(GET, "/embed/widget.js", (*Server).widgetJS, public),      // the widget's script snippet: puts the iframe in
 	r(GET, "/calendar.ics", (*Server).calendarICS, public),
 	r(GET, "/f/:tag", (*Server).findPage, public, cached),
 	r(GET, "/calendar", (*Server).calendarPage, public, cached),
@@ -190,6 +192,8 @@ var routeTable = []route{
 	o(POST, "/organizer/events/:code/emails", palaro.ActionManageEvents, (*Server).orgSaveEmails),
 	o(POST, "/organizer/events/:code/emails/preview", palaro.ActionManageEvents, (*Server).orgPreviewEmails),
 	o(POST, "/organizer/events/:code/emails/test", palaro.ActionManageEvents, (*Server).orgTestEmails),
+	o(GET, "/organizer/events/:code/widget", palaro.ActionManageEvents, (*Server).orgWidgetPage),
+	o(POST, "/organizer/events/:code/widget", palaro.ActionManageEvents, (*Server).orgSaveWidget),
 	o(GET, "/organizer/events/:code/messages", palaro.ActionManageEvents, (*Server).orgMessagesPage),
 	o(POST, "/organizer/events/:code/messages", palaro.ActionManageEvents, (*Server).orgSendMessage),
 	o(GET, "/organizer/events/:code/orders", palaro.ActionOrders, (*Server).orgOrdersPage),

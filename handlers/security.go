@@ -93,7 +93,8 @@ func skipSession(path string) bool {
 // securityHeaders sets the security headers of every response: pages, static files, 404s and
 // other errors, redirects, webhooks and the payment sandbox (which narrows the policy further
 // with a nonce of its own). The policy is the same for every request, so a cached page's
-// headers are as valid for the next visitor as its bytes.
+// headers are as valid for the next visitor as its bytes; only the ticket widget's pages
+// (/embed/) name the sites that may frame them (frameAncestors).
 func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	headers := securityHeaderValues(s.csp)
 	return func(c *echo.Context) error {
@@ -104,6 +105,7 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		if s.secure {
 			h[hsts.key] = hsts.value
 		}
+		s.frameAncestors(c)
 		return next(c)
 	}
 }

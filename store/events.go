@@ -27,7 +27,7 @@ const DefaultPageSize = 12
 const eventColumns = `e.id, e.code, e.name, e.summary, e.description, e.starts_at, e.ends_at, e.image_url,
 	e.status, e.popularity, e.required_fields, e.survey_question, e.survey_answers, e.created_at, e.updated_at,
 	v.id, v.name, v.address, v.city, v.region, v.latitude, v.longitude,
-	o.id, o.name, o.email, o.url, e.sequence, o.vat_registered != 0`
+	o.id, o.name, o.email, o.url, e.sequence, o.vat_registered != 0, e.widget_origins`
 
 const eventJoins = `FROM events e JOIN venues v ON v.id = e.venue_id JOIN organizers o ON o.id = e.organizer_id`
 
@@ -182,13 +182,13 @@ type rowScanner interface{ Scan(dest ...any) error }
 func scanEvent(r rowScanner) (*palaro.Event, error) {
 	var ev palaro.Event
 	var starts, ends, created, updated sql.NullString
-	var required, answers string
+	var required, answers, origins string
 	err := r.Scan(&ev.ID, &ev.Code, &ev.Name, &ev.Summary, &ev.Description, &starts, &ends, &ev.ImageURL,
 		&ev.Status, &ev.Popularity, &required, &ev.SurveyQuestion, &answers, &created, &updated,
 		&ev.Venue.ID, &ev.Venue.Name, &ev.Venue.Address, &ev.Venue.City, &ev.Venue.Region,
 		&ev.Venue.Latitude, &ev.Venue.Longitude,
 		&ev.Organizer.ID, &ev.Organizer.Name, &ev.Organizer.Email, &ev.Organizer.URL, &ev.Sequence,
-		&ev.Organizer.VATRegistered)
+		&ev.Organizer.VATRegistered, &origins)
 	if err != nil {
 		return nil, err
 	}
@@ -206,6 +206,7 @@ func scanEvent(r rowScanner) (*palaro.Event, error) {
 	if err := json.Unmarshal([]byte(answers), &ev.SurveyAnswers); err != nil {
 		return nil, fmt.Errorf("event %s survey answers: %w", ev.Code, err)
 	}
+	ev.WidgetOrigins = strings.Fields(origins)
 	return &ev, nil
 }
 

@@ -249,6 +249,7 @@ CREATE TABLE events (
     sequence bigint DEFAULT 0 NOT NULL,
     refund_all_at text,
     refund_all_by text DEFAULT ''::text NOT NULL,
+    widget_origins text DEFAULT ''::text NOT NULL,
     CONSTRAINT events_check CHECK ((ends_at >= starts_at)),
     CONSTRAINT events_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'cancelled'::text, 'postponed'::text, 'rescheduled'::text]))),
     CONSTRAINT events_organizer_id_fkey FOREIGN KEY (organizer_id) REFERENCES organizers(id),

@@ -182,7 +182,7 @@ CREATE TABLE events (
     survey_question TEXT NOT NULL DEFAULT '',
     survey_answers  TEXT NOT NULL DEFAULT '[]',
     created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), sequence INTEGER NOT NULL DEFAULT 0, refund_all_at TEXT, refund_all_by TEXT NOT NULL DEFAULT '',
+    updated_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')), sequence INTEGER NOT NULL DEFAULT 0, refund_all_at TEXT, refund_all_by TEXT NOT NULL DEFAULT '', widget_origins TEXT NOT NULL DEFAULT '',
     CHECK (ends_at >= starts_at)
 );
 

@@ -116,13 +116,13 @@ func TestValidators_Browser(t *testing.T) {
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType, "/b/kundiman-gala-orchestra",
 		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/payment/success/" + order.PublicID + "/cancel", "/t/" + order.Tickets[0].PublicID,
 		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
-		palaro.InvoicePath(invoiced.Invoices[0].PublicID)} {
+		palaro.InvoicePath(invoiced.Invoices[0].PublicID), "/embed/e/" + demoOwnedEvent} {
 		pages = append(pages, validatedPage{"", p})
 	}
 	for _, p := range []string{"/organizer", "/organizer/events/new", ev, ev + "/edit", ev + "/ticket-types/new",
 		ev + "/ticket-types/" + demoOwnedType + "/edit", ev + "/add-ons", ev + "/orders", orgOrder[1], ev + "/refunds",
 		ev + "/dashboard", ev + "/promo-codes", ev + "/activities", ev + "/waitlist", ev + "/cancellations", ev + "/queue", ev + "/check-ins",
-		ev + "/check-in", ev + "/emails", ev + "/messages", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
+		ev + "/check-in", ev + "/emails", ev + "/messages", ev + "/widget", "/organizer/team", "/organizer/tokens", "/organizer/news", "/profile",
 		"/organizer/webhooks", hook[1],
 		ev + "/status?status=" + palaro.EventPostponed, ev + "/status?status=" + palaro.EventCancelled,
 		ev + "/activities/scratch/screen", ev + "/activities/booth/scan", "/organizer/organization",
