@@ -52,15 +52,6 @@ func SeniorPWDDiscount(price Money, vatRegistered bool) Money {
 	return max(price, 0) - SeniorPWDPrice(price, vatRegistered)
 }
 
-// VATExemptPrice returns a VAT-inclusive price without its 12% VAT, to the nearest centavo
-// (halves up): ₱1,000.00 → ₱892.86, the VAT-exempt sale before the 20% discount.
-func VATExemptPrice(price Money) Money {
-	if price <= 0 {
-		return 0
-	}
-	return (price*100*2 + 112) / 224
-}
-
 // SeniorPWDLaw names the law behind a discount kind, for the buyer and the organizer.
 func SeniorPWDLaw(kind string) string {
 	if kind == DiscountPWD {

@@ -10,7 +10,7 @@ func TestSeniorPWDPrice(t *testing.T) {
 		price     Money
 		vat       bool
 		want      Money
-		wantNoVAT Money // VATExemptPrice, for VAT-registered rows
+		wantNoVAT Money // VATExclusive, for VAT-registered rows
 	}{
 		{100000, true, 71429, 89286}, // the law's worked example: ₱1,000 → ₱892.86 → ₱714.29
 		{100000, false, 80000, 0},    // not VAT-registered: just 20% off
@@ -33,8 +33,8 @@ func TestSeniorPWDPrice(t *testing.T) {
 			t.Errorf("SeniorPWDDiscount(%d, %v) = %d, want %d", tc.price, tc.vat, got, max(tc.price, 0)-tc.want)
 		}
 		if tc.vat {
-			if got := VATExemptPrice(tc.price); got != tc.wantNoVAT {
-				t.Errorf("VATExemptPrice(%d) = %d, want %d", tc.price, got, tc.wantNoVAT)
+			if got := VATExclusive(max(tc.price, 0)); got != tc.wantNoVAT {
+				t.Errorf("VATExclusive(%d) = %d, want %d", tc.price, got, tc.wantNoVAT)
 			}
 		}
 	}
