@@ -198,14 +198,18 @@ func ComputeInvoiceAmounts(vatRegistered bool, lines []InvoiceLine, exemptions [
 		a.VATExemptSales += e.ExemptSale
 		exemptPaid += e.Paid
 	}
-	taxable := max(total-exemptPaid, 0)
-	if vatRegistered {
-		a.VATableSales = VATExclusive(taxable)
-		a.VAT = taxable - a.VATableSales
-	} else {
-		a.VATableSales = taxable // a non-VAT seller's sales: shown as sales, with no VAT
-	}
+	a.VATableSales, a.VAT = SplitVAT(max(total-exemptPaid, 0), vatRegistered)
 	return a
+}
+
+// SplitVAT splits what a buyer paid for sales that are not VAT-exempt into VATable sales and the
+// 12% VAT in them (paid = vatable + vat); a non-VAT seller's sales are all sales, with no VAT.
+func SplitVAT(paid Money, vatRegistered bool) (vatable, vat Money) {
+	if !vatRegistered {
+		return paid, 0
+	}
+	vatable = VATExclusive(paid)
+	return vatable, paid - vatable
 }
 
 // Invoice is an issued sales invoice or credit note: its serial, the seller's details and the

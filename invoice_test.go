@@ -20,6 +20,15 @@ func TestVATExclusive(t *testing.T) {
 	}
 }
 
+func TestSplitVAT(t *testing.T) {
+	vatable, vat := palaro.SplitVAT(115000, true)
+	require.Equal(t, []palaro.Money{102679, 12321}, []palaro.Money{vatable, vat}, "₱1,150.00 with VAT")
+	vatable, vat = palaro.SplitVAT(1, true)
+	require.Equal(t, []palaro.Money{1, 0}, []palaro.Money{vatable, vat}, "a centavo is all sale")
+	vatable, vat = palaro.SplitVAT(115000, false)
+	require.Equal(t, []palaro.Money{115000, 0}, []palaro.Money{vatable, vat}, "a non-VAT seller's sales carry no VAT")
+}
+
 func TestComputeInvoiceAmounts(t *testing.T) {
 	t.Run("OK VAT-registered: one senior ticket of two at ₱1,000.00, an add-on", func(t *testing.T) {
 		lines := []palaro.InvoiceLine{{Amount: 200000}, {Amount: 15000}}

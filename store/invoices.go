@@ -199,12 +199,7 @@ func issueCreditNoteForRefund(ctx context.Context, tx *sql.Tx, refundID int64, n
 	}
 	a := palaro.InvoiceAmounts{Gross: lines, Total: amount, Admission: amount, PromoDiscount: max(lines-amount, 0)}
 	a.VATExemptSales = min(exempt, amount)
-	if taxable := amount - a.VATExemptSales; inv.seller.VATRegistered {
-		a.VATableSales = palaro.VATExclusive(taxable)
-		a.VAT = taxable - a.VATableSales
-	} else {
-		a.VATableSales = taxable
-	}
+	a.VATableSales, a.VAT = palaro.SplitVAT(amount-a.VATExemptSales, inv.seller.VATRegistered)
 	body.Amounts = a
 	cn := &palaro.Invoice{Kind: palaro.InvoiceKindCreditNote, OrderID: orderID, IssuedAt: now, Seller: inv.seller,
 		BuyerName: inv.buyer, BuyerEmail: inv.email}
