@@ -101,8 +101,8 @@ type RefundStore interface {
 	// PendingRefunds returns up to limit pending refunds, oldest first.
 	PendingRefunds(ctx context.Context, limit int) ([]Refund, error)
 	// FinishRefund ends a pending refund with the provider's answer (refunded or failed), counts
-	// the attempt and, when every ticket of its order is refunded, moves the order to
-	// OrderRefunded. A refund already ended is left as it is.
+	// the attempt, e-mails the buyer how it ended and, when every ticket of its order is refunded,
+	// moves the order to OrderRefunded. A refund already ended is left as it is.
 	FinishRefund(ctx context.Context, id int64, provider string, res RefundResult, now time.Time) error
 	// NoteRefundAttempt counts an attempt that got no final answer, with what went wrong.
 	NoteRefundAttempt(ctx context.Context, id int64, failure string, now time.Time) error
@@ -212,7 +212,14 @@ type RefundService interface {
 type RefundComposer interface {
 	// RefundStarted tells the buyer of order o that refund r of its tickets is on its way.
 	RefundStarted(o *Order, r Refund) Message
+	// RefundEnded tells the buyer of order o that refund r ended: the money went back
+	// (RefundRefunded) or the gateway did not give it back (RefundFailed).
+	RefundEnded(o *Order, r Refund) Message
 }
 
-// MessageRefundStarted is the kind of the e-mail telling a buyer their refund is on its way.
-const MessageRefundStarted = "refund_started"
+// Kinds of the e-mails telling a buyer about their refund.
+const (
+	MessageRefundStarted = "refund_started" // the refund is on its way
+	MessageRefundDone    = "refund_done"    // the gateway gave the money back
+	MessageRefundFailed  = "refund_failed"  // the gateway did not: the organizer may try again
+)

@@ -43,3 +43,29 @@ func (c Composer) RefundStarted(o *palaro.Order, r palaro.Refund) palaro.Message
 	}
 	return c.message(palaro.MessageRefundStarted, o.Email, "Your refund for "+eventName, v)
 }
+
+// RefundEnded tells the buyer of order o how refund r ended: done (the money went back the way
+// they paid) or failed (the organizer sees it and can try again; the gateway's reason is theirs).
+func (c Composer) RefundEnded(o *palaro.Order, r palaro.Refund) palaro.Message {
+	eventName := orderEventName(o)
+	rows := [][2]string{{"Order", o.PublicID}, {"Refund", r.Amount.Display()}}
+	switch len(r.TicketCodes) {
+	case 0:
+	case 1:
+		rows = append(rows, [2]string{"Ticket", r.TicketCodes[0]})
+	default:
+		rows = append(rows, [2]string{"Tickets", strings.Join(r.TicketCodes, ", ")})
+	}
+	v := emailView{Support: c.Support, Rows: rows,
+		Button: emailLink{Label: "See your order", URL: c.url(palaro.OrderPath(o.PublicID))}}
+	if r.Status == palaro.RefundFailed {
+		v.Title = "Your refund did not go through"
+		v.Intro = []string{"Our payment provider could not give back " + r.Amount.Display() + " for your order for " + eventName + ".",
+			"The organizer sees this and can try again or refund you another way. If you do not hear from them within a few days, write to us."}
+		return c.message(palaro.MessageRefundFailed, o.Email, "Your refund for "+eventName+" did not go through", v)
+	}
+	v.Title = "Your refund is done"
+	v.Intro = []string{r.Amount.Display() + " for your order for " + eventName + " has gone back the way you paid.",
+		"Your bank, card or wallet can take a few days to show it. The order page links the credit note."}
+	return c.message(palaro.MessageRefundDone, o.Email, "Your refund for "+eventName+" is done", v)
+}

@@ -261,7 +261,8 @@ func (s *RefundService) PendingRefunds(ctx context.Context, limit int) (_ []pala
 	return queryRefunds(ctx, s.db.read, `r.status = 'pending' ORDER BY r.id LIMIT ?`, limit)
 }
 
-// FinishRefund ends a pending refund with the provider's answer (palaro.RefundStore).
+// FinishRefund ends a pending refund with the provider's answer and tells the buyer
+// (palaro.RefundStore).
 func (s *RefundService) FinishRefund(ctx context.Context, id int64, provider string, res palaro.RefundResult, now time.Time) (err error) {
 	defer wrapErr(&err, "store: FinishRefund(%d)", id)
 
@@ -275,8 +276,14 @@ func (s *RefundService) FinishRefund(ctx context.Context, id int64, provider str
 			res.Status, provider, res.ID, res.Failure, formatTime(now), id).Scan(&orderID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil // ended already (the job and an API call asked at once)
-		} else if err != nil || res.Status != palaro.RefundRefunded {
+		} else if err != nil {
 			return err
+		}
+		if err := s.tellRefundEnded(ctx, tx, id, orderID, now); err != nil {
+			return err
+		}
+		if res.Status != palaro.RefundRefunded {
+			return nil
 		}
 		if err := issueCreditNoteForRefund(ctx, tx, id, now); err != nil {
 			return err // the refund and its credit note are committed together, once
@@ -294,6 +301,27 @@ func (s *RefundService) FinishRefund(ctx context.Context, id int64, provider str
 		}
 		return EnqueueRefundWebhook(ctx, tx, orderID, now) // the order is refunded now
 	})
+}
+
+// tellRefundEnded queues, inside the write that ends refund id of order orderID, the buyer's
+// e-mail saying how it ended; a refund of nothing (a free order's) that went through needs none.
+func (s *RefundService) tellRefundEnded(ctx context.Context, tx *sql.Tx, id, orderID int64, now time.Time) error {
+	if s.composer == nil {
+		return nil
+	}
+	refunds, err := queryRefunds(ctx, tx, `r.id = ?`, id)
+	if err != nil || len(refunds) == 0 {
+		return err
+	}
+	r := refunds[0]
+	if r.Status == palaro.RefundRefunded && r.Amount == 0 {
+		return nil
+	}
+	o, err := loadOrder(ctx, tx, `o.id = ?`, orderID)
+	if err != nil {
+		return err
+	}
+	return enqueue(ctx, tx, s.composer.RefundEnded(o, r), "", now)
 }
 
 // NoteRefundAttempt counts an attempt of a pending refund that got no final answer.

@@ -135,6 +135,8 @@ func TestRefundService_Partial(t *testing.T) {
 
 	require.Equal(t, 1, f.settle(t))
 	require.Equal(t, palaro.Money(20000), f.gateway.total())
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM outbox WHERE kind = ? AND recipient = ? AND body_text LIKE ?`,
+		palaro.MessageRefundDone, o.Email, "%"+first+"%"), "the buyer hears the money went back, in the same write")
 	done, err := f.refunds.OrderRefunds(ctx, o.ID)
 	require.NoError(t, err)
 	require.Equal(t, palaro.RefundRefunded, done[o.ID][0].Status)
@@ -220,6 +222,11 @@ func TestRefundService_Failed(t *testing.T) {
 	require.Equal(t, palaro.RefundFailed, got[o.ID][0].Status)
 	require.Contains(t, got[o.ID][0].Failure, "paid through paymongo")
 	require.Zero(t, f.gateway.total())
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM outbox WHERE kind = ? AND recipient = ?`, palaro.MessageRefundFailed, o.Email),
+		"the buyer, told the refund was on its way, hears it did not go through")
+	require.Zero(t, f.countRows(t, `SELECT count(*) FROM outbox WHERE kind = ? AND body_text LIKE '%paymongo%'`, palaro.MessageRefundFailed),
+		"the gateway's reason is the organizer's, not the buyer's")
+	require.Zero(t, f.countRows(t, `SELECT count(*) FROM outbox WHERE kind = ?`, palaro.MessageRefundDone))
 
 	_, err = f.db.write.Exec(`UPDATE orders SET provider = 'sandbox' WHERE id = ?`, o.ID)
 	require.NoError(t, err)
@@ -228,6 +235,8 @@ func TestRefundService_Failed(t *testing.T) {
 	f.settle(t)
 	require.Equal(t, o.Total, f.gateway.total())
 	require.Equal(t, palaro.OrderRefunded, f.order(t, o.PublicID).Status)
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM outbox WHERE kind = ? AND recipient = ?`, palaro.MessageRefundDone, o.Email),
+		"tried again, it went through: the buyer is told")
 
 	pending := f.pendingOrder(t, f.code, 1, "cs_unpaid")
 	_, err = f.refunds.RequestRefund(ctx, f.eventID, pending.PublicID, nil, palaro.RefundByOrganizer, "owner@x.ph")
