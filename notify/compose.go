@@ -41,13 +41,18 @@ func (c Composer) OrderConfirmation(o *palaro.Order) palaro.Message {
 	return c.OrderConfirmationWith(o, "")
 }
 
+// orderEventName is the name of an order's event ("" when it was not loaded).
+func orderEventName(o *palaro.Order) string {
+	if o.Event == nil {
+		return ""
+	}
+	return o.Event.Name
+}
+
 // OrderConfirmationWith is OrderConfirmation opening with the organizer's words, their
 // placeholders filled ("" for Palaro's words); the order's facts and tickets stay Palaro's.
 func (c Composer) OrderConfirmationWith(o *palaro.Order, words string) palaro.Message {
-	eventName := ""
-	if o.Event != nil {
-		eventName = o.Event.Name
-	}
+	eventName := orderEventName(o)
 	v := emailView{Support: c.Support}
 	var rows [][2]string
 	if o.Event != nil {

@@ -26,13 +26,18 @@ func organizerWords(words, def string, vars palaro.EmailVars) []string {
 	return palaro.EmailParagraphs(palaro.FillEmailWords(cmp.Or(strings.TrimSpace(words), def), vars))
 }
 
+// eventRows are the rows of an e-mail about ev: its name, start (Manila time) and venue.
+func eventRows(ev *palaro.Event) [][2]string {
+	return [][2]string{{"Event", ev.Name}, {"When", when(ev.StartsAt)}, {"Where", palaro.VenueLine(ev.Venue)}}
+}
+
 // Reminder reminds a ticket's holder of its event: the organizer's words (or Palaro's), the
 // event's facts, the ticket's QR code inline and link, and the calendar links.
 func (c Composer) Reminder(t *palaro.Ticket, words string) palaro.Message {
 	ev := t.Event
 	v := emailView{Support: c.Support, Title: ev.Name + " is coming up"}
 	v.Intro = organizerWords(words, palaro.DefaultReminderWords, eventVars(ev, t.HolderName))
-	v.Rows = [][2]string{{"Event", ev.Name}, {"When", when(ev.StartsAt)}, {"Where", palaro.VenueLine(ev.Venue)}}
+	v.Rows = eventRows(ev)
 	if t.TicketType.Name != "" {
 		v.Rows = append(v.Rows, [2]string{"Ticket", t.TicketType.Name})
 	}
@@ -67,7 +72,7 @@ func (c Composer) OrganizerMessage(ev *palaro.Event, msg palaro.OrganizerMessage
 	}
 	v := emailView{Support: c.Support, Title: msg.Subject}
 	v.Intro = organizerWords(msg.Body, "", eventVars(ev, name))
-	v.Rows = [][2]string{{"Event", ev.Name}, {"When", when(ev.StartsAt)}, {"Where", palaro.VenueLine(ev.Venue)}}
+	v.Rows = eventRows(ev)
 	for i, t := range tickets {
 		v.Links = append(v.Links, emailLink{Label: fmt.Sprintf("Ticket %d of %d · %s", i+1, len(tickets), t.Code), URL: c.url(palaro.TicketPath(t.PublicID))})
 	}

@@ -46,10 +46,7 @@ func (c Composer) TicketCancelled(t *palaro.Ticket, to string) palaro.Message {
 
 // OrderRefunded tells the buyer that the organizer marked their order refunded and cancelled its tickets.
 func (c Composer) OrderRefunded(o *palaro.Order) palaro.Message {
-	eventName := ""
-	if o.Event != nil {
-		eventName = o.Event.Name
-	}
+	eventName := orderEventName(o)
 	v := emailView{
 		Support: c.Support,
 		Title:   "Your order was refunded",

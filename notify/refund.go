@@ -10,10 +10,7 @@ var _ palaro.RefundComposer = Composer{}
 
 // RefundStarted tells the buyer of order o that refund r of its tickets is on its way.
 func (c Composer) RefundStarted(o *palaro.Order, r palaro.Refund) palaro.Message {
-	eventName := ""
-	if o.Event != nil {
-		eventName = o.Event.Name
-	}
+	eventName := orderEventName(o)
 	why := "The organizer of " + eventName + " is refunding your order."
 	switch r.Reason {
 	case palaro.RefundEventCancelled:

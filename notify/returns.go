@@ -36,11 +36,3 @@ func (c Composer) ReturnSold(o *palaro.Order, code string, amount palaro.Money) 
 	}
 	return c.message(palaro.MessageReturnSold, o.Email, "Your returned ticket for "+eventName+" was bought", v)
 }
-
-// orderEventName is the name of an order's event ("" when it was not loaded).
-func orderEventName(o *palaro.Order) string {
-	if o.Event == nil {
-		return ""
-	}
-	return o.Event.Name
-}

@@ -270,10 +270,11 @@ func jobHolder() string {
 }
 
 // RunJobs runs the background work until ctx is cancelled: the outbox worker, the webhook
-// deliveries' worker, and a loop that
-// reconciles pending payments with the provider and releases expired holds. It returns when
-// every job has stopped. With several app servers on one database every server drains the
-// outbox and the webhook deliveries (each message or delivery is claimed by one of them), and the loop runs on the one server that
+// deliveries' worker, the queues' sync, the refund job (runRefunds) and the job loop (SettleOnce:
+// payments reconciled, expired holds released, ID numbers masked, waiting lists moved on,
+// reminders queued). It returns when every job has stopped. With several app servers on one
+// database every server drains the outbox and the webhook deliveries (each message or delivery is
+// claimed by one of them), and the refund job and the job loop each run on the one server that
 // holds its lease.
 func (a *App) RunJobs(ctx context.Context) {
 	var wg sync.WaitGroup
@@ -413,22 +414,18 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 // outbox's, the webhook deliveries' and the refunds' pending and failed counts (read from the
 // database at each scrape) and the queues' lengths (from memory).
 func (a *App) ServeMetrics(ctx context.Context, addr string) error {
+	// each count is a read of the database at scrape time, given at most 5 s
+	atScrape := func(count func(context.Context) (int, int, error)) func() (int, int, error) {
+		return func() (int, int, error) {
+			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			return count(ctx)
+		}
+	}
 	reg, err := metrics.NewRegistry(
-		metrics.Outbox(func() (int, int, error) {
-			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			return a.outbox.OutboxCounts(ctx)
-		}),
-		metrics.Webhooks(func() (int, int, error) {
-			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			return a.webhooks.DeliveryCounts(ctx)
-		}),
-		metrics.Refunds(func() (int, int, error) {
-			ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			defer cancel()
-			return a.refunds.RefundCounts(ctx)
-		}),
+		metrics.Outbox(atScrape(a.outbox.OutboxCounts)),
+		metrics.Webhooks(atScrape(a.webhooks.DeliveryCounts)),
+		metrics.Refunds(atScrape(a.refunds.RefundCounts)),
 		metrics.Queues(func(report func(event string, waiting, admitted int)) {
 			a.queues.EachStats(a.now(), func(code string, st palaro.QueueStats) { report(code, st.Waiting, st.Admitted) })
 		}))

@@ -43,7 +43,8 @@ type Config struct {
 	PaymongoLive          bool
 	// SMTP configures e-mail delivery; the log sender is used when its host is empty.
 	SMTP notify.SMTPConfig
-	// JobInterval is the pause of the reconcile-and-expire loop (PALARO_JOB_SECONDS, default 30 s).
+	// JobInterval is the pause of the job loop (App.SettleOnce: payments reconciled, holds
+	// released, waiting lists moved on, reminders queued; PALARO_JOB_SECONDS, default 30 s).
 	JobInterval time.Duration
 	// RefundInterval is the pause of the refund job (PALARO_REFUND_SECONDS, default 5 s).
 	RefundInterval time.Duration
