@@ -50,6 +50,26 @@ type Refund struct {
 	DoneAt      time.Time
 }
 
+// Statuses a refunded ticket shows (the organizer API's and the console's), for its refund's status.
+const (
+	TicketRefundPending = "refund_pending"
+	TicketRefunded      = "refunded"
+	TicketRefundFailed  = "refund_failed"
+)
+
+// RefundedTicketStatuses maps the code of each ticket an order's refunds void to its status:
+// refund_pending, refunded or refund_failed, as its refund stands (a ticket is in one refund at most).
+func RefundedTicketStatuses(refunds []Refund) map[string]string {
+	word := map[string]string{RefundPending: TicketRefundPending, RefundRefunded: TicketRefunded, RefundFailed: TicketRefundFailed}
+	status := map[string]string{}
+	for _, r := range refunds {
+		for _, code := range r.TicketCodes {
+			status[code] = word[r.Status]
+		}
+	}
+	return status
+}
+
 // RefundRequest is what the app asks a payment provider to give back for one refund.
 type RefundRequest struct {
 	// Key is the refund's public id: asking twice with the same key refunds once.

@@ -66,13 +66,26 @@ const (
 	FieldSelfCancelPercent = "percent"
 )
 
-// ParseSelfCancelPolicy reads the console's (or the API's) text fields: hours before the start
-// (whole, 0–8760), a fee in pesos (≥ 0) and a percentage (0–100, at most two decimals). A field
-// error names each bad field.
+// MaxSelfCancelHours is the furthest before the start a self-cancel deadline may be: a year.
+const MaxSelfCancelHours = 8760
+
+// selfCancelPercentBP reads a percentage (0–100, at most two decimals) as hundredths of a
+// percent; ok is false for any other.
+func selfCancelPercentBP(v float64) (bp int, ok bool) {
+	r := math.Round(v * 100)
+	if math.IsNaN(v) || v < 0 || v > 100 || math.Abs(v*100-r) > 1e-6 {
+		return 0, false
+	}
+	return int(r), true
+}
+
+// ParseSelfCancelPolicy reads the console's text fields: hours before the start (whole,
+// 0–8760), a fee in pesos (≥ 0) and a percentage (0–100, at most two decimals). A field error
+// names each bad field.
 func ParseSelfCancelPolicy(enabled bool, hours, fee, percent string) (SelfCancelPolicy, error) {
 	p := SelfCancelPolicy{Enabled: enabled}
 	fields := map[string]string{}
-	if h, err := strconv.Atoi(strings.TrimSpace(hours)); err != nil || h < 0 || h > 8760 {
+	if h, err := strconv.Atoi(strings.TrimSpace(hours)); err != nil || h < 0 || h > MaxSelfCancelHours {
 		fields[FieldSelfCancelHours] = "Enter the hours before the start as a whole number from 0 to 8760."
 	} else {
 		p.HoursBefore = h
@@ -82,11 +95,52 @@ func ParseSelfCancelPolicy(enabled bool, hours, fee, percent string) (SelfCancel
 	} else {
 		p.Fee = f
 	}
-	if v, err := strconv.ParseFloat(orZero(percent), 64); err != nil || math.IsNaN(v) || v < 0 || v > 100 ||
-		math.Abs(v*100-math.Round(v*100)) > 1e-6 {
+	v, err := strconv.ParseFloat(orZero(percent), 64)
+	if bp, ok := selfCancelPercentBP(v); err != nil || !ok {
 		fields[FieldSelfCancelPercent] = "Enter a percentage from 0 to 100, such as 10 or 7.5."
 	} else {
-		p.PercentBP = int(math.Round(v * 100))
+		p.PercentBP = bp
+	}
+	if len(fields) > 0 {
+		return p, &Error{Code: EINVALID, Message: "Check the cancellation settings.", Fields: fields}
+	}
+	return p, nil
+}
+
+// SelfCancelChange is the organizer API's change of a self-cancel policy: the fields sent (nil:
+// unchanged), Fee in centavos and Percent from 0 to 100.
+type SelfCancelChange struct {
+	Enabled     *bool    `json:"enabled"`
+	HoursBefore *int     `json:"hoursBefore"`
+	Fee         *int64   `json:"fee"`
+	Percent     *float64 `json:"percent"`
+}
+
+// Apply returns p with the change's fields: hours before the start 0–8760, a fee of 0 or more
+// centavos, a percentage 0–100 with at most two decimals. An EINVALID error names each bad field.
+func (ch SelfCancelChange) Apply(p SelfCancelPolicy) (SelfCancelPolicy, error) {
+	fields := map[string]string{}
+	if ch.Enabled != nil {
+		p.Enabled = *ch.Enabled
+	}
+	if h := ch.HoursBefore; h != nil {
+		if *h < 0 || *h > MaxSelfCancelHours {
+			fields[FieldSelfCancelHours] = "from 0 to 8760."
+		}
+		p.HoursBefore = *h
+	}
+	if ch.Fee != nil {
+		if *ch.Fee < 0 {
+			fields[FieldSelfCancelFee] = "0 or more centavos."
+		}
+		p.Fee = Money(*ch.Fee)
+	}
+	if ch.Percent != nil {
+		bp, ok := selfCancelPercentBP(*ch.Percent)
+		if !ok {
+			fields[FieldSelfCancelPercent] = "from 0 to 100, at most two decimals."
+		}
+		p.PercentBP = bp
 	}
 	if len(fields) > 0 {
 		return p, &Error{Code: EINVALID, Message: "Check the cancellation settings.", Fields: fields}

@@ -12,13 +12,6 @@ import (
 	"palaro"
 )
 
-// Ticket statuses the organizer API shows for a ticket being refunded or refunded.
-const (
-	ticketRefundPending = "refund_pending"
-	ticketRefunded      = "refunded"
-	ticketRefundFailed  = "refund_failed"
-)
-
 // orgRefundJSON is a refund of an order in the organizer API.
 type orgRefundJSON struct {
 	ID      string       `json:"id"`
@@ -33,18 +26,14 @@ type orgRefundJSON struct {
 }
 
 // applyRefunds shows an order's refunds in its API form: each refunded ticket's status becomes
-// refund_pending, refunded or refund_failed, and the refunds are listed.
+// refund_pending, refunded or refund_failed (palaro.RefundedTicketStatuses), and the refunds are listed.
 func applyRefunds(row *orgOrderJSON, refunds []palaro.Refund) {
 	row.Refunds = []orgRefundJSON{}
-	status := map[string]string{}
 	for _, r := range refunds {
 		row.Refunds = append(row.Refunds, orgRefundJSON{ID: r.PublicID, Status: r.Status, Reason: r.Reason, Amount: r.Amount,
 			Tickets: palaro.NonNilStrings(r.TicketCodes), Failure: r.Failure, CreatedAt: r.CreatedAt.In(palaro.Manila), DoneAt: manilaPtr(r.DoneAt)})
-		for _, code := range r.TicketCodes {
-			status[code] = map[string]string{palaro.RefundPending: ticketRefundPending, palaro.RefundRefunded: ticketRefunded,
-				palaro.RefundFailed: ticketRefundFailed}[r.Status]
-		}
 	}
+	status := palaro.RefundedTicketStatuses(refunds)
 	for i, t := range row.Tickets {
 		if s, ok := status[t.Code]; ok {
 			row.Tickets[i].Status = s

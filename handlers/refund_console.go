@@ -27,13 +27,7 @@ func (s *Server) orderRefundsView(c *echo.Context, base string, o *palaro.Order,
 		return err
 	}
 	refunds := byOrder[o.ID]
-	var row orgOrderJSON
-	row.Tickets = make([]palaro.TicketView, len(o.Tickets))
-	for i, t := range o.Tickets {
-		row.Tickets[i] = palaro.TicketView{Code: t.Code, Status: t.Status}
-	}
-	applyRefunds(&row, refunds) // the same ticket states as the API's
-	refunded := map[string]bool{}
+	refunded := palaro.RefundedTicketStatuses(refunds) // the same ticket states as the API's
 	for _, r := range refunds {
 		rv := views.OrgRefundRow{ID: r.PublicID, Status: r.Status, Amount: r.Amount.Display(), Tickets: strings.Join(r.TicketCodes, ", "),
 			Reason: refundReasons[r.Reason], When: manilaTime(r.CreatedAt), Failure: r.Failure}
@@ -41,15 +35,10 @@ func (s *Server) orderRefundsView(c *echo.Context, base string, o *palaro.Order,
 			rv.Retry = &views.OrgAction{Label: "Try the refund again", Action: base + "/refunds/" + r.PublicID + "/retry?order=" + url.QueryEscape(o.PublicID)}
 		}
 		v.Refunds = append(v.Refunds, rv)
-		for _, code := range r.TicketCodes {
-			refunded[code] = true
-		}
 	}
-	for i := range v.Tickets {
-		for _, t := range row.Tickets {
-			if t.Code == v.Tickets[i].Code && refunded[t.Code] {
-				v.Tickets[i].Status, v.Tickets[i].Cancel, v.Tickets[i].EmailAction = t.Status, nil, ""
-			}
+	for i, t := range v.Tickets {
+		if status, ok := refunded[t.Code]; ok {
+			v.Tickets[i].Status, v.Tickets[i].Cancel, v.Tickets[i].EmailAction = status, nil, ""
 		}
 	}
 	if o.Total == 0 || (o.Status != palaro.OrderPaid && o.Status != palaro.OrderRefund) {
@@ -57,7 +46,7 @@ func (s *Server) orderRefundsView(c *echo.Context, base string, o *palaro.Order,
 	}
 	form := &views.OrgRefundForm{Action: base + "/orders/" + o.PublicID + "/refund"}
 	for _, t := range o.Tickets {
-		if o.Kind == palaro.OrderKindTickets && !refunded[t.Code] {
+		if _, done := refunded[t.Code]; o.Kind == palaro.OrderKindTickets && !done {
 			label := strings.TrimSpace(cmpStr(t.HolderName, t.Email))
 			if t.Seat != "" {
 				label += " · seat " + t.Seat

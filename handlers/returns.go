@@ -26,9 +26,9 @@ const cancelTimeFormat = "Mon 2 Jan 2006, 3:04 PM"
 // refundStatusWords says where a refund stands, for the buyer.
 func refundStatusWords(status string) string {
 	switch status {
-	case "refunded":
+	case palaro.RefundRefunded:
 		return "refunded"
-	case "failed":
+	case palaro.RefundFailed:
 		return "not through yet: the organizer will contact you"
 	}
 	return "on its way"
@@ -47,7 +47,7 @@ func (s *Server) orderReturns(c *echo.Context, o *palaro.Order, v *views.OrderVi
 		return err
 	}
 	for _, r := range refunds {
-		if r.Reason == "buyer_cancelled" {
+		if r.Reason == palaro.RefundBuyerCancelled {
 			v.Heading, v.Message = "Order cancelled", "You cancelled this order; its tickets no longer admit anyone at the gate."
 			v.Returns.Refunds = append(v.Returns.Refunds, fmt.Sprintf("Refund of %s (the organizer kept %s as their fee): %s.",
 				r.Amount, r.Fee, refundStatusWords(r.Status)))

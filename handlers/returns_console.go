@@ -3,7 +3,6 @@ package handlers
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"net/http"
 	"strconv"
 
@@ -129,42 +128,12 @@ func (s *Server) apiOrgSelfCancel(c *echo.Context, caller *palaro.Caller) error 
 		return err
 	}
 	if c.Request().Method == http.MethodPatch {
-		var in struct {
-			Enabled     *bool    `json:"enabled"`
-			HoursBefore *int     `json:"hoursBefore"`
-			Fee         *int64   `json:"fee"`
-			Percent     *float64 `json:"percent"`
-		}
+		var in palaro.SelfCancelChange
 		if err := decodeJSONStrict(c, &in); err != nil {
 			return err
 		}
-		fields := map[string]string{}
-		if in.Enabled != nil {
-			p.Enabled = *in.Enabled
-		}
-		if in.HoursBefore != nil {
-			if *in.HoursBefore < 0 || *in.HoursBefore > 8760 {
-				fields["hoursBefore"] = "from 0 to 8760."
-			}
-			p.HoursBefore = *in.HoursBefore
-		}
-		if in.Fee != nil {
-			if *in.Fee < 0 {
-				fields["fee"] = "0 or more centavos."
-			}
-			p.Fee = palaro.Money(*in.Fee)
-		}
-		if in.Percent != nil {
-			bp := math.Round(*in.Percent * 100)
-			if *in.Percent < 0 || *in.Percent > 100 || math.Abs(*in.Percent*100-bp) > 1e-6 {
-				fields["percent"] = "from 0 to 100, at most two decimals."
-			}
-			p.PercentBP = int(bp)
-		}
-		for _, name := range []string{"hoursBefore", "fee", "percent"} {
-			if msg, bad := fields[name]; bad {
-				return &palaro.Error{Code: palaro.EINVALID, Message: name + ": " + msg, Fields: fields}
-			}
+		if p, err = in.Apply(p); err != nil {
+			return apiError(err)
 		}
 		if err := s.services.Returns.SetSelfCancelPolicy(ctx, ev.ID, p, caller.Actor(), s.Now()); err != nil {
 			return err
