@@ -315,6 +315,9 @@ type CheckInService interface {
 	// GateChanges returns what a phone keeps of an event's tickets: all of them when since is
 	// negative, else the tickets changed after that version and the codes transfers replaced since.
 	GateChanges(ctx context.Context, eventID, since int64) (*GateChanges, error)
+	// StreamGateChanges is GateChanges handing each ticket to each as it is read (the answer's
+	// Tickets stays empty), so that a list of any size is never held in memory.
+	StreamGateChanges(ctx context.Context, eventID, since int64, each func(GateTicket) error) (*GateChanges, error)
 	// CheckInCounts returns an event's check-ins against sold tickets, per gate and per type.
 	CheckInCounts(ctx context.Context, eventID int64) (*CheckInCounts, error)
 	// CheckInConflicts returns the event's offline double check-ins, newest first.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/internal/testdb"
 )
 
 // gateFixture is a demo database with free tickets of one event to scan.
@@ -298,7 +299,9 @@ func TestCheckInService_GateChanges(t *testing.T) {
 		require.NoError(t, err)
 		list, err := fresh.gate.GateChanges(ctx, fresh.eventID, -1)
 		require.NoError(t, err)
-		require.Zero(t, list.Version)
+		if !testdb.Postgres() { // PostgreSQL's version is a transaction id (gateVersionSQL)
+			require.Zero(t, list.Version)
+		}
 		require.Equal(t, palaro.CheckInOK, fresh.scan(t, fresh.codes[0], "North").Outcome)
 		d, err := fresh.gate.GateChanges(ctx, fresh.eventID, 0)
 		require.NoError(t, err)

@@ -186,6 +186,11 @@ CREATE TABLE events (
     CHECK (ends_at >= starts_at)
 );
 
+CREATE TABLE gate_change_marks (
+    version INTEGER NOT NULL,
+    at      TEXT NOT NULL
+);
+
 CREATE TABLE gate_changes (
     id        INTEGER PRIMARY KEY,
     event_id  INTEGER NOT NULL,
@@ -766,6 +771,8 @@ CREATE INDEX events_ends_at ON events (ends_at);
 
 CREATE INDEX events_starts_at ON events (starts_at);
 
+CREATE INDEX gate_change_marks_at ON gate_change_marks (at);
+
 CREATE INDEX gate_changes_event ON gate_changes (event_id, id);
 
 CREATE INDEX invoices_credits ON invoices (credits_id) WHERE credits_id IS NOT NULL;
@@ -869,6 +876,12 @@ WHEN OLD.status <> NEW.status AND (OLD.status = 'paid' OR NEW.status = 'paid')
 BEGIN
     INSERT INTO gate_changes (event_id, ticket_id, old_code)
     SELECT event_id, id, NULL FROM tickets WHERE order_id = NEW.id;
+END;
+
+CREATE TRIGGER gate_changes_new_ticket AFTER INSERT ON tickets
+WHEN (SELECT status FROM orders WHERE id = NEW.order_id) = 'paid'
+BEGIN
+    INSERT INTO gate_changes (event_id, ticket_id, old_code) VALUES (NEW.event_id, NEW.id, NULL);
 END;
 
 CREATE TRIGGER gate_changes_ticket AFTER UPDATE OF code, status, holder_name, seat ON tickets

@@ -371,7 +371,7 @@ func (a *App) syncQueues(ctx context.Context) {
 // SettleOnce reconciles pending orders with the payment provider, then releases expired holds
 // (in that order, so a payment whose webhook was lost is found before its hold is released),
 // then masks the senior citizen and PWD ID numbers past their record period, then moves the
-// waiting lists on, then queues the reminders that are due.
+// waiting lists on, then queues the reminders that are due, then prunes the gate's old changes.
 func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	if a.payments != nil {
 		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
@@ -406,6 +406,12 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 		a.logger.Error("reminders", "error", err)
 	} else if n > 0 {
 		a.logger.Info("queued reminders", "tickets", n)
+	}
+	// the gate's changes older than a phone may be behind: such a phone gets the whole list
+	if n, err := a.db.PruneGateChanges(ctx, now, store.GateChangesKept); err != nil && ctx.Err() == nil {
+		a.logger.Error("prune gate changes", "error", err)
+	} else if n > 0 {
+		a.logger.Info("pruned gate changes", "rows", n)
 	}
 }
 
