@@ -1,8 +1,10 @@
 package handlers
 
 import (
+	"bufio"
 	"crypto/ed25519"
 	"encoding/base64"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -201,23 +203,13 @@ func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
 	return c.JSON(http.StatusOK, map[string]any{"results": out})
 }
 
-// gateListTicket is a ticket in the gate list: named by its code's keyed hash, never by the code.
-type gateListTicket struct {
-	Hash        string    `json:"hash"`
-	HolderName  string    `json:"holderName"`
-	TicketType  string    `json:"ticketType"`
-	Seat        string    `json:"seat,omitempty"`
-	Status      string    `json:"status"`
-	CheckedInAt time.Time `json:"checkedInAt,omitzero"`
-	Gate        string    `json:"gate,omitempty"`
-	// Discount, DiscountHolder and DiscountID (last 4 only) are a senior citizen's or PWD's ticket's.
-	Discount       string `json:"discount,omitempty"`
-	DiscountHolder string `json:"discountHolder,omitempty"`
-	DiscountID     string `json:"discountId,omitempty"`
-}
+// gateListFormat is the gate list's format: 2 is the compact one (a ticket is an array; no holder
+// names but a discounted ticket's ID holder). A phone drops a kept list of another format.
+const gateListFormat = 2
 
-// gateListJSON is what a gate phone keeps for working offline, whole or as a delta (Since set).
-type gateListJSON struct {
+// gateListHead is what a gate list answer carries besides its tickets, written after them.
+type gateListHead struct {
+	Format    int    `json:"format"`
 	EventCode string `json:"eventCode"`
 	// PublicKey is the current signing key's; PublicKeys are every key that verifies, by key id.
 	PublicKey   string            `json:"publicKey"`
@@ -226,14 +218,38 @@ type gateListJSON struct {
 	Version     int64             `json:"version"`
 	Since       *int64            `json:"since,omitempty"`
 	GeneratedAt time.Time         `json:"generatedAt"`
-	Tickets     []gateListTicket  `json:"tickets"`
-	Voided      []string          `json:"voided,omitempty"`
+	// Types are the ticket types' names a ticket's second element counts in.
+	Types  []string `json:"types"`
+	Voided []string `json:"voided,omitempty"`
+}
+
+// gateListRow is a ticket as the gate list writes it, a JSON array: its code's keyed hash (never
+// the code), the index of its type's name in types, then seat, status ("" for valid),
+// checkedInAt, gate, discount, the discount's ID holder and ID (last 4), with empty ones at the end
+// left out. Holder names are not sent: a phone offline shows type and seat, and the online answer
+// names the holder.
+func gateListRow(key []byte, t palaro.GateTicket, typeIndex int) []any {
+	status := t.Status
+	if status == palaro.TicketValid {
+		status = ""
+	}
+	at := ""
+	if !t.CheckedInAt.IsZero() {
+		at = t.CheckedInAt.UTC().Format(time.RFC3339)
+	}
+	row := []any{palaro.GateCodeHash(key, t.Code), typeIndex, t.Seat, status, at, t.Gate, t.Discount, t.DiscountHolder, t.DiscountID}
+	for len(row) > 2 && row[len(row)-1] == "" {
+		row = row[:len(row)-1]
+	}
+	return row
 }
 
 // apiGateList answers GET /v1/organizer/events/{code}/gate-list: the event's tickets (hashed codes,
-// holders, types, seats, status), the key that hashes a scanned code the same way and the Ed25519
-// public keys, by key id, that verify ticket QR codes. With ?since={version}, only what changed
-// after it: the changed tickets and the hashes of codes a transfer replaced.
+// types, seats, status), the key that hashes a scanned code the same way and the Ed25519 public
+// keys, by key id, that verify ticket QR codes. With ?since={version}, only what changed after it:
+// the changed tickets and the hashes of codes a transfer replaced (or the whole list, when the
+// version is too old). The tickets are written as the database reads them, so a list of 55,000
+// tickets is never held in memory.
 func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
@@ -245,26 +261,71 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 			return palaro.Errorf(palaro.EINVALID, "since is a gate list's version (a whole number).")
 		}
 	}
-	list, err := s.services.CheckIns.GateChanges(c.Request().Context(), ev.ID, since)
+	key := palaro.GateHashKey(s.config.GateListKey, ev.ID)
+	head := gateListHead{Format: gateListFormat, EventCode: ev.Code, PublicKey: s.ticketPublicKey(), PublicKeys: s.ticketPublicKeys(),
+		HashKey: base64.RawURLEncoding.EncodeToString(key), GeneratedAt: s.Now().UTC(), Types: []string{}}
+	types := map[string]int{}
+	for _, tt := range ev.TicketTypes {
+		if _, ok := types[tt.Name]; !ok {
+			types[tt.Name] = len(head.Types)
+			head.Types = append(head.Types, tt.Name)
+		}
+	}
+	w := bufio.NewWriterSize(c.Response(), 32<<10)
+	started := false
+	start := func() {
+		if !started {
+			started = true
+			h := c.Response().Header()
+			h.Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+			h.Set("Cache-Control", "no-store")
+			c.Response().WriteHeader(http.StatusOK)
+			_, _ = w.WriteString(`{"tickets":[`)
+		}
+	}
+	n := 0
+	list, err := s.services.CheckIns.StreamGateChanges(c.Request().Context(), ev.ID, since, func(t palaro.GateTicket) error {
+		i, ok := types[t.TicketType]
+		if !ok { // a type the event no longer lists
+			i = len(head.Types)
+			types[t.TicketType] = i
+			head.Types = append(head.Types, t.TicketType)
+		}
+		row, err := json.Marshal(gateListRow(key, t, i))
+		if err != nil {
+			return err
+		}
+		start()
+		if n > 0 {
+			_ = w.WriteByte(',')
+		}
+		n++
+		_, err = w.Write(row)
+		return err
+	})
+	if err != nil {
+		if started { // the answer is on its way: the phone sees a broken list and keeps its own
+			s.logger.Warn("gate list cut short", "event", ev.Code, "error", err)
+			_ = w.Flush()
+			return nil
+		}
+		return err
+	}
+	start()
+	head.Version = list.Version
+	if list.Delta {
+		head.Since = &list.Since
+	}
+	for _, code := range list.Voided {
+		head.Voided = append(head.Voided, palaro.GateCodeHash(key, code))
+	}
+	rest, err := json.Marshal(head)
 	if err != nil {
 		return err
 	}
-	key := palaro.GateHashKey(s.config.GateListKey, ev.ID)
-	out := gateListJSON{EventCode: ev.Code, PublicKey: s.ticketPublicKey(), PublicKeys: s.ticketPublicKeys(), HashKey: base64.RawURLEncoding.EncodeToString(key),
-		Version: list.Version, GeneratedAt: s.Now().UTC(), Tickets: make([]gateListTicket, len(list.Tickets))}
-	if list.Delta {
-		out.Since = &list.Since
-	}
-	for i, t := range list.Tickets {
-		out.Tickets[i] = gateListTicket{Hash: palaro.GateCodeHash(key, t.Code), HolderName: t.HolderName, TicketType: t.TicketType,
-			Seat: t.Seat, Status: t.Status, CheckedInAt: t.CheckedInAt, Gate: t.Gate,
-			Discount: t.Discount, DiscountHolder: t.DiscountHolder, DiscountID: t.DiscountID}
-	}
-	for _, code := range list.Voided {
-		out.Voided = append(out.Voided, palaro.GateCodeHash(key, code))
-	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, out)
+	_, _ = w.WriteString("],")
+	_, _ = w.Write(rest[1:]) // the head's fields follow the tickets in the same object
+	return w.Flush()
 }
 
 // boxOfficeBody is the body of POST /v1/organizer/events/{code}/box-office.

@@ -35,10 +35,22 @@ export interface ListTicket extends Omit<GateTicket, 'code'> {
 }
 
 /**
+ * ListRow is a ticket as the gate list (format 2) sends and the phone keeps it: its code's hash,
+ * the index of its type's name in the list's types, then seat, status ('' for valid), checkedInAt,
+ * gate, discount, the discount's ID holder and the ID's last 4; empty ones at the end are left out.
+ * No holder names: 55,000 tickets stay well inside what a phone's storage keeps.
+ */
+export type ListRow = [string, number, ...string[]];
+
+/** LIST_FORMAT is the gate list's format this phone reads; a kept list of another is dropped. */
+export const LIST_FORMAT = 2;
+
+/**
  * GateList mirrors the answer of GET /v1/organizer/events/{code}/gate-list: the whole list, or
  * with since set the tickets changed after that version and the hashes of replaced codes.
  */
 export interface GateList {
+  format: number;
   eventCode: string;
   publicKey: string;
   // publicKeys are every key that verifies a ticket QR code, by the key id a format 3 code names.
@@ -47,8 +59,28 @@ export interface GateList {
   version: number;
   since?: number;
   generatedAt: string;
-  tickets: ListTicket[];
+  types: string[];
+  tickets: ListRow[];
   voided?: string[];
+}
+
+/** listTicket reads a kept row as a ticket. */
+export function listTicket(list: GateList, row: ListRow): ListTicket {
+  const [hash, type, seat, status, checkedInAt, gate, discount, discountHolder, discountId] = row;
+  return { hash, ticketType: list.types[type] || '', seat, status: status || 'valid', checkedInAt, gate, discount, discountHolder, discountId, holderName: '' };
+}
+
+/** findRow returns the kept row of the ticket whose code hashes to hash. */
+export function findRow(list: GateList | null | undefined, hash: string): ListRow | undefined {
+  return list?.tickets.find((r) => r[0] === hash);
+}
+
+/** markCheckedIn notes in a kept row that the ticket is checked in, at and where the server says. */
+export function markCheckedIn(row: ListRow, at: string, gate: string): void {
+  while (row.length < 6) row.push('');
+  row[3] = 'checked_in';
+  row[4] = at;
+  row[5] = gate;
 }
 
 /** QueuedScan is a check-in made offline, waiting for POST /v1/checkin/sync. */
@@ -95,8 +127,9 @@ export function load(member: string, event: string): Kept {
       }
     }
     const v = JSON.parse(localStorage.getItem(key(member, event)) || 'null') as Kept | null;
-    // a list of the former format (raw codes, no hash key) is dropped: it held working codes
-    const list = v && v.list && v.list.hashKey ? v.list : null;
+    // a list of a former format is dropped: raw codes (no hash key) held working codes, and the
+    // one before format 2 held every holder's name and versions of another kind
+    const list = v && v.list && v.list.hashKey && v.list.format === LIST_FORMAT ? v.list : null;
     if (v && Array.isArray(v.queue)) return { list, queue: v.queue, local: list ? v.local || {} : {}, skew: v.skew || 0 };
   } catch {
     /* nothing kept, or unreadable */
@@ -134,12 +167,27 @@ export function merge(kept: Kept, got: GateList): void {
     kept.list = { ...got, since: undefined, voided: undefined };
     return;
   }
+  // the server's gate-list key changed (an operator replaced it): the kept hashes name nothing, so
+  // the list goes and the next fetch brings it whole
+  if (kept.list && kept.list.hashKey !== got.hashKey) {
+    kept.list = null;
+    kept.local = {};
+    return;
+  }
   // a delta from another version than the kept one (two answers crossed): the next one catches up
   if (!kept.list || kept.list.version !== got.since) return;
+  const types = kept.list.types.slice();
   const gone = new Set(got.voided || []);
-  const changed = new Map(got.tickets.map((t) => [t.hash, t]));
-  const tickets = kept.list.tickets.filter((t) => !gone.has(t.hash) && !changed.has(t.hash));
-  kept.list = { ...kept.list, version: got.version, generatedAt: got.generatedAt, publicKey: got.publicKey, publicKeys: got.publicKeys, tickets: tickets.concat(got.tickets) };
+  const changed = new Map<string, ListRow>();
+  for (const r of got.tickets) {
+    // the delta counts types in its own list: count them in the kept one
+    const name = got.types[r[1]] || '';
+    let i = types.indexOf(name);
+    if (i < 0) i = types.push(name) - 1;
+    changed.set(r[0], [r[0], i, ...(r.slice(2) as string[])]);
+  }
+  const tickets = kept.list.tickets.filter((r) => !gone.has(r[0]) && !changed.has(r[0]));
+  kept.list = { ...kept.list, version: got.version, generatedAt: got.generatedAt, publicKey: got.publicKey, publicKeys: got.publicKeys, types, tickets: tickets.concat([...changed.values()]) };
   for (const h of gone) delete kept.local[h];
 }
 
@@ -227,8 +275,9 @@ export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string
   // a key this phone does not know: forged, or signed after a rotation the kept keys predate
   if (p.unknownKey) return { ok: false, title: 'Forged QR code: not issued by Palaro', detail: 'Or signed with a newer key: scan it again once online.', offline: true };
   if (p.typed) return { ok: false, title: 'Scan the QR code', detail: 'No network: typed codes are checked online only.', offline: true };
-  const t = kept.list?.tickets.find((x) => x.hash === hash);
-  if (!t) return { ok: false, title: 'Unknown ticket', offline: true };
+  const row = kept.list ? findRow(kept.list, hash) : undefined;
+  if (!kept.list || !row) return { ok: false, title: 'Unknown ticket', offline: true };
+  const t = listTicket(kept.list, row);
   const shown = { ...t, code: p.code };
   if (t.status === 'cancelled') return { ok: false, title: 'This ticket is cancelled', ticket: shown, offline: true };
   const local = kept.local[hash];

@@ -62,7 +62,7 @@ func TestOrganizerAPI_SeniorPWD(t *testing.T) {
 	status, list := api(http.MethodGet, "/v1/organizer/events/kundiman-gala/gate-list", "")
 	require.Equal(t, http.StatusOK, status, list)
 	gate := fmt.Sprint(list["tickets"])
-	require.Contains(t, gate, "discountHolder:Ben Cruz")
+	require.Contains(t, gate, "pwd Ben Cruz", "the gate checks the ID holder's name")
 	require.Contains(t, gate, "3210", "the gate gets the ID's last 4")
 	require.NotContains(t, gate, "7654", "and no more of it")
 }
