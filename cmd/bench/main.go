@@ -56,9 +56,9 @@ func main() {
 	flag.IntVar(&o.Buyers, "buyers", 2000, "purchase storm: buyers, each buying one ticket, -c at a time")
 	flag.IntVar(&o.Capacity, "capacity", 500, "purchase storm: capacity of the ticket type they buy")
 	flag.IntVar(&o.StormRounds, "storm-rounds", 3, "purchase storm: alternating Palaro/bare rounds, each with -buyers new buyers and new stock")
-	flag.BoolVar(&o.CheckIn, "checkin", true, "also run the gate benchmark: gates scanning tickets at once, online")
-	flag.IntVar(&o.Gates, "gates", 20, "gate benchmark: gates scanning at once")
-	flag.IntVar(&o.Scans, "scans", 3000, "gate benchmark: scans in all, a fifth of them second scans of a ticket")
+	flag.BoolVar(&o.CheckIn, "checkin", true, "also run the gate benchmark: gates scanning tickets at once, online, and the gate list, at 1,000 and 55,000 tickets")
+	flag.IntVar(&o.Gates, "gates", 60, "gate benchmark: gates scanning at once (a stadium's)")
+	flag.IntVar(&o.Scans, "scans", 1250, "gate benchmark: scans in all at each event size (1,000 and 55,000 tickets), a fifth of them second scans of a ticket")
 	flag.BoolVar(&o.Queue, "queue", true, "also run the queue benchmark: visitors waiting in an event's queue, refreshing its page")
 	flag.IntVar(&o.QueueVisitors, "queue-visitors", 20000, "queue benchmark: visitors in the queue")
 	flag.DurationVar(&o.QueueEvery, "queue-every", 10*time.Second, "queue benchmark: each visitor refreshes this often")
@@ -199,7 +199,7 @@ func run(ctx context.Context, o options) (*report, error) {
 		}
 	}
 	if o.CheckIn {
-		if rep.CheckIn, err = runCheckIns(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
+		if rep.CheckIn, err = runGate(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
 			return nil, err
 		}
 	}

@@ -48,7 +48,7 @@ type report struct {
 	Server        []serverResult
 	Weights       []Weight
 	Storm         *Storm
-	CheckIn       *CheckInBench
+	CheckIn       *GateBench
 	Queue         *QueueBench
 	Scale         []ScaleRun // PostgreSQL with one and three app servers
 	ScaleSettings string     // the PostgreSQL cluster's version and durability settings
@@ -110,10 +110,8 @@ func (r *report) Checks() []check {
 			fmt.Sprintf("%d sold of %d, oversold %d", run.Sold.Counter, run.Sold.Capacity, run.Sold.Oversold()),
 			run.Sold.Oversold() == 0 && run.Buy.Requests > 0})
 	}
-	if cb := r.CheckIn; cb != nil {
-		out = append(out, check{"Check-in: one check-in per ticket under any concurrency",
-			fmt.Sprintf("%d tickets, %d checked in, %d check-ins recorded", cb.Tickets, cb.CheckedIn, cb.CheckInRows),
-			cb.CheckedIn == cb.Tickets && cb.CheckInRows == cb.Tickets})
+	if gb := r.CheckIn; gb != nil {
+		out = append(out, gb.checks()...)
 	}
 	if qb := r.Queue; qb != nil {
 		out = append(out, check{fmt.Sprintf("Queue page p99 ≤ %s at %.0f refreshes/s asked", budgetP99, qb.Offered), ms(qb.Refresh.Percentile(99)),
@@ -196,14 +194,8 @@ func (r *report) Markdown() string {
 			st.Sold.TicketsCount, st.Oversold())
 	}
 
-	if cb := r.CheckIn; cb != nil {
-		fmt.Fprintf(&b, "\n#### Check-in: %d gates scanning at once, online, %d scans of %d tickets (a fifth are second scans)\n\n",
-			cb.Gates, cb.Scans, cb.Tickets)
-		b.WriteString("| Target | Scans answered/s | p50 | p99 | Checked in (200) | Already (409) | Failures | Time |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
-		l := cb.Scan
-		fmt.Fprintf(&b, "| Palaro `POST /v1/checkin` (gate API token) | %.0f | %s | %s | %d | %d | %d | %s |\n",
-			cb.AnsweredPerSecond(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Refused, l.Failures, l.Elapsed.Round(time.Millisecond))
-		fmt.Fprintf(&b, "\nRead back from the database: %d tickets checked in, %d accepted check-ins recorded.\n", cb.CheckedIn, cb.CheckInRows)
+	if gb := r.CheckIn; gb != nil {
+		b.WriteString(gb.markdown())
 	}
 
 	if qb := r.Queue; qb != nil {
@@ -273,10 +265,13 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   is the budget's figure; p50 and p99 are over every answer of every round; beside it, the rate of bare SQLite write transactions
   (` + "`BEGIN IMMEDIATE; UPDATE …; COMMIT`" + `, one connection, WAL, ` + "`synchronous=NORMAL`" + `) on a
   temporary database in the same run: the ceiling of any design with one writer that does not fsync;
-- runs the gate: adds a ticket type with issued tickets to that event and a gate API token of its
-  organization, then 20 gates scan at once through ` + "`POST /v1/checkin`" + `, online, a fifth of
-  the scans being a second scan of a ticket (409); reports scans answered per second and latency,
-  then reads back that every ticket was checked in exactly once;
+- runs the gate at 1,000 and 55,000 tickets in that event: issues tickets in bulk
+  (` + "`store.IssueGateTickets`" + `) and adds a gate API token, downloads the gate list whole (gzip: time,
+  bytes, growth of the server's peak memory), lets 60 gates (` + "`-gates`" + `) scan at once through
+  ` + "`POST /v1/checkin`" + `, online, ` + "`-scans`" + ` scans of four fifths as many tickets (a fifth are second
+  scans, 409) while each gate also fetches the list's changes every 3 s, reports scans answered per
+  second and latency, reads back that every scanned ticket was checked in exactly once, and
+  downloads the delta since the whole list (` + "`MeasureGateList`" + `);
 - runs the queue: puts a queue in front of that event's sale through the organizer API (opening
   in an hour), lets ` + "`-queue-visitors`" + ` visitors (20,000) join, each with its first
   ` + "`GET /v1/queue/{code}`" + ` (one write each, 200 at a time), moves the opening to a few seconds on, then
@@ -298,9 +293,9 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
 
 Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
 ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
-` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-queue=false`" + `, ` + "`-queue-visitors 20000`" + `,
+` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 60`" + `, ` + "`-scans 1250`" + `, ` + "`-queue=false`" + `, ` + "`-queue-visitors 20000`" + `,
 ` + "`-queue-every 10s`" + `, ` + "`-queue-duration 2m`" + `, ` + "`-queue-rate 600`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
-` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-postgres URL`" + `, ` + "`-gates 20`" + `, ` + "`-scans 3000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
+` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-postgres URL`" + `, ` + "`-gates 60`" + `, ` + "`-scans 1250`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load

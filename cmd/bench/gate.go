@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// gateSizes are the events the gate is measured at: the 1,000 tickets of the earlier budget and a
+// stadium's 55,000, each tickets in all (the demo's own tickets of the event count too).
+var gateSizes = []int{1000, 55000}
+
+// budgetGateP99 is the gate's budget: a scan's answer at 60 gates, at any event size.
+const budgetGateP99 = 100 * time.Millisecond
+
+// GateBench is the gate section: for each of gateSizes, gates scanning at once and the gate list
+// a phone downloads.
+type GateBench struct {
+	Gates int
+	Runs  []*CheckInBench
+}
+
+// GateListFetch is one download of a gate list, as a phone makes it (gzip).
+type GateListFetch struct {
+	Time    time.Duration
+	Gzipped int   // bytes on the wire
+	Raw     int   // bytes of JSON
+	Tickets int   // tickets in it
+	PeakRSS int64 // growth of the server's peak resident memory during the download, bytes (-1: unknown)
+}
+
+// GateListFigures are an event's gate list, whole and as the delta after some changes.
+type GateListFigures struct {
+	Full, Delta GateListFetch
+}
+
+// MeasureGateList measures the gate list of an event on a running server with a gate API token:
+// the whole list, then, after change has run (nil: nothing changes), the delta since the whole
+// list's version; each with its time, its gzipped and raw size, its tickets and how much the
+// server's peak resident memory grew while it was made (Linux: /proc/{pid}/clear_refs resets the
+// peak, VmHWM reads it).
+func MeasureGateList(ctx context.Context, p *palaroProcess, token, eventCode string, change func(context.Context) error) (GateListFigures, error) {
+	var out GateListFigures
+	base := p.URL + "/v1/organizer/events/" + eventCode + "/gate-list"
+	full, version, err := fetchGateList(ctx, p, token, base)
+	if err != nil {
+		return out, err
+	}
+	out.Full = full
+	if change != nil {
+		if err := change(ctx); err != nil {
+			return out, err
+		}
+	}
+	out.Delta, _, err = fetchGateList(ctx, p, token, base+"?since="+strconv.FormatInt(version, 10))
+	return out, err
+}
+
+// fetchGateList downloads one gate list and returns its figures and version.
+func fetchGateList(ctx context.Context, p *palaroProcess, token, u string) (GateListFetch, int64, error) {
+	f := GateListFetch{PeakRSS: -1}
+	pid := p.cmd.Process.Pid
+	before, resetOK := resetPeakRSS(pid)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return f, 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept-Encoding", "gzip")
+	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableCompression: true}}
+	start := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return f, 0, err
+	}
+	wire, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	f.Time = time.Since(start)
+	if err != nil {
+		return f, 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return f, 0, fmt.Errorf("gate list %s: %s: %.200s", u, resp.Status, wire)
+	}
+	if peak, ok := procStatusKB(pid, "VmHWM"); ok && resetOK {
+		f.PeakRSS = max(peak-before, 0) * 1024
+	}
+	f.Gzipped, f.Raw = len(wire), len(wire)
+	raw := wire
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(bytes.NewReader(wire))
+		if err != nil {
+			return f, 0, err
+		}
+		if raw, err = io.ReadAll(zr); err != nil {
+			return f, 0, err
+		}
+		f.Raw = len(raw)
+	}
+	var list struct {
+		Version int64             `json:"version"`
+		Tickets []json.RawMessage `json:"tickets"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return f, 0, fmt.Errorf("gate list %s: %w", u, err)
+	}
+	f.Tickets = len(list.Tickets)
+	return f, list.Version, nil
+}
+
+// resetPeakRSS resets the process's peak resident memory to its current one and returns that, in
+// kB; ok is false where Linux's clear_refs is not available.
+func resetPeakRSS(pid int) (int64, bool) {
+	if err := os.WriteFile("/proc/"+strconv.Itoa(pid)+"/clear_refs", []byte("5"), 0); err != nil {
+		return 0, false
+	}
+	return procStatusKB(pid, "VmRSS")
+}
+
+// procStatusKB reads a kB field ("VmRSS", "VmHWM") of /proc/{pid}/status.
+func procStatusKB(pid int, field string) (int64, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// runGate measures the gate at each of gateSizes on the event: tickets are issued in bulk up to
+// that size, the gate list is downloaded whole, -gates gates scan at once (runCheckIns) while each
+// also fetches the list's changes every 3 s as the phones do, and the delta after those scans is
+// downloaded.
+func runGate(ctx context.Context, p *palaroProcess, eventCode string, o options) (*GateBench, error) {
+	db, err := openBenchDB(p.DB)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	token, err := seedToken(ctx, p.DB, eventCode, "gate")
+	if err != nil {
+		return nil, err
+	}
+	gb := &GateBench{Gates: o.Gates}
+	var issued int
+	if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM tickets t JOIN events e ON e.id = t.event_id WHERE e.code = ?`,
+		eventCode).Scan(&issued); err != nil {
+		return nil, err
+	}
+	for _, size := range gateSizes {
+		typeCode := fmt.Sprintf("bench-gate-%d", size)
+		progress("gate: issuing %d tickets to reach %d", max(size-issued, 0), size)
+		codes, err := db.IssueGateTickets(ctx, eventCode, typeCode, max(size-issued, 1), time.Now())
+		if err != nil {
+			return nil, err
+		}
+		issued += len(codes)
+		var cb *CheckInBench
+		list, err := MeasureGateList(ctx, p, token, eventCode, func(ctx context.Context) error {
+			cb, err = runCheckIns(ctx, p, token, eventCode, typeCode, codes, o)
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		cb.EventTickets, cb.List = issued, list
+		gb.Runs = append(gb.Runs, cb)
+	}
+	return gb, nil
+}
+
+// pollChanges fetches the event's gate list changes every 3 s from each of gates phones, as the
+// gate island does, until ctx ends; it returns how many answers failed.
+func pollChanges(ctx context.Context, p *palaroProcess, token, eventCode string, gates int) func() int {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	failed := 0
+	client := newLoadClient(gates)
+	base := p.URL + "/v1/organizer/events/" + eventCode + "/gate-list"
+	for g := range gates {
+		wg.Go(func() {
+			version := int64(-1)
+			// the phones' 3 s ticks are spread over the 3 s
+			t := time.NewTimer(time.Duration(g) * 3 * time.Second / time.Duration(gates))
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+				}
+				t.Reset(3 * time.Second)
+				u := base
+				if version >= 0 {
+					u += "?since=" + strconv.FormatInt(version, 10)
+				}
+				v, err := gateListVersion(ctx, client, token, u)
+				if ctx.Err() != nil {
+					return
+				}
+				if err != nil {
+					mu.Lock()
+					failed++
+					mu.Unlock()
+					continue
+				}
+				version = v
+			}
+		})
+	}
+	return func() int {
+		cancel()
+		wg.Wait()
+		client.CloseIdleConnections()
+		return failed
+	}
+}
+
+// gateListVersion downloads a gate list and returns its version.
+func gateListVersion(ctx context.Context, client *http.Client, token, u string) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("%s: %s", u, resp.Status)
+	}
+	body := resp.Body
+	if resp.Header.Get("Content-Encoding") == "gzip" {
+		zr, err := gzip.NewReader(resp.Body)
+		if err != nil {
+			return 0, err
+		}
+		body = zr
+	}
+	var list struct {
+		Version int64 `json:"version"`
+	}
+	err = json.NewDecoder(body).Decode(&list)
+	return list.Version, err
+}
+
+// checks are the gate's budget lines: each ticket in once, and a scan's p99 within budgetGateP99.
+func (g *GateBench) checks() []check {
+	var out []check
+	for _, cb := range g.Runs {
+		out = append(out, check{fmt.Sprintf("Gate, %s tickets: one check-in per ticket at %d gates", thousands(cb.EventTickets), g.Gates),
+			fmt.Sprintf("%d scanned, %d checked in, %d check-ins recorded", cb.Tickets, cb.CheckedIn, cb.CheckInRows),
+			cb.CheckedIn == cb.Tickets && cb.CheckInRows == cb.Tickets},
+			check{fmt.Sprintf("Gate, %s tickets: answer p99 ≤ %s at %d gates", thousands(cb.EventTickets), budgetGateP99, g.Gates),
+				ms(cb.Scan.Percentile(99)), cb.Scan.Percentile(99) <= budgetGateP99 && cb.Scan.Requests > 0})
+	}
+	return out
+}
+
+// markdown is the gate section of the report.
+func (g *GateBench) markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n#### Gate: %d gates scanning at once, online, each also fetching the list's changes every 3 s\n\n", g.Gates)
+	b.WriteString("| Event | Scans | Scans answered/s | p50 | p99 | Checked in (200) | Already (409) | Failures | Change fetches failed | Time |\n" +
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, cb := range g.Runs {
+		l := cb.Scan
+		fmt.Fprintf(&b, "| %s tickets | %d | %.0f | %s | %s | %d | %d | %d | %d | %s |\n", thousands(cb.EventTickets), cb.Scans,
+			cb.AnsweredPerSecond(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Refused, l.Failures, cb.PollFailures,
+			l.Elapsed.Round(time.Millisecond))
+	}
+	b.WriteString("\nThe gate list a phone downloads (gzip; the delta is after that run's scans):\n\n" +
+		"| Event | Whole list: tickets | gzipped | JSON | time | server memory peak + | Delta: tickets | gzipped | time | server memory peak + |\n" +
+		"|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, cb := range g.Runs {
+		f, d := cb.List.Full, cb.List.Delta
+		fmt.Fprintf(&b, "| %s tickets | %d | %s | %s | %s | %s | %d | %s | %s | %s |\n", thousands(cb.EventTickets), f.Tickets, kbs(f.Gzipped), kbs(f.Raw),
+			ms(f.Time), mb(f.PeakRSS), d.Tickets, kbs(d.Gzipped), ms(d.Time), mb(d.PeakRSS))
+	}
+	return b.String()
+}
+
+// thousands writes n with thousands separators: 55,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// mb writes a memory size in bytes as MB with one decimal, "n/a" when unknown.
+func mb(n int64) string {
+	if n < 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+}
