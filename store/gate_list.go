@@ -181,8 +181,8 @@ func (db *DB) PruneGateChanges(ctx context.Context, now time.Time, keep time.Dur
 }
 
 // IssueGateTickets issues n paid tickets of a new free ticket type typeCode ("Gate test") of the
-// event in one write, many rows per INSERT, and returns their codes (typeCode's first letters and
-// a number): the many-ticket fixture of the gate's tests and of the bench, not a way to sell.
+// event in one write, many rows per INSERT, and returns their codes (typeCode's first letters, the
+// type's id, X and a number): the many-ticket fixture of the gate's tests and of the bench, not a way to sell.
 func (db *DB) IssueGateTickets(ctx context.Context, eventCode, typeCode string, n int, now time.Time) (_ []string, err error) {
 	defer wrapErr(&err, "store: IssueGateTickets(%s)", eventCode)
 
@@ -209,7 +209,7 @@ func (db *DB) IssueGateTickets(ctx context.Context, eventCode, typeCode string, 
 			rows := min(perInsert, n-start)
 			args := make([]any, 0, rows*7)
 			for i := start; i < start+rows; i++ {
-				codes[i] = fmt.Sprintf("%s%06d", prefix, i)
+				codes[i] = fmt.Sprintf("%s%dX%06d", prefix, typeID, i)
 				args = append(args, newPublicID(), codes[i], orderID, eventID, typeID, fmt.Sprintf("Holder %d", i), at)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id, holder_name,
