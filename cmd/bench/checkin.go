@@ -36,15 +36,15 @@ func (c *CheckInBench) AnsweredPerSecond() float64 {
 
 // runCheckIns lets gates scan tickets of typeCode (codes) at once with a gate API token, -scans
 // scans of up to four fifths as many tickets spread over the codes (so a fifth are second scans of
-// a ticket), while each gate also fetches the list's changes every 3 s; then it reads back that
-// every scanned ticket was checked in once.
-func runCheckIns(ctx context.Context, p *palaroProcess, token, eventCode, typeCode string, codes []string, o options) (*CheckInBench, error) {
+// a ticket), while each gate also fetches the list's changes since version every 3 s; then it
+// reads back the check-ins.
+func runCheckIns(ctx context.Context, p *palaroProcess, token, eventCode, typeCode string, codes []string, version int64, o options) (*CheckInBench, error) {
 	cb := &CheckInBench{Gates: o.Gates, Tickets: min(o.Scans*4/5, len(codes)), Scans: o.Scans}
 	step := len(codes) / cb.Tickets
 	client := newLoadClient(o.Gates)
 	defer client.CloseIdleConnections()
 	progress("check-in: %d gates scan %d times (%d tickets of %d)", o.Gates, o.Scans, cb.Tickets, len(codes))
-	stopPolling := pollChanges(ctx, p, token, eventCode, o.Gates)
+	stopPolling := pollChanges(ctx, p, token, eventCode, o.Gates, version)
 	cb.Scan = runLoad(ctx, o.Gates, time.Minute, o.Scans, func(ctx context.Context, i int) result {
 		body, _ := json.Marshal(map[string]string{"eventCode": eventCode, "ticket": codes[(i%cb.Tickets)*step], "gate": fmt.Sprintf("Gate %d", i%o.Gates)})
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.URL+"/v1/checkin", bytes.NewReader(body))
