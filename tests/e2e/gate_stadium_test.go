@@ -49,14 +49,7 @@ func TestGate_RefundReachesGates_Browser(t *testing.T) {
 	ctx := newBrowser(t)
 	openGate(t, ctx, a, demoOwnedEvent)
 	bg := context.Background()
-	seed, err := a.DB().AppSecret(bg, "ticket-signing-seed", ed25519.SeedSize)
-	require.NoError(t, err)
-	signing := ed25519.NewKeyFromSeed(seed)
-	secret, err := a.DB().AppSecret(bg, "gate-list-key", 32)
-	require.NoError(t, err)
-	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(bg, demoOwnedEvent)
-	require.NoError(t, err)
-	key := palaro.GateHashKey(secret, ev.ID)
+	signing, key, ev := gateSecrets(t, a, demoOwnedEvent)
 
 	orderOf := func(code string) string {
 		var id string
@@ -113,4 +106,17 @@ func TestGate_RefundReachesGates_Browser(t *testing.T) {
 	require.NoError(t, a.DB().Reader().QueryRow(`SELECT COUNT(*) FROM check_ins c JOIN tickets t ON t.id = c.ticket_id
 		WHERE t.code IN (?, ?)`, first.Code, second.Code).Scan(&checkIns))
 	require.Zero(t, checkIns, "neither refunded ticket got in")
+}
+
+// gateSecrets returns the key that signs ticket QR codes, the event's gate-list hash key and the event.
+func gateSecrets(t *testing.T, a *testApp, event string) (ed25519.PrivateKey, []byte, *palaro.Event) {
+	t.Helper()
+	bg := context.Background()
+	seed, err := a.DB().AppSecret(bg, "ticket-signing-seed", ed25519.SeedSize)
+	require.NoError(t, err)
+	secret, err := a.DB().AppSecret(bg, "gate-list-key", 32)
+	require.NoError(t, err)
+	ev, err := store.NewOrganizerService(a.DB(), nil).FindEvent(bg, event)
+	require.NoError(t, err)
+	return ed25519.NewKeyFromSeed(seed), palaro.GateHashKey(secret, ev.ID), ev
 }
