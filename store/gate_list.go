@@ -98,9 +98,11 @@ func (s *CheckInService) StreamGateChanges(ctx context.Context, eventID, since i
 	out.Since, out.Delta = since, since >= 0
 	query, args := `SELECT `+gateTicketColumns+` WHERE t.event_id = ? ORDER BY t.id`, []any{eventID}
 	if out.Delta {
-		query = `SELECT ` + gateTicketColumns + ` WHERE t.event_id = ? AND t.id IN (SELECT c.ticket_id FROM gate_changes c
+		// driven by the changes (their index), not by the event's tickets: a delta's cost follows
+		// what changed, not the event's size
+		query = `SELECT ` + gateTicketColumns + ` WHERE t.id IN (SELECT c.ticket_id FROM gate_changes c
 			WHERE c.event_id = ? AND ` + s.db.gateAfter() + `) ORDER BY t.id`
-		args = []any{eventID, eventID, since}
+		args = []any{eventID, since}
 	}
 	if err := eachGateTicket(ctx, tx, query, args, each); err != nil {
 		return nil, err
