@@ -79,7 +79,10 @@ func TestPageCache_StaleWhileRevalidate(t *testing.T) {
 	page := func(body string, status int) func() (*cachedPage, error) {
 		return func() (*cachedPage, error) { return &cachedPage{status: status, body: []byte(body)}, nil }
 	}
-	mustNotRender := func() (*cachedPage, error) { t.Fatal("rendered while a fresh or renewing page was there"); return nil, nil }
+	mustNotRender := func() (*cachedPage, error) {
+		t.Fatal("rendered while a fresh or renewing page was there")
+		return nil, nil
+	}
 	body := func(key string, render func() (*cachedPage, error)) string {
 		t.Helper()
 		p, err := pc.get(key, render)

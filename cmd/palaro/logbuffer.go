@@ -20,12 +20,12 @@ const logFlushAt = 64 << 10
 // order. A process killed (SIGKILL) loses at most the last logFlushEvery of lines; an ordinary
 // exit (main's Close) loses none.
 type logBuffer struct {
-	w    io.Writer
-	mu   sync.Mutex
+	w      io.Writer
+	mu     sync.Mutex
 	buf    bytes.Buffer
 	closed bool // after Close each line is written at once
 	stop   chan struct{}
-	done chan struct{}
+	done   chan struct{}
 }
 
 // newLogBuffer starts a logBuffer writing to w; Close it to write the rest.
