@@ -64,6 +64,7 @@ type cachedPage struct {
 	etag        string
 	gzipETag    string
 	expires     time.Time
+	refreshing  bool // a request is rendering it again since it expired (guarded by pageCache.mu)
 }
 
 // pageCache keeps the rendered public pages of anonymous visitors by path and query, for at most
@@ -84,7 +85,8 @@ type cachedPage struct {
 //
 // Served from memory, keyed by path plus pageQueryParams. A miss renders
 // once as an anonymous visitor (concurrent misses share it), gzips once and keeps both bodies with
-// ETags for PALARO_CACHE_SECONDS, up to 1000 pages, 200s only. If-None-Match gets a 304; Cache-
+// ETags for PALARO_CACHE_SECONDS, up to 1000 pages, 200s only. When a page expires, the first
+// request renders it again while the others get the expired page at once (pageCache.get). If-None-Match gets a 304; Cache-
 // Control: public, max-age=0, s-maxage=10, stale-while-revalidate=30 lets a CDN keep it briefly.
 // An answer that must set a cookie is private.
 //
@@ -124,34 +126,65 @@ func (pc *pageCache) Invalidate() {
 	pc.gen++
 }
 
+// maxStale is how long past its expiry a cached page may still be served while it is rendered
+// again; older than that, visitors wait for the render (a render that hangs does not keep an old
+// page up for long).
+const maxStale = 30 * time.Second
+
 // get returns the page cached under key, or renders it once (however many ask at the same time)
 // and keeps it when it is a 200 and no Invalidate came while it rendered.
+//
+// An expired page is rendered again by the one request that finds it so (stale-while-revalidate):
+// that request waits for the render, while every request meanwhile gets the expired page at once
+// instead of waiting for it. A render that fails lets the next request try again; one that is no
+// longer a 200 drops the old page. After Invalidate there is no old page: everyone waits for the
+// new one, so changed event data is never served from before the change.
 func (pc *pageCache) get(key string, render func() (*cachedPage, error)) (*cachedPage, error) {
 	now := pc.now()
 	pc.mu.Lock()
 	p, ok := pc.entries[key]
 	gen := pc.gen
+	fresh := ok && now.Before(p.expires)
+	stale := ok && !fresh && p.refreshing && now.Before(p.expires.Add(maxStale))
+	refresh := ok && !fresh && !stale
+	if refresh {
+		p.refreshing = true
+	}
 	pc.mu.Unlock()
-	if ok && now.Before(p.expires) {
+	if fresh || stale {
 		metrics.PageCacheHit.Inc()
 		return p, nil
 	}
 	metrics.PageCacheMiss.Inc()
 	v, err, _ := pc.group.Do(strconv.FormatUint(gen, 10)+" "+key, func() (any, error) {
-		p, err := render()
+		np, err := render()
 		if err != nil {
 			return nil, err
 		}
-		p.expires = now.Add(pc.ttl)
-		if p.status == http.StatusOK {
-			pc.store(key, p, gen)
+		np.expires = now.Add(pc.ttl)
+		if np.status == http.StatusOK {
+			pc.store(key, np, gen)
 		}
-		return p, nil
+		return np, nil
 	})
+	if refresh {
+		pc.refreshed(key, p, err == nil && v.(*cachedPage).status == http.StatusOK, err != nil)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return v.(*cachedPage), nil
+}
+
+// refreshed ends the render again of old, the expired page under key: when the render failed,
+// the next request tries again; when it was no 200, old is dropped (when still there).
+func (pc *pageCache) refreshed(key string, old *cachedPage, ok, failed bool) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	old.refreshing = false
+	if !ok && !failed && pc.entries[key] == old {
+		delete(pc.entries, key)
+	}
 }
 
 // store keeps p under key unless the cache was invalidated since gen; when the cache is full it

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -66,4 +67,64 @@ func TestPageKey_KeepsOnlyTheParametersPagesRead(t *testing.T) {
 	} {
 		require.Equal(t, tc.key, pageKey(httptest.NewRequest(http.MethodGet, tc.path, nil)), tc.path)
 	}
+}
+
+// TestPageCache_StaleWhileRevalidate proves that an expired page is rendered again by one request
+// while the others get the expired page without waiting; that after Invalidate nobody gets the
+// old page; that a failed render is tried again by the next request and a render that is no
+// longer a 200 drops the old page. Control: past maxStale, a request waits for the render.
+func TestPageCache_StaleWhileRevalidate(t *testing.T) {
+	now := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
+	pc := newPageCache(2*time.Second, func() time.Time { return now })
+	page := func(body string, status int) func() (*cachedPage, error) {
+		return func() (*cachedPage, error) { return &cachedPage{status: status, body: []byte(body)}, nil }
+	}
+	mustNotRender := func() (*cachedPage, error) {
+		t.Fatal("rendered while a fresh or renewing page was there")
+		return nil, nil
+	}
+	body := func(key string, render func() (*cachedPage, error)) string {
+		t.Helper()
+		p, err := pc.get(key, render)
+		require.NoError(t, err)
+		return string(p.body)
+	}
+
+	require.Equal(t, "v1", body("/", page("v1", http.StatusOK)))
+	require.Equal(t, "v1", body("/", mustNotRender), "fresh")
+	now = now.Add(3 * time.Second) // expired
+	entered, gate, renewed := make(chan struct{}), make(chan struct{}), make(chan string)
+	go func() {
+		p, _ := pc.get("/", func() (*cachedPage, error) {
+			close(entered)
+			<-gate
+			return &cachedPage{status: http.StatusOK, body: []byte("v2")}, nil
+		})
+		renewed <- string(p.body)
+	}()
+	<-entered
+	require.Equal(t, "v1", body("/", mustNotRender), "while one request renders it again, the others get the old page at once")
+	close(gate)
+	require.Equal(t, "v2", <-renewed, "the renewing request gets the new page")
+	require.Equal(t, "v2", body("/", mustNotRender), "kept")
+
+	pc.Invalidate()
+	require.Equal(t, "v3", body("/", page("v3", http.StatusOK)), "after Invalidate: no old page, the new one is rendered")
+
+	now = now.Add(3 * time.Second)
+	_, err := pc.get("/", func() (*cachedPage, error) { return nil, errors.New("database gone") })
+	require.ErrorContains(t, err, "database gone")
+	require.Equal(t, "v4", body("/", page("v4", http.StatusOK)), "a failed render: the next request renders again")
+
+	now = now.Add(3 * time.Second)
+	require.Equal(t, "gone", body("/", page("gone", http.StatusNotFound)))
+	require.NotContains(t, pc.entries, "/", "no longer a 200: the old page is dropped")
+
+	// control: a page renewing for longer than maxStale is not served; the request waits for a render
+	require.Equal(t, "v5", body("/e", page("v5", http.StatusOK)))
+	pc.mu.Lock()
+	pc.entries["/e"].refreshing = true // a render that hangs
+	pc.mu.Unlock()
+	now = now.Add(2*time.Second + maxStale)
+	require.Equal(t, "v6", body("/e", page("v6", http.StatusOK)))
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,28 +42,84 @@ type writeUnit struct {
 // WriterStats counts the work of the batching writer since the database was opened.
 type WriterStats struct {
 	Units   int64 // units of work run (committed or failed alone)
-	Commits int64 // transactions committed, one fsync each (synchronous=FULL)
+	Commits int64 // transactions committed, each on disk before any of its units is answered
+	// Syncs counts the fsyncs of SQLite's write-ahead log that made the commits durable: one
+	// covers every batch committed before it began, so there are at most as many as commits.
+	// On PostgreSQL each commit is flushed by the server itself and Syncs stays 0.
+	Syncs int64
 }
 
 // writer is the one goroutine that runs the units of work: it takes every unit waiting (up to
 // maxBatch), runs each in its own SAVEPOINT of one transaction and commits them together, so
-// one fsync covers the batch; each caller hears its outcome only after that commit.
+// one fsync covers the batch; each caller hears its outcome only after that commit is on disk.
+//
+// On SQLite the commit itself does not wait for the disk (synchronous=NORMAL): the writer hands
+// the committed batch to its syncer goroutine and goes on with the next batch, while the syncer
+// fsyncs the write-ahead log and only then answers the batch's callers. So the fsync of one batch
+// overlaps the work of the next, and one fsync covers every batch committed while the previous
+// one ran. The WAL is appended in commit order, so an fsync begun after a batch's commit holds
+// that batch and every earlier one: nothing is acknowledged before it is on disk, and an answer
+// never depends on a later batch. Readers can see a batch in the moments between its commit and
+// its fsync (as they could see it before its callers were answered); a write that acts on what
+// it saw is itself answered only after a later fsync, which covers the batch it saw.
 type writer struct {
-	conn    *sql.DB
-	stock   *stockCounts // reloaded at the end of each batch, published once it commits; nil when off
-	queue   chan *writeUnit
-	mu      sync.RWMutex // held for reading while sending, for writing while closing
-	closed  bool
-	stop    chan struct{}
-	stopped chan struct{}
-	units   atomic.Int64
-	commits atomic.Int64
+	conn  *sql.DB
+	stock *stockCounts // reloaded at the end of each batch, published once it commits; nil when off
+	// sync makes every batch committed so far durable (fsync of SQLite's WAL); nil when a commit
+	// is durable when it returns (PostgreSQL, or a database in memory that has nothing to sync).
+	sync      func() error
+	queue     chan *writeUnit
+	committed chan committedBatch // batches committed, waiting for the syncer's fsync
+	mu        sync.RWMutex        // held for reading while sending, for writing while closing
+	closed    bool
+	stop      chan struct{}
+	stopped   chan struct{}
+	units     atomic.Int64
+	commits   atomic.Int64
+	syncs     atomic.Int64
 }
 
-func newWriter(conn *sql.DB, stock *stockCounts) *writer {
-	w := &writer{conn: conn, stock: stock, queue: make(chan *writeUnit, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
+// committedBatch is a batch whose transaction has committed: its units and their outcomes,
+// answered once an fsync has made it durable.
+type committedBatch struct {
+	units   []*writeUnit
+	results []error
+}
+
+func newWriter(conn *sql.DB, stock *stockCounts, sync func() error) *writer {
+	w := &writer{conn: conn, stock: stock, sync: sync, queue: make(chan *writeUnit, 4*maxBatch),
+		committed: make(chan committedBatch, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go w.run()
 	return w
+}
+
+// walSync returns a sync for the writer that fsyncs the file at path (SQLite's write-ahead log),
+// opened afresh each time so that a log SQLite deleted and created again is the one synced; the
+// first time it sees a file (a new log), it also syncs its folder, so that the log's name is on
+// disk too (as SQLite does for a new log itself under synchronous=FULL).
+func walSync(path string) func() error {
+	var seen os.FileInfo // used by the syncer goroutine only
+	return func() error {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		info, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if err := f.Sync(); err != nil {
+			return err
+		}
+		if seen == nil || !os.SameFile(seen, info) {
+			if err := syncFile(path); err != nil { // the file again, and its folder
+				return err
+			}
+			seen = info
+		}
+		return nil
+	}
 }
 
 // write runs fn as one unit of work of the batching writer and returns the value of its last run
@@ -128,7 +185,7 @@ func (w *writer) send(ctx context.Context, u *writeUnit) error {
 
 // WriterStats returns how many units of work the writer ran and in how many commits.
 func (db *DB) WriterStats() WriterStats {
-	return WriterStats{Units: db.writer.units.Load(), Commits: db.writer.commits.Load()}
+	return WriterStats{Units: db.writer.units.Load(), Commits: db.writer.commits.Load(), Syncs: db.writer.syncs.Load()}
 }
 
 // close stops taking work, commits what is queued and waits for the writer to end.
@@ -144,6 +201,9 @@ func (w *writer) close() {
 
 func (w *writer) run() {
 	defer close(w.stopped)
+	synced := make(chan struct{})
+	go w.syncLoop(synced)
+	defer func() { close(w.committed); <-synced }() // the last batches are answered before Close returns
 	for {
 		select {
 		case u := <-w.queue:
@@ -153,6 +213,38 @@ func (w *writer) run() {
 				w.commit(w.fill(nil))
 			}
 			return
+		}
+	}
+}
+
+// syncLoop is the syncer: it takes the committed batches waiting, makes them durable with one
+// sync and answers their units, until the writer closes committed; then it closes synced. When
+// the sync fails, the units that succeeded get its error: their outcome is unknown, so none of
+// them is acknowledged.
+func (w *writer) syncLoop(synced chan<- struct{}) {
+	defer close(synced)
+	for b := range w.committed {
+		pending := []committedBatch{b}
+	more:
+		for {
+			select {
+			case b, ok := <-w.committed:
+				if !ok {
+					break more
+				}
+				pending = append(pending, b)
+			default:
+				break more
+			}
+		}
+		err := w.sync()
+		w.syncs.Add(1)
+		if err != nil {
+			metrics.WriterFailedBatches.Inc()
+			err = fmt.Errorf("store: fsync the write-ahead log after the commit (the outcome is unknown): %w", err)
+		}
+		for _, b := range pending {
+			answer(b.units, b.results, err)
 		}
 	}
 }
@@ -226,17 +318,28 @@ func (w *writer) commit(batch []*writeUnit) {
 		return err
 	}()
 	w.units.Add(int64(len(live)))
-	if broken == nil {
-		w.commits.Add(1)
-	} else {
-		metrics.WriterFailedBatches.Inc()
-	}
 	metrics.WriterBatchUnits.Observe(float64(len(live)))
+	if broken != nil {
+		metrics.WriterFailedBatches.Inc()
+		answer(live, results, broken) // nothing of the batch was applied: no fsync to wait for
+		return
+	}
+	w.commits.Add(1)
+	if w.sync == nil {
+		answer(live, results, nil)
+		return
+	}
+	w.committed <- committedBatch{units: live, results: results} // answered by syncLoop after the fsync
+}
+
+// answer sends each unit its outcome; failed, when not nil, replaces the outcome of the units
+// that succeeded (their work is not applied, or not known to be durable).
+func answer(units []*writeUnit, results []error, failed error) {
 	done := time.Now()
-	for i, u := range live {
+	for i, u := range units {
 		metrics.WriterWait.Observe(done.Sub(u.queued).Seconds())
-		if broken != nil && results[i] == nil {
-			results[i] = broken
+		if failed != nil && results[i] == nil {
+			results[i] = failed
 		}
 		u.done <- results[i]
 	}

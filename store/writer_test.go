@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -17,11 +19,11 @@ import (
 	"palaro/notify"
 )
 
-// TestOpen_WriterSynchronousFull proves every commit of the writer is fsynced: the writer
-// connection runs synchronous=FULL (2). Control: the read pool, which never commits, reads
-// NORMAL (1) from the same file, so the check can tell the two settings apart. The writer keeps
-// its savepoint journals in memory (temp_store=MEMORY).
-func TestOpen_WriterSynchronousFull(t *testing.T) {
+// TestOpen_WriterSyncsTheLog proves the writer's settings: its connection commits without waiting
+// for the disk (synchronous=NORMAL, 1; the writer's syncer fsyncs the log before any answer, see
+// TestWriter_AnswerWaitsForTheFsync) in WAL mode, and it has a sync for the log of a database on
+// disk. The writer keeps its savepoint journals in memory (temp_store=MEMORY).
+func TestOpen_WriterSyncsTheLog(t *testing.T) {
 	sqliteOnly(t, "SQLite's synchronous and journal settings")
 	db, err := Open(testdb.URL(t))
 	require.NoError(t, err)
@@ -32,13 +34,64 @@ func TestOpen_WriterSynchronousFull(t *testing.T) {
 	require.NoError(t, db.write.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&writer))
 	require.NoError(t, db.write.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&journal))
 	require.NoError(t, db.read.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&reader))
-	require.Equal(t, 2, writer, "writer: synchronous=FULL")
+	require.Equal(t, 1, writer, "writer: synchronous=NORMAL, the syncer fsyncs")
 	require.Equal(t, "wal", journal)
-	require.Equal(t, 1, reader, "control: readers stay NORMAL")
+	require.Equal(t, 1, reader, "readers: NORMAL")
+	require.NotNil(t, db.writer.sync, "a database on disk has its log synced before answers")
 	// the savepoints' journals stay in memory (2), not in a temporary file per transaction
 	var temp int
 	require.NoError(t, db.write.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&temp))
 	require.Equal(t, 2, temp, "writer: temp_store=MEMORY")
+}
+
+// TestWriter_AnswerWaitsForTheFsync proves the power-cut ordering of the pipelined writer: a
+// committed unit (its row visible to readers) is not answered while the fsync of the log that
+// follows its commit has not returned, even when a later batch has committed meanwhile (the
+// writer does not wait for the fsync: that is the pipelining); both are answered once the fsyncs
+// return, and a failed fsync answers its units with an error, never with success.
+func TestWriter_AnswerWaitsForTheFsync(t *testing.T) {
+	sqliteOnly(t, "the fsync of SQLite's write-ahead log; PostgreSQL flushes its own commits")
+	db := writerProbe(t)
+	ctx := context.Background()
+	realSync := db.writer.sync
+	gate, entered := make(chan struct{}), make(chan struct{}, 8)
+	var gateOnce sync.Once
+	t.Cleanup(func() { gateOnce.Do(func() { close(gate) }) })
+	db.writer.sync = func() error { // set before any unit is sent: the syncer reads it after one
+		entered <- struct{}{}
+		<-gate
+		return realSync()
+	}
+	before := db.WriterStats()
+
+	first, second := make(chan error, 1), make(chan error, 1)
+	go func() { first <- db.inWrite(ctx, insertProbe("first")) }()
+	<-entered // the first batch has committed and its fsync has begun
+	require.Equal(t, []string{"first"}, probeNames(t, db), "committed: readers see it")
+	go func() { second <- db.inWrite(ctx, insertProbe("second")) }()
+	for !slices.Contains(probeNames(t, db), "second") {
+		runtime.Gosched() // the writer commits the next batch while the first one's fsync runs
+	}
+	select {
+	case err := <-first:
+		t.Fatalf("answered (%v) before the fsync after its commit returned", err)
+	case err := <-second:
+		t.Fatalf("the later batch answered (%v) before any fsync returned", err)
+	default:
+	}
+	gateOnce.Do(func() { close(gate) })
+	require.NoError(t, <-first)
+	require.NoError(t, <-second)
+	after := db.WriterStats()
+	require.Equal(t, int64(2), after.Commits-before.Commits)
+	require.Equal(t, int64(2), after.Syncs-before.Syncs, "the second batch committed after the first fsync began: one more fsync")
+
+	db.writer.sync = func() error { return errors.New("disk gone") } // the syncer is idle: every answer has been read
+	err := db.inWrite(ctx, insertProbe("unsure"))
+	require.ErrorContains(t, err, "outcome is unknown", "a failed fsync is never acknowledged")
+	require.ErrorContains(t, err, "disk gone")
+	db.writer.sync = realSync
+	require.NoError(t, db.inWrite(ctx, insertProbe("control")), "control: the same write with a working fsync")
 }
 
 // writerProbe opens a fresh database with a probe table for the writer's tests.

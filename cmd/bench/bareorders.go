@@ -136,6 +136,7 @@ func runBareOrders(ctx context.Context, dir, eventCode, code string, r int, o op
 type writerCounts struct {
 	Units   int64 `json:"units"`
 	Commits int64 `json:"commits"`
+	Syncs   int64 `json:"syncs"` // fsyncs of the WAL by the writer's syncer; 0 from a server that fsyncs in COMMIT
 }
 
 // writerStats asks the server for its writer's counts (SIGUSR1) and reads them from its log.

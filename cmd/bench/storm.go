@@ -167,6 +167,7 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 		}
 		st.Writer.Units += writerAfter.Units - writerBefore.Units
 		st.Writer.Commits += writerAfter.Commits - writerBefore.Commits
+		st.Writer.Syncs += writerAfter.Syncs - writerBefore.Syncs
 		sold, err := readStock(ctx, p.DB, code)
 		if err != nil {
 			return nil, err

@@ -62,7 +62,13 @@ func main() {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
-	logger, err := newLogger(os.Stderr, os.Getenv("PALARO_LOG"), os.Args[1])
+	var logs io.Writer = os.Stderr
+	var buffered *logBuffer
+	if os.Args[1] == "serve" { // one line per request: written out together (logBuffer)
+		buffered = newLogBuffer(os.Stderr)
+		logs = buffered
+	}
+	logger, err := newLogger(logs, os.Getenv("PALARO_LOG"), os.Args[1])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -70,12 +76,17 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err = run(ctx, loadConfig(), logger, os.Args[1:], os.Stdout)
+	if err != nil && !errors.Is(err, errUsage) {
+		logger.Error("palaro "+os.Args[1]+" failed", "error", err)
+	}
+	if buffered != nil {
+		buffered.Close() // every line is out before the process ends
+	}
 	if errors.Is(err, errUsage) {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
 	if err != nil {
-		logger.Error("palaro "+os.Args[1]+" failed", "error", err)
 		os.Exit(1)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"palaro/store"
 )
 
-// logWriterStats logs the batching writer's counts (units of work, commits) each time the
+// logWriterStats logs the batching writer's counts (units of work, commits, fsyncs) each time the
 // process gets SIGUSR1, until ctx ends; the benchmark reads them around its purchase storm.
 func logWriterStats(ctx context.Context, db *store.DB, logger *slog.Logger) {
 	sig := make(chan os.Signal, 1)
@@ -25,7 +25,7 @@ func logWriterStats(ctx context.Context, db *store.DB, logger *slog.Logger) {
 				return
 			case <-sig:
 				s := db.WriterStats()
-				logger.Info("writer stats", "units", s.Units, "commits", s.Commits)
+				logger.Info("writer stats", "units", s.Units, "commits", s.Commits, "syncs", s.Syncs)
 			}
 		}
 	}()
