@@ -189,7 +189,7 @@ func organizerCall(ctx context.Context, client *http.Client, method, url, token,
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
 		return nil, fmt.Errorf("%s %s: %d %v", method, url, resp.StatusCode, out["message"])
 	}
 	return out, nil
