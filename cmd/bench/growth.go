@@ -310,24 +310,11 @@ func queueStorm(ctx context.Context, pid int, p *palaroProcess, eventCode, token
 	client := newLoadClient(concurrency)
 	client.Timeout = time.Minute // a buyer waits longer than a page's load client: count slow answers, not failures
 	defer client.CloseIdleConnections()
-	cookieName := "palaro_queue_" + eventCode
 	cookies := make([]string, buyers)
 	g.RSSBefore = resetPeak(pid)
 	start := time.Now()
 	join := runLoad(ctx, concurrency, 10*time.Minute, buyers, func(ctx context.Context, i int) result {
-		resp, err := request(ctx, client, p.URL+"/v1/queue/"+eventCode, "X-Forwarded-For", visitorAddress(i))
-		if err != nil {
-			return failed
-		}
-		for _, c := range resp.Cookies() {
-			if c.Name == cookieName {
-				cookies[i] = c.Name + "=" + c.Value
-			}
-		}
-		if resp.StatusCode != http.StatusOK || cookies[i] == "" {
-			return failed
-		}
-		return done
+		return joinQueue(ctx, client, p.URL, eventCode, cookies, i)
 	})
 	if err := setQueue(time.Now().Add(-time.Second).Truncate(time.Second)); err != nil {
 		g.Skipped = err.Error()
