@@ -171,6 +171,13 @@ type OrganizerService interface {
 	SearchOrders(ctx context.Context, s OrderSearch) ([]*Order, error)
 	// ListAttendees returns every issued ticket of an event, by order.
 	ListAttendees(ctx context.Context, eventID int64) ([]Attendee, error)
+	// EachAttendee calls fn with every issued ticket of an event, by order, as it reads them
+	// (the attendees export streams them); fn's error stops it.
+	EachAttendee(ctx context.Context, eventID int64, fn func(*Attendee) error) error
+	// EachOrder calls fn with every order of an event, newest first, with its ticket type's name
+	// and its tickets' codes, statuses and discounts, as it reads them (the orders export streams
+	// them); fn's error stops it.
+	EachOrder(ctx context.Context, eventID int64, fn func(*Order) error) error
 	// CreateToken creates an API token for an organization and returns its secret, shown once.
 	// creatorID is the member who creates it (0: the operator): the token works only while they are
 	// a member, with no more than their role allows. Returns EINVALID for a bad role.

@@ -301,6 +301,6 @@ func (s *Server) orgAdmissionReceiptsCSV(c *echo.Context, caller *palaro.Caller)
 		rows = append(rows, []string{row.Province, row.City, strconv.Itoa(row.Invoices), row.Gross.Decimal(), rate, row.Tax.Decimal()})
 	}
 	rows = append(rows, []string{"Total", "", "", r.Gross.Decimal(), rate, r.Tax.Decimal()})
-	return writeCSV(c, csvName(name)+"-admission-receipts-"+from.Format("20060102")+"-"+to.AddDate(0, 0, -1).Format("20060102")+".csv",
+	return writeCSV(c, s.logger, csvName(name)+"-admission-receipts-"+from.Format("20060102")+"-"+to.AddDate(0, 0, -1).Format("20060102")+".csv",
 		[]string{"province", "city", "invoices", "gross admission receipts", "amusement tax rate", "amusement tax"}, rows)
 }

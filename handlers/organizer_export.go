@@ -1,9 +1,9 @@
 package handlers
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/csv"
-	"math"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -27,27 +27,95 @@ func safeCell(s string) string {
 	return s
 }
 
-// writeCSV answers a CSV download: BOM, RFC 4180 quoting with CRLF line ends, every cell made safe.
-func writeCSV(c *echo.Context, filename string, header []string, rows [][]string) error {
-	var buf bytes.Buffer
-	buf.WriteString(utf8BOM)
-	w := csv.NewWriter(&buf)
-	w.UseCRLF = true
-	_ = w.Write(header)
-	for _, r := range rows {
-		for i := range r {
-			r[i] = safeCell(r[i])
-		}
-		_ = w.Write(r)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
+// csvFlushRows is how many rows a streamed CSV export writes between flushes to the client: the
+// download starts at once and goes on as the rows are read, whatever the event's size.
+const csvFlushRows = 500
+
+// csvStream is a CSV download written as its rows come (BOM, RFC 4180 quoting with CRLF line
+// ends, every cell made safe): nothing but csv.Writer's small buffer holds rows, so an export of
+// 55,000 tickets takes the memory of one. Nothing reaches the client before the first buffer
+// fills, so an error in the first rows still answers an error page; a later one aborts the
+// download (the client sees a broken transfer, not a file that looks whole).
+type csvStream struct {
+	c       *echo.Context
+	w       *csv.Writer
+	rows    int
+	started bool // bytes went out: the status and headers are sent
+}
+
+// startCSV begins a CSV download: its headers (sent with the first bytes), the BOM and the header row.
+func startCSV(c *echo.Context, filename string, header []string) *csvStream {
 	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, "text/csv; charset=utf-8")
 	h.Set("Content-Disposition", `attachment; filename="`+filename+`"`)
 	h.Set("Cache-Control", "no-store")
-	return c.Blob(http.StatusOK, "text/csv; charset=utf-8", buf.Bytes())
+	st := &csvStream{c: c}
+	buf := bufio.NewWriter(st)
+	_, _ = buf.WriteString(utf8BOM)
+	st.w = csv.NewWriter(buf) // the same buffer (bufio.NewWriter keeps one of enough size): after the BOM
+	st.w.UseCRLF = true
+	_ = st.w.Write(header)
+	return st
+}
+
+// Write sends CSV bytes to the client, the status line with the first of them.
+func (st *csvStream) Write(b []byte) (int, error) {
+	if !st.started {
+		st.started = true
+		st.c.Response().WriteHeader(http.StatusOK)
+	}
+	return st.c.Response().Write(b)
+}
+
+// Row writes one row, its cells made safe, and flushes every csvFlushRows rows.
+func (st *csvStream) Row(r []string) error {
+	for i := range r {
+		r[i] = safeCell(r[i])
+	}
+	if err := st.w.Write(r); err != nil {
+		return err
+	}
+	if st.rows++; st.rows%csvFlushRows == 0 {
+		return st.flush()
+	}
+	return nil
+}
+
+func (st *csvStream) flush() error {
+	st.w.Flush()
+	if err := st.w.Error(); err != nil {
+		return err
+	}
+	return http.NewResponseController(st.c.Response()).Flush()
+}
+
+// End finishes the download after the rows were read with err: the last rows go out; an error
+// before anything went out is returned (an error page), after it the download is aborted.
+func (st *csvStream) End(logger *slog.Logger, err error) error {
+	if err == nil {
+		if err = st.flush(); err == nil {
+			return nil
+		}
+	}
+	if !st.started {
+		h := st.c.Response().Header()
+		h.Del("Content-Disposition")
+		h.Del(echo.HeaderContentType)
+		return err
+	}
+	logger.Error("CSV export aborted", "path", st.c.Request().URL.Path, "rows", st.rows, "error", err)
+	panic(http.ErrAbortHandler) // net/http closes the connection: the download ends incomplete
+}
+
+// writeCSV answers a CSV download of rows already in memory (the small reports).
+func writeCSV(c *echo.Context, logger *slog.Logger, filename string, header []string, rows [][]string) error {
+	st := startCSV(c, filename, header)
+	for _, r := range rows {
+		if err := st.Row(r); err != nil {
+			return st.End(logger, err)
+		}
+	}
+	return st.End(logger, nil)
 }
 
 // csvTime formats a time for the exports: RFC 3339 in Manila, empty when unset.
@@ -63,29 +131,25 @@ func (s *Server) orgOrdersCSV(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	orders, err := s.services.Organizers.SearchOrders(c.Request().Context(), palaro.OrderSearch{EventID: ev.ID, Limit: math.MaxInt32})
-	if err != nil {
-		return err
-	}
-	header := []string{"order", "created", "status", "email", "first name", "last name", "full name", "mobile number",
-		"ticket type", "quantity", "seats", "source", "promo code", "payment type", "unit price", "add-ons", "promo discount",
-		"total", "paid", "tickets", "senior/PWD discount", "senior/PWD tickets"}
-	rows := make([][]string, 0, len(orders))
-	for _, o := range orders {
-		codes := make([]string, len(o.Tickets))
-		for i, t := range o.Tickets {
-			codes[i] = t.Code
+	st := startCSV(c, ev.Code+"-orders.csv", []string{"order", "created", "status", "email", "first name", "last name",
+		"full name", "mobile number", "ticket type", "quantity", "seats", "source", "promo code", "payment type", "unit price",
+		"add-ons", "promo discount", "total", "paid", "tickets", "senior/PWD discount", "senior/PWD tickets"})
+	var codes []string
+	err = s.services.Organizers.EachOrder(c.Request().Context(), ev.ID, func(o *palaro.Order) error {
+		codes = codes[:0]
+		for _, t := range o.Tickets {
+			codes = append(codes, t.Code)
 		}
 		typeName := ""
 		if o.TicketType != nil {
 			typeName = o.TicketType.Name
 		}
-		rows = append(rows, []string{o.PublicID, csvTime(o.CreatedAt), o.Status, o.Email, o.Buyer.FirstName, o.Buyer.LastName,
+		return st.Row([]string{o.PublicID, csvTime(o.CreatedAt), o.Status, o.Email, o.Buyer.FirstName, o.Buyer.LastName,
 			o.Buyer.FullName, o.Buyer.MobileNumber, typeName, strconv.Itoa(o.Quantity), strings.Join(o.Seats, " "), o.Source,
 			o.PromoCode, o.PaymentType, o.UnitPrice.Decimal(), o.AddOnsTotal.Decimal(), o.PromoDiscount.Decimal(),
 			o.Total.Decimal(), csvTime(o.PaidAt), strings.Join(codes, " "), o.SeniorPWDDiscount.Decimal(), discountedTickets(o.Tickets)})
-	}
-	return writeCSV(c, ev.Code+"-orders.csv", header, rows)
+	})
+	return st.End(s.logger, err)
 }
 
 func (s *Server) orgAttendeesCSV(c *echo.Context, caller *palaro.Caller) error {
@@ -93,21 +157,16 @@ func (s *Server) orgAttendeesCSV(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	attendees, err := s.services.Organizers.ListAttendees(c.Request().Context(), ev.ID)
-	if err != nil {
-		return err
-	}
-	header := []string{"ticket", "status", "holder", "email", "ticket type", "seat", "order", "first name", "last name",
-		"full name", "mobile number", "company", "designation", "survey answer", "paid", "checked in",
-		"discount", "discount holder", "discount ID number", "discount amount"}
-	rows := make([][]string, 0, len(attendees))
-	for _, a := range attendees {
+	st := startCSV(c, ev.Code+"-attendees.csv", []string{"ticket", "status", "holder", "email", "ticket type", "seat", "order",
+		"first name", "last name", "full name", "mobile number", "company", "designation", "survey answer", "paid", "checked in",
+		"discount", "discount holder", "discount ID number", "discount amount"})
+	err = s.services.Organizers.EachAttendee(c.Request().Context(), ev.ID, func(a *palaro.Attendee) error {
 		b := a.Buyer
-		rows = append(rows, []string{a.Code, a.Status, a.HolderName, a.Email, a.TypeName, a.Seat, a.OrderID, b.FirstName,
+		return st.Row([]string{a.Code, a.Status, a.HolderName, a.Email, a.TypeName, a.Seat, a.OrderID, b.FirstName,
 			b.LastName, b.FullName, b.MobileNumber, b.CompanyName, b.Designation, b.SurveyAnswer, csvTime(a.PaidAt),
 			csvTime(a.CheckedInAt), a.Discount.Type, a.Discount.HolderName, a.Discount.IDNumber, discountAmount(a.Discount)})
-	}
-	return writeCSV(c, ev.Code+"-attendees.csv", header, rows)
+	})
+	return st.End(s.logger, err)
 }
 
 // discountedTickets lists an order's senior citizen and PWD tickets for the orders export: "CODE

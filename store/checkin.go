@@ -231,9 +231,12 @@ func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (_ *p
 	}
 	defer tx.Rollback()
 	var c palaro.CheckInCounts
-	if c.ByType, err = gateCounts(ctx, tx, `SELECT tt.name, tt.sold,
-		(SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.status = 'checked_in')
-		FROM ticket_types tt WHERE tt.event_id = ? ORDER BY tt.id`, eventID); err != nil {
+	// Both counts come from the index tickets_event_counts alone (event, status, type, gate): one
+	// pass over the event's checked-in tickets, not a count per ticket type.
+	if c.ByType, err = gateCounts(ctx, tx, `SELECT tt.name, tt.sold, coalesce(n.checked, 0)
+		FROM ticket_types tt LEFT JOIN (SELECT ticket_type_id, COUNT(*) AS checked FROM tickets
+			WHERE event_id = ? AND status = 'checked_in' GROUP BY ticket_type_id) n ON n.ticket_type_id = tt.id
+		WHERE tt.event_id = ? ORDER BY tt.id`, eventID, eventID); err != nil {
 		return nil, err
 	}
 	for _, g := range c.ByType {

@@ -117,25 +117,26 @@ func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*p
 	if err != nil {
 		return nil, err
 	}
-	var tickets []*palaro.Ticket
+	// Two maps, not one list: an add-on order's ticket belongs to a ticket order that may be among
+	// these orders too, and must not be listed twice there.
+	byOrder, byID := map[int64][]palaro.Ticket{}, map[int64]*palaro.Ticket{}
 	if len(ticketOrders) > 0 {
 		ts, err := queryTickets(ctx, q, refs, `t.order_id IN (`+placeholders(len(ticketOrders))+`) ORDER BY t.id`, ticketOrders...)
 		if err != nil {
 			return nil, err
 		}
-		tickets = append(tickets, ts...)
+		for _, t := range ts {
+			byOrder[t.OrderID] = append(byOrder[t.OrderID], *t)
+		}
 	}
 	if len(addOnTickets) > 0 {
 		ts, err := queryTickets(ctx, q, refs, `t.id IN (`+placeholders(len(addOnTickets))+`) ORDER BY t.id`, addOnTickets...)
 		if err != nil {
 			return nil, err
 		}
-		tickets = append(tickets, ts...)
-	}
-	byOrder, byID := map[int64][]palaro.Ticket{}, map[int64]*palaro.Ticket{}
-	for _, t := range tickets {
-		byOrder[t.OrderID] = append(byOrder[t.OrderID], *t)
-		byID[t.ID] = t
+		for _, t := range ts {
+			byID[t.ID] = t
+		}
 	}
 	invoices, err := queryRows(ctx, q, `SELECT order_id, public_id, kind, serial FROM invoices WHERE order_id IN (`+
 		placeholders(len(ids))+`) ORDER BY kind DESC, serial`, ids, func(r rowScanner) (ref orderInvoiceRef, err error) {

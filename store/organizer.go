@@ -541,7 +541,10 @@ func changedFields[T any](before, after T) string {
 	return palaro.AuditDetail(changed)
 }
 
-// SearchOrders returns an event's orders matching an e-mail, order id or ticket code.
+// SearchOrders returns an event's orders matching an e-mail, order id or ticket code, newest
+// first: the event's orders are walked by orders_event (newest first, so an empty search stops at
+// its limit), and the tickets matching the code or e-mail are found by their own indexes (ticket
+// codes are stored in capitals), not looked up order by order.
 func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearch) (_ []*palaro.Order, err error) {
 	defer wrapErr(&err, "store: SearchOrders")
 
@@ -556,46 +559,13 @@ func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearc
 	defer tx.Rollback()
 	return loadOrders(ctx, tx, `o.event_id = ? AND (? = '' OR o.status = ?) AND (? = ''
 		OR o.email LIKE '%' || lower(?) || '%' ESCAPE '\' OR o.public_id = ?
-		OR EXISTS (SELECT 1 FROM tickets t WHERE t.order_id = o.id AND (upper(t.code) = upper(?) OR t.email = lower(?))))
+		OR o.id IN (SELECT t.order_id FROM tickets t WHERE t.code = upper(?) OR t.email = lower(?)))
 		ORDER BY o.id DESC LIMIT ?`, f.EventID, f.Status, f.Status, q, likeEscape(q), q, q, q, f.Limit)
 }
 
 // likeEscape escapes LIKE's wildcards in s.
 func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
-}
-
-// ListAttendees returns every issued ticket of an event with its order's buyer.
-func (s *OrganizerService) ListAttendees(ctx context.Context, eventID int64) (_ []palaro.Attendee, err error) {
-	defer wrapErr(&err, "store: ListAttendees(%d)", eventID)
-
-	rows, err := s.db.read.QueryContext(ctx, `SELECT t.public_id, t.code, t.holder_name, t.email, t.seat, t.status,
-		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price, t.discount_type, t.discount_holder,
-		t.discount_id_number, t.discount_amount
-		FROM tickets t JOIN orders o ON o.id = t.order_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
-		WHERE t.event_id = ? ORDER BY o.id, t.id`, eventID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.Attendee
-	for rows.Next() {
-		var a palaro.Attendee
-		var buyer string
-		var checked, paid sql.NullString
-		if err := rows.Scan(&a.PublicID, &a.Code, &a.HolderName, &a.Email, &a.Seat, &a.Status, &checked, &a.OrderID,
-			&buyer, &paid, &a.TypeName, &a.UnitPrice, &a.Discount.Type, &a.Discount.HolderName, &a.Discount.IDNumber,
-			&a.Discount.Amount); err != nil {
-			return nil, err
-		}
-		if err := json.Unmarshal([]byte(buyer), &a.Buyer); err != nil {
-			return nil, err
-		}
-		a.CheckedInAt, _ = parseTime(checked)
-		a.PaidAt, _ = parseTime(paid)
-		out = append(out, a)
-	}
-	return out, rows.Err()
 }
 
 // tokenPrefix starts every API token, so a leaked one is easy to recognise.

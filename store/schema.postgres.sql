@@ -470,6 +470,8 @@ CREATE TABLE orders (
     CONSTRAINT orders_public_id_key UNIQUE (public_id)
 );
 CREATE INDEX orders_email ON orders USING btree (email);
+CREATE INDEX orders_event ON orders USING btree (event_id, id);
+CREATE INDEX orders_event_paid ON orders USING btree (event_id, paid_at) WHERE (status = 'paid'::text);
 CREATE INDEX orders_pending_session ON orders USING btree (ticket_type_id, session_key) WHERE (status = 'pending'::text);
 CREATE INDEX orders_provider_intent ON orders USING btree (provider, provider_intent) WHERE (provider_intent <> ''::text);
 CREATE INDEX orders_provider_ref ON orders USING btree (provider, provider_ref);
@@ -942,9 +944,10 @@ CREATE TABLE tickets (
     CONSTRAINT tickets_code_key UNIQUE (code),
     CONSTRAINT tickets_public_id_key UNIQUE (public_id)
 );
+CREATE INDEX tickets_discount_type ON tickets USING btree (event_id) WHERE (discount_type <> ''::text);
 CREATE INDEX tickets_discounted ON tickets USING btree (event_id) WHERE (discount_id_number <> ''::text);
 CREATE INDEX tickets_email ON tickets USING btree (email);
-CREATE INDEX tickets_event_status ON tickets USING btree (event_id, status);
+CREATE INDEX tickets_event_counts ON tickets USING btree (event_id, status, ticket_type_id, checked_in_gate);
 CREATE INDEX tickets_order ON tickets USING btree (order_id);
 
 CREATE TABLE user_pictures (

@@ -793,6 +793,10 @@ CREATE UNIQUE INDEX order_discounts_one_per_id ON order_discounts (event_id, id_
 
 CREATE INDEX orders_email ON orders (email);
 
+CREATE INDEX orders_event ON orders (event_id, id);
+
+CREATE INDEX orders_event_paid ON orders (event_id, paid_at) WHERE status = 'paid';
+
 CREATE INDEX orders_pending_session ON orders (ticket_type_id, session_key) WHERE status = 'pending';
 
 CREATE INDEX orders_provider_intent ON orders (provider, provider_intent) WHERE provider_intent != '';
@@ -849,11 +853,13 @@ CREATE INDEX ticket_transfers_ticket ON ticket_transfers (ticket_id, status);
 
 CREATE INDEX ticket_types_event ON ticket_types (event_id);
 
+CREATE INDEX tickets_discount_type ON tickets (event_id) WHERE discount_type != '';
+
 CREATE INDEX tickets_discounted ON tickets (event_id) WHERE discount_id_number != '';
 
 CREATE INDEX tickets_email ON tickets (email);
 
-CREATE INDEX tickets_event_status ON tickets (event_id, status);
+CREATE INDEX tickets_event_counts ON tickets (event_id, status, ticket_type_id, checked_in_gate);
 
 CREATE INDEX tickets_order ON tickets (order_id);
 

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -41,6 +42,9 @@ type options struct {
 	QueueDuration time.Duration
 	QueueRate     int
 	Postgres      string
+	ScaleSizes    []int
+	// ScaleQueueBuyers and ScaleQueueConcurrency size the scale section's queue storm.
+	ScaleQueueBuyers, ScaleQueueConcurrency int
 }
 
 func main() {
@@ -66,9 +70,23 @@ func main() {
 	flag.IntVar(&o.QueueRate, "queue-rate", 600, "queue benchmark: admissions a minute")
 	flag.StringVar(&o.Postgres, "postgres", os.Getenv("PALARO_TEST_POSTGRES"),
 		"PostgreSQL cluster (postgres:// URL) for the runs with one and three app servers; default $PALARO_TEST_POSTGRES, set by scripts/pgtest.sh (--durable for the bench); empty skips them")
+	scaleSizes := flag.String("scale-sizes", "1000,10000,55000", "scale section: event sizes in tickets, each measured on its own server (empty: skip it)")
+	flag.IntVar(&o.ScaleQueueBuyers, "scale-queue-buyers", 20000, "scale section: buyers in the queue storm")
+	flag.IntVar(&o.ScaleQueueConcurrency, "scale-queue-c", 2000, "scale section: the queue storm's concurrent buyers")
 	flag.StringVar(&o.Note, "note", "", "the machine's state, printed with the run (e.g. \"busy machine, 7 other engineers compiling\")")
 	flag.StringVar(&o.Out, "out", "", "also write the report into this Markdown file, e.g. docs/BENCHMARKS.md")
 	flag.Parse()
+	for f := range strings.SplitSeq(*scaleSizes, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 10 {
+			fmt.Fprintln(os.Stderr, "bench: -scale-sizes is a list of ticket counts of at least 10, such as 1000,10000,55000")
+			os.Exit(2)
+		}
+		o.ScaleSizes = append(o.ScaleSizes, n)
+	}
 	if o.Rounds < 1 || o.Concurrency < 1 || o.Duration <= 0 || o.MaxRequests < 1 || o.Buyers < 1 || o.Capacity < 1 || o.Gates < 1 || o.Scans < 5 ||
 		o.QueueVisitors < 1 || o.QueueEvery <= 0 || o.QueueDuration <= o.QueueEvery || o.QueueRate < 1 {
 		fmt.Fprintln(os.Stderr, "bench: -rounds, -c, -duration, -max-requests, -buyers, -capacity and the -queue-… values must be positive (-queue-duration longer than -queue-every)")
@@ -205,6 +223,11 @@ func run(ctx context.Context, o options) (*report, error) {
 	}
 	if o.Queue {
 		if rep.Queue, err = runQueue(ctx, p, strings.TrimPrefix(eventPath, "/e/"), o); err != nil {
+			return nil, err
+		}
+	}
+	if len(o.ScaleSizes) > 0 {
+		if rep.Growth, err = runGrowth(ctx, o, eventPath); err != nil {
 			return nil, err
 		}
 	}

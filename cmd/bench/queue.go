@@ -73,24 +73,11 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 	}
 
 	progress("queue: %d visitors join before the opening", qb.Visitors)
-	cookieName := "palaro_queue_" + eventCode
 	cookies := make([]string, qb.Visitors)
 	client := newLoadClient(o.Concurrency)
 	defer client.CloseIdleConnections()
 	qb.Join = runLoad(ctx, o.Concurrency, 10*time.Minute, qb.Visitors, func(ctx context.Context, i int) result {
-		resp, err := request(ctx, client, p.URL+"/v1/queue/"+eventCode, "X-Forwarded-For", visitorAddress(i))
-		if err != nil {
-			return failed
-		}
-		for _, c := range resp.Cookies() {
-			if c.Name == cookieName {
-				cookies[i] = c.Name + "=" + c.Value
-			}
-		}
-		if resp.StatusCode != http.StatusOK || cookies[i] == "" {
-			return failed
-		}
-		return done
+		return joinQueue(ctx, client, p.URL, eventCode, cookies, i)
 	})
 
 	// The opening, two seconds on: the first refresh after it draws the places.
@@ -148,6 +135,24 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 	return qb, err
 }
 
+// joinQueue is visitor i's first GET /v1/queue/{code}, which gives it a place: its queue cookie
+// goes into cookies[i].
+func joinQueue(ctx context.Context, client *http.Client, base, eventCode string, cookies []string, i int) result {
+	resp, err := request(ctx, client, base+"/v1/queue/"+eventCode, "X-Forwarded-For", visitorAddress(i))
+	if err != nil {
+		return failed
+	}
+	for _, c := range resp.Cookies() {
+		if c.Name == "palaro_queue_"+eventCode {
+			cookies[i] = c.Name + "=" + c.Value
+		}
+	}
+	if resp.StatusCode != http.StatusOK || cookies[i] == "" {
+		return failed
+	}
+	return done
+}
+
 // request sends a GET as a browser would (gzip asked) with the given headers (the cookie; htmx's
 // header, as the queue page's own refresh sends it; the visitor's address) and reads the body.
 func request(ctx context.Context, client *http.Client, url string, header ...string) (*http.Response, error) {
@@ -189,7 +194,7 @@ func organizerCall(ctx context.Context, client *http.Client, method, url, token,
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
 		return nil, fmt.Errorf("%s %s: %d %v", method, url, resp.StatusCode, out["message"])
 	}
 	return out, nil

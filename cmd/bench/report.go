@@ -60,8 +60,9 @@ type report struct {
 	Storm         *Storm
 	CheckIn       *GateBench
 	Queue         *QueueBench
-	Scale         []ScaleRun // PostgreSQL with one and three app servers
-	ScaleSettings string     // the PostgreSQL cluster's version and durability settings
+	Scale         []ScaleRun  // PostgreSQL with one and three app servers
+	ScaleSettings string      // the PostgreSQL cluster's version and durability settings
+	Growth        []GrowthRun // the cost growth with the event's size (-scale-sizes)
 }
 
 func newReport(o options) *report {
@@ -128,7 +129,7 @@ func (r *report) Checks() []check {
 		dev := qb.SeenRate()/float64(qb.Rate) - 1
 		out = append(out, check{"Queue: admissions seen within ±5% of the configured rate", fmt.Sprintf("%+.1f%%", dev*100), dev >= -0.05 && dev <= 0.05})
 	}
-	return out
+	return append(out, r.growthChecks()...)
 }
 
 // Markdown is the run's output: the measurements and the budgets as Markdown tables.
@@ -227,6 +228,7 @@ func (r *report) Markdown() string {
 			qb.Window.Round(time.Second), qb.Rate, qb.SeenRate(), qb.ServerRate(), qb.Places, qb.AdmissionRows)
 	}
 	b.WriteString(r.scaleMarkdown())
+	b.WriteString(r.growthMarkdown())
 
 	b.WriteString("\n#### Budgets (DESIGN.md)\n\n| Budget | Measured | Result |\n|---|---:|---|\n")
 	for _, c := range r.Checks() {
@@ -303,14 +305,34 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   again on a new database with one ` + "`bin/palaro serve`" + `, then with three on one database
   (` + "`PALARO_SERVERS=3`" + `, started one after the other), the clients split evenly among the servers and buyer i
   buying on server i mod n, and reads back the oversold count: the rows sit beside the SQLite run's;
+- runs the scale section (cmd/bench/growth.go; ` + "`-scale-sizes 1000,10000,55000`" + `, empty skips it): for each
+  size a new ` + "`bin/palaro serve`" + ` on a fresh database with the demo data, into whose first event it writes
+  that many paid tickets (three ticket types, orders of 1 to 4 tickets over 60 days, 30% checked in
+  at 60 gates, 1% senior discounts; straight into SQLite, until the stadium seed lands), then
+  measures, one request after the other: the seat page's first view (a seated type of min(size,
+  5,000) seats, the most Palaro allows today, created through the organizer API; and its first-visit
+  weight), the gate list through ` + "`GET /v1/organizer/events/{code}/gate-list`" + ` with a gate token and
+  gzip (full, then ` + "`?since=`" + ` after 1% of the tickets were cancelled), the organizer's dashboard,
+  orders search (an e-mail's), check-in counts (` + "`/check-ins/live`" + `), attendees and orders CSV
+  (signed in as the demo organizer; for the exports also the time to their first bytes), and a
+  queue storm (` + "`-scale-queue-buyers`" + ` 20,000 buyers join the event's queue, ` + "`-scale-queue-c`" + ` 2,000 at a
+  time, then each asks for its place once); for each: p50 and p99 of its repetitions and the
+  server's **peak resident memory**: before each operation the bench writes ` + "`5`" + ` to
+  ` + "`/proc/<pid>/clear_refs`" + ` of the server, which resets its VmHWM (peak resident set) to its
+  current VmRSS, and reads VmHWM from ` + "`/proc/<pid>/status`" + ` after it: the peak of the whole process
+  (Go heap, SQLite's page cache and sorter, buffers) during that operation, and how far it rose
+  above the resident memory just before. The table shows how each grows from the smallest size to
+  the largest and flags a time or memory that grows faster than the tickets, and a first view
+  whose bytes grow at all; the budget holds the organizer views of the largest size to p99 ≤ 100 ms
+  (the exports: their first bytes; they stream);
 - compares the figures with the budgets of DESIGN.md and prints PASS or FAIL for each. This is
   a report, not an assertion: the command exits 0 unless the measurement itself failed.
 
 Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
 ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
 ` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 60`" + `, ` + "`-scans 1250`" + `, ` + "`-queue=false`" + `, ` + "`-queue-visitors 20000`" + `,
-` + "`-queue-every 10s`" + `, ` + "`-queue-duration 2m`" + `, ` + "`-queue-rate 600`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
-` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-postgres URL`" + `, ` + "`-gates 60`" + `, ` + "`-scans 1250`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
+` + "`-queue-every 10s`" + `, ` + "`-queue-duration 2m`" + `, ` + "`-queue-rate 600`" + `, ` + "`-scale-sizes 1000,10000,55000`" + `, ` + "`-scale-queue-buyers 20000`" + `,
+` + "`-scale-queue-c 2000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load
