@@ -246,7 +246,7 @@ func measureGateList(ctx context.Context, pid int, p *palaroProcess, eventCode, 
 	listURL := p.URL + "/v1/organizer/events/" + eventCode + "/gate-list"
 	hdr := http.Header{"Authorization": {"Bearer " + token}, "Accept-Encoding": {"gzip"}}
 	full = measureOp(pid, "gate list, full", 5, func() (int, time.Duration, error) { return getBytes(ctx, client, listURL, hdr) })
-	version, tickets, err := gateListVersion(ctx, client, listURL, hdr)
+	version, tickets, err := growthGateList(ctx, client, listURL, hdr)
 	if err != nil {
 		delta = GrowthOp{Name: "gate list, delta", Skipped: err.Error()}
 		return
@@ -264,8 +264,8 @@ func measureGateList(ctx context.Context, pid int, p *palaroProcess, eventCode, 
 	return
 }
 
-// gateListVersion fetches the full gate list and returns its version and number of tickets.
-func gateListVersion(ctx context.Context, client *http.Client, listURL string, hdr http.Header) (int64, int, error) {
+// growthGateList fetches the full gate list and returns its version and number of tickets.
+func growthGateList(ctx context.Context, client *http.Client, listURL string, hdr http.Header) (int64, int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, listURL, nil)
 	if err != nil {
 		return 0, 0, err

@@ -27,9 +27,6 @@ func (r GrowthRun) op(name string) (GrowthOp, bool) {
 	return GrowthOp{}, false
 }
 
-// mb formats bytes in MB of 1,048,576 bytes.
-func mb(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/(1<<20)) }
-
 // growthChecks holds the organizer views of the largest size to the budget.
 func (r *report) growthChecks() []check {
 	if len(r.Growth) == 0 {
