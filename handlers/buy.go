@@ -144,13 +144,15 @@ func (s *Server) buyForm(c *echo.Context, tt *palaro.TicketType, seats []string,
 	if fixed := palaro.FixedQuantity(*tt, len(seats)); fixed > 0 {
 		qty = fixed
 	}
+	action, token := s.formTarget(c, tt)
 	return views.PurchaseForm{
-		Action: "/b/" + tt.Code, CSRF: csrfToken(c),
+		Action: action, CSRF: token,
 		Values: map[string]string{palaro.FieldEmail: "", palaro.FieldQuantity: strconv.Itoa(qty), palaro.FieldSource: source},
 	}
 }
 
-// renderBuyPage renders /b/{code} with the purchase form in the given state.
+// renderBuyPage renders /b/{code} with the purchase form in the given state, or the widget's
+// framed buy page (/embed/b/{code}): the same form without the island.
 func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event, status int, form views.PurchaseForm, seats []string, source string) error {
 	view := views.BuyView{TicketHeader: s.ticketHeader(tt, ev, s.Now()), Form: form}
 	offer := s.buyOffer(c, tt, &view) // a waiting-list offer's held tickets can be bought
@@ -184,6 +186,10 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 	} else if view.Ticket.WaitlistHref != "" {
 		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
 		view.Waitlist = &w
+	}
+	if framedBuy(c) {
+		v := views.EmbedBuyView{TicketHeader: view.TicketHeader, Form: &view}
+		return render(c, status, views.EmbedBuyPage(s.embedPageOf(c, "Buy "+tt.Name+" · "+ev.Name), ev, v))
 	}
 	return render(c, status, views.BuyPage(p, view))
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // buyFormPost handles POST /b/{code}, the purchase form without JavaScript (or sent before the
-// island arrived): the same order as POST /v1/ticket/buy, answered with a redirect to the
+// island arrived), and the widget's framed form after embedBuyPost checked its token: the same order as POST /v1/ticket/buy, answered with a redirect to the
 // checkout (or the free order's page), or the form again with its messages. A stepper button of
 // an add-on posts too: the form comes back with that add-on's count changed, nothing ordered.
 func (s *Server) buyFormPost(c *echo.Context) error {
@@ -54,7 +54,11 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)
 	}
 	redirect, err := s.placeOrder(c, req)
-	if err == nil {
+	if err == nil && framedBuy(c) {
+		// the widget's overlay shows the order in the frame: a free one's tickets, a pending one's
+		// button to the checkout, which opens in a new tab
+		return c.Redirect(http.StatusSeeOther, "/embed/o/"+redirect.order)
+	} else if err == nil {
 		return c.Redirect(http.StatusSeeOther, redirect.url)
 	}
 	var appErr *palaro.Error
@@ -91,7 +95,8 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 // purchaseFromForm reads the purchase form: the order it asks for and the form's state to draw
 // again. Personal details are left out for an existing user, as the island leaves them out.
 func (s *Server) purchaseFromForm(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event, seats []string) (palaro.PurchaseRequest, views.PurchaseForm) {
-	form := views.PurchaseForm{Action: "/b/" + tt.Code, CSRF: csrfToken(c), Values: map[string]string{}, Counts: map[int64]int{}}
+	action, token := s.formTarget(c, tt)
+	form := views.PurchaseForm{Action: action, CSRF: token, Values: map[string]string{}, Counts: map[int64]int{}}
 	form.Existing = c.FormValue(palaro.FieldExistingUser) != ""
 	for _, f := range purchaseFormFields {
 		form.Values[f] = c.FormValue(f)

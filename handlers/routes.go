@@ -18,7 +18,8 @@ import (
 //     limited); the handlers add limits per session, account or recipient of their own;
 //   - cached: a public page, the same bytes for every anonymous visitor: no session is started
 //     for it and the page cache keeps it (pagecache.go);
-//   - noCSRF(why): a route whose POSTs take no CSRF token, with the reason (checkCSRF);
+//   - noCSRF(why): a route whose POSTs take no session CSRF token, with the reason (checkCSRF):
+//     signed by another server, or the widget's framed buy form with its own form token;
 //   - token: an organizer route an API token (Authorization: Bearer) may call (bearerToken).
 //
 // The sandbox's pages are registered only when the sandbox collects payments (ifPaymentPages).
@@ -36,7 +37,11 @@ var routeTable = []route{
 	r(GET, "/e/:code", (*Server).eventPage, public, cached),
 	r(GET, "/e/:code/calendar.ics", (*Server).eventICS, public),
 	r(GET, embedEventPath, (*Server).embedPage, public, cached), // the ticket widget, framed by the event's sites
-	r(GET, "/embed/widget.js", (*Server).widgetJS, public),      // the widget's script snippet: puts the iframe in
+	r(GET, "/embed/widget.js", (*Server).widgetJS, public),      // the widget's script snippet: the iframe and the buy overlay
+	r(GET, embedBuyPath, (*Server).embedBuyPage, public),        // the overlay's buy page, framed by the event's sites
+	r(POST, embedBuyPath, (*Server).embedBuyPost, public,
+		noCSRF("a frame has no cookie: the framed buy form carries a signed form token, checked by embedBuyPost")),
+	r(GET, embedOrderPath, (*Server).embedOrderPage, public), // an order placed in the overlay
 	r(GET, "/calendar.ics", (*Server).calendarICS, public),
 	r(GET, "/f/:tag", (*Server).findPage, public, cached),
 	r(GET, "/calendar", (*Server).calendarPage, public, cached),

@@ -48,8 +48,10 @@ const (
 )
 
 // csrfExempt reports whether a request is a POST to a route the route table exempts from the CSRF
-// check (noCSRF): each is called by another server, never by a browser carrying our session, and
-// authenticates itself. Other methods of such a route (the sandbox takes any) are checked.
+// check (noCSRF): each authenticates itself and never acts on the session cookie: a call from
+// another server, signed, or the widget's framed buy form (embedBuyPost), which checks a signed
+// form token and the request's origin and uses no session. Other methods of such a route (the
+// sandbox takes any) are checked.
 func csrfExempt(c *echo.Context) bool {
 	if c.Request().Method != http.MethodPost {
 		return false
@@ -82,12 +84,14 @@ func randomToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// skipSession reports whether a path needs no session: static files and machine-read resources.
+// skipSession reports whether a path needs no session: static files, machine-read resources and
+// the widget's framed pages.
 func skipSession(path string) bool {
 	return strings.HasPrefix(path, "/static/") || path == "/build.json" || path == "/robots.txt" ||
 		path == "/sitemap.xml" || path == "/favicon.ico" || path == "/manifest.webmanifest" || strings.HasPrefix(path, "/event-images/") ||
 		strings.HasPrefix(path, "/prize-images/") ||
-		strings.HasPrefix(path, "/queue/") || strings.HasPrefix(path, "/v1/queue/") // the queue's signed cookies are its state
+		strings.HasPrefix(path, "/queue/") || strings.HasPrefix(path, "/v1/queue/") || // the queue's signed cookies are its state
+		strings.HasPrefix(path, "/embed/") // framed on other sites: no cookie (embedBuyPost)
 }
 
 // securityHeaders sets the security headers of every response: pages, static files, 404s and

@@ -15,9 +15,10 @@ import (
 const embedEventPath = "/embed/e/:code"
 
 // embedPage serves an event's ticket widget (?type= one ticket type): its ticket types with prices
-// and availability and a buy link each, which opens the buy page in a new tab. The page needs no
-// cookie and no script, so it works in a frame with third-party cookies blocked; the purchase then
-// happens on Palaro's own tab, where wallets that leave the page come back to.
+// and availability and a buy link each. The page needs no cookie, so it works in a frame with
+// third-party cookies blocked. A buy link opens the buy page in a new tab; put in by widget.js,
+// whose hello names a listed site (static/js/embed.js), a ticket type that can be bought in a frame
+// (not seated) opens the framed buy flow (/embed/b/{code}) in an overlay on the organizer's page.
 func (s *Server) embedPage(c *echo.Context) error {
 	ev, err := s.services.Events.FindEventByCode(c.Request().Context(), c.Param("code"))
 	if err != nil {
@@ -26,9 +27,9 @@ func (s *Server) embedPage(c *echo.Context) error {
 	now := s.Now()
 	full := s.eventView(ev, now)
 	v := views.EmbedView{Name: ev.Name, When: full.When, Venue: ev.Venue.Name + ", " + ev.Venue.City, Ended: full.Ended,
-		EventURL: s.config.BaseURL + "/e/" + ev.Code}
+		EventURL: s.config.BaseURL + "/e/" + ev.Code, Origins: strings.Join(ev.WidgetOrigins, " ")}
 	only := c.QueryParam("type")
-	for _, t := range full.Tickets {
+	for i, t := range full.Tickets {
 		if only != "" && t.Code != only {
 			continue
 		}
@@ -36,7 +37,7 @@ func (s *Server) embedPage(c *echo.Context) error {
 		if t.WaitlistHref != "" {
 			t.WaitlistHref = s.config.BaseURL + t.WaitlistHref
 		}
-		v.Tickets = append(v.Tickets, t)
+		v.Tickets = append(v.Tickets, views.EmbedTicket{TicketView: t, Overlay: t.Available && !ev.TicketTypes[i].Seated})
 	}
 	if only != "" && len(v.Tickets) == 0 {
 		return palaro.Errorf(palaro.ENOTFOUND, "This event has no such ticket type.")
@@ -46,16 +47,14 @@ func (s *Server) embedPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.EmbedPage(p, v))
 }
 
-// frameAncestors narrows the security headers of a widget page to the sites its event lists:
-// Content-Security-Policy frame-ancestors names them and X-Frame-Options goes. A widget whose
-// event lists none (or no such event) keeps frame-ancestors 'none'. It runs before the page
-// cache, so a cached widget gets the headers of its event as it is now.
+// frameAncestors narrows the security headers of the widget's pages (/embed/e/{code}, and the
+// overlay's /embed/b/{code} and /embed/o/{id}) to the sites their event lists: Content-Security-
+// Policy frame-ancestors names them and X-Frame-Options goes. A page whose event lists none (or
+// no such event) keeps frame-ancestors 'none'. It runs before the page cache, so a cached widget
+// gets the headers of its event as it is now.
 func (s *Server) frameAncestors(c *echo.Context) {
-	if c.Path() != embedEventPath {
-		return
-	}
-	ev, err := s.services.Events.FindEventByCode(c.Request().Context(), c.Param("code"))
-	if err != nil || len(ev.WidgetOrigins) == 0 {
+	ev := s.framedEvent(c)
+	if ev == nil || len(ev.WidgetOrigins) == 0 {
 		return
 	}
 	h := c.Response().Header()
@@ -63,28 +62,35 @@ func (s *Server) frameAncestors(c *echo.Context) {
 	h.Del("X-Frame-Options")
 }
 
-// widgetScript is /embed/widget.js, the script snippet's file: it puts the widget's iframe after
-// its own <script> tag, for the event (data-event) or one ticket type (data-type) the tag names,
-// from the Palaro site the script itself came from. It is the same bytes for every event.
-const widgetScript = `(function () {
-  var s = document.currentScript;
-  if (!s || !s.dataset.event) { return; }
-  var src = new URL(s.src).origin + "/embed/e/" + encodeURIComponent(s.dataset.event);
-  if (s.dataset.type) { src += "?type=" + encodeURIComponent(s.dataset.type); }
-  var f = document.createElement("iframe");
-  f.src = src;
-  f.title = s.dataset.title || "Tickets";
-  f.loading = "lazy";
-  f.width = "100%";
-  f.height = s.dataset.height || "480";
-  f.style.border = "0";
-  f.style.maxWidth = "640px";
-  s.parentNode.insertBefore(f, s.nextSibling);
-})();
-`
+// framedEvent returns the event of a page other sites may frame, or nil for any other page (or
+// an unknown event, ticket type or order).
+func (s *Server) framedEvent(c *echo.Context) *palaro.Event {
+	ctx := c.Request().Context()
+	switch c.Path() {
+	case embedEventPath:
+		if ev, err := s.services.Events.FindEventByCode(ctx, c.Param("code")); err == nil {
+			return ev
+		}
+	case embedBuyPath:
+		if _, ev, err := s.findTicketType(c); err == nil {
+			return ev
+		}
+	case embedOrderPath:
+		if o, err := s.services.Purchases.FindOrderByPublicID(ctx, c.Param("id")); err == nil {
+			return o.Event
+		}
+	}
+	return nil
+}
 
-// widgetJS serves /embed/widget.js (widgetScript).
+// widgetJS serves /embed/widget.js (static/js/widget.js), the script snippet's file: it puts the
+// widget's iframe after its own <script> tag and opens the buy flow in an overlay on the
+// organizer's page. It is the same bytes for every event.
 func (s *Server) widgetJS(c *echo.Context) error {
+	data, err := s.assets.Read("js/widget.js")
+	if err != nil {
+		return err
+	}
 	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=3600")
-	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", []byte(widgetScript))
+	return c.Blob(http.StatusOK, "text/javascript; charset=utf-8", data)
 }

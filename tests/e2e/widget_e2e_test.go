@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"html"
 	"net"
 	"net/http"
@@ -15,8 +16,10 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/require"
 
+	"palaro"
 	"palaro/store"
 )
 
@@ -64,20 +67,39 @@ func TestWidget_Browser(t *testing.T) {
 	ctx := newBrowser(t, chromedp.Flag("disable-site-isolation-trials", true), chromedp.Flag("disable-features", "IsolateOrigins,site-per-process"))
 	require.NoError(t, chromedp.Run(ctx, network.Enable(), network.SetCookieControls(true), dismissCookies(a.URL)))
 
-	// frameDoc waits (10 s at most) until the page's iframe holds a document whose <html> contains
-	// want, and returns the iframe's node: the frame's content is queried through it.
-	frameDoc := func(want string) *cdp.Node {
+	// inFrame waits (10 s at most) until the iframe sel holds a document whose <html> contains want,
+	// and returns the iframe's node.
+	inFrame := func(sel, want string) *cdp.Node {
 		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			var frames []*cdp.Node
 			var doc string
-			require.NoError(t, chromedp.Run(ctx, chromedp.Nodes("iframe", &frames, chromedp.ByQuery)))
+			require.NoError(t, chromedp.Run(ctx, chromedp.Nodes(sel, &frames, chromedp.ByQuery, chromedp.AtLeast(0))))
+			if len(frames) == 0 {
+				continue
+			}
 			if err := chromedp.Run(ctx, chromedp.Nodes("html", new([]*cdp.Node), chromedp.ByQuery, chromedp.AtLeast(0), chromedp.FromNode(frames[0])),
 				chromedp.OuterHTML("html", &doc, chromedp.ByQuery, chromedp.AtLeast(0), chromedp.FromNode(frames[0]))); err == nil && strings.Contains(doc, want) {
 				return frames[0]
 			}
 		}
-		t.Fatalf("the frame never showed %q", want)
+		t.Fatalf("the frame %s never showed %q", sel, want)
 		return nil
+	}
+	frameDoc := func(want string) *cdp.Node { return inFrame("iframe", want) }
+	// buyFocused waits until the widget's Buy button of the free ticket has the focus again.
+	// (the widget may be reloading: its frame's document is looked up afresh each time)
+	buyFocused := func() {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			var focused, frames []*cdp.Node
+			var active string
+			require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`document.activeElement === document.querySelector('iframe') ? 'widget' : ''`, &active),
+				chromedp.Nodes("iframe", &frames, chromedp.ByQuery)))
+			if err := chromedp.Run(ctx, chromedp.Nodes(`[data-embed-buy="codm-campus-clash-iloilo-free"]:focus`, &focused, chromedp.ByQuery,
+				chromedp.AtLeast(0), chromedp.FromNode(frames[0]))); err == nil && active == "widget" && len(focused) == 1 {
+				return
+			}
+		}
+		t.Fatal("the focus did not come back to the Buy button")
 	}
 
 	t.Run("NotListed", func(t *testing.T) {
@@ -125,5 +147,61 @@ func TestWidget_Browser(t *testing.T) {
 		require.NoError(t, chromedp.Run(tab, chromedp.WaitVisible(`.ticket-link`, chromedp.ByQuery), chromedp.Text(`.order h1`, &heading, chromedp.ByQuery)))
 		require.Equal(t, "You're in!", heading)
 		screenshot(t, tab, "widget-bought")
+	})
+
+	// The script snippet's Buy button opens the buy flow in a modal dialog on the organizer's page:
+	// Escape typed in the framed page closes it and the focus comes back to the button; opened
+	// again, a free purchase completes in the dialog, the page hears of the order, and Done closes
+	// the dialog with the focus on the (reloaded) widget's Buy button.
+	t.Run("Overlay", func(t *testing.T) {
+		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(listed+"/script"), waitFor(`document.readyState === 'complete'`),
+			chromedp.Evaluate(`window.palaroOrders = []; document.addEventListener('palaro:order', e => palaroOrders.push(e.detail.order))`, nil)))
+		widget := frameDoc(`data-embed-greeted=""`) // widget.js said hello and the widget heard it
+		open := func() *cdp.Node {
+			require.NoError(t, chromedp.Run(ctx, chromedp.Click(`[data-embed-buy="codm-campus-clash-iloilo-free"]`, chromedp.ByQuery, chromedp.FromNode(widget)),
+				waitFor(`document.querySelector('dialog.palaro-overlay')?.open === true`)))
+			var modal bool
+			var focused string
+			require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`document.querySelector('dialog.palaro-overlay').matches(':modal')`, &modal),
+				chromedp.Evaluate(`document.activeElement.getAttribute('aria-label')`, &focused)))
+			require.True(t, modal, "a modal dialog: the page behind is inert, so the focus stays in it")
+			require.Equal(t, "Close", focused, "the dialog opens with the focus on its close button")
+			return inFrame(`dialog.palaro-overlay iframe`, `data-embed-greeted=""`)
+		}
+
+		buy := open()
+		var inside bool
+		require.NoError(t, chromedp.Run(ctx, chromedp.KeyEvent("\t"),
+			chromedp.Evaluate(`document.querySelector('dialog.palaro-overlay').contains(document.activeElement)`, &inside)))
+		require.True(t, inside, "Tab keeps the focus in the dialog")
+		screenshot(t, ctx, "widget-overlay")
+		require.NoError(t, chromedp.Run(ctx, chromedp.Focus(`#email`, chromedp.ByQuery, chromedp.FromNode(buy)), chromedp.KeyEvent(kb.Escape),
+			waitFor(`document.querySelector('dialog.palaro-overlay').open === false`)))
+		buyFocused()
+
+		buy = open()
+		for id, value := range map[string]string{"email": "overlay@example.ph", "firstName": "Ana", "lastName": "Reyes", "companyName": "UP Visayas", "designation": "Student"} {
+			require.NoError(t, chromedp.Run(ctx, chromedp.SendKeys("#"+id, value, chromedp.ByQuery, chromedp.FromNode(buy))))
+		}
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`.pay-buttons button[type="submit"]`, chromedp.ByQuery, chromedp.FromNode(buy))))
+		buy = inFrame(`dialog.palaro-overlay iframe`, `You're in!`)
+		var ticketHref string
+		var ok bool
+		require.NoError(t, chromedp.Run(ctx, chromedp.AttributeValue(`.ticket-link`, "href", &ticketHref, &ok, chromedp.ByQuery, chromedp.FromNode(buy))))
+		require.True(t, ok)
+		require.True(t, strings.HasPrefix(ticketHref, "/t/"), ticketHref)
+		require.NoError(t, chromedp.Run(ctx, waitFor(`palaroOrders.length === 1`)))
+		var id string
+		require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`palaroOrders[0]`, &id)))
+		order, err := a.Purchases().FindOrderByPublicID(context.Background(), id)
+		require.NoError(t, err, "the order the page heard of exists")
+		require.Equal(t, "overlay@example.ph", order.Email)
+		require.Equal(t, palaro.OrderPaid, order.Status)
+		inFrame(`dialog.palaro-overlay iframe`, `data-embed-greeted=""`)
+		screenshot(t, ctx, "widget-overlay-bought")
+
+		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`[data-embed-close]`, chromedp.ByQuery, chromedp.FromNode(buy)),
+			waitFor(`document.querySelector('dialog.palaro-overlay').open === false`)))
+		buyFocused()
 	})
 }
