@@ -90,6 +90,18 @@ var routeTable = []route{
 	r(GET, "/tickets/:token", (*Server).ticketsByLinkPage, public),
 	r(GET, "/sw.js", (*Server).serviceWorker, public),
 
+	// Tournaments: the teams page, captains' registrations and team pages, players' links.
+	r(GET, "/e/:code/teams", (*Server).teamsPage, public, cached),
+	r(GET, teamRegisterPath, (*Server).teamRegisterPage, signedIn),
+	r(POST, teamRegisterPath, (*Server).teamRegisterPage, signedIn, limit(limitRegistration)),
+	r(GET, "/team/:team", (*Server).teamPage, signedIn),
+	r(POST, "/team/:team/invite", (*Server).teamInvite, signedIn, limit(limitRegistration)),
+	r(POST, "/team/:team/check-in", (*Server).teamCheckIn, signedIn),
+	r(GET, "/team/:team/logo", (*Server).teamLogo, public),
+	r(GET, "/team/join/:token", (*Server).teamJoinPage, public),
+	r(POST, "/team/join/:token", (*Server).teamJoinPage, public),
+	r(POST, "/team/join/:token/check-in", (*Server).teamPlayerCheckIn, public),
+
 	// Queue.
 	r(GET, "/queue/:code", (*Server).queuePage, public),
 	r(GET, "/v1/queue/:code", (*Server).queueAPI, public),
@@ -292,6 +304,11 @@ var routeTable = []route{
 	o(GET, "/organizer/events/:code/waitlist", palaro.ActionOrders, (*Server).orgWaitlistPage),
 	o(POST, "/organizer/events/:code/waitlist/offer-time", palaro.ActionManageEvents, (*Server).orgWaitlistOfferTime),
 	o(POST, "/organizer/events/:code/waitlist/:entry/offer", palaro.ActionOrders, (*Server).orgWaitlistOffer),
+	o(GET, "/v1/organizer/events/:code/tournaments", palaro.ActionOrders, (*Server).apiOrgTournaments, token),
+	o(POST, "/v1/organizer/events/:code/tournaments", palaro.ActionManageEvents, (*Server).apiOrgSaveTournament, token),
+	o(PATCH, "/v1/organizer/events/:code/tournaments/:tournament", palaro.ActionManageEvents, (*Server).apiOrgSaveTournament, token),
+	o(GET, "/v1/organizer/events/:code/tournaments/:tournament/teams", palaro.ActionOrders, (*Server).apiOrgTeams, token),
+	o(PATCH, "/v1/organizer/events/:code/tournaments/:tournament/teams/:team", palaro.ActionManageEvents, (*Server).apiOrgUpdateTeam, token),
 	o(GET, "/v1/organizer/events/:code/waitlist", palaro.ActionOrders, (*Server).apiOrgWaitlist, token),
 	o(PATCH, "/v1/organizer/events/:code/waitlist", palaro.ActionManageEvents, (*Server).apiOrgWaitlistSettings, token),
 	o(POST, "/v1/organizer/events/:code/waitlist/:entry/offer", palaro.ActionOrders, (*Server).apiOrgWaitlistOffer, token),
