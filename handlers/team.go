@@ -398,3 +398,25 @@ func (s *Server) teamLogo(c *echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "public, max-age=300")
 	return c.Blob(http.StatusOK, typ, data)
 }
+
+// tournamentLinks are the event page's links of its tournaments: the teams page, then each
+// tournament's bracket and stream (none for a server built without tournaments, as in tests).
+func (s *Server) tournamentLinks(c *echo.Context, eventCode string) ([]views.LinkView, error) {
+	if s.services.Tournaments == nil {
+		return nil, nil
+	}
+	ts, err := s.services.Tournaments.ListTournaments(c.Request().Context(), eventCode)
+	if err != nil || len(ts) == 0 {
+		return nil, err
+	}
+	links := []views.LinkView{{Label: "Registered teams", URL: palaro.TeamsPath(eventCode)}}
+	for _, t := range ts {
+		if t.BracketURL != "" {
+			links = append(links, views.LinkView{Label: t.Name + ": bracket", URL: t.BracketURL})
+		}
+		if t.StreamURL != "" {
+			links = append(links, views.LinkView{Label: t.Name + ": stream", URL: t.StreamURL})
+		}
+	}
+	return links, nil
+}

@@ -51,3 +51,25 @@ type TeamPageView struct {
 type TeamPlayerRow struct {
 	Name, Account, Discord, State string
 }
+
+// OrgTournamentsView is the console's Tournaments page of an event: each tournament's teams with
+// the organizer's decisions, and the exports.
+type OrgTournamentsView struct {
+	Frame       OrgFrame
+	Error       string
+	Tournaments []OrgTournament
+}
+
+// OrgTournament is one tournament on the console page.
+type OrgTournament struct {
+	Name, Summary        string
+	CSVHref, BracketHref string
+	Teams                []OrgTeamRow
+}
+
+// OrgTeamRow is a team on the console page, with its decision form.
+type OrgTeamRow struct {
+	Entry, Name, Status, Seed, CheckedIn, Players string
+	Action                                        string
+	ID                                            string // unique part of the form's element ids
+}
