@@ -43,7 +43,7 @@ func tournamentView(t *palaro.Tournament, now time.Time) views.TournamentView {
 		Facts: []string{
 			"Starts " + t.StartsAt.In(palaro.Manila).Format(teamTimeFormat),
 			"Teams of " + size,
-			fmt.Sprintf("%d places: %d taken, %d teams waiting", t.MaxTeams, t.Registered, t.Waitlisted),
+			fmt.Sprintf("%d places: %d taken, %s waiting", t.MaxTeams, t.Registered, palaro.Plural(t.Waitlisted, "team", "teams")),
 			"Registration " + t.RegistrationOpensAt.In(palaro.Manila).Format(teamTimeFormat) + " to " + t.RegistrationClosesAt.In(palaro.Manila).Format(teamTimeFormat),
 			"Roster locks " + t.RosterLocksAt.In(palaro.Manila).Format(teamTimeFormat),
 			"Check-in by " + who + ", " + opens.In(palaro.Manila).Format("3:04 PM") + " to " + closes.In(palaro.Manila).Format("3:04 PM"),

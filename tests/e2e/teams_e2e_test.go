@@ -57,13 +57,13 @@ func TestTeams_Browser(t *testing.T) {
 	screenshot(t, b, "team-register")
 	assertTouchTargets(t, b)
 	require.NoError(t, chromedp.Run(b, typeInto("f-teamName", "Kidlat Esports"), typeInto("f-tag", "kdl"),
-		chromedp.Click("#f-acceptRules", chromedp.ByQuery), submitAndLoad(), chromedp.Text("main", &text, chromedp.ByQuery)))
+		chromedp.Click("#f-acceptRules", chromedp.ByQuery), submitIn(".team-register form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Your team is registered")
 	require.Contains(t, text, "Kidlat Esports [KDL]")
 	require.Contains(t, text, "Kidlat Esports has a place.")
 
 	for _, email := range []string{"p1@example.ph", "p2@example.ph"} {
-		require.NoError(t, chromedp.Run(b, typeInto("f-email", email), submitAndLoad(), chromedp.Text("main", &text, chromedp.ByQuery)))
+		require.NoError(t, chromedp.Run(b, typeInto("f-email", email), submitIn("#invite-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 		require.Contains(t, text, "Invitation sent.")
 	}
 	captainPage := waitPath(t, b, "/team/")
@@ -90,14 +90,14 @@ func TestTeams_Browser(t *testing.T) {
 			screenshot(t, b, "team-join")
 			assertTouchTargets(t, b)
 			require.NoError(t, chromedp.Run(b, typeInto("f-inGameName", "Kidlat.One"), typeInto("f-gameAccount", "Kidlat#PH1"),
-				chromedp.Click("#f-acceptRules", chromedp.ByQuery), submitAndLoad(), chromedp.Text("main", &text, chromedp.ByQuery)))
+				chromedp.Click("#f-acceptRules", chromedp.ByQuery), submitIn("#join-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 			require.Contains(t, text, "MLBB account: user id (5 to 12 digits) and server (3 to 6 digits) in brackets", "a Riot ID is not an MLBB account")
 		} else {
 			require.NoError(t, chromedp.Run(b, typeInto("f-inGameName", "Kidlat.Two")))
 		}
 		require.NoError(t, chromedp.Run(b, typeInto("f-gameAccount", "1234567"+string(rune('0'+i))+" (1234)"), typeInto("f-discord", "@kidlat_"+string(rune('a'+i))),
 			chromedp.Evaluate(`document.getElementById('f-acceptRules').checked || document.getElementById('f-acceptRules').click()`, nil),
-			submitAndLoad(), chromedp.Text("main", &text, chromedp.ByQuery)))
+			submitIn("#join-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 		require.Contains(t, text, "You joined the team.")
 	}
 
@@ -106,8 +106,7 @@ func TestTeams_Browser(t *testing.T) {
 		chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Kidlat.One")
 	require.Contains(t, text, "12345670 (1234)")
-	require.NoError(t, chromedp.Run(b, chromedp.Click(`#checkin-form button[type="submit"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(".form-notice", chromedp.ByQuery), chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.NoError(t, chromedp.Run(b, submitIn("#checkin-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Checked in.")
 	require.Contains(t, text, "has a place and is checked in")
 
