@@ -111,6 +111,21 @@ func (s *Server) orgTournament(c *echo.Context, ev *palaro.Event) (*palaro.Tourn
 	return t, nil
 }
 
+// orgTeams returns the tournament named in the path, when it is the caller's event's, with its
+// teams in entry order.
+func (s *Server) orgTeams(c *echo.Context, caller *palaro.Caller) (*palaro.Tournament, []palaro.Team, error) {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := s.orgTournament(c, ev)
+	if err != nil {
+		return nil, nil, err
+	}
+	teams, err := s.services.Tournaments.ListTeams(c.Request().Context(), t.ID)
+	return t, teams, err
+}
+
 // teamJSON is a team in the organizer API, with its players and check-in state.
 type teamJSON struct {
 	ID           string       `json:"id"`
@@ -157,15 +172,7 @@ func teamOut(t palaro.Team) teamJSON {
 
 // apiOrgTeams lists a tournament's teams in entry order with players and check-in state (for bots).
 func (s *Server) apiOrgTeams(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.orgEvent(c, caller)
-	if err != nil {
-		return err
-	}
-	t, err := s.orgTournament(c, ev)
-	if err != nil {
-		return err
-	}
-	teams, err := s.services.Tournaments.ListTeams(c.Request().Context(), t.ID)
+	t, teams, err := s.orgTeams(c, caller)
 	if err != nil {
 		return err
 	}

@@ -85,15 +85,7 @@ func (s *Server) orgTeamDecision(c *echo.Context, caller *palaro.Caller) error {
 // players on a row of its own) or bracket.txt (one team per line with its seed, seeded teams
 // first, for a bracket site's bulk import); only teams with a place are in the bracket list.
 func (s *Server) orgTeamsExport(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.orgEvent(c, caller)
-	if err != nil {
-		return err
-	}
-	t, err := s.orgTournament(c, ev)
-	if err != nil {
-		return err
-	}
-	teams, err := s.services.Tournaments.ListTeams(c.Request().Context(), t.ID)
+	t, teams, err := s.orgTeams(c, caller)
 	if err != nil {
 		return err
 	}

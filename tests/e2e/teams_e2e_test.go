@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -128,4 +130,72 @@ func TestTeams_Browser(t *testing.T) {
 	require.NotContains(t, text, "Waiting list")
 	screenshot(t, b, "teams-page")
 	assertTouchTargets(t, b)
+}
+
+// TestTournamentsAPI_Teams is the organizer's side of the demo tournament over HTTP: the teams
+// with their check-in state for a bot, a disqualification that moves the first waiting team up,
+// the CSV and bracket exports, and a tournament refused for a stream on another site.
+func TestTournamentsAPI_Teams(t *testing.T) {
+	a := startApp(t)
+	org := signedIn(t, a, store.DemoOrganizerEmail)
+	const base = "/v1/organizer/events/mlbb-women-invitational/tournaments"
+	var out struct {
+		Tournament struct {
+			Registered, Waitlisted int
+		}
+		Teams []struct {
+			ID, Name, Status string
+			Entry            int
+			CheckedInAt      *time.Time
+			Players          []struct{ InGameName, GameAccount string }
+		}
+	}
+	status, body := org.get(base + "/palaro-league-mlbb-cup/teams")
+	require.Equal(t, http.StatusOK, status, body)
+	require.NoError(t, json.Unmarshal([]byte(body), &out))
+	require.Equal(t, [2]int{12, 2}, [2]int{out.Tournament.Registered, out.Tournament.Waitlisted})
+	require.Len(t, out.Teams, 14)
+	require.Equal(t, palaro.TeamWaitlisted, out.Teams[12].Status)
+	require.Len(t, out.Teams[0].Players, 5)
+	require.Regexp(t, `^\d+ \(\d+\)$`, out.Teams[0].Players[0].GameAccount)
+
+	status, body = org.send(http.MethodPatch, base+"/palaro-league-mlbb-cup/teams/"+out.Teams[0].ID, "application/json",
+		`{"status":"disqualified"}`, "")
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, `"status":"disqualified"`)
+	status, body = org.get(base + "/palaro-league-mlbb-cup/teams")
+	require.Equal(t, http.StatusOK, status)
+	require.NoError(t, json.Unmarshal([]byte(body), &out))
+	require.Equal(t, palaro.TeamRegistered, out.Teams[12].Status, "the first waiting team moved up")
+	require.Equal(t, palaro.TeamWaitlisted, out.Teams[13].Status)
+	status, body = org.send(http.MethodPatch, base+"/palaro-league-mlbb-cup/teams/"+out.Teams[0].ID, "application/json",
+		`{"status":"registered"}`, "")
+	require.Equal(t, http.StatusConflict, status, "no free place: %s", body)
+	require.Equal(t, palaro.MessageTeamMovedUp, lastOutboxKind(t, a, store.DemoCaptainEmail))
+
+	status, body = org.get("/organizer/events/mlbb-women-invitational/tournaments/palaro-league-mlbb-cup/teams.csv")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, "entry,team,tag,status,seed")
+	require.Equal(t, 1+14*5, strings.Count(body, "\r\n"), "one row per player")
+	status, body = org.get("/organizer/events/mlbb-women-invitational/tournaments/palaro-league-mlbb-cup/bracket.txt")
+	require.Equal(t, http.StatusOK, status)
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	require.Len(t, lines, 12)
+	require.Equal(t, out.Teams[1].Name+"\t1", lines[0])
+	require.Equal(t, out.Teams[12].Name+"\t12", lines[11])
+
+	status, body = org.send(http.MethodPost, base, "application/json", `{"code":"x-cup","name":"X Cup","game":"valorant","minPlayers":5,
+		"maxPlayers":5,"maxTeams":8,"rules":"Fair.","registrationOpensAt":"2026-03-20T00:00:00Z","registrationClosesAt":"2026-04-01T00:00:00Z",
+		"rosterLocksAt":"2026-04-02T00:00:00Z","startsAt":"2026-04-03T00:00:00Z","checkInOpens":60,"checkInCloses":15,
+		"streamUrl":"https://twitch.example.com/x"}`, "")
+	require.Equal(t, http.StatusBadRequest, status, body)
+	require.Contains(t, body, palaro.FieldStreamURL)
+}
+
+// lastOutboxKind returns the kind of the newest message to address.
+func lastOutboxKind(t *testing.T, a *testApp, to string) string {
+	t.Helper()
+	var kind string
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT kind FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1`, to).Scan(&kind))
+	return kind
 }
