@@ -183,6 +183,9 @@ func (s *Server) eventPage(c *echo.Context) error {
 	q := s.queueOf(ev.ID)
 	p.JSONLD = s.eventJSONLD(ev, now, q)
 	view := s.eventView(ev, now)
+	if view.Tournaments, err = s.tournamentLinks(c, ev.Code); err != nil {
+		return err
+	}
 	if q != nil {
 		if queueSaleLive(ev, now) {
 			view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page

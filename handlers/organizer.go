@@ -294,7 +294,7 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 		v.Links = append(v.Links, views.Link{Label: "Activities", Href: base + "/activities"})
 	}
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
-		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"}, views.Link{Label: "Waiting list", Href: base + "/waitlist"},
+		v.Links = append(v.Links, views.Link{Label: "Sales", Href: base + "/dashboard"}, views.Link{Label: "Orders", Href: base + "/orders"}, views.Link{Label: "Refund queue", Href: base + "/refunds"}, views.Link{Label: "Waiting list", Href: base + "/waitlist"}, views.Link{Label: "Tournaments", Href: base + "/tournaments"},
 			views.Link{Label: "Cancellations", Href: base + "/cancellations"},
 			views.Link{Label: "Attendees CSV", Href: base + "/attendees.csv"}, views.Link{Label: "Orders CSV", Href: base + "/orders.csv"})
 		if ev.Status == palaro.EventCancelled {

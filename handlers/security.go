@@ -183,10 +183,10 @@ func limitBody(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		if r.Body != nil && r.Body != http.NoBody {
 			limit := int64(maxBodyBytes)
-			if c.Path() == "/profile/picture" || c.Path() == coverUploadPath || c.Path() == prizeImagePath {
+			if c.Path() == "/profile/picture" || c.Path() == coverUploadPath || c.Path() == prizeImagePath || c.Path() == teamRegisterPath {
 				limit = maxUploadBody
 			}
-			if r.ContentLength > limit && (c.Path() == "/profile/picture" || c.Path() == prizeImagePath) {
+			if r.ContentLength > limit && (c.Path() == "/profile/picture" || c.Path() == prizeImagePath || c.Path() == teamRegisterPath) {
 				refusePicture(c)
 				return next(c)
 			}

@@ -70,6 +70,8 @@ type Services struct {
 	TicketTypes palaro.TicketTypeService
 	// Purchases creates orders and answers about orders and tickets.
 	Purchases palaro.PurchaseService
+	// Tournaments keeps the tournaments of events, their teams and players.
+	Tournaments palaro.TournamentService
 	// Waitlist keeps the waiting lists of sold-out ticket types.
 	Waitlist palaro.WaitlistService
 	// Seats reads the seat maps of seated ticket types.

@@ -555,6 +555,37 @@ CREATE TABLE tags (
     name TEXT NOT NULL
 );
 
+CREATE TABLE team_players (
+    id              INTEGER PRIMARY KEY,
+    team_id         INTEGER NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
+    email           TEXT NOT NULL,
+    token_hash      TEXT NOT NULL UNIQUE,
+    in_game_name    TEXT NOT NULL DEFAULT '',
+    game_account    TEXT NOT NULL DEFAULT '',
+    discord         TEXT NOT NULL DEFAULT '',
+    invited_at      TEXT NOT NULL,
+    joined_at       TEXT,
+    checked_in_at   TEXT
+);
+
+CREATE TABLE teams (
+    id              INTEGER PRIMARY KEY,
+    tournament_id   INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    public_id       TEXT NOT NULL UNIQUE,
+    name            TEXT NOT NULL,
+    tag             TEXT NOT NULL,
+    captain_id      INTEGER NOT NULL REFERENCES users (id),
+    entry           INTEGER NOT NULL,
+    status          TEXT NOT NULL CHECK (status IN ('registered', 'waitlisted', 'dropped', 'refused', 'disqualified')),
+    seed            INTEGER,
+    logo_type       TEXT CHECK (logo_type IN ('image/jpeg', 'image/png')),
+    logo            BLOB,
+    checked_in_at   TEXT,
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    UNIQUE (tournament_id, entry)
+);
+
 CREATE TABLE ticket_add_ons (
     ticket_id INTEGER NOT NULL REFERENCES tickets (id) ON DELETE CASCADE,
     add_on_id INTEGER NOT NULL REFERENCES add_ons (id),
@@ -636,6 +667,34 @@ CREATE TABLE tickets (
     checked_in_at  TEXT,
     created_at     TEXT NOT NULL
 , checked_in_gate TEXT NOT NULL DEFAULT '', discount_type TEXT NOT NULL DEFAULT '' CHECK (discount_type IN ('', 'senior', 'pwd')), discount_holder TEXT NOT NULL DEFAULT '', discount_id_number TEXT NOT NULL DEFAULT '', discount_amount INTEGER NOT NULL DEFAULT 0 CHECK (discount_amount >= 0));
+
+CREATE TABLE tournaments (
+    id                      INTEGER PRIMARY KEY,
+    event_id                INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    code                    TEXT NOT NULL UNIQUE,
+    name                    TEXT NOT NULL,
+    game                    TEXT NOT NULL,
+    format                  TEXT NOT NULL DEFAULT '',
+    min_players             INTEGER NOT NULL CHECK (min_players >= 1),
+    max_players             INTEGER NOT NULL CHECK (max_players >= min_players),
+    substitutes             INTEGER NOT NULL DEFAULT 0 CHECK (substitutes >= 0),
+    max_teams               INTEGER NOT NULL CHECK (max_teams >= 2),
+    entry_fee               INTEGER NOT NULL DEFAULT 0 CHECK (entry_fee >= 0),
+    rules                   TEXT NOT NULL DEFAULT '',
+    registration_opens_at   TEXT NOT NULL,
+    registration_closes_at  TEXT NOT NULL,
+    roster_locks_at         TEXT NOT NULL,
+    starts_at               TEXT NOT NULL,
+    checkin_opens           INTEGER NOT NULL DEFAULT 60 CHECK (checkin_opens > 0),
+    checkin_closes          INTEGER NOT NULL DEFAULT 15 CHECK (checkin_closes >= 0),
+    checkin_by              TEXT NOT NULL DEFAULT 'captain' CHECK (checkin_by IN ('captain', 'players')),
+    bracket_url             TEXT NOT NULL DEFAULT '',
+    stream_url              TEXT NOT NULL DEFAULT '',
+    entries                 INTEGER NOT NULL DEFAULT 0,
+    checkin_done_at         TEXT,
+    created_at              TEXT NOT NULL,
+    updated_at              TEXT NOT NULL
+);
 
 CREATE TABLE user_pictures (
     user_id      INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
@@ -843,6 +902,14 @@ CREATE INDEX seat_assignments_offer ON seat_assignments (offer_id);
 
 CREATE INDEX seat_assignments_order ON seat_assignments (order_id);
 
+CREATE UNIQUE INDEX team_players_email ON team_players (team_id, lower(email));
+
+CREATE INDEX teams_captain ON teams (captain_id);
+
+CREATE UNIQUE INDEX teams_name ON teams (tournament_id, lower(name));
+
+CREATE UNIQUE INDEX teams_tag ON teams (tournament_id, lower(tag));
+
 CREATE UNIQUE INDEX ticket_returns_open ON ticket_returns (ticket_id) WHERE status = 'open';
 
 CREATE INDEX ticket_returns_order ON ticket_returns (order_id);
@@ -862,6 +929,10 @@ CREATE INDEX tickets_email ON tickets (email);
 CREATE INDEX tickets_event_counts ON tickets (event_id, status, ticket_type_id, checked_in_gate);
 
 CREATE INDEX tickets_order ON tickets (order_id);
+
+CREATE INDEX tournaments_checkin ON tournaments (starts_at) WHERE checkin_done_at IS NULL;
+
+CREATE INDEX tournaments_event ON tournaments (event_id);
 
 CREATE UNIQUE INDEX users_email_lower ON users (lower(email));
 

@@ -33,6 +33,7 @@ const (
 	DemoGateEmail      = "gate@palaro.ph"      // gate member of every demo organization
 	DemoRivalEmail     = "rival@palaro.ph"     // owns one small organization and event of its own
 	DemoOperatorEmail  = "operator@palaro.ph"  // an operator: the /operator console (news, partner pages)
+	DemoCaptainEmail   = "captain@palaro.ph"   // captain of the demo tournament's teams
 )
 
 // demoFiles are the demo data set, described in store/demo/README.md.
@@ -82,6 +83,7 @@ type seedData struct {
 	orders     seedOrders
 	activities seedActivities
 	news       seedNews
+	tourneys   seedTournaments
 }
 
 // readSeedData reads the demo files; a field a file does not know is an error.
@@ -89,7 +91,7 @@ func readSeedData() (*seedData, error) {
 	var d seedData
 	for name, v := range map[string]any{"organizers.json": &d.organizers, "venues.json": &d.venues, "tags.json": &d.tags,
 		"events.json": &d.events, "promo_codes.json": &d.promos, "orders.json": &d.orders,
-		"activities.json": &d.activities, "news.json": &d.news} {
+		"activities.json": &d.activities, "news.json": &d.news, "tournaments.json": &d.tourneys} {
 		b, err := demoFiles.ReadFile("demo/" + name)
 		if err != nil {
 			return nil, err
@@ -158,6 +160,9 @@ func (d *seedData) insert(ctx context.Context, tx *sql.Tx, now time.Time) error 
 	}
 	if err := d.news.insert(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo news: %w", err)
+	}
+	if err := d.tourneys.insert(ctx, tx, now); err != nil {
+		return fmt.Errorf("seed demo tournaments: %w", err)
 	}
 	return nil
 }

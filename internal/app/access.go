@@ -36,3 +36,6 @@ func (a *App) Logger() *slog.Logger { return a.logger }
 
 // Now reads the app's one clock.
 func (a *App) Now() time.Time { return a.now() }
+
+// Tournaments returns the tournaments' service the server and the job loop use.
+func (a *App) Tournaments() *store.TournamentService { return a.tournaments }

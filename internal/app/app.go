@@ -34,8 +34,10 @@ type App struct {
 	server    *handlers.Server
 	purchases *store.PurchaseService
 	waitlist  *store.WaitlistService
-	outbox    *store.OutboxService
-	webhooks  *store.WebhookService
+	// tournaments keeps tournaments and teams; the job loop closes their check-ins.
+	tournaments *store.TournamentService
+	outbox      *store.OutboxService
+	webhooks    *store.WebhookService
 	// webhookSender sends the deliveries of webhooks (its AllowPrivate from the config).
 	webhookSender *webhook.Sender
 	mail          *store.EventMailService
@@ -123,7 +125,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 	composer := notify.NewComposer(cfg.BaseURL, cfg.SupportEmail)
 	composer.TicketQR = func(code string) string { return palaro.SignedTicketQR(signingKey, code) } // QR codes inline in e-mails
 	purchases := store.NewPurchaseService(db, composer, cfg.Hold)
-	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
+	a = &App{db: db, purchases: purchases, waitlist: store.NewWaitlistService(db, composer), tournaments: store.NewTournamentService(db, composer), outbox: store.NewOutboxService(db), logger: logger, jobEvery: cfg.JobInterval,
 		jobHolder: jobHolder(), now: cfg.Now, webhooks: store.NewWebhookService(db, composer), mail: store.NewEventMailService(db, composer),
 		refunds: store.NewRefundService(db, composer), refundEvery: cfg.RefundInterval,
 		webhookSender: &webhook.Sender{AllowPrivate: cfg.WebhookAllowPrivate}}
@@ -177,6 +179,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		TicketTypes:   events,
 		Purchases:     purchases,
 		Waitlist:      a.waitlist,
+		Tournaments:   a.tournaments,
 		Returns:       store.NewReturnsService(db, composer),
 		Seats:         store.NewSeatService(db),
 		Payments:      a.payments,
@@ -371,7 +374,8 @@ func (a *App) syncQueues(ctx context.Context) {
 // SettleOnce reconciles pending orders with the payment provider, then releases expired holds
 // (in that order, so a payment whose webhook was lost is found before its hold is released),
 // then masks the senior citizen and PWD ID numbers past their record period, then moves the
-// waiting lists on, then queues the reminders that are due, then prunes the gate's old changes.
+// waiting lists on, then closes the tournaments' check-ins that ended, then queues the reminders
+// that are due, then prunes the gate's old changes.
 func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	if a.payments != nil {
 		if n, err := palaro.ReconcilePayments(ctx, a.purchases, a.payments, now); err != nil && ctx.Err() == nil {
@@ -398,6 +402,15 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 		a.logger.Error("waiting lists", "error", err)
 	} else if expired+offered > 0 {
 		a.logger.Info("waiting lists", "offersExpired", expired, "offersMade", offered)
+		if a.server != nil {
+			a.server.EventsChanged()
+		}
+	}
+	// tournaments whose check-in closed: teams that missed it drop out, waiting teams move up
+	if dropped, movedUp, err := a.tournaments.CloseCheckIns(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("tournament check-ins", "error", err)
+	} else if dropped+movedUp > 0 {
+		a.logger.Info("tournament check-ins closed", "dropped", dropped, "movedUp", movedUp)
 		if a.server != nil {
 			a.server.EventsChanged()
 		}

@@ -88,13 +88,7 @@ func pay(label string) chromedp.Action {
 // submitAndLoad clicks the form's submit button and waits until the page it posts to has loaded: a
 // new document, not the one clicked in, since these forms post back to their own path and a path
 // check alone would pass on the old page.
-func submitAndLoad() chromedp.Action {
-	return chromedp.Tasks{
-		chromedp.Evaluate(`window.palaroOldPage = true`, nil),
-		chromedp.Click(`form button[type="submit"]`, chromedp.ByQuery),
-		waitFor(`window.palaroOldPage === undefined && document.readyState === 'complete'`),
-	}
-}
+func submitAndLoad() chromedp.Action { return submitIn("form") }
 
 // openTicketAndQR follows the order page's first ticket, checks its QR code and opens it full
 // screen, saving screenshots under the given name.

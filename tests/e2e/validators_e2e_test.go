@@ -83,6 +83,7 @@ func TestValidators_Browser(t *testing.T) {
 		"organizer": signedIn(t, a, store.DemoOrganizerEmail),
 		"gate":      signedIn(t, a, store.DemoGateEmail),
 		"operator":  signedIn(t, a, store.DemoOperatorEmail),
+		"captain":   signedIn(t, a, store.DemoCaptainEmail),
 	}
 	anon := visitors[""]
 
@@ -130,6 +131,11 @@ func TestValidators_Browser(t *testing.T) {
 		"/organizer/organization/admission-receipts?rate=10"} {
 		pages = append(pages, validatedPage{"organizer", p})
 	}
+	// tournaments: the teams page, a captain's registration form and team page, a player's link
+	pages = append(pages, validatedPage{"", "/e/mlbb-women-invitational/teams"}, validatedPage{"", "/e/mlbb-women-invitational"},
+		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"},
+		validatedPage{"", "/team/join/demo:bld1@players.palaro.ph"},
+		validatedPage{"organizer", "/organizer/events/mlbb-women-invitational/tournaments"})
 	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
 		validatedPage{"operator", "/operator/news"}, validatedPage{"operator", "/operator/pnk/home"})
 

@@ -1,0 +1,72 @@
+package notify
+
+import (
+	"strconv"
+
+	"palaro"
+)
+
+var _ palaro.TeamComposer = Composer{}
+
+// teamRows are the rows every team e-mail shows.
+func teamRows(t *palaro.Tournament, team *palaro.Team, eventName string) [][2]string {
+	return [][2]string{{"Event", eventName}, {"Tournament", t.Name}, {"Game", palaro.GameName(t.Game)},
+		{"Team", team.Name + " [" + team.Tag + "]"},
+		{"Starts", t.StartsAt.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM")}}
+}
+
+// checkInLine says when check-in runs and who does it.
+func checkInLine(t *palaro.Tournament) string {
+	opens, closes := t.CheckInWindow()
+	who := "The captain checks the team in"
+	if t.CheckInBy == palaro.CheckInByPlayers {
+		who = "Every player checks in from their own link"
+	}
+	return who + " between " + opens.In(palaro.Manila).Format("3:04 PM") + " and " + closes.In(palaro.Manila).Format("3:04 PM") +
+		" (Manila time, " + opens.In(palaro.Manila).Format("Mon 2 Jan") + "). Teams that miss check-in drop out and the waiting teams move up."
+}
+
+// TeamRegistered confirms a team's registration to its captain.
+func (c Composer) TeamRegistered(t *palaro.Tournament, team *palaro.Team, eventName string) palaro.Message {
+	title, intro := "Your team is registered", team.Name+" has a place in "+t.Name+"."
+	if team.Status == palaro.TeamWaitlisted {
+		title, intro = "Your team is on the waiting list", t.Name+" is full: "+team.Name+
+			" is on its waiting list, in order of registration (entry "+strconv.Itoa(team.Entry)+"). Teams that drop out are replaced in that order, and we e-mail you if yours moves up."
+	}
+	v := emailView{Support: c.Support, Title: title,
+		Intro:  []string{intro, "Invite your players from your team's page: each gets a link to join with their game account.", checkInLine(t)},
+		Rows:   teamRows(t, team, eventName),
+		Button: emailLink{Label: "Open your team's page", URL: c.url(palaro.TeamPath(team.PublicID))}}
+	return c.message(palaro.MessageTeamRegistered, team.CaptainEmail, title+": "+team.Name, v)
+}
+
+// TeamInvite invites a player to a team.
+func (c Composer) TeamInvite(t *palaro.Tournament, team *palaro.Team, eventName, to, token string) palaro.Message {
+	v := emailView{Support: c.Support, Title: "Join " + team.Name,
+		Intro: []string{"You are invited to play for " + team.Name + " in " + t.Name + " at " + eventName + ".",
+			"Open the link to join with your in-game name and game account and to accept the rules. " + palaro.GameAccountHint(t.Game),
+			checkInLine(t)},
+		Rows:   teamRows(t, team, eventName),
+		Button: emailLink{Label: "Join the team", URL: c.url(palaro.TeamJoinPath(token))},
+		Outro:  []string{"The link is yours (" + to + "): keep it, it is also where you check in. If you did not expect this, ignore it."}}
+	return c.message(palaro.MessageTeamInvite, to, "Join "+team.Name+" in "+t.Name, v)
+}
+
+// TeamDropped tells a team that it missed check-in.
+func (c Composer) TeamDropped(t *palaro.Tournament, team *palaro.Team, eventName, to string) palaro.Message {
+	v := emailView{Support: c.Support, Title: team.Name + " missed check-in",
+		Intro: []string{team.Name + " did not check in for " + t.Name + " before check-in closed, so it dropped out and its place went to the next team on the waiting list.",
+			"If you think this is a mistake, contact the organizer."},
+		Rows: teamRows(t, team, eventName)}
+	return c.message(palaro.MessageTeamDropped, to, team.Name+" missed check-in for "+t.Name, v)
+}
+
+// TeamMovedUp tells a waiting team that it has a place.
+func (c Composer) TeamMovedUp(t *palaro.Tournament, team *palaro.Team, eventName, to string) palaro.Message {
+	v := emailView{Support: c.Support, Title: team.Name + " is in",
+		Intro: []string{"A team dropped out of " + t.Name + " and " + team.Name + " moved up from the waiting list: it has a place now.",
+			"Be at the players' entrance on time with your competitor pass."},
+		Rows:   teamRows(t, team, eventName),
+		Button: emailLink{Label: "See the teams", URL: c.url(palaro.TeamsPath(t.EventCode))}}
+	return c.message(palaro.MessageTeamMovedUp, to, team.Name+" has a place in "+t.Name, v)
+}

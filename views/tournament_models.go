@@ -1,0 +1,75 @@
+package views
+
+// TeamsView is an event's public page of registered teams, /e/{code}/teams.
+type TeamsView struct {
+	EventName, EventHref string
+	Tournaments          []TournamentView
+}
+
+// TournamentView is one tournament on the teams page.
+type TournamentView struct {
+	Code, Name, Game, Format string
+	// Facts are short lines: team size, places, registration, check-in.
+	Facts                 []string
+	BracketURL, StreamURL string
+	RegisterHref          string // "" when registration is closed
+	Teams, Waiting        []TeamRow
+	Out                   []TeamRow
+}
+
+// TeamRow is a team in a list.
+type TeamRow struct {
+	Seed, Name, Tag, Players, State string
+	LogoSrc                         string
+}
+
+// TeamRegisterView is the captain's registration form of a tournament.
+type TeamRegisterView struct {
+	Tournament TournamentView
+	Rules      string
+	Action     string
+	Error      string
+	Fields     []FormField
+	Accept     FormCheckbox
+	LogoError  string
+}
+
+// TeamPageView is a team's page for its captain or a player: the roster, the invite form,
+// check-in, or the join form.
+type TeamPageView struct {
+	Heading, Status, Notice, Error string
+	Tournament                     TournamentView
+	Rules                          string
+	Players                        []TeamPlayerRow
+	Invite                         *Form // the captain's invite form, while the roster has room
+	CheckIn                        *Form // a check-in button, while check-in is open
+	Join                           *Form // a player's join form
+	TeamsHref                      string
+}
+
+// TeamPlayerRow is a player on a team's page.
+type TeamPlayerRow struct {
+	Name, Account, Discord, State string
+}
+
+// OrgTournamentsView is the console's Tournaments page of an event: each tournament's teams with
+// the organizer's decisions, and the exports.
+type OrgTournamentsView struct {
+	Frame       OrgFrame
+	Error       string
+	Tournaments []OrgTournament
+}
+
+// OrgTournament is one tournament on the console page.
+type OrgTournament struct {
+	Name, Summary        string
+	CSVHref, BracketHref string
+	Teams                []OrgTeamRow
+}
+
+// OrgTeamRow is a team on the console page, with its decision form.
+type OrgTeamRow struct {
+	Entry, Name, Status, Seed, CheckedIn, Players string
+	Action                                        string
+	ID                                            string // unique part of the form's element ids
+}
