@@ -141,6 +141,35 @@ func ParseDateSlug(slug string) (day string, n int, ok bool) {
 	return m[1], n, true
 }
 
+// DateSlugLabel names a date by its slug for people: "Sat 9 Jan 2027", with ", session 2" for
+// a second session of one day; the slug itself when it is not a date's.
+func DateSlugLabel(slug string) string {
+	day, n, ok := ParseDateSlug(slug)
+	if !ok {
+		return slug
+	}
+	t, _ := time.ParseInLocation(time.DateOnly, day, Manila)
+	label := t.Format("Mon 2 Jan 2006")
+	if n > 1 {
+		label += ", session " + strconv.Itoa(n)
+	}
+	return label
+}
+
+// DateOn returns the first of dates (by start) that starts on the Manila day of at, or nil.
+func DateOn(dates []EventDate, at time.Time) *EventDate {
+	day := ManilaDay(at)
+	for i := range dates {
+		if ManilaDay(dates[i].StartsAt) == day {
+			return &dates[i]
+		}
+	}
+	return nil
+}
+
+// MsgNoDateToday refuses a scan of a series on a day without a date when the gate picked none.
+const MsgNoDateToday = "This event has no date today: pick the date at the top of the gate page."
+
 // SlugDates gives new dates their slugs beside the event's existing ones: each date's Manila day,
 // with the next free session number when the day has a date already. Dates of one day are
 // numbered in the order of their starts.

@@ -128,6 +128,20 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 	if corrected {
 		claimed = formatTime(req.At)
 	}
+	var dateID any
+	if dates, err := eventDates(ctx, tx, eventID); err != nil {
+		return nil, err
+	} else if len(dates) > 0 { // a series: the gate admits to one date
+		scan, err := scanSeries(ctx, tx, dates, req, id, t, at, now, offline, claimed)
+		if err != nil {
+			return nil, err
+		}
+		if scan.result != nil {
+			scan.result.TimeCorrected = corrected
+			return scan.result, nil
+		}
+		dateID = scan.dateID
+	}
 	gate := palaro.NormalizeGate(req.Gate)
 	res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'checked_in', checked_in_at = ?, checked_in_gate = ?
 		WHERE id = ? AND status = 'valid'`, formatTime(at), gate, id)
@@ -148,8 +162,8 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 	}
 	if outcome != palaro.CheckInAlready {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,
-			client_id, outcome, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, eventID, gate, req.Actor, formatTime(at), formatTime(now),
-			nullString(req.ClientID), outcome, claimed); err != nil {
+			client_id, outcome, claimed_at, date_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, eventID, gate, req.Actor, formatTime(at), formatTime(now),
+			nullString(req.ClientID), outcome, claimed, dateID); err != nil {
 			return nil, err
 		}
 	}

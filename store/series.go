@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -334,22 +333,7 @@ func takeDatePlaces(ctx context.Context, tx *sql.Tx, dateID, ticketTypeID int64,
 		Scan(&name, &day, &left); err != nil {
 		return err
 	}
-	return soldOut(name+" on "+dateLabel(day), left)
-}
-
-// dateLabel is how messages name a date by its slug: "Fri 9 Jan 2027" (with "session 2" after a
-// second session's day).
-func dateLabel(slug string) string {
-	day, n, ok := palaro.ParseDateSlug(slug)
-	if !ok {
-		return slug
-	}
-	t, _ := time.ParseInLocation(time.DateOnly, day, palaro.Manila)
-	label := t.Format("Mon 2 Jan 2006")
-	if n > 1 {
-		label += fmt.Sprintf(", session %d", n)
-	}
-	return label
+	return soldOut(name+" on "+palaro.DateSlugLabel(day), left)
 }
 
 // datePlan is where a ticket order takes its places: nothing more than today for a single-date
@@ -407,7 +391,7 @@ func planDates(ctx context.Context, q querier, ev *palaro.Event, tt *palaro.Tick
 	d := dates[i]
 	switch d.SaleState(*tt, ev, 1, now) { // sold out is decided by the guarded UPDATE, under the write lock
 	case palaro.SaleNotStarted:
-		return plan, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s on %s have not started yet.", tt.Name, dateLabel(d.Slug))
+		return plan, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s on %s have not started yet.", tt.Name, palaro.DateSlugLabel(d.Slug))
 	case palaro.SaleEnded:
 		switch d.Status {
 		case palaro.DateCancelled:
@@ -415,7 +399,7 @@ func planDates(ctx context.Context, q querier, ev *palaro.Event, tt *palaro.Tick
 		case palaro.DatePostponed:
 			return plan, palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgDatePostponed)
 		}
-		return plan, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s on %s have ended.", tt.Name, dateLabel(d.Slug))
+		return plan, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s on %s have ended.", tt.Name, palaro.DateSlugLabel(d.Slug))
 	}
 	plan.date, plan.dates = &d, []int64{d.ID}
 	return plan, nil
@@ -533,4 +517,111 @@ func ticketPlaces(ctx context.Context, q querier, ticketID int64) (plan datePlan
 			})
 	}
 	return plan, false, err
+}
+
+// seriesScan is what a scan of a series' ticket decided before the ticket's own check-in: the
+// date it is for, and, when it is already answered (a pass, another date's ticket), the answer.
+type seriesScan struct {
+	dateID int64
+	result *palaro.CheckInResult
+}
+
+// scanSeries decides a scan of a ticket of a series: the gate's date (req.Date, or the date
+// falling on the scan's day in Manila); a day ticket of another date is refused (wrong_date); a
+// pass is admitted once per date, through its pass_uses row there (a pass for some dates takes
+// one of its dates, and a place on it, at its first scan there), and the answer lists the dates it
+// was admitted on; claimed is an offline scan's corrected phone time (nil when none). A day
+// ticket of the date returns no result: the caller checks it in as any ticket.
+func scanSeries(ctx context.Context, tx *sql.Tx, dates []palaro.EventDate, req palaro.CheckInRequest, id int64,
+	t palaro.GateTicket, at, now time.Time, offline bool, claimed any) (seriesScan, error) {
+	var date *palaro.EventDate
+	if req.Date != "" {
+		i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.Slug == req.Date })
+		if i < 0 {
+			return seriesScan{}, palaro.Errorf(palaro.EINVALID, "%s", palaro.MsgDateUnknown)
+		}
+		date = &dates[i]
+	} else if date = palaro.DateOn(dates, at); date == nil {
+		return seriesScan{}, palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgNoDateToday)
+	}
+	var dateID, passOf int64
+	var kind string
+	var passDates int
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(t.date_id, 0), tt.pass_kind, tt.pass_dates, coalesce(tt.pass_of, 0)
+		FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id WHERE t.id = ?`, id).
+		Scan(&dateID, &kind, &passDates, &passOf); err != nil {
+		return seriesScan{}, err
+	}
+	scan := seriesScan{dateID: date.ID}
+	if kind == "" {
+		if dateID != 0 && dateID != date.ID {
+			i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.ID == dateID })
+			if i >= 0 {
+				t.Date = dates[i].Slug
+			}
+			scan.result = palaro.NewCheckInResult(palaro.CheckInWrongDate, t)
+		}
+		return scan, nil
+	}
+	t.Date, t.Pass = date.Slug, palaro.TicketType{PassKind: kind, PassDates: passDates}.PassLabel()
+	var has int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pass_uses WHERE ticket_id = ? AND date_id = ?`, id, date.ID).
+		Scan(&has); err != nil {
+		return scan, err
+	}
+	if has == 0 { // a pass for some dates picks this one as it goes, if it has one left and the date a place
+		var used int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pass_uses WHERE ticket_id = ?`, id).Scan(&used); err != nil {
+			return scan, err
+		}
+		if kind != palaro.PassCount || used >= passDates {
+			scan.result = palaro.NewCheckInResult(palaro.CheckInUsedUp, t)
+			return scan, nil
+		}
+		if err := takeDatePlaces(ctx, tx, date.ID, passOf, 1, true); err != nil {
+			return scan, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO pass_uses (ticket_id, date_id, created_at) VALUES (?, ?, ?)`,
+			id, date.ID, formatTime(now)); err != nil {
+			return scan, err
+		}
+	}
+	gate := palaro.NormalizeGate(req.Gate)
+	res, err := tx.ExecContext(ctx, `UPDATE pass_uses SET checked_in_at = ?, gate = ? WHERE ticket_id = ? AND date_id = ?
+		AND checked_in_at IS NULL`, formatTime(at), gate, id, date.ID)
+	if err != nil {
+		return scan, err
+	}
+	outcome := palaro.CheckInOK
+	if n, _ := res.RowsAffected(); n == 0 {
+		outcome = palaro.CheckInAlready
+		if offline {
+			outcome = palaro.CheckInConflict
+		}
+	}
+	var checked sql.NullString
+	if err := tx.QueryRowContext(ctx, `SELECT checked_in_at, gate FROM pass_uses WHERE ticket_id = ? AND date_id = ?`, id, date.ID).
+		Scan(&checked, &t.Gate); err != nil {
+		return scan, err
+	}
+	t.CheckedInAt, _ = parseTime(checked)
+	t.Status = palaro.TicketCheckedIn
+	if t.UsedDates, err = queryStrings(ctx, tx, `SELECT d.slug FROM pass_uses u JOIN event_dates d ON d.id = u.date_id
+		WHERE u.ticket_id = ? AND u.checked_in_at IS NOT NULL ORDER BY d.starts_at`, id); err != nil {
+		return scan, err
+	}
+	if outcome == palaro.CheckInOK {
+		if err := enqueueWebhook(ctx, tx, palaro.WebhookTicketCheckedIn, id, now); err != nil {
+			return scan, err
+		}
+	}
+	if outcome != palaro.CheckInAlready {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,
+			client_id, outcome, claimed_at, date_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, req.EventID, gate, req.Actor,
+			formatTime(at), formatTime(now), nullString(req.ClientID), outcome, claimed, date.ID); err != nil {
+			return scan, err
+		}
+	}
+	scan.result = palaro.NewCheckInResult(outcome, t)
+	return scan, nil
 }

@@ -310,3 +310,68 @@ func TestSeries_PassesAndDayTicketsRushOneDate(t *testing.T) {
 		WHERE od.date_id = ? AND o.status = 'pending'`, target.ID).Scan(&rows))
 	require.Equal(t, int(granted), rows, "each granted order recorded its places on the date")
 }
+
+func TestSeries_GateAdmitsPassOncePerDate(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	day := f.addTicketType(t, "gate-day", 0, 10, 4)
+	dates := f.weekly(t, 3, nil)
+	every := f.addPass(t, "gate-season", palaro.PassEvery, day, 0, 5, false)
+	some := f.addPass(t, "gate-five", palaro.PassCount, day, 0, 5, false)
+	_, err := f.db.write.Exec(`UPDATE ticket_types SET pass_dates = 2 WHERE code = ?`, some)
+	require.NoError(t, err)
+	gate := NewCheckInService(f.db)
+	buy := func(req palaro.PurchaseRequest) string {
+		o, err := f.purchases.CreateOrder(ctx, req, f.now)
+		require.NoError(t, err)
+		return o.Tickets[0].Code
+	}
+	passCode := buy(dated(every, "", 1, "holder@x.ph"))
+	twoCode := buy(dated(some, "", 1, "two@x.ph"))
+	dayCode := buy(dated(day, dates[1].Slug, 1, "day@x.ph"))
+
+	scan := func(code, date string) *palaro.CheckInResult {
+		r, err := gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: code, Gate: "North", Date: date})
+		require.NoError(t, err)
+		return r
+	}
+	r := scan(passCode, dates[0].Slug)
+	require.Equal(t, palaro.CheckInOK, r.Outcome)
+	require.Equal(t, "Every date", r.Ticket.Pass)
+	require.Equal(t, []string{dates[0].Slug}, r.Ticket.UsedDates)
+	r = scan(passCode, dates[1].Slug)
+	require.Equal(t, palaro.CheckInOK, r.Outcome, "a pass is admitted on another date")
+	require.Equal(t, []string{dates[0].Slug, dates[1].Slug}, r.Ticket.UsedDates)
+	r = scan(passCode, dates[1].Slug)
+	require.Equal(t, palaro.CheckInAlready, r.Outcome, "but once per date")
+	require.Equal(t, []string{dates[0].Slug, dates[1].Slug}, r.Ticket.UsedDates)
+
+	// a day ticket is for its date only
+	r = scan(dayCode, dates[0].Slug)
+	require.Equal(t, palaro.CheckInWrongDate, r.Outcome)
+	require.Equal(t, "This ticket is for Sat 16 Jan 2027", r.Message)
+	require.Equal(t, palaro.CheckInOK, scan(dayCode, dates[1].Slug).Outcome)
+
+	// a pass for 2 dates takes a place on each date it is used on, and no third
+	sold0, _, _ := f.stock(t, dates[0].ID, day)
+	require.Equal(t, palaro.CheckInOK, scan(twoCode, dates[0].Slug).Outcome)
+	sold1, _, _ := f.stock(t, dates[0].ID, day)
+	require.Equal(t, sold0+1, sold1, "the pass took a place on the date it picked")
+	require.Equal(t, palaro.CheckInOK, scan(twoCode, dates[2].Slug).Outcome)
+	r = scan(twoCode, dates[1].Slug)
+	require.Equal(t, palaro.CheckInUsedUp, r.Outcome)
+	require.Equal(t, "This pass has no dates left", r.Message)
+
+	// without a date the gate admits to the date falling on the scan's day in Manila: 00:30 on the
+	// 23rd is still the 22nd in UTC
+	f.db.Now = func() time.Time { return time.Date(2027, 1, 22, 16, 30, 0, 0, time.UTC) }
+	r = scan(passCode, "")
+	require.Equal(t, palaro.CheckInOK, r.Outcome)
+	require.Equal(t, dates[2].Slug, r.Ticket.Date)
+	f.db.Now = func() time.Time { return time.Date(2027, 1, 22, 15, 59, 0, 0, time.UTC) } // 23:59 on the 22nd
+	_, err = gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: passCode})
+	require.Equal(t, palaro.MsgNoDateToday, palaro.ErrorMessage(err))
+	var logged int
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM check_ins WHERE date_id IS NOT NULL`).Scan(&logged))
+	require.Equal(t, 6, logged, "each admission is logged with its date")
+}
