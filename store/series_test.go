@@ -375,3 +375,32 @@ func TestSeries_GateAdmitsPassOncePerDate(t *testing.T) {
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM check_ins WHERE date_id IS NOT NULL`).Scan(&logged))
 	require.Equal(t, 6, logged, "each admission is logged with its date")
 }
+
+// TestSeries_SeriesEditReachesDatesWithoutTheirOwn: a ticket type's new capacity reaches every date
+// that kept the series' capacity; a date that set its own keeps it.
+func TestSeries_SeriesEditReachesDatesWithoutTheirOwn(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	code := f.addTicketType(t, "shared", 0, 30, 4)
+	dates := f.weekly(t, 2, nil)
+	own, err := f.series.CreateDates(ctx, f.eventID, []palaro.DateInput{{StartsAt: dates[1].StartsAt.AddDate(0, 0, 7),
+		EndsAt: dates[1].EndsAt.AddDate(0, 0, 7), Capacities: map[string]int{code: 12}}}, f.now)
+	require.NoError(t, err)
+	org := NewOrganizerService(f.db, nil)
+	ev, err := org.FindEvent(ctx, "tekken-tuesdays-cubao")
+	require.NoError(t, err)
+	for _, tt := range ev.TicketTypes {
+		if tt.Code == code {
+			in := palaro.TicketTypeInputOf(tt)
+			in.Capacity = 50
+			_, err = org.UpdateTicketType(ctx, ev.ID, code, "owner@x.ph", in)
+			require.NoError(t, err)
+		}
+	}
+	for _, d := range dates {
+		_, _, capacity := f.stock(t, d.ID, code)
+		require.Equal(t, 50, capacity, d.Slug)
+	}
+	_, _, capacity := f.stock(t, own[0].ID, code)
+	require.Equal(t, 12, capacity, "the date keeps what was set on it")
+}
