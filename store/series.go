@@ -592,13 +592,7 @@ func scanSeries(ctx context.Context, tx *sql.Tx, dates []palaro.EventDate, req p
 	if err != nil {
 		return scan, err
 	}
-	outcome := palaro.CheckInOK
-	if n, _ := res.RowsAffected(); n == 0 {
-		outcome = palaro.CheckInAlready
-		if offline {
-			outcome = palaro.CheckInConflict
-		}
-	}
+	outcome := scanOutcome(res, offline)
 	var checked sql.NullString
 	if err := tx.QueryRowContext(ctx, `SELECT checked_in_at, gate FROM pass_uses WHERE ticket_id = ? AND date_id = ?`, id, date.ID).
 		Scan(&checked, &t.Gate); err != nil {
@@ -610,17 +604,8 @@ func scanSeries(ctx context.Context, tx *sql.Tx, dates []palaro.EventDate, req p
 		WHERE u.ticket_id = ? AND u.checked_in_at IS NOT NULL ORDER BY d.starts_at`, id); err != nil {
 		return scan, err
 	}
-	if outcome == palaro.CheckInOK {
-		if err := enqueueWebhook(ctx, tx, palaro.WebhookTicketCheckedIn, id, now); err != nil {
-			return scan, err
-		}
-	}
-	if outcome != palaro.CheckInAlready {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,
-			client_id, outcome, claimed_at, date_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, req.EventID, gate, req.Actor,
-			formatTime(at), formatTime(now), nullString(req.ClientID), outcome, claimed, date.ID); err != nil {
-			return scan, err
-		}
+	if err := logScan(ctx, tx, req, id, gate, outcome, at, now, claimed, date.ID); err != nil {
+		return scan, err
 	}
 	scan.result = palaro.NewCheckInResult(outcome, t)
 	return scan, nil
