@@ -95,6 +95,8 @@ const (
 	CheckInWrongEvt  = "wrong_event"        // 422: a ticket of another event
 	CheckInCancelled = "cancelled"          // 422: a cancelled ticket
 	CheckInConflict  = "conflict"           // an offline check-in of a ticket already checked in elsewhere
+	CheckInWrongDate = "wrong_date"         // 422: a day ticket of another date of the series
+	CheckInUsedUp    = "pass_used_up"       // 422: a pass for some dates with none left
 )
 
 // GateTicket is a ticket as the gate sees it: what to show the person at the gate, and its state.
@@ -111,6 +113,12 @@ type GateTicket struct {
 	Discount       string `json:"discount,omitempty"`
 	DiscountHolder string `json:"discountHolder,omitempty"`
 	DiscountID     string `json:"discountId,omitempty"`
+	// Date is, for a series, the date (slug) a day ticket is for, or the date a pass was scanned on.
+	Date string `json:"date,omitempty"`
+	// Pass describes a season pass ("Every date", "5 dates of your choice"); "" for another ticket.
+	Pass string `json:"pass,omitempty"`
+	// UsedDates are the dates (slugs) a pass has been admitted on, by date, this scan's included.
+	UsedDates []string `json:"usedDates,omitempty"`
 }
 
 // CheckID is what the gate says of a discounted ticket ("Check ID: senior citizen, {name}"), "" for another.
@@ -162,6 +170,9 @@ type CheckInRequest struct {
 	// NotBefore is the earliest an offline scan can have been made (the gate list's download, the
 	// gate's opening): an earlier At is from a phone whose clock is wrong, and is clamped and flagged.
 	NotBefore time.Time
+	// Date is the series date (slug) the gate admits to; "" is the date that falls on the scan's day
+	// in Manila. Ignored for a single-date event.
+	Date string
 	// ClientID names a scan, so that a scan sent twice (a sync retried, or an online call whose
 	// answer was lost and which the phone then queued offline) is recorded once.
 	ClientID string
@@ -217,6 +228,10 @@ func CheckInMessage(outcome string, t GateTicket) string {
 		return "This ticket is for another event"
 	case CheckInCancelled:
 		return "This ticket is cancelled"
+	case CheckInWrongDate:
+		return "This ticket is for " + DateSlugLabel(t.Date)
+	case CheckInUsedUp:
+		return "This pass has no dates left"
 	}
 	return "Unknown ticket"
 }

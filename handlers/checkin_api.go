@@ -50,6 +50,8 @@ var checkInStatus = map[string]int{
 	palaro.CheckInUnknown:   http.StatusNotFound,
 	palaro.CheckInWrongEvt:  http.StatusUnprocessableEntity,
 	palaro.CheckInCancelled: http.StatusUnprocessableEntity,
+	palaro.CheckInWrongDate: http.StatusUnprocessableEntity,
+	palaro.CheckInUsedUp:    http.StatusUnprocessableEntity,
 }
 
 // checkInBody is the body of POST /v1/checkin.
@@ -60,6 +62,8 @@ type checkInBody struct {
 	// ID optionally names the scan (as in a sync), so a phone that got no answer may queue it
 	// offline without the sync counting it twice.
 	ID string `json:"id"`
+	// Date is, for a series, the date (slug) the gate admits to; "" is today's, Manila time.
+	Date string `json:"date"`
 }
 
 // checkInAnswer is the JSON answer to a scan.
@@ -115,6 +119,7 @@ func (s *Server) apiCheckIn(c *echo.Context, caller *palaro.Caller) error {
 	if body.ID != "" {
 		req.ClientID = scanID(caller, body.ID)
 	}
+	req.Date = strings.TrimSpace(body.Date)
 	res := forgedAnswer()
 	if !forged {
 		r, err := s.services.CheckIns.CheckIn(c.Request().Context(), req)

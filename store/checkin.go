@@ -128,34 +128,65 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 	if corrected {
 		claimed = formatTime(req.At)
 	}
+	var dateID any
+	if dates, err := eventDates(ctx, tx, eventID); err != nil {
+		return nil, err
+	} else if len(dates) > 0 { // a series: the gate admits to one date
+		scan, err := scanSeries(ctx, tx, dates, req, id, t, at, now, offline, claimed)
+		if err != nil {
+			return nil, err
+		}
+		if scan.result != nil {
+			scan.result.TimeCorrected = corrected
+			return scan.result, nil
+		}
+		dateID = scan.dateID
+	}
 	gate := palaro.NormalizeGate(req.Gate)
 	res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'checked_in', checked_in_at = ?, checked_in_gate = ?
 		WHERE id = ? AND status = 'valid'`, formatTime(at), gate, id)
 	if err != nil {
 		return nil, err
 	}
-	outcome := palaro.CheckInOK
-	if n, _ := res.RowsAffected(); n == 0 {
-		outcome = palaro.CheckInAlready
-		if offline {
-			outcome = palaro.CheckInConflict
-		}
-	} else {
+	outcome := scanOutcome(res, offline)
+	if outcome == palaro.CheckInOK {
 		t.Status, t.CheckedInAt, t.Gate = palaro.TicketCheckedIn, at.UTC().Truncate(time.Second), gate
-		if err := enqueueWebhook(ctx, tx, palaro.WebhookTicketCheckedIn, id, now); err != nil {
-			return nil, err
-		}
 	}
-	if outcome != palaro.CheckInAlready {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,
-			client_id, outcome, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, id, eventID, gate, req.Actor, formatTime(at), formatTime(now),
-			nullString(req.ClientID), outcome, claimed); err != nil {
-			return nil, err
-		}
+	if err := logScan(ctx, tx, req, id, gate, outcome, at, now, claimed, dateID); err != nil {
+		return nil, err
 	}
 	r := palaro.NewCheckInResult(outcome, t)
 	r.TimeCorrected = corrected
 	return r, nil
+}
+
+// scanOutcome is a scan's outcome from its conditional UPDATE (of the ticket, or of a pass's date):
+// checked in when it changed the row, else already checked in (a conflict offline).
+func scanOutcome(res sql.Result, offline bool) string {
+	if n, _ := res.RowsAffected(); n > 0 {
+		return palaro.CheckInOK
+	} else if offline {
+		return palaro.CheckInConflict
+	}
+	return palaro.CheckInAlready
+}
+
+// logScan records a scan that let someone in (with its webhook) or was a conflict offline;
+// dateID is the series date admitted to (nil for a single-date event).
+func logScan(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, ticketID int64, gate, outcome string,
+	at, now time.Time, claimed, dateID any) error {
+	if outcome == palaro.CheckInOK {
+		if err := enqueueWebhook(ctx, tx, palaro.WebhookTicketCheckedIn, ticketID, now); err != nil {
+			return err
+		}
+	}
+	if outcome == palaro.CheckInAlready {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at,
+		client_id, outcome, claimed_at, date_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, ticketID, req.EventID, gate, req.Actor,
+		formatTime(at), formatTime(now), nullString(req.ClientID), outcome, claimed, dateID)
+	return err
 }
 
 // nullString stores "" as NULL.

@@ -507,6 +507,11 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 		} else if err != nil {
 			return nil, err
 		}
+		// a series' dates share the type's capacity unless a date set its own
+		if _, err := tx.ExecContext(ctx, `UPDATE date_stock SET capacity = ? WHERE ticket_type_id = ? AND own_capacity = 0`,
+			in.Capacity, cur.ID); err != nil {
+			return nil, err
+		}
 		if relayout {
 			if err := ensureSeatLayouts(ctx, tx); err != nil {
 				return nil, err

@@ -182,6 +182,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		Tournaments:   a.tournaments,
 		Returns:       store.NewReturnsService(db, composer),
 		Seats:         store.NewSeatService(db),
+		Series:        store.NewSeriesService(db),
 		Payments:      a.payments,
 		Refunds:       a.refunds,
 		PaymentPages:  paymentPages,
