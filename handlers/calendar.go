@@ -101,8 +101,13 @@ func (s *Server) eventICS(c *echo.Context) error {
 		return err
 	}
 	cal := newICS()
-	s.addICSEvent(cal, ev)
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
+	s.addICSEvent(cal, ev, "")
+	return serveICS(c, cal, ev.Code+".ics")
+}
+
+// serveICS answers a calendar as a file to download with the given name (CRLF line endings).
+func serveICS(c *echo.Context, cal *ics.Calendar, name string) error {
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
 }
 
@@ -124,10 +129,9 @@ func (s *Server) calendarICS(c *echo.Context) error {
 	}
 	cal := newICS()
 	for _, ev := range events {
-		s.addICSEvent(cal, ev)
+		s.addICSEvent(cal, ev, "")
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="palaro-`+month.Format("2006-01")+`.ics"`)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
+	return serveICS(c, cal, "palaro-"+month.Format("2006-01")+".ics")
 }
 
 // newICS returns an empty calendar of Palaro's events.
@@ -140,9 +144,15 @@ func newICS() *ics.Calendar {
 
 // addICSEvent adds an event to a calendar with its state (CANCELLED, TENTATIVE while postponed,
 // else CONFIRMED) and its SEQUENCE, which grows with each change its holders are told about, so a
-// calendar that imported it before takes the change.
-func (s *Server) addICSEvent(cal *ics.Calendar, ev *palaro.Event) {
-	e := cal.AddEvent(ev.Code + "@palaro.ph")
+// calendar that imported it before takes the change. With a date's slug, ev is the event as on
+// that date of its series: the date is a calendar entry of its own (UID {code}-{slug}@palaro.ph)
+// with the date's page as its URL.
+func (s *Server) addICSEvent(cal *ics.Calendar, ev *palaro.Event, slug string) {
+	uid, url := ev.Code, s.config.BaseURL+eventPath(ev.Code, slug)
+	if slug != "" {
+		uid += "-" + slug
+	}
+	e := cal.AddEvent(uid + "@palaro.ph")
 	e.SetDtStampTime(ev.UpdatedAt.UTC())
 	e.SetSequence(ev.Sequence)
 	e.SetStartAt(ev.StartsAt.UTC())
@@ -152,9 +162,9 @@ func (s *Server) addICSEvent(cal *ics.Calendar, ev *palaro.Event) {
 		summary = label + ": " + ev.Name
 	}
 	e.SetSummary(summary)
-	e.SetDescription(strings.TrimSpace(ev.Summary + "\n\n" + s.config.BaseURL + "/e/" + ev.Code))
+	e.SetDescription(strings.TrimSpace(ev.Summary + "\n\n" + url))
 	e.SetLocation(ev.Venue.Name + ", " + ev.Venue.Address + ", " + ev.Venue.City)
-	e.SetURL(s.config.BaseURL + "/e/" + ev.Code)
+	e.SetURL(url)
 	e.SetOrganizer("mailto:"+cmp.Or(ev.Organizer.Email, s.config.SupportEmail), ics.WithCN(ev.Organizer.Name))
 	switch ev.Status {
 	case palaro.EventCancelled:

@@ -175,6 +175,12 @@ func (s *Server) eventPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	dates, err := s.seriesDates(c.Request().Context(), ev)
+	if err != nil {
+		return err
+	} else if len(dates) > 0 {
+		return s.seriesPage(c, ev, dates, "")
+	}
 	now := s.Now()
 	p := s.page(c, ev.Name+" · "+ev.Venue.City+" · Palaro", metaDescription(ev))
 	p.Nav = views.NavDefaultBack

@@ -35,6 +35,8 @@ var routeTable = []route{
 	r(GET, "/events", (*Server).eventListFragment, public, cached),
 	r(GET, "/e/:code", (*Server).eventPage, public, cached),
 	r(GET, "/e/:code/calendar.ics", (*Server).eventICS, public),
+	r(GET, "/e/:code/:date", (*Server).eventDatePage, public, cached), // one date of a series: YYYY-MM-DD, -2 for a second session
+	r(GET, "/e/:code/:date/calendar.ics", (*Server).eventDateICS, public),
 	r(GET, embedEventPath, (*Server).embedPage, public, cached), // the ticket widget, framed by the event's sites
 	r(GET, "/embed/widget.js", (*Server).widgetJS, public),      // the widget's script snippet: puts the iframe in
 	r(GET, "/calendar.ics", (*Server).calendarICS, public),
