@@ -163,6 +163,12 @@ type TicketType struct {
 	Seated         bool
 	// SeniorPWDDiscount is true for admission the senior citizen and PWD discount applies to.
 	SeniorPWDDiscount bool
+	// PassKind is PassEvery or PassCount for a season pass of a series, "" for a day ticket.
+	PassKind string
+	// PassDates is how many dates a PassCount pass is valid for.
+	PassDates int
+	// PassOf is the day ticket type whose places (and seat map) a pass takes on each date.
+	PassOf int64
 }
 
 // FinalPrice is the price after the ticket type's discount.

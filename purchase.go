@@ -33,8 +33,11 @@ const (
 
 // PurchaseRequest is the purchase payload of SPEC.md section 3, as posted to /v1/ticket/buy.
 type PurchaseRequest struct {
-	EventCode     string   `json:"eventCode"`
-	TicketCode    string   `json:"ticketCode"`
+	EventCode  string `json:"eventCode"`
+	TicketCode string `json:"ticketCode"`
+	// Date is the slug of the date bought for (YYYY-MM-DD, -2 for a second session) when the
+	// event is a series and the ticket a day ticket; empty for a single-date event and for a pass.
+	Date          string   `json:"date"`
 	Quantity      int      `json:"quantity"`
 	BirthDate     string   `json:"birthDate"`
 	Age           string   `json:"age"`
@@ -129,12 +132,14 @@ func DistributeAddOns(tickets int, addOns []AddOn) [][]AddOn {
 
 // Order is one purchase: a quantity of one ticket type plus add-ons, paid once.
 type Order struct {
-	ID            int64
-	PublicID      string // unguessable id used in URLs (/payment/success/{PublicID})
-	Kind          string // OrderKindTickets or OrderKindAddOns
-	TicketID      int64  // for add-on orders: the ticket the add-ons are for
-	EventID       int64
-	TicketTypeID  int64
+	ID           int64
+	PublicID     string // unguessable id used in URLs (/payment/success/{PublicID})
+	Kind         string // OrderKindTickets or OrderKindAddOns
+	TicketID     int64  // for add-on orders: the ticket the add-ons are for
+	EventID      int64
+	TicketTypeID int64
+	// Date is the series date a day ticket order is for (nil for a single-date event and a pass).
+	Date          *EventDate
 	Quantity      int
 	Email         string
 	Buyer         Buyer
@@ -219,6 +224,12 @@ type Ticket struct {
 	Email      string
 	Seat       string
 	Status     string
+	// Date is the series date a day ticket admits to (nil for a single-date event and a pass,
+	// whose dates are its PassUses).
+	Date *EventDate
+	// PassUses are a pass's dates so far (every date for PassEvery, those picked for PassCount),
+	// filled by the lookups that show or admit a pass.
+	PassUses []PassUse
 	// Discount is the ticket's senior citizen or PWD discount; its Type is "" for a ticket without.
 	Discount    TicketDiscount
 	AddOns      []AddOn

@@ -216,6 +216,9 @@ func completeServices(t testing.TB, db *store.DB, sv *Services) {
 	if sv.Seats == nil {
 		sv.Seats = store.NewSeatService(db)
 	}
+	if sv.Series == nil {
+		sv.Series = store.NewSeriesService(db)
+	}
 	if sv.Returns == nil {
 		sv.Returns = store.NewReturnsService(db, composer)
 	}

@@ -74,6 +74,8 @@ type Services struct {
 	Waitlist palaro.WaitlistService
 	// Seats reads the seat maps of seated ticket types.
 	Seats palaro.SeatService
+	// Series keeps the dates of event series and their stock per date.
+	Series palaro.SeriesService
 	// Returns runs buyers' self-cancellations and face-value returns.
 	Returns palaro.ReturnsService
 	// Payments is the payment provider that collects paid orders (the sandbox or PayMongo).
@@ -122,7 +124,7 @@ func (sv Services) check() error {
 		set  bool
 	}{
 		{"Events", sv.Events != nil}, {"Accounts", sv.Accounts != nil}, {"TicketTypes", sv.TicketTypes != nil},
-		{"Purchases", sv.Purchases != nil}, {"Waitlist", sv.Waitlist != nil}, {"Seats", sv.Seats != nil}, {"Returns", sv.Returns != nil},
+		{"Purchases", sv.Purchases != nil}, {"Waitlist", sv.Waitlist != nil}, {"Seats", sv.Seats != nil}, {"Series", sv.Series != nil}, {"Returns", sv.Returns != nil},
 		{"Payments", sv.Payments != nil}, {"Organizers", sv.Organizers != nil}, {"Refunds", sv.Refunds != nil}, {"CheckIns", sv.CheckIns != nil},
 		{"Activities", sv.Activities != nil}, {"ActivityAdmin", sv.ActivityAdmin != nil}, {"News", sv.News != nil},
 		{"Operators", sv.Operators != nil}, {"Queues", sv.Queues != nil}, {"Webhooks", sv.Webhooks != nil},

@@ -250,7 +250,8 @@ func attachTags(ctx context.Context, tx *sql.Tx, events []*palaro.Event) error {
 // TicketTypeColumns lists the ticket_types columns in the order scanTicketType reads them.
 const ticketTypeColumns = `tt.id, tt.event_id, tt.code, tt.name, tt.description, tt.price, tt.discount,
 	tt.max_purchasable, tt.capacity, tt.sold, tt.sales_start, tt.sales_end, tt.show_promo_field,
-	tt.with_survey, tt.disclaimer, tt.payment_types, tt.seated, tt.held, tt.senior_pwd_discount != 0`
+	tt.with_survey, tt.disclaimer, tt.payment_types, tt.seated, tt.held, tt.senior_pwd_discount != 0,
+	tt.pass_kind, tt.pass_dates, coalesce(tt.pass_of, 0)`
 
 func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	var tt palaro.TicketType
@@ -258,7 +259,8 @@ func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	var payments string
 	err := r.Scan(&tt.ID, &tt.EventID, &tt.Code, &tt.Name, &tt.Description, &tt.Price, &tt.Discount,
 		&tt.MaxPurchasable, &tt.Capacity, &tt.Sold, &start, &end, &tt.ShowPromoField,
-		&tt.WithSurvey, &tt.Disclaimer, &payments, &tt.Seated, &tt.Held, &tt.SeniorPWDDiscount)
+		&tt.WithSurvey, &tt.Disclaimer, &payments, &tt.Seated, &tt.Held, &tt.SeniorPWDDiscount,
+		&tt.PassKind, &tt.PassDates, &tt.PassOf)
 	if err != nil {
 		return tt, err
 	}

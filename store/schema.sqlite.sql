@@ -96,7 +96,17 @@ CREATE TABLE check_ins (
     outcome     TEXT NOT NULL CHECK (outcome IN ('checked_in', 'conflict')),
     undone_at   TEXT,
     undone_by   TEXT
-, claimed_at TEXT);
+, claimed_at TEXT, date_id INTEGER REFERENCES event_dates (id));
+
+CREATE TABLE date_stock (
+    date_id        INTEGER NOT NULL REFERENCES event_dates (id) ON DELETE CASCADE,
+    ticket_type_id INTEGER NOT NULL REFERENCES ticket_types (id) ON DELETE CASCADE,
+    capacity       INTEGER NOT NULL CHECK (capacity >= 0),
+    own_capacity   INTEGER NOT NULL DEFAULT 0 CHECK (own_capacity IN (0, 1)),
+    sold           INTEGER NOT NULL DEFAULT 0 CHECK (sold >= 0),
+    held           INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0),
+    PRIMARY KEY (date_id, ticket_type_id)
+);
 
 CREATE TABLE event_changes (
     id            INTEGER PRIMARY KEY,
@@ -110,6 +120,23 @@ CREATE TABLE event_changes (
     ends_at       TEXT NOT NULL,
     venue         TEXT NOT NULL,
     created_at    TEXT NOT NULL
+);
+
+CREATE TABLE event_dates (
+    id          INTEGER PRIMARY KEY,
+    event_id    INTEGER NOT NULL REFERENCES events (id) ON DELETE CASCADE,
+    slug        TEXT NOT NULL,
+    name        TEXT NOT NULL DEFAULT '',
+    starts_at   TEXT NOT NULL,
+    ends_at     TEXT NOT NULL,
+    venue_id    INTEGER REFERENCES venues (id),
+    sales_start TEXT,
+    sales_end   TEXT,
+    status      TEXT NOT NULL DEFAULT 'scheduled' CHECK (status IN ('scheduled', 'postponed', 'cancelled')),
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL,
+    UNIQUE (event_id, slug),
+    CHECK (ends_at >= starts_at)
 );
 
 CREATE TABLE event_emails (
@@ -280,6 +307,14 @@ CREATE TABLE order_add_ons (
     PRIMARY KEY (order_id, add_on_id)
 );
 
+CREATE TABLE order_dates (
+    order_id       INTEGER NOT NULL REFERENCES orders (id) ON DELETE CASCADE,
+    date_id        INTEGER NOT NULL REFERENCES event_dates (id) ON DELETE CASCADE,
+    ticket_type_id INTEGER NOT NULL REFERENCES ticket_types (id),
+    quantity       INTEGER NOT NULL CHECK (quantity >= 1),
+    PRIMARY KEY (order_id, date_id, ticket_type_id)
+);
+
 CREATE TABLE order_discounts (
     order_id   INTEGER NOT NULL REFERENCES orders (id),
     position   INTEGER NOT NULL,
@@ -318,7 +353,7 @@ CREATE TABLE orders (
     hold_expires_at TEXT,
     paid_at         TEXT,
     created_at      TEXT NOT NULL
-, session_key TEXT NOT NULL DEFAULT '', user_id INTEGER REFERENCES users (id) ON DELETE SET NULL, refunded_at TEXT, payment_method TEXT NOT NULL DEFAULT '', payment_account TEXT NOT NULL DEFAULT '', payment_failed TEXT NOT NULL DEFAULT '', provider_intent TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0);
+, session_key TEXT NOT NULL DEFAULT '', user_id INTEGER REFERENCES users (id) ON DELETE SET NULL, refunded_at TEXT, payment_method TEXT NOT NULL DEFAULT '', payment_account TEXT NOT NULL DEFAULT '', payment_failed TEXT NOT NULL DEFAULT '', provider_intent TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0, date_id INTEGER REFERENCES event_dates (id));
 
 CREATE TABLE organizer_invitations (
     id           INTEGER PRIMARY KEY,
@@ -392,6 +427,16 @@ CREATE TABLE partner_pages (
     updated_at TEXT NOT NULL
 );
 
+CREATE TABLE pass_uses (
+    ticket_id     INTEGER NOT NULL REFERENCES tickets (id) ON DELETE CASCADE,
+    date_id       INTEGER NOT NULL REFERENCES event_dates (id) ON DELETE CASCADE,
+    seat          TEXT NOT NULL DEFAULT '',
+    checked_in_at TEXT,
+    gate          TEXT NOT NULL DEFAULT '',
+    created_at    TEXT NOT NULL,
+    PRIMARY KEY (ticket_id, date_id)
+);
+
 CREATE TABLE payment_events (
     provider    TEXT NOT NULL,
     event_id    TEXT NOT NULL,
@@ -462,7 +507,7 @@ CREATE TABLE queue_places (
     joined_at   TEXT    NOT NULL,
     admitted_at TEXT,
     email       TEXT
-, client TEXT NOT NULL DEFAULT '');
+, client TEXT NOT NULL DEFAULT '', date_id INTEGER REFERENCES event_dates (id));
 
 CREATE TABLE refund_tickets (
     refund_id INTEGER NOT NULL REFERENCES refunds (id),
@@ -520,11 +565,14 @@ CREATE TABLE sandbox_sessions (
     paid_at    TEXT NOT NULL DEFAULT ''
 );
 
-CREATE TABLE seat_assignments (
+CREATE TABLE "seat_assignments" (
     ticket_type_id INTEGER NOT NULL,
+    date_id        INTEGER NOT NULL DEFAULT 0,
     seat           TEXT NOT NULL,
-    order_id       INTEGER REFERENCES orders (id), blocked INTEGER NOT NULL DEFAULT 0, offer_id INTEGER REFERENCES waitlist_offers (id),
-    PRIMARY KEY (ticket_type_id, seat),
+    order_id       INTEGER REFERENCES orders (id),
+    blocked        INTEGER NOT NULL DEFAULT 0,
+    offer_id       INTEGER REFERENCES waitlist_offers (id),
+    PRIMARY KEY (ticket_type_id, date_id, seat),
     FOREIGN KEY (ticket_type_id, seat) REFERENCES seats (ticket_type_id, label) ON DELETE CASCADE
 );
 
@@ -613,7 +661,7 @@ CREATE TABLE ticket_types (
     with_survey      INTEGER NOT NULL DEFAULT 0,
     disclaimer       TEXT NOT NULL DEFAULT '',
     payment_types    TEXT NOT NULL DEFAULT '["QR","CARD"]',
-    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0,
+    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0, pass_kind TEXT NOT NULL DEFAULT '' CHECK (pass_kind IN ('', 'every', 'count')), pass_dates INTEGER NOT NULL DEFAULT 0 CHECK (pass_dates >= 0), pass_of INTEGER REFERENCES ticket_types (id),
     CHECK (sold <= capacity)
 );
 
@@ -630,7 +678,7 @@ CREATE TABLE tickets (
     status         TEXT NOT NULL DEFAULT 'valid' CHECK (status IN ('valid', 'checked_in', 'cancelled')),
     checked_in_at  TEXT,
     created_at     TEXT NOT NULL
-, checked_in_gate TEXT NOT NULL DEFAULT '', discount_type TEXT NOT NULL DEFAULT '' CHECK (discount_type IN ('', 'senior', 'pwd')), discount_holder TEXT NOT NULL DEFAULT '', discount_id_number TEXT NOT NULL DEFAULT '', discount_amount INTEGER NOT NULL DEFAULT 0 CHECK (discount_amount >= 0));
+, checked_in_gate TEXT NOT NULL DEFAULT '', discount_type TEXT NOT NULL DEFAULT '' CHECK (discount_type IN ('', 'senior', 'pwd')), discount_holder TEXT NOT NULL DEFAULT '', discount_id_number TEXT NOT NULL DEFAULT '', discount_amount INTEGER NOT NULL DEFAULT 0 CHECK (discount_amount >= 0), date_id INTEGER REFERENCES event_dates (id));
 
 CREATE TABLE user_pictures (
     user_id      INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
@@ -686,7 +734,7 @@ CREATE TABLE waitlist_entries (
     quantity       INTEGER NOT NULL CHECK (quantity >= 1),
     status         TEXT    NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'offered', 'claimed', 'passed')),
     joined_at      TEXT    NOT NULL,
-    updated_at     TEXT    NOT NULL,
+    updated_at     TEXT    NOT NULL, date_id INTEGER REFERENCES event_dates (id),
     UNIQUE (ticket_type_id, email)
 );
 
@@ -702,7 +750,7 @@ CREATE TABLE waitlist_offers (
     expires_at      TEXT    NOT NULL,
     closed_at       TEXT,
     order_public_id TEXT    NOT NULL DEFAULT ''
-, seats TEXT NOT NULL DEFAULT '[]', declined INTEGER NOT NULL DEFAULT 0);
+, seats TEXT NOT NULL DEFAULT '[]', declined INTEGER NOT NULL DEFAULT 0, date_id INTEGER REFERENCES event_dates (id));
 
 CREATE TABLE waitlist_settings (
     event_id      INTEGER PRIMARY KEY REFERENCES events(id),
@@ -754,7 +802,11 @@ CREATE INDEX check_ins_event ON check_ins (event_id, outcome);
 
 CREATE INDEX check_ins_ticket ON check_ins (ticket_id, id);
 
+CREATE INDEX date_stock_type ON date_stock (ticket_type_id);
+
 CREATE INDEX event_changes_event ON event_changes (event_id);
+
+CREATE INDEX event_dates_starts_at ON event_dates (starts_at);
 
 CREATE INDEX event_images_event ON event_images (event_id);
 
@@ -781,6 +833,8 @@ CREATE INDEX mobile_changes_user ON mobile_changes (user_id, id);
 CREATE INDEX news_articles_organization ON news_articles (organization_id);
 
 CREATE INDEX news_articles_published ON news_articles (published_at);
+
+CREATE INDEX order_dates_date ON order_dates (date_id);
 
 CREATE UNIQUE INDEX order_discounts_one_per_id ON order_discounts (event_id, id_key) WHERE live = 1;
 
@@ -812,6 +866,8 @@ CREATE UNIQUE INDEX participants_confirmed_mobile ON participants (mobile_number
 
 CREATE INDEX participants_mobile_number ON participants (mobile_number);
 
+CREATE INDEX pass_uses_date ON pass_uses (date_id);
+
 CREATE INDEX prize_images_event ON prize_images (event_id);
 
 CREATE UNIQUE INDEX prize_images_name ON prize_images (name);
@@ -841,6 +897,8 @@ CREATE INDEX ticket_returns_queue ON ticket_returns (ticket_type_id, status, id)
 CREATE INDEX ticket_transfers_ticket ON ticket_transfers (ticket_id, status);
 
 CREATE INDEX ticket_types_event ON ticket_types (event_id);
+
+CREATE INDEX tickets_date ON tickets (date_id) WHERE date_id IS NOT NULL;
 
 CREATE INDEX tickets_discounted ON tickets (event_id) WHERE discount_id_number != '';
 

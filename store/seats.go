@@ -33,13 +33,25 @@ func (s *SeatService) SeatMap(ctx context.Context, ticketTypeID int64) (_ []pala
 // seatMap reads a ticket type's seats with their states with q (see SeatService.SeatMap): a seat
 // held by a waiting-list offer is held, like one of a pending order.
 func seatMap(ctx context.Context, q querier, ticketTypeID int64) ([]palaro.SeatRow, error) {
+	return seatMapOn(ctx, q, ticketTypeID, nil)
+}
+
+// seatMapOn reads a ticket type's seats with their states on the given dates of a series (none:
+// the event itself): a seat taken on any of them (or blocked) is taken, sold before held, so a
+// pass, which keeps one seat on every date, is offered only the seats free on all its dates.
+func seatMapOn(ctx context.Context, q querier, ticketTypeID int64, dateIDs []int64) ([]palaro.SeatRow, error) {
+	dates := seatDates(dateIDs)
+	args := append([]any{}, dates...)
+	args = append(args, ticketTypeID)
 	rows, err := q.QueryContext(ctx, `SELECT s.label, s.row_label, s.number,
-		CASE WHEN a.seat IS NULL THEN 'available' WHEN a.offer_id IS NOT NULL THEN 'held'
-			WHEN a.order_id IS NULL OR o.status = 'paid' THEN 'sold' ELSE 'held' END
+		coalesce(max(CASE WHEN a.seat IS NULL THEN NULL WHEN a.offer_id IS NOT NULL THEN 'held'
+			WHEN a.order_id IS NULL OR o.status = 'paid' THEN 'sold' ELSE 'held' END), 'available')
 		FROM seats s
 		LEFT JOIN seat_assignments a ON a.ticket_type_id = s.ticket_type_id AND a.seat = s.label
+			AND a.date_id IN (`+placeholders(len(dates))+`)
 		LEFT JOIN orders o ON o.id = a.order_id
-		WHERE s.ticket_type_id = ? ORDER BY s.row_index, s.number`, ticketTypeID)
+		WHERE s.ticket_type_id = ? GROUP BY s.label, s.row_label, s.number, s.row_index
+		ORDER BY s.row_index, s.number`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -74,6 +86,22 @@ func (s *SeatService) CheckSeats(ctx context.Context, ticketTypeID int64, labels
 // seatsFree returns UnknownSeatsError for labels that are not seats of the ticket type, else
 // SeatsTakenError for seats someone holds or owns, else nil.
 func seatsFree(ctx context.Context, q querier, ticketTypeID int64, labels []string) error {
+	return seatsFreeOn(ctx, q, ticketTypeID, nil, labels)
+}
+
+// seatDates are the seat_assignments date ids a seat is looked up on: 0 (the event itself, and
+// seats blocked on every date) and the given dates of a series.
+func seatDates(dateIDs []int64) []any {
+	dates := []any{int64(0)}
+	for _, id := range dateIDs {
+		dates = append(dates, id)
+	}
+	return dates
+}
+
+// seatsFreeOn is seatsFree on the given dates of a series (none: the event itself): a seat taken
+// on any of them, or blocked, is taken.
+func seatsFreeOn(ctx context.Context, q querier, ticketTypeID int64, dateIDs []int64, labels []string) error {
 	if len(labels) == 0 {
 		return nil
 	}
@@ -90,7 +118,9 @@ func seatsFree(ctx context.Context, q querier, ticketTypeID int64, labels []stri
 	if unknown := without(labels, known); len(unknown) > 0 {
 		return palaro.UnknownSeatsError(unknown)
 	}
-	taken, err := queryStrings(ctx, q, `SELECT seat FROM seat_assignments WHERE ticket_type_id = ? AND seat IN (`+in+`)`, args...)
+	dates := seatDates(dateIDs)
+	taken, err := queryStrings(ctx, q, `SELECT DISTINCT seat FROM seat_assignments WHERE ticket_type_id = ? AND seat IN (`+in+`)
+		AND date_id IN (`+placeholders(len(dates))+`)`, append(args, dates...)...)
 	if err != nil {
 		return err
 	}
@@ -104,16 +134,29 @@ func seatsFree(ctx context.Context, q querier, ticketTypeID int64, labels []stri
 // buyer a clear message; the primary key of seat_assignments is what guarantees that a seat goes
 // to one order only, whatever the check said.
 func takeSeats(ctx context.Context, tx *sql.Tx, ticketTypeID, orderID int64, labels []string) error {
-	if err := seatsFree(ctx, tx, ticketTypeID, labels); err != nil {
+	return takeSeatsOn(ctx, tx, ticketTypeID, nil, orderID, labels)
+}
+
+// takeSeatsOn is takeSeats on the given dates of a series (none: the event itself): the order
+// gets each seat on every one of them (a pass keeps its seat on every date), under the primary
+// key (ticket_type_id, date_id, seat).
+func takeSeatsOn(ctx context.Context, tx *sql.Tx, ticketTypeID int64, dateIDs []int64, orderID int64, labels []string) error {
+	if err := seatsFreeOn(ctx, tx, ticketTypeID, dateIDs, labels); err != nil {
 		return err
 	}
+	on := []int64{0}
+	if len(dateIDs) > 0 {
+		on = dateIDs
+	}
 	for _, l := range labels {
-		_, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, seat, order_id) VALUES (?, ?, ?)`,
-			ticketTypeID, l, orderID)
-		if isUniqueViolation(err) {
-			return palaro.SeatsTakenError([]string{l})
-		} else if err != nil {
-			return err
+		for _, d := range on {
+			_, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, date_id, seat, order_id) VALUES (?, ?, ?, ?)`,
+				ticketTypeID, d, l, orderID)
+			if isUniqueViolation(err) {
+				return palaro.SeatsTakenError([]string{l})
+			} else if err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -179,6 +179,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		Waitlist:      a.waitlist,
 		Returns:       store.NewReturnsService(db, composer),
 		Seats:         store.NewSeatService(db),
+		Series:        store.NewSeriesService(db),
 		Payments:      a.payments,
 		Refunds:       a.refunds,
 		PaymentPages:  paymentPages,

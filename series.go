@@ -1,0 +1,346 @@
+package palaro
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Date statuses: a date of a series can be postponed or cancelled alone.
+const (
+	DateScheduled = "scheduled"
+	DatePostponed = "postponed"
+	DateCancelled = "cancelled"
+)
+
+// DateStatuses are the statuses an organizer can give a date, in the console's order.
+var DateStatuses = []string{DateScheduled, DatePostponed, DateCancelled}
+
+// MaxSeriesDates bounds how many dates an event can have (and one bulk creation can add).
+const MaxSeriesDates = 366
+
+// Field names of the date forms and API.
+const (
+	FieldDate          = "date" // the buy body's date slug
+	FieldDateName      = "name"
+	FieldDateStartsAt  = "startsAt"
+	FieldDateEndsAt    = "endsAt"
+	FieldDateStatus    = "status"
+	FieldDateSalesFrom = "salesStart"
+	FieldDateSalesEnd  = "salesEnd"
+	FieldDateVenue     = "venue"
+	FieldDateCapacity  = "capacity"
+	FieldRuleWeekdays  = "weekdays"
+	FieldRuleStartTime = "startTime"
+	FieldRuleEndTime   = "endTime"
+	FieldRuleFrom      = "from"
+	FieldRuleWeeks     = "weeks"
+)
+
+// Messages of a series' dates, word for word on the buy form, the console and the API.
+const (
+	MsgDateRequired     = "Pick a date."
+	MsgDateUnknown      = "This event has no such date."
+	MsgDateNotForSingle = "This event has one date: leave the date out."
+	MsgDateCancelled    = "This date is cancelled."
+	MsgDatePostponed    = "This date is postponed: tickets go on sale again when it has a new date."
+)
+
+// EventDate is one date (session) of an event series. Its start and end are its own; Venue,
+// SalesStart and SalesEnd are set only where the date differs from its series (zero: the
+// event's venue, the ticket types' sales windows), so a change of the series reaches every date
+// that did not set its own.
+type EventDate struct {
+	ID      int64
+	EventID int64
+	// Slug is the date's address under its event, /e/{code}/{slug}: YYYY-MM-DD in Manila, with
+	// -2, -3, … for a second and later session of one day.
+	Slug     string
+	Name     string // optional label, such as "Match day 3"
+	StartsAt time.Time
+	EndsAt   time.Time
+	// Venue is the date's own venue, nil when it is the event's.
+	Venue      *Venue
+	SalesStart time.Time
+	SalesEnd   time.Time
+	Status     string // DateScheduled, DatePostponed or DateCancelled
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// Day is the date's day in Manila, as its slug begins.
+func (d EventDate) Day() string { return ManilaDay(d.StartsAt) }
+
+// VenueOf returns where the date takes place: its own venue or its event's.
+func (d EventDate) VenueOf(ev *Event) Venue {
+	if d.Venue != nil {
+		return *d.Venue
+	}
+	return ev.Venue
+}
+
+// Past reports whether the date has ended at now.
+func (d EventDate) Past(now time.Time) bool { return !now.Before(d.EndsAt) }
+
+// SaleState tells whether ticket type t can be bought for the date at now, given the places left
+// on it (DateStock.Available): a cancelled event or date, or a postponed date, ends its sale;
+// the date's own sales window, where set, replaces the type's.
+func (d EventDate) SaleState(t TicketType, ev *Event, left int, now time.Time) string {
+	if d.Status != DateScheduled || (ev != nil && ev.Status == EventCancelled) || !now.Before(d.EndsAt) {
+		return SaleEnded
+	}
+	start, end := t.SalesStart, t.SalesEnd
+	if !d.SalesStart.IsZero() {
+		start = d.SalesStart
+	}
+	if !d.SalesEnd.IsZero() {
+		end = d.SalesEnd
+	}
+	switch {
+	case !end.IsZero() && !now.Before(end):
+		return SaleEnded
+	case !start.IsZero() && now.Before(start):
+		return SaleNotStarted
+	case left <= 0:
+		return SaleSoldOut
+	}
+	return SaleOpen
+}
+
+// ManilaDay is t's calendar day in Manila, as YYYY-MM-DD.
+func ManilaDay(t time.Time) string { return t.In(Manila).Format(time.DateOnly) }
+
+// DateSlug is the slug of the n-th session (from 1) of a day in Manila: "2027-01-09", "2027-01-09-2".
+func DateSlug(day string, n int) string {
+	if n <= 1 {
+		return day
+	}
+	return day + "-" + strconv.Itoa(n)
+}
+
+var dateSlugPattern = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})(?:-([2-9]|[1-9]\d))?$`)
+
+// ParseDateSlug splits a date slug into its Manila day and session number (1 for the first).
+// ok is false for anything that is not a real day, optionally followed by -2 … -99.
+func ParseDateSlug(slug string) (day string, n int, ok bool) {
+	m := dateSlugPattern.FindStringSubmatch(slug)
+	if m == nil {
+		return "", 0, false
+	}
+	if _, err := time.ParseInLocation(time.DateOnly, m[1], Manila); err != nil {
+		return "", 0, false
+	}
+	n = 1
+	if m[2] != "" {
+		n, _ = strconv.Atoi(m[2])
+	}
+	return m[1], n, true
+}
+
+// SlugDates gives new dates their slugs beside the event's existing ones: each date's Manila day,
+// with the next free session number when the day has a date already. Dates of one day are
+// numbered in the order of their starts.
+func SlugDates(existing []EventDate, added []EventDate) []EventDate {
+	taken := map[string]bool{}
+	for _, d := range existing {
+		taken[d.Slug] = true
+	}
+	order := make([]int, len(added))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return added[a].StartsAt.Compare(added[b].StartsAt) })
+	out := slices.Clone(added)
+	for _, i := range order {
+		day := ManilaDay(out[i].StartsAt)
+		for n := 1; ; n++ {
+			if s := DateSlug(day, n); !taken[s] {
+				out[i].Slug, taken[s] = s, true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// DateInput is what an organizer sets on one date. Zero SalesStart/SalesEnd and VenueID 0 keep
+// the series' own; Capacities sets the date's own capacity per ticket type code (a type left
+// out keeps its series capacity).
+type DateInput struct {
+	Name       string
+	StartsAt   time.Time
+	EndsAt     time.Time
+	VenueID    int64
+	SalesStart time.Time
+	SalesEnd   time.Time
+	Status     string
+	Capacities map[string]int
+}
+
+// Validate checks a date's input; the message names each failing field.
+func (in DateInput) Validate() error {
+	fields := map[string]string{}
+	if len([]rune(in.Name)) > 120 {
+		fields[FieldDateName] = "Keep the date's name to 120 characters."
+	}
+	switch {
+	case in.StartsAt.IsZero():
+		fields[FieldDateStartsAt] = "Enter when the date starts, such as 2027-01-09T19:00:00+08:00."
+	case in.EndsAt.IsZero():
+		fields[FieldDateEndsAt] = "Enter when the date ends, such as 2027-01-09T23:00:00+08:00."
+	case !in.EndsAt.After(in.StartsAt):
+		fields[FieldDateEndsAt] = "The date must end after it starts."
+	case in.EndsAt.Sub(in.StartsAt) > 7*24*time.Hour:
+		fields[FieldDateEndsAt] = "A date lasts at most 7 days; make the days separate dates."
+	}
+	if in.Status != "" && !slices.Contains(DateStatuses, in.Status) {
+		fields[FieldDateStatus] = "Choose scheduled, postponed or cancelled."
+	}
+	if !in.SalesStart.IsZero() && !in.SalesEnd.IsZero() && !in.SalesEnd.After(in.SalesStart) {
+		fields[FieldDateSalesEnd] = "Sales must end after they start."
+	}
+	for code, n := range in.Capacities {
+		if n < 0 || n > 1_000_000 {
+			fields[FieldDateCapacity+"."+code] = "Enter a capacity between 0 and 1,000,000."
+		}
+	}
+	if len(fields) > 0 {
+		return &Error{Code: EINVALID, Message: "Please check the date.", Fields: fields}
+	}
+	return nil
+}
+
+// DateRule creates dates in bulk: every one of Weekdays, from StartTime to EndTime (24-hour
+// "19:00", Manila time; an end at or before the start is the next day), starting on From
+// (YYYY-MM-DD, Manila) for Weeks weeks. "Every Friday and Saturday, 7 PM to 11 PM, from
+// 9 January for 8 weeks" is {Fri, Sat}, "19:00", "23:00", "2027-01-09", 8: 16 dates, the first on
+// the 9th itself when it is one of the weekdays.
+type DateRule struct {
+	Weekdays  []time.Weekday
+	StartTime string
+	EndTime   string
+	From      string
+	Weeks     int
+}
+
+// MaxRuleWeeks bounds a rule's length (two years).
+const MaxRuleWeeks = 104
+
+var clockPattern = regexp.MustCompile(`^([01]?\d|2[0-3]):([0-5]\d)$`)
+
+// parseClock reads "19:00" (or "7:05") as minutes after midnight.
+func parseClock(s string) (int, bool) {
+	m := clockPattern.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, false
+	}
+	h, _ := strconv.Atoi(m[1])
+	min, _ := strconv.Atoi(m[2])
+	return h*60 + min, true
+}
+
+// ParseWeekday reads a weekday by its English name or three-letter abbreviation, any case.
+func ParseWeekday(s string) (time.Weekday, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		name := strings.ToLower(d.String())
+		if s == name || (len(s) == 3 && strings.HasPrefix(name, s)) {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// Dates expands the rule into dates (start and end only), in order; it checks the rule first
+// and names each failing field.
+func (r DateRule) Dates() ([]EventDate, error) {
+	fields := map[string]string{}
+	if len(r.Weekdays) == 0 {
+		fields[FieldRuleWeekdays] = "Pick at least one day of the week."
+	}
+	start, okStart := parseClock(r.StartTime)
+	if !okStart {
+		fields[FieldRuleStartTime] = "Enter the start time as HH:MM, such as 19:00."
+	}
+	end, okEnd := parseClock(r.EndTime)
+	if !okEnd {
+		fields[FieldRuleEndTime] = "Enter the end time as HH:MM, such as 23:00."
+	}
+	from, err := time.ParseInLocation(time.DateOnly, strings.TrimSpace(r.From), Manila)
+	if err != nil {
+		fields[FieldRuleFrom] = "Enter the first day as YYYY-MM-DD, such as 2027-01-09."
+	}
+	if r.Weeks < 1 || r.Weeks > MaxRuleWeeks {
+		fields[FieldRuleWeeks] = fmt.Sprintf("Enter between 1 and %d weeks.", MaxRuleWeeks)
+	}
+	if len(fields) > 0 {
+		return nil, &Error{Code: EINVALID, Message: "Please check the dates to create.", Fields: fields}
+	}
+	if end <= start {
+		end += 24 * 60 // 10 PM to 1 AM ends the next day
+	}
+	var dates []EventDate
+	for day := 0; day < 7*r.Weeks; day++ {
+		d := from.AddDate(0, 0, day) // calendar days in Manila (no daylight saving there)
+		if !slices.Contains(r.Weekdays, d.Weekday()) {
+			continue
+		}
+		s := d.Add(time.Duration(start) * time.Minute)
+		dates = append(dates, EventDate{StartsAt: s, EndsAt: d.Add(time.Duration(end) * time.Minute), Status: DateScheduled})
+	}
+	if len(dates) > MaxSeriesDates {
+		return nil, &Error{Code: EINVALID, Message: "Please check the dates to create.",
+			Fields: map[string]string{FieldRuleWeeks: fmt.Sprintf("That makes %d dates; an event has at most %d.", len(dates), MaxSeriesDates)}}
+	}
+	return dates, nil
+}
+
+// DateStock is a ticket type's places on one date: its capacity there (the type's own unless the
+// date set one, OwnCapacity) and what is sold and held by pending orders.
+type DateStock struct {
+	DateID       int64
+	TicketTypeID int64
+	Capacity     int
+	OwnCapacity  bool
+	Sold         int
+	Held         int
+}
+
+// Available is how many places remain on the date: capacity minus sold and held ones.
+func (s DateStock) Available() int { return max(s.Capacity-s.Sold-s.Held, 0) }
+
+// DateAvailability is one date with the places left of each of its event's ticket types there.
+// A pass type's entry counts the places of the type it is a pass of (what it would take).
+type DateAvailability struct {
+	Date  EventDate
+	Stock []DateStock // in the event's ticket type order; a pass's is that of its PassOf type
+}
+
+// Of returns the date's stock of a ticket type, and whether it has one.
+func (a DateAvailability) Of(ticketTypeID int64) (DateStock, bool) {
+	i := slices.IndexFunc(a.Stock, func(s DateStock) bool { return s.TicketTypeID == ticketTypeID })
+	if i < 0 {
+		return DateStock{}, false
+	}
+	return a.Stock[i], true
+}
+
+// SeriesService reads the dates of event series for the public pages, buying and the console.
+type SeriesService interface {
+	// ListEventDates returns an event's dates by start (every status; none for a single-date event).
+	ListEventDates(ctx context.Context, eventID int64) ([]EventDate, error)
+	// FindEventDate returns the event's date with that slug. Returns ENOTFOUND when it has none.
+	FindEventDate(ctx context.Context, eventID int64, slug string) (*EventDate, error)
+	// ListDateAvailability returns each date of the event (by start) with the places left there of
+	// each of its ticket types.
+	ListDateAvailability(ctx context.Context, eventID int64) ([]DateAvailability, error)
+	// CreateDates adds dates to an event (each gets its slug; passes valid on every date take
+	// their places there). Returns the dates created; EINVALID names a failing field, ECONFLICT
+	// says when the event would have more than MaxSeriesDates or a date too little room for the
+	// passes already sold.
+	CreateDates(ctx context.Context, eventID int64, dates []DateInput, now time.Time) ([]EventDate, error)
+}

@@ -1,0 +1,136 @@
+package palaro
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestDateSlug_ManilaDay(t *testing.T) {
+	// 23:30 on 31 December in Manila is 15:30 UTC: the slug is Manila's day, not UTC's
+	newYearsEve := time.Date(2026, 12, 31, 15, 30, 0, 0, time.UTC)
+	require.Equal(t, "2026-12-31", ManilaDay(newYearsEve))
+	// 00:00 on 1 January in Manila is 16:00 UTC on 31 December
+	midnight := time.Date(2026, 12, 31, 16, 0, 0, 0, time.UTC)
+	require.Equal(t, "2027-01-01", ManilaDay(midnight))
+	require.Equal(t, "2027-01-01", DateSlug("2027-01-01", 1))
+	require.Equal(t, "2027-01-01-2", DateSlug("2027-01-01", 2))
+
+	for slug, want := range map[string]struct {
+		day string
+		n   int
+		ok  bool
+	}{
+		"2027-01-09":   {"2027-01-09", 1, true},
+		"2027-01-09-2": {"2027-01-09", 2, true},
+		"2027-01-09-1": {"", 0, false}, // the first session has no suffix
+		"2027-02-30":   {"", 0, false},
+		"2027-1-09":    {"", 0, false},
+		"teams":        {"", 0, false},
+		"2028-02-29":   {"2028-02-29", 1, true},
+	} {
+		day, n, ok := ParseDateSlug(slug)
+		require.Equal(t, want.ok, ok, slug)
+		require.Equal(t, want.day, day, slug)
+		require.Equal(t, want.n, n, slug)
+	}
+}
+
+func TestSlugDates_SecondSessionAndExisting(t *testing.T) {
+	at := func(day, hour int) time.Time { return time.Date(2027, 1, day, hour, 0, 0, 0, Manila) }
+	existing := []EventDate{{Slug: "2027-01-09", StartsAt: at(9, 19)}}
+	got := SlugDates(existing, []EventDate{
+		{StartsAt: at(10, 19)}, {StartsAt: at(9, 14)}, {StartsAt: at(10, 13)},
+	})
+	require.Equal(t, "2027-01-10-2", got[0].Slug, "the later session of the 10th is the second")
+	require.Equal(t, "2027-01-09-2", got[1].Slug, "the 9th has a date already")
+	require.Equal(t, "2027-01-10", got[2].Slug)
+}
+
+func TestDateRule_Dates(t *testing.T) {
+	t.Run("OK every Friday and Saturday, 7 PM to 11 PM, from 9 January for 8 weeks", func(t *testing.T) {
+		dates, err := DateRule{Weekdays: []time.Weekday{time.Friday, time.Saturday}, StartTime: "19:00", EndTime: "23:00",
+			From: "2027-01-09", Weeks: 8}.Dates()
+		require.NoError(t, err)
+		require.Len(t, dates, 16)
+		// 9 January 2027 is a Saturday: it is the first date; the last is Friday 5 March
+		require.Equal(t, time.Date(2027, 1, 9, 19, 0, 0, 0, Manila), dates[0].StartsAt.In(Manila))
+		require.Equal(t, time.Date(2027, 1, 9, 23, 0, 0, 0, Manila), dates[0].EndsAt.In(Manila))
+		require.Equal(t, time.Date(2027, 1, 15, 19, 0, 0, 0, Manila), dates[1].StartsAt.In(Manila))
+		require.Equal(t, time.Date(2027, 3, 5, 19, 0, 0, 0, Manila), dates[15].StartsAt.In(Manila))
+		require.Equal(t, "2027-03-05", ManilaDay(dates[15].StartsAt))
+	})
+	t.Run("OK a late session ends the next day, across the year's end", func(t *testing.T) {
+		dates, err := DateRule{Weekdays: []time.Weekday{time.Thursday}, StartTime: "22:00", EndTime: "01:00",
+			From: "2026-12-31", Weeks: 1}.Dates()
+		require.NoError(t, err)
+		require.Len(t, dates, 1)
+		require.Equal(t, "2026-12-31", ManilaDay(dates[0].StartsAt))
+		require.Equal(t, time.Date(2027, 1, 1, 1, 0, 0, 0, Manila), dates[0].EndsAt.In(Manila))
+	})
+	t.Run("OK midnight sessions fall on their Manila day across a month's end", func(t *testing.T) {
+		dates, err := DateRule{Weekdays: []time.Weekday{time.Sunday, time.Monday}, StartTime: "00:00", EndTime: "02:00",
+			From: "2027-01-31", Weeks: 1}.Dates()
+		require.NoError(t, err)
+		require.Len(t, dates, 2)
+		require.Equal(t, "2027-01-31", ManilaDay(dates[0].StartsAt)) // a Sunday
+		require.Equal(t, "2027-02-01", ManilaDay(dates[1].StartsAt))
+		require.Equal(t, time.Date(2027, 1, 30, 16, 0, 0, 0, time.UTC), dates[0].StartsAt.UTC())
+	})
+	t.Run("ERR each failing field is named", func(t *testing.T) {
+		_, err := DateRule{StartTime: "7 PM", EndTime: "25:00", From: "9 January", Weeks: 0}.Dates()
+		var e *Error
+		require.ErrorAs(t, err, &e)
+		require.Equal(t, map[string]string{
+			FieldRuleWeekdays:  "Pick at least one day of the week.",
+			FieldRuleStartTime: "Enter the start time as HH:MM, such as 19:00.",
+			FieldRuleEndTime:   "Enter the end time as HH:MM, such as 23:00.",
+			FieldRuleFrom:      "Enter the first day as YYYY-MM-DD, such as 2027-01-09.",
+			FieldRuleWeeks:     "Enter between 1 and 104 weeks.",
+		}, e.Fields)
+	})
+	t.Run("ERR too many dates", func(t *testing.T) {
+		all := []time.Weekday{0, 1, 2, 3, 4, 5, 6}
+		_, err := DateRule{Weekdays: all, StartTime: "19:00", EndTime: "23:00", From: "2027-01-01", Weeks: 60}.Dates()
+		require.Equal(t, EINVALID, ErrorCode(err))
+	})
+}
+
+func TestEventDate_SaleState(t *testing.T) {
+	start := time.Date(2027, 1, 9, 19, 0, 0, 0, Manila)
+	d := EventDate{StartsAt: start, EndsAt: start.Add(4 * time.Hour), Status: DateScheduled}
+	tt := TicketType{SalesEnd: start.Add(-24 * time.Hour)}
+	before := start.Add(-48 * time.Hour)
+	require.Equal(t, SaleOpen, d.SaleState(tt, nil, 5, before))
+	require.Equal(t, SaleEnded, d.SaleState(tt, nil, 5, start.Add(-time.Hour)), "the type's window ends sales")
+	own := d
+	own.SalesEnd = start
+	require.Equal(t, SaleOpen, own.SaleState(tt, nil, 5, start.Add(-time.Hour)), "the date's own window replaces the type's")
+	require.Equal(t, SaleSoldOut, own.SaleState(tt, nil, 0, start.Add(-time.Hour)))
+	own.Status = DatePostponed
+	require.Equal(t, SaleEnded, own.SaleState(tt, nil, 5, before))
+}
+
+func TestValidatePass(t *testing.T) {
+	day := TicketType{ID: 1, Code: "day"}
+	pass := TicketType{ID: 2, PassKind: PassCount, PassDates: 1, PassOf: 0}
+	require.Equal(t, map[string]string{
+		FieldPassKind:  MsgPassNeedsSeries,
+		FieldPassDates: "Enter between 2 and 366 dates.",
+		FieldPassOf:    MsgPassOfRequired,
+	}, ValidatePass(pass, []TicketType{day, pass}, false))
+	pass.PassDates, pass.PassOf = 5, 1
+	require.Empty(t, ValidatePass(pass, []TicketType{day, pass}, true))
+	require.Equal(t, "5 dates of your choice", pass.PassLabel())
+	other := TicketType{ID: 3, PassKind: PassEvery, PassOf: 2}
+	require.Equal(t, map[string]string{FieldPassOf: MsgPassOfPass}, ValidatePass(other, []TicketType{day, pass, other}, true))
+}
+
+func TestUsedDatesLine(t *testing.T) {
+	jan := func(d int) time.Time { return time.Date(2027, 1, d, 19, 0, 0, 0, Manila) }
+	require.Equal(t, "Not used yet", UsedDatesLine([]PassUse{{StartsAt: jan(9)}}, 0))
+	require.Equal(t, "Used on 9 Jan, 16 Jan (2 of 5)", UsedDatesLine([]PassUse{
+		{StartsAt: jan(9), CheckedInAt: jan(9)}, {StartsAt: jan(10)}, {StartsAt: jan(16), CheckedInAt: jan(16)},
+	}, 5))
+}

@@ -1,0 +1,359 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"palaro"
+)
+
+// SeriesService implements palaro.SeriesService: the dates of event series and their stock.
+type SeriesService struct{ db *DB }
+
+// NewSeriesService returns the series service backed by db.
+func NewSeriesService(db *DB) *SeriesService { return &SeriesService{db: db} }
+
+var _ palaro.SeriesService = (*SeriesService)(nil)
+
+// dateColumns lists the event_dates columns (alias d, its own venue v) in the order scanDate reads them.
+const dateColumns = `d.id, d.event_id, d.slug, d.name, d.starts_at, d.ends_at, d.sales_start, d.sales_end, d.status,
+	d.created_at, d.updated_at, coalesce(v.id, 0), coalesce(v.name, ''), coalesce(v.address, ''), coalesce(v.city, ''),
+	coalesce(v.region, ''), coalesce(v.latitude, 0), coalesce(v.longitude, 0)`
+
+// dateFrom is the FROM clause dateColumns reads.
+const dateFrom = ` FROM event_dates d LEFT JOIN venues v ON v.id = d.venue_id `
+
+func scanDate(r rowScanner) (d palaro.EventDate, err error) {
+	var starts, ends, salesStart, salesEnd, created, updated sql.NullString
+	var v palaro.Venue
+	if err = r.Scan(&d.ID, &d.EventID, &d.Slug, &d.Name, &starts, &ends, &salesStart, &salesEnd, &d.Status,
+		&created, &updated, &v.ID, &v.Name, &v.Address, &v.City, &v.Region, &v.Latitude, &v.Longitude); err != nil {
+		return d, err
+	}
+	for _, t := range []struct {
+		dst *time.Time
+		src sql.NullString
+	}{{&d.StartsAt, starts}, {&d.EndsAt, ends}, {&d.SalesStart, salesStart}, {&d.SalesEnd, salesEnd},
+		{&d.CreatedAt, created}, {&d.UpdatedAt, updated}} {
+		if *t.dst, err = parseTime(t.src); err != nil {
+			return d, err
+		}
+	}
+	if v.ID != 0 {
+		d.Venue = &v
+	}
+	return d, nil
+}
+
+// eventDates returns an event's dates by start.
+func eventDates(ctx context.Context, q querier, eventID int64) ([]palaro.EventDate, error) {
+	return queryRows(ctx, q, `SELECT `+dateColumns+dateFrom+`WHERE d.event_id = ? ORDER BY d.starts_at, d.id`,
+		[]any{eventID}, scanDate)
+}
+
+// findDate returns the event's date with that slug; ENOTFOUND when it has none.
+func findDate(ctx context.Context, q querier, eventID int64, slug string) (*palaro.EventDate, error) {
+	d, err := scanDate(q.QueryRowContext(ctx, `SELECT `+dateColumns+dateFrom+`WHERE d.event_id = ? AND d.slug = ?`, eventID, slug))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "%s", palaro.MsgDateUnknown)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// ListEventDates returns an event's dates by start; none for a single-date event.
+func (s *SeriesService) ListEventDates(ctx context.Context, eventID int64) (_ []palaro.EventDate, err error) {
+	defer wrapErr(&err, "store: ListEventDates(%d)", eventID)
+	return eventDates(ctx, s.db.read, eventID)
+}
+
+// FindEventDate returns the event's date with that slug; ENOTFOUND when it has none.
+func (s *SeriesService) FindEventDate(ctx context.Context, eventID int64, slug string) (_ *palaro.EventDate, err error) {
+	defer wrapErr(&err, "store: FindEventDate(%d, %q)", eventID, slug)
+	return findDate(ctx, s.db.read, eventID, slug)
+}
+
+// ListDateAvailability returns each date of the event with the places left there of each ticket
+// type: a type's date_stock row, or its own capacity untouched when the date has none yet; a pass
+// shows the places of the type it is a pass of.
+func (s *SeriesService) ListDateAvailability(ctx context.Context, eventID int64) (_ []palaro.DateAvailability, err error) {
+	defer wrapErr(&err, "store: ListDateAvailability(%d)", eventID)
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	return dateAvailability(ctx, tx, eventID)
+}
+
+func dateAvailability(ctx context.Context, q querier, eventID int64) ([]palaro.DateAvailability, error) {
+	dates, err := eventDates(ctx, q, eventID)
+	if err != nil || len(dates) == 0 {
+		return nil, err
+	}
+	type typeRow struct {
+		id, passOf int64
+		capacity   int
+	}
+	types, err := queryRows(ctx, q, `SELECT id, coalesce(pass_of, 0), capacity FROM ticket_types WHERE event_id = ?
+		ORDER BY position, id`, []any{eventID}, func(r rowScanner) (t typeRow, err error) {
+		err = r.Scan(&t.id, &t.passOf, &t.capacity)
+		return t, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	capacityOf := map[int64]int{}
+	for _, t := range types {
+		capacityOf[t.id] = t.capacity
+	}
+	type key struct{ date, tt int64 }
+	stock := map[key]palaro.DateStock{}
+	rows, err := queryRows(ctx, q, `SELECT s.date_id, s.ticket_type_id, s.capacity, s.own_capacity, s.sold, s.held
+		FROM date_stock s JOIN event_dates d ON d.id = s.date_id WHERE d.event_id = ?`, []any{eventID},
+		func(r rowScanner) (st palaro.DateStock, err error) {
+			err = r.Scan(&st.DateID, &st.TicketTypeID, &st.Capacity, &st.OwnCapacity, &st.Sold, &st.Held)
+			return st, err
+		})
+	if err != nil {
+		return nil, err
+	}
+	for _, st := range rows {
+		stock[key{st.DateID, st.TicketTypeID}] = st
+	}
+	out := make([]palaro.DateAvailability, len(dates))
+	for i, d := range dates {
+		out[i].Date = d
+		for _, t := range types {
+			from := t.id
+			if t.passOf != 0 {
+				from = t.passOf
+			}
+			st, ok := stock[key{d.ID, from}]
+			if !ok {
+				st = palaro.DateStock{DateID: d.ID, Capacity: capacityOf[from]}
+			}
+			st.TicketTypeID = t.id
+			out[i].Stock = append(out[i].Stock, st)
+		}
+	}
+	return out, nil
+}
+
+// CreateDates adds dates to an event (one, or a bulk rule's), each with its slug (SlugDates
+// beside the event's existing dates) and, for every day ticket type of the event, its stock on
+// the date: the date's own capacity where the input sets one, else the type's. Passes valid on
+// every date already sold take their place (and seat) on each new date in the same write.
+// Returns the dates created, by start; EINVALID names the failing field (of the first failing
+// date) and ECONFLICT says when the event would exceed MaxSeriesDates.
+func (s *SeriesService) CreateDates(ctx context.Context, eventID int64, inputs []palaro.DateInput, now time.Time) (_ []palaro.EventDate, err error) {
+	defer wrapErr(&err, "store: CreateDates(%d)", eventID)
+	if len(inputs) == 0 {
+		return nil, palaro.Errorf(palaro.EINVALID, "Add at least one date.")
+	}
+	for _, in := range inputs {
+		if err := in.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	var created []palaro.EventDate
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		created = nil
+		if err := s.db.lockRow(ctx, tx, "events", eventID); err != nil {
+			return err
+		}
+		existing, err := eventDates(ctx, tx, eventID)
+		if err != nil {
+			return err
+		}
+		if len(existing)+len(inputs) > palaro.MaxSeriesDates {
+			return palaro.Errorf(palaro.ECONFLICT, "An event has at most %d dates; this one has %d.", palaro.MaxSeriesDates, len(existing))
+		}
+		added := make([]palaro.EventDate, len(inputs))
+		for i, in := range inputs {
+			added[i] = palaro.EventDate{EventID: eventID, Name: in.Name, StartsAt: in.StartsAt, EndsAt: in.EndsAt,
+				SalesStart: in.SalesStart, SalesEnd: in.SalesEnd, Status: cmp.Or(in.Status, palaro.DateScheduled)}
+		}
+		added = palaro.SlugDates(existing, added)
+		types, err := dayTypes(ctx, tx, eventID)
+		if err != nil {
+			return err
+		}
+		for i, d := range added {
+			var venue any
+			if inputs[i].VenueID != 0 {
+				venue = inputs[i].VenueID
+			}
+			d.ID, err = insertID(ctx, tx, `INSERT INTO event_dates (event_id, slug, name, starts_at, ends_at, venue_id,
+				sales_start, sales_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				eventID, d.Slug, d.Name, formatTime(d.StartsAt), formatTime(d.EndsAt), venue, nullTime(d.SalesStart),
+				nullTime(d.SalesEnd), d.Status, formatTime(now), formatTime(now))
+			if err != nil {
+				return err
+			}
+			d.CreatedAt, d.UpdatedAt = now, now
+			for _, t := range types {
+				capacity, own := t.capacity, 0
+				if n, ok := inputs[i].Capacities[t.code]; ok {
+					capacity, own = n, 1
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO date_stock (date_id, ticket_type_id, capacity, own_capacity)
+					VALUES (?, ?, ?, ?)`, d.ID, t.id, capacity, own); err != nil {
+					return err
+				}
+			}
+			if err := passesJoinDate(ctx, tx, eventID, d, now); err != nil {
+				return err
+			}
+			created = append(created, d)
+		}
+		return nil
+	})
+	slices.SortFunc(created, func(a, b palaro.EventDate) int { return a.StartsAt.Compare(b.StartsAt) })
+	return created, err
+}
+
+// dayType is a ticket type that has stock on each date (not a pass).
+type dayType struct {
+	id       int64
+	code     string
+	capacity int
+}
+
+func dayTypes(ctx context.Context, q querier, eventID int64) ([]dayType, error) {
+	return queryRows(ctx, q, `SELECT id, code, capacity FROM ticket_types WHERE event_id = ? AND pass_kind = ''
+		ORDER BY position, id`, []any{eventID}, func(r rowScanner) (t dayType, err error) {
+		err = r.Scan(&t.id, &t.code, &t.capacity)
+		return t, err
+	})
+}
+
+// passesJoinDate gives a new date to the event's passes valid on every date: each live pass
+// ticket takes a place (sold) and keeps its seat there, each pending pass order holds its places
+// there, all with the guarded counters; ECONFLICT when the date has too little room for them.
+func passesJoinDate(ctx context.Context, tx *sql.Tx, eventID int64, d palaro.EventDate, now time.Time) error {
+	type passTicket struct {
+		id, orderID, passOf int64
+		seat                string
+	}
+	tickets, err := queryRows(ctx, tx, `SELECT t.id, t.order_id, tt.pass_of, t.seat FROM tickets t
+		JOIN ticket_types tt ON tt.id = t.ticket_type_id JOIN orders o ON o.id = t.order_id
+		WHERE tt.event_id = ? AND tt.pass_kind = 'every' AND t.status != 'cancelled' AND o.status = 'paid'
+		ORDER BY t.id`, []any{eventID}, func(r rowScanner) (p passTicket, err error) {
+		err = r.Scan(&p.id, &p.orderID, &p.passOf, &p.seat)
+		return p, err
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range tickets {
+		if err := takeDatePlaces(ctx, tx, d.ID, p.passOf, 1, true); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO pass_uses (ticket_id, date_id, seat, created_at) VALUES (?, ?, ?, ?)`,
+			p.id, d.ID, p.seat, formatTime(now)); err != nil {
+			return err
+		}
+		if p.seat != "" {
+			if err := takeSeatsOn(ctx, tx, p.passOf, []int64{d.ID}, p.orderID, []string{p.seat}); err != nil {
+				return err
+			}
+		}
+	}
+	type pending struct {
+		id, passOf int64
+		quantity   int
+		seats      string
+	}
+	orders, err := queryRows(ctx, tx, `SELECT o.id, tt.pass_of, o.quantity, o.seats FROM orders o
+		JOIN ticket_types tt ON tt.id = o.ticket_type_id
+		WHERE tt.event_id = ? AND tt.pass_kind = 'every' AND o.status = 'pending' AND o.kind = 'tickets'
+		ORDER BY o.id`, []any{eventID}, func(r rowScanner) (p pending, err error) {
+		err = r.Scan(&p.id, &p.passOf, &p.quantity, &p.seats)
+		return p, err
+	})
+	if err != nil {
+		return err
+	}
+	for _, o := range orders {
+		if err := holdDatePlaces(ctx, tx, o.id, d.ID, o.passOf, o.quantity, false); err != nil {
+			return err
+		}
+		var seats []string
+		if err := json.Unmarshal([]byte(o.seats), &seats); err != nil {
+			return err
+		}
+		if err := takeSeatsOn(ctx, tx, o.passOf, []int64{d.ID}, o.id, seats); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// takeDatePlaces takes n places of a ticket type on a date (sold, or held for a pending order)
+// with one guarded UPDATE, sold + held + n <= capacity, as reserve does for a single-date event;
+// the date's stock row is made first when the type has none there yet (its capacity the type's).
+// ECONFLICT (soldOut) when the places are not there.
+func takeDatePlaces(ctx context.Context, tx *sql.Tx, dateID, ticketTypeID int64, n int, sell bool) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO date_stock (date_id, ticket_type_id, capacity)
+		SELECT ?, id, capacity FROM ticket_types WHERE id = ? ON CONFLICT DO NOTHING`, dateID, ticketTypeID); err != nil {
+		return err
+	}
+	column := "held"
+	if sell {
+		column = "sold"
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE date_stock SET `+column+` = `+column+` + ?
+		WHERE date_id = ? AND ticket_type_id = ? AND sold + held + ? <= capacity`, n, dateID, ticketTypeID, n)
+	if err != nil {
+		return err
+	}
+	if got, err := res.RowsAffected(); err != nil {
+		return err
+	} else if got == 1 {
+		return nil
+	}
+	var name, day string
+	var left int
+	if err := tx.QueryRowContext(ctx, `SELECT tt.name, d.slug, CASE WHEN s.capacity - s.sold - s.held > 0
+		THEN s.capacity - s.sold - s.held ELSE 0 END FROM date_stock s JOIN ticket_types tt ON tt.id = s.ticket_type_id
+		JOIN event_dates d ON d.id = s.date_id WHERE s.date_id = ? AND s.ticket_type_id = ?`, dateID, ticketTypeID).
+		Scan(&name, &day, &left); err != nil {
+		return err
+	}
+	return soldOut(name+" on "+dateLabel(day), left)
+}
+
+// dateLabel is how messages name a date by its slug: "Fri 9 Jan 2027" (with "session 2" after a
+// second session's day).
+func dateLabel(slug string) string {
+	day, n, ok := palaro.ParseDateSlug(slug)
+	if !ok {
+		return slug
+	}
+	t, _ := time.ParseInLocation(time.DateOnly, day, palaro.Manila)
+	label := t.Format("Mon 2 Jan 2006")
+	if n > 1 {
+		label += fmt.Sprintf(", session %d", n)
+	}
+	return label
+}
+
+// holdDatePlaces takes an order's places on a date (takeDatePlaces) and records them in
+// order_dates, which releasing or paying the order moves.
+func holdDatePlaces(ctx context.Context, tx *sql.Tx, orderID, dateID, ticketTypeID int64, n int, sell bool) error {
+	if err := takeDatePlaces(ctx, tx, dateID, ticketTypeID, n, sell); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO order_dates (order_id, date_id, ticket_type_id, quantity) VALUES (?, ?, ?, ?)`,
+		orderID, dateID, ticketTypeID, n)
+	return err
+}
