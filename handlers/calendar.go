@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -78,20 +79,44 @@ func (s *Server) calendarMonth(c *echo.Context, month time.Time) ([]views.Calend
 		return nil, err
 	}
 	out := make([]views.CalendarEvent, 0, len(events))
-	for _, ev := range events {
+	err = s.eachOccasion(c.Request().Context(), events, from, to, func(ev *palaro.Event, name, slug string) {
 		out = append(out, views.CalendarEvent{
 			Code:  ev.Code,
-			Name:  ev.Name,
+			Name:  name,
 			Start: ev.StartsAt.In(palaro.Manila).Format(time.RFC3339),
 			End:   ev.EndsAt.In(palaro.Manila).Format(time.RFC3339),
 			Time:  ev.StartsAt.In(palaro.Manila).Format("3:04 PM"),
 			Place: ev.Venue.Name + ", " + ev.Venue.City,
-			URL:   "/e/" + ev.Code,
+			URL:   eventPath(ev.Code, slug),
 			// a word, not only a colour: the grid's chips and the lists say it
 			Status: statusLabel(ev.Status),
 		})
+	})
+	return out, err
+}
+
+// eachOccasion calls f for each event of events, or, for a series, for each of its dates that
+// overlaps [from, to) (the event as on that date, named with the date's name, and its slug).
+func (s *Server) eachOccasion(ctx context.Context, events []*palaro.Event, from, to time.Time, f func(ev *palaro.Event, name, slug string)) error {
+	for _, ev := range events {
+		dates, err := s.seriesDates(ctx, ev)
+		if err != nil {
+			return err
+		}
+		if len(dates) == 0 {
+			f(ev, ev.Name, "")
+		}
+		for _, d := range dates {
+			if d.Event.StartsAt.Before(to) && d.Event.EndsAt.After(from) {
+				name := ev.Name
+				if d.Label != "" {
+					name = d.Label + " · " + ev.Name
+				}
+				f(d.Event, name, d.Slug)
+			}
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // eventICS answers an RFC 5545 calendar file for one event (CRLF line endings, times in UTC).
@@ -128,8 +153,11 @@ func (s *Server) calendarICS(c *echo.Context) error {
 		return err
 	}
 	cal := newICS()
-	for _, ev := range events {
-		s.addICSEvent(cal, ev, "")
+	err = s.eachOccasion(c.Request().Context(), events, month, month.AddDate(0, 1, 0), func(ev *palaro.Event, _, slug string) {
+		s.addICSEvent(cal, ev, slug)
+	})
+	if err != nil {
+		return err
 	}
 	return serveICS(c, cal, "palaro-"+month.Format("2006-01")+".ics")
 }

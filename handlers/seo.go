@@ -157,6 +157,13 @@ func (s *Server) sitemap(c *echo.Context) error {
 		}
 		for _, ev := range page.Events {
 			set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + "/e/" + ev.Code, LastMod: ev.UpdatedAt.UTC().Format("2006-01-02")})
+			dates, err := s.seriesDates(ctx, ev)
+			if err != nil {
+				return err
+			}
+			for _, d := range dates { // each date its own page, changed when the date or its event was
+				set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + eventPath(ev.Code, d.Slug), LastMod: d.Event.UpdatedAt.UTC().Format("2006-01-02")})
+			}
 		}
 		if !page.HasMore {
 			break

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v5"
@@ -19,26 +20,8 @@ import (
 type dated struct {
 	Slug  string
 	Label string
+	Date  palaro.EventDate
 	Event *palaro.Event
-}
-
-// validDateSlug reports whether s has the shape of a date's slug: a real day YYYY-MM-DD, and
-// "-N" (N from 2) for the N-th session of that day.
-func validDateSlug(s string) bool {
-	if len(s) < 10 {
-		return false
-	}
-	if _, err := time.Parse("2006-01-02", s[:10]); err != nil {
-		return false
-	}
-	if len(s) == 10 {
-		return true
-	}
-	if len(s) < 12 || s[10] != '-' || s[11] < '1' || s[11] > '9' {
-		return false
-	}
-	n, err := strconv.Atoi(s[11:])
-	return err == nil && n >= 2 && n <= 99
 }
 
 // eventPath is the page of an event, or of one date of its series when slug is set.
@@ -193,7 +176,7 @@ func (s *Server) eventDatePage(c *echo.Context) error {
 // :date names among them; an unknown date, or one of an event without dates, is ENOTFOUND.
 func (s *Server) findSeriesDate(c *echo.Context) (*palaro.Event, []dated, int, error) {
 	slug := c.Param("date")
-	if !validDateSlug(slug) {
+	if _, _, ok := palaro.ParseDateSlug(slug); !ok {
 		return nil, nil, 0, palaro.Errorf(palaro.ENOTFOUND, "Date not found.")
 	}
 	ctx := c.Request().Context()
@@ -213,47 +196,52 @@ func (s *Server) findSeriesDate(c *echo.Context) (*palaro.Event, []dated, int, e
 }
 
 // seriesPage renders the page of a series (slug "") or of one of its dates. The series' page
-// lists the coming dates, each a link to its page, and its tickets ask for a date; its JSON-LD is
-// an EventSeries with each coming date a subEvent. A date's page is the event as on that date.
+// lists the coming dates, each a link to its page; its day tickets ask for a date, its passes
+// sell there; its JSON-LD is an EventSeries with each coming date a subEvent. A date's page is
+// the event as on that date: its day tickets buy for it, its passes link to their own buy page.
 func (s *Server) seriesPage(c *echo.Context, series *palaro.Event, dates []dated, slug string) error {
 	now := s.Now()
 	q := s.queueOf(series.ID)
-	if slug == "" {
-		p := s.page(c, series.Name+" · "+series.Venue.City+" · Palaro", metaDescription(series))
-		p.Nav, p.Image, p.OGType = views.NavDefaultBack, s.imageURL(series.ImageURL), "event"
-		p.JSONLD = s.seriesJSONLD(series, dates, now, q)
-		view := s.eventView(series, now)
-		view.PickDate = true
-		list := datesView(series, dates, now, "")
-		view.Dates = &list
-		if q != nil && queueSaleLive(series, now) {
-			view.SaleOpens = saleOpensText(q, now)
-		}
-		return render(c, http.StatusOK, views.EventPage(p, view))
-	}
-	i := slices.IndexFunc(dates, func(d dated) bool { return d.Slug == slug })
-	d := dates[i]
-	ev := d.Event
-	p := s.page(c, dateName(series, d)+" · "+ev.Venue.City+" · Palaro", metaDescription(ev))
-	p.Nav, p.Image, p.OGType = views.NavDefaultBack, s.imageURL(series.ImageURL), "event"
-	p.JSONLD = s.dateJSONLD(series, d, now, q)
-	view := s.eventView(ev, now)
-	view.ICSURL = eventPath(series.Code, slug) + "/calendar.ics"
-	view.Date = &views.DateHeader{Label: d.Label, SeriesHref: eventPath(series.Code, ""), Notice: dateNotice(ev.Status)}
+	ev, view := series, s.eventView(series, now)
 	list := datesView(series, dates, now, slug)
 	view.Dates = &list
-	for i := range view.Tickets {
-		view.Tickets[i].BuyHref = views.WithDate(view.Tickets[i].BuyHref, slug)
+	p := s.page(c, series.Name+" · "+series.Venue.City+" · Palaro", metaDescription(series))
+	if slug == "" {
+		view.PickDate = true
+		for i, t := range series.TicketTypes {
+			view.Tickets[i].PickDate = !t.IsPass()
+		}
+		p.JSONLD = s.seriesJSONLD(series, dates, now, q)
+	} else {
+		d := dates[slices.IndexFunc(dates, func(d dated) bool { return d.Slug == slug })]
+		ev = d.Event
+		p = s.page(c, dateName(series, d)+" · "+ev.Venue.City+" · Palaro", metaDescription(ev))
+		p.JSONLD = s.dateJSONLD(series, d, now, q)
+		passes := view.Tickets // a pass is bought for the series, not for the date
+		view = s.eventView(ev, now)
+		view.Dates = &list
+		view.ICSURL = eventPath(series.Code, slug) + "/calendar.ics"
+		view.Date = &views.DateHeader{Label: d.Label, SeriesHref: eventPath(series.Code, ""), Notice: dateNotice(ev.Status)}
+		for i, t := range ev.TicketTypes {
+			switch {
+			case t.IsPass():
+				view.Tickets[i] = passes[i]
+			case view.Date.Notice != "":
+				view.Tickets[i].Available, view.Tickets[i].Unavailable = false, statusLabel(ev.Status)
+				fallthrough
+			default:
+				view.Tickets[i].BuyHref = views.WithDate(view.Tickets[i].BuyHref, slug)
+				view.Tickets[i].WaitlistHref = "" // the waiting lists are the event's, not a date's
+			}
+		}
 	}
+	p.Nav, p.Image, p.OGType = views.NavDefaultBack, s.imageURL(series.ImageURL), "event"
 	if q != nil {
 		if queueSaleLive(ev, now) {
 			view.SaleOpens = saleOpensText(q, now)
 		}
 	} else {
-		s.addQuickBuy(ev, &view)
-		if view.QuickBuy != nil {
-			view.QuickBuy.Props.Date = slug
-		}
+		s.addQuickBuy(ev, &view, slug)
 	}
 	return render(c, http.StatusOK, views.EventPage(p, view))
 }
@@ -270,9 +258,146 @@ func (s *Server) eventDateICS(c *echo.Context) error {
 	return serveICS(c, cal, ev.Code+"-"+dates[i].Slug+".ics")
 }
 
-// seriesDates loads the dates of an event as dated events, in order of start; nil for an event
-// without dates.
-// PROVISIONAL until the series store reads land (branch i22-series): no event has dates yet.
+// seriesDates loads the dates of an event with what is left of each ticket type on each, as
+// dated events, in order of start; nil for an event without dates.
 func (s *Server) seriesDates(ctx context.Context, ev *palaro.Event) ([]dated, error) {
-	return nil, nil
+	avail, err := s.services.Series.ListDateAvailability(ctx, ev.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]dated, 0, len(avail))
+	for _, a := range avail {
+		out = append(out, dated{Slug: a.Date.Slug, Label: a.Date.Name, Date: a.Date, Event: eventOnDate(ev, a)})
+	}
+	return out, nil
+}
+
+// eventOnDate is an event as on one date of its series: the date's start, end and venue; its
+// status (a postponed or cancelled date's own, else the event's); each ticket type with its
+// places there (a pass those of the type it is a pass of) and the date's own sales window where
+// it sets one. A date that is not on as scheduled sells nothing: its types' sales ended when
+// its status changed.
+func eventOnDate(ev *palaro.Event, a palaro.DateAvailability) *palaro.Event {
+	d := a.Date
+	on := *ev
+	on.StartsAt, on.EndsAt, on.Venue = d.StartsAt, d.EndsAt, d.VenueOf(ev)
+	switch {
+	case ev.Status == palaro.EventCancelled:
+	case d.Status == palaro.DateCancelled:
+		on.Status = palaro.EventCancelled
+	case d.Status == palaro.DatePostponed:
+		on.Status = palaro.EventPostponed
+	}
+	if d.UpdatedAt.After(on.UpdatedAt) {
+		on.UpdatedAt = d.UpdatedAt
+	}
+	on.TicketTypes = make([]palaro.TicketType, len(ev.TicketTypes))
+	for i, t := range ev.TicketTypes {
+		if st, ok := a.Of(t.ID); ok {
+			t.Capacity, t.Sold, t.Held = st.Capacity, st.Sold, st.Held
+		}
+		if !d.SalesStart.IsZero() {
+			t.SalesStart = d.SalesStart
+		}
+		if !d.SalesEnd.IsZero() {
+			t.SalesEnd = d.SalesEnd
+		}
+		if d.Status != palaro.DateScheduled {
+			t.SalesEnd = d.UpdatedAt
+		}
+		on.TicketTypes[i] = t
+	}
+	return &on
+}
+
+// slug is the date's slug; "" for no date (an event of one date, or a pass).
+func (d *dated) slug() string {
+	if d == nil {
+		return ""
+	}
+	return d.Slug
+}
+
+// ids are the date ids the seats of an order for d are taken on: none for no date.
+func (d *dated) ids() []int64 {
+	if d == nil {
+		return nil
+	}
+	return []int64{d.Date.ID}
+}
+
+// errPickDate says that a series' day ticket was asked for without one of its dates.
+var errPickDate = palaro.Errorf(palaro.EINVALID, palaro.MsgDateRequired)
+
+// findTicketOnDate loads the ticket type of the request's :code with its event, and for a day
+// ticket of a series both as on the date the query's date names (ticketOnDate).
+func (s *Server) findTicketOnDate(c *echo.Context) (*palaro.TicketType, *palaro.Event, *dated, error) {
+	tt, ev, err := s.findTicketType(c)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return s.ticketOnDate(c.Request().Context(), tt, ev, c.QueryParam("date"))
+}
+
+// ticketOnDate returns a series' day ticket type and its event as on the date slug names, with
+// the date: its places, sales window and status there. A ticket of a single-date event, or a
+// pass, stays as it is (no date); a day ticket without a known date is errPickDate.
+func (s *Server) ticketOnDate(ctx context.Context, tt *palaro.TicketType, ev *palaro.Event, slug string) (*palaro.TicketType, *palaro.Event, *dated, error) {
+	if tt.IsPass() {
+		return tt, ev, nil, nil
+	}
+	dates, err := s.seriesDates(ctx, ev)
+	if err != nil || len(dates) == 0 {
+		return tt, ev, nil, err
+	}
+	i := slices.IndexFunc(dates, func(d dated) bool { return d.Slug == slug })
+	if i < 0 {
+		return tt, ev, nil, errPickDate
+	}
+	d := dates[i]
+	k := slices.IndexFunc(d.Event.TicketTypes, func(t palaro.TicketType) bool { return t.ID == tt.ID })
+	if k < 0 {
+		return nil, nil, nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
+	}
+	return &d.Event.TicketTypes[k], d.Event, &d, nil
+}
+
+// pickDateFirst is where a buyer goes who opened the buy or seat page of a series' day ticket
+// without one of its dates (err errPickDate): the dates on the series' page; "" otherwise.
+func pickDateFirst(err error, ev *palaro.Event) string {
+	if err != errPickDate || ev == nil {
+		return ""
+	}
+	return eventPath(ev.Code, "") + "#dates"
+}
+
+// seriesCard makes a list's card of a series show one of its dates: the first coming one in
+// [from, to) (to zero: no end), else the next; the card then has that date's day, time, venue,
+// price and status, leads to its page and says how many more dates come. A card of an event
+// without dates, or of a series whose dates are all over, stays as it is.
+func (s *Server) seriesCard(ctx context.Context, ev *palaro.Event, card *views.EventCard, now, from, to time.Time) error {
+	dates, err := s.seriesDates(ctx, ev)
+	if err != nil {
+		return err
+	}
+	coming := slices.DeleteFunc(dates, func(d dated) bool { return !now.Before(d.Event.EndsAt) })
+	if len(coming) == 0 {
+		return nil
+	}
+	pick := max(slices.IndexFunc(coming, func(d dated) bool {
+		return d.Event.EndsAt.After(from) && (to.IsZero() || d.Event.StartsAt.Before(to))
+	}), 0)
+	d := coming[pick]
+	on := s.eventCard(d.Event, now, nil)
+	card.Href, card.Day, card.Month, card.When, card.Place = eventPath(ev.Code, d.Slug), on.Day, on.Month, on.When, on.Place
+	card.Price, card.SoldOut, card.Status, card.Ongoing = on.Price, on.SoldOut, on.Status, on.Ongoing
+	var notes []string
+	if d.Label != "" {
+		notes = append(notes, d.Label)
+	}
+	if more := len(coming) - 1; more > 0 {
+		notes = append(notes, "+"+palaro.Plural(more, "more date", "more dates"))
+	}
+	card.Dates = strings.Join(notes, " · ")
+	return nil
 }
