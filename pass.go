@@ -27,12 +27,13 @@ const (
 
 // Messages of passes, word for word.
 const (
-	MsgPassNeedsSeries = "A pass needs dates: add the event's dates first."
-	MsgPassOfRequired  = "Choose the day ticket whose places the pass takes on each date."
-	MsgPassOfPass      = "A pass takes the places of a day ticket, not of another pass."
-	MsgPassDatesRange  = "Enter between 2 and %d dates."
-	MsgPassKindUnknown = "Choose every date or a number of dates."
-	MsgPassNoDates     = "This pass has no dates left to use."
+	MsgPassNeedsSeries  = "A pass needs dates: add the event's dates first."
+	MsgPassOfRequired   = "Choose the day ticket whose places the pass takes on each date."
+	MsgPassOfPass       = "A pass takes the places of a day ticket, not of another pass."
+	MsgPassDatesRange   = "Enter between 2 and %d dates."
+	MsgPassKindUnknown  = "Choose every date or a number of dates."
+	MsgPassNoDates      = "This pass has no dates left to use."
+	MsgPassNoDateChoice = "A pass is not bought for one date: leave the date out."
 )
 
 // IsPass reports whether the ticket type is a season pass.

@@ -38,7 +38,7 @@ func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (_ int
 // releaseOrders marks the matching pending orders expired and gives back their held tickets,
 // seats and promo code uses.
 func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, ticket_type_id, quantity, promo_code_id FROM orders WHERE `+where, args...)
+	rows, err := tx.QueryContext(ctx, `SELECT id, ticket_type_id, quantity, promo_code_id, date_id IS NOT NULL FROM orders WHERE `+where, args...)
 	if err != nil {
 		return 0, err
 	}
@@ -46,11 +46,12 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 		id, ticketType int64
 		quantity       int
 		promo          sql.NullInt64
+		dated          bool // a series' day ticket: its places are its date's alone
 	}
 	var orders []held
 	for rows.Next() {
 		var h held
-		if err := rows.Scan(&h.id, &h.ticketType, &h.quantity, &h.promo); err != nil {
+		if err := rows.Scan(&h.id, &h.ticketType, &h.quantity, &h.promo, &h.dated); err != nil {
 			rows.Close()
 			return 0, err
 		}
@@ -78,7 +79,16 @@ func releaseOrders(ctx context.Context, tx *sql.Tx, where string, args ...any) (
 			continue
 		}
 		released++
-		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, h.quantity, h.ticketType); err != nil {
+		if !h.dated {
+			if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, h.quantity, h.ticketType); err != nil {
+				return 0, err
+			}
+		}
+		plan, err := orderPlan(ctx, tx, h.id, h.ticketType)
+		if err != nil {
+			return 0, err
+		}
+		if err := plan.release(ctx, tx, h.quantity); err != nil {
 			return 0, err
 		}
 		if err := releaseSeats(ctx, tx, h.id); err != nil {

@@ -46,19 +46,23 @@ func (s *PurchaseService) ListOrders(ctx context.Context, f palaro.OrderFilter) 
 const orderColumns = `o.id, o.public_id, o.kind, o.event_id, o.ticket_type_id, o.ticket_id, o.quantity, o.email,
 	o.buyer, o.seats, o.source, coalesce(p.code, ''), o.payment_type, o.unit_price, o.add_ons_total,
 	o.promo_discount, o.total, o.status, o.provider, o.provider_ref, o.checkout_url, o.hold_expires_at,
-	o.paid_at, o.created_at, o.payment_method, o.payment_account, o.payment_failed, o.senior_pwd_discount`
+	o.paid_at, o.created_at, o.payment_method, o.payment_account, o.payment_failed, o.senior_pwd_discount, coalesce(o.date_id, 0)`
 
 func scanOrder(r rowScanner) (*palaro.Order, error) {
 	var o palaro.Order
 	var ticketID sql.NullInt64
+	var dateID int64
 	var buyer, seats string
 	var hold, paid, created sql.NullString
 	err := r.Scan(&o.ID, &o.PublicID, &o.Kind, &o.EventID, &o.TicketTypeID, &ticketID, &o.Quantity, &o.Email,
 		&buyer, &seats, &o.Source, &o.PromoCode, &o.PaymentType, &o.UnitPrice, &o.AddOnsTotal, &o.PromoDiscount,
 		&o.Total, &o.Status, &o.Provider, &o.ProviderRef, &o.CheckoutURL, &hold, &paid, &created,
-		&o.PaymentMethod, &o.PaymentAccount, &o.PaymentFailed, &o.SeniorPWDDiscount)
+		&o.PaymentMethod, &o.PaymentAccount, &o.PaymentFailed, &o.SeniorPWDDiscount, &dateID)
 	if err != nil {
 		return nil, err
+	}
+	if dateID != 0 {
+		o.Date = &palaro.EventDate{ID: dateID} // loadOrders fills the rest
 	}
 	o.TicketID = ticketID.Int64
 	if err := json.Unmarshal([]byte(buyer), &o.Buyer); err != nil {
@@ -103,6 +107,11 @@ func loadOrders(ctx context.Context, q querier, where string, args ...any) ([]*p
 	for i, o := range orders {
 		if o.Event, o.TicketType, err = refs.get(ctx, q, o.EventID, o.TicketTypeID); err != nil {
 			return nil, err
+		}
+		if o.Date != nil {
+			if o.Date, err = refs.date(ctx, q, o.Date.ID); err != nil {
+				return nil, err
+			}
 		}
 		ids[i] = o.ID
 		if o.Kind == palaro.OrderKindAddOns {
@@ -180,14 +189,31 @@ func loadOrder(ctx context.Context, q querier, where string, args ...any) (*pala
 	return orders[0], nil
 }
 
-// refCache loads events and ticket types once per query.
+// refCache loads events, ticket types and series dates once per query.
 type refCache struct {
 	events map[int64]*palaro.Event
 	types  map[int64]*palaro.TicketType
+	dates  map[int64]*palaro.EventDate
 }
 
 func newRefCache() *refCache {
-	return &refCache{events: map[int64]*palaro.Event{}, types: map[int64]*palaro.TicketType{}}
+	return &refCache{events: map[int64]*palaro.Event{}, types: map[int64]*palaro.TicketType{}, dates: map[int64]*palaro.EventDate{}}
+}
+
+// date returns the series date with that id; nil for 0 (no date).
+func (c *refCache) date(ctx context.Context, q querier, id int64) (*palaro.EventDate, error) {
+	if id == 0 {
+		return nil, nil
+	}
+	if d, ok := c.dates[id]; ok {
+		return d, nil
+	}
+	d, err := scanDate(q.QueryRowContext(ctx, `SELECT `+dateColumns+dateFrom+`WHERE d.id = ?`, id))
+	if err != nil {
+		return nil, fmt.Errorf("date %d: %w", id, err)
+	}
+	c.dates[id] = &d
+	return &d, nil
 }
 
 func (c *refCache) get(ctx context.Context, q querier, eventID, ticketTypeID int64) (*palaro.Event, *palaro.TicketType, error) {
@@ -270,7 +296,7 @@ func queryAddOnsOf(ctx context.Context, q querier, query string, args ...any) (m
 
 const ticketColumns = `t.id, t.public_id, t.code, t.order_id, t.event_id, t.ticket_type_id, t.holder_name, t.email,
 	t.seat, t.status, t.checked_in_at, t.created_at, t.discount_type, t.discount_holder, t.discount_id_number,
-	t.discount_amount`
+	t.discount_amount, coalesce(t.date_id, 0)`
 
 // queryTickets returns the tickets matching where, with their event, ticket type and add-ons (read
 // for all of them in one query).
@@ -280,21 +306,21 @@ func queryTickets(ctx context.Context, q querier, refs *refCache, where string, 
 		return nil, err
 	}
 	var tickets []*palaro.Ticket
-	var typeIDs []int64
+	var typeIDs, dateIDs []int64
 	for rows.Next() {
 		var t palaro.Ticket
-		var typeID int64
+		var typeID, dateID int64
 		var checked, created sql.NullString
 		if err := rows.Scan(&t.ID, &t.PublicID, &t.Code, &t.OrderID, &t.EventID, &typeID, &t.HolderName, &t.Email,
 			&t.Seat, &t.Status, &checked, &created, &t.Discount.Type, &t.Discount.HolderName, &t.Discount.IDNumber,
-			&t.Discount.Amount); err != nil {
+			&t.Discount.Amount, &dateID); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		t.CheckedInAt, _ = parseTime(checked)
 		t.CreatedAt, _ = parseTime(created)
 		tickets = append(tickets, &t)
-		typeIDs = append(typeIDs, typeID)
+		typeIDs, dateIDs = append(typeIDs, typeID), append(dateIDs, dateID)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -310,6 +336,9 @@ func queryTickets(ctx context.Context, q querier, refs *refCache, where string, 
 			return nil, err
 		}
 		t.Event, t.TicketType = ev, *tt
+		if t.Date, err = refs.date(ctx, q, dateIDs[i]); err != nil {
+			return nil, err
+		}
 		ids[i] = t.ID
 	}
 	addOns, err := queryAddOnsOf(ctx, q, `SELECT ta.ticket_id, a.id, a.event_id, a.name, a.price, a.category, a.notes,

@@ -68,7 +68,15 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 			return nil, verr
 		}
 	}
-	switch tt.SaleState(ev, now) { // sold out is decided by the capacity hold below, under the write lock
+	plan, err := planDates(ctx, s.db.read, ev, tt, req.Date, now)
+	if err != nil {
+		return nil, err
+	}
+	state := tt.SaleState(ev, now)
+	if plan.date != nil { // a series' day ticket: the date's window and status, its own stock
+		state = palaro.SaleOpen
+	}
+	switch state { // sold out is decided by the capacity hold below, under the write lock
 	case palaro.SaleNotStarted:
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s have not started yet.", tt.Name)
 	case palaro.SaleEnded:
@@ -99,7 +107,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		PaymentType: terms.PaymentType, SessionKey: req.SessionKey, UserID: req.UserID, UnitPrice: price.UnitPrice, AddOnsTotal: price.AddOnsTotal,
 		PromoDiscount: price.PromoDiscount, Total: price.Total, Status: palaro.OrderPending,
 		Discounts: terms.Discounts, SeniorPWDDiscount: price.SeniorPWDDiscount,
-		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt,
+		HoldExpiresAt: now.Add(s.hold), CreatedAt: now, AddOns: addOns, Event: ev, TicketType: tt, Date: plan.date,
 	}
 	if promo != nil {
 		o.PromoCode, o.PromoTicketsOnly = promo.Code, promo.TicketsOnly()
@@ -108,7 +116,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 		o.Status, o.PaidAt, o.HoldExpiresAt = palaro.OrderPaid, now, time.Time{}
 	}
 
-	if req.Offer == "" { // a waiting-list offer's tickets are held for it: not free, not sold out
+	if req.Offer == "" && plan.date == nil { // a waiting-list offer's tickets are held for it: not free, not sold out
 		if err := s.soldOutAtOnce(ctx, tt, o); err != nil {
 			return nil, err
 		}
@@ -139,16 +147,21 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 				return err // the offer's hold (and seats) are given back here and taken below
 			}
 		}
-		if err := seatsFree(ctx, tx, tt.ID, o.Seats); err != nil {
+		if err := seatsFreeOn(ctx, tx, plan.stockType, plan.dates, o.Seats); err != nil {
 			return err // a taken seat says so before 'sold out' does
 		}
-		if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
+		if plan.date == nil { // a series' day ticket has no stock but its dates'
+			if err := reserve(ctx, tx, tt, o.Quantity, o.Free()); err != nil {
+				return err
+			}
+		}
+		if err := plan.take(ctx, tx, o.Quantity, o.Free()); err != nil {
 			return err
 		}
-		if err := s.saveOrder(ctx, tx, o, promoID, now); err != nil {
+		if err := s.saveOrder(ctx, tx, o, promoID, now, plan); err != nil {
 			return err
 		}
-		return takeSeats(ctx, tx, tt.ID, o.ID, o.Seats)
+		return takeSeatsOn(ctx, tx, plan.stockType, plan.dates, o.ID, o.Seats)
 	})
 	if err != nil {
 		return nil, err
@@ -186,12 +199,16 @@ func (s *PurchaseService) soldOutAtOnce(ctx context.Context, tt *palaro.TicketTy
 }
 
 // saveOrder inserts a new order with its add-ons and, when it is free, issues it at once.
-func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time) error {
+// plan's places on dates are recorded before a free order is issued (its pass tickets take them).
+func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, promoID any, now time.Time, plan datePlan) error {
 	buyer, _ := json.Marshal(o.Buyer)
 	seats, _ := json.Marshal(palaro.NonNilStrings(o.Seats))
-	var ticketID, userID any
+	var ticketID, userID, dateID any
 	if o.TicketID != 0 {
 		ticketID = o.TicketID
+	}
+	if o.Date != nil {
+		dateID = o.Date.ID
 	}
 	if o.UserID != 0 {
 		userID = o.UserID
@@ -199,12 +216,15 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 	var err error
 	o.ID, err = insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, ticket_id, quantity,
 		email, buyer, seats, source, promo_code_id, payment_type, unit_price, add_ons_total, promo_discount, total,
-		status, hold_expires_at, paid_at, created_at, session_key, user_id, senior_pwd_discount) VALUES (?, ?, ?, ?, ?, ?,
-		?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		status, hold_expires_at, paid_at, created_at, session_key, user_id, senior_pwd_discount, date_id) VALUES (?, ?, ?, ?, ?, ?,
+		?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		o.PublicID, o.Kind, o.EventID, o.TicketTypeID, ticketID, o.Quantity, o.Email, string(buyer), string(seats),
 		o.Source, promoID, o.PaymentType, o.UnitPrice, o.AddOnsTotal, o.PromoDiscount, o.Total, o.Status,
-		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey, userID, o.SeniorPWDDiscount)
+		nullTime(o.HoldExpiresAt), nullTime(o.PaidAt), formatTime(now), o.SessionKey, userID, o.SeniorPWDDiscount, dateID)
 	if err != nil {
+		return err
+	}
+	if err := plan.record(ctx, tx, o.ID, o.Quantity); err != nil {
 		return err
 	}
 	if err := saveDiscounts(ctx, tx, o, now); err != nil {
@@ -476,6 +496,13 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 			}
 			o.Tickets = append(o.Tickets, t)
 		}
+		if o.Date == nil { // a pass's tickets hold the places its order took on each date, with their seats
+			if _, err := tx.ExecContext(ctx, `INSERT INTO pass_uses (ticket_id, date_id, seat, created_at)
+				SELECT t.id, od.date_id, t.seat, ? FROM tickets t JOIN order_dates od ON od.order_id = t.order_id
+				WHERE t.order_id = ?`, formatTime(now), o.ID); err != nil {
+				return err
+			}
+		}
 		if err := sellReturns(ctx, tx, s.db, o.ID, o.TicketTypeID, len(tickets), now); err != nil {
 			return err // tickets returned at face value are sold before the rest
 		}
@@ -511,7 +538,7 @@ func newTickets(o *palaro.Order, now time.Time) []palaro.Ticket {
 	tickets := make([]palaro.Ticket, o.Quantity)
 	for i := range tickets {
 		tickets[i] = palaro.Ticket{OrderID: o.ID, EventID: o.EventID, HolderName: holderName(o.Buyer), Email: o.Email,
-			Status: palaro.TicketValid, CreatedAt: now, PublicID: newPublicID(), Code: newTicketCode()}
+			Status: palaro.TicketValid, CreatedAt: now, PublicID: newPublicID(), Code: newTicketCode(), Date: o.Date}
 		if i < len(o.Seats) {
 			tickets[i].Seat = o.Seats[i]
 		}
@@ -527,11 +554,15 @@ func insertTicket(ctx context.Context, tx *sql.Tx, t *palaro.Ticket, ticketTypeI
 		if attempt > 0 || t.PublicID == "" || t.Code == "" {
 			t.PublicID, t.Code = newPublicID(), newTicketCode() // drawn here unless the caller drew them
 		}
+		var dateID any
+		if t.Date != nil {
+			dateID = t.Date.ID
+		}
 		id, err := insertID(ctx, tx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id,
 			holder_name, email, seat, status, created_at, discount_type, discount_holder, discount_id_number,
-			discount_amount) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+			discount_amount, date_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
 			t.PublicID, t.Code, t.OrderID, t.EventID, ticketTypeID, t.HolderName, t.Email, t.Seat, t.Status,
-			formatTime(t.CreatedAt), t.Discount.Type, t.Discount.HolderName, t.Discount.IDNumber, t.Discount.Amount)
+			formatTime(t.CreatedAt), t.Discount.Type, t.Discount.HolderName, t.Discount.IDNumber, t.Discount.Amount, dateID)
 		if errors.Is(err, sql.ErrNoRows) && attempt < 5 {
 			continue // a code collision: draw again
 		} else if err != nil {

@@ -66,7 +66,27 @@ func (s *OrganizerService) MarkRefunded(ctx context.Context, eventID int64, publ
 			return palaro.Errorf(palaro.EINVALID, "Only a paid order or one to be refunded can be marked refunded; this one is %s.", status)
 		}
 		cancelled := int64(0)
-		if status == palaro.OrderPaid {
+		var series int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id
+			WHERE t.order_id = ? AND (t.date_id IS NOT NULL OR tt.pass_kind != '')`, id).Scan(&series); err != nil {
+			return err
+		}
+		if status == palaro.OrderPaid && series > 0 { // a series' tickets give back their places on their dates
+			ids, err := queryRows(ctx, tx, `SELECT id FROM tickets WHERE order_id = ? AND status IN ('valid', 'checked_in')`,
+				[]any{id}, func(r rowScanner) (tid int64, err error) { err = r.Scan(&tid); return tid, err })
+			if err != nil {
+				return err
+			}
+			for _, tid := range ids {
+				if _, err := voidTicket(ctx, tx, tid); err != nil {
+					return err
+				}
+			}
+			cancelled = int64(len(ids))
+			if err := s.db.ticketsReturned(ctx, tx, s.db.Now()); err != nil {
+				return err
+			}
+		} else if status == palaro.OrderPaid {
 			res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE order_id = ? AND status IN ('valid', 'checked_in')`, id)
 			if err != nil {
 				return err
@@ -209,12 +229,21 @@ func voidTicket(ctx context.Context, tx *sql.Tx, id int64) (bool, error) {
 	} else if err != nil {
 		return false, err
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
+	plan, dated, err := ticketPlaces(ctx, tx, id)
+	if err != nil {
 		return false, err
 	}
-	if seat != "" {
+	if !dated { // a series' day ticket's place is its date's alone
+		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold - 1 WHERE id = ? AND sold > 0`, typeID); err != nil {
+			return false, err
+		}
+	}
+	if err := plan.unsell(ctx, tx, 1); err != nil {
+		return false, err
+	}
+	if seat != "" { // on each of its dates for a pass
 		if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND seat = ? AND order_id = ?`,
-			typeID, seat, orderID); err != nil {
+			plan.stockType, seat, orderID); err != nil {
 			return false, err
 		}
 	}

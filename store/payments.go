@@ -113,27 +113,41 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 // takes them from what capacity remains; if none remains, the order is marked for refund.
 func (s *PurchaseService) settlePaid(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
 	if o.Kind == palaro.OrderKindTickets {
+		plan, err := orderPlan(ctx, tx, o.ID, o.TicketTypeID)
+		if err != nil {
+			return err
+		}
 		if o.Status == palaro.OrderExpired && len(o.Seats) > 0 {
 			// the expiry gave the seats back: the payment keeps them only if nobody took them since
-			if err := takeSeats(ctx, tx, o.TicketTypeID, o.ID, o.Seats); err != nil {
+			if err := takeSeatsOn(ctx, tx, plan.stockType, plan.dates, o.ID, o.Seats); err != nil {
 				if palaro.ErrorCode(err) == palaro.EINTERNAL {
 					return err
 				}
 				return s.settle(ctx, tx, o, palaro.OrderRefund, now)
 			}
 		}
-		query := `UPDATE ticket_types SET held = held - ?, sold = sold + ? WHERE id = ?`
-		args := []any{o.Quantity, o.Quantity, o.TicketTypeID}
-		if o.Status == palaro.OrderExpired {
-			query = `UPDATE ticket_types SET sold = sold + ? WHERE id = ? AND sold + held + ? <= capacity`
-			args = []any{o.Quantity, o.TicketTypeID, o.Quantity}
-		}
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
+		if ok, err := plan.sell(ctx, tx, o.Quantity, o.Status != palaro.OrderExpired); err != nil {
 			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		} else if !ok { // a date's places went to others after the hold expired
 			return s.settle(ctx, tx, o, palaro.OrderRefund, now)
+		}
+		if o.Date == nil { // a series' day ticket has no stock but its date's
+			query := `UPDATE ticket_types SET held = held - ?, sold = sold + ? WHERE id = ?`
+			args := []any{o.Quantity, o.Quantity, o.TicketTypeID}
+			if o.Status == palaro.OrderExpired {
+				query = `UPDATE ticket_types SET sold = sold + ? WHERE id = ? AND sold + held + ? <= capacity`
+				args = []any{o.Quantity, o.TicketTypeID, o.Quantity}
+			}
+			res, err := tx.ExecContext(ctx, query, args...)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				if err := plan.unsell(ctx, tx, o.Quantity); err != nil { // a pass's places on its dates
+					return err
+				}
+				return s.settle(ctx, tx, o, palaro.OrderRefund, now)
+			}
 		}
 		if o.Status == palaro.OrderExpired && o.PromoCode != "" {
 			// the expiry gave the promo use back; a paid order keeps it, beyond the limit if need be
@@ -150,7 +164,16 @@ func (s *PurchaseService) settlePaid(ctx context.Context, tx *sql.Tx, o *palaro.
 func (s *PurchaseService) settle(ctx context.Context, tx *sql.Tx, o *palaro.Order, status string, now time.Time) error {
 	if o.Status == palaro.OrderPending && o.Kind == palaro.OrderKindTickets && status == palaro.OrderRefund {
 		// a pending order still holds its tickets: give them back
-		if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, o.Quantity, o.TicketTypeID); err != nil {
+		if o.Date == nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ?`, o.Quantity, o.TicketTypeID); err != nil {
+				return err
+			}
+		}
+		plan, err := orderPlan(ctx, tx, o.ID, o.TicketTypeID)
+		if err != nil {
+			return err
+		}
+		if err := plan.release(ctx, tx, o.Quantity); err != nil {
 			return err
 		}
 		if err := s.db.ticketsReturned(ctx, tx, now); err != nil {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"palaro"
@@ -284,7 +285,11 @@ func passesJoinDate(ctx context.Context, tx *sql.Tx, eventID int64, d palaro.Eve
 		return err
 	}
 	for _, o := range orders {
-		if err := holdDatePlaces(ctx, tx, o.id, d.ID, o.passOf, o.quantity, false); err != nil {
+		plan := datePlan{dates: []int64{d.ID}, stockType: o.passOf}
+		if err := plan.take(ctx, tx, o.quantity, false); err != nil {
+			return err
+		}
+		if err := plan.record(ctx, tx, o.id, o.quantity); err != nil {
 			return err
 		}
 		var seats []string
@@ -347,13 +352,185 @@ func dateLabel(slug string) string {
 	return label
 }
 
-// holdDatePlaces takes an order's places on a date (takeDatePlaces) and records them in
-// order_dates, which releasing or paying the order moves.
-func holdDatePlaces(ctx context.Context, tx *sql.Tx, orderID, dateID, ticketTypeID int64, n int, sell bool) error {
-	if err := takeDatePlaces(ctx, tx, dateID, ticketTypeID, n, sell); err != nil {
-		return err
+// datePlan is where a ticket order takes its places: nothing more than today for a single-date
+// event; one date for a day ticket of a series; every coming date for a pass valid on every date
+// (a pass for some dates takes its places as they are picked).
+type datePlan struct {
+	date      *palaro.EventDate // a day ticket's date
+	dates     []int64           // the dates places are taken on (the day ticket's, or a pass's)
+	stockType int64             // the ticket type whose places (and seats) are taken on those dates
+}
+
+// dateFieldError is the buy body's field error for its date.
+func dateFieldError(msg string) error {
+	return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldDate: msg}}
+}
+
+// planDates decides an order's dates from the buy body's date slug: a series' day ticket needs
+// one of its dates, open for sale at now (a field error names a missing or unknown date); a
+// single-date event and a pass take none.
+func planDates(ctx context.Context, q querier, ev *palaro.Event, tt *palaro.TicketType, slug string, now time.Time) (datePlan, error) {
+	slug = strings.TrimSpace(slug)
+	plan := datePlan{stockType: tt.ID}
+	dates, err := eventDates(ctx, q, ev.ID)
+	if err != nil {
+		return plan, err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO order_dates (order_id, date_id, ticket_type_id, quantity) VALUES (?, ?, ?, ?)`,
-		orderID, dateID, ticketTypeID, n)
-	return err
+	switch {
+	case len(dates) == 0 && slug != "":
+		return plan, dateFieldError(palaro.MsgDateNotForSingle)
+	case len(dates) == 0:
+		return plan, nil
+	case tt.IsPass() && slug != "":
+		return plan, dateFieldError(palaro.MsgPassNoDateChoice)
+	case tt.IsPass():
+		plan.stockType = tt.PassOf
+		if tt.PassKind != palaro.PassEvery {
+			return plan, nil
+		}
+		for _, d := range dates {
+			if d.Status != palaro.DateCancelled && !d.Past(now) {
+				plan.dates = append(plan.dates, d.ID)
+			}
+		}
+		if len(plan.dates) == 0 {
+			return plan, palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgPassNoDates)
+		}
+		return plan, nil
+	case slug == "":
+		return plan, dateFieldError(palaro.MsgDateRequired)
+	}
+	i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.Slug == slug })
+	if i < 0 {
+		return plan, dateFieldError(palaro.MsgDateUnknown)
+	}
+	d := dates[i]
+	switch d.SaleState(*tt, ev, 1, now) { // sold out is decided by the guarded UPDATE, under the write lock
+	case palaro.SaleNotStarted:
+		return plan, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s on %s have not started yet.", tt.Name, dateLabel(d.Slug))
+	case palaro.SaleEnded:
+		switch d.Status {
+		case palaro.DateCancelled:
+			return plan, palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgDateCancelled)
+		case palaro.DatePostponed:
+			return plan, palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgDatePostponed)
+		}
+		return plan, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s on %s have ended.", tt.Name, dateLabel(d.Slug))
+	}
+	plan.date, plan.dates = &d, []int64{d.ID}
+	return plan, nil
+}
+
+// take takes the plan's places on its dates (held, or sold for a free order), inside the order's
+// write transaction, before the order is saved.
+func (p datePlan) take(ctx context.Context, tx *sql.Tx, quantity int, sell bool) error {
+	for _, d := range p.dates {
+		if err := takeDatePlaces(ctx, tx, d, p.stockType, quantity, sell); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// record writes the order's places on its dates (order_dates), once the order is saved.
+func (p datePlan) record(ctx context.Context, tx *sql.Tx, orderID int64, quantity int) error {
+	for _, d := range p.dates {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO order_dates (order_id, date_id, ticket_type_id, quantity)
+			VALUES (?, ?, ?, ?)`, orderID, d, p.stockType, quantity); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// orderPlan reads back the places an order took on dates (order_dates), by date: an empty plan
+// (stock type the order's own) for an order of a single-date event or a pass for picked dates.
+func orderPlan(ctx context.Context, q querier, orderID, ticketTypeID int64) (datePlan, error) {
+	plan := datePlan{stockType: ticketTypeID}
+	type row struct{ date, tt int64 }
+	rows, err := queryRows(ctx, q, `SELECT date_id, ticket_type_id FROM order_dates WHERE order_id = ? ORDER BY date_id`,
+		[]any{orderID}, func(r rowScanner) (x row, err error) {
+			err = r.Scan(&x.date, &x.tt)
+			return x, err
+		})
+	if err != nil {
+		return plan, err
+	}
+	for _, r := range rows {
+		plan.dates, plan.stockType = append(plan.dates, r.date), r.tt
+	}
+	return plan, nil
+}
+
+// release gives back the places a pending order held on its dates.
+func (p datePlan) release(ctx context.Context, tx *sql.Tx, quantity int) error {
+	for _, d := range p.dates {
+		if _, err := tx.ExecContext(ctx, `UPDATE date_stock SET held = held - ? WHERE date_id = ? AND ticket_type_id = ?
+			AND held >= ?`, quantity, d, p.stockType, quantity); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sell turns the places a paid order held on its dates into sold ones; after its hold expired
+// (held false) it takes them again from what is left on each date, all or none: false when a
+// date has no room left (the caller refunds the order).
+func (p datePlan) sell(ctx context.Context, tx *sql.Tx, quantity int, held bool) (bool, error) {
+	for i, d := range p.dates {
+		query := `UPDATE date_stock SET held = held - ?, sold = sold + ? WHERE date_id = ? AND ticket_type_id = ?`
+		args := []any{quantity, quantity, d, p.stockType}
+		if !held {
+			query = `UPDATE date_stock SET sold = sold + ? WHERE date_id = ? AND ticket_type_id = ? AND sold + held + ? <= capacity`
+			args = []any{quantity, d, p.stockType, quantity}
+		}
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return false, err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return false, err
+		} else if n == 0 {
+			undo := datePlan{dates: p.dates[:i], stockType: p.stockType}
+			return false, undo.unsell(ctx, tx, quantity)
+		}
+	}
+	return true, nil
+}
+
+// unsell gives back sold places on the plan's dates (a cancelled ticket's, or an undone sale's).
+func (p datePlan) unsell(ctx context.Context, tx *sql.Tx, quantity int) error {
+	for _, d := range p.dates {
+		if _, err := tx.ExecContext(ctx, `UPDATE date_stock SET sold = CASE WHEN sold > ? THEN sold - ? ELSE 0 END
+			WHERE date_id = ? AND ticket_type_id = ?`, quantity, quantity, d, p.stockType); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ticketPlaces returns the places a ticket holds on dates: its date's for a series' day ticket,
+// each of its dates' (pass_uses) for a pass, none for a ticket of a single-date event; dated is
+// true for a day ticket, whose type's own counters it never touched.
+func ticketPlaces(ctx context.Context, q querier, ticketID int64) (plan datePlan, dated bool, err error) {
+	var dateID, typeID, passOf int64
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(t.date_id, 0), t.ticket_type_id, coalesce(tt.pass_of, 0)
+		FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id WHERE t.id = ?`, ticketID).
+		Scan(&dateID, &typeID, &passOf); err != nil {
+		return plan, false, err
+	}
+	plan.stockType = typeID
+	switch {
+	case dateID != 0:
+		plan.dates = []int64{dateID}
+		return plan, true, nil
+	case passOf != 0:
+		plan.stockType = passOf
+		plan.dates, err = queryRows(ctx, q, `SELECT date_id FROM pass_uses WHERE ticket_id = ? ORDER BY date_id`,
+			[]any{ticketID}, func(r rowScanner) (id int64, err error) {
+				err = r.Scan(&id)
+				return id, err
+			})
+	}
+	return plan, false, err
 }

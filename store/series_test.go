@@ -2,6 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,4 +101,212 @@ func TestSeries_CreateListFindDates(t *testing.T) {
 	var e *palaro.Error
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, "The date must end after it starts.", e.Fields[palaro.FieldDateEndsAt])
+}
+
+// addPass adds a pass ticket type of the given kind that takes places of day type dayCode.
+func (f *seriesFixture) addPass(t *testing.T, code, kind, dayCode string, price palaro.Money, capacity int, seated bool) string {
+	t.Helper()
+	_, err := f.db.write.Exec(`INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity,
+		payment_types, pass_kind, pass_dates, pass_of, seated) SELECT event_id, ?, 'Pass ' || ?, ?, 4, ?, '["QR","CARD"]', ?, ?, id, ?
+		FROM ticket_types WHERE code = ?`, code, code, price, capacity, kind, map[bool]int{true: 5}[kind == palaro.PassCount],
+		seated, dayCode)
+	require.NoError(t, err)
+	return code
+}
+
+// seatRow gives a day type n seats, A1 to An, and makes it seated.
+func (f *seriesFixture) seatRow(t *testing.T, code string, n int) {
+	t.Helper()
+	_, err := f.db.write.Exec(`UPDATE ticket_types SET seated = 1 WHERE code = ?`, code)
+	require.NoError(t, err)
+	for i := 1; i <= n; i++ {
+		_, err := f.db.write.Exec(`INSERT INTO seats (ticket_type_id, label, row_index, row_label, number)
+			SELECT id, ?, 0, 'A', ? FROM ticket_types WHERE code = ?`, fmt.Sprintf("A%d", i), i, code)
+		require.NoError(t, err)
+	}
+}
+
+// stock returns a type's counters on a date (zero when it has no row there yet).
+func (f *seriesFixture) stock(t *testing.T, dateID int64, code string) (sold, held, capacity int) {
+	t.Helper()
+	err := f.db.read.QueryRow(`SELECT s.sold, s.held, s.capacity FROM date_stock s JOIN ticket_types tt ON tt.id = s.ticket_type_id
+		WHERE s.date_id = ? AND tt.code = ?`, dateID, code).Scan(&sold, &held, &capacity)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, 0
+	}
+	require.NoError(t, err)
+	return
+}
+
+// pay confirms the payment of an order whose checkout is "cs_" + its public id.
+func (f *seriesFixture) pay(t *testing.T, o *palaro.Order) *palaro.Order {
+	t.Helper()
+	got, err := f.purchases.ConfirmPayment(context.Background(), "sandbox", false, paid("evt_"+o.PublicID, "cs_"+o.PublicID, o.Total))
+	require.NoError(t, err)
+	return got
+}
+
+func dated(code, date string, quantity int, email string) palaro.PurchaseRequest {
+	return palaro.PurchaseRequest{TicketCode: code, Date: date, Quantity: quantity, Email: email}
+}
+
+func TestSeries_BuyPerDate(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	single := f.addTicketType(t, "single", 50000, 5, 4) // bought before the event had dates
+	o, err := f.purchases.CreateOrder(ctx, freeRequest(single, 1, "early@x.ph"), f.now)
+	require.NoError(t, err)
+	require.Nil(t, o.Date)
+
+	day := f.addTicketType(t, "day", 50000, 3, 4)
+	dates := f.weekly(t, 3, nil)
+	first, second := dates[0], dates[1]
+
+	fieldError := func(err error) string {
+		var e *palaro.Error
+		require.ErrorAs(t, err, &e)
+		require.Equal(t, palaro.EINVALID, e.Code)
+		return e.Fields[palaro.FieldDate]
+	}
+	_, err = f.purchases.CreateOrder(ctx, dated(day, "", 1, "a@x.ph"), f.now)
+	require.Equal(t, palaro.MsgDateRequired, fieldError(err))
+	_, err = f.purchases.CreateOrder(ctx, dated(day, "2027-01-10", 1, "a@x.ph"), f.now)
+	require.Equal(t, palaro.MsgDateUnknown, fieldError(err))
+
+	o, err = f.purchases.CreateOrder(ctx, dated(day, first.Slug, 3, "a@x.ph"), f.now)
+	require.NoError(t, err)
+	require.Equal(t, first.ID, o.Date.ID)
+	_, err = f.purchases.CreateOrder(ctx, dated(day, first.Slug, 1, "b@x.ph"), f.now)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	require.Contains(t, palaro.ErrorMessage(err), "is sold out")
+	require.Contains(t, palaro.ErrorMessage(err), "Sat 9 Jan 2027")
+	o2, err := f.purchases.CreateOrder(ctx, dated(day, second.Slug, 2, "b@x.ph"), f.now)
+	require.NoError(t, err, "the second date has its own places")
+	require.NoError(t, f.purchases.AttachCheckout(ctx, o2.ID, "sandbox", palaro.CheckoutSession{ID: "cs_" + o2.PublicID, URL: "https://pay.test"}))
+
+	sold, held, capacity := f.stock(t, first.ID, day)
+	require.Equal(t, [3]int{0, 3, 3}, [3]int{sold, held, capacity})
+	tSold, tHeld, _ := f.counts(t, day)
+	require.Equal(t, [2]int{0, 0}, [2]int{tSold, tHeld}, "a day ticket's places are its date's, not its type's")
+
+	// the hold ends: the first date's places are free again; the second's order and the early one expire too
+	n, err := f.purchases.ExpireHolds(ctx, f.now.Add(time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, 3, n)
+	sold, held, _ = f.stock(t, first.ID, day)
+	require.Equal(t, [2]int{0, 0}, [2]int{sold, held})
+
+	// paid late after expiry: it takes its places again, the tickets know their date
+	settled := f.pay(t, o2)
+	require.Equal(t, palaro.OrderPaid, settled.Status)
+	require.Len(t, settled.Tickets, 2)
+	require.Equal(t, second.Slug, settled.Tickets[0].Date.Slug)
+	sold, held, _ = f.stock(t, second.ID, day)
+	require.Equal(t, [2]int{2, 0}, [2]int{sold, held})
+	var ticketDate int64
+	require.NoError(t, f.db.read.QueryRow(`SELECT date_id FROM tickets WHERE id = ?`, settled.Tickets[0].ID).Scan(&ticketDate))
+	require.Equal(t, second.ID, ticketDate)
+
+	_, err = f.purchases.CreateOrder(ctx, dated(single, first.Slug, 1, "c@x.ph"), f.now)
+	require.NoError(t, err, "a type added before the dates sells on each date too")
+}
+
+func TestSeries_SeatsPerDateAndPass(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	day := f.addTicketType(t, "box", 0, 4, 4)
+	f.seatRow(t, day, 4)
+	dates := f.weekly(t, 3, nil)
+	pass := f.addPass(t, "season", palaro.PassEvery, day, 0, 2, true)
+
+	buy := func(code, date, seat, email string) (*palaro.Order, error) {
+		r := dated(code, date, 1, email)
+		r.Seats = []string{seat}
+		return f.purchases.CreateOrder(ctx, r, f.now)
+	}
+	_, err := buy(day, dates[0].Slug, "A1", "w1@x.ph")
+	require.NoError(t, err)
+	_, err = buy(day, dates[0].Slug, "A1", "w1b@x.ph")
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "A1 is taken for week 1")
+	_, err = buy(day, dates[1].Slug, "A1", "w2@x.ph")
+	require.NoError(t, err, "a seat sold for week 1 is free for week 2")
+
+	// a pass keeps one seat on every date: A1 is taken on two dates, A2 is free on all
+	_, err = buy(pass, "", "A1", "p1@x.ph")
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	p, err := buy(pass, "", "A2", "p2@x.ph")
+	require.NoError(t, err)
+	require.Equal(t, palaro.OrderPaid, p.Status)
+	for _, d := range dates {
+		sold, _, _ := f.stock(t, d.ID, day)
+		require.GreaterOrEqual(t, sold, 1, d.Slug)
+		_, err = buy(day, d.Slug, "A2", "d-"+d.Slug+"@x.ph")
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "the pass holds A2 on %s", d.Slug)
+	}
+	var uses int
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM pass_uses WHERE ticket_id = ? AND seat = 'A2'`,
+		p.Tickets[0].ID).Scan(&uses))
+	require.Equal(t, 3, uses, "the pass holds a place and its seat on every date")
+	sold, held, _ := f.counts(t, pass)
+	require.Equal(t, [2]int{1, 0}, [2]int{sold, held}, "the pass's own capacity counts it")
+
+	// a date added later: the pass takes its place and seat there too
+	later, err := f.series.CreateDates(ctx, f.eventID, []palaro.DateInput{{
+		StartsAt: dates[2].StartsAt.AddDate(0, 0, 7), EndsAt: dates[2].EndsAt.AddDate(0, 0, 7)}}, f.now)
+	require.NoError(t, err)
+	_, err = buy(day, later[0].Slug, "A2", "later@x.ph")
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	sold, _, _ = f.stock(t, later[0].ID, day)
+	require.Equal(t, 1, sold)
+}
+
+// TestSeries_PassesAndDayTicketsRushOneDate: season passes (their own capacity 8, a place on
+// every date) and day tickets for one date (10 places; 30 asked for) bought at once never
+// oversell that date: each granted order holds exactly its places there. Run on both engines
+// (scripts/pgtest.sh for PostgreSQL).
+func TestSeries_PassesAndDayTicketsRushOneDate(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	day := f.addTicketType(t, "rush-day", 30000, 10, 2)
+	dates := f.weekly(t, 3, nil)
+	pass := f.addPass(t, "rush-pass", palaro.PassEvery, day, 120000, 8, false)
+	target := dates[1]
+
+	var passes, days atomic.Int64
+	granted := storm(40, func(i int) int {
+		req := dated(day, target.Slug, 1+(i/2)%2, fmt.Sprintf("day%d@x.ph", i))
+		if i%2 == 0 {
+			req = dated(pass, "", 1, fmt.Sprintf("pass%d@x.ph", i))
+		}
+		o, err := f.purchases.CreateOrder(ctx, req, f.now)
+		if err != nil {
+			if palaro.ErrorCode(err) != palaro.ECONFLICT {
+				t.Errorf("buyer %d: %v", i, err)
+			}
+			return 0
+		}
+		if i%2 == 0 {
+			passes.Add(int64(o.Quantity))
+		} else {
+			days.Add(int64(o.Quantity))
+		}
+		return o.Quantity
+	})
+	sold, held, capacity := f.stock(t, target.ID, day)
+	require.Equal(t, 10, capacity)
+	require.Equal(t, int(granted), sold+held, "the date's counters are exactly what was granted on it")
+	require.LessOrEqual(t, sold+held, capacity, "never oversold")
+	require.GreaterOrEqual(t, sold+held, 9, "the rush all but fills the date (one place may stay for want of a buyer of one)")
+	pSold, pHeld, _ := f.counts(t, pass)
+	require.Equal(t, int(passes.Load()), pSold+pHeld, "the passes' own capacity counts each pass")
+	require.LessOrEqual(t, pSold+pHeld, 8)
+	require.Equal(t, int(granted), int(passes.Load()+days.Load()))
+	for _, d := range []palaro.EventDate{dates[0], dates[2]} {
+		s, h, _ := f.stock(t, d.ID, day)
+		require.Equal(t, int(passes.Load()), s+h, "the passes hold a place on %s too", d.Slug)
+	}
+	var rows int
+	require.NoError(t, f.db.read.QueryRow(`SELECT coalesce(sum(od.quantity), 0) FROM order_dates od JOIN orders o ON o.id = od.order_id
+		WHERE od.date_id = ? AND o.status = 'pending'`, target.ID).Scan(&rows))
+	require.Equal(t, int(granted), rows, "each granted order recorded its places on the date")
 }

@@ -75,7 +75,7 @@ func (s *PurchaseService) CreateAddOnOrder(ctx context.Context, ticketPublicID s
 		} else if !slices.Contains(t.TicketType.PaymentTypes, o.PaymentType) {
 			return nil, palaro.Errorf(palaro.EINVALID, "Please choose a payment method")
 		}
-		if err := s.saveOrder(ctx, tx, o, nil, now); err != nil {
+		if err := s.saveOrder(ctx, tx, o, nil, now, datePlan{}); err != nil {
 			return nil, err
 		}
 		o.Tickets = []palaro.Ticket{*t}
