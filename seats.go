@@ -44,6 +44,11 @@ type SeatService interface {
 	// CheckSeats checks that every label is a seat of the ticket type that nobody holds or owns.
 	// Returns EINVALID for a label that is not one of its seats and ECONFLICT for a taken seat.
 	CheckSeats(ctx context.Context, ticketTypeID int64, labels []string) error
+	// SeatMapOn is SeatMap on the given dates of a series (a seat taken on any of them is taken;
+	// no dates: the event itself). Returns ENOTFOUND when the ticket type has no seats.
+	SeatMapOn(ctx context.Context, ticketTypeID int64, dateIDs []int64) ([]SeatRow, error)
+	// CheckSeatsOn is CheckSeats on the given dates of a series (no dates: the event itself).
+	CheckSeatsOn(ctx context.Context, ticketTypeID int64, dateIDs []int64, labels []string) error
 	// SeatPlan returns the layout of a seated ticket type (rows, seats per row, aisles, empty
 	// rows, blocked seats). Returns ENOTFOUND when the ticket type has no seats.
 	SeatPlan(ctx context.Context, ticketTypeID int64) (SeatPlan, error)

@@ -82,9 +82,11 @@ func (s *Server) ticketDetails(tt *palaro.TicketType, ev *palaro.Event) views.Ti
 	}
 }
 
-// ticketHeader builds the head of the buy and seat pages.
-func (s *Server) ticketHeader(tt *palaro.TicketType, ev *palaro.Event, now time.Time) views.TicketHeader {
-	return views.TicketHeader{
+// ticketHeader builds the head of the buy and seat pages; for a series date d (nil otherwise) ev
+// and tt are as on that date, the head names the date and leads back to its page, and a date
+// postponed or cancelled says so.
+func (s *Server) ticketHeader(tt *palaro.TicketType, ev *palaro.Event, d *dated, now time.Time) views.TicketHeader {
+	h := views.TicketHeader{
 		EventName: ev.Name,
 		EventHref: "/e/" + ev.Code,
 		ImageURL:  s.imageURL(ev.ImageURL),
@@ -92,6 +94,14 @@ func (s *Server) ticketHeader(tt *palaro.TicketType, ev *palaro.Event, now time.
 		Place:     ev.Venue.Name + ", " + ev.Venue.City,
 		Ticket:    s.withWaitlist(ticketView(*tt, ev, now, !now.Before(ev.EndsAt)), *tt),
 	}
+	if d != nil {
+		h.EventName, h.EventHref = dateName(ev, *d), eventPath(ev.Code, d.Slug)
+		h.Ticket.WaitlistHref = "" // the waiting lists are the event's, not a date's
+		if d.Date.Status != palaro.DateScheduled {
+			h.Ticket.Available, h.Ticket.Unavailable = false, "This date is "+strings.ToLower(statusLabel(ev.Status))
+		}
+	}
+	return h
 }
 
 // findTicketType loads the ticket type of the request's :code with its event.
@@ -108,8 +118,10 @@ func (s *Server) findTicketType(c *echo.Context) (*palaro.TicketType, *palaro.Ev
 // A seated ticket type needs free seats in the query: without them the buyer goes to its seat
 // map, which says what was wrong with the seats chosen.
 func (s *Server) buyPage(c *echo.Context) error {
-	tt, ev, err := s.findTicketType(c)
-	if err != nil {
+	tt, ev, d, err := s.findTicketOnDate(c)
+	if to := pickDateFirst(err, ev); to != "" {
+		return c.Redirect(http.StatusSeeOther, to)
+	} else if err != nil {
 		return err
 	}
 	if to := s.queueDetour(c, ev); to != "" && s.heldOffer(c, tt.Code, c.QueryParam("offer")) == nil {
@@ -118,11 +130,11 @@ func (s *Server) buyPage(c *echo.Context) error {
 	source := cleanSource(c.QueryParam("source"))
 	var seats []string
 	if tt.Seated {
-		seats, err = s.chosenSeats(c.Request().Context(), tt, c.QueryParams()["seats"], s.offeredSeats(c, tt))
+		seats, err = s.chosenSeats(c.Request().Context(), tt, d, c.QueryParams()["seats"], s.offeredSeats(c, tt))
 		if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 			return err
 		} else if err != nil || len(seats) == 0 {
-			href := seatsHref(tt.Code, seats, source)
+			href := seatsHref(tt.Code, seats, source, d.slug())
 			if err == nil && c.QueryParam("continue") != "" {
 				// Continue on the map without JavaScript, no seat ticked: the map says so
 				sep := "?"
@@ -134,27 +146,29 @@ func (s *Server) buyPage(c *echo.Context) error {
 			return c.Redirect(http.StatusSeeOther, href)
 		}
 	}
-	return s.renderBuyPage(c, tt, ev, http.StatusOK, s.buyForm(c, tt, seats, source), seats, source)
+	return s.renderBuyPage(c, tt, ev, d, http.StatusOK, s.buyForm(c, tt, d, seats, source), seats, source)
 }
 
 // buyForm is the purchase form of a first visit: no e-mail yet (the island fills in the one kept
-// from the last purchase), quantity 1 or the seat count, the source code from the link.
-func (s *Server) buyForm(c *echo.Context, tt *palaro.TicketType, seats []string, source string) views.PurchaseForm {
+// from the last purchase), quantity 1 or the seat count, the source code from the link; it posts
+// for the series date d (nil for an event of one date).
+func (s *Server) buyForm(c *echo.Context, tt *palaro.TicketType, d *dated, seats []string, source string) views.PurchaseForm {
 	qty := 1
 	if fixed := palaro.FixedQuantity(*tt, len(seats)); fixed > 0 {
 		qty = fixed
 	}
 	action, token := s.formTarget(c, tt)
 	return views.PurchaseForm{
-		Action: action, CSRF: token,
+		Action: views.WithDate(action, d.slug()), CSRF: token,
 		Values: map[string]string{palaro.FieldEmail: "", palaro.FieldQuantity: strconv.Itoa(qty), palaro.FieldSource: source},
 	}
 }
 
-// renderBuyPage renders /b/{code} with the purchase form in the given state, or the widget's
-// framed buy page (/embed/b/{code}): the same form without the island.
-func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event, status int, form views.PurchaseForm, seats []string, source string) error {
-	view := views.BuyView{TicketHeader: s.ticketHeader(tt, ev, s.Now()), Form: form}
+// renderBuyPage renders /b/{code} with the purchase form in the given state, for the series date
+// d (nil for an event of one date), or the widget's framed buy page (/embed/b/{code}): the same
+// form without the island.
+func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event, d *dated, status int, form views.PurchaseForm, seats []string, source string) error {
+	view := views.BuyView{TicketHeader: s.ticketHeader(tt, ev, d, s.Now()), Form: form}
 	offer := s.buyOffer(c, tt, &view) // a waiting-list offer's held tickets can be bought
 	p := s.page(c, "Buy "+tt.Name+" · "+ev.Name+" · Palaro", "Buy "+tt.Name+" tickets for "+ev.Name+", "+view.When+" at "+view.Place+".")
 	p.Nav = views.NavDefaultBack
@@ -170,7 +184,7 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 			Rules:    palaro.PurchaseRules(*tt, ev, len(seats)),
 			Payments: paymentOptions(tt.PaymentTypes),
 			Seats:    palaro.NonNilStrings(seats),
-			Source:   source, SourceRule: palaro.SourceRule,
+			Source:   source, SourceRule: palaro.SourceRule, Date: d.slug(),
 		}
 		promo, _, err := s.usablePromo(c.Request().Context(), cleanSource(form.Values[palaro.FieldSource]), tt, ev)
 		if err != nil {
@@ -195,15 +209,18 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 }
 
 // addQuickBuy offers the quick-buy sheet on the event page for the ticket types that need nothing
-// but an e-mail address and a quantity: no personal details, survey, disclaimer or seats.
-func (s *Server) addQuickBuy(ev *palaro.Event, view *views.EventView) {
+// but an e-mail address and a quantity: no personal details, survey, disclaimer or seats. On a
+// series date's page (slug set) the sheets buy for that date, and a pass (bought for the series)
+// is left out; on a series' page only its passes can be (day tickets pick a date first).
+func (s *Server) addQuickBuy(ev *palaro.Event, view *views.EventView, slug string) {
 	isl, ok := s.assets.Island("quickbuy")
 	if !ok {
 		return
 	}
-	q := views.QuickBuyView{Script: "/static/" + isl.JS, Props: views.QuickBuyProps{EventCode: ev.Code}}
+	q := views.QuickBuyView{Script: "/static/" + isl.JS, Props: views.QuickBuyProps{EventCode: ev.Code, Date: slug}}
 	for i, tt := range ev.TicketTypes {
-		if i >= len(view.Tickets) || !view.Tickets[i].Available || tt.Seated || tt.SeniorPWDDiscount { // its discount is on the form
+		if i >= len(view.Tickets) || !view.Tickets[i].Available || view.Tickets[i].PickDate || tt.Seated || tt.SeniorPWDDiscount || // its discount is on the form
+			(slug != "" && tt.IsPass()) {
 			continue
 		}
 		rules := palaro.PurchaseRules(tt, ev, 0)

@@ -19,8 +19,10 @@ import (
 // checkout (or the free order's page), or the form again with its messages. A stepper button of
 // an add-on posts too: the form comes back with that add-on's count changed, nothing ordered.
 func (s *Server) buyFormPost(c *echo.Context) error {
-	tt, ev, err := s.findTicketType(c)
-	if err != nil {
+	tt, ev, d, err := s.findTicketOnDate(c)
+	if to := pickDateFirst(err, ev); to != "" {
+		return c.Redirect(http.StatusSeeOther, to)
+	} else if err != nil {
 		return err
 	}
 	if err := c.Request().ParseForm(); err != nil {
@@ -28,10 +30,11 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 	}
 	seats, err := palaro.ParseSeats(c.Request().PostForm["seats"])
 	if err != nil {
-		return c.Redirect(http.StatusSeeOther, seatsHref(tt.Code, nil, ""))
+		return c.Redirect(http.StatusSeeOther, seatsHref(tt.Code, nil, "", d.slug()))
 	}
 	source := cleanSource(c.FormValue("source"))
 	req, form := s.purchaseFromForm(c, tt, ev, seats)
+	req.Date, form.Action = d.slug(), views.WithDate(form.Action, d.slug())
 	var discountAt []int // the form's ticket of each of the payload's discounts
 	if tt.SeniorPWDDiscount {
 		req.Discounts, discountAt = discountsFromForm(c.FormValue, req.Quantity)
@@ -44,14 +47,14 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 	req.Offer = c.FormValue("offer") // a waiting-list offer's form posts its token back (withOffer)
 	if step := c.FormValue("step"); step != "" {
 		stepAddOn(form.Counts, ev.AddOns, req.Quantity, step)
-		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)
+		return s.renderBuyPage(c, tt, ev, d, http.StatusOK, form, seats, source)
 	}
 	if promo, _, err := s.usablePromo(c.Request().Context(), cleanSource(req.Source), tt, ev); err != nil {
 		return err
 	} else if promo != nil && !strings.EqualFold(c.FormValue("promoShown"), promo.Code) {
 		// a code typed without JavaScript: the discounted total first, then the buyer pays
 		form.Error = fmt.Sprintf("Promo %s applied: %s. Check your total below, then pay.", promo.Code, promo.Description)
-		return s.renderBuyPage(c, tt, ev, http.StatusOK, form, seats, source)
+		return s.renderBuyPage(c, tt, ev, d, http.StatusOK, form, seats, source)
 	}
 	redirect, err := s.placeOrder(c, req)
 	if err == nil && framedBuy(c) {
@@ -89,7 +92,7 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 			}
 		}
 	}
-	return s.renderBuyPage(c, tt, ev, statusOf(appErr.Code), form, seats, source)
+	return s.renderBuyPage(c, tt, ev, d, statusOf(appErr.Code), form, seats, source)
 }
 
 // purchaseFromForm reads the purchase form: the order it asks for and the form's state to draw

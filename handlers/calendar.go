@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"cmp"
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -78,20 +79,44 @@ func (s *Server) calendarMonth(c *echo.Context, month time.Time) ([]views.Calend
 		return nil, err
 	}
 	out := make([]views.CalendarEvent, 0, len(events))
-	for _, ev := range events {
+	err = s.eachOccasion(c.Request().Context(), events, from, to, func(ev *palaro.Event, name, slug string) {
 		out = append(out, views.CalendarEvent{
 			Code:  ev.Code,
-			Name:  ev.Name,
+			Name:  name,
 			Start: ev.StartsAt.In(palaro.Manila).Format(time.RFC3339),
 			End:   ev.EndsAt.In(palaro.Manila).Format(time.RFC3339),
 			Time:  ev.StartsAt.In(palaro.Manila).Format("3:04 PM"),
 			Place: ev.Venue.Name + ", " + ev.Venue.City,
-			URL:   "/e/" + ev.Code,
+			URL:   eventPath(ev.Code, slug),
 			// a word, not only a colour: the grid's chips and the lists say it
 			Status: statusLabel(ev.Status),
 		})
+	})
+	return out, err
+}
+
+// eachOccasion calls f for each event of events, or, for a series, for each of its dates that
+// overlaps [from, to) (the event as on that date, named with the date's name, and its slug).
+func (s *Server) eachOccasion(ctx context.Context, events []*palaro.Event, from, to time.Time, f func(ev *palaro.Event, name, slug string)) error {
+	for _, ev := range events {
+		dates, err := s.seriesDates(ctx, ev)
+		if err != nil {
+			return err
+		}
+		if len(dates) == 0 {
+			f(ev, ev.Name, "")
+		}
+		for _, d := range dates {
+			if d.Event.StartsAt.Before(to) && d.Event.EndsAt.After(from) {
+				name := ev.Name
+				if d.Label != "" {
+					name = d.Label + " · " + ev.Name
+				}
+				f(d.Event, name, d.Slug)
+			}
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // eventICS answers an RFC 5545 calendar file for one event (CRLF line endings, times in UTC).
@@ -101,8 +126,13 @@ func (s *Server) eventICS(c *echo.Context) error {
 		return err
 	}
 	cal := newICS()
-	s.addICSEvent(cal, ev)
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
+	s.addICSEvent(cal, ev, "")
+	return serveICS(c, cal, ev.Code+".ics")
+}
+
+// serveICS answers a calendar as a file to download with the given name (CRLF line endings).
+func serveICS(c *echo.Context, cal *ics.Calendar, name string) error {
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
 }
 
@@ -123,11 +153,13 @@ func (s *Server) calendarICS(c *echo.Context) error {
 		return err
 	}
 	cal := newICS()
-	for _, ev := range events {
-		s.addICSEvent(cal, ev)
+	err = s.eachOccasion(c.Request().Context(), events, month, month.AddDate(0, 1, 0), func(ev *palaro.Event, _, slug string) {
+		s.addICSEvent(cal, ev, slug)
+	})
+	if err != nil {
+		return err
 	}
-	c.Response().Header().Set("Content-Disposition", `attachment; filename="palaro-`+month.Format("2006-01")+`.ics"`)
-	return c.Blob(http.StatusOK, "text/calendar; charset=utf-8", []byte(cal.Serialize(ics.WithNewLineWindows)))
+	return serveICS(c, cal, "palaro-"+month.Format("2006-01")+".ics")
 }
 
 // newICS returns an empty calendar of Palaro's events.
@@ -140,9 +172,15 @@ func newICS() *ics.Calendar {
 
 // addICSEvent adds an event to a calendar with its state (CANCELLED, TENTATIVE while postponed,
 // else CONFIRMED) and its SEQUENCE, which grows with each change its holders are told about, so a
-// calendar that imported it before takes the change.
-func (s *Server) addICSEvent(cal *ics.Calendar, ev *palaro.Event) {
-	e := cal.AddEvent(ev.Code + "@palaro.ph")
+// calendar that imported it before takes the change. With a date's slug, ev is the event as on
+// that date of its series: the date is a calendar entry of its own (UID {code}-{slug}@palaro.ph)
+// with the date's page as its URL.
+func (s *Server) addICSEvent(cal *ics.Calendar, ev *palaro.Event, slug string) {
+	uid, url := ev.Code, s.config.BaseURL+eventPath(ev.Code, slug)
+	if slug != "" {
+		uid += "-" + slug
+	}
+	e := cal.AddEvent(uid + "@palaro.ph")
 	e.SetDtStampTime(ev.UpdatedAt.UTC())
 	e.SetSequence(ev.Sequence)
 	e.SetStartAt(ev.StartsAt.UTC())
@@ -152,9 +190,9 @@ func (s *Server) addICSEvent(cal *ics.Calendar, ev *palaro.Event) {
 		summary = label + ": " + ev.Name
 	}
 	e.SetSummary(summary)
-	e.SetDescription(strings.TrimSpace(ev.Summary + "\n\n" + s.config.BaseURL + "/e/" + ev.Code))
+	e.SetDescription(strings.TrimSpace(ev.Summary + "\n\n" + url))
 	e.SetLocation(ev.Venue.Name + ", " + ev.Venue.Address + ", " + ev.Venue.City)
-	e.SetURL(s.config.BaseURL + "/e/" + ev.Code)
+	e.SetURL(url)
 	e.SetOrganizer("mailto:"+cmp.Or(ev.Organizer.Email, s.config.SupportEmail), ics.WithCN(ev.Organizer.Name))
 	switch ev.Status {
 	case palaro.EventCancelled:

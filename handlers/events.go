@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
@@ -93,8 +94,12 @@ func (s *Server) eventList(c *echo.Context, q listQuery, basePath string, first 
 	if q.when == palaro.WhenAroundMe && q.near == nil {
 		list.Notice = "Allow location access in your browser to sort events by distance. Until then, here are all upcoming events."
 	}
+	from, to := palaro.DateWindow(q.when, now)
 	for i, ev := range result.Events {
 		card := s.eventCard(ev, now, q.near)
+		if err := s.seriesCard(c.Request().Context(), ev, &card, now, from, to); err != nil {
+			return views.EventList{}, err
+		}
 		if n := (first-1)*pageSize + i; n > 0 && n%pageSize == 0 {
 			card.Anchor = "page-" + strconv.Itoa(n/pageSize+1)
 		}
@@ -122,7 +127,11 @@ func (s *Server) home(c *echo.Context) error {
 			return err
 		}
 		for _, ev := range top.Events {
-			popular = append(popular, s.eventCard(ev, s.Now(), nil))
+			card := s.eventCard(ev, s.Now(), nil)
+			if err := s.seriesCard(c.Request().Context(), ev, &card, s.Now(), s.Now(), time.Time{}); err != nil {
+				return err
+			}
+			popular = append(popular, card)
 		}
 	}
 	p := s.page(c, "Palaro · eSports and events in the Philippines", "Discover eSports tournaments, concerts, cosplay and gaming conventions across the Philippines and buy tickets in pesos with QR Ph or card.")
@@ -175,6 +184,12 @@ func (s *Server) eventPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	dates, err := s.seriesDates(c.Request().Context(), ev)
+	if err != nil {
+		return err
+	} else if len(dates) > 0 {
+		return s.seriesPage(c, ev, dates, "")
+	}
 	now := s.Now()
 	p := s.page(c, ev.Name+" · "+ev.Venue.City+" · Palaro", metaDescription(ev))
 	p.Nav = views.NavDefaultBack
@@ -191,7 +206,7 @@ func (s *Server) eventPage(c *echo.Context) error {
 			view.SaleOpens = saleOpensText(q, now) // the same for every visitor: cached with the page
 		}
 	} else {
-		s.addQuickBuy(ev, &view)
+		s.addQuickBuy(ev, &view, "")
 	}
 	return render(c, http.StatusOK, views.EventPage(p, view))
 }

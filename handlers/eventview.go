@@ -79,6 +79,7 @@ func (s *Server) eventCard(ev *palaro.Event, now time.Time, near *palaro.GeoPoin
 	price, soldOut := priceLabel(ev)
 	card := views.EventCard{
 		Code:     ev.Code,
+		Href:     eventPath(ev.Code, ""),
 		Name:     ev.Name,
 		Summary:  ev.Summary,
 		ImageURL: s.imageURL(ev.ImageURL),
@@ -147,6 +148,9 @@ func ticketView(t palaro.TicketType, ev *palaro.Event, now time.Time, ended bool
 		tv.Original, tv.Discount = t.Price.String(), palaro.DiscountPercent(t.Discount)
 	}
 	notes := []string{}
+	if label := t.PassLabel(); label != "" {
+		notes = append(notes, label)
+	}
 	if t.MaxPurchasable > 1 {
 		notes = append(notes, fmt.Sprintf("Max. %d per person", t.MaxPurchasable))
 	} else {

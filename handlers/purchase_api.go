@@ -46,7 +46,13 @@ func (s *Server) ticketType(c *echo.Context) error {
 		return palaro.Errorf(palaro.ENOTFOUND, "Ticket not found.")
 	}
 	now := s.Now()
-	seats, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"], s.offeredSeats(c, tt))
+	tt, ev, date, err := s.ticketOnDate(ctx, tt, ev, c.QueryParam("date")) // a series' date, when it names one
+	if err == errPickDate {
+		date, err = nil, nil
+	} else if err != nil {
+		return err
+	}
+	seats, err := s.chosenSeats(ctx, tt, date, c.QueryParams()["seats"], s.offeredSeats(c, tt))
 	if err != nil {
 		return err
 	}
@@ -116,7 +122,7 @@ func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed
 	}
 	ctx := c.Request().Context()
 	order, err := s.services.Purchases.CreateOrder(ctx, req, s.Now())
-	s.afterSale(order, err)
+	s.afterSale(ctx, order, err)
 	var appErr *palaro.Error
 	if errors.As(err, &appErr) && appErr.Fields[palaro.FieldUnpaidOrder] != "" {
 		// the waiting order's page, as a link the buyer can follow
@@ -137,11 +143,15 @@ func (s *Server) seatRaceLost(ctx context.Context, req palaro.PurchaseRequest, e
 	if !errors.As(err, &appErr) || appErr.Fields[palaro.FieldSeatsTaken] == "" || len(req.Seats) == 0 || req.Offer != "" {
 		return err
 	}
-	tt, _, ferr := s.services.TicketTypes.FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
+	tt, ev, ferr := s.services.TicketTypes.FindTicketType(ctx, strings.TrimSpace(req.TicketCode))
 	if ferr != nil {
 		return err
 	}
-	rows, rerr := s.services.Seats.SeatMap(ctx, tt.ID)
+	tt, _, d, ferr := s.ticketOnDate(ctx, tt, ev, req.Date)
+	if ferr != nil {
+		return err
+	}
+	rows, rerr := s.services.Seats.SeatMapOn(ctx, tt.ID, d.ids())
 	plan, perr := s.services.Seats.SeatPlan(ctx, tt.ID)
 	if rerr != nil || perr != nil {
 		return err
@@ -150,8 +160,8 @@ func (s *Server) seatRaceLost(ctx context.Context, req palaro.PurchaseRequest, e
 	taken := strings.Split(appErr.Fields[palaro.FieldSeatsTaken], ",")
 	instead := palaro.NearestSeats(rows, plan.AisleAfter, wanted, len(wanted))
 	source := cleanSource(req.Source)
-	insteadHref := strings.Replace(seatsHref(tt.Code, instead, source), "/s/", "/b/", 1)
-	return palaro.SeatsLostError(taken, instead, insteadHref, seatsHref(tt.Code, wanted, source))
+	insteadHref := strings.Replace(seatsHref(tt.Code, instead, source, d.slug()), "/s/", "/b/", 1)
+	return palaro.SeatsLostError(taken, instead, insteadHref, seatsHref(tt.Code, wanted, source, d.slug()))
 }
 
 // lowStock is the number of tickets left at or below which the event page names the count
@@ -159,15 +169,40 @@ func (s *Server) seatRaceLost(ctx context.Context, req palaro.PurchaseRequest, e
 const lowStock = 20
 
 // afterSale drops the cached public pages when an order attempt may have changed what they show:
-// an order that leaves lowStock tickets of its type or fewer (the count or 'Sold out' changes), or
-// a refusal (a sold-out answer means a page may still offer what is gone).
-func (s *Server) afterSale(order *palaro.Order, err error) {
+// an order that leaves lowStock tickets of its type or fewer (the count or 'Sold out' changes),
+// on its event or on a date of a series it took places on (fewLeftOnDates), or a refusal (a
+// sold-out answer means a page may still offer what is gone).
+func (s *Server) afterSale(ctx context.Context, order *palaro.Order, err error) {
 	switch {
 	case err != nil && palaro.ErrorCode(err) == palaro.ECONFLICT:
 		s.eventsChanged()
 	case err == nil && order != nil && order.TicketType != nil && order.TicketType.Available()-order.Quantity <= lowStock:
 		s.eventsChanged()
+	case err == nil && order != nil && s.fewLeftOnDates(ctx, order):
+		s.eventsChanged()
 	}
+}
+
+// fewLeftOnDates reports whether an order of a series left lowStock places or fewer of its type
+// on a date it took places on: its date for a day ticket, any date for a pass (which takes the
+// places of the type it is a pass of). A failed read counts as few: the pages are dropped.
+func (s *Server) fewLeftOnDates(ctx context.Context, order *palaro.Order) bool {
+	if order.Date == nil && (order.TicketType == nil || !order.TicketType.IsPass()) {
+		return false
+	}
+	avail, err := s.services.Series.ListDateAvailability(ctx, order.EventID)
+	if err != nil {
+		return true
+	}
+	for _, a := range avail {
+		if order.Date != nil && a.Date.ID != order.Date.ID {
+			continue
+		}
+		if st, ok := a.Of(order.TicketTypeID); ok && st.Available() <= lowStock {
+			return true
+		}
+	}
+	return false
 }
 
 // orderRedirect is where a created order sends its buyer: the success page of a paid (free)

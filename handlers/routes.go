@@ -36,6 +36,8 @@ var routeTable = []route{
 	r(GET, "/events", (*Server).eventListFragment, public, cached),
 	r(GET, "/e/:code", (*Server).eventPage, public, cached),
 	r(GET, "/e/:code/calendar.ics", (*Server).eventICS, public),
+	r(GET, "/e/:code/:date", (*Server).eventDatePage, public, cached), // one date of a series: YYYY-MM-DD, -2 for a second session
+	r(GET, "/e/:code/:date/calendar.ics", (*Server).eventDateICS, public),
 	r(GET, embedEventPath, (*Server).embedPage, public, cached), // the ticket widget, framed by the event's sites
 	r(GET, "/embed/widget.js", (*Server).widgetJS, public),      // the widget's script snippet: the iframe and the buy overlay
 	r(GET, embedBuyPath, (*Server).embedBuyPage, public),        // the overlay's buy page, framed by the event's sites

@@ -14,9 +14,10 @@ import (
 )
 
 // chosenSeats reads and checks the seats query of a ticket type: free seats of a seated ticket
-// type, at most its per-buyer limit. It returns the parsed seats (nil when malformed) with the
-// first problem: EINVALID for a malformed, unknown or surplus seat, ECONFLICT for a taken one.
-func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, values []string, offered []string) ([]string, error) {
+// type (on the series date d, when not nil), at most its per-buyer limit. It returns the parsed
+// seats (nil when malformed) with the first problem: EINVALID for a malformed, unknown or surplus
+// seat, ECONFLICT for a taken one.
+func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, d *dated, values []string, offered []string) ([]string, error) {
 	seats, err := palaro.ParseSeats(values)
 	if err != nil {
 		return nil, err
@@ -27,17 +28,21 @@ func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, values 
 	if len(offered) > 0 && len(seats) == len(offered) && !slices.ContainsFunc(seats, func(l string) bool { return !slices.Contains(offered, l) }) {
 		return seats, nil // held by the buyer's waiting-list offer
 	}
-	return seats, s.services.Seats.CheckSeats(ctx, tt.ID, seats)
+	return seats, s.services.Seats.CheckSeatsOn(ctx, tt.ID, d.ids(), seats)
 }
 
-// seatsHref is the seat page of a ticket type, with seats to choose again and a source code.
-func seatsHref(code string, seats []string, source string) string {
+// seatsHref is the seat page of a ticket type, with seats to choose again, a source code and the
+// slug of the series date the seats are for ("" for an event of one date).
+func seatsHref(code string, seats []string, source, slug string) string {
 	q := url.Values{}
 	if len(seats) > 0 {
 		q.Set("seats", strings.Join(seats, ","))
 	}
 	if source != "" {
 		q.Set("source", source)
+	}
+	if slug != "" {
+		q.Set("date", slug)
 	}
 	if len(q) == 0 {
 		return "/s/" + code
@@ -50,8 +55,10 @@ func seatsHref(code string, seats []string, source string) string {
 // the query (back from the form) are chosen again when still free; the page says why any was
 // dropped. An unseated ticket type goes straight to its buy page.
 func (s *Server) seatsPage(c *echo.Context) error {
-	tt, ev, err := s.findTicketType(c)
-	if err != nil {
+	tt, ev, d, err := s.findTicketOnDate(c)
+	if to := pickDateFirst(err, ev); to != "" {
+		return c.Redirect(http.StatusSeeOther, to)
+	} else if err != nil {
 		return err
 	}
 	if to := s.queueDetour(c, ev); to != "" {
@@ -63,15 +70,15 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		if source != "" {
 			href += "?source=" + url.QueryEscape(source)
 		}
-		return c.Redirect(http.StatusSeeOther, href)
+		return c.Redirect(http.StatusSeeOther, views.WithDate(href, d.slug()))
 	}
 	ctx := c.Request().Context()
-	rows, err := s.services.Seats.SeatMap(ctx, tt.ID)
+	rows, err := s.services.Seats.SeatMapOn(ctx, tt.ID, d.ids())
 	if err != nil {
 		return err
 	}
-	view := views.SeatsView{TicketHeader: s.ticketHeader(tt, ev, s.Now())}
-	wanted, err := s.chosenSeats(ctx, tt, c.QueryParams()["seats"], nil)
+	view := views.SeatsView{TicketHeader: s.ticketHeader(tt, ev, d, s.Now())}
+	wanted, err := s.chosenSeats(ctx, tt, d, c.QueryParams()["seats"], nil)
 	if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 		return err
 	} else if err != nil {
@@ -82,7 +89,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	limit := max(min(tt.MaxPurchasable, tt.Available()), 1)
 	props := views.SeatsProps{
 		Code: tt.Code, Name: tt.Name, FinalPrice: int64(tt.FinalPrice()), Max: limit,
-		MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Source: source, Selected: []string{},
+		MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Source: source, Selected: []string{}, Date: d.slug(),
 	}
 	if limit < tt.MaxPurchasable {
 		props.MaxMessage = "Only " + palaro.Plural(limit, "seat is", "seats are") + " left."

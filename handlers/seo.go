@@ -17,7 +17,14 @@ import (
 // not opened) PreOrder from its opening (validFrom), an open one LimitedAvailability at 20 or fewer
 // tickets left, else InStock. q is the event's queue, nil without one.
 func (s *Server) eventJSONLD(ev *palaro.Event, now time.Time, q *palaro.Queue) map[string]any {
-	url := s.config.BaseURL + "/e/" + ev.Code
+	return s.occasionJSONLD(ev, "", now, q)
+}
+
+// occasionJSONLD is the schema.org Event of an event, or, with a date's slug, of that date of a
+// series: ev is then the event as on that date (its start, end, venue, status and tickets), the
+// Event's url is the date's page and its offers buy for that date.
+func (s *Server) occasionJSONLD(ev *palaro.Event, slug string, now time.Time, q *palaro.Queue) map[string]any {
+	url := s.config.BaseURL + eventPath(ev.Code, slug)
 	status := map[string]string{
 		palaro.EventScheduled:   "https://schema.org/EventScheduled",
 		palaro.EventCancelled:   "https://schema.org/EventCancelled",
@@ -47,7 +54,7 @@ func (s *Server) eventJSONLD(ev *palaro.Event, now time.Time, q *palaro.Queue) m
 			"price":         t.FinalPrice().Decimal(),
 			"priceCurrency": "PHP",
 			"availability":  availability,
-			"url":           s.config.BaseURL + "/b/" + t.Code,
+			"url":           s.config.BaseURL + buyPath(t.Code, slug),
 		}
 		if !opens.IsZero() {
 			offer["validFrom"] = opens.In(palaro.Manila).Format(time.RFC3339)
@@ -64,19 +71,8 @@ func (s *Server) eventJSONLD(ev *palaro.Event, now time.Time, q *palaro.Queue) m
 		"eventStatus":         status,
 		"eventAttendanceMode": "https://schema.org/OfflineEventAttendanceMode",
 		"url":                 url,
-		"location": map[string]any{
-			"@type": "Place",
-			"name":  ev.Venue.Name,
-			"address": map[string]any{
-				"@type":           "PostalAddress",
-				"streetAddress":   ev.Venue.Address,
-				"addressLocality": ev.Venue.City,
-				"addressRegion":   ev.Venue.Region,
-				"addressCountry":  "PH",
-			},
-			"geo": map[string]any{"@type": "GeoCoordinates", "latitude": ev.Venue.Latitude, "longitude": ev.Venue.Longitude},
-		},
-		"organizer": map[string]any{"@type": "Organization", "name": ev.Organizer.Name, "url": ev.Organizer.URL},
+		"location":            placeJSONLD(ev.Venue),
+		"organizer":           map[string]any{"@type": "Organization", "name": ev.Organizer.Name, "url": ev.Organizer.URL},
 	}
 	if img := s.imageURL(ev.ImageURL); img != "" {
 		data["image"] = []string{s.config.BaseURL + img}
@@ -85,6 +81,22 @@ func (s *Server) eventJSONLD(ev *palaro.Event, now time.Time, q *palaro.Queue) m
 		data["offers"] = offers
 	}
 	return data
+}
+
+// placeJSONLD is the schema.org Place of a venue, with its postal address and coordinates.
+func placeJSONLD(v palaro.Venue) map[string]any {
+	return map[string]any{
+		"@type": "Place",
+		"name":  v.Name,
+		"address": map[string]any{
+			"@type":           "PostalAddress",
+			"streetAddress":   v.Address,
+			"addressLocality": v.City,
+			"addressRegion":   v.Region,
+			"addressCountry":  "PH",
+		},
+		"geo": map[string]any{"@type": "GeoCoordinates", "latitude": v.Latitude, "longitude": v.Longitude},
+	}
 }
 
 // webManifest answers /manifest.webmanifest, the web app manifest the pages link: name, colours
@@ -145,6 +157,13 @@ func (s *Server) sitemap(c *echo.Context) error {
 		}
 		for _, ev := range page.Events {
 			set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + "/e/" + ev.Code, LastMod: ev.UpdatedAt.UTC().Format("2006-01-02")})
+			dates, err := s.seriesDates(ctx, ev)
+			if err != nil {
+				return err
+			}
+			for _, d := range dates { // each date its own page, changed when the date or its event was
+				set.URLs = append(set.URLs, sitemapURL{Loc: s.config.BaseURL + eventPath(ev.Code, d.Slug), LastMod: d.Event.UpdatedAt.UTC().Format("2006-01-02")})
+			}
 		}
 		if !page.HasMore {
 			break

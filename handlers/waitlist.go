@@ -61,7 +61,7 @@ func (s *Server) waitlistPage(c *echo.Context) error {
 		return err
 	}
 	now := s.Now()
-	header := s.ticketHeader(tt, ev, now)
+	header := s.ticketHeader(tt, ev, nil, now)
 	p := s.waitlistMeta(c, "Waiting list · "+tt.Name+" · "+ev.Name, "Join the waiting list for "+tt.Name+" tickets to "+ev.Name+".")
 	if c.Request().Method != http.MethodPost {
 		v := waitlistJoin(tt, ev, now, "", "", "")
@@ -90,7 +90,7 @@ func (s *Server) waitlistPage(c *echo.Context) error {
 		v.TicketHeader = header
 		return render(c, status, views.WaitlistPage(p, v))
 	}
-	v := views.WaitlistJoinedView{TicketHeader: s.ticketHeader(j.TicketType, j.Event, now), Email: j.Entry.Email, Position: j.Entry.Position,
+	v := views.WaitlistJoinedView{TicketHeader: s.ticketHeader(j.TicketType, j.Event, nil, now), Email: j.Entry.Email, Position: j.Entry.Position,
 		Heading: "You are on the waiting list",
 		Message: fmt.Sprintf("We will let you know when %s of %s come back.", palaro.Tickets(j.Entry.Quantity), tt.Name)}
 	if j.Updated {
@@ -110,7 +110,7 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 	}
 	now := s.Now()
 	tt, ev := o.TicketType, o.Event
-	v := views.WaitlistOfferView{TicketHeader: s.ticketHeader(tt, ev, now)}
+	v := views.WaitlistOfferView{TicketHeader: s.ticketHeader(tt, ev, nil, now)}
 	v.Ticket.Available, v.Ticket.WaitlistHref = true, "" // the header speaks of the offer, not of the sale
 	switch {
 	case o.Claimable(now):

@@ -102,23 +102,31 @@ func (s *Server) embedBuyPage(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if tt.Seated || s.queueOf(ev.ID) != nil {
-		return s.embedElsewhere(c, tt, ev)
+	ott, oev, d, err := s.ticketOnDate(c.Request().Context(), tt, ev, c.QueryParam("date"))
+	if err == errPickDate || (err == nil && (tt.Seated || s.queueOf(ev.ID) != nil)) {
+		return s.embedElsewhere(c, tt, ev, err == errPickDate)
+	} else if err != nil {
+		return err
 	}
 	source := cleanSource(c.QueryParam("source"))
-	return s.renderBuyPage(c, tt, ev, http.StatusOK, s.buyForm(c, tt, nil, source), nil, source)
+	return s.renderBuyPage(c, ott, oev, d, http.StatusOK, s.buyForm(c, ott, d, nil, source), nil, source)
 }
 
-// embedElsewhere renders the framed buy page of a ticket type that is bought on Palaro's own tab.
-func (s *Server) embedElsewhere(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event) error {
+// embedElsewhere renders the framed buy page of a ticket type that is bought on Palaro's own tab:
+// behind a queue, seated, or a series' day ticket whose date is picked on the event's page
+// (pickDate).
+func (s *Server) embedElsewhere(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event, pickDate bool) error {
 	href, why := s.config.BaseURL+"/b/"+tt.Code, "This sale has a waiting line, which runs on Palaro's own page."
-	if tt.Seated {
+	switch {
+	case pickDate:
+		href, why = s.config.BaseURL+eventPath(ev.Code, ""), "Choose a date on Palaro's event page."
+	case tt.Seated:
 		href, why = s.config.BaseURL+"/s/"+tt.Code, "Choose your seats on Palaro's seat map."
 	}
 	if source := cleanSource(c.QueryParam("source")); source != "" {
 		href += "?source=" + url.QueryEscape(source)
 	}
-	v := views.EmbedBuyView{TicketHeader: s.ticketHeader(tt, ev, s.Now()), ElsewhereHref: href, ElsewhereWhy: why}
+	v := views.EmbedBuyView{TicketHeader: s.ticketHeader(tt, ev, nil, s.Now()), ElsewhereHref: href, ElsewhereWhy: why}
 	return render(c, http.StatusOK, views.EmbedBuyPage(s.embedPageOf(c, "Buy "+tt.Name+" · "+ev.Name), ev, v))
 }
 

@@ -1,6 +1,7 @@
 // The calendar island: a month grid in six-weeks mode (42 cells, weeks start Sunday) with the
 // events of each day linking to their pages, buttons and swipe to change month, and an accessible
 // list of the selected day's events. Other months are fetched from /v1/calendar?month=YYYY-MM.
+// Each date of a series is an entry of its own, leading to its page (/e/{code}/{date}).
 import { useEffect, useMemo, useRef, useState, type TouchEvent } from 'react';
 import { mountIsland } from './lib/mount';
 
@@ -11,7 +12,7 @@ interface CalendarEvent {
   start: string; // RFC 3339 in Manila time, e.g. 2026-11-22T17:00:00+08:00
   end: string;
   place: string;
-  url: string;
+  url: string; // the event's page, or a series date's: unique among the month's entries
   status?: string; // "Cancelled", "Postponed" or "Rescheduled"; absent when on as planned
 }
 
@@ -227,7 +228,7 @@ function Calendar(props: CalendarProps) {
               </button>
               {/* Labels, not links: the whole day cell is the target, and the day's list below links the events. */}
               {evs.slice(0, 2).map((ev) => (
-                <span key={ev.code} className={'cal-event' + (ev.status ? ' ' + ev.status.toLowerCase() : '')} aria-hidden="true">
+                <span key={ev.url} className={'cal-event' + (ev.status ? ' ' + ev.status.toLowerCase() : '')} aria-hidden="true">
                   {ev.status && <span className="cal-event-status">{ev.status} </span>}
                   <span className="cal-event-name">{ev.name}</span>
                 </span>
@@ -250,7 +251,7 @@ function Calendar(props: CalendarProps) {
         ) : (
           <ul>
             {selEvents.map((ev) => (
-              <li key={ev.code} className={ev.status === 'Cancelled' ? 'cal-cancelled' : undefined}>
+              <li key={ev.url} className={ev.status === 'Cancelled' ? 'cal-cancelled' : undefined}>
                 {ev.status && <span className="cal-tag">{ev.status}</span>}{ev.status && ' '}
                 <a href={ev.url}>{ev.name}</a>
                 <span className="cal-meta">

@@ -44,6 +44,8 @@ export type PurchaseProps = {
   promo?: Promo;
   /** seniorPwd is the senior citizen and PWD discount the ticket type offers. */
   seniorPwd?: SeniorPWDOffer;
+  /** date is the series date the tickets are for (its slug, the buy body's date); absent for an event of one date. */
+  date?: string;
 };
 
 /** Promo is a usable promo code (views.PromoJSON; amounts in centavos). */
@@ -168,6 +170,7 @@ function Purchase(p: PurchaseProps) {
     setPromo({ code, state: 'checking', text: '' });
     promoTimer.current = window.setTimeout(async () => {
       const q = new URLSearchParams({ eventCode: t.event.code, ticketTypeCode: t.code, source: code });
+      if (p.date) q.set('date', p.date);
       for (const s of p.seats) q.append('seats', s);
       if (p.offer) q.set('offer', p.offer.token); // the offer's seats are held for this buyer
       const { data } = await call('GET', `/v1/ticket_type?${q}`);
@@ -202,6 +205,7 @@ function Purchase(p: PurchaseProps) {
       economicClass: personal('economicClass'),
       surveyAnswer: val('surveyAnswer'),
       seats: p.seats,
+      date: p.date || '',
       source: val('source').trim(),
       addOns: [],
       addOnQuantities: chosen.map((a) => ({ id: a.id, quantity: countOf(a) })),
@@ -303,7 +307,7 @@ function Purchase(p: PurchaseProps) {
           {qRule && field(qRule)}
           {seatCount > 0 && !p.offer && (
             <p className="change-seats">
-              <a href={`/s/${encodeURIComponent(t.code)}?seats=${p.seats.join(',')}${p.source ? `&source=${encodeURIComponent(p.source)}` : ''}`}>Change seats</a>
+              <a href={`/s/${encodeURIComponent(t.code)}?seats=${p.seats.join(',')}${p.source ? `&source=${encodeURIComponent(p.source)}` : ''}${p.date ? `&date=${encodeURIComponent(p.date)}` : ''}`}>Change seats</a>
             </p>
           )}
           {(t.showPromoField || p.source) && (

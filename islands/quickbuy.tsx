@@ -15,7 +15,13 @@ import { PayButtons, type PaymentOption } from './components/AddOns';
 export type QuickTicket = { code: string; name: string; finalPrice: number; maxPurchasable: number; quantity: number; payments: PaymentOption[] };
 
 /** QuickBuyProps are the island's props, rendered by the event page. */
-export type QuickBuyProps = { eventCode: string; tickets: QuickTicket[]; email: FieldRule };
+export type QuickBuyProps = {
+  eventCode: string;
+  tickets: QuickTicket[];
+  email: FieldRule;
+  /** date is the series date the sheet buys for (its slug, the buy body's date); absent for an event of one date. */
+  date?: string;
+};
 
 type Palaro = { buyTicket?: string; leave?: (url: string) => void; emit?: (name: string, detail?: unknown) => void };
 const palaro = (): Palaro => ((window as unknown as { palaro?: Palaro }).palaro || {});
@@ -96,7 +102,7 @@ function QuickBuy(p: QuickBuyProps) {
     setBusy(true);
     // quiet: a sold-out answer is said in the sheet, next to its waiting-list button, not by a
     // toast that would cover that button at the bottom of the screen
-    const { status, data } = await call('POST', '/v1/ticket/buy', { eventCode: p.eventCode, ticketCode: t.code, quantity: qty, email: email.trim(), source: '', paymentType }, true);
+    const { status, data } = await call('POST', '/v1/ticket/buy', { eventCode: p.eventCode, ticketCode: t.code, quantity: qty, email: email.trim(), source: '', paymentType, date: p.date || '' }, true);
     setBusy(false);
     const o = outcome(status, data);
     if ('go' in o) {

@@ -4,7 +4,8 @@
 // a phone scrolls sideways inside its box, never the page. An empty row of the layout is a gap in
 // every block. Each seat is the seat look of
 // the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
-// max seats and continues to the buy page with them: /b/{code}?seats=A1,A2.
+// max seats and continues to the buy page with them: /b/{code}?seats=A1,A2 (and &date= for one date
+// of a series, whose seats the map shows).
 import { useEffect, useState } from 'react';
 import { mountIsland, serverForm } from './lib/mount';
 import { peso, toast } from './lib/api';
@@ -27,6 +28,8 @@ export type SeatsProps = {
   rowGaps?: string[];
   selected: string[];
   source: string;
+  /** date is the series date the map is for (its slug, such as 2027-01-23); absent for an event of one date. */
+  date?: string;
 };
 
 const STATUS: Record<string, string> = { a: 'available', h: 'held', s: 'sold' };
@@ -47,9 +50,10 @@ export function sections(width: number, aisles: number[], size: number): number[
 }
 
 /** buyHref is the buy page for the chosen seats (labels are letters and digits only). */
-export function buyHref(code: string, seats: string[], source: string): string {
+export function buyHref(code: string, seats: string[], source: string, date?: string): string {
   const src = source ? `&source=${encodeURIComponent(source)}` : '';
-  return `/b/${encodeURIComponent(code)}?seats=${seats.join(',')}${src}`;
+  const day = date ? `&date=${encodeURIComponent(date)}` : '';
+  return `/b/${encodeURIComponent(code)}?seats=${seats.join(',')}${src}${day}`;
 }
 
 function Seats(p: SeatsProps) {
@@ -131,7 +135,7 @@ function Seats(p: SeatsProps) {
         </p>
         {full && selected.length > 0 && <p className="field-hint">{p.maxMessage}</p>}
         {selected.length ? (
-          <a className="button block" href={buyHref(p.code, selected, p.source)}>Continue</a>
+          <a className="button block" href={buyHref(p.code, selected, p.source, p.date)}>Continue</a>
         ) : (
           <button type="button" className="button block" disabled>Continue</button>
         )}

@@ -83,6 +83,20 @@ func (s *SeatService) CheckSeats(ctx context.Context, ticketTypeID int64, labels
 	return seatsFree(ctx, s.db.read, ticketTypeID, labels)
 }
 
+// SeatMapOn returns the rows of a ticket type's seats with their states on the given dates.
+func (s *SeatService) SeatMapOn(ctx context.Context, ticketTypeID int64, dateIDs []int64) (_ []palaro.SeatRow, err error) {
+	defer wrapErr(&err, "store: SeatMapOn(%d, %v)", ticketTypeID, dateIDs)
+
+	return seatMapOn(ctx, s.db.read, ticketTypeID, dateIDs)
+}
+
+// CheckSeatsOn checks that every label is a seat of the ticket type free on the given dates.
+func (s *SeatService) CheckSeatsOn(ctx context.Context, ticketTypeID int64, dateIDs []int64, labels []string) (err error) {
+	defer wrapErr(&err, "store: CheckSeatsOn(%d, %v)", ticketTypeID, dateIDs)
+
+	return seatsFreeOn(ctx, s.db.read, ticketTypeID, dateIDs, labels)
+}
+
 // seatsFree returns UnknownSeatsError for labels that are not seats of the ticket type, else
 // SeatsTakenError for seats someone holds or owns, else nil.
 func seatsFree(ctx context.Context, q querier, ticketTypeID int64, labels []string) error {

@@ -82,7 +82,9 @@ type MenuItem struct {
 
 // EventCard is an event as shown in a list.
 type EventCard struct {
-	Code     string
+	Code string
+	// Href is the page the card leads to: the event's, or a series' next date's.
+	Href     string
 	Name     string
 	Summary  string
 	ImageURL string
@@ -97,6 +99,8 @@ type EventCard struct {
 	Ongoing  bool
 	SoldOut  bool
 	Anchor   string // id of the card's list item where a page of the list starts ("page-2"), or ""
+	// Dates says how many more dates a series has after the one the card shows ("+5 more dates"), or "".
+	Dates string
 }
 
 // TagLink is a tag with its find-page URL.

@@ -65,6 +65,9 @@ type PurchaseProps struct {
 	Promo *PromoJSON `json:"promo,omitempty"`
 	// SeniorPWD is the senior citizen and PWD discount the ticket type offers; nil when it offers none.
 	SeniorPWD *SeniorPWDJSON `json:"seniorPwd,omitempty"`
+	// Date is the slug of the series date the tickets are for (the buy body's date); "" for an
+	// event of one date.
+	Date string `json:"date,omitempty"`
 }
 
 // SeniorPWDJSON is the senior citizen and PWD discount on the purchase form: one discounted
@@ -152,6 +155,8 @@ type SeatsProps struct {
 	// Selected are the seats chosen before (back from the form), still available.
 	Selected []string `json:"selected"`
 	Source   string   `json:"source"`
+	// Date is the slug of the series date whose seats the map shows; "" for an event of one date.
+	Date string `json:"date,omitempty"`
 }
 
 // SeatsView is the view model of /s/{ticketTypeCode}.
@@ -181,6 +186,8 @@ type QuickBuyProps struct {
 	EventCode string           `json:"eventCode"`
 	Tickets   []QuickTicket    `json:"tickets"`
 	Email     palaro.FieldRule `json:"email"`
+	// Date is the slug of the series date the sheets buy for (a date's page); "" elsewhere.
+	Date string `json:"date,omitempty"`
 }
 
 // QuickBuyView is the quick-buy sheet's props and the URL of its script, loaded on first use.

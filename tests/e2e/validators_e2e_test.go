@@ -112,6 +112,19 @@ func TestValidators_Browser(t *testing.T) {
 	invoiced := paidOrder(t, a, "validated-invoice@example.ph", 1)
 	require.NotEmpty(t, invoiced.Invoices, "a paid order has its sales invoice")
 
+	// a series: its page, a date's page, a date's buy and seat pages
+	lan, err := store.NewEventService(a.DB()).FindEventByCode(context.Background(), "lan-party-baguio")
+	require.NoError(t, err)
+	day := testEpoch.AddDate(0, 0, 9)
+	dates, err := store.NewSeriesService(a.DB()).CreateDates(context.Background(), lan.ID, []palaro.DateInput{
+		{Name: "Day 1", StartsAt: day, EndsAt: day.Add(8 * time.Hour), Status: palaro.DateScheduled},
+		{StartsAt: day.AddDate(0, 0, 7), EndsAt: day.AddDate(0, 0, 7).Add(8 * time.Hour), Status: palaro.DatePostponed},
+	}, testEpoch)
+	require.NoError(t, err)
+	a.Server().EventsChanged()
+	series := []string{"/e/lan-party-baguio", "/e/lan-party-baguio/" + dates[0].Slug, "/e/lan-party-baguio/" + dates[1].Slug,
+		"/b/lan-party-baguio-visitor?date=" + dates[0].Slug, "/s/lan-party-baguio-seat?date=" + dates[0].Slug}
+
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType, "/b/kundiman-gala-orchestra",
@@ -119,6 +132,9 @@ func TestValidators_Browser(t *testing.T) {
 		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
 		palaro.InvoicePath(invoiced.Invoices[0].PublicID), "/embed/e/" + demoOwnedEvent,
 		"/embed/b/" + demoOwnedType, "/embed/o/" + order.PublicID} {
+		pages = append(pages, validatedPage{"", p})
+	}
+	for _, p := range series {
 		pages = append(pages, validatedPage{"", p})
 	}
 	for _, p := range []string{"/organizer", "/organizer/events/new", ev, ev + "/edit", ev + "/ticket-types/new",
