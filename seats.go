@@ -313,8 +313,8 @@ func SplitSeatLabel(label string) (section, row string, n int, ok bool) {
 	return section, label[:digits], n, err == nil
 }
 
-// grids returns the plan's sections, or the plan itself as one unnamed section at the stage.
-func (p SeatPlan) grids() []SeatSection {
+// Grids returns the plan's sections, or the plan itself as one unnamed section at the stage.
+func (p SeatPlan) Grids() []SeatSection {
 	if len(p.Sections) > 0 {
 		return p.Sections
 	}
@@ -383,7 +383,7 @@ func (p SeatPlan) Validate() error {
 		if err := p.validateSections(fail); err != nil {
 			return err
 		}
-	} else if err := p.grids()[0].validate("", fail); err != nil {
+	} else if err := p.Grids()[0].validate("", fail); err != nil {
 		return err
 	}
 	for _, r := range p.GapAfterRows {
@@ -442,7 +442,7 @@ func (p SeatPlan) Has(label string) bool {
 	if !ok {
 		return false
 	}
-	g := p.grids()[0]
+	g := p.Grids()[0]
 	if len(p.Sections) > 0 || section != "" {
 		if g, ok = p.Section(section); !ok {
 			return false
@@ -455,7 +455,7 @@ func (p SeatPlan) Has(label string) bool {
 // Sellable is the plan's number of seats for sale: every seat but the blocked ones.
 func (p SeatPlan) Sellable() int {
 	n := 0
-	for _, g := range p.grids() {
+	for _, g := range p.Grids() {
 		n += g.Seats()
 	}
 	return n - len(p.Blocked)
@@ -465,7 +465,7 @@ func (p SeatPlan) Sellable() int {
 // row, all available.
 func (p SeatPlan) Seats() []SeatRow {
 	var rows []SeatRow
-	for _, g := range p.grids() {
+	for _, g := range p.Grids() {
 		rows = append(rows, g.rows()...)
 	}
 	return rows

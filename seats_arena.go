@@ -2,6 +2,7 @@ package palaro
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 )
@@ -140,7 +141,7 @@ func BestSeats(plan SeatPlan, taken map[string]bool, n int, section string, acro
 	free := func(l string) bool { return !taken[l] && !blocked[l] }
 	var best []string
 	bestCost := math.MaxInt
-	for _, g := range plan.grids() {
+	for _, g := range plan.Grids() {
 		if section != "" && g.Name != section || n > g.SeatsPerRow {
 			continue
 		}
@@ -187,4 +188,18 @@ func BestSeats(plan SeatPlan, taken map[string]bool, n int, section string, acro
 		return nil
 	}
 	return best
+}
+
+// NoBestSeatsError is the ECONFLICT answer when best available finds no n seats together in a
+// price zone; across is whether the buyer allowed an aisle between them.
+func NoBestSeatsError(zone string, n int, across bool) error {
+	msg := fmt.Sprintf("No %d seats together are free in %s.", n, zone)
+	if n == 1 {
+		msg = "No seat is free in " + zone + "."
+	} else if !across {
+		msg += " Allow an aisle between them, ask for fewer, or choose seats on the map."
+	} else {
+		msg += " Ask for fewer, or choose seats on the map."
+	}
+	return &Error{Code: ECONFLICT, Message: msg}
 }
