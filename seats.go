@@ -48,6 +48,7 @@ type SeatService interface {
 	// SeatPlan returns the layout of a seated ticket type (rows, seats per row, aisles, empty
 	// rows, blocked seats). Returns ENOTFOUND when the ticket type has no seats.
 	SeatPlan(ctx context.Context, ticketTypeID int64) (SeatPlan, error)
+	SeatAreaService
 }
 
 // SeatLayout generates the seats of a seated ticket type of the given capacity: rows A to H of
