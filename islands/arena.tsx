@@ -79,14 +79,15 @@ function Arena(p: ArenaProps) {
 
   return (
     <div className="arena-picker">
-      <svg className="arena-map" viewBox="-100 -100 200 200" role="img" aria-label="Sections round the stage">
+      {/* the drawing is for the eyes (tap a section); the section buttons below say the same to everyone */}
+      <svg className="arena-map" viewBox="-100 -100 200 200" aria-hidden="true">
         <rect x="-34" y="-40" width="68" height="12" rx="3" className="floor" />
         <text x="0" y="-31.5" textAnchor="middle">STAGE</text>
         {p.zones.filter((z) => !z.sections?.length).map((z, i) => (
-          <a key={z.code} href={z.href} aria-label={`${z.name}, standing`}>
+          <g key={z.code} onClick={() => window.location.assign(z.href)}>
             <rect x="-30" y={-24 + i * 26} width="60" height="23" rx="4" className="floor" />
             <text x="0" y={-10 + i * 26} textAnchor="middle" style={{ fill: 'var(--muted)' }}>{z.name.replace('General Admission ', 'GA ')}</text>
-          </a>
+          </g>
         ))}
         {seated.map((z, zi) => z.sections!.map((s) => (
           <path key={`${z.code}-${s.name}`} d={sectorPath(s.ring, s.from, s.to)}

@@ -167,7 +167,7 @@ export function Seats(p: SeatsProps) {
                         const label = seatLabel(section, r.row, i + 1);
                         if (!status) return <Checkbox key={label} name="seats" source="seat" label="-" checked={false} onChange={() => {}} />;
                         return (
-                          <Checkbox key={label} name="seats" source="seat" value={label} label={label} status={status}
+                          <Checkbox key={label} name="seats" source="seat" value={label} label={section ? label.slice(section.length + 1) : label} status={status}
                             checked={selected.includes(label)} disabled={status !== 'available'} onChange={(on) => toggle(label, on)} />
                         );
                       })}
