@@ -81,15 +81,7 @@ func TestArenaSeats_Browser(t *testing.T) {
 	require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`[data-island="purchase"][data-mounted] form`, chromedp.ByQuery),
 		typeInto("firstName", "Ana"), typeInto("lastName", "Reyes"), typeInto("mobileNumber", "09171234567"),
 		typeInto("email", "arena@example.ph")))
-	require.NoError(t, chromedp.Run(ctx, pay("Pay by Card")))
-	waitPath(t, ctx, "/sandbox/")
-	require.NoError(t, chromedp.Run(ctx, payByCard("4343 4343 4343 4345")))
-	waitPath(t, ctx, "/payment/success/")
-	var links string
-	require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.ticket-link`, chromedp.ByQuery),
-		chromedp.Evaluate(`[...document.querySelectorAll('.ticket-link')].map(l => l.textContent).join('|')`, &links)))
-	require.Contains(t, links, "Seat "+held[0])
-	require.Contains(t, links, "Seat "+held[1])
+	paySeatsByCard(t, ctx, held)
 	var holds int
 	require.NoError(t, a.DB().Writer().QueryRow(`SELECT COUNT(*) FROM seat_holds`).Scan(&holds))
 	require.Zero(t, holds, "the order took the hold's seats")
