@@ -117,9 +117,8 @@ export function Seats(p: SeatsProps) {
   const full = selected.length >= p.max;
   const section = p.section || '';
   const held = new Set(p.held || []);
-  // a wide section starts zoomed out to show a whole row on a phone
-  const fit = Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, (Math.min(window.innerWidth, 720) - 60) / (width * 48 + groups.length * 36)));
-  const { box, zoom, setZoom } = useZoom(fit);
+  // the map opens at the 44 px touch-target size; the buyer zooms out to see more of it
+  const { box, zoom, setZoom } = useZoom(ZOOM_MAX);
 
   useEffect(() => {
     // Back from the form (page cache): the seats may have changed since, so ask again.

@@ -52,9 +52,9 @@ func TestArenaSeats_Browser(t *testing.T) {
 	label := evalString(t, ctx, `document.querySelector('#arena-section .check.seat input').value`)
 	require.True(t, strings.HasPrefix(label, "101-A"), label)
 	before := evalString(t, ctx, `getComputedStyle(document.querySelector('#arena-section .seat-blocks')).getPropertyValue('--seat')`)
-	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#arena-section button[aria-label="Zoom in"]`, chromedp.ByQuery)))
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(`#arena-section button[aria-label="Zoom out"]`, chromedp.ByQuery)))
 	after := evalString(t, ctx, `getComputedStyle(document.querySelector('#arena-section .seat-blocks')).getPropertyValue('--seat')`)
-	require.NotEqual(t, before, after, "zoom in grows the seats")
+	require.NotEqual(t, before, after, "zoom out shrinks the seats (they open at 44 px)")
 	require.NoError(t, chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('arena-section').scrollIntoView()`, nil)))
 	screenshot(t, ctx, "arena-section-360")
 
