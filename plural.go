@@ -9,3 +9,6 @@ func Plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// FormatCount writes a count with thousands separators, such as "55,000".
+func FormatCount(n int) string { return groupThousands(int64(n)) }

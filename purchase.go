@@ -63,6 +63,9 @@ type PurchaseRequest struct {
 	DisclaimerAccepted bool `json:"disclaimerAccepted"`
 	// Offer is the link token of a waiting-list offer: the order buys the tickets it holds.
 	Offer string `json:"offer"`
+	// SeatHold is the best-available hold (SeatHold.ID) whose seats the buyer takes: it is given
+	// back in the order's write, just before the order takes its seats.
+	SeatHold string `json:"seatHold"`
 	// Discounts are the senior citizen and PWD discounts of the order's first tickets, at most one per ticket.
 	Discounts []TicketDiscount `json:"discounts"`
 	// SessionKey identifies the browser session that sent the purchase (set by the server, never

@@ -24,7 +24,7 @@ const MaxSeatsPerRequest = 50
 
 // Seat is one seat of a seated ticket type and its state.
 type Seat struct {
-	Label  string // row letters and seat number, such as "A12"
+	Label  string // row letters and seat number, such as "A12", after its section's name in a sectioned plan ("112-A12")
 	Row    string // "A"
 	Number int    // 12
 	Status string // SeatAvailable, SeatHeld or SeatSold
@@ -32,8 +32,9 @@ type Seat struct {
 
 // SeatRow is one row of a seat map: its letter and its seats, in seat number order.
 type SeatRow struct {
-	Row   string
-	Seats []Seat
+	Section string // the section's name in a sectioned plan, else ""
+	Row     string
+	Seats   []Seat
 }
 
 // SeatService reads the seat maps of seated ticket types and checks a buyer's choice of seats.
@@ -52,6 +53,7 @@ type SeatService interface {
 	// SeatPlan returns the layout of a seated ticket type (rows, seats per row, aisles, empty
 	// rows, blocked seats). Returns ENOTFOUND when the ticket type has no seats.
 	SeatPlan(ctx context.Context, ticketTypeID int64) (SeatPlan, error)
+	SeatAreaService
 }
 
 // SeatLayout generates the seats of a seated ticket type of the given capacity: rows A to H of
@@ -83,8 +85,9 @@ func RowLabel(i int) string {
 	return label
 }
 
-// seatRE is what one seat label looks like: row letters and a seat number, such as "A12".
-var seatRE = regexp.MustCompile(`^[A-Z]{1,3}[1-9][0-9]{0,2}$`)
+// seatRE is what one seat label looks like: row letters and a seat number, such as "A12", after
+// a section's name and a hyphen in a sectioned plan ("112-A12").
+var seatRE = regexp.MustCompile(`^(?:[A-Z0-9]{1,4}-)?[A-Z]{1,3}[1-9][0-9]{0,2}$`)
 
 // ParseSeats reads seat labels from query values or a payload: comma-separated (or repeated),
 // trimmed, upper-cased, each once, in the order given. Returns EINVALID for a malformed label
@@ -263,20 +266,93 @@ const (
 // SeatPlan is the stored layout of a seated ticket type: Rows rows (A, B, …) of SeatsPerRow seats
 // numbered from 1, an aisle (a gap in every row) after each seat number in AisleAfter, an empty
 // row after each row label in GapAfterRows, and Blocked seats, which exist but are not for sale.
-// Its capacity is its number of sellable seats.
+// A stadium's price zone is a sectioned plan instead: its Sections, each a grid of its own (Rows,
+// SeatsPerRow and AisleAfter are then unused), its seats labelled with the section's name first
+// ("112-A12"). Its capacity is its number of sellable seats.
 type SeatPlan struct {
-	Rows         int      `json:"rows"`
-	SeatsPerRow  int      `json:"seatsPerRow"`
-	AisleAfter   []int    `json:"aisleAfter"`
-	GapAfterRows []string `json:"gapAfterRows"`
-	Blocked      []string `json:"blocked"`
+	Rows         int           `json:"rows"`
+	SeatsPerRow  int           `json:"seatsPerRow"`
+	AisleAfter   []int         `json:"aisleAfter"`
+	GapAfterRows []string      `json:"gapAfterRows"`
+	Blocked      []string      `json:"blocked"`
+	Sections     []SeatSection `json:"sections,omitempty"`
 }
+
+// SeatSection is one section of a sectioned plan: a grid of Rows rows (A from the front) of
+// SeatsPerRow seats with aisles after the seat numbers in AisleAfter, where it stands around the
+// floor (Ring 1 the lower tier, 2 the upper; From and To in degrees clockwise from the stage end,
+// seen from the floor's centre) and Distance, the metres from the stage's front centre to the
+// middle of its front row, which ranks it for best available.
+type SeatSection struct {
+	Name        string `json:"name"`
+	Rows        int    `json:"rows"`
+	SeatsPerRow int    `json:"seatsPerRow"`
+	AisleAfter  []int  `json:"aisleAfter"`
+	Ring        int    `json:"ring"`
+	From        int    `json:"from"`
+	To          int    `json:"to"`
+	Distance    int    `json:"distance"`
+}
+
+// sectionRE is what a section's name looks like: up to four capitals and digits, such as "112".
+var sectionRE = regexp.MustCompile(`^[A-Z0-9]{1,4}$`)
+
+// SeatLabel names seat number n of row in section ("" for a plan without sections): "A12" or "112-A12".
+func SeatLabel(section, row string, n int) string {
+	if section == "" {
+		return row + strconv.Itoa(n)
+	}
+	return section + "-" + row + strconv.Itoa(n)
+}
+
+// SplitSeatLabel reads a seat label into its section ("" without one), row letters and number;
+// ok is false when it is not a seat label.
+func SplitSeatLabel(label string) (section, row string, n int, ok bool) {
+	if !seatRE.MatchString(label) {
+		return "", "", 0, false
+	}
+	if i := strings.IndexByte(label, '-'); i >= 0 {
+		section, label = label[:i], label[i+1:]
+	}
+	digits := strings.IndexAny(label, "0123456789")
+	n, err := strconv.Atoi(label[digits:])
+	return section, label[:digits], n, err == nil
+}
+
+// Grids returns the plan's sections, or the plan itself as one unnamed section at the stage.
+func (p SeatPlan) Grids() []SeatSection {
+	if len(p.Sections) > 0 {
+		return p.Sections
+	}
+	return []SeatSection{{Rows: p.Rows, SeatsPerRow: p.SeatsPerRow, AisleAfter: p.AisleAfter}}
+}
+
+// Section returns the plan's section of that name.
+func (p SeatPlan) Section(name string) (SeatSection, bool) {
+	for _, s := range p.Sections {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return SeatSection{}, false
+}
+
+// Seats is the number of seats of the section (blocked ones included).
+func (s SeatSection) Seats() int { return s.Rows * s.SeatsPerRow }
 
 // Normalize sorts the plan's aisles, row gaps and blocked seats, upper-cases and deduplicates them.
 func (p SeatPlan) Normalize() SeatPlan {
-	aisles := slices.Clone(p.AisleAfter)
-	slices.Sort(aisles)
-	p.AisleAfter = slices.Compact(aisles)
+	sorted := func(in []int) []int {
+		out := slices.Clone(in)
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	p.AisleAfter = sorted(p.AisleAfter)
+	p.Sections = slices.Clone(p.Sections)
+	for i := range p.Sections {
+		p.Sections[i].Name = strings.ToUpper(strings.TrimSpace(p.Sections[i].Name))
+		p.Sections[i].AisleAfter = sorted(p.Sections[i].AisleAfter)
+	}
 	upper := func(in []string) []string {
 		var out []string
 		for _, s := range in {
@@ -309,16 +385,12 @@ func (p SeatPlan) Validate() error {
 		msg := fmt.Sprintf(format, args...)
 		return &Error{Code: EINVALID, Message: msg, Fields: map[string]string{field: msg}}
 	}
-	if p.Rows < 1 || p.Rows > MaxSeatRows {
-		return fail("rows", "A seat map has 1 to %d rows.", MaxSeatRows)
-	}
-	if p.SeatsPerRow < 1 || p.SeatsPerRow > MaxSeatsInRow {
-		return fail("seatsPerRow", "A row has 1 to %d seats.", MaxSeatsInRow)
-	}
-	for _, n := range p.AisleAfter {
-		if n < 1 || n >= p.SeatsPerRow {
-			return fail("aisleAfter", "An aisle must come after seat 1 to %d, between two seats.", p.SeatsPerRow-1)
+	if len(p.Sections) > 0 {
+		if err := p.validateSections(fail); err != nil {
+			return err
 		}
+	} else if err := p.Grids()[0].validate("", fail); err != nil {
+		return err
 	}
 	for _, r := range p.GapAfterRows {
 		if i := rowIndex(r); i < 0 || i >= p.Rows-1 {
@@ -336,26 +408,82 @@ func (p SeatPlan) Validate() error {
 	return nil
 }
 
+// validateSections checks a sectioned plan's sections: names unique, each grid within bounds.
+func (p SeatPlan) validateSections(fail func(field, format string, args ...any) error) error {
+	seen := map[string]bool{}
+	for _, s := range p.Sections {
+		if !sectionRE.MatchString(s.Name) {
+			return fail("sections", "A section's name is 1 to 4 letters and digits, not %q.", truncate(s.Name, 12))
+		}
+		if seen[s.Name] {
+			return fail("sections", "Section %s is on the seat map twice.", s.Name)
+		}
+		seen[s.Name] = true
+		if err := s.validate("Section "+s.Name+": ", fail); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validate checks a grid's rows, seats per row and aisles; prefix names the section in messages.
+func (s SeatSection) validate(prefix string, fail func(field, format string, args ...any) error) error {
+	if s.Rows < 1 || s.Rows > MaxSeatRows {
+		return fail("rows", "%sA seat map has 1 to %d rows.", prefix, MaxSeatRows)
+	}
+	if s.SeatsPerRow < 1 || s.SeatsPerRow > MaxSeatsInRow {
+		return fail("seatsPerRow", "%sA row has 1 to %d seats.", prefix, MaxSeatsInRow)
+	}
+	for _, n := range s.AisleAfter {
+		if n < 1 || n >= s.SeatsPerRow {
+			return fail("aisleAfter", "%sAn aisle must come after seat 1 to %d, between two seats.", prefix, s.SeatsPerRow-1)
+		}
+	}
+	return nil
+}
+
 // Has reports whether label is a seat of the plan (blocked or not).
 func (p SeatPlan) Has(label string) bool {
-	if !seatRE.MatchString(label) {
+	section, row, n, ok := SplitSeatLabel(label)
+	if !ok {
 		return false
 	}
-	n, err := strconv.Atoi(strings.TrimLeft(label, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
-	r := rowIndex(strings.TrimRight(label, "0123456789"))
-	return err == nil && r >= 0 && r < p.Rows && n >= 1 && n <= p.SeatsPerRow
+	g := p.Grids()[0]
+	if len(p.Sections) > 0 || section != "" {
+		if g, ok = p.Section(section); !ok {
+			return false
+		}
+	}
+	r := rowIndex(row)
+	return r >= 0 && r < g.Rows && n >= 1 && n <= g.SeatsPerRow
 }
 
 // Sellable is the plan's number of seats for sale: every seat but the blocked ones.
-func (p SeatPlan) Sellable() int { return p.Rows*p.SeatsPerRow - len(p.Blocked) }
+func (p SeatPlan) Sellable() int {
+	n := 0
+	for _, g := range p.Grids() {
+		n += g.Seats()
+	}
+	return n - len(p.Blocked)
+}
 
-// Seats returns every seat of the plan (blocked ones included), row by row, all available.
+// Seats returns every seat of the plan (blocked ones included), section by section and row by
+// row, all available.
 func (p SeatPlan) Seats() []SeatRow {
-	rows := make([]SeatRow, 0, p.Rows)
-	for r := range p.Rows {
-		row := SeatRow{Row: RowLabel(r)}
-		for n := 1; n <= p.SeatsPerRow; n++ {
-			row.Seats = append(row.Seats, Seat{Label: row.Row + strconv.Itoa(n), Row: row.Row, Number: n, Status: SeatAvailable})
+	var rows []SeatRow
+	for _, g := range p.Grids() {
+		rows = append(rows, g.rows()...)
+	}
+	return rows
+}
+
+// rows returns the section's seats row by row, all available.
+func (s SeatSection) rows() []SeatRow {
+	rows := make([]SeatRow, 0, s.Rows)
+	for r := range s.Rows {
+		row := SeatRow{Section: s.Name, Row: RowLabel(r), Seats: make([]Seat, 0, s.SeatsPerRow)}
+		for n := 1; n <= s.SeatsPerRow; n++ {
+			row.Seats = append(row.Seats, Seat{Label: SeatLabel(s.Name, row.Row, n), Row: row.Row, Number: n, Status: SeatAvailable})
 		}
 		rows = append(rows, row)
 	}

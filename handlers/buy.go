@@ -3,6 +3,7 @@ package handlers
 import (
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -197,6 +198,10 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 				SeatsInstead: form.SeatsInstead, SeatMap: form.SeatMap}
 		}
 		withOffer(&view.Props, &view.Form, offer)
+		if hold := c.FormValue("hold"); offer == nil && hold != "" && len(seats) > 0 {
+			view.Props.SeatHold = hold // posted back by the form (its action) and the island
+			view.Form.Action += "?hold=" + url.QueryEscape(hold)
+		}
 	} else if view.Ticket.WaitlistHref != "" {
 		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
 		view.Waitlist = &w

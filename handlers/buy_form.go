@@ -44,7 +44,8 @@ func (s *Server) buyFormPost(c *echo.Context) error {
 			}
 		}
 	}
-	req.Offer = c.FormValue("offer") // a waiting-list offer's form posts its token back (withOffer)
+	req.Offer = c.FormValue("offer")   // a waiting-list offer's form posts its token back (withOffer)
+	req.SeatHold = c.FormValue("hold") // and best available's hold, its seats
 	if step := c.FormValue("step"); step != "" {
 		stepAddOn(form.Counts, ev.AddOns, req.Quantity, step)
 		return s.renderBuyPage(c, tt, ev, d, http.StatusOK, form, seats, source)

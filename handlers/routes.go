@@ -60,6 +60,8 @@ var routeTable = []route{
 	r(GET, "/b/:code", (*Server).buyPage, public),
 	r(POST, "/b/:code", (*Server).buyFormPost, public),
 	r(GET, "/s/:code", (*Server).seatsPage, public),
+	r(GET, "/v1/seats/:code/sections/:section", (*Server).sectionSeats, public),
+	r(POST, "/v1/seats/:code/best", (*Server).bestSeats, public),
 	r(GET, "/v1/csrf", (*Server).csrfTokenAPI, public),
 	r(GET, "/v1/ticket_type", (*Server).ticketType, public),
 	r(POST, "/v1/ticket/buy", (*Server).buyTicket, public),

@@ -73,12 +73,35 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, views.WithDate(href, d.slug()))
 	}
 	ctx := c.Request().Context()
-	rows, err := s.services.Seats.SeatMapOn(ctx, tt.ID, d.ids())
+	plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
 	if err != nil {
 		return err
 	}
 	view := views.SeatsView{TicketHeader: s.ticketHeader(tt, ev, d, s.Now())}
-	wanted, err := s.chosenSeats(ctx, tt, d, c.QueryParams()["seats"], nil)
+	var rows []palaro.SeatRow
+	section := strings.ToUpper(strings.TrimSpace(c.QueryParam("section")))
+	if len(plan.Sections) > 0 {
+		// a stadium: the overview, and a section's seats only when the query opens one (a
+		// sectioned plan is sold for the event itself, not per series date)
+		if view.Arena, err = s.arenaOverview(ctx, ev, tt, source); err != nil {
+			return err
+		}
+		if _, ok := plan.Section(section); ok {
+			rows, err = s.services.Seats.SectionSeats(ctx, tt.ID, section)
+		}
+	} else {
+		section = ""
+		rows, err = s.services.Seats.SeatMapOn(ctx, tt.ID, d.ids())
+	}
+	if err != nil {
+		return err
+	}
+	hold := c.QueryParam("hold")
+	held, err := s.services.Seats.HeldSeats(ctx, tt.ID, hold, s.Now())
+	if err != nil {
+		return err
+	}
+	wanted, err := s.chosenSeats(ctx, tt, d, c.QueryParams()["seats"], held)
 	if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 		return err
 	} else if err != nil {
@@ -89,36 +112,76 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	limit := max(min(tt.MaxPurchasable, tt.Available()), 1)
 	props := views.SeatsProps{
 		Code: tt.Code, Name: tt.Name, FinalPrice: int64(tt.FinalPrice()), Max: limit,
-		MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Source: source, Selected: []string{}, Date: d.slug(),
+		MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Source: source, Selected: []string{}, Date: d.slug(), Section: section,
+	}
+	if len(held) > 0 {
+		props.Hold, props.Held = hold, held
 	}
 	if limit < tt.MaxPurchasable {
 		props.MaxMessage = "Only " + palaro.Plural(limit, "seat is", "seats are") + " left."
 	}
 	for _, r := range rows {
-		var b strings.Builder
 		for _, seat := range r.Seats {
-			b.WriteByte(seat.Status[0]) // 'a'vailable, 'h'eld, 's'old
-			if seat.Status == palaro.SeatAvailable && slices.Contains(wanted, seat.Label) && len(props.Selected) < limit {
+			free := seat.Status == palaro.SeatAvailable || slices.Contains(held, seat.Label)
+			if free && slices.Contains(wanted, seat.Label) && len(props.Selected) < limit {
 				props.Selected = append(props.Selected, seat.Label)
 			}
 		}
-		props.Rows = append(props.Rows, views.SeatRowJSON{Row: r.Row, Status: b.String()})
 	}
-	plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
-	if err != nil {
-		return err
-	}
+	props.Rows = seatRowsJSON(rows)
 	props.Aisles, props.RowGaps = append([]int{}, plan.AisleAfter...), append([]string{}, plan.GapAfterRows...)
+	if sec, ok := plan.Section(section); ok {
+		props.Aisles = append([]int{}, sec.AisleAfter...)
+	}
 	view.Props = props
+	if view.Arena != nil && section != "" {
+		view.Arena.Seats = &view.Props
+	}
 	p := s.page(c, "Choose seats · "+tt.Name+" · "+ev.Name+" · Palaro", "Choose your seats for "+tt.Name+", "+ev.Name+", "+view.When+" at "+view.Place+".")
 	p.Nav = views.NavDefaultBack
 	p.NoIndex = true
 	c.Response().Header().Set("Cache-Control", "no-cache") // seats change with every sale
-	if view.Ticket.Available {
+	if view.Ticket.Available && view.Arena != nil {
+		p.Islands = []string{"arena"}
+	} else if view.Ticket.Available {
 		p.Islands = []string{"seats"}
 	} else if view.Ticket.WaitlistHref != "" {
 		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
 		view.Waitlist = &w
 	}
 	return render(c, http.StatusOK, views.SeatsPage(p, view))
+}
+
+// arenaOverview is the overview of a stadium's seat map: every price zone of the event with its
+// price, each seated zone's sections with their free seats, each standing zone's places left.
+// Its size grows with the number of sections, never with the seats.
+func (s *Server) arenaOverview(ctx context.Context, ev *palaro.Event, current *palaro.TicketType, source string) (*views.ArenaProps, error) {
+	a := &views.ArenaProps{Zone: current.Code, Source: source, Zones: []views.ArenaZoneJSON{}}
+	for _, tt := range ev.TicketTypes {
+		z := views.ArenaZoneJSON{Code: tt.Code, Name: tt.Name, Price: int64(tt.FinalPrice()), Max: max(tt.MaxPurchasable, 1),
+			MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Free: tt.Available(), Href: seatsHref(tt.Code, nil, source, "")}
+		if !tt.Seated {
+			z.Href = strings.Replace(z.Href, "/s/", "/b/", 1)
+			a.Zones = append(a.Zones, z)
+			continue
+		}
+		plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(plan.Sections) == 0 {
+			a.Zones = append(a.Zones, z)
+			continue
+		}
+		counts, err := s.services.Seats.SectionCounts(ctx, tt.ID)
+		if err != nil {
+			return nil, err
+		}
+		for i, sec := range plan.Sections {
+			z.Sections = append(z.Sections, views.ArenaSectionJSON{Name: sec.Name, Ring: sec.Ring, From: sec.From, To: sec.To,
+				Seats: counts[i].Seats, Free: counts[i].Free})
+		}
+		a.Zones = append(a.Zones, z)
+	}
+	return a, nil
 }

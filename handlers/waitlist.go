@@ -229,7 +229,8 @@ func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.Bu
 	return &views.OfferJSON{Token: token, Quantity: o.Quantity, Email: o.Email}
 }
 
-// offeredSeats returns the seats held by the waiting-list offer the request carries (query or
+// offeredSeats returns the seats held by the waiting-list offer (or else the best-available hold,
+// "hold") the request carries (query or
 // form value "offer") for ticket type tt, while it can be used; nil otherwise. Those seats are
 // taken (by the offer) yet free for its holder.
 func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) []string {
@@ -239,7 +240,8 @@ func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) []string {
 	if o := s.heldOffer(c, tt.Code, c.FormValue("offer")); o != nil {
 		return o.Seats
 	}
-	return nil
+	held, _ := s.services.Seats.HeldSeats(c.Request().Context(), tt.ID, c.FormValue("hold"), s.Now())
+	return held // best available's hold: its seats are the buyer's to take
 }
 
 // withOffer fixes the purchase form to an offer: its e-mail address and quantity, from the

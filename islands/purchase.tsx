@@ -40,6 +40,8 @@ export type PurchaseProps = {
   initial?: { touched: string[]; error: string; unpaidLink: string; seatsInstead?: string; seatMap?: string };
   /** offer is the waiting-list offer the form buys: its e-mail address and quantity are fixed. */
   offer?: { token: string; quantity: number; email: string };
+  /** seatHold is best available's hold: its seats are this buyer's to take. */
+  seatHold?: string;
   /** promo is the usable promo code the server-drawn form's code field held, priced in the summary. */
   promo?: Promo;
   /** seniorPwd is the senior citizen and PWD discount the ticket type offers. */
@@ -173,6 +175,7 @@ function Purchase(p: PurchaseProps) {
       if (p.date) q.set('date', p.date);
       for (const s of p.seats) q.append('seats', s);
       if (p.offer) q.set('offer', p.offer.token); // the offer's seats are held for this buyer
+      if (p.seatHold) q.set('hold', p.seatHold);
       const { data } = await call('GET', `/v1/ticket_type?${q}`);
       const found = data?.promo as Promo | null | undefined;
       const why = typeof data?.promoError === 'string' ? data.promoError : 'Unknown promo code';
@@ -212,6 +215,7 @@ function Purchase(p: PurchaseProps) {
       paymentType,
       disclaimerAccepted: val('disclaimerAccepted') === 'yes',
       offer: p.offer?.token || '',
+      seatHold: p.seatHold || '',
       discounts: entries.list,
     });
     const o = outcome(status, data);

@@ -5,8 +5,11 @@
 // every block. Each seat is the seat look of
 // the shared checkbox, its status (available, held, sold) being its style. The buyer ticks up to
 // max seats and continues to the buy page with them: /b/{code}?seats=A1,A2 (and &date= for one date
-// of a series, whose seats the map shows).
-import { useEffect, useState } from 'react';
+// of a series, whose seats the map shows). The map pans inside its box and zooms (pinch, or the −
+// and + buttons) by the seat size. On a stadium's map (islands/arena.tsx) it draws one section,
+// whose seats are labelled with it ("112-A12"), and the buyer's best-available hold's seats are
+// choosable.
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import { mountIsland, serverForm } from './lib/mount';
 import { peso, toast } from './lib/api';
 import { Checkbox } from './components/Checkbox';
@@ -30,6 +33,11 @@ export type SeatsProps = {
   source: string;
   /** date is the series date the map is for (its slug, such as 2027-01-23); absent for an event of one date. */
   date?: string;
+  /** section is the stadium section the rows are; its name starts each seat label. */
+  section?: string;
+  /** hold is the buyer's best-available hold, whose held seats the buyer may choose. */
+  hold?: string;
+  held?: string[];
 };
 
 const STATUS: Record<string, string> = { a: 'available', h: 'held', s: 'sold' };
@@ -49,18 +57,61 @@ export function sections(width: number, aisles: number[], size: number): number[
   return out;
 }
 
-/** buyHref is the buy page for the chosen seats (labels are letters and digits only). */
-export function buyHref(code: string, seats: string[], source: string, date?: string): string {
+/** buyHref is the buy page for the chosen seats (labels are letters, digits and hyphens only), for a series date and a best-available hold when given. */
+export function buyHref(code: string, seats: string[], source: string, date = '', hold = ''): string {
   const src = source ? `&source=${encodeURIComponent(source)}` : '';
   const day = date ? `&date=${encodeURIComponent(date)}` : '';
-  return `/b/${encodeURIComponent(code)}?seats=${seats.join(',')}${src}${day}`;
+  const h = hold ? `&hold=${encodeURIComponent(hold)}` : '';
+  return `/b/${encodeURIComponent(code)}?seats=${seats.join(',')}${src}${day}${h}`;
 }
 
-function Seats(p: SeatsProps) {
+/** seatLabel names seat n of row in section ('' without sections): "A12" or "112-A12". */
+export function seatLabel(section: string, row: string, n: number): string {
+  return section ? `${section}-${row}${n}` : `${row}${n}`;
+}
+
+const ZOOM_MIN = 0.4;
+const ZOOM_MAX = 1;
+
+/** useZoom is the map's zoom (a scale of the 44 px seat) with pinch on the box: two fingers scale, one pans (natively). */
+function useZoom(initial: number) {
+  const box = useRef<HTMLDivElement>(null);
+  const [zoom, setZoom] = useState(initial);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    let start = 0;
+    let from = 1;
+    const dist = (e: TouchEvent) => Math.hypot(e.touches[0].clientX - e.touches[1].clientX, e.touches[0].clientY - e.touches[1].clientY);
+    const down = (e: TouchEvent) => {
+      if (e.touches.length === 2) {
+        start = dist(e);
+        setZoom((z) => ((from = z), z));
+      }
+    };
+    const move = (e: TouchEvent) => {
+      if (e.touches.length !== 2 || !start) return;
+      e.preventDefault();
+      setZoom(Math.min(ZOOM_MAX, Math.max(ZOOM_MIN, (from * dist(e)) / start)));
+    };
+    const up = () => (start = 0);
+    el.addEventListener('touchstart', down, { passive: true });
+    el.addEventListener('touchmove', move, { passive: false });
+    el.addEventListener('touchend', up);
+    return () => {
+      el.removeEventListener('touchstart', down);
+      el.removeEventListener('touchmove', move);
+      el.removeEventListener('touchend', up);
+    };
+  }, []);
+  return { box, zoom, setZoom };
+}
+
+export function Seats(p: SeatsProps) {
   // the seats ticked on the server-drawn map before the island came, else those of the props
   const [selected, setSelected] = useState<string[]>(() => {
     const form = serverForm('seats');
-    if (!form) return p.selected || [];
+    if (!form || p.hold) return p.selected || [];
     return [...new FormData(form).getAll('seats')].map(String).slice(0, p.max);
   });
   const width = Math.max(0, ...p.rows.map((r) => r.status.length));
@@ -68,6 +119,10 @@ function Seats(p: SeatsProps) {
   const bounds = groups.flat().concat(width);
   const gaps = new Set(p.rowGaps || []);
   const full = selected.length >= p.max;
+  const section = p.section || '';
+  const held = new Set(p.held || []);
+  // the map opens at the 44 px touch-target size; the buyer zooms out to see more of it
+  const { box, zoom, setZoom } = useZoom(ZOOM_MAX);
 
   useEffect(() => {
     // Back from the form (page cache): the seats may have changed since, so ask again.
@@ -93,7 +148,11 @@ function Seats(p: SeatsProps) {
         <li><span className="swatch held" />On hold</li>
         <li><span className="swatch sold" />Sold</li>
       </ul>
-      <div className="seat-blocks">
+      <div className="seat-zoom" role="group" aria-label="Zoom">
+        <button type="button" className="button ghost" aria-label="Zoom out" onClick={() => setZoom((z) => Math.max(ZOOM_MIN, z - 0.15))}>−</button>
+        <button type="button" className="button ghost" aria-label="Zoom in" onClick={() => setZoom((z) => Math.min(ZOOM_MAX, z + 0.15))}>+</button>
+      </div>
+      <div className="seat-blocks" ref={box} style={{ '--seat': `${Math.round(44 * zoom)}px` } as CSSProperties} data-zoomed={zoom < ZOOM_MAX ? '' : undefined}>
         {groups.map((starts) => (
           <div key={starts[0]} className="seat-section" data-grow={bounds[bounds.indexOf(starts[starts.length - 1]) + 1] - starts[0]}>
             {starts.map((start) => {
@@ -106,11 +165,12 @@ function Seats(p: SeatsProps) {
                       <span className="row-label" aria-hidden="true">{r.row}</span>
                       {Array.from({ length: cols }, (_, k) => {
                         const i = start + k;
-                        const status = STATUS[r.status[i]];
-                        const label = `${r.row}${i + 1}`;
+                        const own = held.has(seatLabel(section, r.row, i + 1));
+                        const status = own ? 'available' : STATUS[r.status[i]];
+                        const label = seatLabel(section, r.row, i + 1);
                         if (!status) return <Checkbox key={label} name="seats" source="seat" label="-" checked={false} onChange={() => {}} />;
                         return (
-                          <Checkbox key={label} name="seats" source="seat" value={label} label={label} status={status}
+                          <Checkbox key={label} name="seats" source="seat" value={label} label={section ? label.slice(section.length + 1) : label} status={status}
                             checked={selected.includes(label)} disabled={status !== 'available'} onChange={(on) => toggle(label, on)} />
                         );
                       })}
@@ -135,7 +195,7 @@ function Seats(p: SeatsProps) {
         </p>
         {full && selected.length > 0 && <p className="field-hint">{p.maxMessage}</p>}
         {selected.length ? (
-          <a className="button block" href={buyHref(p.code, selected, p.source, p.date)}>Continue</a>
+          <a className="button block" href={buyHref(p.code, selected, p.source, p.date, p.hold)}>Continue</a>
         ) : (
           <button type="button" className="button block" disabled>Continue</button>
         )}

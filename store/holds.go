@@ -20,12 +20,17 @@ func (s *PurchaseService) CancelOrder(ctx context.Context, orderID int64) (err e
 	})
 }
 
-// ExpireHolds releases the holds of pending orders whose hold ended at or before now.
+// ExpireHolds releases the holds of pending orders whose hold ended at or before now, and ends
+// best available's seat holds that ended.
 func (s *PurchaseService) ExpireHolds(ctx context.Context, now time.Time) (_ int, err error) {
 	defer wrapErr(&err, "store: ExpireHolds")
 
 	var n int
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		// best available's ended holds give their seats back (they hold no tickets of the count)
+		if err := endSeatHolds(ctx, tx, `expires_at <= ?`, formatTime(now)); err != nil {
+			return err
+		}
 		var err error
 		if n, err = releaseOrders(ctx, tx, `status = 'pending' AND hold_expires_at <= ?`, formatTime(now)); err != nil || n == 0 {
 			return err

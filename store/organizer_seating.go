@@ -106,7 +106,7 @@ func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticke
 		return err
 	}
 	stored, _ := json.Marshal(palaro.SeatPlan{Rows: p.Rows, SeatsPerRow: p.SeatsPerRow, AisleAfter: append([]int{}, p.AisleAfter...),
-		GapAfterRows: palaro.NonNilStrings(p.GapAfterRows), Blocked: []string{}})
+		GapAfterRows: palaro.NonNilStrings(p.GapAfterRows), Blocked: []string{}, Sections: p.Sections})
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		orgID, err := eventOrg(ctx, tx, eventID)
 		if err != nil {
@@ -149,10 +149,13 @@ func (s *OrganizerService) SetSeatPlan(ctx context.Context, eventID int64, ticke
 				}
 			}
 		}
-		for i, row := range p.Seats() {
+		index := map[string]int{} // the next row index of each section
+		for _, row := range p.Seats() {
+			i := index[row.Section]
+			index[row.Section] = i + 1
 			for _, seat := range row.Seats {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO seats (ticket_type_id, label, row_index, row_label, number)
-					VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, tt.ID, seat.Label, i, seat.Row, seat.Number); err != nil {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO seats (ticket_type_id, label, row_index, row_label, number, section)
+					VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, tt.ID, seat.Label, i, seat.Row, seat.Number, row.Section); err != nil {
 					return err
 				}
 			}

@@ -577,8 +577,18 @@ CREATE TABLE "seat_assignments" (
     order_id       INTEGER REFERENCES orders (id),
     blocked        INTEGER NOT NULL DEFAULT 0,
     offer_id       INTEGER REFERENCES waitlist_offers (id),
+    hold_id        INTEGER REFERENCES seat_holds (id),
     PRIMARY KEY (ticket_type_id, date_id, seat),
     FOREIGN KEY (ticket_type_id, seat) REFERENCES seats (ticket_type_id, label) ON DELETE CASCADE
+);
+
+CREATE TABLE seat_holds (
+    id             INTEGER PRIMARY KEY,
+    public_id      TEXT NOT NULL UNIQUE,
+    ticket_type_id INTEGER NOT NULL REFERENCES ticket_types (id) ON DELETE CASCADE,
+    seats          TEXT NOT NULL DEFAULT '[]',
+    expires_at     TEXT NOT NULL,
+    created_at     TEXT NOT NULL
 );
 
 CREATE TABLE seats (
@@ -586,7 +596,7 @@ CREATE TABLE seats (
     label          TEXT NOT NULL,
     row_index      INTEGER NOT NULL,
     row_label      TEXT NOT NULL,
-    number         INTEGER NOT NULL,
+    number         INTEGER NOT NULL, section TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (ticket_type_id, label)
 );
 
@@ -954,9 +964,15 @@ CREATE INDEX refunds_pending ON refunds (status) WHERE status = 'pending';
 
 CREATE INDEX reset_codes_user ON reset_codes (user_id, id);
 
+CREATE INDEX seat_assignments_hold ON seat_assignments (hold_id);
+
 CREATE INDEX seat_assignments_offer ON seat_assignments (offer_id);
 
 CREATE INDEX seat_assignments_order ON seat_assignments (order_id);
+
+CREATE INDEX seat_holds_expires ON seat_holds (expires_at);
+
+CREATE INDEX seats_section ON seats (ticket_type_id, section, row_index, number);
 
 CREATE UNIQUE INDEX team_players_email ON team_players (team_id, lower(email));
 

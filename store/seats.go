@@ -40,18 +40,29 @@ func seatMap(ctx context.Context, q querier, ticketTypeID int64) ([]palaro.SeatR
 // the event itself): a seat taken on any of them (or blocked) is taken, sold before held, so a
 // pass, which keeps one seat on every date, is offered only the seats free on all its dates.
 func seatMapOn(ctx context.Context, q querier, ticketTypeID int64, dateIDs []int64) ([]palaro.SeatRow, error) {
+	out, err := seatStates(ctx, q, dateIDs, `s.ticket_type_id = ?`, ticketTypeID)
+	if err == nil && len(out) == 0 {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "This ticket has no seat map.")
+	}
+	return out, err
+}
+
+// seatStates reads the seats the condition on seats s picks, section by section and row by row,
+// with their states on the given dates of a series (none: the event itself): a seat taken on any
+// of them (or blocked) is taken, sold before held; a seat held by a waiting-list offer or a
+// best-available hold is held, like one of a pending order.
+func seatStates(ctx context.Context, q querier, dateIDs []int64, where string, whereArgs ...any) ([]palaro.SeatRow, error) {
 	dates := seatDates(dateIDs)
-	args := append([]any{}, dates...)
-	args = append(args, ticketTypeID)
-	rows, err := q.QueryContext(ctx, `SELECT s.label, s.row_label, s.number,
-		coalesce(max(CASE WHEN a.seat IS NULL THEN NULL WHEN a.offer_id IS NOT NULL THEN 'held'
+	args := append(append([]any{}, dates...), whereArgs...)
+	rows, err := q.QueryContext(ctx, `SELECT s.section, s.label, s.row_label, s.number,
+		coalesce(max(CASE WHEN a.seat IS NULL THEN NULL WHEN a.offer_id IS NOT NULL OR a.hold_id IS NOT NULL THEN 'held'
 			WHEN a.order_id IS NULL OR o.status = 'paid' THEN 'sold' ELSE 'held' END), 'available')
 		FROM seats s
 		LEFT JOIN seat_assignments a ON a.ticket_type_id = s.ticket_type_id AND a.seat = s.label
 			AND a.date_id IN (`+placeholders(len(dates))+`)
 		LEFT JOIN orders o ON o.id = a.order_id
-		WHERE s.ticket_type_id = ? GROUP BY s.label, s.row_label, s.number, s.row_index
-		ORDER BY s.row_index, s.number`, args...)
+		WHERE `+where+` GROUP BY s.section, s.label, s.row_label, s.number, s.row_index
+		ORDER BY s.section, s.row_index, s.number`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -59,21 +70,16 @@ func seatMapOn(ctx context.Context, q querier, ticketTypeID int64, dateIDs []int
 	var out []palaro.SeatRow
 	for rows.Next() {
 		var seat palaro.Seat
-		if err := rows.Scan(&seat.Label, &seat.Row, &seat.Number, &seat.Status); err != nil {
+		var section string
+		if err := rows.Scan(&section, &seat.Label, &seat.Row, &seat.Number, &seat.Status); err != nil {
 			return nil, err
 		}
-		if len(out) == 0 || out[len(out)-1].Row != seat.Row {
-			out = append(out, palaro.SeatRow{Row: seat.Row})
+		if len(out) == 0 || out[len(out)-1].Row != seat.Row || out[len(out)-1].Section != section {
+			out = append(out, palaro.SeatRow{Section: section, Row: seat.Row})
 		}
 		out[len(out)-1].Seats = append(out[len(out)-1].Seats, seat)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "This ticket has no seat map.")
-	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // CheckSeats checks that every label is a free seat of the ticket type, as of now.
@@ -338,21 +344,11 @@ func seatPlan(ctx context.Context, q querier, ticketTypeID int64) (palaro.SeatPl
 
 // seatRows returns a ticket type's seats, row by row, without their states.
 func seatRows(ctx context.Context, q querier, ticketTypeID int64) ([]palaro.SeatRow, error) {
-	rows, err := q.QueryContext(ctx, `SELECT label, row_label, number FROM seats WHERE ticket_type_id = ? ORDER BY row_index, number`, ticketTypeID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []palaro.SeatRow
-	for rows.Next() {
-		seat := palaro.Seat{Status: palaro.SeatAvailable}
-		if err := rows.Scan(&seat.Label, &seat.Row, &seat.Number); err != nil {
-			return nil, err
+	rows, err := seatStates(ctx, q, nil, `s.ticket_type_id = ?`, ticketTypeID)
+	for _, r := range rows {
+		for i := range r.Seats {
+			r.Seats[i].Status = palaro.SeatAvailable
 		}
-		if len(out) == 0 || out[len(out)-1].Row != seat.Row {
-			out = append(out, palaro.SeatRow{Row: seat.Row})
-		}
-		out[len(out)-1].Seats = append(out[len(out)-1].Seats, seat)
 	}
-	return out, rows.Err()
+	return rows, err
 }

@@ -136,13 +136,7 @@ func (s *seedOrders) insertSoldTickets(ctx context.Context, tx *sql.Tx, now time
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	var orderID, ticketID int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM orders`).Scan(&orderID); err != nil {
-		return err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM tickets`).Scan(&ticketID); err != nil {
-		return err
-	}
+	var sales []seedSale
 	for _, tt := range types {
 		missing := tt.sold - tt.issued
 		var seats []string
@@ -154,60 +148,113 @@ func (s *seedOrders) insertSoldTickets(ctx context.Context, tx *sql.Tx, now time
 			if len(seats) < missing {
 				return fmt.Errorf("demo tickets of %s: %d seats laid out as sold, %d tickets to issue", tt.code, len(seats), missing)
 			}
+			// the seats laid out as sold are taken again below, by the orders whose tickets carry them
+			if _, err := tx.ExecContext(ctx, `DELETE FROM seat_assignments WHERE ticket_type_id = ? AND order_id IS NULL
+				AND offer_id IS NULL AND blocked = 0`, tt.id); err != nil {
+				return err
+			}
 		}
 		base, _ := time.Parse(timeFormat, tt.starts)
 		if now.Before(base) {
 			base = now
 		}
 		base = base.AddDate(0, 0, -1) // paid before the seeding's day, whatever the event's date
-		payment := palaro.PaymentQR
-		if tt.price == 0 {
-			payment = ""
-		}
-		var seatOrders []int64 // the order of each seat taken, in the order of seats
-		for done := 0; done < missing; {
-			n := min(seedRowsPerInsert, missing-done)
-			orderArgs := make([]any, 0, n*13)
-			ticketArgs := make([]any, 0, n*10)
-			for i := range n {
-				k := tt.issued + done + i + 1 // the type's k-th ticket
-				orderID++
-				ticketID++
-				holder := s.Holders[(k+int(tt.id))%len(s.Holders)]
-				email := fmt.Sprintf("fan%d.%s@demo.palaro.ph", k, tt.code)
-				paid := formatTime(base.Add(-time.Duration(k%500+1) * 3 * time.Hour))
-				buyer, _ := json.Marshal(palaro.Buyer{FullName: holder})
-				seat, seatList := "", "[]"
-				if tt.seated {
-					seat = seats[done+i]
-					seatList = `["` + seat + `"]`
-					seatOrders = append(seatOrders, orderID)
-				}
-				orderArgs = append(orderArgs, orderID, newPublicID(), tt.eventID, tt.id, email, string(buyer), seatList,
-					s.Sources[k%len(s.Sources)], payment, tt.price, tt.price, paid, paid)
-				ticketArgs = append(ticketArgs, ticketID, newPublicID(), newTicketCode(), orderID, tt.eventID, tt.id, holder, email,
-					seat, paid)
+		for i := range missing {
+			k := tt.issued + i + 1 // the type's k-th ticket
+			sale := seedSale{eventID: tt.eventID, typeID: tt.id, price: tt.price, quantity: 1,
+				holder: s.Holders[(k+int(tt.id))%len(s.Holders)], email: fmt.Sprintf("fan%d.%s@demo.palaro.ph", k, tt.code),
+				source: s.Sources[k%len(s.Sources)], paid: base.Add(-time.Duration(k%500+1) * 3 * time.Hour)}
+			if tt.seated {
+				sale.seats = []string{seats[i]}
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO orders (id, public_id, kind, event_id, ticket_type_id, quantity, email,
-				buyer, seats, source, payment_type, unit_price, total, status, provider, paid_at, created_at) VALUES `+
-				valuesList(n, "(?, ?, 'tickets', ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, 'paid', 'sandbox', ?, ?)"), orderArgs...); err != nil {
-				return fmt.Errorf("demo orders of %s: %w", tt.code, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO tickets (id, public_id, code, order_id, event_id, ticket_type_id,
-				holder_name, email, seat, status, created_at) VALUES `+
-				valuesList(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'valid', ?)"), ticketArgs...); err != nil {
-				return fmt.Errorf("demo tickets of %s: %w", tt.code, err)
-			}
-			done += n
-		}
-		for i, order := range seatOrders { // the sold seats now belong to the orders whose tickets carry them
-			if _, err := tx.ExecContext(ctx, `UPDATE seat_assignments SET order_id = ? WHERE ticket_type_id = ? AND seat = ?`,
-				order, tt.id, seats[i]); err != nil {
-				return fmt.Errorf("demo seats of %s: %w", tt.code, err)
-			}
+			sales = append(sales, sale)
 		}
 	}
-	return nil
+	return insertSeedSales(ctx, tx, sales)
+}
+
+// seedSale is one paid order of a seeded sale: quantity tickets of one type, each with its seat
+// when the type is seated, issued to holder.
+type seedSale struct {
+	eventID, typeID int64
+	price           int64
+	quantity        int
+	seats           []string
+	holder, email   string
+	source          string
+	paid            time.Time
+}
+
+// insertSeedSales writes paid orders with their tickets and seat assignments as a sale leaves
+// them, many rows per INSERT with ids chosen here (syncIDSequences then moves PostgreSQL's
+// sequences past them). The ticket types' sold counters are the caller's.
+func insertSeedSales(ctx context.Context, tx *sql.Tx, sales []seedSale) error {
+	var orderID, ticketID int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM orders`).Scan(&orderID); err != nil {
+		return err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM tickets`).Scan(&ticketID); err != nil {
+		return err
+	}
+	var orderArgs, ticketArgs, seatArgs []any
+	var orders, tickets, seats int
+	// every list is written when one is full, orders first, so that what the rows name exists
+	flush := func(force bool) error {
+		force = force || orders >= seedRowsPerInsert || tickets >= seedRowsPerInsert || seats >= seedRowsPerInsert
+		if orders > 0 && force {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO orders (id, public_id, kind, event_id, ticket_type_id, quantity, email,
+				buyer, seats, source, payment_type, unit_price, total, status, provider, paid_at, created_at) VALUES `+
+				valuesList(orders, "(?, ?, 'tickets', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'paid', 'sandbox', ?, ?)"), orderArgs...); err != nil {
+				return fmt.Errorf("seed orders: %w", err)
+			}
+			orderArgs, orders = orderArgs[:0], 0
+		}
+		if tickets > 0 && force {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO tickets (id, public_id, code, order_id, event_id, ticket_type_id,
+				holder_name, email, seat, status, created_at) VALUES `+
+				valuesList(tickets, "(?, ?, ?, ?, ?, ?, ?, ?, ?, 'valid', ?)"), ticketArgs...); err != nil {
+				return fmt.Errorf("seed tickets: %w", err)
+			}
+			ticketArgs, tickets = ticketArgs[:0], 0
+		}
+		if seats > 0 && force {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, seat, order_id) VALUES `+
+				valuesList(seats, "(?, ?, ?)"), seatArgs...); err != nil {
+				return fmt.Errorf("seed seats: %w", err)
+			}
+			seatArgs, seats = seatArgs[:0], 0
+		}
+		return nil
+	}
+	for _, o := range sales {
+		orderID++
+		payment := palaro.PaymentQR
+		if o.price == 0 {
+			payment = ""
+		}
+		buyer, _ := json.Marshal(palaro.Buyer{FullName: o.holder})
+		seatList, _ := json.Marshal(palaro.NonNilStrings(o.seats))
+		paid := formatTime(o.paid)
+		orderArgs = append(orderArgs, orderID, newPublicID(), o.eventID, o.typeID, o.quantity, o.email, string(buyer),
+			string(seatList), o.source, payment, o.price, o.price*int64(o.quantity), paid, paid)
+		orders++
+		for i := range o.quantity {
+			seat := ""
+			if i < len(o.seats) {
+				seat = o.seats[i]
+				seatArgs = append(seatArgs, o.typeID, seat, orderID)
+				seats++
+			}
+			ticketID++
+			ticketArgs = append(ticketArgs, ticketID, newPublicID(), newTicketCode(), orderID, o.eventID, o.typeID, o.holder,
+				o.email, seat, paid)
+			tickets++
+		}
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	return flush(true)
 }
 
 // valuesList repeats one row's placeholders n times, comma-separated, for a many-row INSERT.

@@ -60,6 +60,8 @@ type PurchaseProps struct {
 	Initial *PurchaseInitial `json:"initial,omitempty"`
 	// Offer is the waiting-list offer the form buys; nil for an ordinary purchase.
 	Offer *OfferJSON `json:"offer,omitempty"`
+	// SeatHold is the best-available hold whose seats the form buys ("" without one).
+	SeatHold string `json:"seatHold,omitempty"`
 	// Promo is the usable promo code the form's code field holds, priced in the summary; nil
 	// when it holds none (or a referral code).
 	Promo *PromoJSON `json:"promo,omitempty"`
@@ -157,6 +159,47 @@ type SeatsProps struct {
 	Source   string   `json:"source"`
 	// Date is the slug of the series date whose seats the map shows; "" for an event of one date.
 	Date string `json:"date,omitempty"`
+	// Section is the section of a stadium's seat map these rows are ("" for a plan without
+	// sections): its seats' labels start with it ("112-A12").
+	Section string `json:"section,omitempty"`
+	// Hold is the buyer's best-available hold, whose Held seats the buyer may choose.
+	Hold string   `json:"hold,omitempty"`
+	Held []string `json:"held,omitempty"`
+}
+
+// ArenaSectionJSON is one section of a stadium's overview: where it stands (ring 1 the lower tier,
+// 2 the upper; From and To in degrees clockwise from the stage end) and its seats and free seats.
+type ArenaSectionJSON struct {
+	Name  string `json:"name"`
+	Ring  int    `json:"ring"`
+	From  int    `json:"from"`
+	To    int    `json:"to"`
+	Seats int    `json:"seats"`
+	Free  int    `json:"free"`
+}
+
+// ArenaZoneJSON is one price zone (ticket type) of a stadium: seated with its sections, or a
+// standing area with its places left (Free) and its buy page.
+type ArenaZoneJSON struct {
+	Code       string             `json:"code"`
+	Name       string             `json:"name"`
+	Price      int64              `json:"price"`
+	Max        int                `json:"max"`
+	MaxMessage string             `json:"maxMessage"`
+	Free       int                `json:"free"`
+	Href       string             `json:"href"`
+	Sections   []ArenaSectionJSON `json:"sections,omitempty"`
+}
+
+// ArenaProps are the stadium seat map island's props (islands/arena.tsx): the overview of every
+// price zone's sections with prices and free seats, the same size at any venue size; a section's
+// seats are fetched when the buyer opens it (GET /v1/seats/{code}/sections/{section}). Zone is
+// the zone the page is for; Seats, when set, the section opened from the query.
+type ArenaProps struct {
+	Zone   string          `json:"zone"`
+	Zones  []ArenaZoneJSON `json:"zones"`
+	Source string          `json:"source"`
+	Seats  *SeatsProps     `json:"seats,omitempty"`
 }
 
 // SeatsView is the view model of /s/{ticketTypeCode}.
@@ -166,6 +209,8 @@ type SeatsView struct {
 	Message string
 	// Props are the seat map island's props; unused when the ticket is not available.
 	Props SeatsProps
+	// Arena, for a sectioned (stadium) plan, is the overview island's props instead of Props.
+	Arena *ArenaProps
 	// Waitlist is the join form shown when the seats are sold out; nil otherwise.
 	Waitlist *WaitlistView
 }

@@ -71,7 +71,7 @@ var seatStatus = map[byte]string{'a': "available", 'h': "held", 's': "sold"}
 func (p SeatsProps) tiles(r SeatRowJSON, b seatBlock) []seatTile {
 	out := make([]seatTile, 0, b.Cols)
 	for i := b.Start; i < b.Start+b.Cols; i++ {
-		t := seatTile{Label: r.Row + strconv.Itoa(i+1)}
+		t := seatTile{Label: palaro.SeatLabel(p.Section, r.Row, i+1)}
 		if i < len(r.Status) {
 			t.Status = seatStatus[r.Status[i]]
 		}
@@ -107,8 +107,31 @@ func (p SeatsProps) choosePrompt() string {
 // buyHref is the buy page for the chosen seats, as the island links it.
 func (p SeatsProps) buyHref() string {
 	href := "/b/" + p.Code + "?seats=" + strings.Join(p.Selected, ",")
+	if p.Hold != "" {
+		href += "&hold=" + url.QueryEscape(p.Hold)
+	}
 	if p.Source != "" {
 		href += "&source=" + url.QueryEscape(p.Source)
 	}
 	return href
+}
+
+// sectionHref is the seat page of one of the zone's sections.
+func (z ArenaZoneJSON) sectionHref(section, source string) string {
+	q := url.Values{"section": {section}}
+	if source != "" {
+		q.Set("source", source)
+	}
+	return "/s/" + z.Code + "?" + q.Encode()
+}
+
+// freeLine is a section's or standing area's line of the overview, as in '312 of 1,000 free'.
+func freeLine(free, seats int) string {
+	if free == 0 {
+		return "Sold out"
+	}
+	if seats == 0 {
+		return palaro.Plural(free, "place", "places") + " left"
+	}
+	return fmt.Sprintf("%s of %s free", palaro.FormatCount(free), palaro.FormatCount(seats))
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,6 +28,7 @@ Commands:
   serve         run the web server (migrates the database first)
   migrate       apply database migrations
   seed --demo   load the demo data into an empty database
+  seed --stadium [--places N] [--sold F]  add the arena event arena-grand-finals (55,000 places, half sold), with or after --demo
   outbox        list the e-mails and SMS in the outbox with their bodies [--to EMAIL] [--status S] [--limit N] [--raw: as MIME]
   orders        list recent orders [--refunds] [--status S] [--limit N]
   payments      list received payment events and why refused ones were refused [--refused] [--limit N]
@@ -105,12 +107,30 @@ func run(ctx context.Context, cfg app.Config, logger *slog.Logger, args []string
 	case "seed":
 		fs := flag.NewFlagSet("seed", flag.ExitOnError)
 		demo := fs.Bool("demo", false, "load the demo data set")
+		stadium := fs.Bool("stadium", false, "add the arena event "+store.StadiumEventCode)
+		places := fs.Int("places", 55000, "with --stadium: places in all, seats and standing")
+		sold := fs.Float64("sold", 0.5, "with --stadium: the share of each price zone sold")
 		_ = fs.Parse(args[1:])
-		if !*demo {
-			err = errors.New("seed: only --demo is available")
+		if !*demo && !*stadium {
+			err = errors.New("seed: give --demo, --stadium or both")
 			break
 		}
-		err = withDB(ctx, cfg, func(db *store.DB) error { return db.SeedDemo(ctx, db.Now()) })
+		err = withDB(ctx, cfg, func(db *store.DB) error {
+			if *demo {
+				if err := db.SeedDemo(ctx, db.Now()); err != nil {
+					return err
+				}
+			}
+			if !*stadium {
+				return nil
+			}
+			seed, err := db.SeedStadium(ctx, db.Now(), store.StadiumOptions{Places: *places, SoldShare: *sold})
+			if err == nil {
+				fmt.Fprintf(stdout, "%s: %d places (%d seats), %d sold in %d orders; ticket types %s\n", seed.EventCode,
+					seed.Places, seed.Seats, seed.Sold, seed.Orders, strings.Join(seed.TicketTypes, ", "))
+			}
+			return err
+		})
 	case "outbox":
 		fs := flag.NewFlagSet("outbox", flag.ContinueOnError)
 		to := fs.String("to", "", "only messages to this address")

@@ -89,15 +89,17 @@ CREATE TABLE seat_assignments_new (
     order_id       INTEGER REFERENCES orders (id),
     blocked        INTEGER NOT NULL DEFAULT 0,
     offer_id       INTEGER REFERENCES waitlist_offers (id),
+    hold_id        INTEGER REFERENCES seat_holds (id),
     PRIMARY KEY (ticket_type_id, date_id, seat),
     FOREIGN KEY (ticket_type_id, seat) REFERENCES seats (ticket_type_id, label) ON DELETE CASCADE
 );
-INSERT INTO seat_assignments_new (ticket_type_id, date_id, seat, order_id, blocked, offer_id)
-    SELECT ticket_type_id, 0, seat, order_id, blocked, offer_id FROM seat_assignments;
+INSERT INTO seat_assignments_new (ticket_type_id, date_id, seat, order_id, blocked, offer_id, hold_id)
+    SELECT ticket_type_id, 0, seat, order_id, blocked, offer_id, hold_id FROM seat_assignments;
 DROP TABLE seat_assignments;
 ALTER TABLE seat_assignments_new RENAME TO seat_assignments;
 CREATE INDEX seat_assignments_offer ON seat_assignments (offer_id);
 CREATE INDEX seat_assignments_order ON seat_assignments (order_id);
+CREATE INDEX seat_assignments_hold ON seat_assignments (hold_id);
 
 -- +goose Down
 CREATE TABLE seat_assignments_old (
@@ -106,15 +108,17 @@ CREATE TABLE seat_assignments_old (
     order_id       INTEGER REFERENCES orders (id),
     blocked        INTEGER NOT NULL DEFAULT 0,
     offer_id       INTEGER REFERENCES waitlist_offers (id),
+    hold_id        INTEGER REFERENCES seat_holds (id),
     PRIMARY KEY (ticket_type_id, seat),
     FOREIGN KEY (ticket_type_id, seat) REFERENCES seats (ticket_type_id, label) ON DELETE CASCADE
 );
-INSERT INTO seat_assignments_old (ticket_type_id, seat, order_id, blocked, offer_id)
-    SELECT ticket_type_id, seat, order_id, blocked, offer_id FROM seat_assignments WHERE date_id = 0;
+INSERT INTO seat_assignments_old (ticket_type_id, seat, order_id, blocked, offer_id, hold_id)
+    SELECT ticket_type_id, seat, order_id, blocked, offer_id, hold_id FROM seat_assignments WHERE date_id = 0;
 DROP TABLE seat_assignments;
 ALTER TABLE seat_assignments_old RENAME TO seat_assignments;
 CREATE INDEX seat_assignments_offer ON seat_assignments (offer_id);
 CREATE INDEX seat_assignments_order ON seat_assignments (order_id);
+CREATE INDEX seat_assignments_hold ON seat_assignments (hold_id);
 DROP INDEX tickets_date;
 ALTER TABLE queue_places DROP COLUMN date_id;
 ALTER TABLE waitlist_offers DROP COLUMN date_id;

@@ -42,6 +42,22 @@ func checkedSeats(t *testing.T, ctx context.Context) []string {
 	return labels
 }
 
+// paySeatsByCard pays the open buy page by card in the sandbox and checks that the tickets on the
+// success page carry the seats.
+func paySeatsByCard(t *testing.T, ctx context.Context, seats []string) {
+	t.Helper()
+	require.NoError(t, chromedp.Run(ctx, pay("Pay by Card")))
+	waitPath(t, ctx, "/sandbox/")
+	require.NoError(t, chromedp.Run(ctx, payByCard("4343 4343 4343 4345")))
+	waitPath(t, ctx, "/payment/success/")
+	var links string
+	require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.ticket-link`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('.ticket-link')].map(l => l.textContent).join('|')`, &links)))
+	for _, s := range seats {
+		require.Contains(t, links, "Seat "+s)
+	}
+}
+
 func TestSeatSelection_Browser(t *testing.T) {
 	a := startApp(t)
 	ctx := newBrowser(t)
@@ -88,15 +104,7 @@ func TestSeatSelection_Browser(t *testing.T) {
 		require.Equal(t, "Seats "+seats[0]+", "+seats[1], hint)
 		require.NoError(t, chromedp.Run(ctx, typeInto("email", "seated@example.ph")))
 		screenshot(t, ctx, "seats-form")
-		require.NoError(t, chromedp.Run(ctx, pay("Pay by Card")))
-		waitPath(t, ctx, "/sandbox/")
-		require.NoError(t, chromedp.Run(ctx, payByCard("4343 4343 4343 4345")))
-		waitPath(t, ctx, "/payment/success/")
-		var links string
-		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible(`.ticket-link`, chromedp.ByQuery),
-			chromedp.Evaluate(`[...document.querySelectorAll('.ticket-link')].map(l => l.textContent).join('|')`, &links)))
-		require.Contains(t, links, "Seat "+seats[0])
-		require.Contains(t, links, "Seat "+seats[1])
+		paySeatsByCard(t, ctx, seats)
 		ticketURL := openTicketAndQR(t, ctx, "seats")
 		var seat string
 		require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(ticketURL),

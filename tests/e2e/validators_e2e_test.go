@@ -78,6 +78,8 @@ func TestValidators_Browser(t *testing.T) {
 	b := newBrowser(t)
 
 	a := startApp(t)
+	_, err = a.DB().SeedStadium(context.Background(), a.Now(), store.StadiumOptions{Places: 1000})
+	require.NoError(t, err)
 	visitors := map[string]*httpVisitor{
 		"":          newVisitor(t, a),
 		"organizer": signedIn(t, a, store.DemoOrganizerEmail),
@@ -128,7 +130,8 @@ func TestValidators_Browser(t *testing.T) {
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType, "/b/kundiman-gala-orchestra",
-		"/s/dota-2-visayas-major-lower", "/payment/success/" + order.PublicID, "/payment/success/" + order.PublicID + "/cancel", "/t/" + order.Tickets[0].PublicID,
+		"/s/dota-2-visayas-major-lower", "/s/" + store.StadiumEventCode + "-lower", "/s/" + store.StadiumEventCode + "-lower?section=101",
+		"/payment/success/" + order.PublicID, "/payment/success/" + order.PublicID + "/cancel", "/t/" + order.Tickets[0].PublicID,
 		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
 		palaro.InvoicePath(invoiced.Invoices[0].PublicID), "/embed/e/" + demoOwnedEvent,
 		"/embed/b/" + demoOwnedType, "/embed/o/" + order.PublicID} {
