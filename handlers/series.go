@@ -173,11 +173,12 @@ func (s *Server) eventDatePage(c *echo.Context) error {
 }
 
 // findSeriesDate loads the event of the request's :code with its dates and the index of the date
-// :date names among them; an unknown date, or one of an event without dates, is ENOTFOUND.
+// :date names among them; an unknown date, or one of an event without dates, is ENOTFOUND; a
+// second segment that is no date at all (/e/{code}/extra) is a path no page has (errPageNotFound).
 func (s *Server) findSeriesDate(c *echo.Context) (*palaro.Event, []dated, int, error) {
 	slug := c.Param("date")
 	if _, _, ok := palaro.ParseDateSlug(slug); !ok {
-		return nil, nil, 0, palaro.Errorf(palaro.ENOTFOUND, "Date not found.")
+		return nil, nil, 0, errPageNotFound
 	}
 	ctx := c.Request().Context()
 	ev, err := s.services.Events.FindEventByCode(ctx, c.Param("code"))
