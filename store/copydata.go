@@ -18,8 +18,11 @@ type CopiedTable struct {
 }
 
 // copySkippedTables are not data: goose's record of applied migrations, which each database
-// keeps for its own engine.
-var copySkippedTables = []string{"goose_db_version"}
+// keeps for its own engine, and the gate's change log with its version marks, whose versions
+// mean something only in the database that gave them (SQLite counts ids, PostgreSQL
+// transactions). The target's own triggers log every copied paid ticket as a change, so a gate
+// phone that kept a version of the old database gets the whole list from the new one.
+var copySkippedTables = []string{"goose_db_version", "gate_changes", "gate_change_marks"}
 
 // CopyData copies every table of src into dst: SQLite to PostgreSQL, PostgreSQL to SQLite (or
 // the same engine). Both must be migrated to the same schema and dst must be empty. The source is
