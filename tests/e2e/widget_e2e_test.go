@@ -30,10 +30,11 @@ func organizerSite(t *testing.T, snippet, script string) (*httptest.Server, stri
 	t.Helper()
 	site := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		page := snippet // "/" has the iframe snippet, "/script" the script snippet
 		if r.URL.Path == "/script" {
-			snippet = script
+			page = script
 		}
-		_, _ = w.Write([]byte(`<!DOCTYPE html><html lang="en"><head><title>My site</title></head><body><h1>My site</h1>` + snippet + `</body></html>`))
+		_, _ = w.Write([]byte(`<!DOCTYPE html><html lang="en"><head><title>My site</title></head><body><h1>My site</h1>` + page + `</body></html>`))
 	}))
 	site.Start()
 	t.Cleanup(site.Close)
@@ -133,7 +134,20 @@ func TestWidget_Browser(t *testing.T) {
 			return i.Type == "page" && regexp.MustCompile(`/b/codm-campus-clash-iloilo-free$`).MatchString(i.URL)
 		})
 		require.NoError(t, chromedp.Run(ctx, chromedp.Click(`[data-embed-buy="codm-campus-clash-iloilo-free"]`, chromedp.ByQuery, chromedp.FromNode(frame))))
-		tab, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(<-newTab))
+		var tabID target.ID
+		select {
+		case tabID = <-newTab:
+		case <-time.After(20 * time.Second):
+			var doc string
+			_ = chromedp.Run(ctx, chromedp.OuterHTML("body", &doc, chromedp.ByQuery, chromedp.FromNode(frame)))
+			targets, _ := chromedp.Targets(ctx)
+			var urls []string
+			for _, ti := range targets {
+				urls = append(urls, ti.Type+" "+ti.URL)
+			}
+			t.Fatalf("the Buy button opened no tab on the buy page in 20 s; tabs: %v; widget: %s", urls, doc)
+		}
+		tab, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(tabID))
 		defer cancel()
 		require.NoError(t, chromedp.Run(tab, chromedp.WaitVisible(`[data-island="purchase"][data-mounted] form`, chromedp.ByQuery),
 			typeInto("email", "widget@example.ph"),
