@@ -94,8 +94,8 @@ func (s *Server) bestSeats(c *echo.Context) error {
 		return palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
 	}
 	var body bestSeatsBody
-	if err := c.Bind(&body); err != nil {
-		return palaro.Errorf(palaro.EINVALID, "The request could not be read.")
+	if err := decodeJSON(c, &body); err != nil {
+		return err
 	}
 	hold, err := s.services.Seats.HoldBestSeats(c.Request().Context(), palaro.BestSeatsRequest{TicketTypeID: tt.ID,
 		Quantity: body.Quantity, Section: body.Section, AcrossAisle: body.AcrossAisle, Replace: body.Replace}, s.Now())

@@ -61,6 +61,15 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 		"POST /v1/organizer/webhooks": {"/v1/organizer/webhooks", `{"url": "https://hooks.example.com", "events": "order.paid"}`,
 			"events must be a list of texts"},
 		"POST /v1/organizer/orders/:order/refund": {"/v1/organizer/orders/nope/refund", `{"tickets": "ABC"}`, "tickets must be a list of texts"},
+		"POST /v1/seats/:code/best":               {"/v1/seats/lan-party-baguio-seat/best", `{"quantity": "two"}`, "quantity must be a whole number"},
+		"POST /v1/organizer/events/:code/dates": {"/v1/organizer/events/" + event + "/dates", `{"dates": "every friday"}`,
+			"dates must be a list of objects"},
+		"POST /v1/organizer/events/:code/tournaments": {"/v1/organizer/events/" + event + "/tournaments", `{"code": "x", "maxTeams": "many"}`,
+			"maxTeams must be a whole number"},
+		"PATCH /v1/organizer/events/:code/tournaments/:tournament": {"/v1/organizer/events/" + event + "/tournaments/x",
+			`{"minPlayers": "five"}`, "minPlayers must be a whole number"},
+		"PATCH /v1/organizer/events/:code/tournaments/:tournament/teams/:team": {"/v1/organizer/events/" + event + "/tournaments/x/teams/1",
+			`{"seed": "first"}`, "seed must be a whole number"},
 	}
 	// routes where an empty body means something: a refund of the whole order
 	emptyIsWhole := map[string]bool{"POST /v1/organizer/orders/:order/refund": true}
