@@ -243,21 +243,15 @@ func TestCheckInService_GateChanges(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, whole.Tickets)
 	require.False(t, whole.Delta)
-	codes := func(ts []palaro.GateTicket) []string {
-		var out []string
-		for _, t := range ts {
-			out = append(out, t.Code)
-		}
-		return out
-	}
 
 	t.Run("OK nothing changed", func(t *testing.T) {
 		d, err := f.gate.GateChanges(ctx, f.eventID, whole.Version)
 		require.NoError(t, err)
-		require.True(t, d.Delta)
 		require.Equal(t, whole.Version, d.Since)
-		require.Empty(t, d.Tickets)
-		require.Empty(t, d.Voided)
+		requireDelta(t, f, whole.Tickets, d)
+		if !testdb.Postgres() {
+			require.Empty(t, d.Voided)
+		}
 	})
 	t.Run("OK a transfer voids the old code, a check-in shows", func(t *testing.T) {
 		tickets, err := f.purchases.ListTicketsByEmail(ctx, "fan0@x.ph")
@@ -274,12 +268,14 @@ func TestCheckInService_GateChanges(t *testing.T) {
 		d, err := f.gate.GateChanges(ctx, f.eventID, whole.Version)
 		require.NoError(t, err)
 		require.Equal(t, []string{f.codes[0]}, d.Voided)
-		require.ElementsMatch(t, []string{tr.Ticket.Code, f.codes[1]}, codes(d.Tickets), "only what changed")
-		require.Greater(t, d.Version, whole.Version)
+		list := requireDelta(t, f, whole.Tickets, d, tr.Ticket.Code, f.codes[1])
+		require.GreaterOrEqual(t, d.Version, whole.Version) // on PostgreSQL an older open transaction holds it back
+		if !testdb.Postgres() {
+			require.Greater(t, d.Version, whole.Version)
+		}
 		again, err := f.gate.GateChanges(ctx, f.eventID, d.Version)
 		require.NoError(t, err)
-		require.Empty(t, again.Tickets, "nothing since the delta")
-		require.Empty(t, again.Voided)
+		requireDelta(t, f, list, again) // nothing since the delta
 	})
 	t.Run("OK a refunded order's ticket reads cancelled", func(t *testing.T) {
 		o, err := f.purchases.CreateOrder(ctx, freeRequest(f.addTicketType(t, "gate-refund", 0, 5, 1), 1, "refund@x.ph"), f.now)
@@ -289,9 +285,12 @@ func TestCheckInService_GateChanges(t *testing.T) {
 		require.NoError(t, NewOrganizerService(f.db, nil).MarkRefunded(ctx, f.eventID, o.PublicID, "owner@x.ph"))
 		d, err := f.gate.GateChanges(ctx, f.eventID, before.Version)
 		require.NoError(t, err)
-		require.Len(t, d.Tickets, 1)
-		require.Equal(t, o.Tickets[0].Code, d.Tickets[0].Code)
-		require.Equal(t, palaro.TicketCancelled, d.Tickets[0].Status)
+		requireDelta(t, f, before.Tickets, d, o.Tickets[0].Code)
+		for _, tk := range d.Tickets {
+			if tk.Code == o.Tickets[0].Code {
+				require.Equal(t, palaro.TicketCancelled, tk.Status)
+			}
+		}
 	})
 	t.Run("OK a list taken before any change anywhere has version 0, and its changes come as a delta", func(t *testing.T) {
 		fresh := newGateFixture(t, 1)
