@@ -60,8 +60,9 @@ type WriterStats struct {
 // one ran. The WAL is appended in commit order, so an fsync begun after a batch's commit holds
 // that batch and every earlier one: nothing is acknowledged before it is on disk, and an answer
 // never depends on a later batch. Readers can see a batch in the moments between its commit and
-// its fsync (as they could see it before its callers were answered); a write that acts on what
-// it saw is itself answered only after a later fsync, which covers the batch it saw.
+// its fsync (under synchronous=FULL they saw only what was on disk), so a page or a job may act on
+// a change that a power cut in those moments loses; a write that acts on what it saw is itself
+// answered only after a later fsync, which covers the batch it saw.
 type writer struct {
 	conn  *sql.DB
 	stock *stockCounts // reloaded at the end of each batch, published once it commits; nil when off
