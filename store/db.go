@@ -57,6 +57,8 @@ type DB struct {
 	read     *sql.DB
 	// writer batches the units of work of inWrite into group commits on the write connection.
 	writer *writer
+	// wal is the SQLite write-ahead log the writer's syncer fsyncs; nil on PostgreSQL and in memory.
+	wal *walFile
 	// stock is the tickets left of each ticket type, kept by the writer, that answers sold-out
 	// buyers at once; nil turns it off (a store where other servers write too, such as
 	// PostgreSQL, cannot keep it exact in one process).
@@ -87,11 +89,12 @@ func Open(path string) (*DB, error) {
 	// writer runs the next batch (writer.go). SQLite still syncs the log before each checkpoint
 	// copies it into the database. Readers never commit, so NORMAL costs them nothing.
 	writeDSN, readDSN := dsn(path, "immediate", "NORMAL"), dsn(path, "deferred", "NORMAL")
+	db := &DB{path: path, Now: time.Now, stock: newStockCounts(), catalog: newCatalog()}
 	var syncWAL func() error
 	if path != ":memory:" {
-		syncWAL = walSync(path + "-wal")
+		db.wal = &walFile{path: path + "-wal"}
+		syncWAL = db.wal.sync
 	}
-	db := &DB{path: path, Now: time.Now, stock: newStockCounts(), catalog: newCatalog()}
 	write := sql.OpenDB(writerConnector{dsn: writeDSN, db: db})
 	write.SetMaxOpenConns(1)
 	write.SetConnMaxIdleTime(0)
@@ -160,6 +163,9 @@ func dsn(path, txlock, synchronous string) string {
 func (db *DB) Close() error {
 	if db.writer != nil {
 		db.writer.close()
+	}
+	if db.wal != nil {
+		db.wal.close() // the syncer ended with the writer
 	}
 	err1 := db.read.Close()
 	err2 := db.write.Close()

@@ -60,8 +60,9 @@ type WriterStats struct {
 // one ran. The WAL is appended in commit order, so an fsync begun after a batch's commit holds
 // that batch and every earlier one: nothing is acknowledged before it is on disk, and an answer
 // never depends on a later batch. Readers can see a batch in the moments between its commit and
-// its fsync (as they could see it before its callers were answered); a write that acts on what
-// it saw is itself answered only after a later fsync, which covers the batch it saw.
+// its fsync (under synchronous=FULL they saw only what was on disk), so a page or a job may act on
+// a change that a power cut in those moments loses; a write that acts on what it saw is itself
+// answered only after a later fsync, which covers the batch it saw.
 type writer struct {
 	conn  *sql.DB
 	stock *stockCounts // reloaded at the end of each batch, published once it commits; nil when off
@@ -77,6 +78,9 @@ type writer struct {
 	units     atomic.Int64
 	commits   atomic.Int64
 	syncs     atomic.Int64
+	// failed is the first failed sync's error: from then on nothing more is committed and no
+	// batch is acknowledged (syncLoop).
+	failed atomic.Pointer[error]
 }
 
 // committedBatch is a batch whose transaction has committed: its units and their outcomes,
@@ -93,32 +97,49 @@ func newWriter(conn *sql.DB, stock *stockCounts, sync func() error) *writer {
 	return w
 }
 
-// walSync returns a sync for the writer that fsyncs the file at path (SQLite's write-ahead log),
-// opened afresh each time so that a log SQLite deleted and created again is the one synced; the
-// first time it sees a file (a new log), it also syncs its folder, so that the log's name is on
-// disk too (as SQLite does for a new log itself under synchronous=FULL).
-func walSync(path string) func() error {
-	var seen os.FileInfo // used by the syncer goroutine only
-	return func() error {
-		f, err := os.Open(path)
+// walFile is SQLite's write-ahead log as the writer's syncer fsyncs it. The file stays open
+// between fsyncs, so that an fsync reports every write-back error of the log since the file was
+// opened, even one that SQLite's own fsync (before a checkpoint) saw first: a log opened afresh
+// for each fsync would not hear of it. When the name leads to another file (SQLite deletes the
+// log when its last connection closes and makes a new one), the new one is opened, and its
+// folder is synced too, so that the log's name is on disk (as SQLite does for a new log itself
+// under synchronous=FULL). Only the syncer goroutine calls sync; close after the writer ends.
+type walFile struct {
+	path string
+	f    *os.File // the log last opened; nil before the first fsync
+	info os.FileInfo
+}
+
+// sync fsyncs the log, and its folder when the log is a file not synced before.
+func (l *walFile) sync() error {
+	info, err := os.Stat(l.path)
+	if err != nil {
+		return err
+	}
+	if l.f == nil || !os.SameFile(l.info, info) {
+		f, err := os.Open(l.path)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		info, err := f.Stat()
-		if err != nil {
+		if info, err = f.Stat(); err != nil {
+			f.Close()
 			return err
 		}
-		if err := f.Sync(); err != nil {
+		if err := syncFile(l.path); err != nil { // the file and its folder
+			f.Close()
 			return err
 		}
-		if seen == nil || !os.SameFile(seen, info) {
-			if err := syncFile(path); err != nil { // the file again, and its folder
-				return err
-			}
-			seen = info
-		}
-		return nil
+		l.close()
+		l.f, l.info = f, info
+	}
+	return l.f.Sync()
+}
+
+// close closes the log's file, if open.
+func (l *walFile) close() {
+	if l.f != nil {
+		l.f.Close()
+		l.f = nil
 	}
 }
 
@@ -218,11 +239,17 @@ func (w *writer) run() {
 }
 
 // syncLoop is the syncer: it takes the committed batches waiting, makes them durable with one
-// sync and answers their units, until the writer closes committed; then it closes synced. When
-// the sync fails, the units that succeeded get its error: their outcome is unknown, so none of
-// them is acknowledged.
+// sync and answers their units, until the writer closes committed; then it closes synced.
+//
+// A failed sync is final. The units that succeeded get its error (their outcome is unknown: none
+// of them is acknowledged), and so does every batch after it, without another sync and, once
+// commit sees w.failed, without being committed: after a failed fsync the kernel may have dropped
+// the log's pages it could not write, so a later fsync that succeeds would not make the log whole
+// again, and an answer after it could acknowledge a commit that a power cut loses. Writes fail
+// until the server is restarted (PostgreSQL stops for the same reason).
 func (w *writer) syncLoop(synced chan<- struct{}) {
 	defer close(synced)
+	var failed error
 	for b := range w.committed {
 		pending := []committedBatch{b}
 	more:
@@ -237,14 +264,17 @@ func (w *writer) syncLoop(synced chan<- struct{}) {
 				break more
 			}
 		}
-		err := w.sync()
-		w.syncs.Add(1)
-		if err != nil {
-			metrics.WriterFailedBatches.Inc()
-			err = fmt.Errorf("store: fsync the write-ahead log after the commit (the outcome is unknown): %w", err)
+		if failed == nil {
+			if err := w.sync(); err != nil {
+				metrics.WriterFailedBatches.Inc()
+				failed = fmt.Errorf("store: fsync the write-ahead log after the commit (the outcome is unknown; "+
+					"no write is taken until the server restarts): %w", err)
+				w.failed.Store(&failed)
+			}
+			w.syncs.Add(1)
 		}
 		for _, b := range pending {
-			answer(b.units, b.results, err)
+			answer(b.units, b.results, failed)
 		}
 	}
 }
@@ -278,6 +308,9 @@ func (w *writer) commit(batch []*writeUnit) {
 	}
 	results := make([]error, len(live))
 	broken := func() error {
+		if failed := w.failed.Load(); failed != nil {
+			return *failed // an fsync failed: nothing more is committed (syncLoop)
+		}
 		ctx := context.Background()
 		tx, err := w.conn.BeginTx(ctx, nil) // BEGIN IMMEDIATE (_txlock=immediate)
 		if err != nil {

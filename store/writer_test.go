@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -86,12 +87,42 @@ func TestWriter_AnswerWaitsForTheFsync(t *testing.T) {
 	require.Equal(t, int64(2), after.Commits-before.Commits)
 	require.Equal(t, int64(2), after.Syncs-before.Syncs, "the second batch committed after the first fsync began: one more fsync")
 
+	require.NoError(t, db.inWrite(ctx, insertProbe("control")), "control: a write with a working fsync")
 	db.writer.sync = func() error { return errors.New("disk gone") } // the syncer is idle: every answer has been read
 	err := db.inWrite(ctx, insertProbe("unsure"))
 	require.ErrorContains(t, err, "outcome is unknown", "a failed fsync is never acknowledged")
 	require.ErrorContains(t, err, "disk gone")
+	// A failed fsync is final: a later fsync that succeeds would not bring back the log's pages the
+	// kernel could not write, so no later write is committed or acknowledged, even with a working fsync.
 	db.writer.sync = realSync
-	require.NoError(t, db.inWrite(ctx, insertProbe("control")), "control: the same write with a working fsync")
+	syncs := db.WriterStats().Syncs
+	err = db.inWrite(ctx, insertProbe("after"))
+	require.ErrorContains(t, err, "disk gone", "a write after a failed fsync fails with its error")
+	require.NotContains(t, probeNames(t, db), "after", "and is not committed")
+	require.Equal(t, syncs, db.WriterStats().Syncs, "no fsync is tried again")
+}
+
+// TestWALFile_FollowsANewLog proves that the syncer's log file is kept open between fsyncs and
+// that a new log under the same name (SQLite deletes the log when its last connection closes
+// and makes another) is opened and synced, not the deleted one.
+func TestWALFile_FollowsANewLog(t *testing.T) {
+	path := t.TempDir() + "/x.db-wal"
+	require.NoError(t, os.WriteFile(path, []byte("one"), 0o600))
+	l := &walFile{path: path}
+	t.Cleanup(l.close)
+	require.NoError(t, l.sync())
+	first := l.f
+	require.NoError(t, l.sync())
+	require.Same(t, first, l.f, "the same log: kept open")
+	require.NoError(t, os.Remove(path))
+	require.NoError(t, os.WriteFile(path, []byte("two"), 0o600))
+	require.NoError(t, l.sync())
+	require.NotSame(t, first, l.f, "a new log: opened")
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	require.True(t, os.SameFile(info, l.info), "the file synced is the one under the name now")
+	require.NoError(t, os.Remove(path))
+	require.Error(t, l.sync(), "no log under the name: an error, not a sync of the deleted one")
 }
 
 // writerProbe opens a fresh database with a probe table for the writer's tests.

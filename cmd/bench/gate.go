@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,9 +45,8 @@ type GateListFigures struct {
 
 // MeasureGateList measures the gate list of an event on a running server with a gate API token:
 // the whole list, then, after change has run (nil: nothing changes; it is given the whole list's
-// version), the delta since that version; each with its time, its gzipped and raw size, its tickets and how much the
-// server's peak resident memory grew while it was made (Linux: /proc/{pid}/clear_refs resets the
-// peak, VmHWM reads it).
+// version), the delta since that version; each with its time, its gzipped and raw size, its
+// tickets and how much the server's peak resident memory grew while it was made (resetPeakRSS).
 func MeasureGateList(ctx context.Context, p *palaroProcess, token, eventCode string, change func(ctx context.Context, version int64) error) (GateListFigures, error) {
 	var out GateListFigures
 	base := p.URL + "/v1/organizer/events/" + eventCode + "/gate-list"
@@ -65,18 +63,31 @@ func MeasureGateList(ctx context.Context, p *palaroProcess, token, eventCode str
 	return out, err
 }
 
-// fetchGateList downloads one gate list and returns its figures.
+// fetchGateList downloads one gate list (getGateList) and measures how much the server's peak
+// resident memory grew meanwhile.
 func fetchGateList(ctx context.Context, p *palaroProcess, token, u string) (GateListFetch, error) {
-	f := GateListFetch{PeakRSS: -1}
 	pid := p.cmd.Process.Pid
 	before, resetOK := resetPeakRSS(pid)
+	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableCompression: true}}
+	f, err := getGateList(ctx, client, token, u)
+	f.PeakRSS = -1
+	if peak, ok := procMemory(pid, "VmHWM"); ok && resetOK {
+		f.PeakRSS = max(peak-before, 0)
+	}
+	return f, err
+}
+
+// getGateList downloads a gate list (or its changes since a version) as a phone does, with a gate
+// API token and gzip asked, and returns its time (until the last byte arrived), version, sizes and
+// tickets; PeakRSS is left 0. Every reader of the gate list in the bench goes through it.
+func getGateList(ctx context.Context, client *http.Client, token, u string) (GateListFetch, error) {
+	var f GateListFetch
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return f, err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Accept-Encoding", "gzip")
-	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableCompression: true}}
+	req.Header.Set("Accept-Encoding", "gzip") // set here, the client leaves the body gzipped
 	start := time.Now()
 	resp, err := client.Do(req)
 	if err != nil {
@@ -90,9 +101,6 @@ func fetchGateList(ctx context.Context, p *palaroProcess, token, u string) (Gate
 	}
 	if resp.StatusCode != http.StatusOK {
 		return f, fmt.Errorf("gate list %s: %s: %.200s", u, resp.Status, wire)
-	}
-	if peak, ok := procStatusKB(pid, "VmHWM"); ok && resetOK {
-		f.PeakRSS = max(peak-before, 0) * 1024
 	}
 	f.Gzipped, f.Raw = len(wire), len(wire)
 	raw := wire
@@ -115,30 +123,6 @@ func fetchGateList(ctx context.Context, p *palaroProcess, token, u string) (Gate
 	}
 	f.Tickets, f.Version = len(list.Tickets), list.Version
 	return f, nil
-}
-
-// resetPeakRSS resets the process's peak resident memory to its current one and returns that, in
-// kB; ok is false where Linux's clear_refs is not available.
-func resetPeakRSS(pid int) (int64, bool) {
-	if err := os.WriteFile("/proc/"+strconv.Itoa(pid)+"/clear_refs", []byte("5"), 0); err != nil {
-		return 0, false
-	}
-	return procStatusKB(pid, "VmRSS")
-}
-
-// procStatusKB reads a kB field ("VmRSS", "VmHWM") of /proc/{pid}/status.
-func procStatusKB(pid int, field string) (int64, bool) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0, false
-	}
-	for line := range strings.Lines(string(data)) {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
 }
 
 // runGate measures the gate at each of gateSizes on the event: tickets are issued in bulk up to
@@ -206,7 +190,7 @@ func pollChanges(ctx context.Context, p *palaroProcess, token, eventCode string,
 				case <-t.C:
 				}
 				t.Reset(3 * time.Second)
-				v, err := gateListVersion(ctx, client, token, base+"?since="+strconv.FormatInt(version, 10))
+				changes, err := getGateList(ctx, client, token, base+"?since="+strconv.FormatInt(version, 10))
 				if ctx.Err() != nil {
 					return
 				}
@@ -216,7 +200,7 @@ func pollChanges(ctx context.Context, p *palaroProcess, token, eventCode string,
 					mu.Unlock()
 					continue
 				}
-				version = v
+				version = changes.Version
 			}
 		})
 	}
@@ -226,36 +210,6 @@ func pollChanges(ctx context.Context, p *palaroProcess, token, eventCode string,
 		client.CloseIdleConnections()
 		return failed
 	}
-}
-
-// gateListVersion downloads a gate list and returns its version.
-func gateListVersion(ctx context.Context, client *http.Client, token, u string) (int64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return 0, err
-	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("%s: %s", u, resp.Status)
-	}
-	body := resp.Body
-	if resp.Header.Get("Content-Encoding") == "gzip" {
-		zr, err := gzip.NewReader(resp.Body)
-		if err != nil {
-			return 0, err
-		}
-		body = zr
-	}
-	var list struct {
-		Version int64 `json:"version"`
-	}
-	err = json.NewDecoder(body).Decode(&list)
-	return list.Version, err
 }
 
 // checks are the gate's budget lines: each ticket in once, and a scan's p99 within budgetGateP99.

@@ -1,17 +1,14 @@
 package main
 
 import (
-	"compress/gzip"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +136,7 @@ func runGrowthSize(ctx context.Context, o options, eventCode string, n int) (Gro
 // (writing 5 to /proc/<pid>/clear_refs resets VmHWM to the current VmRSS) and read after.
 func measureOp(pid int, name string, reps int, op func() (int, time.Duration, error)) GrowthOp {
 	g := GrowthOp{Name: name, Reps: reps}
-	g.RSSBefore = resetPeak(pid)
+	g.RSSBefore, _ = resetPeakRSS(pid)
 	var lat, first []time.Duration
 	start := time.Now()
 	for range reps {
@@ -154,32 +151,11 @@ func measureOp(pid int, name string, reps int, op func() (int, time.Duration, er
 		g.Bytes = b
 	}
 	g.Total = time.Since(start)
-	g.Peak = procStatus(pid, "VmHWM")
+	g.Peak, _ = procMemory(pid, "VmHWM")
 	slices.Sort(lat)
 	slices.Sort(first)
 	g.P50, g.P99, g.FirstP99 = percentile(lat, 50), percentile(lat, 99), percentile(first, 99)
 	return g
-}
-
-// resetPeak resets the process's peak resident memory and returns its resident memory now.
-func resetPeak(pid int) int64 {
-	_ = os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
-	return procStatus(pid, "VmRSS")
-}
-
-// procStatus reads a memory figure (VmRSS, VmHWM) of the process from /proc/<pid>/status, in bytes.
-func procStatus(pid int, field string) int64 {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.SplitSeq(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			kbs, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kbs * 1024
-		}
-	}
-	return 0
 }
 
 // getBytes GETs url with the headers and returns the bytes received (as sent: gzip stays gzip)
@@ -239,57 +215,29 @@ func signIn(ctx context.Context, base string) (*http.Client, error) {
 
 // measureGateList measures the gate list through HTTP as a gate phone downloads it (gate token,
 // gzip): the full list, then, after 1% of the tickets were cancelled (the gate_changes trigger
-// records them), the changes since the full list's version. The i24-gate branch adds its own
-// gate-list measure to cmd/bench; this one can be swapped for it.
+// records them), the changes since the full list's version, each several times for its p50 and
+// p99 (the gate section's MeasureGateList fetches each once, around the scans).
 func measureGateList(ctx context.Context, pid int, p *palaroProcess, eventCode, token string) (full, delta GrowthOp) {
 	client := &http.Client{Timeout: 5 * time.Minute, Transport: &http.Transport{DisableCompression: true}}
 	listURL := p.URL + "/v1/organizer/events/" + eventCode + "/gate-list"
 	hdr := http.Header{"Authorization": {"Bearer " + token}, "Accept-Encoding": {"gzip"}}
 	full = measureOp(pid, "gate list, full", 5, func() (int, time.Duration, error) { return getBytes(ctx, client, listURL, hdr) })
-	version, tickets, err := growthGateList(ctx, client, listURL, hdr)
+	list, err := getGateList(ctx, client, token, listURL)
 	if err != nil {
 		delta = GrowthOp{Name: "gate list, delta", Skipped: err.Error()}
 		return
 	}
-	full.Note = fmt.Sprintf("%d tickets listed", tickets)
+	full.Note = fmt.Sprintf("%d tickets listed", list.Tickets)
 	changed, err := cancelScaleTickets(ctx, p.DB)
 	if err != nil {
 		delta = GrowthOp{Name: "gate list, delta", Skipped: err.Error()}
 		return
 	}
 	delta = measureOp(pid, "gate list, delta", 20, func() (int, time.Duration, error) {
-		return getBytes(ctx, client, listURL+"?since="+strconv.FormatInt(version, 10), hdr)
+		return getBytes(ctx, client, listURL+"?since="+strconv.FormatInt(list.Version, 10), hdr)
 	})
 	delta.Note = fmt.Sprintf("%d tickets cancelled since the full list", changed)
 	return
-}
-
-// growthGateList fetches the full gate list and returns its version and number of tickets.
-func growthGateList(ctx context.Context, client *http.Client, listURL string, hdr http.Header) (int64, int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, listURL, nil)
-	if err != nil {
-		return 0, 0, err
-	}
-	req.Header = hdr.Clone()
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer resp.Body.Close()
-	var r io.Reader = resp.Body
-	if resp.Header.Get("Content-Encoding") == "gzip" {
-		if r, err = gzip.NewReader(resp.Body); err != nil {
-			return 0, 0, err
-		}
-	}
-	var list struct {
-		Version int64             `json:"version"`
-		Tickets []json.RawMessage `json:"tickets"`
-	}
-	if err := json.NewDecoder(r).Decode(&list); err != nil {
-		return 0, 0, fmt.Errorf("gate list: %w", err)
-	}
-	return list.Version, len(list.Tickets), nil
 }
 
 // queueStorm: buyers join the event's queue (first GET /v1/queue/{code}, one write each), then,
@@ -311,7 +259,7 @@ func queueStorm(ctx context.Context, pid int, p *palaroProcess, eventCode, token
 	client.Timeout = time.Minute // a buyer waits longer than a page's load client: count slow answers, not failures
 	defer client.CloseIdleConnections()
 	cookies := make([]string, buyers)
-	g.RSSBefore = resetPeak(pid)
+	g.RSSBefore, _ = resetPeakRSS(pid)
 	start := time.Now()
 	join := runLoad(ctx, concurrency, 10*time.Minute, buyers, func(ctx context.Context, i int) result {
 		return joinQueue(ctx, client, p.URL, eventCode, cookies, i)
@@ -329,7 +277,7 @@ func queueStorm(ctx context.Context, pid int, p *palaroProcess, eventCode, token
 		return done
 	})
 	g.Total = time.Since(start)
-	g.Peak = procStatus(pid, "VmHWM")
+	g.Peak, _ = procMemory(pid, "VmHWM")
 	all := join.merge(refresh)
 	g.P50, g.P99, g.Failures = all.Percentile(50), all.Percentile(99), all.Failures
 	g.Note = fmt.Sprintf("%d buyers join (%d at a time), then each asks for its place once; %d answers", buyers, concurrency, all.Requests)
