@@ -38,6 +38,9 @@ type Team struct {
 // CheckedIn reports whether the team has checked in.
 func (t Team) CheckedIn() bool { return t.CheckedInAt != nil }
 
+// Out reports whether the team no longer plays (dropped, refused, disqualified).
+func (t Team) Out() bool { return t.Status != TeamRegistered && t.Status != TeamWaitlisted }
+
 // Joined counts the players who joined.
 func (t Team) Joined() int {
 	n := 0
@@ -196,6 +199,7 @@ const (
 	MessageTeamInvite     = "team_invite"
 	MessageTeamDropped    = "team_dropped"
 	MessageTeamMovedUp    = "team_moved_up"
+	MessageTeamDecision   = "team_decision"
 )
 
 // TeamComposer writes the e-mails of teams.
@@ -208,4 +212,7 @@ type TeamComposer interface {
 	TeamDropped(t *Tournament, team *Team, eventName, to string) Message
 	// TeamMovedUp tells a waiting team's captain or player that the team has a place now.
 	TeamMovedUp(t *Tournament, team *Team, eventName, to string) Message
+	// TeamDecision tells a team's captain or player the organizer's decision, its new Status: a
+	// place (registered), refused or disqualified.
+	TeamDecision(t *Tournament, team *Team, eventName, to string) Message
 }

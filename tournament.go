@@ -254,8 +254,9 @@ type TournamentService interface {
 	// places freed, and e-mails everyone concerned, once per tournament. It returns how many
 	// teams were dropped and moved up.
 	CloseCheckIns(ctx context.Context, now time.Time) (dropped, movedUp int, err error)
-	// SetTeamStatus lets the organizer approve (a place), refuse or disqualify a team, or set its
-	// seed (seed 0 clears it); a freed place goes to the first waiting team. Returns ENOTFOUND,
-	// EINVALID.
-	SetTeamStatus(ctx context.Context, eventCode, teamPublicID, status string, seed int, now time.Time) error
+	// SetTeamStatus lets the organizer approve (a place), refuse or disqualify a team (status ""
+	// keeps it), or set its seed (nil keeps it, 0 clears it); a freed place goes to the first
+	// waiting team. The team and the teams moved up are e-mailed. Returns ENOTFOUND, EINVALID,
+	// ECONFLICT (no free place).
+	SetTeamStatus(ctx context.Context, eventCode, teamPublicID, status string, seed *int, now time.Time) error
 }

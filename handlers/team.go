@@ -250,7 +250,7 @@ func (s *Server) renderTeamPage(c *echo.Context, status int, team *palaro.Team, 
 	v := views.TeamPageView{Heading: team.Name + " [" + team.Tag + "]", Status: teamStatusText(team), Notice: notice, Error: problem,
 		Tournament: tournamentView(t, now), Players: playerRows(team), TeamsHref: palaro.TeamsPath(t.EventCode)}
 	v.Tournament.RegisterHref = ""
-	out := team.Status != palaro.TeamRegistered && team.Status != palaro.TeamWaitlisted
+	out := team.Out()
 	if !out && !t.RosterLocked(now) && len(team.Players) < t.RosterSize() {
 		v.Invite = &views.Form{ID: "invite-form", Action: base + "/invite", Submit: "Send the invitation",
 			Fields: []views.FormField{{Name: palaro.FieldPlayerEmail, Label: "Player's e-mail", Type: "email", Value: email, Autocomplete: "off",
@@ -344,7 +344,7 @@ func (s *Server) renderJoinPage(c *echo.Context, status int, token string, p *pa
 	v := views.TeamPageView{Heading: team.Name + " [" + team.Tag + "]", Status: teamStatusText(team), Notice: notice, Error: problem,
 		Tournament: tournamentView(t, now), Rules: t.Rules, Players: playerRows(team), TeamsHref: palaro.TeamsPath(t.EventCode)}
 	v.Tournament.RegisterHref = ""
-	out := team.Status != palaro.TeamRegistered && team.Status != palaro.TeamWaitlisted
+	out := team.Out()
 	if !out && !t.RosterLocked(now) {
 		submit := "Join the team"
 		if p.JoinedAt != nil {

@@ -183,7 +183,8 @@ func (s *Server) apiOrgTeams(c *echo.Context, caller *palaro.Caller) error {
 	return c.JSON(http.StatusOK, map[string]any{"tournament": tournamentOut(t), "teams": out})
 }
 
-// apiOrgUpdateTeam approves, refuses or disqualifies a team or sets its seed: {"status", "seed"}.
+// apiOrgUpdateTeam approves, refuses or disqualifies a team or sets its seed: {"status", "seed"},
+// either (a missing seed keeps the team's, 0 clears it).
 func (s *Server) apiOrgUpdateTeam(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
@@ -191,7 +192,7 @@ func (s *Server) apiOrgUpdateTeam(c *echo.Context, caller *palaro.Caller) error 
 	}
 	var in struct {
 		Status string `json:"status"`
-		Seed   int    `json:"seed"`
+		Seed   *int   `json:"seed"`
 	}
 	if err := decodeJSONStrict(c, &in); err != nil {
 		return err

@@ -71,7 +71,8 @@ func (s *Server) orgTeamDecision(c *echo.Context, caller *palaro.Caller) error {
 			return s.renderOrgTournaments(c, caller, ev, http.StatusUnprocessableEntity, "Seed: a whole number from 1, or empty for none.")
 		}
 	}
-	err = s.services.Tournaments.SetTeamStatus(c.Request().Context(), ev.Code, c.Param("team"), c.FormValue("status"), seed, s.Now())
+	// the form shows the team's seed: an empty field clears it
+	err = s.services.Tournaments.SetTeamStatus(c.Request().Context(), ev.Code, c.Param("team"), c.FormValue("status"), &seed, s.Now())
 	if e, ok := userFacing(err); ok {
 		return s.renderOrgTournaments(c, caller, ev, statusOfForm(err), e.Message)
 	} else if err != nil {

@@ -12,7 +12,7 @@ var _ palaro.TeamComposer = Composer{}
 func teamRows(t *palaro.Tournament, team *palaro.Team, eventName string) [][2]string {
 	return [][2]string{{"Event", eventName}, {"Tournament", t.Name}, {"Game", palaro.GameName(t.Game)},
 		{"Team", team.Name + " [" + team.Tag + "]"},
-		{"Starts", t.StartsAt.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM")}}
+		{"Starts", when(t.StartsAt)}}
 }
 
 // checkInLine says when check-in runs and who does it.
@@ -69,4 +69,21 @@ func (c Composer) TeamMovedUp(t *palaro.Tournament, team *palaro.Team, eventName
 		Rows:   teamRows(t, team, eventName),
 		Button: emailLink{Label: "See the teams", URL: c.url(palaro.TeamsPath(t.EventCode))}}
 	return c.message(palaro.MessageTeamMovedUp, to, team.Name+" has a place in "+t.Name, v)
+}
+
+// TeamDecision tells a team the organizer's decision about it (its new status).
+func (c Composer) TeamDecision(t *palaro.Tournament, team *palaro.Team, eventName, to string) palaro.Message {
+	title, subject := team.Name+" is in", team.Name+" has a place in "+t.Name
+	intro := "The organizer of " + t.Name + " gave " + team.Name + " a place."
+	switch team.Status {
+	case palaro.TeamRefused:
+		title, subject = team.Name+" is refused", "The registration of "+team.Name+" for "+t.Name+" is refused"
+		intro = "The organizer of " + t.Name + " refused the registration of " + team.Name + ": it will not play."
+	case palaro.TeamDisqualified:
+		title, subject = team.Name+" is disqualified", team.Name+" is disqualified from "+t.Name
+		intro = "The organizer of " + t.Name + " disqualified " + team.Name + ": it no longer plays."
+	}
+	v := emailView{Support: c.Support, Title: title, Intro: []string{intro, "If you have a question about it, contact the organizer."},
+		Rows: teamRows(t, team, eventName), Button: emailLink{Label: "See the teams", URL: c.url(palaro.TeamsPath(t.EventCode))}}
+	return c.message(palaro.MessageTeamDecision, to, subject, v)
 }

@@ -231,11 +231,6 @@ func teamNameTaken(ctx context.Context, tx *sql.Tx, tournamentID int64, req pala
 		Fields: map[string]string{palaro.FieldTeamTag: "Another team in this tournament has this tag."}}
 }
 
-// teamOut reports whether a team no longer plays (dropped, refused, disqualified).
-func teamOut(t *palaro.Team) bool {
-	return t.Status != palaro.TeamRegistered && t.Status != palaro.TeamWaitlisted
-}
-
 // InvitePlayer invites a player by e-mail. The team's row is locked first, so two invitations
 // at once cannot both take the roster's last place.
 func (s *TournamentService) InvitePlayer(ctx context.Context, teamPublicID string, captainID int64, email string, now time.Time) (err error) {
@@ -262,7 +257,7 @@ func (s *TournamentService) InvitePlayer(ctx context.Context, teamPublicID strin
 		switch {
 		case team.CaptainID != captainID:
 			return palaro.Errorf(palaro.EFORBIDDEN, "Only the team's captain invites players.")
-		case teamOut(team):
+		case team.Out():
 			return palaro.Errorf(palaro.ECONFLICT, "%s is out of the tournament.", team.Name)
 		case t.RosterLocked(now):
 			return palaro.Errorf(palaro.ECONFLICT, "The roster is locked: ask the organizer to change it.")
@@ -318,7 +313,7 @@ func (s *TournamentService) JoinTeam(ctx context.Context, token string, j palaro
 	if j, err = palaro.CheckPlayerJoin(team.Tournament.Game, j); err != nil {
 		return nil, err
 	}
-	if teamOut(team) {
+	if team.Out() {
 		return nil, palaro.Errorf(palaro.ECONFLICT, "%s is out of the tournament.", team.Name)
 	}
 	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TeamPlayer, error) {
@@ -341,7 +336,7 @@ func checkInRefusal(team *palaro.Team, by string, now time.Time) error {
 	t := team.Tournament
 	opens, closes := t.CheckInWindow()
 	switch {
-	case teamOut(team):
+	case team.Out():
 		return palaro.Errorf(palaro.ECONFLICT, "%s is out of the tournament.", team.Name)
 	case t.CheckInBy != by && by == palaro.CheckInByCaptain:
 		return palaro.Errorf(palaro.ECONFLICT, "In this tournament every player checks in from their own link.")
@@ -534,26 +529,27 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 	return dropped, movedUp, nil
 }
 
-// SetTeamStatus applies an organizer's decision about a team of the event.
-func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPublicID, status string, seed int, now time.Time) (err error) {
+// SetTeamStatus applies an organizer's decision about a team of the event: the team's captain
+// and players are e-mailed the decision, and the teams it moves up their place, in the same unit.
+func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPublicID, status string, seed *int, now time.Time) (err error) {
 	defer wrapErr(&err, "store: SetTeamStatus(%s)", eventCode)
 
-	team, err := s.FindTeam(ctx, teamPublicID)
-	if err != nil {
-		return err
-	}
-	t := team.Tournament
-	if t.EventCode != eventCode {
-		return palaro.Errorf(palaro.ENOTFOUND, "Team not found.")
-	}
 	switch status {
 	case "", palaro.TeamRegistered, palaro.TeamRefused, palaro.TeamDisqualified:
 	default:
 		return &palaro.Error{Code: palaro.EINVALID, Message: "Status: registered, refused or disqualified.",
 			Fields: map[string]string{"status": "Status: registered, refused or disqualified."}}
 	}
-	if seed < 0 || seed > 1024 {
+	if seed != nil && (*seed < 0 || *seed > 1024) {
 		return &palaro.Error{Code: palaro.EINVALID, Message: "Seed: 1 to 1024, or 0 for none.", Fields: map[string]string{"seed": "Seed: 1 to 1024, or 0 for none."}}
+	}
+	found, err := s.FindTeam(ctx, teamPublicID)
+	if err != nil {
+		return err
+	}
+	t := found.Tournament
+	if t.EventCode != eventCode {
+		return palaro.Errorf(palaro.ENOTFOUND, "Team not found.")
 	}
 	name, err := eventName(ctx, s.db.read, t.EventID)
 	if err != nil {
@@ -564,32 +560,44 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		if _, err := tx.ExecContext(ctx, `UPDATE tournaments SET updated_at = ? WHERE id = ?`, formatTime(now), t.ID); err != nil {
 			return err
 		}
-		var seedArg any
-		if seed > 0 {
-			seedArg = seed
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE teams SET seed = ?, updated_at = ? WHERE id = ?`, seedArg, formatTime(now), team.ID); err != nil {
+		team, err := findTeam(ctx, tx, teamPublicID) // its status under the lock
+		if err != nil {
 			return err
+		}
+		if seed != nil {
+			var seedArg any
+			if *seed > 0 {
+				seedArg = *seed
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE teams SET seed = ?, updated_at = ? WHERE id = ?`, seedArg, formatTime(now), team.ID); err != nil {
+				return err
+			}
 		}
 		if status == "" || status == team.Status {
 			return nil
 		}
+		var up []*palaro.Team
 		if status == palaro.TeamRegistered {
-			res, err := tx.ExecContext(ctx, `UPDATE teams SET status = 'registered' WHERE id = ?
-				AND (SELECT count(*) FROM teams x WHERE x.tournament_id = ? AND x.status = 'registered') < ?`, team.ID, t.ID, t.MaxTeams)
+			res, err := tx.ExecContext(ctx, `UPDATE teams SET status = 'registered', updated_at = ? WHERE id = ?
+				AND (SELECT count(*) FROM teams x WHERE x.tournament_id = ? AND x.status = 'registered') < ?`, formatTime(now), team.ID, t.ID, t.MaxTeams)
 			if err != nil {
 				return err
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
 				return palaro.Errorf(palaro.ECONFLICT, "%s has %d teams already: refuse or disqualify one first.", t.Name, t.MaxTeams)
 			}
-			return nil
+		} else {
+			if _, err := tx.ExecContext(ctx, `UPDATE teams SET status = ?, updated_at = ? WHERE id = ?`, status, formatTime(now), team.ID); err != nil {
+				return err
+			}
+			if up, err = promoteWaiting(ctx, tx, t, t.CheckInDone, now); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE teams SET status = ? WHERE id = ?`, status, team.ID); err != nil {
-			return err
-		}
-		up, err := promoteWaiting(ctx, tx, t, t.CheckInDone, now)
-		if err != nil {
+		team.Status = status
+		if err := mailTeams(ctx, tx, []*palaro.Team{team}, now, func(team *palaro.Team, to string) palaro.Message {
+			return s.composer.TeamDecision(t, team, name, to)
+		}); err != nil {
 			return err
 		}
 		return mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {

@@ -249,3 +249,48 @@ func TestTeams_ConcurrentRegistrations(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, [2]int{places, n - places}, [2]int{got.Registered, got.Waitlisted})
 }
+
+// TestTeams_OrganizerDecisions seeds a team, disqualifies it (its seed kept: the status alone
+// was sent) and approves a refused one: each decided team's captain and players are e-mailed
+// the decision, and the waiting team that takes the freed place is told it moved up.
+func TestTeams_OrganizerDecisions(t *testing.T) {
+	ctx := context.Background()
+	f := newTeamsFixture(t, testdb.URL(t), 2, 3, palaro.CheckInByCaptain)
+	at := teamsNow.Add(-3 * time.Hour)
+	a, b, c := f.register(t, 0, at), f.register(t, 1, at), f.register(t, 2, at)
+	f.invite(t, a, "p1-a@x.ph", at)
+	seed := 3
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", a.PublicID, "", &seed, at))
+	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(f.svc.SetTeamStatus(ctx, "cup", a.PublicID, palaro.TeamWaitlisted, nil, at)))
+	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(f.svc.SetTeamStatus(ctx, "other", a.PublicID, palaro.TeamRefused, nil, at)))
+
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", a.PublicID, palaro.TeamDisqualified, nil, at))
+	got, err := f.svc.FindTeam(ctx, a.PublicID)
+	require.NoError(t, err)
+	require.Equal(t, [2]any{palaro.TeamDisqualified, 3}, [2]any{got.Status, got.Seed}, "a status alone keeps the seed")
+	require.Equal(t, palaro.TeamRegistered, f.status(t, c), "the waiting team takes the place")
+
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(f.svc.SetTeamStatus(ctx, "cup", a.PublicID, palaro.TeamRegistered, nil, at)),
+		"b and c have both places")
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", b.PublicID, palaro.TeamRefused, nil, at))
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", a.PublicID, palaro.TeamRegistered, nil, at), "b's place is free")
+	require.Equal(t, palaro.TeamRegistered, f.status(t, a))
+
+	mails := func(to string) (kinds []string) {
+		rows, err := f.db.read.Query(`SELECT kind, subject FROM outbox WHERE recipient = ? AND kind <> ? ORDER BY id`, to, palaro.MessageTeamRegistered)
+		require.NoError(t, err)
+		defer rows.Close()
+		for rows.Next() {
+			var kind, subject string
+			require.NoError(t, rows.Scan(&kind, &subject))
+			kinds = append(kinds, kind+": "+subject)
+		}
+		require.NoError(t, rows.Err())
+		return kinds
+	}
+	require.Equal(t, []string{"team_decision: Team 0 is disqualified from Cup MLBB", "team_decision: Team 0 has a place in Cup MLBB"}, mails("captain0@x.ph"))
+	require.Equal(t, []string{"team_invite: Join Team 0 in Cup MLBB", "team_decision: Team 0 is disqualified from Cup MLBB",
+		"team_decision: Team 0 has a place in Cup MLBB"}, mails("p1-a@x.ph"), "invited players are told too")
+	require.Equal(t, []string{"team_decision: The registration of Team 1 for Cup MLBB is refused"}, mails("captain1@x.ph"))
+	require.Equal(t, []string{"team_moved_up: Team 2 has a place in Cup MLBB"}, mails("captain2@x.ph"))
+}
