@@ -156,19 +156,23 @@ func DateSlugLabel(slug string) string {
 	return label
 }
 
-// DateOn returns the first of dates (by start) that starts on the Manila day of at, or nil.
+// DateOn returns the date a scan at at admits to: the first of dates (by start) going on at that
+// moment, so a session from 10 PM to 1 AM still admits after midnight in Manila; else the first
+// that starts on the Manila day of at; else nil.
 func DateOn(dates []EventDate, at time.Time) *EventDate {
+	if i := slices.IndexFunc(dates, func(d EventDate) bool { return !at.Before(d.StartsAt) && at.Before(d.EndsAt) }); i >= 0 {
+		return &dates[i]
+	}
 	day := ManilaDay(at)
-	for i := range dates {
-		if ManilaDay(dates[i].StartsAt) == day {
-			return &dates[i]
-		}
+	if i := slices.IndexFunc(dates, func(d EventDate) bool { return ManilaDay(d.StartsAt) == day }); i >= 0 {
+		return &dates[i]
 	}
 	return nil
 }
 
-// MsgNoDateToday refuses a scan of a series on a day without a date when the gate picked none.
-const MsgNoDateToday = "This event has no date today: pick the date at the top of the gate page."
+// MsgNoDateToday refuses a scan of a series when no date is going on or starts that day in Manila
+// and the scan named none (the gate page names none; an API client can send the date).
+const MsgNoDateToday = "This event has no date today."
 
 // SlugDates gives new dates their slugs beside the event's existing ones: each date's Manila day,
 // with the next free session number when the day has a date already. Dates of one day are

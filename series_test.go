@@ -134,3 +134,27 @@ func TestUsedDatesLine(t *testing.T) {
 		{StartsAt: jan(9), CheckedInAt: jan(9)}, {StartsAt: jan(10)}, {StartsAt: jan(16), CheckedInAt: jan(16)},
 	}, 5))
 }
+
+// TestDateOn_ManilaMidnight: a scan without a date admits to the session going on, even after
+// midnight in Manila (a 10 PM to 1 AM session), else to the first date starting that Manila day.
+func TestDateOn_ManilaMidnight(t *testing.T) {
+	at := func(day, hour, min int) time.Time { return time.Date(2027, 1, day, hour, min, 0, 0, Manila) }
+	dates := []EventDate{
+		{Slug: "2027-01-09", StartsAt: at(9, 22, 0), EndsAt: at(10, 1, 0)},   // Saturday night into Sunday
+		{Slug: "2027-01-10", StartsAt: at(10, 19, 0), EndsAt: at(10, 23, 0)}, // Sunday evening
+	}
+	slug := func(at time.Time) string {
+		if d := DateOn(dates, at); d != nil {
+			return d.Slug
+		}
+		return ""
+	}
+	require.Equal(t, "2027-01-09", slug(at(9, 21, 0)), "before doors on the day it starts")
+	require.Equal(t, "2027-01-09", slug(at(9, 23, 59)))
+	// 00:30 on Sunday in Manila is 16:30 UTC on Saturday: the Saturday session is still on
+	require.Equal(t, "2027-01-09", slug(time.Date(2027, 1, 9, 16, 30, 0, 0, time.UTC)))
+	require.Equal(t, "2027-01-10", slug(at(10, 1, 0)), "once the night session ended, Sunday's date")
+	require.Equal(t, "2027-01-10", slug(at(10, 23, 30)), "after Sunday's session, still Sunday's")
+	require.Equal(t, "", slug(at(11, 0, 0)), "midnight into Monday: no date")
+	require.Equal(t, "", slug(at(8, 23, 59)))
+}
