@@ -117,9 +117,9 @@ type SeatAreaService interface {
 	// HoldBestSeats chooses the best free seats (BestSeats) and holds them for SeatHoldTime, in
 	// one write. Returns ECONFLICT when no such seats are free.
 	HoldBestSeats(ctx context.Context, req BestSeatsRequest, now time.Time) (*SeatHold, error)
-	// HeldSeats returns the seats a live hold of the ticket type holds, nil for an unknown or
-	// ended one.
-	HeldSeats(ctx context.Context, ticketTypeID int64, holdID string, now time.Time) ([]string, error)
+	// HeldSeats returns the seats a hold of the ticket type still holds (an ended hold's, until
+	// the job loop gives them back: they are still its buyer's), nil for an unknown one.
+	HeldSeats(ctx context.Context, ticketTypeID int64, holdID string) ([]string, error)
 }
 
 // BestSeats chooses n adjacent free seats of plan for best available: the run of n seats in one

@@ -131,7 +131,8 @@ func (s *Server) buyPage(c *echo.Context) error {
 	source := cleanSource(c.QueryParam("source"))
 	var seats []string
 	if tt.Seated {
-		seats, err = s.chosenSeats(c.Request().Context(), tt, d, c.QueryParams()["seats"], s.offeredSeats(c, tt))
+		offer, held := s.offeredSeats(c, tt)
+		seats, err = s.chosenSeats(c.Request().Context(), tt, d, c.QueryParams()["seats"], offer, held)
 		if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 			return err
 		} else if err != nil || len(seats) == 0 {

@@ -52,7 +52,8 @@ func (s *Server) ticketType(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	seats, err := s.chosenSeats(ctx, tt, date, c.QueryParams()["seats"], s.offeredSeats(c, tt))
+	offer, held := s.offeredSeats(c, tt)
+	seats, err := s.chosenSeats(ctx, tt, date, c.QueryParams()["seats"], offer, held)
 	if err != nil {
 		return err
 	}

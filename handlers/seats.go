@@ -14,10 +14,11 @@ import (
 )
 
 // chosenSeats reads and checks the seats query of a ticket type: free seats of a seated ticket
-// type (on the series date d, when not nil), at most its per-buyer limit. It returns the parsed
-// seats (nil when malformed) with the first problem: EINVALID for a malformed, unknown or surplus
-// seat, ECONFLICT for a taken one.
-func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, d *dated, values []string, offered []string) ([]string, error) {
+// type (on the series date d, when not nil), at most its per-buyer limit; the seats of the
+// buyer's waiting-list offer (all of them) or best-available hold (any of them: the buyer may
+// keep fewer) count as free (offeredSeats). It returns the parsed seats (nil when malformed) with
+// the first problem: EINVALID for a malformed, unknown or surplus seat, ECONFLICT for a taken one.
+func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, d *dated, values []string, offered, held []string) ([]string, error) {
 	seats, err := palaro.ParseSeats(values)
 	if err != nil {
 		return nil, err
@@ -28,7 +29,8 @@ func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, d *date
 	if len(offered) > 0 && len(seats) == len(offered) && !slices.ContainsFunc(seats, func(l string) bool { return !slices.Contains(offered, l) }) {
 		return seats, nil // held by the buyer's waiting-list offer
 	}
-	return seats, s.services.Seats.CheckSeatsOn(ctx, tt.ID, d.ids(), seats)
+	others := slices.DeleteFunc(slices.Clone(seats), func(l string) bool { return slices.Contains(held, l) })
+	return seats, s.services.Seats.CheckSeatsOn(ctx, tt.ID, d.ids(), others)
 }
 
 // seatsHref is the seat page of a ticket type, with seats to choose again, a source code and the
@@ -97,11 +99,11 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		return err
 	}
 	hold := c.QueryParam("hold")
-	held, err := s.services.Seats.HeldSeats(ctx, tt.ID, hold, s.Now())
+	held, err := s.services.Seats.HeldSeats(ctx, tt.ID, hold)
 	if err != nil {
 		return err
 	}
-	wanted, err := s.chosenSeats(ctx, tt, d, c.QueryParams()["seats"], held)
+	wanted, err := s.chosenSeats(ctx, tt, d, c.QueryParams()["seats"], nil, held)
 	if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 		return err
 	} else if err != nil {

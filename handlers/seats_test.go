@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/stretchr/testify/require"
@@ -91,6 +92,28 @@ func TestSeatsPage(t *testing.T) {
 		require.Positive(t, sold)
 		require.Empty(t, p.Selected)
 		require.Zero(t, doc.Find(".seat-notice").Length())
+	})
+	t.Run("OK a best-available hold's seats are its buyer's, any of them, until the job gives them back", func(t *testing.T) {
+		ctx := context.Background()
+		tt, _, err := store.NewEventService(f.db).FindTicketType(ctx, code)
+		require.NoError(t, err)
+		seats := store.NewSeatService(f.db)
+		hold, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: tt.ID, Quantity: 2}, f.now)
+		require.NoError(t, err)
+		status, to, _ := f.page(t, "/b/"+code+"?seats="+hold.Seats[0])
+		require.Equal(t, http.StatusSeeOther, status, "held for someone else")
+		require.Contains(t, to, "/s/"+code)
+		status, _, _ = f.page(t, "/b/"+code+"?seats="+hold.Seats[0]+"&hold="+hold.ID)
+		require.Equal(t, 200, status, "the buyer keeps one of the two held seats")
+		_, err = f.db.Writer().Exec(`UPDATE seat_holds SET expires_at = ? WHERE public_id = ?`,
+			f.now.Add(-time.Minute).UTC().Format("2006-01-02T15:04:05Z"), hold.ID)
+		require.NoError(t, err)
+		status, _, _ = f.page(t, "/b/"+code+"?seats="+strings.Join(hold.Seats, ",")+"&hold="+hold.ID)
+		require.Equal(t, 200, status, "past its end, before the job runs, the seats are not 'just taken' from their own buyer")
+		_, err = f.purchases.ExpireHolds(ctx, f.now)
+		require.NoError(t, err)
+		status, _, _ = f.page(t, "/b/"+code+"?seats="+strings.Join(hold.Seats, ","))
+		require.Equal(t, 200, status, "given back, they are free for anyone")
 	})
 	t.Run("OK seats chosen before come back, a taken one is named", func(t *testing.T) {
 		free, taken := freeSeats(t, f, code, 1)[0], takenSeat(t, f, code)

@@ -229,19 +229,19 @@ func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.Bu
 	return &views.OfferJSON{Token: token, Quantity: o.Quantity, Email: o.Email}
 }
 
-// offeredSeats returns the seats held by the waiting-list offer (or else the best-available hold,
-// "hold") the request carries (query or
-// form value "offer") for ticket type tt, while it can be used; nil otherwise. Those seats are
-// taken (by the offer) yet free for its holder.
-func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) []string {
+// offeredSeats returns the seats the request's waiting-list offer holds (query or form value
+// "offer"), or else those of its best-available hold ("hold"), for ticket type tt while they can
+// be used; nil otherwise. Those seats are taken (by the offer or the hold) yet free for their
+// holder: an offer's all together, a hold's any of them (chosenSeats).
+func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) (offer, held []string) {
 	if !tt.Seated {
-		return nil
+		return nil, nil
 	}
 	if o := s.heldOffer(c, tt.Code, c.FormValue("offer")); o != nil {
-		return o.Seats
+		return o.Seats, nil
 	}
-	held, _ := s.services.Seats.HeldSeats(c.Request().Context(), tt.ID, c.FormValue("hold"), s.Now())
-	return held // best available's hold: its seats are the buyer's to take
+	held, _ = s.services.Seats.HeldSeats(c.Request().Context(), tt.ID, c.FormValue("hold"))
+	return nil, held
 }
 
 // withOffer fixes the purchase form to an offer: its e-mail address and quantity, from the

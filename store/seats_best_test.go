@@ -45,7 +45,7 @@ func TestSeatService_HoldBestSeats(t *testing.T) {
 	for _, l := range hold.Seats {
 		require.Equal(t, palaro.SeatHeld, states[l], "%s is held", l)
 	}
-	held, err := seats.HeldSeats(ctx, id, hold.ID, f.now)
+	held, err := seats.HeldSeats(ctx, id, hold.ID)
 	require.NoError(t, err)
 	require.Equal(t, hold.Seats, held)
 	counts, _ = seats.SectionCounts(ctx, id)
@@ -59,7 +59,7 @@ func TestSeatService_HoldBestSeats(t *testing.T) {
 	again, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: id, Quantity: 2, Replace: hold.ID}, f.now)
 	require.NoError(t, err)
 	require.Equal(t, hold.Seats, again.Seats)
-	held, _ = seats.HeldSeats(ctx, id, hold.ID, f.now)
+	held, _ = seats.HeldSeats(ctx, id, hold.ID)
 	require.Nil(t, held, "the replaced hold is gone")
 
 	// the buyer buys the held seats with the hold; nobody else can
@@ -76,8 +76,14 @@ func TestSeatService_HoldBestSeats(t *testing.T) {
 	// an ended hold gives its seats back
 	late, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: id, Quantity: 3}, f.now)
 	require.NoError(t, err)
+	held, err = seats.HeldSeats(ctx, id, late.ID)
+	require.NoError(t, err)
+	require.Equal(t, late.Seats, held, "past its end, until the job gives them back, the seats are still its buyer's")
 	_, err = f.purchases.ExpireHolds(ctx, late.ExpiresAt)
 	require.NoError(t, err)
+	held, err = seats.HeldSeats(ctx, id, late.ID)
+	require.NoError(t, err)
+	require.Nil(t, held, "given back")
 	for _, l := range late.Seats {
 		require.Equal(t, palaro.SeatAvailable, f.seatStates(t, id)[l])
 	}

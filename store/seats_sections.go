@@ -145,16 +145,19 @@ func (s *SeatService) HoldBestSeats(ctx context.Context, req palaro.BestSeatsReq
 	return hold, err
 }
 
-// HeldSeats returns the seats a live hold of the ticket type holds, nil for an unknown or ended one.
-func (s *SeatService) HeldSeats(ctx context.Context, ticketTypeID int64, holdID string, now time.Time) (_ []string, err error) {
+// HeldSeats returns the seats a hold of the ticket type still holds, nil for an unknown one or one
+// whose seats were given back. A hold past its end keeps its seats until the job loop gives them
+// back (ExpireHolds), and until then they are still its buyer's: CreateOrder ends the buyer's
+// hold, whatever its time, before it takes the seats.
+func (s *SeatService) HeldSeats(ctx context.Context, ticketTypeID int64, holdID string) (_ []string, err error) {
 	defer wrapErr(&err, "store: HeldSeats(%d)", ticketTypeID)
 
 	if holdID == "" {
 		return nil, nil
 	}
 	var list string
-	err = s.db.read.QueryRowContext(ctx, `SELECT seats FROM seat_holds WHERE public_id = ? AND ticket_type_id = ? AND expires_at > ?`,
-		holdID, ticketTypeID, formatTime(now)).Scan(&list)
+	err = s.db.read.QueryRowContext(ctx, `SELECT seats FROM seat_holds WHERE public_id = ? AND ticket_type_id = ?`,
+		holdID, ticketTypeID).Scan(&list)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	} else if err != nil {
