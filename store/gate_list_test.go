@@ -143,10 +143,11 @@ func TestGateChanges_OutOfOrderCommit(t *testing.T) {
 		got = append(got, tk.Code+" "+tk.HolderName)
 	}
 	require.Contains(t, got, codes[0]+" Slow Writer", "the change committed late is in the delta")
+	current := requireDelta(t, f, list.Tickets, d, codes[0])
 	next, err := f.gate.GateChanges(ctx, f.eventID, d.Version)
 	require.NoError(t, err)
-	require.True(t, next.Delta)
-	require.LessOrEqual(t, len(next.Tickets), 2, "once every writer has ended, the delta shrinks to what changed")
+	// what it repeats depends on the transactions open in the whole cluster (other packages' tests)
+	requireDelta(t, f, current, next)
 }
 
 // TestGateChanges_NewTicketsAndPruning: a ticket issued paid (a free order) comes in the delta;
@@ -170,6 +171,7 @@ func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 	require.Zero(t, n, "nothing is old enough yet")
 	mid, err := f.gate.GateChanges(ctx, f.eventID, -1) // a phone that synced at the first mark
 	require.NoError(t, err)
+	scanAfter := f.countRows(t, `SELECT COALESCE(MAX(id), 0) FROM gate_changes`)
 	require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[0], "North").Outcome)
 
 	before := f.countRows(t, `SELECT COUNT(*) FROM gate_changes`)
@@ -177,8 +179,12 @@ func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, n, "the changes before the first mark are deleted")
 	require.Equal(t, before-int(n), f.countRows(t, `SELECT COUNT(*) FROM gate_changes`))
-	require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM gate_changes c JOIN tickets t ON t.id = c.ticket_id WHERE t.code = ?`, f.codes[0]),
-		"the check-in after the first mark is kept")
+	require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM gate_changes c JOIN tickets t ON t.id = c.ticket_id WHERE t.code = ?
+		AND c.id > ?`, f.codes[0], scanAfter), "the check-in after the first mark is kept")
+	if !testdb.Postgres() { // there the first mark's version may be held back by an older transaction: older changes stay too
+		require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM gate_changes c JOIN tickets t ON t.id = c.ticket_id WHERE t.code = ?`, f.codes[0]),
+			"and the ticket's older changes are gone")
+	}
 
 	behind, err := f.gate.GateChanges(ctx, f.eventID, old.Version)
 	require.NoError(t, err)
