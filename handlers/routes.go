@@ -262,6 +262,8 @@ var routeTable = []route{
 	o(POST, "/v1/organizer/orders/:order/refund", palaro.ActionOrders, (*Server).apiOrgRefund, token),
 	o(GET, "/v1/organizer/events/:code/dates", palaro.ActionManageEvents, (*Server).apiOrgDates, token),
 	o(POST, "/v1/organizer/events/:code/dates", palaro.ActionManageEvents, (*Server).apiOrgCreateDates, token),
+	o(PATCH, "/v1/organizer/events/:code/dates/:date", palaro.ActionManageEvents, (*Server).apiOrgUpdateDate, token),
+	o(DELETE, "/v1/organizer/events/:code/dates/:date", palaro.ActionManageEvents, (*Server).apiOrgDeleteDate, token),
 	o(GET, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgAddOns, token),
 	o(POST, "/v1/organizer/events/:code/add-ons", palaro.ActionManageEvents, (*Server).apiOrgSaveAddOn, token),
 	o(DELETE, "/v1/organizer/events/:code/add-ons/:id", palaro.ActionManageEvents, (*Server).apiOrgDeleteAddOn, token),
