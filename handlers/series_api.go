@@ -236,12 +236,12 @@ func (s *Server) apiOrgUpdateDate(c *echo.Context, caller *palaro.Caller) error 
 	if err != nil {
 		return err
 	}
-	d, err := s.orgDate(c, ev)
-	if err != nil {
-		return err
-	}
 	var body datePatchJSON
 	if err := decodeJSONStrict(c, &body); err != nil {
+		return err
+	}
+	d, err := s.orgDate(c, ev)
+	if err != nil {
 		return err
 	}
 	saved, err := s.services.Series.UpdateDate(c.Request().Context(), ev.ID, d.Slug, body.apply(d), caller.Actor(), s.Now())
