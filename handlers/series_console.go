@@ -38,16 +38,19 @@ func dateHours(d palaro.EventDate) string {
 }
 
 // dateForm is the console form that changes date d (its time, name, status, sales window and the
-// capacity of each day ticket on it) or, d nil, adds dates: one, or every week by a rule, showing
-// again what was sent (posted, after a refused form).
+// capacity of each day ticket on it) or, d nil, adds dates: one, or every week by a rule; after a
+// refused form (posted non-nil) it shows again what was sent.
 func dateForm(base string, ev *palaro.Event, d *palaro.EventDate, stock []palaro.DateStock, posted func(string) []string, err error) views.OrgForm {
 	field := func(name, label, typ, value, hint string) views.FormField {
 		return views.FormField{Name: name, Label: label, Type: typ, Value: value, Hint: hint, Error: fieldError(err, name)}
 	}
-	if d == nil {
-		field := func(name, label, typ, _, hint string) views.FormField {
-			return field(name, label, typ, strings.Join(posted(name), ""), hint)
+	if posted != nil {
+		stored := field
+		field = func(name, label, typ, _, hint string) views.FormField {
+			return stored(name, label, typ, strings.Join(posted(name), ""), hint)
 		}
+	}
+	if d == nil {
 		weekdays := views.OrgCheckGroup{Name: palaro.FieldRuleWeekdays, Legend: "Days of the week",
 			Error: fieldError(err, palaro.FieldRuleWeekdays)}
 		for w := time.Monday; ; w = (w + 1) % 7 {
@@ -75,6 +78,9 @@ func dateForm(base string, ev *palaro.Event, d *palaro.EventDate, stock []palaro
 					weeks,
 				}},
 			}}
+	}
+	if posted != nil { // a refused change: the status sent
+		d = &palaro.EventDate{Slug: d.Slug, Status: strings.Join(posted(palaro.FieldDateStatus), "")}
 	}
 	status := views.OrgSelect{Name: palaro.FieldDateStatus, Label: "Status", Error: fieldError(err, palaro.FieldDateStatus)}
 	for _, st := range palaro.DateStatuses {
@@ -146,11 +152,15 @@ func (s *Server) renderOrgDates(c *echo.Context, caller *palaro.Caller, ev *pala
 	if edit != "" && editing == nil && err == nil {
 		return palaro.Errorf(palaro.ENOTFOUND, "%s", palaro.MsgDateUnknown)
 	}
+	posted := func(name string) []string { return formValues(c, name) }
 	if editing != nil {
 		v.FormTitle = "Change " + dateLabel(editing.Date)
-		v.Form = dateForm(base, ev, &editing.Date, editing.Stock, nil, err)
+		if err == nil {
+			posted = nil
+		}
+		v.Form = dateForm(base, ev, &editing.Date, editing.Stock, posted, err)
 	} else {
-		v.Form = dateForm(base, ev, nil, nil, func(name string) []string { return formValues(c, name) }, err)
+		v.Form = dateForm(base, ev, nil, nil, posted, err)
 	}
 	if e, ok := err.(*palaro.Error); ok && v.Form.Error == "" && len(e.Fields) > 0 {
 		v.Form.Error = e.Message

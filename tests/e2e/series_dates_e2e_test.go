@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -59,4 +61,12 @@ func TestSeriesDates_Browser(t *testing.T) {
 
 	_, page := newVisitor(t, a).get("/e/" + event + "/2027-01-09")
 	require.Contains(t, page, "This date is postponed")
+
+	// a refused change shows the form again with what was sent and the field's message
+	org := signedIn(t, a, store.DemoOrganizerEmail)
+	status, body := org.post("/organizer/events/"+event+"/dates/2027-01-15", url.Values{"startsAt": {"2027-01-15T20:00"},
+		"endsAt": {"2027-01-15T19:00"}, "status": {"scheduled"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, body, "The date must end after it starts.")
+	require.Contains(t, body, `value="2027-01-15T20:00"`)
 }
