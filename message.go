@@ -43,6 +43,9 @@ type EventChange struct {
 	// Old and New are the event's schedule before and after the change.
 	Old, New  EventSchedule
 	CreatedAt time.Time
+	// Date is the slug of the series date that changed ("" for a change of the event itself),
+	// DateName its own name; Sequence is then the date's.
+	Date, DateName string
 }
 
 // EventChangeComposer writes the e-mail that tells a ticket holder of a change of their event.

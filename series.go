@@ -48,6 +48,10 @@ const (
 	MsgDateNotForSingle = "This event has one date: leave the date out."
 	MsgDateCancelled    = "This date is cancelled."
 	MsgDatePostponed    = "This date is postponed: tickets go on sale again when it has a new date."
+	// MsgDateCancelledFinal refuses a change of a cancelled date (its holders were told and refunded).
+	MsgDateCancelledFinal = "This date is cancelled and its tickets are refunded: it cannot change again. Add a new date instead."
+	// MsgDateHasSales refuses to delete a date that sold tickets (or holds places for a pass or a pending order).
+	MsgDateHasSales = "Tickets were sold for this date, so it cannot be deleted: cancel it instead, so that their holders are told and refunded."
 )
 
 // EventDate is one date (session) of an event series. Its start and end are its own; Venue,
@@ -68,8 +72,11 @@ type EventDate struct {
 	SalesStart time.Time
 	SalesEnd   time.Time
 	Status     string // DateScheduled, DatePostponed or DateCancelled
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// Sequence grows with each change of the date its holders are told about; the date's
+	// iCalendar SEQUENCE is its event's plus this.
+	Sequence  int
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Day is the date's day in Manila, as its slug begins.
@@ -81,6 +88,12 @@ func (d EventDate) VenueOf(ev *Event) Venue {
 		return *d.Venue
 	}
 	return ev.Venue
+}
+
+// ScheduleOf returns the date's schedule as its holders are told of it (its status is one of
+// EventChangeKind's: postponed and cancelled mean the same for a date as for an event).
+func (d EventDate) ScheduleOf(ev *Event) EventSchedule {
+	return EventSchedule{Status: d.Status, StartsAt: d.StartsAt, EndsAt: d.EndsAt, Venue: VenueLine(d.VenueOf(ev))}
 }
 
 // Past reports whether the date has ended at now.
@@ -204,10 +217,12 @@ func SlugDates(existing []EventDate, added []EventDate) []EventDate {
 // the series' own; Capacities sets the date's own capacity per ticket type code (a type left
 // out keeps its series capacity).
 type DateInput struct {
-	Name       string
-	StartsAt   time.Time
-	EndsAt     time.Time
-	VenueID    int64
+	Name     string
+	StartsAt time.Time
+	EndsAt   time.Time
+	VenueID  int64
+	// Venue, when set, is the date's own venue (a change of a date; VenueID is then ignored).
+	Venue      *VenueInput
 	SalesStart time.Time
 	SalesEnd   time.Time
 	Status     string
@@ -235,6 +250,13 @@ func (in DateInput) Validate() error {
 	}
 	if !in.SalesStart.IsZero() && !in.SalesEnd.IsZero() && !in.SalesEnd.After(in.SalesStart) {
 		fields[FieldDateSalesEnd] = "Sales must end after they start."
+	}
+	if v := in.Venue; v != nil {
+		for field, value := range map[string]string{"name": v.Name, "address": v.Address, "city": v.City} {
+			if strings.TrimSpace(value) == "" {
+				fields[FieldDateVenue+"."+field] = "Enter the venue's " + field + "."
+			}
+		}
 	}
 	for code, n := range in.Capacities {
 		if n < 0 || n > 1_000_000 {
@@ -376,4 +398,23 @@ type SeriesService interface {
 	// says when the event would have more than MaxSeriesDates or a date too little room for the
 	// passes already sold.
 	CreateDates(ctx context.Context, eventID int64, dates []DateInput, now time.Time) ([]EventDate, error)
+	// UpdateDate sets what in says on the event's date slug (the whole of it: start, end, name,
+	// venue, sales window, status, and the capacities it names). A change of time, venue or
+	// status is told to every holder of the date's day tickets and of passes covering it, queued
+	// in the same write; cancelling starts the refund of its day-ticket orders. ENOTFOUND for an
+	// unknown date, ECONFLICT for a cancelled date (MsgDateCancelledFinal) or a capacity below
+	// what is sold, EINVALID naming the field.
+	UpdateDate(ctx context.Context, eventID int64, slug string, in DateInput, actor string, now time.Time) (*EventDate, error)
+	// DeleteDate deletes a date that sold nothing; ECONFLICT (MsgDateHasSales) when it did.
+	DeleteDate(ctx context.Context, eventID int64, slug string, actor string, now time.Time) error
+}
+
+// InputOf is the date as an organizer set it, the start of a change of it.
+func (d EventDate) InputOf() DateInput {
+	in := DateInput{Name: d.Name, StartsAt: d.StartsAt, EndsAt: d.EndsAt, SalesStart: d.SalesStart, SalesEnd: d.SalesEnd,
+		Status: d.Status}
+	if d.Venue != nil {
+		in.VenueID = d.Venue.ID
+	}
+	return in
 }

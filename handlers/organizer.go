@@ -284,7 +284,7 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 	v := views.OrgEventView{Frame: orgFrame(c, caller, ev.Name), Code: ev.Code, Status: palaro.OrganizerStatus(ev.Status),
 		CoverURL: s.imageURL(ev.ImageURL), CoverError: coverErr, CoverAction: base + "/cover",
 		When: manilaTime(ev.StartsAt) + " to " + manilaTime(ev.EndsAt), Venue: ev.Venue.Name + ", " + ev.Venue.City,
-		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Check-in", Href: base + "/check-ins"},
+		Links: []views.Link{{Label: "Edit details", Href: base + "/edit"}, {Label: "Dates", Href: base + "/dates"}, {Label: "Check-in", Href: base + "/check-ins"},
 			{Label: "Gate scanner", Href: base + "/check-in"}, {Label: "Queue", Href: base + "/queue"},
 			{Label: "Add-ons", Href: base + "/add-ons"}, {Label: "Promo codes", Href: base + "/promo-codes"},
 			{Label: "E-mails", Href: base + "/emails"}, {Label: "Messages", Href: base + "/messages"},

@@ -75,9 +75,9 @@ func dateAvailability(ev *palaro.Event, now time.Time) (text string, open bool) 
 func dateNotice(status string) string {
 	switch status {
 	case palaro.EventCancelled:
-		return "This date is cancelled. Tickets for it are not on sale."
+		return palaro.MsgDateCancelled
 	case palaro.EventPostponed:
-		return "This date is postponed. Tickets for it are not on sale until it has a new date."
+		return palaro.MsgDatePostponed
 	}
 	return ""
 }
@@ -282,6 +282,7 @@ func eventOnDate(ev *palaro.Event, a palaro.DateAvailability) *palaro.Event {
 	d := a.Date
 	on := *ev
 	on.StartsAt, on.EndsAt, on.Venue = d.StartsAt, d.EndsAt, d.VenueOf(ev)
+	on.Sequence = ev.Sequence + d.Sequence // either's change raises the date's .ics SEQUENCE
 	switch {
 	case ev.Status == palaro.EventCancelled:
 	case d.Status == palaro.DateCancelled:

@@ -180,3 +180,88 @@ func (s *Server) apiOrgCreateDates(c *echo.Context, caller *palaro.Caller) error
 	}
 	return c.JSON(http.StatusCreated, map[string]any{"dates": out})
 }
+
+// datePatchJSON is the body of PATCH /v1/organizer/events/{code}/dates/{date}: what to change;
+// a member left out keeps the date's value. venue sets the date's own venue, eventVenue true
+// gives it back the event's; capacities set the date's own capacity per day ticket code.
+type datePatchJSON struct {
+	Name       *string            `json:"name"`
+	StartsAt   *time.Time         `json:"startsAt"`
+	EndsAt     *time.Time         `json:"endsAt"`
+	Status     *string            `json:"status"`
+	SalesStart *time.Time         `json:"salesStart"`
+	SalesEnd   *time.Time         `json:"salesEnd"`
+	Venue      *palaro.VenueInput `json:"venue"`
+	EventVenue bool               `json:"eventVenue"`
+	Capacities map[string]int     `json:"capacities"`
+}
+
+// apply returns the date's input with the body's changes.
+func (b datePatchJSON) apply(d *palaro.EventDate) palaro.DateInput {
+	in := d.InputOf()
+	set := func(dst *time.Time, src *time.Time) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&in.StartsAt, b.StartsAt)
+	set(&in.EndsAt, b.EndsAt)
+	set(&in.SalesStart, b.SalesStart)
+	set(&in.SalesEnd, b.SalesEnd)
+	if b.Name != nil {
+		in.Name = *b.Name
+	}
+	if b.Status != nil {
+		in.Status = *b.Status
+	}
+	switch {
+	case b.Venue != nil:
+		in.Venue = b.Venue
+	case b.EventVenue:
+		in.VenueID = 0
+	}
+	in.Capacities = b.Capacities
+	return in
+}
+
+// orgDate returns the event's date named by the route's :date (ENOTFOUND when it has none).
+func (s *Server) orgDate(c *echo.Context, ev *palaro.Event) (*palaro.EventDate, error) {
+	return s.services.Series.FindEventDate(c.Request().Context(), ev.ID, c.Param("date"))
+}
+
+// apiOrgUpdateDate answers PATCH /v1/organizer/events/{code}/dates/{date}: the date as changed.
+// A change of time, venue or status e-mails the date's ticket and pass holders (queued with it).
+func (s *Server) apiOrgUpdateDate(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	var body datePatchJSON
+	if err := decodeJSONStrict(c, &body); err != nil {
+		return err
+	}
+	d, err := s.orgDate(c, ev)
+	if err != nil {
+		return err
+	}
+	saved, err := s.services.Series.UpdateDate(c.Request().Context(), ev.ID, d.Slug, body.apply(d), caller.Actor(), s.Now())
+	if err != nil {
+		return apiError(err)
+	}
+	s.eventsChanged()
+	return c.JSON(http.StatusOK, dateOut(*saved, nil, ev.TicketTypes))
+}
+
+// apiOrgDeleteDate answers DELETE /v1/organizer/events/{code}/dates/{date}: 204, or 409 when
+// tickets were sold for the date (cancel it instead).
+func (s *Server) apiOrgDeleteDate(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	if err := s.services.Series.DeleteDate(c.Request().Context(), ev.ID, c.Param("date"), caller.Actor(), s.Now()); err != nil {
+		return err
+	}
+	s.eventsChanged()
+	return c.NoContent(http.StatusNoContent)
+}

@@ -189,7 +189,7 @@ func TestSeriesPages(t *testing.T) {
 	})
 	t.Run("PostponedDate", func(t *testing.T) {
 		doc := ts.html(t, "/e/"+ev.Code+"/2026-03-27", http.StatusOK)
-		require.Equal(t, "This date is postponed. Tickets for it are not on sale until it has a new date.",
+		require.Equal(t, palaro.MsgDatePostponed,
 			strings.TrimSpace(doc.Find(".date-notice").Text()))
 		require.Empty(t, doc.Find(`.ticket-list a[href^="/b/"], .ticket-list a[href^="/s/"]`).Nodes, "nothing sells")
 		buy := ts.html(t, "/b/"+ev.TicketTypes[0].Code+"?date=2026-03-27", http.StatusOK)

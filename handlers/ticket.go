@@ -53,8 +53,13 @@ func (s *Server) findTicket(c *echo.Context, size int) (*palaro.Ticket, views.Ti
 	}
 	if ev := t.Event; ev != nil {
 		v.EventName, v.EventHref, v.ImageURL = ev.Name, "/e/"+ev.Code, s.imageURL(ev.ImageURL)
-		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City
 		v.CalendarHref = "/e/" + ev.Code + "/calendar.ics"
+		if d := t.Date; d != nil { // a series' day ticket: its date's time, place, status and calendar entry
+			ev = eventOnDate(ev, palaro.DateAvailability{Date: *d})
+			v.EventHref = eventPath(ev.Code, d.Slug)
+			v.CalendarHref = v.EventHref + "/calendar.ics"
+		}
+		v.When, v.Place = formatWhen(ev.StartsAt, ev.EndsAt), ev.Venue.Name+", "+ev.Venue.City
 		v.Active = v.Active && s.Now().Before(ev.EndsAt)
 		if t.Status != palaro.TicketCancelled {
 			v.EventNotice = eventNotice(ev)

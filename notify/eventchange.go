@@ -3,6 +3,7 @@ package notify
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"palaro"
@@ -13,21 +14,27 @@ var _ palaro.EventChangeComposer = Composer{}
 // when formats an event's start in Manila time for an e-mail.
 func when(t time.Time) string { return t.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM") }
 
-// EventChanged tells a ticket holder that their event is postponed, rescheduled or cancelled,
-// what it means for their tickets and money, with links to their tickets.
+// EventChanged tells a ticket holder that their event, or one date of its series (ch.Date), is
+// postponed, rescheduled or cancelled, what it means for their tickets and money, with links to
+// their tickets.
 func (c Composer) EventChanged(ch palaro.EventChange, ev *palaro.Event, to string, tickets []*palaro.Ticket) palaro.Message {
-	name := ev.Name
+	name, page := ev.Name, "/e/"+ev.Code
 	contact := cmp.Or(ev.Organizer.Email, c.Support)
+	void := "Your tickets below are no longer needed."
+	money := []string{"Your money: you are refunded in full, to the way you paid, within 30 days. You need not do anything; " +
+		"if you have a question about your refund, write to " + contact + "."}
+	if ch.Date != "" {
+		name, page = ev.Name+" ("+cmp.Or(ch.DateName, palaro.DateSlugLabel(ch.Date))+")", page+"/"+ch.Date
+		void, money = "Tickets for this date are no longer needed.", dateCancelledMoney(tickets, contact)
+	}
 	v := emailView{Support: c.Support}
 	var subject string
 	switch ch.Kind {
 	case palaro.EventCancelled:
 		subject = name + " is cancelled"
 		v.Title = name + " is cancelled"
-		v.Intro = []string{"We are sorry: " + ev.Organizer.Name + " cancelled " + name + ", planned for " + when(ch.Old.StartsAt) +
-			" at " + ch.Old.Venue + ". Your tickets below are no longer needed.",
-			"Your money: you are refunded in full, to the way you paid, within 30 days. You need not do anything; " +
-				"if you have a question about your refund, write to " + contact + "."}
+		v.Intro = append([]string{"We are sorry: " + ev.Organizer.Name + " cancelled " + name + ", planned for " +
+			when(ch.Old.StartsAt) + " at " + ch.Old.Venue + ". " + void}, money...)
 		v.Rows = [][2]string{{"Event", name}, {"Was planned for", when(ch.Old.StartsAt)}, {"Status", "Cancelled"}}
 	case palaro.EventPostponed:
 		subject = name + " is postponed"
@@ -56,9 +63,25 @@ func (c Composer) EventChanged(ch palaro.EventChange, ev *palaro.Event, to strin
 		}
 		v.Links = append(v.Links, emailLink{Label: label, URL: c.url(palaro.TicketPath(t.PublicID))})
 	}
-	v.Button = emailLink{Label: "See the event", URL: c.url("/e/" + ev.Code)}
+	v.Button = emailLink{Label: "See the event", URL: c.url(page)}
 	if ch.Kind != palaro.EventCancelled {
 		v.Outro = []string{"If you added the event to your calendar, add it again from your ticket page to get the change."}
 	}
 	return c.message(palaro.MessageEventChanged, to, subject, v)
+}
+
+// dateCancelledMoney says what a cancelled date of a series means for the money of a holder of
+// tickets: day tickets of the date are refunded in full (the date's refund starts with its
+// cancellation); a pass stays valid on the other dates and is not refunded in part.
+func dateCancelledMoney(tickets []*palaro.Ticket, contact string) []string {
+	var out []string
+	if slices.ContainsFunc(tickets, func(t *palaro.Ticket) bool { return !t.TicketType.IsPass() }) {
+		out = append(out, "Your money for the day tickets of this date: you are refunded in full, to the way you paid, "+
+			"within 30 days. You need not do anything; if you have a question about your refund, write to "+contact+".")
+	}
+	if slices.ContainsFunc(tickets, func(t *palaro.Ticket) bool { return t.TicketType.IsPass() }) {
+		out = append(out, "Your season pass stays valid on the series' other dates. Palaro does not refund part of a pass "+
+			"for one cancelled date; if you want to ask the organizer about it, write to "+contact+".")
+	}
+	return out
 }

@@ -368,7 +368,7 @@ func (s *OutboxService) composeEventMail(ctx context.Context, rows []outboxRow, 
 			if err != nil {
 				return nil, err
 			}
-			tickets, err := holderTickets(ctx, tx, refs, r.To, m.EventID)
+			tickets, err := holderTickets(ctx, tx, refs, r.To, changeScope{ev: ev})
 			if err != nil {
 				return nil, err
 			}

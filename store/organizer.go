@@ -337,7 +337,7 @@ func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor
 			return nil, err
 		}
 		if kind := palaro.EventChangeKind(palaro.ScheduleOf(before), palaro.ScheduleOf(ev)); kind != "" {
-			if err := recordEventChange(ctx, tx, ev, before, kind, now); err != nil {
+			if err := recordEventChange(ctx, tx, changeScope{ev: ev}, palaro.ScheduleOf(before), palaro.ScheduleOf(ev), kind, now); err != nil {
 				return nil, err
 			}
 			ev.Sequence++

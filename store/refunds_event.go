@@ -47,24 +47,34 @@ func (s *RefundService) RefundEvent(ctx context.Context, eventID int64, actor st
 }
 
 // RefundEventOrders writes the pending refunds of up to limit orders of the events whose refund
-// was started, in one write, and returns how many it wrote. Each order is refunded whole (what
-// is left of it), so an order refunded before, in part or whole, is never refunded twice.
+// was started, and of the cancelled series dates whose refund was started (their day-ticket
+// orders, reason RefundByOrganizer: a pass is not refunded in part for one date), in one write,
+// and returns how many it wrote. Each order is refunded whole (what is left of it), so an order
+// refunded before, in part or whole, is never refunded twice.
 func (s *RefundService) RefundEventOrders(ctx context.Context, limit int) (_ int, err error) {
 	defer wrapErr(&err, "store: RefundEventOrders")
 
 	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
-		orders, err := loadOrders(ctx, tx, `o.event_id IN (SELECT id FROM events WHERE refund_all_at IS NOT NULL AND status = 'cancelled')
+		orders, err := loadOrders(ctx, tx, `(o.event_id IN (SELECT id FROM events WHERE refund_all_at IS NOT NULL AND status = 'cancelled')
+			OR o.date_id IN (SELECT id FROM event_dates WHERE refund_all_at IS NOT NULL AND status = 'cancelled'))
 			AND `+eventOrdersToRefund+` ORDER BY o.id LIMIT ?`, limit)
 		if err != nil {
 			return 0, err
 		}
 		now := s.db.Now()
 		for _, o := range orders {
-			var by string
-			if err := tx.QueryRowContext(ctx, `SELECT refund_all_by FROM events WHERE id = ?`, o.EventID).Scan(&by); err != nil {
+			var by sql.NullString
+			var byDate string
+			if err := tx.QueryRowContext(ctx, `SELECT (SELECT refund_all_by FROM events WHERE id = ? AND refund_all_at IS NOT NULL
+				AND status = 'cancelled'), coalesce((SELECT d.refund_all_by FROM orders x JOIN event_dates d ON d.id = x.date_id
+				WHERE x.id = ?), '')`, o.EventID, o.ID).Scan(&by, &byDate); err != nil {
 				return 0, err
 			}
-			if _, err := s.refundOrder(ctx, tx, o, nil, palaro.RefundEventCancelled, by, now); err != nil {
+			reason, actor := palaro.RefundEventCancelled, by.String
+			if !by.Valid {
+				reason, actor = palaro.RefundByOrganizer, byDate
+			}
+			if _, err := s.refundOrder(ctx, tx, o, nil, reason, actor, now); err != nil {
 				return 0, err
 			}
 		}

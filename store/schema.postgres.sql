@@ -170,10 +170,13 @@ CREATE TABLE event_changes (
     ends_at text NOT NULL,
     venue text NOT NULL,
     created_at text NOT NULL,
+    date_id bigint,
     CONSTRAINT event_changes_kind_check CHECK ((kind = ANY (ARRAY['postponed'::text, 'rescheduled'::text, 'cancelled'::text]))),
+    CONSTRAINT event_changes_date_id_fkey FOREIGN KEY (date_id) REFERENCES event_dates(id),
     CONSTRAINT event_changes_event_id_fkey FOREIGN KEY (event_id) REFERENCES events(id),
     CONSTRAINT event_changes_pkey PRIMARY KEY (id)
 );
+CREATE INDEX event_changes_date ON event_changes USING btree (date_id) WHERE (date_id IS NOT NULL);
 CREATE INDEX event_changes_event ON event_changes USING btree (event_id);
 
 CREATE TABLE event_dates (
@@ -189,6 +192,9 @@ CREATE TABLE event_dates (
     status text DEFAULT 'scheduled'::text NOT NULL,
     created_at text NOT NULL,
     updated_at text NOT NULL,
+    sequence bigint DEFAULT 0 NOT NULL,
+    refund_all_at text,
+    refund_all_by text DEFAULT ''::text NOT NULL,
     CONSTRAINT event_dates_check CHECK ((ends_at >= starts_at)),
     CONSTRAINT event_dates_status_check CHECK ((status = ANY (ARRAY['scheduled'::text, 'postponed'::text, 'cancelled'::text]))),
     CONSTRAINT event_dates_event_id_fkey FOREIGN KEY (event_id) REFERENCES events(id) ON DELETE CASCADE,
@@ -196,6 +202,7 @@ CREATE TABLE event_dates (
     CONSTRAINT event_dates_pkey PRIMARY KEY (id),
     CONSTRAINT event_dates_event_id_slug_key UNIQUE (event_id, slug)
 );
+CREATE INDEX event_dates_refund_all ON event_dates USING btree (refund_all_at) WHERE (refund_all_at IS NOT NULL);
 CREATE INDEX event_dates_starts_at ON event_dates USING btree (starts_at);
 
 CREATE TABLE event_emails (
@@ -525,6 +532,7 @@ CREATE TABLE orders (
     CONSTRAINT orders_pkey PRIMARY KEY (id),
     CONSTRAINT orders_public_id_key UNIQUE (public_id)
 );
+CREATE INDEX orders_date ON orders USING btree (date_id) WHERE (date_id IS NOT NULL);
 CREATE INDEX orders_email ON orders USING btree (email);
 CREATE INDEX orders_event ON orders USING btree (event_id, id);
 CREATE INDEX orders_event_paid ON orders USING btree (event_id, paid_at) WHERE (status = 'paid'::text);

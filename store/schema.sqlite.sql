@@ -120,7 +120,7 @@ CREATE TABLE event_changes (
     ends_at       TEXT NOT NULL,
     venue         TEXT NOT NULL,
     created_at    TEXT NOT NULL
-);
+, date_id INTEGER REFERENCES event_dates (id));
 
 CREATE TABLE event_dates (
     id          INTEGER PRIMARY KEY,
@@ -134,7 +134,7 @@ CREATE TABLE event_dates (
     sales_end   TEXT,
     status      TEXT NOT NULL DEFAULT 'scheduled' CHECK (status IN ('scheduled', 'postponed', 'cancelled')),
     created_at  TEXT NOT NULL,
-    updated_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL, sequence INTEGER NOT NULL DEFAULT 0, refund_all_at TEXT, refund_all_by TEXT NOT NULL DEFAULT '',
     UNIQUE (event_id, slug),
     CHECK (ends_at >= starts_at)
 );
@@ -878,7 +878,11 @@ CREATE INDEX check_ins_ticket ON check_ins (ticket_id, id);
 
 CREATE INDEX date_stock_type ON date_stock (ticket_type_id);
 
+CREATE INDEX event_changes_date ON event_changes (date_id) WHERE date_id IS NOT NULL;
+
 CREATE INDEX event_changes_event ON event_changes (event_id);
+
+CREATE INDEX event_dates_refund_all ON event_dates (refund_all_at) WHERE refund_all_at IS NOT NULL;
 
 CREATE INDEX event_dates_starts_at ON event_dates (starts_at);
 
@@ -913,6 +917,8 @@ CREATE INDEX news_articles_published ON news_articles (published_at);
 CREATE INDEX order_dates_date ON order_dates (date_id);
 
 CREATE UNIQUE INDEX order_discounts_one_per_id ON order_discounts (event_id, id_key) WHERE live = 1;
+
+CREATE INDEX orders_date ON orders (date_id) WHERE date_id IS NOT NULL;
 
 CREATE INDEX orders_email ON orders (email);
 

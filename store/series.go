@@ -22,7 +22,7 @@ func NewSeriesService(db *DB) *SeriesService { return &SeriesService{db: db} }
 var _ palaro.SeriesService = (*SeriesService)(nil)
 
 // dateColumns lists the event_dates columns (alias d, its own venue v) in the order scanDate reads them.
-const dateColumns = `d.id, d.event_id, d.slug, d.name, d.starts_at, d.ends_at, d.sales_start, d.sales_end, d.status,
+const dateColumns = `d.id, d.event_id, d.slug, d.name, d.starts_at, d.ends_at, d.sales_start, d.sales_end, d.status, d.sequence,
 	d.created_at, d.updated_at, coalesce(v.id, 0), coalesce(v.name, ''), coalesce(v.address, ''), coalesce(v.city, ''),
 	coalesce(v.region, ''), coalesce(v.latitude, 0), coalesce(v.longitude, 0)`
 
@@ -32,7 +32,7 @@ const dateFrom = ` FROM event_dates d LEFT JOIN venues v ON v.id = d.venue_id `
 func scanDate(r rowScanner) (d palaro.EventDate, err error) {
 	var starts, ends, salesStart, salesEnd, created, updated sql.NullString
 	var v palaro.Venue
-	if err = r.Scan(&d.ID, &d.EventID, &d.Slug, &d.Name, &starts, &ends, &salesStart, &salesEnd, &d.Status,
+	if err = r.Scan(&d.ID, &d.EventID, &d.Slug, &d.Name, &starts, &ends, &salesStart, &salesEnd, &d.Status, &d.Sequence,
 		&created, &updated, &v.ID, &v.Name, &v.Address, &v.City, &v.Region, &v.Latitude, &v.Longitude); err != nil {
 		return d, err
 	}

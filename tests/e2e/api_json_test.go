@@ -64,6 +64,8 @@ func TestAPI_MalformedJSON_EveryEndpoint(t *testing.T) {
 		"POST /v1/seats/:code/best":               {"/v1/seats/lan-party-baguio-seat/best", `{"quantity": "two"}`, "quantity must be a whole number"},
 		"POST /v1/organizer/events/:code/dates": {"/v1/organizer/events/" + event + "/dates", `{"dates": "every friday"}`,
 			"dates must be a list of objects"},
+		"PATCH /v1/organizer/events/:code/dates/:date": {"/v1/organizer/events/" + event + "/dates/2027-01-09", `{"eventVenue": "yes"}`,
+			"eventVenue must be true or false"},
 		"POST /v1/organizer/events/:code/tournaments": {"/v1/organizer/events/" + event + "/tournaments", `{"code": "x", "maxTeams": "many"}`,
 			"maxTeams must be a whole number"},
 		"PATCH /v1/organizer/events/:code/tournaments/:tournament": {"/v1/organizer/events/" + event + "/tournaments/x",

@@ -94,6 +94,15 @@ func TestSeriesPickDate_Browser(t *testing.T) {
 	require.Equal(t, dates[2].Slug, third.Date.Slug, "the order is for the third date")
 	require.Len(t, third.Tickets, 1)
 	require.Equal(t, seat, third.Tickets[0].Seat)
+
+	// the date is postponed: the day ticket's page says so and links the date's own calendar entry
+	in := dates[2].InputOf()
+	in.Status = palaro.DatePostponed
+	_, err = store.NewSeriesService(a.DB()).UpdateDate(bg, ev.ID, dates[2].Slug, in, "test", a.Now())
+	require.NoError(t, err)
+	_, page := newVisitor(t, a).get("/t/" + third.Tickets[0].PublicID)
+	require.Contains(t, page, "/e/"+code+"/"+dates[2].Slug+"/calendar.ics")
+	require.Contains(t, page, "This event is postponed")
 }
 
 // freeSeat returns the first seat of a seated ticket type free on every date, from the seat

@@ -155,6 +155,9 @@ func TestValidators_Browser(t *testing.T) {
 		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"},
 		validatedPage{"", "/team/join/demo:bld1@players.palaro.ph"},
 		validatedPage{"organizer", "/organizer/events/mlbb-women-invitational/tournaments"})
+	// a series' dates in the console: the list with the add form, and one date's form
+	pages = append(pages, validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates"},
+		validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates?edit=" + dates[0].Slug})
 	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
 		validatedPage{"operator", "/operator/news"}, validatedPage{"operator", "/operator/pnk/home"})
 
