@@ -372,7 +372,8 @@ func TestSeries_GateAdmitsPassOncePerDate(t *testing.T) {
 	_, err = gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: passCode})
 	require.Equal(t, palaro.MsgNoDateToday, palaro.ErrorMessage(err))
 	var logged int
-	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM check_ins WHERE date_id IS NOT NULL`).Scan(&logged))
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM check_ins WHERE event_id = ? AND date_id IS NOT NULL`,
+		f.eventID).Scan(&logged))
 	require.Equal(t, 6, logged, "each admission is logged with its date")
 }
 
