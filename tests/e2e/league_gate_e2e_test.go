@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,24 +58,22 @@ func TestLeagueGate_SeasonPassTwoDates_Browser(t *testing.T) {
 	openGate(t, ctx, a, demoLeague)
 	screenshot(t, ctx, "league-gate-ready")
 
-	ok, answer := gateScan(t, ctx, pass)
-	require.True(t, ok, "the pass is admitted on the first night: %s", answer)
-	require.Contains(t, answer, "Checked in")
-	screenshot(t, ctx, "league-gate-pass-first")
-	ok, answer = gateScan(t, ctx, pass)
-	require.False(t, ok, "the pass is refused a second time that night: %s", answer)
-	require.Contains(t, answer, "Already checked in at 7:30 PM")
-	ok, answer = gateScan(t, ctx, day)
+	// the pass is admitted on the night, then refused a second time that night (at the time it came in)
+	admitOnce := func(night, clock string) {
+		ok, answer := gateScan(t, ctx, pass)
+		require.True(t, ok, "the pass is admitted on the %s night: %s", night, answer)
+		require.Contains(t, answer, "Checked in")
+		screenshot(t, ctx, "league-gate-pass-"+night)
+		ok, answer = gateScan(t, ctx, pass)
+		require.False(t, ok, "the pass is refused a second time on the %s night: %s", night, answer)
+		require.Contains(t, answer, "Already checked in at "+clock)
+	}
+	admitOnce("first", "7:30 PM")
+	ok, answer := gateScan(t, ctx, day)
 	require.True(t, ok, "a day ticket of the night is admitted: %s", answer)
 
 	moveTo(second.StartsAt.Add(45 * time.Minute)) // a week later, 7:45 PM
-	ok, answer = gateScan(t, ctx, pass)
-	require.True(t, ok, "the same pass is admitted on the next match day: %s", answer)
-	require.Contains(t, answer, "Checked in")
-	screenshot(t, ctx, "league-gate-pass-second")
-	ok, answer = gateScan(t, ctx, pass)
-	require.False(t, ok, "and refused a second time that night: %s", answer)
-	require.Contains(t, answer, "Already checked in at 7:45 PM")
+	admitOnce("second", "7:45 PM")
 	screenshot(t, ctx, "league-gate-pass-refused")
 	ok, answer = gateScan(t, ctx, day)
 	require.False(t, ok, "last week's day ticket is not for tonight: %s", answer)
@@ -131,4 +130,24 @@ func TestDemoLeague_Pages_Browser(t *testing.T) {
 	screenshot(t, ctx, "league-teams-page")
 	require.NoError(t, chromedp.Run(ctx, chromedp.ScrollIntoView(".team-list", chromedp.ByQuery)))
 	screenshot(t, ctx, "league-teams-list")
+
+	// the lists lead to its next match day; the sitemap has each match day's page
+	v := newVisitor(t, a)
+	next := "/e/" + demoLeague + "/2026-03-21"
+	for _, path := range []string{"/", "/?when=week", "/f/moba"} {
+		status, body := v.get(path)
+		require.Equal(t, 200, status, path)
+		require.Contains(t, body, `href="`+next+`"`, "%s has the league's card", path)
+	}
+	status, body := v.get("/?when=today")
+	require.Equal(t, 200, status)
+	upcoming, _, found := strings.Cut(body[strings.Index(body, `id="upcoming-list"`)+1:], "</ul>")
+	require.True(t, found)
+	require.Contains(t, upcoming, "/e/mlbb-manila-showdown")
+	require.NotContains(t, upcoming, "/e/"+demoLeague, "no match day today (the popular rail, not filtered by date, may show it)")
+	status, body = v.get("/sitemap.xml")
+	require.Equal(t, 200, status)
+	for _, slug := range []string{"2026-03-07", "2026-03-14", "2026-03-21", "2026-04-25"} {
+		require.Contains(t, body, "/e/"+demoLeague+"/"+slug+"</loc>")
+	}
 }
