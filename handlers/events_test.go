@@ -57,7 +57,7 @@ func TestHome(t *testing.T) {
 		require.NoError(t, err)
 		var today []string
 		for _, ev := range events {
-			today = append(today, "/e/"+ev.Code)
+			today = append(today, listHref(t, ts, ev, testNow, time.Date(2026, 3, 5, 0, 0, 0, 0, palaro.Manila)))
 		}
 		require.NotEmpty(t, today)
 		require.Equal(t, today, attrs(doc.Find("#upcoming-list .event-card-link"), "href"),
@@ -264,12 +264,20 @@ func TestCalendarPage(t *testing.T) {
 		require.Equal(t, "2026-03", props.Month)
 		require.Equal(t, "2026-03-04", props.Today)
 		require.NotEmpty(t, props.Events)
+		var league []string // the demo league's entries: one per date, each leading to its date's page
 		for _, ev := range props.Events {
-			require.Equal(t, "/e/"+ev.Code, ev.URL)
+			if ev.Code == "palaro-league-season-1" {
+				league = append(league, ev.URL)
+			} else {
+				require.Equal(t, "/e/"+ev.Code, ev.URL)
+			}
 			require.True(t, strings.HasSuffix(ev.Start, "+08:00"), ev.Start)
 			// The six-week grid of March 2026 runs from Sunday 1 March to Saturday 11 April.
 			require.True(t, ev.Start < "2026-04-12" && ev.End >= "2026-03-01", ev.Start)
 		}
+		require.Equal(t, []string{"/e/palaro-league-season-1/2026-03-07", "/e/palaro-league-season-1/2026-03-14",
+			"/e/palaro-league-season-1/2026-03-21", "/e/palaro-league-season-1/2026-03-28", "/e/palaro-league-season-1/2026-04-04",
+			"/e/palaro-league-season-1/2026-04-11"}, league, "the league's Saturdays in the grid (two were over at the seed, in February)")
 		// Without JavaScript: the month's events by day, with links to the months around it.
 		fallback := island.Find(".calendar-fallback")
 		require.Equal(t, "March 2026", strings.TrimSpace(fallback.Find(".cal-title").Text()))

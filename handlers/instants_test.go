@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"palaro"
+	"palaro/store"
 )
 
 // dateInstants are the moments the date logic is checked at: a day, a week, a month and a year
@@ -21,6 +22,20 @@ var dateInstants = map[string]time.Time{
 	"31 December 23:59":              time.Date(2026, 12, 31, 23, 59, 0, 0, palaro.Manila),
 	"1 January 00:01 as UTC":         time.Date(2026, 12, 31, 16, 1, 0, 0, time.UTC),
 	"04:00 as UTC of the day before": time.Date(2026, 3, 3, 20, 0, 0, 0, time.UTC),
+}
+
+// listHref is where a list's card of ev leads when the list's window is [from, to): a series'
+// card leads to its first date not over at from that starts before to, another event's to its page.
+func listHref(t *testing.T, ts *testServer, ev *palaro.Event, from, to time.Time) string {
+	t.Helper()
+	dates, err := store.NewSeriesService(ts.DB).ListEventDates(t.Context(), ev.ID)
+	require.NoError(t, err)
+	for _, d := range dates {
+		if d.EndsAt.After(from) && d.StartsAt.Before(to) {
+			return "/e/" + ev.Code + "/" + d.Slug
+		}
+	}
+	return "/e/" + ev.Code
 }
 
 // TestDateLogic_Instants renders the home page's date filters and the calendar at each of
@@ -43,7 +58,7 @@ func TestDateLogic_Instants(t *testing.T) {
 				require.NoError(t, err)
 				var want []string
 				for _, ev := range events {
-					want = append(want, "/e/"+ev.Code)
+					want = append(want, listHref(t, ts, ev, now, end))
 				}
 				want = want[:min(len(want), 12)]
 				doc := ts.html(t, "/?when="+when, http.StatusOK)
@@ -71,8 +86,18 @@ func TestDateLogic_Instants(t *testing.T) {
 			events, err := ts.Events.ListEventsBetween(t.Context(), gridStart, gridEnd)
 			require.NoError(t, err)
 			var want, got []string
-			for _, ev := range events {
-				want = append(want, ev.Code)
+			for _, ev := range events { // a series has an entry per date in the grid
+				dates, err := store.NewSeriesService(ts.DB).ListEventDates(t.Context(), ev.ID)
+				require.NoError(t, err)
+				n := 0
+				for _, d := range dates {
+					if d.EndsAt.After(gridStart) && d.StartsAt.Before(gridEnd) {
+						n++
+					}
+				}
+				for range max(n, 1) {
+					want = append(want, ev.Code)
+				}
 			}
 			for _, ev := range props.Events {
 				got = append(got, ev.Code)

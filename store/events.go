@@ -83,26 +83,27 @@ func (s *EventService) ListEvents(ctx context.Context, f palaro.EventFilter) (_ 
 		f.Offset = 0
 	}
 	from, to := palaro.DateWindow(f.When, f.Now)
-	where := []string{"e.status != 'draft'", "e.ends_at > ?"}
-	args := []any{formatTime(from)}
+	where := []string{"e.status != 'draft'", "e.ends_at > ?", seriesIn(!to.IsZero())}
+	args := []any{formatTime(from), formatTime(from)}
 	if !to.IsZero() {
 		where = append(where, "e.starts_at < ?")
-		args = append(args, formatTime(to))
+		args = []any{formatTime(from), formatTime(from), formatTime(to), formatTime(to)}
 	}
 	if f.Tag != "" {
 		where = append(where, "EXISTS (SELECT 1 FROM event_tags et WHERE et.event_id = e.id AND et.tag_slug = ?)")
 		args = append(args, f.Tag)
 	}
-	order := "e.starts_at, e.id"
+	order := listStart + ", e.id"
 	switch {
 	case f.Near != nil:
 		// Equirectangular distance: accurate enough to rank venues within the country.
 		k := math.Cos(f.Near.Latitude * math.Pi / 180)
-		order = "((v.latitude - ?) * (v.latitude - ?) + (v.longitude - ?) * (v.longitude - ?) * ?), e.starts_at, e.id"
+		order = "((v.latitude - ?) * (v.latitude - ?) + (v.longitude - ?) * (v.longitude - ?) * ?), " + order
 		args = append(args, f.Near.Latitude, f.Near.Latitude, f.Near.Longitude, f.Near.Longitude, k*k)
 	case f.Popular:
-		order = "e.popularity DESC, e.starts_at, e.id"
+		order = "e.popularity DESC, " + order
 	}
+	args = append(args, formatTime(from)) // listStart's
 	args = append(args, f.Limit+1, f.Offset)
 	query := `SELECT ` + eventColumns + ` ` + eventJoins + ` WHERE ` + strings.Join(where, " AND ") +
 		` ORDER BY ` + order + ` LIMIT ? OFFSET ?`
@@ -129,7 +130,25 @@ func (s *EventService) ListEvents(ctx context.Context, f palaro.EventFilter) (_ 
 	return page, nil
 }
 
-// ListEventsBetween returns public events overlapping [from, to), ordered by start.
+// seriesIn is a list's condition that an event is in its window: an event without dates, or a
+// series with a date ending after the first placeholder (the window's start) and, with withEnd,
+// starting before the second (its end); a series is listed by its dates, not by the span from its
+// first to its last.
+func seriesIn(withEnd bool) string {
+	cond := `(NOT EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id)
+		OR EXISTS (SELECT 1 FROM event_dates d WHERE d.event_id = e.id AND d.ends_at > ?`
+	if withEnd {
+		cond += ` AND d.starts_at < ?`
+	}
+	return cond + `))`
+}
+
+// listStart is the start a list orders an event by: a series' first date not ended at the
+// placeholder (the window's start), else the event's own start.
+const listStart = `coalesce((SELECT min(d.starts_at) FROM event_dates d WHERE d.event_id = e.id AND d.ends_at > ?), e.starts_at)`
+
+// ListEventsBetween returns public events overlapping [from, to) (a series: with a date there),
+// ordered by start (a series: by its first date not over at from).
 func (s *EventService) ListEventsBetween(ctx context.Context, from, to time.Time) (_ []*palaro.Event, err error) {
 	defer wrapErr(&err, "store: ListEventsBetween")
 
@@ -142,8 +161,8 @@ func (s *EventService) ListEventsBetween(ctx context.Context, from, to time.Time
 	}
 	defer tx.Rollback()
 	events, err := queryEvents(ctx, tx, `SELECT `+eventColumns+` `+eventJoins+`
-		WHERE e.status != 'draft' AND e.starts_at < ? AND e.ends_at > ? ORDER BY e.starts_at, e.id`,
-		formatTime(to), formatTime(from))
+		WHERE e.status != 'draft' AND e.starts_at < ? AND e.ends_at > ? AND `+seriesIn(true)+` ORDER BY `+listStart+`, e.id`,
+		formatTime(to), formatTime(from), formatTime(from), formatTime(to), formatTime(from))
 	if err != nil {
 		return nil, err
 	}

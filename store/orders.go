@@ -486,29 +486,10 @@ func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, err
 // it, so the order is not read again here.
 func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
 	if o.Kind == palaro.OrderKindTickets {
-		if o.Discounts == nil {
-			var err error
-			if o.Discounts, err = orderDiscounts(ctx, tx, o.ID); err != nil {
-				return err
-			}
+		if err := insertOrderTickets(ctx, tx, o, now); err != nil {
+			return err
 		}
-		tickets := newTickets(o, now)
-		for i := range tickets {
-			t := tickets[i]
-			t.OrderID = o.ID
-			if err := insertTicket(ctx, tx, &t, o.TicketTypeID); err != nil {
-				return err
-			}
-			o.Tickets = append(o.Tickets, t)
-		}
-		if o.Date == nil { // a pass's tickets hold the places its order took on each date, with their seats
-			if _, err := tx.ExecContext(ctx, `INSERT INTO pass_uses (ticket_id, date_id, seat, created_at)
-				SELECT t.id, od.date_id, t.seat, ? FROM tickets t JOIN order_dates od ON od.order_id = t.order_id
-				WHERE t.order_id = ?`, formatTime(now), o.ID); err != nil {
-				return err
-			}
-		}
-		if err := sellReturns(ctx, tx, s.db, o.ID, o.TicketTypeID, len(tickets), now); err != nil {
+		if err := sellReturns(ctx, tx, s.db, o.ID, o.TicketTypeID, len(o.Tickets), now); err != nil {
 			return err // tickets returned at face value are sold before the rest
 		}
 		// add-ons bought with the order: one per ticket, for the first tickets (DistributeAddOns)
@@ -535,6 +516,33 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 		return nil
 	}
 	return enqueueOrderMessage(ctx, tx, o, now)
+}
+
+// insertOrderTickets inserts a paid ticket order's tickets (o.Tickets) and, for a pass, the places its
+// order took on each date (pass_uses, with the tickets' seats).
+func insertOrderTickets(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
+	if o.Discounts == nil {
+		var err error
+		if o.Discounts, err = orderDiscounts(ctx, tx, o.ID); err != nil {
+			return err
+		}
+	}
+	tickets := newTickets(o, now)
+	for i := range tickets {
+		t := tickets[i]
+		t.OrderID = o.ID
+		if err := insertTicket(ctx, tx, &t, o.TicketTypeID); err != nil {
+			return err
+		}
+		o.Tickets = append(o.Tickets, t)
+	}
+	if o.Date != nil {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO pass_uses (ticket_id, date_id, seat, created_at)
+		SELECT t.id, od.date_id, t.seat, ? FROM tickets t JOIN order_dates od ON od.order_id = t.order_id
+		WHERE t.order_id = ?`, formatTime(now), o.ID)
+	return err
 }
 
 // newTickets returns a ticket order's tickets as issued at now, with their public ids and codes

@@ -189,7 +189,7 @@ func releaseSeats(ctx context.Context, tx *sql.Tx, orderID int64) error {
 }
 
 // ensureSeatLayouts gives every seated ticket type without seats its generated layout
-// (palaro.SeatLayout of its capacity). The seats of its pending and paid orders are assigned to
+// (palaro.SeatLayout of its capacity); a pass has none (its seats are its day type's). The seats of its pending and paid orders are assigned to
 // them; the rest of its sold tickets (sold before seats existed, or outside the app) take
 // scattered seats, the same ones on every run for a ticket type.
 func ensureSeatLayouts(ctx context.Context, tx *sql.Tx) error {
@@ -198,7 +198,7 @@ func ensureSeatLayouts(ctx context.Context, tx *sql.Tx) error {
 		capacity, sold int
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT id, capacity, sold FROM ticket_types tt
-		WHERE seated = 1 AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.ticket_type_id = tt.id)`)
+		WHERE seated = 1 AND pass_kind = '' AND NOT EXISTS (SELECT 1 FROM seats s WHERE s.ticket_type_id = tt.id)`)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func (db *DB) SeedDemo(ctx context.Context, now time.Time) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := data.insert(ctx, tx, now); err != nil {
+	if err := data.insert(ctx, db, tx, now); err != nil {
 		return err
 	}
 	if err := db.syncIDSequences(ctx, tx); err != nil {
@@ -84,6 +84,7 @@ type seedData struct {
 	activities seedActivities
 	news       seedNews
 	tourneys   seedTournaments
+	series     []seedSeries // the series among events, with their dates, once inserted
 }
 
 // readSeedData reads the demo files; a field a file does not know is an error.
@@ -105,9 +106,9 @@ func readSeedData() (*seedData, error) {
 	return &d, nil
 }
 
-// insert writes the data set in tx. Rows without ids of their own in the files get them in the
-// files' order: events, ticket types and accounts are numbered as they are listed.
-func (d *seedData) insert(ctx context.Context, tx *sql.Tx, now time.Time) error {
+// insert writes the data set in tx (db's writing transaction). Rows without ids of their own in the
+// files get them in the files' order: events, ticket types and accounts are numbered as they are listed.
+func (d *seedData) insert(ctx context.Context, db *DB, tx *sql.Tx, now time.Time) error {
 	at := formatTime(now)
 	for _, o := range d.organizers.Organizers {
 		var approved any
@@ -154,6 +155,12 @@ func (d *seedData) insert(ctx context.Context, tx *sql.Tx, now time.Time) error 
 	}
 	if err := d.orders.insertSoldTickets(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo sold tickets: %w", err)
+	}
+	if err := db.syncIDSequences(ctx, tx); err != nil { // the rows above chose their ids; the orders below take the next
+		return fmt.Errorf("seed: %w", err)
+	}
+	if err := d.insertSeriesSales(ctx, db, tx, now); err != nil {
+		return fmt.Errorf("seed demo series sales: %w", err)
 	}
 	if err := d.activities.insert(ctx, tx, now); err != nil {
 		return fmt.Errorf("seed demo activities: %w", err)
@@ -307,7 +314,8 @@ type seedAddOn struct {
 }
 
 // seedEvent is an event: it starts on Day (days from the seed's day in Manila) at Time (Manila,
-// "15:04"), or, with StartsIn, that long after the start of the seed's hour; it lasts Hours. Venue
+// "15:04"), or, with StartsIn, that long after the start of the seed's hour; it lasts Hours. A
+// series has Dates instead, and runs from its first date's start to its last date's end. Venue
 // and Organizer are names; Links and AddOns name entries of the file's links and add-on sets.
 type seedEvent struct {
 	Code           string       `json:"code"`
@@ -319,6 +327,7 @@ type seedEvent struct {
 	Day            *int         `json:"day"`
 	Time           string       `json:"time"`
 	Hours          float64      `json:"hours"`
+	Dates          *seedDates   `json:"dates"`
 	Venue          string       `json:"venue"`
 	Organizer      string       `json:"organizer"`
 	Popularity     int          `json:"popularity"`
@@ -333,7 +342,8 @@ type seedEvent struct {
 }
 
 // seedTicket is a ticket type of an event (its code is the event's code, "-" and Code); its price
-// is in centavos. Sold tickets of it are issued, each of a paid order (insertSoldTickets).
+// is in centavos. Sold tickets of it are issued, each of a paid order (insertSoldTickets; for a
+// series, insertSeriesSales: Sold is then a day ticket's sales on its first date, or the passes sold).
 type seedTicket struct {
 	Code         string       `json:"code"`
 	Name         string       `json:"name"`
@@ -350,6 +360,10 @@ type seedTicket struct {
 	PaymentTypes []string     `json:"paymentTypes"` // QR and CARD when left out, and GCASH and MAYA with a price
 	// SeniorPWD is true for admission the senior citizen and PWD discount applies to.
 	SeniorPWD bool `json:"seniorPwd"`
+	// Pass makes the type a season pass of a series (palaro.PassEvery): valid on every date, it
+	// takes a place (and its seat) of the day type PassOf (a Code of the same event) on each.
+	Pass   string `json:"pass"`
+	PassOf string `json:"passOf"`
 }
 
 // starts is when e starts, for a seed at now on the Manila day today.
@@ -366,11 +380,21 @@ func (e seedEvent) starts(today, now time.Time) (time.Time, error) {
 
 // insertEvent adds an event with its tags, links, ticket types and add-ons.
 func (d *seedData) insertEvent(ctx context.Context, tx *sql.Tx, e seedEvent, today, now time.Time) error {
-	starts, err := e.starts(today, now)
-	if err != nil {
-		return err
+	var starts, ends time.Time
+	var dates []palaro.DateInput
+	if e.Dates != nil {
+		var err error
+		if dates, err = e.Dates.inputs(now); err != nil {
+			return err
+		}
+		starts, ends = dates[0].StartsAt, dates[len(dates)-1].EndsAt
+	} else {
+		var err error
+		if starts, err = e.starts(today, now); err != nil {
+			return err
+		}
+		ends = starts.Add(time.Duration(e.Hours * float64(time.Hour)))
 	}
-	ends := starts.Add(time.Duration(e.Hours * float64(time.Hour)))
 	salesStart, err := seedOffset(now, d.events.SalesStart)
 	if err != nil {
 		return err
@@ -423,15 +447,35 @@ func (d *seedData) insertEvent(ctx context.Context, tx *sql.Tx, e seedEvent, tod
 			}
 		}
 		payments, _ := json.Marshal(paymentTypes)
+		sold := t.Sold
+		if dates != nil {
+			sold = 0 // insertSeriesSales sells the series' tickets as orders do
+		}
+		var passOf any
+		if t.Pass != "" {
+			if dates == nil || t.Pass != palaro.PassEvery {
+				return fmt.Errorf("ticket type %s: a demo pass is a series' pass for every date", t.Code)
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT id FROM ticket_types WHERE code = ?`, e.Code+"-"+t.PassOf).Scan(&passOf); err != nil {
+				return fmt.Errorf("ticket type %s: pass of %q: %w", t.Code, t.PassOf, err)
+			}
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position,
 			price, discount, max_purchasable, capacity, sold, sales_start, sales_end, show_promo_field,
-			with_survey, disclaimer, payment_types, seated, senior_pwd_discount)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			eventID, e.Code+"-"+t.Code, t.Name, t.Description, i, t.Price, t.Discount, t.Max, t.Capacity, t.Sold,
+			with_survey, disclaimer, payment_types, seated, senior_pwd_discount, pass_kind, pass_of)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			eventID, e.Code+"-"+t.Code, t.Name, t.Description, i, t.Price, t.Discount, t.Max, t.Capacity, sold,
 			formatTime(salesStart), formatTime(ends), t.Promo, t.Survey, t.Disclaimer, string(payments), t.Seated,
-			t.SeniorPWD); err != nil {
+			t.SeniorPWD, t.Pass, passOf); err != nil {
 			return fmt.Errorf("ticket type %s: %w", t.Code, err)
 		}
+	}
+	if dates != nil {
+		created, err := insertDates(ctx, tx, eventID, dates, now)
+		if err != nil {
+			return err
+		}
+		d.series = append(d.series, seedSeries{eventID: eventID, event: e, dates: created})
 	}
 	if e.AddOns == "" {
 		return nil

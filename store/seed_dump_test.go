@@ -32,6 +32,7 @@ var dumpVolatile = map[string][]string{
 	"app_secrets":  {"value", "created_at"},
 	"events":       {"created_at", "updated_at"},
 	"gate_changes": {"xid"}, // PostgreSQL's: the writing transaction's id
+	"invoices":     {"public_id"},
 	"orders":       {"public_id"},
 	"organizers":   {"created_at"},
 	"participants": {"public_id"},

@@ -16,13 +16,11 @@ type seedTournaments struct {
 	Tournaments []seedTournament `json:"tournaments"`
 }
 
-// seedTournament is a demo tournament. It belongs to Event when the data set has that event (the
-// league of issue 22), else to FallbackEvent; it starts when its event starts, and its times are
-// relative to that start. Its Teams register in order (the first MaxTeams get places, the rest
+// seedTournament is a demo tournament of Event. It starts when its event starts or, for a series,
+// at the first of its dates that starts after the seed's time; its times are relative to that start. Its Teams register in order (the first MaxTeams get places, the rest
 // wait), all captained by Captain, each with Players joined players.
 type seedTournament struct {
 	Event             string     `json:"event"`
-	FallbackEvent     string     `json:"fallbackEvent"`
 	Code              string     `json:"code"`
 	Name              string     `json:"name"`
 	Game              string     `json:"game"`
@@ -58,12 +56,13 @@ func (s seedTournaments) insert(ctx context.Context, tx *sql.Tx, now time.Time) 
 	for _, st := range s.Tournaments {
 		var eventID int64
 		var startsAt sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT id, starts_at FROM events WHERE code = ?`, st.Event).Scan(&eventID, &startsAt)
-		if errors.Is(err, sql.ErrNoRows) {
-			err = tx.QueryRowContext(ctx, `SELECT id, starts_at FROM events WHERE code = ?`, st.FallbackEvent).Scan(&eventID, &startsAt)
-		}
-		if err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT id, starts_at FROM events WHERE code = ?`, st.Event).Scan(&eventID, &startsAt); err != nil {
 			return fmt.Errorf("%s: event: %w", st.Code, err)
+		}
+		err := tx.QueryRowContext(ctx, `SELECT starts_at FROM event_dates WHERE event_id = ? AND starts_at > ?
+			ORDER BY starts_at LIMIT 1`, eventID, at).Scan(&startsAt)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("%s: dates: %w", st.Code, err)
 		}
 		start, err := parseTime(startsAt)
 		if err != nil {

@@ -166,59 +166,67 @@ func (s *SeriesService) CreateDates(ctx context.Context, eventID int64, inputs [
 	}
 	var created []palaro.EventDate
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		created = nil
 		if err := s.db.lockRow(ctx, tx, "events", eventID); err != nil {
 			return err
 		}
-		existing, err := eventDates(ctx, tx, eventID)
-		if err != nil {
-			return err
-		}
-		if len(existing)+len(inputs) > palaro.MaxSeriesDates {
-			return palaro.Errorf(palaro.ECONFLICT, "An event has at most %d dates; this one has %d.", palaro.MaxSeriesDates, len(existing))
-		}
-		added := make([]palaro.EventDate, len(inputs))
-		for i, in := range inputs {
-			added[i] = palaro.EventDate{EventID: eventID, Name: in.Name, StartsAt: in.StartsAt, EndsAt: in.EndsAt,
-				SalesStart: in.SalesStart, SalesEnd: in.SalesEnd, Status: cmp.Or(in.Status, palaro.DateScheduled)}
-		}
-		added = palaro.SlugDates(existing, added)
-		types, err := dayTypes(ctx, tx, eventID)
-		if err != nil {
-			return err
-		}
-		for i, d := range added {
-			var venue any
-			if inputs[i].VenueID != 0 {
-				venue = inputs[i].VenueID
-			}
-			d.ID, err = insertID(ctx, tx, `INSERT INTO event_dates (event_id, slug, name, starts_at, ends_at, venue_id,
-				sales_start, sales_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				eventID, d.Slug, d.Name, formatTime(d.StartsAt), formatTime(d.EndsAt), venue, nullTime(d.SalesStart),
-				nullTime(d.SalesEnd), d.Status, formatTime(now), formatTime(now))
-			if err != nil {
-				return err
-			}
-			d.CreatedAt, d.UpdatedAt = now, now
-			for _, t := range types {
-				capacity, own := t.capacity, 0
-				if n, ok := inputs[i].Capacities[t.code]; ok {
-					capacity, own = n, 1
-				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO date_stock (date_id, ticket_type_id, capacity, own_capacity)
-					VALUES (?, ?, ?, ?)`, d.ID, t.id, capacity, own); err != nil {
-					return err
-				}
-			}
-			if err := passesJoinDate(ctx, tx, eventID, d, now); err != nil {
-				return err
-			}
-			created = append(created, d)
-		}
-		return nil
+		var err error
+		created, err = insertDates(ctx, tx, eventID, inputs, now)
+		return err
 	})
-	slices.SortFunc(created, func(a, b palaro.EventDate) int { return a.StartsAt.Compare(b.StartsAt) })
 	return created, err
+}
+
+// insertDates adds inputs (checked) as dates of the event inside tx, as CreateDates describes, and
+// returns them by start; the caller holds the event's row lock (or, seeding, the only transaction).
+func insertDates(ctx context.Context, tx *sql.Tx, eventID int64, inputs []palaro.DateInput, now time.Time) ([]palaro.EventDate, error) {
+	var created []palaro.EventDate
+	existing, err := eventDates(ctx, tx, eventID)
+	if err != nil {
+		return nil, err
+	}
+	if len(existing)+len(inputs) > palaro.MaxSeriesDates {
+		return nil, palaro.Errorf(palaro.ECONFLICT, "An event has at most %d dates; this one has %d.", palaro.MaxSeriesDates, len(existing))
+	}
+	added := make([]palaro.EventDate, len(inputs))
+	for i, in := range inputs {
+		added[i] = palaro.EventDate{EventID: eventID, Name: in.Name, StartsAt: in.StartsAt, EndsAt: in.EndsAt,
+			SalesStart: in.SalesStart, SalesEnd: in.SalesEnd, Status: cmp.Or(in.Status, palaro.DateScheduled)}
+	}
+	added = palaro.SlugDates(existing, added)
+	types, err := dayTypes(ctx, tx, eventID)
+	if err != nil {
+		return nil, err
+	}
+	for i, d := range added {
+		var venue any
+		if inputs[i].VenueID != 0 {
+			venue = inputs[i].VenueID
+		}
+		d.ID, err = insertID(ctx, tx, `INSERT INTO event_dates (event_id, slug, name, starts_at, ends_at, venue_id,
+			sales_start, sales_end, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			eventID, d.Slug, d.Name, formatTime(d.StartsAt), formatTime(d.EndsAt), venue, nullTime(d.SalesStart),
+			nullTime(d.SalesEnd), d.Status, formatTime(now), formatTime(now))
+		if err != nil {
+			return nil, err
+		}
+		d.CreatedAt, d.UpdatedAt = now, now
+		for _, t := range types {
+			capacity, own := t.capacity, 0
+			if n, ok := inputs[i].Capacities[t.code]; ok {
+				capacity, own = n, 1
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO date_stock (date_id, ticket_type_id, capacity, own_capacity)
+				VALUES (?, ?, ?, ?)`, d.ID, t.id, capacity, own); err != nil {
+				return nil, err
+			}
+		}
+		if err := passesJoinDate(ctx, tx, eventID, d, now); err != nil {
+			return nil, err
+		}
+		created = append(created, d)
+	}
+	slices.SortFunc(created, func(a, b palaro.EventDate) int { return a.StartsAt.Compare(b.StartsAt) })
+	return created, nil
 }
 
 // dayType is a ticket type that has stock on each date (not a pass).

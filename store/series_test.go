@@ -372,7 +372,8 @@ func TestSeries_GateAdmitsPassOncePerDate(t *testing.T) {
 	_, err = gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: passCode})
 	require.Equal(t, palaro.MsgNoDateToday, palaro.ErrorMessage(err))
 	var logged int
-	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM check_ins WHERE date_id IS NOT NULL`).Scan(&logged))
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM check_ins WHERE event_id = ? AND date_id IS NOT NULL`,
+		f.eventID).Scan(&logged))
 	require.Equal(t, 6, logged, "each admission is logged with its date")
 }
 
@@ -403,4 +404,59 @@ func TestSeries_SeriesEditReachesDatesWithoutTheirOwn(t *testing.T) {
 	}
 	_, _, capacity := f.stock(t, own[0].ID, code)
 	require.Equal(t, 12, capacity, "the date keeps what was set on it")
+}
+
+// TestSeries_ListedByDates: lists take a series by its dates, not by the span from its first date
+// to its last. In the demo data at the golden clock (Wednesday 18 March, 10:00 in Manila) the
+// league's next match day is Saturday the 21st: it is not among today's events, it is among this
+// week's, and the whole list places it by that Saturday (after what starts before), not by its
+// first date, which is over. A window holding one of its dates finds it; one between two does not.
+func TestSeries_ListedByDates(t *testing.T) {
+	ctx := context.Background()
+	db := openTestDB(t)
+	require.NoError(t, db.SeedDemo(ctx, demoGoldenNow))
+	events := NewEventService(db)
+	codes := func(list []*palaro.Event) []string {
+		var out []string
+		for _, ev := range list {
+			out = append(out, ev.Code)
+		}
+		return out
+	}
+	const league = "palaro-league-season-1"
+	list := func(when string) []string {
+		page, err := events.ListEvents(ctx, palaro.EventFilter{When: when, Now: demoGoldenNow, Limit: 100})
+		require.NoError(t, err)
+		return codes(page.Events)
+	}
+	require.NotContains(t, list(palaro.WhenToday), league, "no match day today")
+	require.Contains(t, list(palaro.WhenWeek), league, "Saturday's match day is this week")
+
+	all, err := events.ListEvents(ctx, palaro.EventFilter{Now: demoGoldenNow, Limit: 100})
+	require.NoError(t, err)
+	saturday := time.Date(2026, 3, 21, 19, 0, 0, 0, palaro.Manila)
+	seen := false
+	for _, ev := range all.Events {
+		if ev.Code == league {
+			seen = true
+			continue
+		}
+		if seen {
+			require.False(t, ev.StartsAt.Before(saturday), "%s starts before the league's next date but is listed after it", ev.Code)
+		} else {
+			require.True(t, ev.StartsAt.Before(saturday) || ev.StartsAt.Equal(saturday), "%s is listed before the league's next date", ev.Code)
+		}
+	}
+	require.True(t, seen)
+
+	between := func(from, to time.Time) []string {
+		got, err := events.ListEventsBetween(ctx, from, to)
+		require.NoError(t, err)
+		return codes(got)
+	}
+	require.Contains(t, between(saturday, saturday.Add(time.Hour)), league)
+	require.Contains(t, between(time.Date(2026, 3, 7, 0, 0, 0, 0, palaro.Manila), time.Date(2026, 3, 8, 0, 0, 0, 0, palaro.Manila)), league,
+		"a date over is still the league's (the calendar shows it)")
+	require.NotContains(t, between(time.Date(2026, 3, 22, 0, 0, 0, 0, palaro.Manila), time.Date(2026, 3, 28, 0, 0, 0, 0, palaro.Manila)), league,
+		"Sunday to Friday between two match days")
 }

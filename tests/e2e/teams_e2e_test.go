@@ -138,7 +138,7 @@ func TestTeams_Browser(t *testing.T) {
 func TestTournamentsAPI_Teams(t *testing.T) {
 	a := startApp(t)
 	org := signedIn(t, a, store.DemoOrganizerEmail)
-	const base = "/v1/organizer/events/mlbb-women-invitational/tournaments"
+	const base = "/v1/organizer/events/palaro-league-season-1/tournaments"
 	var out struct {
 		Tournament struct {
 			Registered, Waitlisted int
@@ -173,11 +173,11 @@ func TestTournamentsAPI_Teams(t *testing.T) {
 	require.Equal(t, http.StatusConflict, status, "no free place: %s", body)
 	require.Equal(t, palaro.MessageTeamMovedUp, lastOutboxKind(t, a, store.DemoCaptainEmail))
 
-	status, body = org.get("/organizer/events/mlbb-women-invitational/tournaments/palaro-league-mlbb-cup/teams.csv")
+	status, body = org.get("/organizer/events/palaro-league-season-1/tournaments/palaro-league-mlbb-cup/teams.csv")
 	require.Equal(t, http.StatusOK, status)
 	require.Contains(t, body, "entry,team,tag,status,seed")
 	require.Equal(t, 1+14*5, strings.Count(body, "\r\n"), "one row per player")
-	status, body = org.get("/organizer/events/mlbb-women-invitational/tournaments/palaro-league-mlbb-cup/bracket.txt")
+	status, body = org.get("/organizer/events/palaro-league-season-1/tournaments/palaro-league-mlbb-cup/bracket.txt")
 	require.Equal(t, http.StatusOK, status)
 	lines := strings.Split(strings.TrimSpace(body), "\n")
 	require.Len(t, lines, 12)

@@ -151,10 +151,12 @@ func TestValidators_Browser(t *testing.T) {
 		pages = append(pages, validatedPage{"organizer", p})
 	}
 	// tournaments: the teams page, a captain's registration form and team page, a player's link
-	pages = append(pages, validatedPage{"", "/e/mlbb-women-invitational/teams"}, validatedPage{"", "/e/mlbb-women-invitational"},
+	// the demo league: its series page, a match day's page and its gate (a series' gate)
+	pages = append(pages, validatedPage{"", "/e/" + demoLeague + "/teams"}, validatedPage{"", "/e/" + demoLeague},
+		validatedPage{"", "/e/" + demoLeague + "/2026-03-21"}, validatedPage{"gate", "/organizer/events/" + demoLeague + "/check-in"},
 		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"},
 		validatedPage{"", "/team/join/demo:bld1@players.palaro.ph"},
-		validatedPage{"organizer", "/organizer/events/mlbb-women-invitational/tournaments"})
+		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments"})
 	// a series' dates in the console: the list with the add form, and one date's form
 	pages = append(pages, validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates"},
 		validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates?edit=" + dates[0].Slug})
