@@ -21,6 +21,7 @@ const (
 	RefundEventCancelled  = "event_cancelled" // the organizer refunds every order of a cancelled event
 	RefundBuyerCancelled  = "buyer_cancelled" // the buyer cancelled before the organizer's deadline
 	RefundReturnedTickets = "returned"        // a returned ticket was bought by another buyer
+	RefundDateCancelled   = "date_cancelled"  // a date of a series was cancelled (Refund.Date names it)
 )
 
 // Refund is one refund of some or all of an order's tickets (the refunds table).
@@ -46,8 +47,33 @@ type Refund struct {
 	Attempts    int
 	// TicketCodes are the codes of the tickets the refund voids (none for an add-on order).
 	TicketCodes []string
-	CreatedAt   time.Time
-	DoneAt      time.Time
+	// PassCodes are the codes of the season passes refunded in part for Date: they stay valid on
+	// the series' other dates.
+	PassCodes []string
+	// Date is the cancelled date of a series a RefundDateCancelled refund is for; nil otherwise.
+	Date      *RefundDate
+	CreatedAt time.Time
+	DoneAt    time.Time
+}
+
+// RefundDate is the cancelled date of a series a refund is for.
+type RefundDate struct {
+	ID       int64
+	Slug     string
+	Name     string
+	StartsAt time.Time
+}
+
+// Label names the date for people, in Manila time: "Sat 16 Jan 2027, 7:00 PM".
+func (d RefundDate) Label() string { return d.StartsAt.In(Manila).Format("Mon 2 Jan 2006, 3:04 PM") }
+
+// RefundWhy says why a refund was made, for its buyer and the console: for a cancelled date
+// "<event>, <date in Manila> was cancelled"; "" for the other reasons (their callers say them).
+func RefundWhy(eventName string, r Refund) string {
+	if r.Reason != RefundDateCancelled || r.Date == nil {
+		return ""
+	}
+	return eventName + ", " + r.Date.Label() + " was cancelled"
 }
 
 // Statuses a refunded ticket shows (the organizer API's and the console's), for its refund's status.

@@ -407,6 +407,22 @@ type SeriesService interface {
 	UpdateDate(ctx context.Context, eventID int64, slug string, in DateInput, actor string, now time.Time) (*EventDate, error)
 	// DeleteDate deletes a date that sold nothing; ECONFLICT (MsgDateHasSales) when it did.
 	DeleteDate(ctx context.Context, eventID int64, slug string, actor string, now time.Time) error
+	// PreviewDateCancel says what cancelling the event's date slug at now would do: who is
+	// e-mailed and what is refunded. Returns ENOTFOUND for an unknown date.
+	PreviewDateCancel(ctx context.Context, eventID int64, slug string, now time.Time) (DateCancelPreview, error)
+}
+
+// DateCancelPreview is what cancelling a date of a series does, for the console's confirmation.
+type DateCancelPreview struct {
+	// Holders counts the addresses e-mailed: holders of the date's day tickets and of passes covering it.
+	Holders int
+	// DayOrders counts the paid day-ticket orders of the date (and add-on orders of their tickets)
+	// refunded in full, DayAmount what they give back.
+	DayOrders int
+	DayAmount Money
+	// Passes counts the pass tickets refunded their share for the date, PassAmount what they give back.
+	Passes     int
+	PassAmount Money
 }
 
 // InputOf is the date as an organizer set it, the start of a change of it.

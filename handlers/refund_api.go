@@ -19,7 +19,10 @@ type orgRefundJSON struct {
 	Reason  string       `json:"reason"`
 	Amount  palaro.Money `json:"amount"`
 	Tickets []string     `json:"tickets"`
-	Failure string       `json:"failure,omitempty"`
+	// Passes are the pass tickets refunded in part for Date, a cancelled date of the series (its slug).
+	Passes  []string `json:"passes,omitempty"`
+	Date    string   `json:"date,omitempty"`
+	Failure string   `json:"failure,omitempty"`
 	// CreatedAt and DoneAt are Manila times; DoneAt is null while the refund is pending.
 	CreatedAt time.Time  `json:"createdAt"`
 	DoneAt    *time.Time `json:"doneAt"`
@@ -31,7 +34,11 @@ func applyRefunds(row *orgOrderJSON, refunds []palaro.Refund) {
 	row.Refunds = []orgRefundJSON{}
 	for _, r := range refunds {
 		row.Refunds = append(row.Refunds, orgRefundJSON{ID: r.PublicID, Status: r.Status, Reason: r.Reason, Amount: r.Amount,
-			Tickets: palaro.NonNilStrings(r.TicketCodes), Failure: r.Failure, CreatedAt: r.CreatedAt.In(palaro.Manila), DoneAt: manilaPtr(r.DoneAt)})
+			Tickets: palaro.NonNilStrings(r.TicketCodes), Passes: r.PassCodes, Failure: r.Failure, CreatedAt: r.CreatedAt.In(palaro.Manila),
+			DoneAt: manilaPtr(r.DoneAt)})
+		if r.Date != nil {
+			row.Refunds[len(row.Refunds)-1].Date = r.Date.Slug
+		}
 	}
 	status := palaro.RefundedTicketStatuses(refunds)
 	for i, t := range row.Tickets {

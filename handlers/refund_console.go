@@ -17,6 +17,7 @@ import (
 var refundReasons = map[string]string{
 	palaro.RefundByOrganizer: "refunded by the organizer", palaro.RefundEventCancelled: "event cancelled",
 	palaro.RefundBuyerCancelled: "cancelled by the buyer", palaro.RefundReturnedTickets: "ticket returned",
+	palaro.RefundDateCancelled: "date cancelled",
 }
 
 // orderRefundsView fills the order page's refunds and refund form, and shows each refunded
@@ -31,6 +32,12 @@ func (s *Server) orderRefundsView(c *echo.Context, base string, o *palaro.Order,
 	for _, r := range refunds {
 		rv := views.OrgRefundRow{ID: r.PublicID, Status: r.Status, Amount: r.Amount.Display(), Tickets: strings.Join(r.TicketCodes, ", "),
 			Reason: refundReasons[r.Reason], When: manilaTime(r.CreatedAt), Failure: r.Failure}
+		if o.Event != nil {
+			rv.Reason = cmpStr(palaro.RefundWhy(o.Event.Name, r), rv.Reason)
+		}
+		if len(r.PassCodes) > 0 {
+			rv.Tickets = strings.TrimPrefix(rv.Tickets+", part of pass "+strings.Join(r.PassCodes, ", ")+" (still valid)", ", ")
+		}
 		if r.Status == palaro.RefundFailed {
 			rv.Retry = &views.OrgAction{Label: "Try the refund again", Action: base + "/refunds/" + r.PublicID + "/retry?order=" + url.QueryEscape(o.PublicID)}
 		}

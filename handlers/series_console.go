@@ -16,8 +16,9 @@ import (
 // datesIntro explains the console's Dates page.
 const datesIntro = "The dates of this series, each with its own start, end, capacity and status; buyers pick one. " +
 	"A new time, a postponement or a cancellation e-mails everyone holding a ticket for the date or a pass " +
-	"covering it. Cancelling a date stops its sale and refunds its day tickets in full (passes are not refunded " +
-	"in part); it cannot be undone. A date nothing was sold on can be deleted."
+	"covering it. Cancelling a date (you confirm it on a second page) stops its sale, refunds its day tickets in full " +
+	"with their add-ons and refunds each season pass its share for the date; it cannot be undone. A date nothing " +
+	"was sold on can be deleted."
 
 // dateLabel names a date in the console: its day (and session), with its own name.
 func dateLabel(d palaro.EventDate) string {
@@ -140,6 +141,10 @@ func (s *Server) renderOrgDates(c *echo.Context, caller *palaro.Caller, ev *pala
 		if d.Status == palaro.DateCancelled {
 			item.Href = "" // final: nothing to change
 		}
+		if d.Status != palaro.DateCancelled {
+			item.Actions = append(item.Actions, views.OrgAction{Label: "Cancel " + palaro.DateSlugLabel(d.Slug) + "…",
+				Action: base + "/" + d.Slug + "/cancel", Secondary: true})
+		}
 		if sold+held == 0 {
 			item.Actions = append(item.Actions, views.OrgAction{Label: "Delete " + palaro.DateSlugLabel(d.Slug),
 				Action: base + "/" + d.Slug + "/delete", Secondary: true})
@@ -254,9 +259,73 @@ func (s *Server) orgUpdateDate(c *echo.Context, caller *palaro.Caller) error {
 		}
 	}
 	if err = fe.merge(in.Validate()); err == nil {
+		if in.Status == palaro.DateCancelled && d.Status != palaro.DateCancelled && !confirmed(c) {
+			return s.confirmDateCancel(c, caller, ev, d, "/organizer/events/"+ev.Code+"/dates/"+d.Slug)
+		}
 		_, err = s.services.Series.UpdateDate(c.Request().Context(), ev.ID, d.Slug, in, caller.Actor(), s.Now())
 	}
 	return s.orgDatesDone(c, caller, ev, d.Slug, err)
+}
+
+// orgCancelDate cancels a date of the Dates page once confirmed (the date's other settings
+// unchanged); the first tap shows the confirmation step.
+func (s *Server) orgCancelDate(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	d, err := s.orgDate(c, ev)
+	if err != nil {
+		return err
+	}
+	if !confirmed(c) {
+		return s.confirmDateCancel(c, caller, ev, d, "/organizer/events/"+ev.Code+"/dates/"+d.Slug+"/cancel")
+	}
+	in := d.InputOf()
+	in.Status = palaro.DateCancelled
+	_, err = s.services.Series.UpdateDate(c.Request().Context(), ev.ID, d.Slug, in, caller.Actor(), s.Now())
+	return s.orgDatesDone(c, caller, ev, "", err)
+}
+
+// confirmDateCancel renders the confirmation step of cancelling date d: how many holders are
+// e-mailed and what is refunded; its button posts the same form again to action, confirmed.
+func (s *Server) confirmDateCancel(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, d *palaro.EventDate, action string) error {
+	p, err := s.services.Series.PreviewDateCancel(c.Request().Context(), ev.ID, d.Slug, s.Now())
+	if err != nil {
+		return err
+	}
+	label := dateLabel(*d)
+	lines := []string{ev.Name + ", " + label + ", " + dateHours(*d) + ": its sale stops and the date is cancelled for good. This cannot be undone.",
+		palaro.Plural(p.Holders, "ticket holder is", "ticket holders are") + " e-mailed that the date is cancelled."}
+	if p.DayOrders > 0 {
+		lines = append(lines, palaro.Plural(p.DayOrders, "order", "orders")+" of day tickets for this date "+
+			map[bool]string{true: "is", false: "are"}[p.DayOrders == 1]+" refunded in full, add-ons included ("+p.DayAmount.Display()+
+			"), through the payment provider; their tickets are cancelled.")
+	} else {
+		lines = append(lines, "No paid day-ticket order of this date is left to refund.")
+	}
+	if p.Passes > 0 {
+		lines = append(lines, palaro.Plural(p.Passes, "season pass gets", "season passes get")+" back "+
+			map[bool]string{true: "its", false: "their"}[p.Passes == 1]+" share for this date ("+p.PassAmount.Display()+
+			" in all) and "+map[bool]string{true: "stays", false: "stay"}[p.Passes == 1]+" valid on the other dates.")
+	} else {
+		lines = append(lines, "No season pass is owed a share for this date.")
+	}
+	hidden := slices.Clone(confirmHidden)
+	if form, err := c.FormValues(); err == nil {
+		for name, values := range form {
+			if name == "confirm" || name == csrfField {
+				continue
+			}
+			for _, v := range values {
+				hidden = append(hidden, [2]string{name, v})
+			}
+		}
+	}
+	slices.SortFunc(hidden, func(a, b [2]string) int { return strings.Compare(a[0], b[0]) })
+	return s.renderConfirm(c, caller, "Cancel "+label+"?", lines,
+		views.OrgAction{Label: "Cancel " + palaro.DateSlugLabel(d.Slug), Action: action, Hidden: hidden},
+		views.Link{Label: "Keep the date", Href: "/organizer/events/" + ev.Code + "/dates"})
 }
 
 // orgDeleteDate deletes a date nothing was sold on, from the Dates page.

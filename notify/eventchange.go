@@ -71,17 +71,27 @@ func (c Composer) EventChanged(ch palaro.EventChange, ev *palaro.Event, to strin
 }
 
 // dateCancelledMoney says what a cancelled date of a series means for the money of a holder of
-// tickets: day tickets of the date are refunded in full (the date's refund starts with its
-// cancellation); a pass stays valid on the other dates and is not refunded in part.
+// tickets: day tickets of the date are refunded in full, with their add-ons (the date's refund
+// starts with its cancellation); a pass stays valid on the other dates and its share for the
+// date is refunded (store.passDateShare): always for a pass valid on every date (for a date it
+// covered when bought), for a pass for some dates only when it can no longer be used in full.
 func dateCancelledMoney(tickets []*palaro.Ticket, contact string) []string {
 	var out []string
 	if slices.ContainsFunc(tickets, func(t *palaro.Ticket) bool { return !t.TicketType.IsPass() }) {
-		out = append(out, "Your money for the day tickets of this date: you are refunded in full, to the way you paid, "+
-			"within 30 days. You need not do anything; if you have a question about your refund, write to "+contact+".")
+		out = append(out, "Your money for the day tickets of this date: you are refunded in full, add-ons included, to the way "+
+			"you paid, within 30 days. You need not do anything; if you have a question about your refund, write to "+contact+".")
 	}
-	if slices.ContainsFunc(tickets, func(t *palaro.Ticket) bool { return t.TicketType.IsPass() }) {
-		out = append(out, "Your season pass stays valid on the series' other dates. Palaro does not refund part of a pass "+
-			"for one cancelled date; if you want to ask the organizer about it, write to "+contact+".")
+	if slices.ContainsFunc(tickets, func(t *palaro.Ticket) bool { return t.TicketType.PassKind == palaro.PassEvery }) {
+		out = append(out, "Your season pass stays valid on the series' other dates, and you get back its share for this date: "+
+			"what you paid for the pass divided by the number of dates it covered when you bought it, to the way you paid, "+
+			"within 30 days (a date added after you bought the pass was not paid for and is not refunded). You need not do "+
+			"anything; if you have a question, write to "+contact+".")
+	}
+	if slices.ContainsFunc(tickets, func(t *palaro.Ticket) bool { return t.TicketType.PassKind == palaro.PassCount }) {
+		out = append(out, "Your pass stays valid for the dates still to come. If fewer dates are left than the uses left on "+
+			"your pass, so it can no longer be used in full, you get back the share of one use (what you paid divided by its "+
+			"number of dates), to the way you paid, within 30 days; otherwise your pass keeps all its uses. You need not do "+
+			"anything; if you have a question, write to "+contact+".")
 	}
 	return out
 }

@@ -19,9 +19,24 @@ func (c Composer) RefundStarted(o *palaro.Order, r palaro.Refund) palaro.Message
 		why = "You cancelled your order for " + eventName + ": here is your refund."
 	case palaro.RefundReturnedTickets:
 		why = "Your returned ticket for " + eventName + " found a new buyer: here is your refund."
+	case palaro.RefundDateCancelled:
+		if w := palaro.RefundWhy(eventName, r); w != "" {
+			why = w + ", so the organizer is refunding your order."
+			if len(r.TicketCodes) == 0 && len(r.PassCodes) > 0 {
+				why = w + ", so the organizer is refunding your pass's share for that date."
+			}
+		}
 	}
 	rows := [][2]string{{"Order", o.PublicID}, {"Refund", r.Amount.Display()}}
 	intro := []string{why}
+	if len(r.PassCodes) > 0 {
+		label := "Pass"
+		if len(r.PassCodes) > 1 {
+			label = "Passes"
+		}
+		rows = append(rows, [2]string{label, strings.Join(r.PassCodes, ", ")})
+		intro = append(intro, "This is part of what you paid for the pass: it stays valid on the series' other dates.")
+	}
 	if len(r.TicketCodes) > 0 {
 		label, void := "Ticket", "This ticket is cancelled: it no longer admits anyone at the gate."
 		if len(r.TicketCodes) > 1 {
@@ -53,8 +68,14 @@ func (c Composer) RefundEnded(o *palaro.Order, r palaro.Refund) palaro.Message {
 	default:
 		rows = append(rows, [2]string{"Tickets", strings.Join(r.TicketCodes, ", ")})
 	}
-	v := emailView{Support: c.Support, Rows: rows,
-		Button: emailLink{Label: "See your order", URL: c.url(palaro.OrderPath(o.PublicID))}}
+	v := emailView{Support: c.Support, Button: emailLink{Label: "See your order", URL: c.url(palaro.OrderPath(o.PublicID))}}
+	if w := palaro.RefundWhy(eventName, r); w != "" {
+		rows = append([][2]string{{"Why", w}}, rows...)
+	}
+	if len(r.PassCodes) > 0 {
+		rows = append(rows, [2]string{"Pass (still valid)", strings.Join(r.PassCodes, ", ")})
+	}
+	v.Rows = rows
 	if r.Status == palaro.RefundFailed {
 		v.Title = "Your refund did not go through"
 		v.Intro = []string{"Our payment provider could not give back " + r.Amount.Display() + " for your order for " + eventName + ".",

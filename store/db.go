@@ -198,7 +198,7 @@ func (db *DB) Reader() *sql.DB { return db.read }
 // migrations edit SQLite's schema and have no PostgreSQL form (the baseline has their result).
 func (db *DB) Migrate(ctx context.Context) error {
 	conn, dir, dialect, opts := db.write, "migrations", goose.DialectSQLite3, []goose.ProviderOption{goose.WithAllowOutofOrder(true),
-		goose.WithGoMigrations(migrationOrderRefunded)}
+		goose.WithGoMigrations(sqliteGoMigrations...)}
 	if db.postgres {
 		// goose keeps booleans in its own table: it gets a connection without the store's rebinding.
 		plain, err := openPostgresPlain(db.path)

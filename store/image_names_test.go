@@ -23,7 +23,7 @@ func TestMigration_ImageNames(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
 	conn, dir, dialect, opts := db.write, "migrations", goose.DialectSQLite3, []goose.ProviderOption{goose.WithAllowOutofOrder(true),
-		goose.WithGoMigrations(migrationOrderRefunded)}
+		goose.WithGoMigrations(sqliteGoMigrations...)}
 	if db.postgres {
 		plain, err := openPostgresPlain(db.path)
 		require.NoError(t, err)

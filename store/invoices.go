@@ -170,14 +170,19 @@ func issueCreditNoteForRefund(ctx context.Context, tx *sql.Tx, refundID int64, n
 		return err
 	}
 	type refunded struct {
-		code   string
+		line   string // the line's description
 		exempt bool
 		amount palaro.Money
 	}
-	tickets, err := queryRows(ctx, tx, `SELECT t.code, t.discount_type != '', rt.amount FROM refund_tickets rt
-		JOIN tickets t ON t.id = rt.ticket_id WHERE rt.refund_id = ? ORDER BY t.id`, []any{refundID},
+	// A pass refunded in part for a cancelled date is a line of its own, VAT-exempt as its ticket is.
+	tickets, err := queryRows(ctx, tx, `SELECT 'Refund of ticket ' || t.code, t.discount_type != '', rt.amount, t.id
+		FROM refund_tickets rt JOIN tickets t ON t.id = rt.ticket_id WHERE rt.refund_id = ?
+		UNION ALL SELECT 'Part refund of pass ' || t.code || ' for ' || d.slug || ' (cancelled)', t.discount_type != '', p.amount, t.id
+		FROM pass_date_refunds p JOIN tickets t ON t.id = p.ticket_id JOIN event_dates d ON d.id = p.date_id WHERE p.refund_id = ?
+		ORDER BY 4`, []any{refundID, refundID},
 		func(r rowScanner) (t refunded, err error) {
-			err = r.Scan(&t.code, &t.exempt, &t.amount)
+			var id int64
+			err = r.Scan(&t.line, &t.exempt, &t.amount, &id)
 			return t, err
 		})
 	if err != nil {
@@ -186,7 +191,7 @@ func issueCreditNoteForRefund(ctx context.Context, tx *sql.Tx, refundID int64, n
 	var body invoiceBody
 	var exempt, lines palaro.Money
 	for _, t := range tickets {
-		body.Lines = append(body.Lines, palaro.InvoiceLine{Description: "Refund of ticket " + t.code, Quantity: 1,
+		body.Lines = append(body.Lines, palaro.InvoiceLine{Description: t.line, Quantity: 1,
 			UnitPrice: t.amount, Amount: t.amount})
 		lines += t.amount
 		if t.exempt {

@@ -17,7 +17,7 @@ func migrateUpTo(t *testing.T, db *DB, version int64) {
 	t.Helper()
 	ctx := context.Background()
 	conn, dir, dialect, opts := db.write, "migrations", goose.DialectSQLite3, []goose.ProviderOption{goose.WithAllowOutofOrder(true),
-		goose.WithGoMigrations(migrationOrderRefunded)}
+		goose.WithGoMigrations(sqliteGoMigrations...)}
 	if db.postgres {
 		plain, err := openPostgresPlain(db.path)
 		require.NoError(t, err)

@@ -26,25 +26,36 @@ func NewRefundService(db *DB, composer palaro.RefundComposer) *RefundService {
 	return &RefundService{db: db, composer: composer}
 }
 
-// refundColumns are the columns scanRefund reads (refunds r JOIN orders o).
+// refundColumns are the columns scanRefund reads (refundFrom).
 const refundColumns = `r.id, r.public_id, r.order_id, o.public_id, o.event_id, o.provider, o.provider_ref, r.amount, r.fee,
-	r.reason, r.status, r.provider, r.provider_ref, r.failure, r.requested_by, r.attempts, r.created_at, r.done_at`
+	r.reason, r.status, r.provider, r.provider_ref, r.failure, r.requested_by, r.attempts, r.created_at, r.done_at,
+	coalesce(rd.id, 0), coalesce(rd.slug, ''), coalesce(rd.name, ''), rd.starts_at`
+
+// refundFrom is what refundColumns are read from: the refund, its order and its cancelled date.
+const refundFrom = ` FROM refunds r JOIN orders o ON o.id = r.order_id LEFT JOIN event_dates rd ON rd.id = r.date_id`
 
 func scanRefund(row rowScanner) (palaro.Refund, error) {
 	var r palaro.Refund
 	var amount, fee int64
-	var created, done sql.NullString
+	var created, done, dateStarts sql.NullString
+	var date palaro.RefundDate
 	err := row.Scan(&r.ID, &r.PublicID, &r.OrderID, &r.OrderPublicID, &r.EventID, &r.OrderProvider, &r.SessionID, &amount, &fee,
-		&r.Reason, &r.Status, &r.Provider, &r.ProviderRef, &r.Failure, &r.RequestedBy, &r.Attempts, &created, &done)
+		&r.Reason, &r.Status, &r.Provider, &r.ProviderRef, &r.Failure, &r.RequestedBy, &r.Attempts, &created, &done,
+		&date.ID, &date.Slug, &date.Name, &dateStarts)
 	r.Amount, r.Fee = palaro.Money(amount), palaro.Money(fee)
 	r.CreatedAt, _ = parseTime(created)
 	r.DoneAt, _ = parseTime(done)
+	if date.ID != 0 {
+		date.StartsAt, _ = parseTime(dateStarts)
+		r.Date = &date
+	}
 	return r, err
 }
 
-// queryRefunds returns the refunds matching where (over refunds r JOIN orders o) with their ticket codes.
+// queryRefunds returns the refunds matching where (over refundFrom) with their ticket codes and
+// the codes of the passes they refund in part.
 func queryRefunds(ctx context.Context, q querier, where string, args ...any) ([]palaro.Refund, error) {
-	refunds, err := queryRows(ctx, q, `SELECT `+refundColumns+` FROM refunds r JOIN orders o ON o.id = r.order_id WHERE `+where, args, scanRefund)
+	refunds, err := queryRows(ctx, q, `SELECT `+refundColumns+refundFrom+` WHERE `+where, args, scanRefund)
 	if err != nil || len(refunds) == 0 {
 		return refunds, err
 	}
@@ -56,14 +67,24 @@ func queryRefunds(ctx context.Context, q querier, where string, args ...any) ([]
 	type code struct {
 		refund int64
 		code   string
+		pass   bool
 	}
-	codes, err := queryRows(ctx, q, `SELECT rt.refund_id, t.code FROM refund_tickets rt JOIN tickets t ON t.id = rt.ticket_id
-		WHERE rt.refund_id IN (`+placeholders(len(ids))+`) ORDER BY t.id`, ids, func(r rowScanner) (c code, err error) {
-		err = r.Scan(&c.refund, &c.code)
-		return c, err
-	})
+	codes, err := queryRows(ctx, q, `SELECT rt.refund_id, t.code, 0, t.id FROM refund_tickets rt JOIN tickets t ON t.id = rt.ticket_id
+		WHERE rt.refund_id IN (`+placeholders(len(ids))+`) UNION ALL SELECT p.refund_id, t.code, 1, t.id FROM pass_date_refunds p
+		JOIN tickets t ON t.id = p.ticket_id WHERE p.refund_id IN (`+placeholders(len(ids))+`) ORDER BY 4`, append(ids, ids...),
+		func(r rowScanner) (c code, err error) {
+			var pass, id int64
+			err = r.Scan(&c.refund, &c.code, &pass, &id)
+			c.pass = pass == 1
+			return c, err
+		})
 	for _, c := range codes {
-		refunds[at[c.refund]].TicketCodes = append(refunds[at[c.refund]].TicketCodes, c.code)
+		r := &refunds[at[c.refund]]
+		if c.pass {
+			r.PassCodes = append(r.PassCodes, c.code)
+		} else {
+			r.TicketCodes = append(r.TicketCodes, c.code)
+		}
 	}
 	return refunds, err
 }
@@ -77,41 +98,57 @@ func (s *RefundService) RequestRefund(ctx context.Context, eventID int64, orderP
 		if err != nil {
 			return nil, err
 		}
-		if _, err := s.refundOrder(ctx, tx, o, codes, reason, actor, s.db.Now()); err != nil {
+		if _, err := s.refundOrder(ctx, tx, o, codes, refundWhy{reason: reason}, actor, s.db.Now()); err != nil {
 			return nil, err
 		}
 		return queryRefunds(ctx, tx, `r.order_id = ? ORDER BY r.id DESC`, o.ID)
 	})
 }
 
-// refundTicket is a ticket of an order as a refund reads it.
+// refundTicket is a ticket of an order as a refund reads it; parted is what part refunds of a
+// pass for its cancelled dates gave back of it.
 type refundTicket struct {
-	id, typeID    int64
-	code, seat    string
-	discount      palaro.Money
-	refunded      bool
-	status        string
-	share, amount palaro.Money
+	id, typeID            int64
+	code, seat            string
+	discount              palaro.Money
+	refunded              bool
+	status                string
+	share, amount, parted palaro.Money
+}
+
+// refundWhy is why a refund is written: its reason and, for a cancelled date, that date.
+type refundWhy struct {
+	reason string
+	date   *palaro.RefundDate
+}
+
+// orderRefundTickets reads the tickets of order orderID as a refund reads them, by id.
+func orderRefundTickets(ctx context.Context, q querier, orderID int64) ([]refundTicket, error) {
+	return queryRows(ctx, q, `SELECT t.id, t.ticket_type_id, t.code, t.seat, t.discount_amount, t.status,
+		EXISTS (SELECT 1 FROM refund_tickets rt WHERE rt.ticket_id = t.id),
+		coalesce((SELECT sum(p.amount) FROM pass_date_refunds p WHERE p.ticket_id = t.id), 0)
+		FROM tickets t WHERE t.order_id = ? ORDER BY t.id`,
+		[]any{orderID}, func(r rowScanner) (t refundTicket, err error) {
+			var discount, parted int64
+			err = r.Scan(&t.id, &t.typeID, &t.code, &t.seat, &discount, &t.status, &t.refunded, &parted)
+			t.discount, t.parted = palaro.Money(discount), palaro.Money(parted)
+			return t, err
+		})
 }
 
 // refundOrder writes, inside tx, the pending refund of the tickets of o whose codes are given
 // (every ticket not refunded yet when codes is empty): the refund and its tickets, the tickets
-// made void, the buyer's e-mail and the audit line. It returns nil when there was nothing left
-// to refund (asked again).
-func (s *RefundService) refundOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, codes []string, reason, actor string, now time.Time) (*palaro.Refund, error) {
+// made void, the buyer's e-mail and the audit line. A ticket's amount is its share less what part
+// refunds of a pass gave back of it. It returns nil when there was nothing left to refund (asked
+// again).
+func (s *RefundService) refundOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, codes []string, why refundWhy, actor string, now time.Time) (*palaro.Refund, error) {
+	reason := why.reason
 	switch o.Status {
 	case palaro.OrderPaid, palaro.OrderRefund, palaro.OrderRefunded:
 	default:
 		return nil, palaro.Errorf(palaro.EINVALID, "Only a paid order can be refunded; this one is %s.", o.Status)
 	}
-	tickets, err := queryRows(ctx, tx, `SELECT t.id, t.ticket_type_id, t.code, t.seat, t.discount_amount, t.status,
-		EXISTS (SELECT 1 FROM refund_tickets rt WHERE rt.ticket_id = t.id) FROM tickets t WHERE t.order_id = ? ORDER BY t.id`,
-		[]any{o.ID}, func(r rowScanner) (t refundTicket, err error) {
-			var discount int64
-			err = r.Scan(&t.id, &t.typeID, &t.code, &t.seat, &discount, &t.status, &t.refunded)
-			t.discount = palaro.Money(discount)
-			return t, err
-		})
+	tickets, err := orderRefundTickets(ctx, tx, o.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -152,26 +189,29 @@ func (s *RefundService) refundOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 		ticketShares(o, tickets)
 		rest := amount
 		for _, t := range chosen[:len(chosen)-1] {
-			t.amount = min(t.share, rest)
+			t.amount = min(max(t.share-t.parted, 0), rest)
 			rest -= t.amount
 		}
 		chosen[len(chosen)-1].amount = rest
 	default:
 		ticketShares(o, tickets)
 		for _, t := range chosen {
-			t.amount = t.share
-			amount += t.share
+			t.amount = max(t.share-t.parted, 0)
+			amount += t.amount
 		}
 	}
 
 	r := palaro.Refund{OrderID: o.ID, Amount: amount, Reason: reason, Status: palaro.RefundPending,
-		RequestedBy: actor, CreatedAt: now}
+		RequestedBy: actor, CreatedAt: now, Date: why.date}
 	lines := make([]pendingTicket, len(chosen))
 	for i, t := range chosen {
 		lines[i] = pendingTicket{ticketID: t.id, code: t.code, amount: t.amount}
 	}
-	if r.ID, r.PublicID, err = insertPendingRefund(ctx, tx, pendingRefund{orderID: o.ID, amount: amount, reason: reason,
-		requestedBy: actor, tickets: lines}, now); err != nil {
+	pending := pendingRefund{orderID: o.ID, amount: amount, reason: reason, requestedBy: actor, tickets: lines}
+	if why.date != nil {
+		pending.dateID = why.date.ID
+	}
+	if r.ID, r.PublicID, err = insertPendingRefund(ctx, tx, pending, now); err != nil {
 		return nil, err
 	}
 	for _, t := range chosen {

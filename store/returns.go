@@ -76,7 +76,8 @@ func (s *ReturnsService) SetSelfCancelPolicy(ctx context.Context, eventID int64,
 
 // admissionShares splits what an order paid for its tickets (its total without add-ons, at most the
 // tickets' prices) among its tickets, by each ticket's price after its own discount; the
-// centavos left by the division go to the first tickets. Keyed by ticket id.
+// centavos left by the division go to the first tickets; a pass's part refunds for cancelled
+// dates are taken off its share. Keyed by ticket id.
 func admissionShares(ctx context.Context, q querier, o *palaro.Order) (map[int64]palaro.Money, error) {
 	type row struct {
 		id     int64
@@ -90,6 +91,10 @@ func admissionShares(ctx context.Context, q querier, o *palaro.Order) (map[int64
 			return x, err
 		})
 	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	parted, err := passRefunded(ctx, q, o.ID)
+	if err != nil {
 		return nil, err
 	}
 	var sum int64
@@ -110,6 +115,9 @@ func admissionShares(ctx context.Context, q querier, o *palaro.Order) (map[int64
 	for i := 0; left > 0 && len(rows) > 0; i = (i + 1) % len(rows) {
 		shares[rows[i].id]++
 		left--
+	}
+	for id := range shares { // what was given back of a pass for its cancelled dates is paid no more
+		shares[id] = max(shares[id]-parted[id], 0)
 	}
 	return shares, nil
 }
@@ -237,21 +245,35 @@ type pendingTicket struct {
 type pendingRefund struct {
 	orderID     int64
 	amount, fee palaro.Money
-	reason      string // 'organizer', 'event_cancelled', 'buyer_cancelled' or 'returned'
+	reason      string // 'organizer', 'event_cancelled', 'buyer_cancelled', 'returned' or 'date_cancelled'
 	requestedBy string
 	tickets     []pendingTicket
+	// dateID is the cancelled date of a 'date_cancelled' refund (0 for none); passes are the
+	// pass tickets it refunds in part for that date (pass_date_refunds), which stay valid.
+	dateID int64
+	passes []pendingTicket
 }
 
-// insertPendingRefund writes a pending refunds row with its refund_tickets inside tx, whose
-// caller makes the tickets void. It returns the refund's id and public id. A ticket already in a
-// refund (refund_tickets' unique key) is a conflict, so no ticket is refunded twice.
+// insertPendingRefund writes a pending refunds row with its refund_tickets (and the part refunds
+// of its passes) inside tx, whose caller makes the tickets void. It returns the refund's id and
+// public id. A ticket already in a refund (refund_tickets' unique key), or a pass already decided
+// for the date (pass_date_refunds' key), is a conflict, so nothing is refunded twice.
 func insertPendingRefund(ctx context.Context, tx *sql.Tx, r pendingRefund, now time.Time) (int64, string, error) {
 	publicID := "rf_" + newPublicID()
-	id, err := insertID(ctx, tx, `INSERT INTO refunds (public_id, order_id, amount, fee, reason, status, requested_by, created_at)
-		VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)`,
-		publicID, r.orderID, r.amount, r.fee, r.reason, r.requestedBy, formatTime(now))
+	var dateID any
+	if r.dateID != 0 {
+		dateID = r.dateID
+	}
+	id, err := insertID(ctx, tx, `INSERT INTO refunds (public_id, order_id, amount, fee, reason, status, requested_by, created_at, date_id)
+		VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+		publicID, r.orderID, r.amount, r.fee, r.reason, r.requestedBy, formatTime(now), dateID)
 	if err != nil {
 		return 0, "", err
+	}
+	for _, p := range r.passes {
+		if err := decidePassDate(ctx, tx, p, r.dateID, id, now); err != nil {
+			return 0, "", err
+		}
 	}
 	for _, t := range r.tickets {
 		res, err := tx.ExecContext(ctx, `INSERT INTO refund_tickets (refund_id, ticket_id, amount) VALUES (?, ?, ?)

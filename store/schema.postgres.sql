@@ -653,6 +653,20 @@ CREATE TABLE partner_pages (
     CONSTRAINT partner_pages_pkey PRIMARY KEY (name)
 );
 
+CREATE TABLE pass_date_refunds (
+    ticket_id bigint NOT NULL,
+    date_id bigint NOT NULL,
+    refund_id bigint,
+    amount bigint DEFAULT 0 NOT NULL,
+    created_at text NOT NULL,
+    CONSTRAINT pass_date_refunds_amount_check CHECK ((amount >= 0)),
+    CONSTRAINT pass_date_refunds_date_id_fkey FOREIGN KEY (date_id) REFERENCES event_dates(id),
+    CONSTRAINT pass_date_refunds_refund_id_fkey FOREIGN KEY (refund_id) REFERENCES refunds(id),
+    CONSTRAINT pass_date_refunds_ticket_id_fkey FOREIGN KEY (ticket_id) REFERENCES tickets(id),
+    CONSTRAINT pass_date_refunds_pkey PRIMARY KEY (ticket_id, date_id)
+);
+CREATE INDEX pass_date_refunds_refund ON pass_date_refunds USING btree (refund_id) WHERE (refund_id IS NOT NULL);
+
 CREATE TABLE pass_uses (
     ticket_id bigint NOT NULL,
     date_id bigint NOT NULL,
@@ -799,14 +813,17 @@ CREATE TABLE refunds (
     attempts bigint DEFAULT 0 NOT NULL,
     created_at text NOT NULL,
     done_at text,
+    date_id bigint,
     CONSTRAINT refunds_amount_check CHECK ((amount >= 0)),
     CONSTRAINT refunds_fee_check CHECK ((fee >= 0)),
-    CONSTRAINT refunds_reason_check CHECK ((reason = ANY (ARRAY['organizer'::text, 'event_cancelled'::text, 'buyer_cancelled'::text, 'returned'::text]))),
+    CONSTRAINT refunds_reason_check CHECK ((reason = ANY (ARRAY['organizer'::text, 'event_cancelled'::text, 'buyer_cancelled'::text, 'returned'::text, 'date_cancelled'::text]))),
     CONSTRAINT refunds_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'refunded'::text, 'failed'::text]))),
+    CONSTRAINT refunds_date_id_fkey FOREIGN KEY (date_id) REFERENCES event_dates(id),
     CONSTRAINT refunds_order_id_fkey FOREIGN KEY (order_id) REFERENCES orders(id),
     CONSTRAINT refunds_pkey PRIMARY KEY (id),
     CONSTRAINT refunds_public_id_key UNIQUE (public_id)
 );
+CREATE INDEX refunds_date ON refunds USING btree (date_id) WHERE (date_id IS NOT NULL);
 CREATE INDEX refunds_order ON refunds USING btree (order_id);
 CREATE INDEX refunds_pending ON refunds USING btree (status) WHERE (status = 'pending'::text);
 

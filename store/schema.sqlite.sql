@@ -432,6 +432,15 @@ CREATE TABLE partner_pages (
     updated_at TEXT NOT NULL
 );
 
+CREATE TABLE pass_date_refunds (
+    ticket_id  INTEGER NOT NULL REFERENCES tickets (id),
+    date_id    INTEGER NOT NULL REFERENCES event_dates (id),
+    refund_id  INTEGER REFERENCES refunds (id),
+    amount     INTEGER NOT NULL DEFAULT 0 CHECK (amount >= 0),
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (ticket_id, date_id)
+);
+
 CREATE TABLE pass_uses (
     ticket_id     INTEGER NOT NULL REFERENCES tickets (id) ON DELETE CASCADE,
     date_id       INTEGER NOT NULL REFERENCES event_dates (id) ON DELETE CASCADE,
@@ -527,7 +536,7 @@ CREATE TABLE refunds (
     order_id     INTEGER NOT NULL REFERENCES orders (id),
     amount       INTEGER NOT NULL CHECK (amount >= 0),
     fee          INTEGER NOT NULL DEFAULT 0 CHECK (fee >= 0),
-    reason       TEXT NOT NULL CHECK (reason IN ('organizer', 'event_cancelled', 'buyer_cancelled', 'returned')),
+    reason       TEXT NOT NULL CHECK (reason IN ('organizer', 'event_cancelled', 'buyer_cancelled', 'returned', 'date_cancelled')),
     status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'refunded', 'failed')),
     provider     TEXT NOT NULL DEFAULT '',
     provider_ref TEXT NOT NULL DEFAULT '',
@@ -536,7 +545,7 @@ CREATE TABLE refunds (
     attempts     INTEGER NOT NULL DEFAULT 0,
     created_at   TEXT NOT NULL,
     done_at      TEXT
-);
+, date_id INTEGER REFERENCES event_dates (id));
 
 CREATE TABLE reset_codes (
     id         INTEGER PRIMARY KEY,
@@ -952,6 +961,8 @@ CREATE UNIQUE INDEX participants_confirmed_mobile ON participants (mobile_number
 
 CREATE INDEX participants_mobile_number ON participants (mobile_number);
 
+CREATE INDEX pass_date_refunds_refund ON pass_date_refunds (refund_id) WHERE refund_id IS NOT NULL;
+
 CREATE INDEX pass_uses_date ON pass_uses (date_id);
 
 CREATE INDEX prize_images_event ON prize_images (event_id);
@@ -963,6 +974,8 @@ CREATE INDEX queue_places_client ON queue_places (event_id, client);
 CREATE UNIQUE INDEX queue_places_email ON queue_places (event_id, email);
 
 CREATE UNIQUE INDEX queue_places_place ON queue_places (event_id, place);
+
+CREATE INDEX refunds_date ON refunds (date_id) WHERE date_id IS NOT NULL;
 
 CREATE INDEX refunds_order ON refunds (order_id);
 

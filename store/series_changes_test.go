@@ -44,8 +44,8 @@ func (f *seriesFixture) changeMail(t *testing.T, dateID int64) (to []string, cha
 // cancellation each e-mail, in the write of the change, every holder of a paid day ticket of
 // that date and of a pass covering it, once per change; not the holder of another date's ticket
 // nor a buyer whose order is unpaid. A change that fails is undone with its e-mails. A postponed
-// or cancelled date stops selling, a cancelled one changes no more and its day-ticket orders are
-// refunded by the event refund job (passes are not). On either engine.
+// or cancelled date stops selling, a cancelled one changes no more and its day-ticket orders and
+// passes are refunded by the event refund job. On either engine.
 func TestSeries_ChangeDateTellsHolders(t *testing.T) {
 	ctx := context.Background()
 	f := newSeriesFixture(t)
@@ -138,21 +138,23 @@ func TestSeries_ChangeDateTellsHolders(t *testing.T) {
 		require.GreaterOrEqual(t, i, 0, "the cancellation e-mail to %s", to)
 		return bodies[to][i]
 	}
-	require.Contains(t, cancelledMail("day@x.ph"), "you are refunded in full")
+	require.Contains(t, cancelledMail("day@x.ph"), "you are refunded in full, add-ons included")
 	require.NotContains(t, cancelledMail("day@x.ph"), "season pass")
-	require.Contains(t, cancelledMail("pass@x.ph"), "does not refund part of a pass")
+	require.Contains(t, cancelledMail("pass@x.ph"), "you get back its share for this date")
 	require.NotContains(t, cancelledMail("pass@x.ph"), "refunded in full")
 
-	// the refund job refunds the date's day-ticket order, not the other date's nor the pass
+	// the refund job refunds the date's day-ticket order whole and the pass its share (store/date_refunds_test.go),
+	// not the other date's order
 	refunds := NewRefundService(f.db, nil)
 	n, err := refunds.RefundEventOrders(ctx, 10)
 	require.NoError(t, err)
-	require.Equal(t, 1, n)
+	require.Equal(t, 2, n)
 	var refunded int64
 	var reason string
-	require.NoError(t, f.db.read.QueryRow(`SELECT order_id, reason FROM refunds`).Scan(&refunded, &reason))
+	require.NoError(t, f.db.read.QueryRow(`SELECT order_id, reason FROM refunds ORDER BY id LIMIT 1`).Scan(&refunded, &reason))
 	require.Equal(t, dayOrder.ID, refunded)
-	require.Equal(t, palaro.RefundByOrganizer, reason)
+	require.Equal(t, palaro.RefundDateCancelled, reason)
+	require.Equal(t, 2, f.countRows(t, `SELECT count(*) FROM refunds WHERE date_id = ?`, target.ID))
 	n, err = refunds.RefundEventOrders(ctx, 10)
 	require.NoError(t, err)
 	require.Zero(t, n, "never twice")
