@@ -141,7 +141,7 @@ func (s *Server) renderOrgDates(c *echo.Context, caller *palaro.Caller, ev *pala
 		if d.Status == palaro.DateCancelled {
 			item.Href = "" // final: nothing to change
 		}
-		if d.Status != palaro.DateCancelled {
+		if d.Status != palaro.DateCancelled && !d.Past(s.Now()) { // a date played is not cancelled by a mis-tap
 			item.Actions = append(item.Actions, views.OrgAction{Label: "Cancel " + palaro.DateSlugLabel(d.Slug) + "…",
 				Action: base + "/" + d.Slug + "/cancel", Secondary: true})
 		}
