@@ -251,6 +251,15 @@ type RefundService interface {
 	RefundEventOrders(ctx context.Context, limit int) (int, error)
 	// EventRefundProgress says how far the refund of every order of the event has come.
 	EventRefundProgress(ctx context.Context, eventID int64) (RefundProgress, error)
+	// DateRefunds says, for each cancelled date of the event's series with refunds, how far they are.
+	DateRefunds(ctx context.Context, eventID int64) ([]DateRefunds, error)
+}
+
+// DateRefunds is how far the refunds of a cancelled date of a series are (reason RefundDateCancelled).
+type DateRefunds struct {
+	Date                               RefundDate
+	Refunds, Refunded, Pending, Failed int
+	Amount                             Money
 }
 
 // RefundComposer writes the buyer's e-mail about a refund; the store calls it inside the write

@@ -251,6 +251,21 @@ func (s *Server) orgRefundsPage(c *echo.Context, caller *palaro.Caller) error {
 	if v.All, err = s.refundAllView(c, ev); err != nil {
 		return err
 	}
+	dates, err := s.services.Refunds.DateRefunds(c.Request().Context(), ev.ID)
+	if err != nil {
+		return err
+	}
+	for _, d := range dates {
+		line := palaro.RefundWhy(ev.Name, palaro.Refund{Reason: palaro.RefundDateCancelled, Date: &d.Date}) + ": " +
+			palaro.Plural(d.Refunds, "refund", "refunds") + " (" + d.Amount.Display() + "), " + strconv.Itoa(d.Refunded) + " done"
+		if d.Pending > 0 {
+			line += ", " + strconv.Itoa(d.Pending) + " pending"
+		}
+		if d.Failed > 0 {
+			line += ", " + strconv.Itoa(d.Failed) + " failed: open the order to see why and try again"
+		}
+		v.Dates = append(v.Dates, line+".")
+	}
 	for _, o := range orders {
 		v.Orders = append(v.Orders, orderRow(base, o))
 	}

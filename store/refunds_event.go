@@ -413,6 +413,27 @@ func (s *RefundService) EventRefundProgress(ctx context.Context, eventID int64) 
 	return p, err
 }
 
+// DateRefunds says, for each cancelled date of the event's series with refunds, how far its
+// refunds are (palaro.RefundService), by date.
+func (s *RefundService) DateRefunds(ctx context.Context, eventID int64) (_ []palaro.DateRefunds, err error) {
+	defer wrapErr(&err, "store: DateRefunds(%d)", eventID)
+
+	return queryRows(ctx, s.db.read, `SELECT d.id, d.slug, d.name, d.starts_at, count(*),
+		coalesce(sum(CASE WHEN r.status = 'refunded' THEN 1 ELSE 0 END), 0),
+		coalesce(sum(CASE WHEN r.status = 'pending' THEN 1 ELSE 0 END), 0),
+		coalesce(sum(CASE WHEN r.status = 'failed' THEN 1 ELSE 0 END), 0), coalesce(sum(r.amount), 0)
+		FROM refunds r JOIN event_dates d ON d.id = r.date_id WHERE d.event_id = ? AND r.reason = ?
+		GROUP BY d.id, d.slug, d.name, d.starts_at ORDER BY d.starts_at`, []any{eventID, palaro.RefundDateCancelled},
+		func(r rowScanner) (x palaro.DateRefunds, err error) {
+			var starts sql.NullString
+			if err := r.Scan(&x.Date.ID, &x.Date.Slug, &x.Date.Name, &starts, &x.Refunds, &x.Refunded, &x.Pending, &x.Failed, &x.Amount); err != nil {
+				return x, err
+			}
+			x.Date.StartsAt, err = parseTime(starts)
+			return x, err
+		})
+}
+
 // RefundCounts counts the refunds waiting for the gateway (pending) and those it refused
 // (failed, until retried), for the metrics.
 func (s *RefundService) RefundCounts(ctx context.Context) (pending, failed int, err error) {

@@ -237,6 +237,8 @@ type OrgRefundsView struct {
 	Orders []OrgOrderRow
 	// All is the cancelled event's "refund every order".
 	All OrgRefundAll
+	// Dates say how far the refunds of each cancelled date of a series are, one line each.
+	Dates []string
 }
 
 // SVGBar is one bar of a server-drawn chart, in the chart's viewBox units.

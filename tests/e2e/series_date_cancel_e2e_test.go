@@ -15,7 +15,7 @@ import (
 // TestSeriesDateCancel_Browser: on a phone, the organizer of the demo league taps Cancel on its
 // third match day: a confirmation page says how many holders are e-mailed and what is refunded
 // (the day orders in full, the season passes their share), and only its button cancels the date,
-// whose refunds the job then writes with the date named. Posting the date's form with the status
+// whose refunds the job then writes with the date named, as the refund queue page says. Posting the date's form with the status
 // cancelled, unconfirmed, shows the same step and changes nothing.
 func TestSeriesDateCancel_Browser(t *testing.T) {
 	a := startApp(t)
@@ -66,4 +66,10 @@ func TestSeriesDateCancel_Browser(t *testing.T) {
 		LEFT JOIN pass_date_refunds p ON p.refund_id = r.id WHERE r.date_id = ?`, d.ID).Scan(&reason, &passes))
 	require.Equal(t, palaro.RefundDateCancelled, reason)
 	require.Positive(t, passes, "the season passes got their share")
+
+	// the refund queue says which date was cancelled and how far its refunds are
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+"/organizer/events/"+demoLeague+"/refunds"),
+		chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Palaro League Season 1, Sat 21 Mar 2026, 7:00 PM was cancelled: ")
+	screenshot(t, b, "series-date-refund-queue")
 }
