@@ -177,7 +177,7 @@ func TestDateRefunds_PassSharesAndDayOrders(t *testing.T) {
 
 // TestDateRefunds_WholeRefundAfterPart: a pass refunded in part for a cancelled date, then
 // refunded by the organizer (whole order or the ticket alone), gives back only what is left of
-// it, and self-cancel quotes what is left. On either engine.
+// it; the refund queue's progress of the date counts its refunds. On either engine.
 func TestDateRefunds_WholeRefundAfterPart(t *testing.T) {
 	ctx := context.Background()
 	f := newSeriesFixture(t)
@@ -190,8 +190,15 @@ func TestDateRefunds_WholeRefundAfterPart(t *testing.T) {
 	f.cancelDate(t, dates[0], f.now.Add(time.Minute))
 	runRefundJob(t, refunds)
 	require.Equal(t, []palaro.Money{30000}, f.dateRefunds(t, dates[0].ID)[one.ID])
+	progress, err := refunds.DateRefunds(ctx, f.eventID)
+	require.NoError(t, err)
+	require.Len(t, progress, 1)
+	require.Equal(t, dates[0].Slug, progress[0].Date.Slug)
+	require.True(t, dates[0].StartsAt.Equal(progress[0].Date.StartsAt))
+	require.Equal(t, palaro.DateRefunds{Date: progress[0].Date, Refunds: 2, Pending: 2, Amount: 90000}, progress[0],
+		"two pass orders: 30000 and 2 × 30000")
 
-	_, err := refunds.RequestRefund(ctx, f.eventID, one.PublicID, nil, palaro.RefundByOrganizer, "owner@x.ph")
+	_, err = refunds.RequestRefund(ctx, f.eventID, one.PublicID, nil, palaro.RefundByOrganizer, "owner@x.ph")
 	require.NoError(t, err)
 	var sum int64
 	require.NoError(t, f.db.read.QueryRow(`SELECT sum(amount) FROM refunds WHERE order_id = ?`, one.ID).Scan(&sum))
