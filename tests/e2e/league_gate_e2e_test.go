@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"context"
+	"crypto/ed25519"
+	"database/sql"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -150,4 +153,97 @@ func TestDemoLeague_Pages_Browser(t *testing.T) {
 	for _, slug := range []string{"2026-03-07", "2026-03-14", "2026-03-21", "2026-04-25"} {
 		require.Contains(t, body, "/e/"+demoLeague+"/"+slug+"</loc>")
 	}
+}
+
+// TestLeagueGate_OfflinePassPerDate_Browser: the gate page of the demo league at phone size (360
+// px) opens on the match day going on, its picker switches the date (and the list the phone
+// keeps), and OFFLINE, with that date's list alone, a season pass that came on the match days
+// over is admitted once tonight and refused a second time tonight; a day ticket of last week is
+// refused as another date's. Each answer names the date and the pass's dates used; the scans sync
+// once the network is back, as the pass's admission on tonight's date.
+func TestLeagueGate_OfflinePassPerDate_Browser(t *testing.T) {
+	var shift atomic.Int64
+	clock := clockFrom(testEpoch)
+	a := startApp(t, func(cfg *app.Config) {
+		cfg.Now = func() time.Time { return clock().Add(time.Duration(shift.Load())) }
+	})
+	bg := context.Background()
+	ev, err := store.NewEventService(a.DB()).FindEventByCode(bg, demoLeague)
+	require.NoError(t, err)
+	dates, err := store.NewSeriesService(a.DB()).ListEventDates(bg, ev.ID)
+	require.NoError(t, err)
+	played, tonight := dates[1], dates[2]
+	// a season pass admitted on the second match day (over), and a day ticket of that day
+	var pass, lastWeek string
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t JOIN pass_uses u ON u.ticket_id = t.id
+		WHERE u.date_id = ? AND u.checked_in_at IS NOT NULL AND t.status = 'valid' ORDER BY t.id LIMIT 1`, played.ID).Scan(&pass))
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id
+		WHERE tt.code = ? AND t.date_id = ? AND t.status IN ('valid', 'checked_in') ORDER BY t.id LIMIT 1`, demoLeague+"-day", played.ID).Scan(&lastWeek))
+	used, err := a.DB().Reader().Query(`SELECT d.starts_at FROM pass_uses u JOIN event_dates d ON d.id = u.date_id JOIN tickets t ON t.id = u.ticket_id
+		WHERE t.code = ? AND u.checked_in_at IS NOT NULL ORDER BY d.starts_at`, pass)
+	require.NoError(t, err)
+	var usedDays []string
+	for used.Next() {
+		var at string
+		require.NoError(t, used.Scan(&at))
+		when, err := time.Parse(time.RFC3339Nano, at)
+		require.NoError(t, err)
+		usedDays = append(usedDays, when.In(palaro.Manila).Format("2 Jan"))
+	}
+	require.NoError(t, used.Err())
+	require.NotEmpty(t, usedDays)
+	seed, err := a.DB().AppSecret(bg, "ticket-signing-seed", ed25519.SeedSize)
+	require.NoError(t, err)
+	qr := func(code string) string { return palaro.SignedTicketQR(ed25519.NewKeyFromSeed(seed), code) }
+
+	shift.Add(int64(tonight.StartsAt.Add(20 * time.Minute).Sub(a.DB().Now()))) // Saturday 21 March, 7:20 PM in Manila
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(360, 780, chromedp.EmulateScale(2), chromedp.EmulateMobile)))
+	openGate(t, ctx, a, demoLeague)
+	require.Equal(t, tonight.Slug, evalString(t, ctx, `document.querySelector('#gate-date').value`), "the gate opens on tonight's match day")
+	require.Equal(t, tonight.Slug+"@", evalString(t, ctx, `document.querySelector('.gate').dataset.list.replace(/\d+$/, '')`))
+	labels := evalString(t, ctx, `[...document.querySelectorAll('#gate-date option')].map(o => o.textContent).join('|')`)
+	require.Contains(t, labels, palaro.GateDateLabel(played))
+	screenshot(t, ctx, "league-gate-picker")
+
+	pick := func(slug string) {
+		t.Helper()
+		require.NoError(t, chromedp.Run(ctx,
+			chromedp.Evaluate(`(() => { const s = document.querySelector('#gate-date'); s.value = `+strconv.Quote(slug)+`;
+				s.dispatchEvent(new Event('change', { bubbles: true })); })()`, nil),
+			waitFor(`(document.querySelector('.gate').dataset.list || '').startsWith(`+strconv.Quote(slug+"@")+`)`)))
+	}
+	// the picker switches to last week's match day: the pass was in then
+	pick(played.Slug)
+	ok, answer := gateScan(t, ctx, pass)
+	require.False(t, ok, "the pass came last week: %s", answer)
+	require.Contains(t, answer, "Already checked in")
+	require.Contains(t, answer, palaro.GateDateLabel(played))
+	require.Contains(t, answer, "Used: "+strings.Join(usedDays, ", "))
+
+	// back to tonight, then the network goes
+	pick(tonight.Slug)
+	require.NoError(t, chromedp.Run(ctx, goOffline(), waitFor(`document.querySelector('.gate').dataset.state === 'offline'`)))
+	ok, answer = gateScan(t, ctx, qr(pass))
+	require.True(t, ok, "offline, the pass is admitted tonight although it came before: %s", answer)
+	require.Contains(t, answer, "Checked in")
+	require.Contains(t, answer, palaro.GateDateLabel(tonight))
+	require.Contains(t, answer, "Used: "+strings.Join(append(usedDays, "21 Mar"), ", "))
+	screenshot(t, ctx, "league-gate-offline-pass")
+	ok, answer = gateScan(t, ctx, qr(pass))
+	require.False(t, ok, "offline, a second time tonight is refused: %s", answer)
+	require.Contains(t, answer, "Already checked in at 7:20 PM")
+	screenshot(t, ctx, "league-gate-offline-refused")
+	ok, answer = gateScan(t, ctx, qr(lastWeek))
+	require.False(t, ok, "offline, last week's day ticket is another date's: %s", answer)
+	require.Contains(t, answer, "This ticket is for "+palaro.DateSlugLabel(played.Slug))
+	require.Equal(t, "1", evalString(t, ctx, `document.querySelector('.gate').dataset.queued`))
+
+	// the network is back: the admission reaches the server as tonight's
+	require.NoError(t, chromedp.Run(ctx, goOnline(0), waitFor(`document.querySelector('.gate').dataset.queued === '0' && document.querySelector('.gate').dataset.state === 'online'`)))
+	var at sql.NullString
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT u.checked_in_at FROM pass_uses u JOIN tickets t ON t.id = u.ticket_id
+		WHERE t.code = ? AND u.date_id = ?`, pass, tonight.ID).Scan(&at))
+	require.True(t, at.Valid, "the pass's offline admission is recorded on tonight's date")
+	assertTouchTargets(t, ctx)
 }
