@@ -143,12 +143,7 @@ func TestDateOn_ManilaMidnight(t *testing.T) {
 		{Slug: "2027-01-09", StartsAt: at(9, 22, 0), EndsAt: at(10, 1, 0)},   // Saturday night into Sunday
 		{Slug: "2027-01-10", StartsAt: at(10, 19, 0), EndsAt: at(10, 23, 0)}, // Sunday evening
 	}
-	slug := func(at time.Time) string {
-		if d := DateOn(dates, at); d != nil {
-			return d.Slug
-		}
-		return ""
-	}
+	slug := func(at time.Time) string { return slugOf(DateOn(dates, at)) }
 	require.Equal(t, "2027-01-09", slug(at(9, 21, 0)), "before doors on the day it starts")
 	require.Equal(t, "2027-01-09", slug(at(9, 23, 59)))
 	// 00:30 on Sunday in Manila is 16:30 UTC on Saturday: the Saturday session is still on
@@ -170,12 +165,7 @@ func TestGateDate_ManilaMidnight(t *testing.T) {
 		{Slug: "2027-01-16", StartsAt: at(16, 19, 0), EndsAt: at(16, 23, 0), Status: DateCancelled},
 		{Slug: "2027-01-23", StartsAt: at(23, 19, 0), EndsAt: at(23, 23, 0), Status: DateScheduled},
 	}
-	slug := func(at time.Time) string {
-		if d := GateDate(dates, at); d != nil {
-			return d.Slug
-		}
-		return ""
-	}
+	slug := func(at time.Time) string { return slugOf(GateDate(dates, at)) }
 	require.Equal(t, "2027-01-09", slug(at(8, 12, 0)), "before the first date: the next to come")
 	require.Equal(t, "2027-01-09", slug(at(9, 23, 59)))
 	require.Equal(t, "2027-01-09", slug(at(10, 0, 0)), "midnight in Manila: the Saturday session is still on")
@@ -189,4 +179,12 @@ func TestGateDate_ManilaMidnight(t *testing.T) {
 	require.Nil(t, GateDate([]EventDate{{Status: DateCancelled, StartsAt: at(9, 1, 0)}}, at(9, 0, 0)))
 	require.Equal(t, "Sat 9 Jan", GateDateLabel(dates[0]))
 	require.Equal(t, "Match Day 3 · Sat 23 Jan", GateDateLabel(EventDate{Name: "Match Day 3", StartsAt: at(23, 19, 0)}))
+}
+
+// slugOf is a date's slug, "" for none.
+func slugOf(d *EventDate) string {
+	if d == nil {
+		return ""
+	}
+	return d.Slug
 }

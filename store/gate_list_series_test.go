@@ -18,19 +18,7 @@ import (
 func TestGateList_SeriesPerDate(t *testing.T) {
 	ctx := context.Background()
 	sf := newSeriesFixture(t)
-	day := sf.addTicketType(t, "gate-day", 0, 10, 4)
-	dates := sf.weekly(t, 3, nil)
-	every := sf.addPass(t, "gate-season", palaro.PassEvery, day, 0, 5, false)
-	some := sf.addPass(t, "gate-two", palaro.PassCount, day, 0, 5, false)
-	_, err := sf.db.write.Exec(`UPDATE ticket_types SET pass_dates = 2 WHERE code = ?`, some)
-	require.NoError(t, err)
-	buy := func(req palaro.PurchaseRequest) string {
-		o, err := sf.purchases.CreateOrder(ctx, req, sf.now)
-		require.NoError(t, err)
-		return o.Tickets[0].Code
-	}
-	pass, two, dayTicket := buy(dated(every, "", 1, "holder@x.ph")), buy(dated(some, "", 1, "two@x.ph")),
-		buy(dated(day, dates[1].Slug, 1, "day@x.ph"))
+	dates, pass, two, dayTicket := sf.gateSeries(t)
 	d0, d1, d2 := dates[0].Slug, dates[1].Slug, dates[2].Slug
 	f := &gateFixture{purchaseFixture: sf.purchaseFixture, gate: NewCheckInService(sf.db), eventID: sf.eventID, date: d1}
 	scan := func(code, date string) string {
@@ -119,7 +107,7 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, map[string][2]int{"Test gate-day": {1, 1}, "Pass gate-season": {1, 1}, "Pass gate-two": {0, 1}, "gate North": {2, 0}}, counts(d1))
-	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {1, 1}, "Pass gate-two": {1, 1}, "gate North": {2, 0}}, counts(d0))
-	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {0, 1}, "Pass gate-two": {1, 1}, "gate North": {1, 0}}, counts(d2))
+	require.Equal(t, map[string][2]int{"Test gate-day": {1, 1}, "Pass gate-season": {1, 1}, "Pass gate-five": {0, 1}, "gate North": {2, 0}}, counts(d1))
+	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {1, 1}, "Pass gate-five": {1, 1}, "gate North": {2, 0}}, counts(d0))
+	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {0, 1}, "Pass gate-five": {1, 1}, "gate North": {1, 0}}, counts(d2))
 }
