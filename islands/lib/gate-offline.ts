@@ -333,7 +333,11 @@ export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string
   if (t.status === 'wrong_date') return { ok: false, title: `This ticket is for ${dateSlugLabel(t.date || '')}`, ticket: shown, offline: true };
   if (t.status === 'pass_used_up') return { ok: false, title: 'This pass has no dates left', ticket: shown, offline: true };
   // a check-in on this phone counts on its date only: a pass admitted on one date may come on the next
-  const local = kept.local[hash] && (kept.local[hash].date || '') === (kept.list.date || '') ? kept.local[hash] : undefined;
+  const date = kept.list.date;
+  const local = kept.local[hash] && (kept.local[hash].date || '') === (date || '') ? kept.local[hash] : undefined;
+  // a pass's answer lists the dates it used, tonight's included once this phone let it in
+  const usedTonight = () => [...(t.usedDates || []).filter((d) => d !== date), date || ''].sort();
+  if (t.pass && date && local) shown.usedDates = usedTonight();
   if (local || t.status === 'checked_in') {
     const at = local ? local.at : t.checkedInAt || '';
     const where = local ? local.gate : t.gate;
@@ -341,10 +345,8 @@ export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string
   }
   // the server's time as the phone estimates it: a phone whose clock is wrong still sends a true time
   const at = new Date(now.getTime() + (kept.skew || 0)).toISOString();
-  const date = kept.list.date;
   kept.local[hash] = { at, gate, date };
   kept.queue.push({ id, ticket: p.code, gate, at, listAt: kept.list.generatedAt, hash, date });
-  // a pass's answer lists the dates it used, this one now included
-  if (t.pass && date) shown.usedDates = [...(t.usedDates || []).filter((d) => d !== date), date].sort();
+  if (t.pass && date) shown.usedDates = usedTonight();
   return { ok: true, title: 'Checked in', ticket: shown, offline: true };
 }

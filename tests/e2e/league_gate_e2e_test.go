@@ -4,6 +4,9 @@ import (
 	"context"
 	"crypto/ed25519"
 	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -26,9 +29,9 @@ const demoLeague = "palaro-league-season-1"
 // phone size (360 px): a season-pass holder of the demo league is admitted on one match day,
 // refused a second time that night, admitted again a week later and refused a second time then
 // too; a day ticket of the first night is refused on the second. The app's clock is moved from
-// the seed's (Wednesday 18 March 2026) into each match day: the gate names no date, so the server
-// admits to the date going on at the scan (palaro.DateOn). Online scans only: the offline list
-// does not know a pass's dates yet.
+// the seed's (Wednesday 18 March 2026) into each match day, and the gate page, opened again, is on
+// the match day going on (palaro.GateDate), the date every scan names. Online scans (the offline
+// gate: TestLeagueGate_OfflinePassPerDate_Browser).
 func TestLeagueGate_SeasonPassTwoDates_Browser(t *testing.T) {
 	var shift atomic.Int64 // how far the app's clock is moved past the running test clock
 	clock := clockFrom(testEpoch)
@@ -76,6 +79,8 @@ func TestLeagueGate_SeasonPassTwoDates_Browser(t *testing.T) {
 	require.True(t, ok, "a day ticket of the night is admitted: %s", answer)
 
 	moveTo(second.StartsAt.Add(45 * time.Minute)) // a week later, 7:45 PM
+	require.NoError(t, chromedp.Run(ctx, chromedp.Reload(), waitFor(`document.querySelector('#gate-date')?.value === `+strconv.Quote(second.Slug)+
+		` && (document.querySelector('.gate').dataset.list || '').startsWith(`+strconv.Quote(second.Slug+"@")+`)`)))
 	admitOnce("second", "7:45 PM")
 	screenshot(t, ctx, "league-gate-pass-refused")
 	ok, answer = gateScan(t, ctx, day)
@@ -233,6 +238,7 @@ func TestLeagueGate_OfflinePassPerDate_Browser(t *testing.T) {
 	ok, answer = gateScan(t, ctx, qr(pass))
 	require.False(t, ok, "offline, a second time tonight is refused: %s", answer)
 	require.Contains(t, answer, "Already checked in at 7:20 PM")
+	require.Contains(t, answer, "Used: "+strings.Join(append(usedDays, "21 Mar"), ", "), "tonight's admission on this phone counts")
 	screenshot(t, ctx, "league-gate-offline-refused")
 	ok, answer = gateScan(t, ctx, qr(lastWeek))
 	require.False(t, ok, "offline, last week's day ticket is another date's: %s", answer)
@@ -246,4 +252,94 @@ func TestLeagueGate_OfflinePassPerDate_Browser(t *testing.T) {
 		WHERE t.code = ? AND u.date_id = ?`, pass, tonight.ID).Scan(&at))
 	require.True(t, at.Valid, "the pass's offline admission is recorded on tonight's date")
 	assertTouchTargets(t, ctx)
+
+	// the console's counts are tonight's, and its picker shows last week's
+	gate := store.NewCheckInService(a.DB())
+	for _, d := range []palaro.EventDate{tonight, played} {
+		want, err := gate.CheckInCounts(bg, ev.ID, d.Slug)
+		require.NoError(t, err)
+		path := "/organizer/events/" + demoLeague + "/check-ins"
+		if d.ID == played.ID {
+			require.NoError(t, chromedp.Run(ctx, chromedp.SetValue("#counts-date", played.Slug, chromedp.ByQuery),
+				chromedp.Click(".checkin-date button", chromedp.ByQuery), waitFor(`location.search === '?date=`+played.Slug+`'`)))
+		} else {
+			require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path)))
+		}
+		require.NoError(t, chromedp.Run(ctx, chromedp.WaitVisible("#checkin-counts", chromedp.ByQuery)))
+		counts := evalString(t, ctx, `document.querySelector('#checkin-counts').textContent`)
+		require.Contains(t, counts, "Checked in · "+palaro.GateDateLabel(d))
+		require.Contains(t, counts, fmt.Sprintf("%d of %d sold", want.CheckedIn, want.Sold))
+		if d.ID == tonight.ID {
+			require.Equal(t, 1, want.CheckedIn, "tonight, only the pass admitted offline is in")
+		} else {
+			require.Greater(t, want.CheckedIn, 1, "last week, the demo's admissions")
+		}
+	}
+	screenshot(t, ctx, "league-checkins-counts")
+}
+
+// TestGateList_SeriesDate: over HTTP, a series' gate list is of one date (format 3): by default the
+// one the gate opens on (the seed's Wednesday: the coming Saturday), else the date asked for. A
+// season pass that came on the second match day is in on that date's list, with the dates it used,
+// and valid on the coming one; a day ticket of the coming match day is another date's on the
+// second's list, which names its date. A date the series does not have is a 400.
+func TestGateList_SeriesDate(t *testing.T) {
+	a := startApp(t)
+	bg := context.Background()
+	gate := signedIn(t, a, store.DemoGateEmail)
+	ev, err := store.NewEventService(a.DB()).FindEventByCode(bg, demoLeague)
+	require.NoError(t, err)
+	dates, err := store.NewSeriesService(a.DB()).ListEventDates(bg, ev.ID)
+	require.NoError(t, err)
+	played, next := dates[1], dates[2]
+	var pass, day string
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t JOIN pass_uses u ON u.ticket_id = t.id
+		WHERE u.date_id = ? AND u.checked_in_at IS NOT NULL AND t.status = 'valid' ORDER BY t.id LIMIT 1`, played.ID).Scan(&pass))
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t WHERE t.date_id = ? AND t.status = 'valid' ORDER BY t.id LIMIT 1`,
+		next.ID).Scan(&day))
+	secret, err := a.DB().AppSecret(bg, "gate-list-key", 32)
+	require.NoError(t, err)
+	key := palaro.GateHashKey(secret, ev.ID)
+	path := "/v1/organizer/events/" + demoLeague + "/gate-list"
+	list := func(query string) (gateListAnswer, map[string][]any) {
+		t.Helper()
+		status, body := gate.get(path + query)
+		require.Equal(t, http.StatusOK, status, body)
+		var l gateListAnswer
+		require.NoError(t, json.Unmarshal([]byte(body), &l))
+		rows := map[string][]any{}
+		for _, r := range l.Rows {
+			rows[r[0].(string)] = r
+		}
+		return l, rows
+	}
+	field := func(r []any, i int) string {
+		if i < len(r) {
+			return r[i].(string)
+		}
+		return ""
+	}
+
+	l, rows := list("")
+	require.Equal(t, 3, l.Format)
+	require.Equal(t, next.Slug, l.Date, "the gate opens on the coming match day")
+	require.Equal(t, palaro.GateDateLabel(next), l.DateLabel)
+	p := rows[palaro.GateCodeHash(key, pass)]
+	require.Equal(t, "", field(p, 3), "the pass is still to come on the coming match day")
+	require.Contains(t, field(p, 10), played.Slug, "the dates it used")
+	require.Equal(t, "Every date", field(p, 11))
+	require.Equal(t, "", field(rows[palaro.GateCodeHash(key, day)], 3))
+
+	l, rows = list("?date=" + played.Slug)
+	require.Equal(t, played.Slug, l.Date)
+	p = rows[palaro.GateCodeHash(key, pass)]
+	require.Equal(t, palaro.TicketCheckedIn, field(p, 3), "it came on the second match day")
+	require.NotEmpty(t, field(p, 4), "at a time")
+	d := rows[palaro.GateCodeHash(key, day)]
+	require.Equal(t, palaro.GateWrongDate, field(d, 3))
+	require.Equal(t, next.Slug, field(d, 9), "the day ticket's own date")
+
+	status, body := gate.get(path + "?date=2030-01-05")
+	require.Equal(t, http.StatusBadRequest, status, body)
+	require.Contains(t, body, palaro.MsgDateUnknown)
 }
