@@ -173,15 +173,10 @@ func TestLeagueGate_OfflinePassPerDate_Browser(t *testing.T) {
 		cfg.Now = func() time.Time { return clock().Add(time.Duration(shift.Load())) }
 	})
 	bg := context.Background()
-	ev, err := store.NewEventService(a.DB()).FindEventByCode(bg, demoLeague)
-	require.NoError(t, err)
-	dates, err := store.NewSeriesService(a.DB()).ListEventDates(bg, ev.ID)
-	require.NoError(t, err)
-	played, tonight := dates[1], dates[2]
 	// a season pass admitted on the second match day (over), and a day ticket of that day
-	var pass, lastWeek string
-	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t JOIN pass_uses u ON u.ticket_id = t.id
-		WHERE u.date_id = ? AND u.checked_in_at IS NOT NULL AND t.status = 'valid' ORDER BY t.id LIMIT 1`, played.ID).Scan(&pass))
+	ev, dates, pass := leaguePassCameOn(t, a, 1)
+	played, tonight := dates[1], dates[2]
+	var lastWeek string
 	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id
 		WHERE tt.code = ? AND t.date_id = ? AND t.status IN ('valid', 'checked_in') ORDER BY t.id LIMIT 1`, demoLeague+"-day", played.ID).Scan(&lastWeek))
 	used, err := a.DB().Reader().Query(`SELECT d.starts_at FROM pass_uses u JOIN event_dates d ON d.id = u.date_id JOIN tickets t ON t.id = u.ticket_id
@@ -287,14 +282,9 @@ func TestGateList_SeriesDate(t *testing.T) {
 	a := startApp(t)
 	bg := context.Background()
 	gate := signedIn(t, a, store.DemoGateEmail)
-	ev, err := store.NewEventService(a.DB()).FindEventByCode(bg, demoLeague)
-	require.NoError(t, err)
-	dates, err := store.NewSeriesService(a.DB()).ListEventDates(bg, ev.ID)
-	require.NoError(t, err)
+	ev, dates, pass := leaguePassCameOn(t, a, 1)
 	played, next := dates[1], dates[2]
-	var pass, day string
-	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t JOIN pass_uses u ON u.ticket_id = t.id
-		WHERE u.date_id = ? AND u.checked_in_at IS NOT NULL AND t.status = 'valid' ORDER BY t.id LIMIT 1`, played.ID).Scan(&pass))
+	var day string
 	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t WHERE t.date_id = ? AND t.status = 'valid' ORDER BY t.id LIMIT 1`,
 		next.ID).Scan(&day))
 	secret, err := a.DB().AppSecret(bg, "gate-list-key", 32)
@@ -342,4 +332,18 @@ func TestGateList_SeriesDate(t *testing.T) {
 	status, body := gate.get(path + "?date=2030-01-05")
 	require.Equal(t, http.StatusBadRequest, status, body)
 	require.Contains(t, body, palaro.MsgDateUnknown)
+}
+
+// leaguePassCameOn returns the demo league, its dates and the code of a season pass (still valid)
+// that the seed admitted on its date of index i (one of the match days over).
+func leaguePassCameOn(t *testing.T, a *testApp, i int) (*palaro.Event, []palaro.EventDate, string) {
+	t.Helper()
+	ev, err := store.NewEventService(a.DB()).FindEventByCode(context.Background(), demoLeague)
+	require.NoError(t, err)
+	dates, err := store.NewSeriesService(a.DB()).ListEventDates(context.Background(), ev.ID)
+	require.NoError(t, err)
+	var pass string
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT t.code FROM tickets t JOIN pass_uses u ON u.ticket_id = t.id
+		WHERE u.date_id = ? AND u.checked_in_at IS NOT NULL AND t.status = 'valid' ORDER BY t.id LIMIT 1`, dates[i].ID).Scan(&pass))
+	return ev, dates, pass
 }
