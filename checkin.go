@@ -121,6 +121,13 @@ type GateTicket struct {
 	UsedDates []string `json:"usedDates,omitempty"`
 }
 
+// Gate list states of a series ticket on the list's date besides the ticket statuses: a day
+// ticket of another date, and a pass for some dates with none left (it cannot take this one).
+const (
+	GateWrongDate = CheckInWrongDate
+	GateUsedUp    = CheckInUsedUp
+)
+
 // CheckID is what the gate says of a discounted ticket ("Check ID: senior citizen, {name}"), "" for another.
 func (t GateTicket) CheckID() string {
 	if t.Discount == "" {
@@ -280,6 +287,18 @@ type CheckInCounts struct {
 	ByType        []GateCount
 }
 
+// Sum sums the counts per type into Sold and CheckedIn and names the gates as shown.
+func (c *CheckInCounts) Sum() *CheckInCounts {
+	for _, g := range c.ByType {
+		c.Sold += g.Sold
+		c.CheckedIn += g.CheckedIn
+	}
+	for i := range c.ByGate {
+		c.ByGate[i].Name = GateName(c.ByGate[i].Name)
+	}
+	return c
+}
+
 // CheckInConflictRow is a ticket checked in twice offline: the check-in that counted and the
 // later one that found the ticket already used.
 type CheckInConflictRow struct {
@@ -329,12 +348,16 @@ type CheckInService interface {
 	GateTickets(ctx context.Context, eventID int64) ([]GateTicket, error)
 	// GateChanges returns what a phone keeps of an event's tickets: all of them when since is
 	// negative, else the tickets changed after that version and the codes transfers replaced since.
-	GateChanges(ctx context.Context, eventID, since int64) (*GateChanges, error)
+	// For a series, date (a slug; "" for none) gives each ticket its state on that date
+	// (a day ticket of another date reads GateWrongDate, a pass is checked in or not on that date,
+	// with the dates it used); EINVALID for a date the event does not have.
+	GateChanges(ctx context.Context, eventID int64, date string, since int64) (*GateChanges, error)
 	// StreamGateChanges is GateChanges handing each ticket to each as it is read (the answer's
 	// Tickets stays empty), so that a list of any size is never held in memory.
-	StreamGateChanges(ctx context.Context, eventID, since int64, each func(GateTicket) error) (*GateChanges, error)
-	// CheckInCounts returns an event's check-ins against sold tickets, per gate and per type.
-	CheckInCounts(ctx context.Context, eventID int64) (*CheckInCounts, error)
+	StreamGateChanges(ctx context.Context, eventID int64, date string, since int64, each func(GateTicket) error) (*GateChanges, error)
+	// CheckInCounts returns an event's check-ins against sold tickets, per gate and per type; for
+	// a series, those of date (a slug; "" counts the whole event). EINVALID for an unknown date.
+	CheckInCounts(ctx context.Context, eventID int64, date string) (*CheckInCounts, error)
 	// CheckInConflicts returns the event's offline double check-ins, newest first.
 	CheckInConflicts(ctx context.Context, eventID int64) ([]CheckInConflictRow, error)
 	// SellAtDoor sells tickets at the gate (up to the type's per-buyer maximum) within the ticket

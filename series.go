@@ -183,6 +183,49 @@ func DateOn(dates []EventDate, at time.Time) *EventDate {
 	return nil
 }
 
+// GateDate returns the date a series' gate opens on at now, of dates (by start): the one going
+// on, else the next to start on now's day in Manila, else the last of that day's (ended), else
+// the next to come, else the last; a cancelled date is never chosen. Nil when every date is
+// cancelled.
+func GateDate(dates []EventDate, now time.Time) *EventDate {
+	var open []*EventDate
+	for i := range dates {
+		if dates[i].Status != DateCancelled {
+			open = append(open, &dates[i])
+		}
+	}
+	day := ManilaDay(now)
+	today := func(d *EventDate) bool { return ManilaDay(d.StartsAt) == day }
+	if i := slices.IndexFunc(open, func(d *EventDate) bool { return !now.Before(d.StartsAt) && now.Before(d.EndsAt) }); i >= 0 {
+		return open[i]
+	}
+	if i := slices.IndexFunc(open, func(d *EventDate) bool { return today(d) && now.Before(d.StartsAt) }); i >= 0 {
+		return open[i]
+	}
+	for i := len(open) - 1; i >= 0; i-- {
+		if today(open[i]) {
+			return open[i]
+		}
+	}
+	if i := slices.IndexFunc(open, func(d *EventDate) bool { return now.Before(d.StartsAt) }); i >= 0 {
+		return open[i]
+	}
+	if len(open) == 0 {
+		return nil
+	}
+	return open[len(open)-1]
+}
+
+// GateDateLabel names a date at the gate: "Match Day 3 · Sat 12 Dec", or "Sat 12 Dec" for a date
+// without a name.
+func GateDateLabel(d EventDate) string {
+	day := d.StartsAt.In(Manila).Format("Mon 2 Jan")
+	if d.Name == "" {
+		return day
+	}
+	return d.Name + " · " + day
+}
+
 // MsgNoDateToday refuses a scan of a series when no date is going on or starts that day in Manila
 // and the scan named none (the gate page names none; an API client can send the date).
 const MsgNoDateToday = "This event has no date today."

@@ -143,12 +143,7 @@ func TestDateOn_ManilaMidnight(t *testing.T) {
 		{Slug: "2027-01-09", StartsAt: at(9, 22, 0), EndsAt: at(10, 1, 0)},   // Saturday night into Sunday
 		{Slug: "2027-01-10", StartsAt: at(10, 19, 0), EndsAt: at(10, 23, 0)}, // Sunday evening
 	}
-	slug := func(at time.Time) string {
-		if d := DateOn(dates, at); d != nil {
-			return d.Slug
-		}
-		return ""
-	}
+	slug := func(at time.Time) string { return slugOf(DateOn(dates, at)) }
 	require.Equal(t, "2027-01-09", slug(at(9, 21, 0)), "before doors on the day it starts")
 	require.Equal(t, "2027-01-09", slug(at(9, 23, 59)))
 	// 00:30 on Sunday in Manila is 16:30 UTC on Saturday: the Saturday session is still on
@@ -157,4 +152,39 @@ func TestDateOn_ManilaMidnight(t *testing.T) {
 	require.Equal(t, "2027-01-10", slug(at(10, 23, 30)), "after Sunday's session, still Sunday's")
 	require.Equal(t, "", slug(at(11, 0, 0)), "midnight into Monday: no date")
 	require.Equal(t, "", slug(at(8, 23, 59)))
+}
+
+// TestGateDate_ManilaMidnight: the gate opens on the session going on (past midnight in Manila
+// too), else today's next, else today's last, else the next to come; never a cancelled date.
+func TestGateDate_ManilaMidnight(t *testing.T) {
+	at := func(day, hour, min int) time.Time { return time.Date(2027, 1, day, hour, min, 0, 0, Manila) }
+	dates := []EventDate{
+		{Slug: "2027-01-09", StartsAt: at(9, 22, 0), EndsAt: at(10, 1, 0), Status: DateScheduled},     // Saturday night into Sunday
+		{Slug: "2027-01-10", StartsAt: at(10, 13, 0), EndsAt: at(10, 15, 0), Status: DateScheduled},   // Sunday afternoon
+		{Slug: "2027-01-10-2", StartsAt: at(10, 19, 0), EndsAt: at(10, 23, 0), Status: DateScheduled}, // Sunday evening
+		{Slug: "2027-01-16", StartsAt: at(16, 19, 0), EndsAt: at(16, 23, 0), Status: DateCancelled},
+		{Slug: "2027-01-23", StartsAt: at(23, 19, 0), EndsAt: at(23, 23, 0), Status: DateScheduled},
+	}
+	slug := func(at time.Time) string { return slugOf(GateDate(dates, at)) }
+	require.Equal(t, "2027-01-09", slug(at(8, 12, 0)), "before the first date: the next to come")
+	require.Equal(t, "2027-01-09", slug(at(9, 23, 59)))
+	require.Equal(t, "2027-01-09", slug(at(10, 0, 0)), "midnight in Manila: the Saturday session is still on")
+	require.Equal(t, "2027-01-09", slug(time.Date(2027, 1, 9, 16, 59, 59, 0, time.UTC)), "00:59:59 Sunday in Manila")
+	require.Equal(t, "2027-01-10", slug(at(10, 1, 0)), "once the night session ended, Sunday's next")
+	require.Equal(t, "2027-01-10-2", slug(at(10, 16, 0)), "between Sunday's sessions, the next of the day")
+	require.Equal(t, "2027-01-10-2", slug(at(10, 23, 30)), "after Sunday's last session, still Sunday's")
+	require.Equal(t, "2027-01-23", slug(at(11, 0, 0)), "midnight into Monday: the next to come, not the cancelled one")
+	require.Equal(t, "2027-01-23", slug(at(16, 20, 0)), "a cancelled date going on is not chosen")
+	require.Equal(t, "2027-01-23", slug(at(30, 12, 0)), "after the last date: the last")
+	require.Nil(t, GateDate([]EventDate{{Status: DateCancelled, StartsAt: at(9, 1, 0)}}, at(9, 0, 0)))
+	require.Equal(t, "Sat 9 Jan", GateDateLabel(dates[0]))
+	require.Equal(t, "Match Day 3 · Sat 23 Jan", GateDateLabel(EventDate{Name: "Match Day 3", StartsAt: at(23, 19, 0)}))
+}
+
+// slugOf is a date's slug, "" for none.
+func slugOf(d *EventDate) string {
+	if d == nil {
+		return ""
+	}
+	return d.Slug
 }

@@ -145,6 +145,8 @@ type syncBody struct {
 		At     time.Time `json:"at"`
 		// ListAt is the generatedAt of the gate list the phone decided with: no scan is older.
 		ListAt time.Time `json:"listAt"`
+		// Date is, for a series, the date (slug) the gate admitted to; "" is the scan's day's.
+		Date string `json:"date"`
 	} `json:"checkIns"`
 }
 
@@ -190,7 +192,7 @@ func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
 		if forged {
 			continue
 		}
-		req.At, req.ClientID = ci.At, scanID(caller, ci.ID)
+		req.At, req.ClientID, req.Date = ci.At, scanID(caller, ci.ID), strings.TrimSpace(ci.Date)
 		req.NotBefore = scanNotBefore(ev, ci.ListAt, now)
 		reqs = append(reqs, req)
 		at = append(at, i)
@@ -208,9 +210,13 @@ func (s *Server) apiCheckInSync(c *echo.Context, caller *palaro.Caller) error {
 	return c.JSON(http.StatusOK, map[string]any{"results": out})
 }
 
-// gateListFormat is the gate list's format: 2 is the compact one (a ticket is an array; no holder
-// names but a discounted ticket's ID holder). A phone drops a kept list of another format.
-const gateListFormat = 2
+// Gate list formats: 2 is the compact one (a ticket is an array; no holder names but a discounted
+// ticket's ID holder), a single-date event's; 3 is a series' list of one date, whose rows add the
+// ticket's state on that date (gateListRow). A phone drops a kept list of a format it does not read.
+const (
+	gateListFormat       = 2
+	gateListFormatSeries = 3
+)
 
 // gateListHead is what a gate list answer carries besides its tickets, written after them.
 type gateListHead struct {
@@ -226,13 +232,19 @@ type gateListHead struct {
 	// Types are the ticket types' names a ticket's second element counts in.
 	Types  []string `json:"types"`
 	Voided []string `json:"voided,omitempty"`
+	// Date is a series' list's date (format 3), DateLabel its name at the gate.
+	Date      string `json:"date,omitempty"`
+	DateLabel string `json:"dateLabel,omitempty"`
 }
 
 // gateListRow is a ticket as the gate list writes it, a JSON array: its code's keyed hash (never
 // the code), the index of its type's name in types, then seat, status ("" for valid),
 // checkedInAt, gate, discount, the discount's ID holder and ID (last 4), with empty ones at the end
 // left out. Holder names are not sent: a phone offline shows type and seat, and the online answer
-// names the holder.
+// names the holder. In a series' list (format 3) these are the ticket's on the list's date (its
+// status may be wrong_date or pass_used_up; a pass's check-in is the date's), followed by the date
+// a wrong_date day ticket is for, the dates (slugs, comma-separated) a pass was admitted on and the
+// pass's description ("Every date"; "" for a day ticket).
 func gateListRow(key []byte, t palaro.GateTicket, typeIndex int) []any {
 	status := t.Status
 	if status == palaro.TicketValid {
@@ -242,7 +254,12 @@ func gateListRow(key []byte, t palaro.GateTicket, typeIndex int) []any {
 	if !t.CheckedInAt.IsZero() {
 		at = t.CheckedInAt.UTC().Format(time.RFC3339)
 	}
-	row := []any{palaro.GateCodeHash(key, t.Code), typeIndex, t.Seat, status, at, t.Gate, t.Discount, t.DiscountHolder, t.DiscountID}
+	ticketDate := ""
+	if status == palaro.GateWrongDate {
+		ticketDate = t.Date
+	}
+	row := []any{palaro.GateCodeHash(key, t.Code), typeIndex, t.Seat, status, at, t.Gate, t.Discount, t.DiscountHolder, t.DiscountID,
+		ticketDate, strings.Join(t.UsedDates, ","), t.Pass}
 	for len(row) > 2 && row[len(row)-1] == "" {
 		row = row[:len(row)-1]
 	}
@@ -254,9 +271,14 @@ func gateListRow(key []byte, t palaro.GateTicket, typeIndex int) []any {
 // keys, by key id, that verify ticket QR codes. With ?since={version}, only what changed after it:
 // the changed tickets and the hashes of codes a transfer replaced (or the whole list, when the
 // version is too old). The tickets are written as the database reads them, so a list of 55,000
-// tickets is never held in memory.
+// tickets is never held in memory. A series' list is of one date (?date={slug}, else the gate's
+// date now): format 3, each ticket in its state on that date.
 func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	dates, date, err := s.gateDate(c, ev, strings.TrimSpace(c.QueryParam("date")))
 	if err != nil {
 		return err
 	}
@@ -268,7 +290,15 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	}
 	key := palaro.GateHashKey(s.config.GateListKey, ev.ID)
 	head := gateListHead{Format: gateListFormat, EventCode: ev.Code, PublicKey: s.ticketPublicKey(), PublicKeys: s.ticketPublicKeys(),
-		HashKey: base64.RawURLEncoding.EncodeToString(key), GeneratedAt: s.Now().UTC(), Types: []string{}}
+		HashKey: base64.RawURLEncoding.EncodeToString(key), GeneratedAt: s.Now().UTC(), Types: []string{}, Date: date}
+	if date != "" {
+		head.Format = gateListFormatSeries
+		for _, d := range dates {
+			if d.Slug == date {
+				head.DateLabel = d.Label
+			}
+		}
+	}
 	types := map[string]int{}
 	for _, tt := range ev.TicketTypes {
 		if _, ok := types[tt.Name]; !ok {
@@ -289,7 +319,7 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 		}
 	}
 	n := 0
-	list, err := s.services.CheckIns.StreamGateChanges(c.Request().Context(), ev.ID, since, func(t palaro.GateTicket) error {
+	list, err := s.services.CheckIns.StreamGateChanges(c.Request().Context(), ev.ID, date, since, func(t palaro.GateTicket) error {
 		i, ok := types[t.TicketType]
 		if !ok { // a type the event no longer lists
 			i = len(head.Types)

@@ -34,19 +34,60 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 				Price: tt.FinalPrice().String(), Centavos: int64(tt.FinalPrice()), Max: limit})
 		}
 	}
+	dates, date, err := s.gateDate(c, ev, "")
+	if err != nil {
+		return err
+	}
+	v.Props.Dates, v.Props.Date = dates, date
 	p := s.orgPage(c, "Gate · "+ev.Name)
 	p.Islands = []string{"gate"}
 	allowWasm(c)
 	return render(c, http.StatusOK, views.GatePage(p, v))
 }
 
-// checkInCounts builds the live counts of an event.
-func (s *Server) checkInCounts(c *echo.Context, ev *palaro.Event) (views.CheckInCountsView, error) {
-	counts, err := s.services.CheckIns.CheckInCounts(c.Request().Context(), ev.ID)
-	if err != nil {
-		return views.CheckInCountsView{}, err
+// gateDate returns, for a series, the dates a gate can admit to (not cancelled, by start) and
+// the one chosen: slug when given (EINVALID when the series has no such date), else the one the
+// gate opens on now (palaro.GateDate). A single-date event has neither.
+func (s *Server) gateDate(c *echo.Context, ev *palaro.Event, slug string) ([]views.GateDateOption, string, error) {
+	all, err := s.services.Series.ListEventDates(c.Request().Context(), ev.ID)
+	if err != nil || len(all) == 0 {
+		return nil, "", err
 	}
-	v := views.CheckInCountsView{LiveURL: "/organizer/events/" + ev.Code + "/check-ins/live", CheckedIn: counts.CheckedIn,
+	options := []views.GateDateOption{}
+	known := false
+	for _, d := range all {
+		known = known || d.Slug == slug
+		if d.Status != palaro.DateCancelled {
+			options = append(options, views.GateDateOption{Slug: d.Slug, Label: palaro.GateDateLabel(d)})
+		}
+	}
+	switch {
+	case slug != "" && !known:
+		return nil, "", &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgDateUnknown, Fields: map[string]string{palaro.FieldDate: palaro.MsgDateUnknown}}
+	case slug == "":
+		if d := palaro.GateDate(all, s.Now()); d != nil {
+			slug = d.Slug
+		}
+	}
+	return options, slug, nil
+}
+
+// checkInCounts builds the live counts of an event; for a series, of its date slug ("": the
+// gate's date now).
+func (s *Server) checkInCounts(c *echo.Context, ev *palaro.Event, slug string) (views.CheckInCountsView, []views.GateDateOption, error) {
+	dates, date, err := s.gateDate(c, ev, slug)
+	if err != nil {
+		return views.CheckInCountsView{}, nil, err
+	}
+	counts, err := s.services.CheckIns.CheckInCounts(c.Request().Context(), ev.ID, date)
+	if err != nil {
+		return views.CheckInCountsView{}, nil, err
+	}
+	live := "/organizer/events/" + ev.Code + "/check-ins/live"
+	if date != "" {
+		live += "?date=" + url.QueryEscape(date)
+	}
+	v := views.CheckInCountsView{LiveURL: live, Date: date, CheckedIn: counts.CheckedIn,
 		Sold: counts.Sold, Conflicts: counts.Conflicts, TimeCorrected: counts.TimeCorrected}
 	for _, g := range counts.ByGate {
 		v.ByGate = append(v.ByGate, views.CheckInCountRow(g))
@@ -54,7 +95,12 @@ func (s *Server) checkInCounts(c *echo.Context, ev *palaro.Event) (views.CheckIn
 	for _, g := range counts.ByType {
 		v.ByType = append(v.ByType, views.CheckInCountRow(g))
 	}
-	return v, nil
+	for _, d := range dates {
+		if d.Slug == date {
+			v.DateLabel = d.Label
+		}
+	}
+	return v, dates, nil
 }
 
 // checkInsPage renders /organizer/events/{code}/check-ins: live counts, conflicts and undo.
@@ -69,9 +115,10 @@ func (s *Server) checkInsPage(c *echo.Context, caller *palaro.Caller) error {
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
 		v.UndoAction = base + "/check-ins/undo"
 	}
-	if v.Counts, err = s.checkInCounts(c, ev); err != nil {
+	if v.Counts, v.Dates, err = s.checkInCounts(c, ev, strings.TrimSpace(c.QueryParam("date"))); err != nil {
 		return err
 	}
+	v.Date = v.Counts.Date
 	conflicts, err := s.services.CheckIns.CheckInConflicts(c.Request().Context(), ev.ID)
 	if err != nil {
 		return err
@@ -96,7 +143,7 @@ func (s *Server) checkInsLive(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.checkInCounts(c, ev)
+	v, _, err := s.checkInCounts(c, ev, strings.TrimSpace(c.QueryParam("date")))
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@
 // at once. It also sells tickets at the door.
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './lib/mount';
-import { checkIDLine, checkInOffline, codeHash, findRow, load, manilaTime, markCheckedIn, merge, newID, parse, save, type Answer, type GateList, type GateTicket, type Kept } from './lib/gate-offline';
+import { checkIDLine, checkInOffline, codeHash, findRow, load, manilaTime, markCheckedIn, merge, newID, parse, save, usedLine, type Answer, type GateList, type GateTicket, type Kept } from './lib/gate-offline';
 import { QRScanner } from './components/QRScanner';
 
 /** GateProps mirrors views.GateProps. */
@@ -19,6 +19,24 @@ interface GateProps {
   member: string;
   consoleHref: string;
   ticketTypes: Array<{ code: string; name: string; price: string; centavos: number; max: number }>;
+  /** dates are a series' dates the gate admits to (none for a single-date event); date is today's. */
+  dates?: Array<{ slug: string; label: string }>;
+  date?: string;
+}
+
+/** dateCount counts, in a series' list, the tickets for its date (not another date's, not refused) and those checked in there. */
+function dateCount(kept: Kept): { total: number; inside: number } {
+  const list = kept.list;
+  let total = 0;
+  let inside = 0;
+  for (const r of list?.tickets || []) {
+    const status = r[3] || '';
+    if (status === 'wrong_date' || status === 'cancelled' || status === 'pass_used_up') continue;
+    total++;
+    const local = kept.local[r[0]];
+    if (status === 'checked_in' || (local && (local.date || '') === (list?.date || ''))) inside++;
+  }
+  return { total, inside };
 }
 
 // The whole list is fetched once; then only what changed since the kept list's version, every 3 s
@@ -91,6 +109,12 @@ function Gate(props: GateProps) {
   const [gate, setGate] = useState(() => localStorage.getItem(GATE_KEY) || 'Gate 1');
   const input = useRef<HTMLInputElement>(null);
   const busy = useRef(false);
+  // the series date the gate admits to: today's by default, changed with the picker
+  const [date, setDate] = useState(props.date || '');
+  const dateRef = useRef(date);
+  const dateLabel = props.dates?.find((d) => d.slug === date)?.label || '';
+  // the kept list's date and version: the page shows them again when a list or changes arrive
+  const [listMark, setListMark] = useState('');
 
   const persist = useCallback(() => {
     save(props.member, props.eventCode, kept.current);
@@ -104,18 +128,25 @@ function Gate(props: GateProps) {
       if (!whole && fetching.current) return; // a list or changes are on the way
       fetching.current = true;
       const version = kept.current.list?.version;
-      const url = !whole && version !== undefined ? `${props.listUrl}?since=${version}` : props.listUrl;
+      const on = dateRef.current;
+      const query = new URLSearchParams();
+      if (!whole && version !== undefined && (kept.current.list?.date || '') === on) query.set('since', String(version));
+      if (on) query.set('date', on);
+      const qs = query.toString();
+      const url = qs ? `${props.listUrl}?${qs}` : props.listUrl;
       try {
         const res = await fetch(url, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal: AbortSignal.timeout(SYNC_TIMEOUT_MS) });
         if (!res.ok) return;
         const got = (await res.json()) as GateList;
         setOnline(true); // an answer came: whatever the browser thinks, the network works
+        if ((got.date || '') !== dateRef.current) return; // the gate changed date meanwhile
         merge(kept.current, got);
         kept.current.skew = new Date(got.generatedAt).getTime() - Date.now();
         // check-ins of this phone that the server has now recorded need no local note any more
         for (const r of got.tickets) if (r[3] === 'checked_in' && !kept.current.queue.some((q) => q.hash === r[0])) delete kept.current.local[r[0]];
         persist();
         setListInfo(kept.current.list?.tickets.length || 0);
+        setListMark(`${kept.current.list?.date || ''}@${kept.current.list?.version ?? ''}`);
       } catch {
         /* offline: keep the list we have */
       } finally {
@@ -131,7 +162,7 @@ function Gate(props: GateProps) {
     busy.current = true;
     setSyncing(true);
     try {
-      const checkIns = batch.map(({ id, ticket, gate, at, listAt }) => ({ id, ticket, gate, at, listAt }));
+      const checkIns = batch.map(({ id, ticket, gate, at, listAt, date }) => ({ id, ticket, gate, at, listAt, date }));
       const { status, data } = await post('/v1/checkin/sync', { eventCode: props.eventCode, checkIns }, SYNC_TIMEOUT_MS);
       if (status < 500) setOnline(true);
       if (status === 200) {
@@ -158,8 +189,8 @@ function Gate(props: GateProps) {
     const down = () => setOnline(false);
     window.addEventListener('online', up);
     window.addEventListener('offline', down);
-    // the whole list when none is kept, else what changed since the kept one
-    void refreshList(!kept.current.list).then(() => sync());
+    // the whole list when none (or another date's) is kept, else what changed since the kept one
+    void refreshList(!kept.current.list || (kept.current.list.date || '') !== dateRef.current).then(() => sync());
     const changes = setInterval(() => navigator.onLine && void refreshList(false), CHANGES_EVERY_MS);
     const syncs = setInterval(() => navigator.onLine && void sync(), SYNC_EVERY_MS);
     return () => {
@@ -184,7 +215,7 @@ function Gate(props: GateProps) {
       const id = newID();
       if (navigator.onLine) {
         try {
-          const { status, data } = await post('/v1/checkin', { eventCode: props.eventCode, ticket: raw, gate, id }, SCAN_TIMEOUT_MS);
+          const { status, data } = await post('/v1/checkin', { eventCode: props.eventCode, ticket: raw, gate, id, ...(date ? { date } : {}) }, SCAN_TIMEOUT_MS);
           if (status >= 500 || !data.result) throw new Error('no answer');
           setOnline(true);
           const ticket = data.ticket as GateTicket | undefined;
@@ -195,7 +226,12 @@ function Gate(props: GateProps) {
             if (row) markCheckedIn(row, ticket.checkedInAt || '', ticket.gate || '');
             persist();
           }
-          show({ ok: status === 200, title: String(data.message), ticket: ticket && (ticket.holderName || ticket.discount) ? ticket : undefined });
+          show({
+            ok: status === 200,
+            title: String(data.message),
+            ticket: ticket && (ticket.holderName || ticket.discount || ticket.pass) ? ticket : undefined,
+            date: dateLabel || undefined,
+          });
           return;
         } catch {
           setOnline(false); // no answer: decide on the phone
@@ -204,12 +240,20 @@ function Gate(props: GateProps) {
       const parsed = await parse(raw, { ...props.publicKeys, ...kept.current.list?.publicKeys });
       const list = kept.current.list;
       const hash = list && parsed.code && !parsed.typed ? await codeHash(list.hashKey, parsed.code) : '';
-      const a = checkInOffline(kept.current, parsed, hash, gate, new Date(), id);
+      // a list of another date is not this gate's: nothing is decided with it
+      const a = (kept.current.list?.date || '') === date ? checkInOffline(kept.current, parsed, hash, gate, new Date(), id) : { ok: false, title: 'No list for this date on this phone', detail: 'Connect once to download it.', offline: true };
       persist();
-      show(a);
+      show({ ...a, date: dateLabel || undefined });
     },
-    [props.eventCode, props.publicKeys, gate, persist, show],
+    [props.eventCode, props.publicKeys, gate, date, dateLabel, persist, show],
   );
+
+  const pickDate = (slug: string) => {
+    setDate(slug);
+    dateRef.current = slug;
+    setAnswer(null);
+    void refreshList(true);
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -220,19 +264,33 @@ function Gate(props: GateProps) {
 
   const state = syncing ? 'syncing' : online ? 'online' : 'offline';
   const updated = kept.current.list?.generatedAt ? manilaTime(kept.current.list.generatedAt) : '';
+  const count = date && (kept.current.list?.date || '') === date ? dateCount(kept.current) : null;
   return (
-    <div className="gate" data-state={state} data-queued={queued}>
+    <div className="gate" data-state={state} data-queued={queued} data-date={date || undefined} data-list={listMark || undefined}>
+      {props.dates && props.dates.length > 0 && (
+        <div className="gate-field gate-date">
+          <label htmlFor="gate-date">Date</label>
+          <select id="gate-date" value={date} onChange={(e) => pickDate(e.target.value)}>
+            {props.dates.map((d) => (
+              <option key={d.slug} value={d.slug}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       <p className={`gate-status gate-status-${state}`} role="status">
         {state === 'syncing' && <>Syncing {queued} {queued === 1 ? 'check-in' : 'check-ins'}…</>}
         {state === 'online' && (
           <>
-            Online · {listInfo} {listInfo === 1 ? 'ticket' : 'tickets'} on this phone{updated && `, updated ${updated}`}
+            Online · {count ? `${count.inside} of ${count.total} in` : `${listInfo} ${listInfo === 1 ? 'ticket' : 'tickets'} on this phone`}
+            {updated && `, updated ${updated}`}
             {queued > 0 && ` · ${queued} waiting to sync (sign in again if this stays)`}
           </>
         )}
         {state === 'offline' && (
           <>
-            Offline · checking against {listInfo} {listInfo === 1 ? 'ticket' : 'tickets'} on this phone · {queued} to sync
+            Offline · {count ? `${count.inside} of ${count.total} in, checked on this phone` : `checking against ${listInfo} ${listInfo === 1 ? 'ticket' : 'tickets'} on this phone`} · {queued} to sync
           </>
         )}
       </p>
@@ -260,6 +318,16 @@ function Gate(props: GateProps) {
                 <p className="gate-answer-checkid" data-check-id>
                   {checkIDLine(answer.ticket)}
                   {answer.ticket.discountId ? ` · ID ${answer.ticket.discountId}` : ''}
+                </p>
+              )}
+              {answer.date && (
+                <p className="gate-answer-detail" data-answer-date>
+                  {answer.date}
+                </p>
+              )}
+              {answer.ticket?.pass && (
+                <p className="gate-answer-detail" data-answer-used>
+                  {usedLine(answer.ticket.usedDates)}
                 </p>
               )}
               {answer.detail && <p className="gate-answer-detail">{answer.detail}</p>}

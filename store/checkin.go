@@ -252,15 +252,23 @@ func (s *CheckInService) GateTickets(ctx context.Context, eventID int64) (_ []pa
 	return out, rows.Err()
 }
 
-// CheckInCounts counts checked-in tickets against sold ones in one read transaction.
-func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (_ *palaro.CheckInCounts, err error) {
-	defer wrapErr(&err, "store: CheckInCounts(%d)", eventID)
+// CheckInCounts counts checked-in tickets against sold ones in one read transaction; for a
+// series' date, those of that date (checkInCountsOn).
+func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64, date string) (_ *palaro.CheckInCounts, err error) {
+	defer wrapErr(&err, "store: CheckInCounts(%d, %q)", eventID, date)
 
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback()
+	on, err := gateDateOf(ctx, tx, eventID, date)
+	if err != nil {
+		return nil, err
+	}
+	if on != nil {
+		return checkInCountsOn(ctx, tx, eventID, on.ID)
+	}
 	var c palaro.CheckInCounts
 	// Both counts come from the index tickets_event_counts alone (event, status, type, gate): one
 	// pass over the event's checked-in tickets, not a count per ticket type.
@@ -270,20 +278,40 @@ func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64) (_ *p
 		WHERE tt.event_id = ? ORDER BY tt.id`, eventID, eventID); err != nil {
 		return nil, err
 	}
-	for _, g := range c.ByType {
-		c.Sold += g.Sold
-		c.CheckedIn += g.CheckedIn
-	}
 	if c.ByGate, err = gateCounts(ctx, tx, `SELECT checked_in_gate, 0, COUNT(*) FROM tickets
 		WHERE event_id = ? AND status = 'checked_in' GROUP BY checked_in_gate ORDER BY checked_in_gate`, eventID); err != nil {
 		return nil, err
 	}
-	for i := range c.ByGate {
-		c.ByGate[i].Name = palaro.GateName(c.ByGate[i].Name)
-	}
 	err = tx.QueryRowContext(ctx, `SELECT COUNT(CASE WHEN outcome = 'conflict' THEN 1 END), COUNT(claimed_at) FROM check_ins
 		WHERE event_id = ?`, eventID).Scan(&c.Conflicts, &c.TimeCorrected)
-	return &c, err
+	return c.Sum(), err
+}
+
+// checkInCountsOn counts one date of a series: per type, a day type's paid tickets for the date
+// against those checked in; a pass type's paid passes that can be used on the date (every date:
+// those holding it; some dates: all) against its admissions there (pass_uses); per gate, the
+// date's check-ins not undone; the conflicts and corrected times of the date's scans.
+func checkInCountsOn(ctx context.Context, tx *sql.Tx, eventID, dateID int64) (_ *palaro.CheckInCounts, err error) {
+	var c palaro.CheckInCounts
+	if c.ByType, err = gateCounts(ctx, tx, `SELECT tt.name,
+		(SELECT COUNT(*) FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.ticket_type_id = tt.id AND o.status = 'paid'
+			AND t.status IN ('valid', 'checked_in') AND CASE WHEN tt.pass_kind = '' THEN t.date_id = ?
+				WHEN tt.pass_kind = 'count' THEN 1 = 1
+				ELSE EXISTS (SELECT 1 FROM pass_uses u WHERE u.ticket_id = t.id AND u.date_id = ?) END),
+		CASE WHEN tt.pass_kind = '' THEN (SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.date_id = ?
+				AND t.status = 'checked_in')
+			ELSE (SELECT COUNT(*) FROM pass_uses u JOIN tickets t ON t.id = u.ticket_id WHERE t.ticket_type_id = tt.id
+				AND u.date_id = ? AND u.checked_in_at IS NOT NULL) END
+		FROM ticket_types tt WHERE tt.event_id = ? ORDER BY tt.id`, dateID, dateID, dateID, dateID, eventID); err != nil {
+		return nil, err
+	}
+	if c.ByGate, err = gateCounts(ctx, tx, `SELECT gate, 0, COUNT(*) FROM check_ins WHERE event_id = ? AND date_id = ?
+		AND outcome = 'checked_in' AND undone_at IS NULL GROUP BY gate ORDER BY gate`, eventID, dateID); err != nil {
+		return nil, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT COUNT(CASE WHEN outcome = 'conflict' THEN 1 END), COUNT(claimed_at) FROM check_ins
+		WHERE event_id = ? AND date_id = ?`, eventID, dateID).Scan(&c.Conflicts, &c.TimeCorrected)
+	return c.Sum(), err
 }
 
 // gateCounts reads rows of (name, sold, checked in).

@@ -21,6 +21,8 @@ type gateFixture struct {
 	gate    *CheckInService
 	eventID int64
 	codes   []string
+	// date is the series date whose gate list requireDelta reads ("" for a single-date event).
+	date string
 }
 
 func newGateFixture(t *testing.T, tickets int) *gateFixture {
@@ -77,7 +79,7 @@ func TestCheckInService_CheckIn(t *testing.T) {
 		require.NoError(t, f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "manager@palaro.ph", f.now))
 		require.Equal(t, palaro.ErrorCode(f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "manager@palaro.ph", f.now)), palaro.ECONFLICT)
 		require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[0], "East").Outcome, "valid again after the undo")
-		counts, err := f.gate.CheckInCounts(ctx, f.eventID)
+		counts, err := f.gate.CheckInCounts(ctx, f.eventID, "")
 		require.NoError(t, err)
 		require.Equal(t, 1, counts.CheckedIn)
 		require.Equal(t, []palaro.GateCount{{Name: "East", CheckedIn: 1}}, counts.ByGate)
@@ -185,7 +187,7 @@ func TestCheckInService_Sync(t *testing.T) {
 			require.Equal(t, palaro.CheckInOK, res[0].Outcome)
 			require.Equal(t, palaro.CheckInOK, res[1].Outcome)
 		}
-		counts, err := f.gate.CheckInCounts(ctx, f.eventID)
+		counts, err := f.gate.CheckInCounts(ctx, f.eventID, "")
 		require.NoError(t, err)
 		require.Equal(t, 3, counts.CheckedIn, "two here and the lost answer's one")
 		require.Equal(t, 1, counts.Conflicts)
@@ -239,13 +241,13 @@ func TestCheckInService_SellAtDoor(t *testing.T) {
 func TestCheckInService_GateChanges(t *testing.T) {
 	ctx := context.Background()
 	f := newGateFixture(t, 3)
-	whole, err := f.gate.GateChanges(ctx, f.eventID, -1)
+	whole, err := f.gate.GateChanges(ctx, f.eventID, "", -1)
 	require.NoError(t, err)
 	require.NotEmpty(t, whole.Tickets)
 	require.False(t, whole.Delta)
 
 	t.Run("OK nothing changed", func(t *testing.T) {
-		d, err := f.gate.GateChanges(ctx, f.eventID, whole.Version)
+		d, err := f.gate.GateChanges(ctx, f.eventID, "", whole.Version)
 		require.NoError(t, err)
 		require.Equal(t, whole.Version, d.Since)
 		requireDelta(t, f, whole.Tickets, d)
@@ -265,7 +267,7 @@ func TestCheckInService_GateChanges(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[1], "North").Outcome)
 
-		d, err := f.gate.GateChanges(ctx, f.eventID, whole.Version)
+		d, err := f.gate.GateChanges(ctx, f.eventID, "", whole.Version)
 		require.NoError(t, err)
 		require.Equal(t, []string{f.codes[0]}, d.Voided)
 		list := requireDelta(t, f, whole.Tickets, d, tr.Ticket.Code, f.codes[1])
@@ -273,17 +275,17 @@ func TestCheckInService_GateChanges(t *testing.T) {
 		if !testdb.Postgres() {
 			require.Greater(t, d.Version, whole.Version)
 		}
-		again, err := f.gate.GateChanges(ctx, f.eventID, d.Version)
+		again, err := f.gate.GateChanges(ctx, f.eventID, "", d.Version)
 		require.NoError(t, err)
 		requireDelta(t, f, list, again) // nothing since the delta
 	})
 	t.Run("OK a refunded order's ticket reads cancelled", func(t *testing.T) {
 		o, err := f.purchases.CreateOrder(ctx, freeRequest(f.addTicketType(t, "gate-refund", 0, 5, 1), 1, "refund@x.ph"), f.now)
 		require.NoError(t, err)
-		before, err := f.gate.GateChanges(ctx, f.eventID, -1)
+		before, err := f.gate.GateChanges(ctx, f.eventID, "", -1)
 		require.NoError(t, err)
 		require.NoError(t, NewOrganizerService(f.db, nil).MarkRefunded(ctx, f.eventID, o.PublicID, "owner@x.ph"))
-		d, err := f.gate.GateChanges(ctx, f.eventID, before.Version)
+		d, err := f.gate.GateChanges(ctx, f.eventID, "", before.Version)
 		require.NoError(t, err)
 		requireDelta(t, f, before.Tickets, d, o.Tickets[0].Code)
 		for _, tk := range d.Tickets {
@@ -296,20 +298,20 @@ func TestCheckInService_GateChanges(t *testing.T) {
 		fresh := newGateFixture(t, 1)
 		_, err := fresh.db.write.Exec(`DELETE FROM gate_changes`)
 		require.NoError(t, err)
-		list, err := fresh.gate.GateChanges(ctx, fresh.eventID, -1)
+		list, err := fresh.gate.GateChanges(ctx, fresh.eventID, "", -1)
 		require.NoError(t, err)
 		if !testdb.Postgres() { // PostgreSQL's version is a transaction id (gateVersionSQL)
 			require.Zero(t, list.Version)
 		}
 		require.Equal(t, palaro.CheckInOK, fresh.scan(t, fresh.codes[0], "North").Outcome)
-		d, err := fresh.gate.GateChanges(ctx, fresh.eventID, 0)
+		d, err := fresh.gate.GateChanges(ctx, fresh.eventID, "", 0)
 		require.NoError(t, err)
 		require.True(t, d.Delta)
 		require.Len(t, d.Tickets, 1, "only the checked-in ticket")
 		require.Equal(t, fresh.codes[0], d.Tickets[0].Code)
 	})
 	t.Run("OK a version it never gave gets the whole list", func(t *testing.T) {
-		d, err := f.gate.GateChanges(ctx, f.eventID, 1<<40)
+		d, err := f.gate.GateChanges(ctx, f.eventID, "", 1<<40)
 		require.NoError(t, err)
 		require.False(t, d.Delta)
 		require.Len(t, d.Tickets, len(whole.Tickets)+1, "the whole list, with the refunded order's ticket")
@@ -341,7 +343,7 @@ func TestCheckInService_SyncClampsTimes(t *testing.T) {
 	require.Equal(t, 2, f.countRows(t, `SELECT count(*) FROM check_ins WHERE claimed_at IS NOT NULL`))
 	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM check_ins WHERE claimed_at = ?`, "2001-01-01T00:00:00Z"))
 	require.Zero(t, f.countRows(t, `SELECT count(*) FROM check_ins WHERE client_id LIKE 'p-%' AND scanned_at < ?`, formatTime(listAt)))
-	counts, err := f.gate.CheckInCounts(ctx, f.eventID)
+	counts, err := f.gate.CheckInCounts(ctx, f.eventID, "")
 	require.NoError(t, err)
 	require.Equal(t, 2, counts.TimeCorrected, "the console flags them")
 }

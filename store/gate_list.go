@@ -42,9 +42,9 @@ func (db *DB) gateAfter() string {
 }
 
 // GateChanges returns the event's gate list, collecting the tickets (see StreamGateChanges).
-func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) (*palaro.GateChanges, error) {
+func (s *CheckInService) GateChanges(ctx context.Context, eventID int64, date string, since int64) (*palaro.GateChanges, error) {
 	var tickets []palaro.GateTicket
-	out, err := s.StreamGateChanges(ctx, eventID, since, func(t palaro.GateTicket) error {
+	out, err := s.StreamGateChanges(ctx, eventID, date, since, func(t palaro.GateTicket) error {
 		tickets = append(tickets, t)
 		return nil
 	})
@@ -60,9 +60,12 @@ func (s *CheckInService) GateChanges(ctx context.Context, eventID, since int64) 
 // negative, older than the oldest version kept (PruneGateChanges), never given, or when too much
 // changed; else the tickets changed after version since, and the codes transfers replaced. The
 // version is read first, so a change that lands meanwhile is in the list and again in the next
-// delta. The answer's Tickets is empty; Voided holds the replaced codes.
-func (s *CheckInService) StreamGateChanges(ctx context.Context, eventID, since int64, each func(palaro.GateTicket) error) (_ *palaro.GateChanges, err error) {
-	defer wrapErr(&err, "store: GateChanges(%d)", eventID)
+// delta. The answer's Tickets is empty; Voided holds the replaced codes. For a series' date, each
+// ticket is read in its state on that date (gateOnDate); the version and the changes are the
+// event's, so a delta holds every ticket whose state changed on any date (a pass's dates too:
+// migration 01650).
+func (s *CheckInService) StreamGateChanges(ctx context.Context, eventID int64, date string, since int64, each func(palaro.GateTicket) error) (_ *palaro.GateChanges, err error) {
+	defer wrapErr(&err, "store: GateChanges(%d, %q)", eventID, date)
 
 	tx, err := s.db.beginRead(ctx)
 	if err != nil {
@@ -96,15 +99,23 @@ func (s *CheckInService) StreamGateChanges(ctx context.Context, eventID, since i
 		}
 	}
 	out.Since, out.Delta = since, since >= 0
-	query, args := `SELECT `+gateTicketColumns+` WHERE t.event_id = ? ORDER BY t.id`, []any{eventID}
+	on, err := gateDateOf(ctx, tx, eventID, date)
+	if err != nil {
+		return nil, err
+	}
+	columns, args := gateTicketColumns, []any{}
+	if on != nil {
+		columns, args = gateOnDateColumns, []any{on.ID}
+	}
+	query, args := `SELECT `+columns+` WHERE t.event_id = ? ORDER BY t.id`, append(args, eventID)
 	if out.Delta {
 		// driven by the changes (their index), not by the event's tickets: a delta's cost follows
 		// what changed, not the event's size
-		query = `SELECT ` + gateTicketColumns + ` WHERE t.id IN (SELECT c.ticket_id FROM gate_changes c
+		query = `SELECT ` + columns + ` WHERE t.id IN (SELECT c.ticket_id FROM gate_changes c
 			WHERE c.event_id = ? AND ` + s.db.gateAfter() + `) ORDER BY t.id`
-		args = []any{eventID, since}
+		args = append(args, since)
 	}
-	if err := eachGateTicket(ctx, tx, query, args, each); err != nil {
+	if err := eachGateTicket(ctx, tx, query, args, on, each); err != nil {
 		return nil, err
 	}
 	if !out.Delta {
@@ -121,15 +132,22 @@ func (s *CheckInService) StreamGateChanges(ctx context.Context, eventID, since i
 	return out, err
 }
 
-// eachGateTicket hands each ticket the query reads to fn, one row at a time.
-func eachGateTicket(ctx context.Context, tx *sql.Tx, query string, args []any, fn func(palaro.GateTicket) error) error {
+// eachGateTicket hands each ticket the query reads to fn, one row at a time; on is the series
+// date the query reads the tickets on (gateOnDateColumns), nil for none.
+func eachGateTicket(ctx context.Context, tx *sql.Tx, query string, args []any, on *palaro.EventDate, fn func(palaro.GateTicket) error) error {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		_, _, t, err := scanGateTicket(rows)
+		var t palaro.GateTicket
+		var err error
+		if on != nil {
+			t, err = scanGateTicketOn(rows, on.Slug)
+		} else {
+			_, _, t, err = scanGateTicket(rows)
+		}
 		if err != nil {
 			return err
 		}
@@ -138,6 +156,87 @@ func eachGateTicket(ctx context.Context, tx *sql.Tx, query string, args []any, f
 		}
 	}
 	return rows.Err()
+}
+
+// gateDateOf returns the series date named by slug for the gate list of an event: nil for ""
+// or a single-date event (whose list has no dates), EINVALID for a slug the series does not have.
+func gateDateOf(ctx context.Context, q querier, eventID int64, slug string) (*palaro.EventDate, error) {
+	if slug == "" {
+		return nil, nil
+	}
+	d, err := findDate(ctx, q, eventID, slug)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		var dated int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM event_dates WHERE event_id = ?`, eventID).Scan(&dated); err != nil {
+			return nil, err
+		}
+		if dated == 0 {
+			return nil, nil
+		}
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgDateUnknown, Fields: map[string]string{palaro.FieldDate: palaro.MsgDateUnknown}}
+	}
+	return d, err
+}
+
+// gateOnDateColumns read a ticket for the gate on one date of its series (the first ? is the
+// date's id): gateTicketColumns, then the day ticket's date, the pass's kind and number of dates,
+// its pass_uses row on the date (taken, checked in at, gate, seat), how many dates it took and the
+// dates it was admitted on, by start.
+const gateOnDateColumns = `t.id, t.event_id, t.code, t.holder_name, tt.name, t.seat,
+	CASE WHEN o.status = 'paid' THEN t.status ELSE 'cancelled' END, t.checked_in_at, t.checked_in_gate,
+	t.discount_type, t.discount_holder, t.discount_id_number,
+	coalesce(td.slug, ''), tt.pass_kind, tt.pass_dates, CASE WHEN u.ticket_id IS NULL THEN 0 ELSE 1 END, u.checked_in_at,
+	coalesce(u.gate, ''), coalesce(u.seat, ''),
+	CASE WHEN tt.pass_kind = '' THEN 0 ELSE (SELECT count(*) FROM pass_uses x WHERE x.ticket_id = t.id) END,
+	CASE WHEN tt.pass_kind = '' THEN '' ELSE coalesce((SELECT string_agg(xd.slug, ',' ORDER BY xd.starts_at, xd.id)
+		FROM pass_uses x JOIN event_dates xd ON xd.id = x.date_id WHERE x.ticket_id = t.id AND x.checked_in_at IS NOT NULL), '') END
+	FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id JOIN orders o ON o.id = t.order_id
+	LEFT JOIN pass_uses u ON u.ticket_id = t.id AND u.date_id = ?
+	LEFT JOIN event_dates td ON td.id = t.date_id`
+
+// scanGateTicketOn reads a ticket of gateOnDateColumns in its state on the date slug: a day
+// ticket of another date is palaro.GateWrongDate (Date naming its own); a pass is checked in or
+// valid there by its pass_uses row (Date the list's date, UsedDates its admissions), or
+// palaro.GateUsedUp when it holds no place there and cannot take one. Cancelled stays cancelled.
+func scanGateTicketOn(r rowScanner, slug string) (t palaro.GateTicket, err error) {
+	var at, useAt sql.NullString
+	var idNumber, kind, useGate, useSeat, used string
+	var passDates, taken, uses int
+	if err = r.Scan(new(int64), new(int64), &t.Code, &t.HolderName, &t.TicketType, &t.Seat, &t.Status, &at, &t.Gate,
+		&t.Discount, &t.DiscountHolder, &idNumber, &t.Date, &kind, &passDates, &taken, &useAt, &useGate, &useSeat, &uses, &used); err != nil {
+		return
+	}
+	t.DiscountID = palaro.MaskIDNumber(idNumber)
+	if t.CheckedInAt, err = parseTime(at); err != nil {
+		return
+	}
+	if kind == "" {
+		if t.Date != "" && t.Date != slug && t.Status != palaro.TicketCancelled {
+			t.Status, t.CheckedInAt, t.Gate = palaro.GateWrongDate, time.Time{}, ""
+		}
+		return
+	}
+	t.Date, t.Pass = slug, palaro.TicketType{PassKind: kind, PassDates: passDates}.PassLabel()
+	if used != "" {
+		t.UsedDates = strings.Split(used, ",")
+	}
+	if useSeat != "" {
+		t.Seat = useSeat
+	}
+	if t.CheckedInAt, err = parseTime(useAt); err != nil {
+		return
+	}
+	t.Gate = useGate
+	switch {
+	case t.Status == palaro.TicketCancelled:
+	case !t.CheckedInAt.IsZero():
+		t.Status = palaro.TicketCheckedIn
+	case taken == 1 || (kind == palaro.PassCount && uses < passDates):
+		t.Status = palaro.TicketValid
+	default:
+		t.Status = palaro.GateUsedUp
+	}
+	return
 }
 
 // PruneGateChanges keeps gate_changes from growing for ever: it marks the list's current version

@@ -23,7 +23,7 @@ func issueTickets(t *testing.T, f *gateFixture, typeCode string, n int) []string
 }
 
 // requireDelta checks delta d, asked for with the version of list prev, and returns the whole
-// list read after it. Applied to prev (the voided codes out, each ticket put in its place) d gives
+// list read after it (of the series date f.date, when set). Applied to prev (the voided codes out, each ticket put in its place) d gives
 // that whole list, and it carries every ticket of want. On SQLite it carries nothing else; a
 // PostgreSQL delta may repeat tickets that changed while an older transaction anywhere in the
 // cluster was still open (gateAfter: other test packages share the cluster), so there only the
@@ -31,7 +31,7 @@ func issueTickets(t *testing.T, f *gateFixture, typeCode string, n int) []string
 func requireDelta(t *testing.T, f *gateFixture, prev []palaro.GateTicket, d *palaro.GateChanges, want ...string) []palaro.GateTicket {
 	t.Helper()
 	require.True(t, d.Delta)
-	now, err := f.gate.GateChanges(context.Background(), f.eventID, -1)
+	now, err := f.gate.GateChanges(context.Background(), f.eventID, f.date, -1)
 	require.NoError(t, err)
 	list := map[string]palaro.GateTicket{}
 	for _, tk := range prev {
@@ -131,11 +131,11 @@ func TestGateChanges_OutOfOrderCommit(t *testing.T) {
 	require.NoError(t, other.read.QueryRowContext(ctx, `SELECT MAX(id) FROM gate_changes`).Scan(&fastID))
 	require.Greater(t, fastID, slowID, "the condition: the later id commits first")
 
-	list, err := f.gate.GateChanges(ctx, f.eventID, -1)
+	list, err := f.gate.GateChanges(ctx, f.eventID, "", -1)
 	require.NoError(t, err)
 	require.NoError(t, slow.Commit())
 
-	d, err := f.gate.GateChanges(ctx, f.eventID, list.Version)
+	d, err := f.gate.GateChanges(ctx, f.eventID, "", list.Version)
 	require.NoError(t, err)
 	require.True(t, d.Delta)
 	var got []string
@@ -144,7 +144,7 @@ func TestGateChanges_OutOfOrderCommit(t *testing.T) {
 	}
 	require.Contains(t, got, codes[0]+" Slow Writer", "the change committed late is in the delta")
 	current := requireDelta(t, f, list.Tickets, d, codes[0])
-	next, err := f.gate.GateChanges(ctx, f.eventID, d.Version)
+	next, err := f.gate.GateChanges(ctx, f.eventID, "", d.Version)
 	require.NoError(t, err)
 	// what it repeats depends on the transactions open in the whole cluster (other packages' tests)
 	requireDelta(t, f, current, next)
@@ -156,12 +156,12 @@ func TestGateChanges_OutOfOrderCommit(t *testing.T) {
 func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 	ctx := context.Background()
 	f := newGateFixture(t, 2)
-	old, err := f.gate.GateChanges(ctx, f.eventID, -1)
+	old, err := f.gate.GateChanges(ctx, f.eventID, "", -1)
 	require.NoError(t, err)
 	code := f.addTicketType(t, "gate-new", 0, 5, 1)
 	o, err := f.purchases.CreateOrder(ctx, freeRequest(code, 1, "new@x.ph"), f.now)
 	require.NoError(t, err)
-	d, err := f.gate.GateChanges(ctx, f.eventID, old.Version)
+	d, err := f.gate.GateChanges(ctx, f.eventID, "", old.Version)
 	require.NoError(t, err)
 	requireDelta(t, f, old.Tickets, d, o.Tickets[0].Code)
 
@@ -169,7 +169,7 @@ func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 	n, err := f.db.PruneGateChanges(ctx, now, GateChangesKept)
 	require.NoError(t, err)
 	require.Zero(t, n, "nothing is old enough yet")
-	mid, err := f.gate.GateChanges(ctx, f.eventID, -1) // a phone that synced at the first mark
+	mid, err := f.gate.GateChanges(ctx, f.eventID, "", -1) // a phone that synced at the first mark
 	require.NoError(t, err)
 	scanAfter := f.countRows(t, `SELECT COALESCE(MAX(id), 0) FROM gate_changes`)
 	require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[0], "North").Outcome)
@@ -186,7 +186,7 @@ func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 			"and the ticket's older changes are gone")
 	}
 
-	behind, err := f.gate.GateChanges(ctx, f.eventID, old.Version)
+	behind, err := f.gate.GateChanges(ctx, f.eventID, "", old.Version)
 	require.NoError(t, err)
 	if old.Version < mid.Version {
 		require.False(t, behind.Delta, "a phone behind the pruned changes gets the whole list")
@@ -196,7 +196,7 @@ func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 		requireDelta(t, f, old.Tickets, behind, o.Tickets[0].Code, f.codes[0])
 	}
 
-	within, err := f.gate.GateChanges(ctx, f.eventID, mid.Version)
+	within, err := f.gate.GateChanges(ctx, f.eventID, "", mid.Version)
 	require.NoError(t, err)
 	require.True(t, within.Delta, "a phone within the kept changes still gets a delta")
 	requireDelta(t, f, mid.Tickets, within, f.codes[0])
@@ -208,7 +208,7 @@ func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 
 	// versions keep growing after a prune: a change after it is after every version handed out
 	require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[1], "North").Outcome)
-	after, err := f.gate.GateChanges(ctx, f.eventID, within.Version)
+	after, err := f.gate.GateChanges(ctx, f.eventID, "", within.Version)
 	require.NoError(t, err)
 	require.True(t, after.Delta)
 	var got []string

@@ -1048,6 +1048,21 @@ BEGIN
     SELECT event_id, id, NULL FROM tickets WHERE order_id = NEW.id;
 END;
 
+CREATE TRIGGER gate_changes_pass_use AFTER UPDATE OF checked_in_at, gate, seat ON pass_uses
+BEGIN
+    INSERT INTO gate_changes (event_id, ticket_id, old_code) SELECT event_id, id, NULL FROM tickets WHERE id = NEW.ticket_id;
+END;
+
+CREATE TRIGGER gate_changes_pass_use_gone AFTER DELETE ON pass_uses
+BEGIN
+    INSERT INTO gate_changes (event_id, ticket_id, old_code) SELECT event_id, id, NULL FROM tickets WHERE id = OLD.ticket_id;
+END;
+
+CREATE TRIGGER gate_changes_pass_use_new AFTER INSERT ON pass_uses
+BEGIN
+    INSERT INTO gate_changes (event_id, ticket_id, old_code) SELECT event_id, id, NULL FROM tickets WHERE id = NEW.ticket_id;
+END;
+
 CREATE TRIGGER gate_changes_new_ticket AFTER INSERT ON tickets
 WHEN (SELECT status FROM orders WHERE id = NEW.order_id) = 'paid'
 BEGIN

@@ -311,24 +311,31 @@ func TestSeries_PassesAndDayTicketsRushOneDate(t *testing.T) {
 	require.Equal(t, int(granted), rows, "each granted order recorded its places on the date")
 }
 
-func TestSeries_GateAdmitsPassOncePerDate(t *testing.T) {
-	ctx := context.Background()
-	f := newSeriesFixture(t)
+// gateSeries gives the fixture's event a free day ticket (gate-day), three weekly dates, a pass
+// for every date (gate-season) and one for 2 dates (gate-five), and returns the dates and the
+// codes of a ticket of each pass and of a day ticket of the second date, all paid.
+func (f *seriesFixture) gateSeries(t *testing.T) (dates []palaro.EventDate, pass, two, dayTicket string) {
+	t.Helper()
 	day := f.addTicketType(t, "gate-day", 0, 10, 4)
-	dates := f.weekly(t, 3, nil)
+	dates = f.weekly(t, 3, nil)
 	every := f.addPass(t, "gate-season", palaro.PassEvery, day, 0, 5, false)
 	some := f.addPass(t, "gate-five", palaro.PassCount, day, 0, 5, false)
 	_, err := f.db.write.Exec(`UPDATE ticket_types SET pass_dates = 2 WHERE code = ?`, some)
 	require.NoError(t, err)
-	gate := NewCheckInService(f.db)
 	buy := func(req palaro.PurchaseRequest) string {
-		o, err := f.purchases.CreateOrder(ctx, req, f.now)
+		o, err := f.purchases.CreateOrder(context.Background(), req, f.now)
 		require.NoError(t, err)
 		return o.Tickets[0].Code
 	}
-	passCode := buy(dated(every, "", 1, "holder@x.ph"))
-	twoCode := buy(dated(some, "", 1, "two@x.ph"))
-	dayCode := buy(dated(day, dates[1].Slug, 1, "day@x.ph"))
+	return dates, buy(dated(every, "", 1, "holder@x.ph")), buy(dated(some, "", 1, "two@x.ph")), buy(dated(day, dates[1].Slug, 1, "day@x.ph"))
+}
+
+func TestSeries_GateAdmitsPassOncePerDate(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	dates, passCode, twoCode, dayCode := f.gateSeries(t)
+	day := "gate-day"
+	gate := NewCheckInService(f.db)
 
 	scan := func(code, date string) *palaro.CheckInResult {
 		r, err := gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: code, Gate: "North", Date: date})
@@ -369,7 +376,7 @@ func TestSeries_GateAdmitsPassOncePerDate(t *testing.T) {
 	require.Equal(t, palaro.CheckInOK, r.Outcome)
 	require.Equal(t, dates[2].Slug, r.Ticket.Date)
 	f.db.Now = func() time.Time { return time.Date(2027, 1, 22, 15, 59, 0, 0, time.UTC) } // 23:59 on the 22nd
-	_, err = gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: passCode})
+	_, err := gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: passCode})
 	require.Equal(t, palaro.MsgNoDateToday, palaro.ErrorMessage(err))
 	var logged int
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM check_ins WHERE event_id = ? AND date_id IS NOT NULL`,

@@ -24,6 +24,17 @@ type GateProps struct {
 	Member      string           `json:"member"`
 	ConsoleHref string           `json:"consoleHref"`
 	TicketTypes []GateTicketType `json:"ticketTypes"`
+	// Dates are a series' dates the gate can admit to (not cancelled), by start; none for a
+	// single-date event. Date is the one the gate opens on (palaro.GateDate).
+	Dates []GateDateOption `json:"dates,omitempty"`
+	Date  string           `json:"date,omitempty"`
+}
+
+// GateDateOption is a date of a series in the gate's picker and the console's counts.
+type GateDateOption struct {
+	Slug string `json:"slug"`
+	// Label names it at the gate: "Match Day 3 · Sat 12 Dec" (palaro.GateDateLabel).
+	Label string `json:"label"`
 }
 
 // GateView is the gate page: the scanner island and links back to the console.
@@ -41,7 +52,10 @@ type CheckInCountRow struct {
 
 // CheckInCountsView are the live counts, refreshed by htmx from LiveURL.
 type CheckInCountsView struct {
-	LiveURL   string
+	LiveURL string
+	// Date is the series date counted (a slug, "" for a single-date event), DateLabel its name.
+	Date      string
+	DateLabel string
 	CheckedIn int
 	Sold      int
 	Conflicts int
@@ -62,8 +76,11 @@ type CheckInConflictView struct {
 
 // CheckInsView is the console's check-in page: live counts, conflicts and undo.
 type CheckInsView struct {
-	Frame     OrgFrame
-	GateHref  string
+	Frame    OrgFrame
+	GateHref string
+	// Dates are a series' dates to count (none for a single-date event); Date is the one counted.
+	Dates     []GateDateOption
+	Date      string
 	Counts    CheckInCountsView
 	Conflicts []CheckInConflictView
 	// UndoAction is where a manager undoes a check-in; empty for gate staff.

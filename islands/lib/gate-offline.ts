@@ -21,6 +21,11 @@ export interface GateTicket {
   discountHolder?: string;
   /** discountId is the ID number's last 4, masked. */
   discountId?: string;
+  /** date is, for a series, the date (slug) a day ticket is for, or the date a pass was scanned on. */
+  date?: string;
+  /** pass describes a season pass ("Every date"); usedDates are the dates (slugs) it was admitted on. */
+  pass?: string;
+  usedDates?: string[];
 }
 
 /** checkIDLine is what the gate says of a discounted ticket, as palaro.CheckIDLine says it. */
@@ -38,12 +43,16 @@ export interface ListTicket extends Omit<GateTicket, 'code'> {
  * ListRow is a ticket as the gate list (format 2) sends and the phone keeps it: its code's hash,
  * the index of its type's name in the list's types, then seat, status ('' for valid), checkedInAt,
  * gate, discount, the discount's ID holder and the ID's last 4; empty ones at the end are left out.
- * No holder names: 55,000 tickets stay well inside what a phone's storage keeps.
+ * No holder names: 55,000 tickets stay well inside what a phone's storage keeps. A series' list
+ * (format 3) is of one date: each row is the ticket's state on it (status 'wrong_date' for a day
+ * ticket of another date, 'pass_used_up' for a pass with no date left; a pass's check-in is the
+ * date's), then the date a wrong_date ticket is for, the dates a pass was admitted on (slugs,
+ * comma-separated) and the pass's description ("Every date"; '' for a day ticket).
  */
 export type ListRow = [string, number, ...string[]];
 
-/** LIST_FORMAT is the gate list's format this phone reads; a kept list of another is dropped. */
-export const LIST_FORMAT = 2;
+/** LIST_FORMATS are the gate list's formats this phone reads (2: one date, 3: a series' date); a kept list of another is dropped. */
+export const LIST_FORMATS = [2, 3];
 
 /**
  * GateList mirrors the answer of GET /v1/organizer/events/{code}/gate-list: the whole list, or
@@ -62,12 +71,47 @@ export interface GateList {
   types: string[];
   tickets: ListRow[];
   voided?: string[];
+  /** date is a series' list's date (slug), dateLabel its name at the gate ("Match Day 3 · Sat 12 Dec"). */
+  date?: string;
+  dateLabel?: string;
 }
 
 /** listTicket reads a kept row as a ticket. */
 export function listTicket(list: GateList, row: ListRow): ListTicket {
-  const [hash, type, seat, status, checkedInAt, gate, discount, discountHolder, discountId] = row;
-  return { hash, ticketType: list.types[type] || '', seat, status: status || 'valid', checkedInAt, gate, discount, discountHolder, discountId, holderName: '' };
+  const [hash, type, seat, status, checkedInAt, gate, discount, discountHolder, discountId, date, used, pass] = row;
+  return {
+    hash,
+    ticketType: list.types[type] || '',
+    seat,
+    status: status || 'valid',
+    checkedInAt,
+    gate,
+    discount,
+    discountHolder,
+    discountId,
+    holderName: '',
+    date: date || list.date,
+    usedDates: used ? used.split(',') : pass ? [] : undefined,
+    pass: pass || undefined,
+  };
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** dateSlugLabel names a date by its slug as palaro.DateSlugLabel does: "Sat 9 Jan 2027", ", session 2" for a later session. */
+export function dateSlugLabel(slug: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:-(\d+))?$/.exec(slug);
+  if (!m) return slug;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return `${WEEKDAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}${m[4] ? `, session ${m[4]}` : ''}`;
+}
+
+/** usedLine says which dates a pass was admitted on: "Used: 28 Nov, 5 Dec", or "Not used before". */
+export function usedLine(slugs: string[] | undefined): string {
+  const days = (slugs || []).map((s) => /^\d{4}-(\d{2})-(\d{2})/.exec(s)).filter((m) => m !== null);
+  if (days.length === 0) return 'Not used before';
+  return 'Used: ' + days.map((m) => `${+m[2]} ${MONTHS[+m[1] - 1]}`).join(', ');
 }
 
 /** findRow returns the kept row of the ticket whose code hashes to hash. */
@@ -92,6 +136,8 @@ export interface QueuedScan {
   // listAt is when the list the phone decided with was made (server time): no scan is older.
   listAt?: string;
   hash?: string;
+  /** date is, for a series, the date (slug) the gate admitted to. */
+  date?: string;
 }
 
 /** Kept is everything the phone keeps for one event. */
@@ -99,7 +145,8 @@ export interface Kept {
   list: GateList | null;
   queue: QueuedScan[];
   // local holds the tickets (by hash) checked in on this phone since the list was downloaded.
-  local: Record<string, { at: string; gate: string }>;
+  // For a series, date is the date (slug) it was checked in for.
+  local: Record<string, { at: string; gate: string; date?: string }>;
   // skew is the server's clock minus the phone's, in ms, as of the last list: offline scans are
   // timed by the server's clock even when the phone's is wrong.
   skew?: number;
@@ -129,7 +176,7 @@ export function load(member: string, event: string): Kept {
     const v = JSON.parse(localStorage.getItem(key(member, event)) || 'null') as Kept | null;
     // a list of a former format is dropped: raw codes (no hash key) held working codes, and the
     // one before format 2 held every holder's name and versions of another kind
-    const list = v && v.list && v.list.hashKey && v.list.format === LIST_FORMAT ? v.list : null;
+    const list = v && v.list && v.list.hashKey && LIST_FORMATS.includes(v.list.format) ? v.list : null;
     if (v && Array.isArray(v.queue)) return { list, queue: v.queue, local: list ? v.local || {} : {}, skew: v.skew || 0 };
   } catch {
     /* nothing kept, or unreadable */
@@ -174,8 +221,9 @@ export function merge(kept: Kept, got: GateList): void {
     kept.local = {};
     return;
   }
-  // a delta from another version than the kept one (two answers crossed): the next one catches up
-  if (!kept.list || kept.list.version !== got.since) return;
+  // a delta from another version than the kept one (two answers crossed), or of another date than
+  // the kept list's (the gate changed date meanwhile): the next one catches up
+  if (!kept.list || kept.list.version !== got.since || kept.list.date !== got.date) return;
   const types = kept.list.types.slice();
   const gone = new Set(got.voided || []);
   const changed = new Map<string, ListRow>();
@@ -251,6 +299,8 @@ export interface Answer {
   detail?: string;
   ticket?: GateTicket;
   offline?: boolean;
+  /** date names the series date the gate admitted to ("Match Day 3 · Sat 12 Dec"). */
+  date?: string;
 }
 
 /** manilaTime formats an instant as the server does in "Already checked in at 3:04 PM". */
@@ -280,7 +330,14 @@ export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string
   const t = listTicket(kept.list, row);
   const shown = { ...t, code: p.code };
   if (t.status === 'cancelled') return { ok: false, title: 'This ticket is cancelled', ticket: shown, offline: true };
-  const local = kept.local[hash];
+  if (t.status === 'wrong_date') return { ok: false, title: `This ticket is for ${dateSlugLabel(t.date || '')}`, ticket: shown, offline: true };
+  if (t.status === 'pass_used_up') return { ok: false, title: 'This pass has no dates left', ticket: shown, offline: true };
+  // a check-in on this phone counts on its date only: a pass admitted on one date may come on the next
+  const date = kept.list.date;
+  const local = kept.local[hash] && (kept.local[hash].date || '') === (date || '') ? kept.local[hash] : undefined;
+  // a pass's answer lists the dates it used, tonight's included once this phone let it in
+  const usedTonight = () => [...(t.usedDates || []).filter((d) => d !== date), date || ''].sort();
+  if (t.pass && date && local) shown.usedDates = usedTonight();
   if (local || t.status === 'checked_in') {
     const at = local ? local.at : t.checkedInAt || '';
     const where = local ? local.gate : t.gate;
@@ -288,7 +345,8 @@ export function checkInOffline(kept: Kept, p: Parsed, hash: string, gate: string
   }
   // the server's time as the phone estimates it: a phone whose clock is wrong still sends a true time
   const at = new Date(now.getTime() + (kept.skew || 0)).toISOString();
-  kept.local[hash] = { at, gate };
-  kept.queue.push({ id, ticket: p.code, gate, at, listAt: kept.list?.generatedAt, hash });
+  kept.local[hash] = { at, gate, date };
+  kept.queue.push({ id, ticket: p.code, gate, at, listAt: kept.list.generatedAt, hash, date });
+  if (t.pass && date) shown.usedDates = usedTonight();
   return { ok: true, title: 'Checked in', ticket: shown, offline: true };
 }

@@ -179,6 +179,9 @@ type gateListAnswer struct {
 	Types       []string  `json:"types"`
 	Rows        [][]any   `json:"tickets"`
 	Voided      []string  `json:"voided"`
+	// Date and DateLabel are a series' list's date (format 3).
+	Date      string `json:"date"`
+	DateLabel string `json:"dateLabel"`
 }
 
 // gateListEntry is a ticket of a gate list, read from its row.

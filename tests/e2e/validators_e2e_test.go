@@ -151,9 +151,11 @@ func TestValidators_Browser(t *testing.T) {
 		pages = append(pages, validatedPage{"organizer", p})
 	}
 	// tournaments: the teams page, a captain's registration form and team page, a player's link
-	// the demo league: its series page, a match day's page and its gate (a series' gate)
+	// the demo league: its series page, a match day's page, its gate (a series' gate, with its date
+	// picker) and its check-in counts (per date)
 	pages = append(pages, validatedPage{"", "/e/" + demoLeague + "/teams"}, validatedPage{"", "/e/" + demoLeague},
 		validatedPage{"", "/e/" + demoLeague + "/2026-03-21"}, validatedPage{"gate", "/organizer/events/" + demoLeague + "/check-in"},
+		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/check-ins"},
 		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"},
 		validatedPage{"", "/team/join/demo:bld1@players.palaro.ph"},
 		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments"})
