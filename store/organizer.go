@@ -630,8 +630,8 @@ func changedFields[T any](before, after T) string {
 	return palaro.AuditDetail(changed)
 }
 
-// SearchOrders returns an event's orders matching an e-mail, order id or ticket code, newest
-// first: the event's orders are walked by orders_event (newest first, so an empty search stops at
+// SearchOrders returns an event's orders matching an e-mail, order id or ticket code (and with
+// places on f.DateID's date of a series, when set, orderOnDate), newest first: the event's orders are walked by orders_event (newest first, so an empty search stops at
 // its limit), and the tickets matching the code or e-mail are found by their own indexes (ticket
 // codes are stored in capitals), not looked up order by order.
 func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearch) (_ []*palaro.Order, err error) {
@@ -649,7 +649,8 @@ func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearc
 	return loadOrders(ctx, tx, `o.event_id = ? AND (? = '' OR o.status = ?) AND (? = ''
 		OR o.email LIKE '%' || lower(?) || '%' ESCAPE '\' OR o.public_id = ?
 		OR o.id IN (SELECT t.order_id FROM tickets t WHERE t.code = upper(?) OR t.email = lower(?)))
-		ORDER BY o.id DESC LIMIT ?`, f.EventID, f.Status, f.Status, q, likeEscape(q), q, q, q, f.Limit)
+		AND `+orderOnDate+` ORDER BY o.id DESC LIMIT ?`, f.EventID, f.Status, f.Status, q, likeEscape(q), q, q, q,
+		f.DateID, f.DateID, f.DateID, f.Limit)
 }
 
 // likeEscape escapes LIKE's wildcards in s.
