@@ -116,12 +116,7 @@ func TestSeriesConsole_Browser(t *testing.T) {
 	b := newBrowser(t)
 	base := "/organizer/events/" + demoLeague
 	var text string
-	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(360, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile),
-		dismissCookies(a.URL),
-		chromedp.Navigate(a.URL+"/sign-in"),
-		chromedp.SendKeys("#f-email", store.DemoOrganizerEmail, chromedp.ByQuery),
-		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
-		submitAndLoad(),
+	require.NoError(t, chromedp.Run(b, organizerOnPhone(a.URL),
 		chromedp.Navigate(a.URL+base),
 		chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Per date")
@@ -171,4 +166,14 @@ func TestSeriesConsole_Browser(t *testing.T) {
 	require.NoError(t, chromedp.Run(b, chromedp.SetValue("#f-passDates", "5", chromedp.ByQuery),
 		submitIn("form.org-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Season pass (5 dates of your choice), in the places of Match Day Ticket")
+}
+
+// organizerOnPhone sets a 360 px phone viewport and signs the demo organizer in on the app at url.
+func organizerOnPhone(url string) chromedp.Action {
+	return chromedp.Tasks{chromedp.EmulateViewport(360, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		dismissCookies(url),
+		chromedp.Navigate(url + "/sign-in"),
+		chromedp.SendKeys("#f-email", store.DemoOrganizerEmail, chromedp.ByQuery),
+		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
+		submitAndLoad()}
 }
