@@ -169,6 +169,8 @@ type TicketType struct {
 	PassDates int
 	// PassOf is the day ticket type whose places (and seat map) a pass takes on each date.
 	PassOf int64
+	// PassOfCode is the code of the PassOf type ("" for a day ticket).
+	PassOfCode string
 }
 
 // FinalPrice is the price after the ticket type's discount.

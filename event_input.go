@@ -318,6 +318,12 @@ type TicketTypeInput struct {
 	// SeniorPWDDiscount is true for admission the senior citizen and PWD discount applies to; left
 	// out (nil), a new ticket type has it (Normalize), an edited one keeps its own.
 	SeniorPWDDiscount *bool `json:"seniorPwdDiscount"`
+	// PassKind makes the type a season pass of a series: PassEvery or PassCount; "" for a day ticket.
+	PassKind string `json:"passKind"`
+	// PassDates is how many dates a PassCount pass is valid for (0 otherwise).
+	PassDates int `json:"passDates"`
+	// PassOf is the code of the day ticket type whose places (and seats) a pass takes on each date.
+	PassOf string `json:"passOf"`
 }
 
 // TicketTypeInputOf returns a ticket type's current values, for an edit form or a PATCH.
@@ -326,7 +332,7 @@ func TicketTypeInputOf(tt TicketType) TicketTypeInput {
 		Discount: tt.Discount, Capacity: tt.Capacity, MaxPurchasable: tt.MaxPurchasable, SalesStart: tt.SalesStart,
 		SalesEnd: tt.SalesEnd, PaymentTypes: slices.Clone(tt.PaymentTypes), Disclaimer: tt.Disclaimer,
 		Seated: tt.Seated, WithSurvey: tt.WithSurvey, ShowPromoField: tt.ShowPromoField,
-		SeniorPWDDiscount: &tt.SeniorPWDDiscount}
+		SeniorPWDDiscount: &tt.SeniorPWDDiscount, PassKind: tt.PassKind, PassDates: tt.PassDates, PassOf: tt.PassOfCode}
 }
 
 // AppliesSeniorPWD reports whether the senior citizen and PWD discount applies to the ticket
@@ -341,6 +347,11 @@ func (in TicketTypeInput) Normalize() TicketTypeInput {
 	in.Name = strings.TrimSpace(in.Name)
 	in.Description = strings.TrimSpace(in.Description)
 	in.Disclaimer = strings.TrimSpace(in.Disclaimer)
+	in.PassKind = strings.ToLower(strings.TrimSpace(in.PassKind))
+	in.PassOf = strings.ToLower(strings.TrimSpace(in.PassOf))
+	if in.PassKind != PassCount {
+		in.PassDates = 0
+	}
 	if in.MaxPurchasable == 0 {
 		in.MaxPurchasable = 10
 	}

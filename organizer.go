@@ -95,6 +95,8 @@ type OrderSearch struct {
 	Query   string
 	Status  string
 	Limit   int
+	// DateID keeps the orders with places on that date of a series (0: every order).
+	DateID int64
 }
 
 // Attendee is one ticket of an event with its order, for the attendees export.
@@ -105,6 +107,8 @@ type Attendee struct {
 	PaidAt    time.Time
 	TypeName  string
 	UnitPrice Money
+	// PassKind is the ticket's type's pass kind ("" for a day ticket or a single-date event's).
+	PassKind string
 }
 
 // APIToken is an organization's API token as the console lists it (never the secret itself).
@@ -173,11 +177,13 @@ type OrganizerService interface {
 	ListAttendees(ctx context.Context, eventID int64) ([]Attendee, error)
 	// EachAttendee calls fn with every issued ticket of an event, by order, as it reads them
 	// (the attendees export streams them); fn's error stops it.
-	EachAttendee(ctx context.Context, eventID int64, fn func(*Attendee) error) error
+	// A dateID other than 0 keeps the tickets valid on that date of a series.
+	EachAttendee(ctx context.Context, eventID, dateID int64, fn func(*Attendee) error) error
 	// EachOrder calls fn with every order of an event, newest first, with its ticket type's name
 	// and its tickets' codes, statuses and discounts, as it reads them (the orders export streams
 	// them); fn's error stops it.
-	EachOrder(ctx context.Context, eventID int64, fn func(*Order) error) error
+	// A dateID other than 0 keeps the orders with places on that date of a series.
+	EachOrder(ctx context.Context, eventID, dateID int64, fn func(*Order) error) error
 	// CreateToken creates an API token for an organization and returns its secret, shown once.
 	// creatorID is the member who creates it (0: the operator): the token works only while they are
 	// a member, with no more than their role allows. Returns EINVALID for a bad role.

@@ -34,7 +34,14 @@ const (
 	MsgPassKindUnknown  = "Choose every date or a number of dates."
 	MsgPassNoDates      = "This pass has no dates left to use."
 	MsgPassNoDateChoice = "A pass is not bought for one date: leave the date out."
+	MsgPassDatesMore    = "A pass for %d dates needs as many dates: this event has %d."
+	MsgPassIsPassOf     = "Passes take this ticket's places on each date: it cannot become a pass itself."
+	MsgPassSold         = "The pass settings cannot change once tickets of this type are sold or held."
+	MsgPassOfDayOnly    = "Only a pass takes the places of another ticket type: choose a pass kind or leave this empty."
 )
+
+// PassRowLabel is what a pass's row says where a day ticket's says its date (exports, order lists).
+const PassRowLabel = "Season pass"
 
 // IsPass reports whether the ticket type is a season pass.
 func (t TicketType) IsPass() bool { return t.PassKind != "" }
@@ -51,22 +58,32 @@ func (t TicketType) PassLabel() string {
 }
 
 // ValidatePass checks a ticket type's pass settings against its event's other types (types,
-// where the pass's PassOf is looked up) and whether the event has dates; it names each failing
-// field. A day ticket (PassKind "") needs nothing.
-func ValidatePass(t TicketType, types []TicketType, hasDates bool) map[string]string {
+// where the pass's PassOf is looked up and the passes taking t's places are found) and its number
+// of dates; it names each failing field. A day ticket (PassKind "") needs only that it names no
+// PassOf.
+func ValidatePass(t TicketType, types []TicketType, dates int) map[string]string {
 	fields := map[string]string{}
 	if t.PassKind == "" {
+		if t.PassOf != 0 {
+			fields[FieldPassOf] = MsgPassOfDayOnly
+		}
 		return fields
 	}
 	if !slices.Contains(PassKinds, t.PassKind) {
 		fields[FieldPassKind] = MsgPassKindUnknown
 		return fields
 	}
-	if !hasDates {
+	switch {
+	case dates < 2:
 		fields[FieldPassKind] = MsgPassNeedsSeries
+	case t.ID != 0 && slices.ContainsFunc(types, func(o TicketType) bool { return o.PassOf == t.ID && o.ID != t.ID }):
+		fields[FieldPassKind] = MsgPassIsPassOf
 	}
-	if t.PassKind == PassCount && (t.PassDates < 2 || t.PassDates > MaxSeriesDates) {
+	switch {
+	case t.PassKind == PassCount && (t.PassDates < 2 || t.PassDates > MaxSeriesDates):
 		fields[FieldPassDates] = fmt.Sprintf(MsgPassDatesRange, MaxSeriesDates)
+	case t.PassKind == PassCount && dates >= 2 && t.PassDates > dates:
+		fields[FieldPassDates] = fmt.Sprintf(MsgPassDatesMore, t.PassDates, dates)
 	}
 	i := slices.IndexFunc(types, func(o TicketType) bool { return o.ID == t.PassOf && o.ID != t.ID })
 	switch {

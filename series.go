@@ -453,6 +453,9 @@ type SeriesService interface {
 	// PreviewDateCancel says what cancelling the event's date slug at now would do: who is
 	// e-mailed and what is refunded. Returns ENOTFOUND for an unknown date.
 	PreviewDateCancel(ctx context.Context, eventID int64, slug string, now time.Time) (DateCancelPreview, error)
+	// DateSales counts each date of the event (by start) for the console: each ticket type's
+	// places there and the check-ins; none for a single-date event.
+	DateSales(ctx context.Context, eventID int64) ([]DateSales, error)
 }
 
 // DateCancelPreview is what cancelling a date of a series does, for the console's confirmation.
@@ -466,6 +469,52 @@ type DateCancelPreview struct {
 	// Passes counts the pass tickets refunded their share for the date, PassAmount what they give back.
 	Passes     int
 	PassAmount Money
+}
+
+// DateSales is one date of a series as the console counts it.
+type DateSales struct {
+	Date EventDate
+	// Types are the event's ticket types, in their order, with their places on the date.
+	Types []DateTypeSales
+	// Admits counts the live tickets valid on the date (its day tickets, the passes holding a
+	// place there) and CheckedIn those of them admitted on it.
+	Admits, CheckedIn int
+}
+
+// DateTypeSales is one ticket type's places on one date. For a day ticket: the places taken
+// (Sold, of which Passes by passes of it, and Held by pending orders) against its capacity there.
+// For a pass: Sold counts its tickets holding a place there; Capacity is 0 (its places are its
+// day ticket's).
+type DateTypeSales struct {
+	TicketTypeID int64
+	Name         string
+	PassKind     string
+	Sold         int
+	Held         int
+	Passes       int
+	Capacity     int
+}
+
+// SeriesTotals sums a series' day tickets over its dates, by ticket type id: the places sold and
+// held and the capacity of every date (a day ticket's own counters stay 0: its places are on its
+// dates). Passes are left out: their own counters are their totals.
+func SeriesTotals(dates []DateSales) map[int64]DateTypeSales {
+	out := map[int64]DateTypeSales{}
+	for _, d := range dates {
+		for _, t := range d.Types {
+			if t.PassKind != "" {
+				continue
+			}
+			sum := out[t.TicketTypeID]
+			sum.TicketTypeID, sum.Name = t.TicketTypeID, t.Name
+			sum.Sold += t.Sold
+			sum.Held += t.Held
+			sum.Passes += t.Passes
+			sum.Capacity += t.Capacity
+			out[t.TicketTypeID] = sum
+		}
+	}
+	return out
 }
 
 // InputOf is the date as an organizer set it, the start of a change of it.

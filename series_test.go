@@ -119,12 +119,20 @@ func TestValidatePass(t *testing.T) {
 		FieldPassKind:  MsgPassNeedsSeries,
 		FieldPassDates: "Enter between 2 and 366 dates.",
 		FieldPassOf:    MsgPassOfRequired,
-	}, ValidatePass(pass, []TicketType{day, pass}, false))
+	}, ValidatePass(pass, []TicketType{day, pass}, 0))
 	pass.PassDates, pass.PassOf = 5, 1
-	require.Empty(t, ValidatePass(pass, []TicketType{day, pass}, true))
+	require.Empty(t, ValidatePass(pass, []TicketType{day, pass}, 8))
 	require.Equal(t, "5 dates of your choice", pass.PassLabel())
+	require.Equal(t, map[string]string{FieldPassDates: "A pass for 5 dates needs as many dates: this event has 4."},
+		ValidatePass(pass, []TicketType{day, pass}, 4), "a count larger than the dates")
+	require.Equal(t, map[string]string{FieldPassKind: MsgPassNeedsSeries}, ValidatePass(pass, []TicketType{day, pass}, 1),
+		"a single date is no series")
 	other := TicketType{ID: 3, PassKind: PassEvery, PassOf: 2}
-	require.Equal(t, map[string]string{FieldPassOf: MsgPassOfPass}, ValidatePass(other, []TicketType{day, pass, other}, true))
+	require.Equal(t, map[string]string{FieldPassOf: MsgPassOfPass}, ValidatePass(other, []TicketType{day, pass, other}, 8))
+	dayToPass := TicketType{ID: 1, PassKind: PassEvery, PassOf: 3}
+	require.Equal(t, map[string]string{FieldPassKind: MsgPassIsPassOf}, ValidatePass(dayToPass, []TicketType{dayToPass, pass, {ID: 3}}, 8),
+		"a day ticket that passes take the places of cannot become a pass")
+	require.Equal(t, map[string]string{FieldPassOf: MsgPassOfDayOnly}, ValidatePass(TicketType{ID: 4, PassOf: 1}, []TicketType{day}, 8))
 }
 
 func TestUsedDatesLine(t *testing.T) {

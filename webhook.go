@@ -214,16 +214,19 @@ var _ Resolver = net.DefaultResolver
 
 // OrderView is an order as the organizer API and webhooks show it.
 type OrderView struct {
-	ID         string   `json:"id"`
-	Event      string   `json:"event,omitempty"` // the event's code (webhooks; the API's orders are listed under their event)
-	Status     string   `json:"status"`
-	Email      string   `json:"email"`
-	TicketType string   `json:"ticketType"`
-	Quantity   int      `json:"quantity"`
-	Seats      []string `json:"seats"`
-	Source     string   `json:"source"`
-	PromoCode  string   `json:"promoCode"`
-	Total      Money    `json:"total"`
+	ID         string `json:"id"`
+	Event      string `json:"event,omitempty"` // the event's code (webhooks; the API's orders are listed under their event)
+	Status     string `json:"status"`
+	Email      string `json:"email"`
+	TicketType string `json:"ticketType"`
+	// Date is the slug of a series' date a day ticket order is for; absent for a pass and a
+	// single-date event's order.
+	Date      string   `json:"date,omitempty"`
+	Quantity  int      `json:"quantity"`
+	Seats     []string `json:"seats"`
+	Source    string   `json:"source"`
+	PromoCode string   `json:"promoCode"`
+	Total     Money    `json:"total"`
 	// SeniorPWDDiscount is what the order's senior citizen and PWD discounts took off its total.
 	SeniorPWDDiscount Money        `json:"seniorPwdDiscount"`
 	CreatedAt         time.Time    `json:"createdAt"`
@@ -265,6 +268,9 @@ func NewOrderView(o *Order) OrderView {
 	}
 	if o.TicketType != nil {
 		v.TicketType = o.TicketType.Code
+	}
+	if o.Date != nil {
+		v.Date = o.Date.Slug
 	}
 	for _, t := range o.Tickets {
 		tv := TicketView{Code: t.Code, Status: t.Status, Email: t.Email, Holder: t.HolderName, Seat: t.Seat}

@@ -329,11 +329,23 @@ func (s *Server) renderOrgEvent(c *echo.Context, caller *palaro.Caller, ev *pala
 	v.Facts = [][2]string{{"Code", ev.Code}, {"Organization", ev.Organizer.Name}, {"Summary", ev.Summary},
 		{"Address", ev.Venue.Address}, {"Tags", tagList(ev.Tags)}}
 	now := s.Now()
+	dates, totals, err := s.seriesSales(c, ev)
+	if err != nil {
+		return err
+	}
+	v.Dates = dates
 	for _, tt := range ev.TicketTypes {
-		v.TicketTypes = append(v.TicketTypes, views.OrgTicketTypeRow{Code: tt.Code, Name: tt.Name, Price: tt.FinalPrice().Display(),
+		row := views.OrgTicketTypeRow{Code: tt.Code, Name: tt.Name, Price: tt.FinalPrice().Display(),
 			Sold: tt.Sold, Held: tt.Held, Capacity: tt.Capacity, Seated: tt.Seated,
 			SaleState: strings.ReplaceAll(tt.SaleState(ev, now), "_", " "),
-			EditHref:  base + "/ticket-types/" + tt.Code + "/edit", BuyHref: "/b/" + tt.Code})
+			EditHref:  base + "/ticket-types/" + tt.Code + "/edit", BuyHref: "/b/" + tt.Code}
+		if len(dates) > 0 {
+			if sum, ok := totals[tt.ID]; ok {
+				row.Sold, row.Held, row.Capacity = sum.Sold, sum.Held, sum.Capacity
+			}
+			row.Note = seriesTypeNote(ev, tt, len(dates))
+		}
+		v.TicketTypes = append(v.TicketTypes, row)
 	}
 	for _, a := range audit {
 		v.Audit = append(v.Audit, auditRow(a))
@@ -434,13 +446,31 @@ func (s *Server) orgOrdersPage(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	q := strings.TrimSpace(c.QueryParam("q"))
-	orders, err := s.services.Organizers.SearchOrders(c.Request().Context(), palaro.OrderSearch{EventID: ev.ID, Query: q})
+	date, err := s.orgDateFilter(c, ev)
+	if err != nil {
+		return err
+	}
+	orders, err := s.services.Organizers.SearchOrders(c.Request().Context(), palaro.OrderSearch{EventID: ev.ID, Query: q, DateID: dateID(date)})
+	if err != nil {
+		return err
+	}
+	dates, err := s.services.Series.ListEventDates(c.Request().Context(), ev.ID)
 	if err != nil {
 		return err
 	}
 	base := "/organizer/events/" + ev.Code
+	suffix := ""
+	if date != nil {
+		suffix = "?date=" + date.Slug
+	}
 	v := views.OrgOrdersView{Frame: eventFrame(c, caller, ev, "Orders · "+ev.Name), Action: base + "/orders", Query: q,
-		Exports: []views.Link{{Label: "Attendees CSV", Href: base + "/attendees.csv"}, {Label: "Orders CSV", Href: base + "/orders.csv"}}}
+		Exports: []views.Link{{Label: "Attendees CSV", Href: base + "/attendees.csv" + suffix}, {Label: "Orders CSV", Href: base + "/orders.csv" + suffix}}}
+	if len(dates) > 0 {
+		v.Dates = []views.SelectOption{{Value: "", Label: "Every date", Selected: date == nil}}
+		for _, d := range dates {
+			v.Dates = append(v.Dates, views.SelectOption{Value: d.Slug, Label: dateLabel(d), Selected: date != nil && d.ID == date.ID})
+		}
+	}
 	for _, o := range orders {
 		v.Orders = append(v.Orders, orderRow(base, o))
 	}

@@ -42,8 +42,14 @@ type orgTicketTypeJSON struct {
 	ShowPromoField bool         `json:"showPromoField"`
 	// SeniorPWDDiscount is true for admission the senior citizen and PWD discount applies to.
 	SeniorPWDDiscount bool `json:"seniorPwdDiscount"`
-	Sold              int  `json:"sold"`
-	Held              int  `json:"held"`
+	// PassKind is "every" or "count" for a season pass of a series, "" for a day ticket.
+	PassKind string `json:"passKind"`
+	// PassDates is how many dates a "count" pass is valid for (0 otherwise).
+	PassDates int `json:"passDates"`
+	// PassOf is the code of the day ticket whose places a pass takes on each date ("" for a day ticket).
+	PassOf string `json:"passOf"`
+	Sold   int    `json:"sold"`
+	Held   int    `json:"held"`
 }
 
 // orgEventSummaryJSON is one event of the organizer API's list.
@@ -79,7 +85,8 @@ func orgTicketTypeOut(tt palaro.TicketType) orgTicketTypeJSON {
 	return orgTicketTypeJSON{Code: tt.Code, Name: tt.Name, Description: tt.Description, Price: tt.Price, Discount: tt.Discount,
 		Capacity: tt.Capacity, MaxPurchasable: tt.MaxPurchasable, SalesStart: manilaPtr(tt.SalesStart), SalesEnd: manilaPtr(tt.SalesEnd),
 		PaymentTypes: tt.PaymentTypes, Disclaimer: tt.Disclaimer, Seated: tt.Seated, WithSurvey: tt.WithSurvey,
-		ShowPromoField: tt.ShowPromoField, SeniorPWDDiscount: tt.SeniorPWDDiscount, Sold: tt.Sold, Held: tt.Held}
+		ShowPromoField: tt.ShowPromoField, SeniorPWDDiscount: tt.SeniorPWDDiscount, PassKind: tt.PassKind, PassDates: tt.PassDates,
+		PassOf: tt.PassOfCode, Sold: tt.Sold, Held: tt.Held}
 }
 
 func (s *Server) eventJSON(ev *palaro.Event) orgEventJSON {
@@ -251,7 +258,12 @@ func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	orders, err := s.services.Organizers.SearchOrders(c.Request().Context(), palaro.OrderSearch{EventID: ev.ID, Query: c.QueryParam("q")})
+	date, err := s.orgDateFilter(c, ev)
+	if err != nil {
+		return apiError(err)
+	}
+	orders, err := s.services.Organizers.SearchOrders(c.Request().Context(), palaro.OrderSearch{EventID: ev.ID, Query: c.QueryParam("q"),
+		DateID: dateID(date)})
 	if err != nil {
 		return err
 	}

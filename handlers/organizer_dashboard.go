@@ -114,14 +114,26 @@ func (s *Server) orgDashboardPage(c *echo.Context, caller *palaro.Caller) error 
 	if err != nil {
 		return err
 	}
+	dates, totals, err := s.seriesSales(c, ev)
+	if err != nil {
+		return err
+	}
 	sold, capacity := 0, 0
 	for _, tt := range ev.TicketTypes {
 		sold += tt.Sold
 		capacity += tt.Capacity
 	}
+	soldLabel := "Tickets sold"
+	if len(dates) > 0 { // a series: the places taken on its dates (passes' included) against its dates' capacity
+		sold, capacity, soldLabel = 0, 0, "Places taken on the dates"
+		for _, t := range totals {
+			sold += t.Sold
+			capacity += t.Capacity
+		}
+	}
 	days := filledDays(r.Days)
-	v := views.OrgDashboardView{Frame: eventFrame(c, caller, ev, "Sales · "+ev.Name),
-		Totals: [][2]string{{"Tickets sold", fmt.Sprintf("%d of %d", sold, capacity)}, {"Revenue", r.Revenue.String()},
+	v := views.OrgDashboardView{Frame: eventFrame(c, caller, ev, "Sales · "+ev.Name), Dates: dates,
+		Totals: [][2]string{{soldLabel, fmt.Sprintf("%d of %d", sold, capacity)}, {"Revenue", r.Revenue.String()},
 			{"Checked in", strconv.Itoa(r.CheckedIn)}},
 		Charts: []views.OrgChart{
 			barChart("Tickets sold per day", "chart-tickets", days, func(d palaro.SalesDay) float64 { return float64(d.Tickets) },

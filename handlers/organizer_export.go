@@ -131,21 +131,28 @@ func (s *Server) orgOrdersCSV(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	st := startCSV(c, ev.Code+"-orders.csv", []string{"order", "created", "status", "email", "first name", "last name",
-		"full name", "mobile number", "ticket type", "quantity", "seats", "source", "promo code", "payment type", "unit price",
+	date, err := s.orgDateFilter(c, ev)
+	if err != nil {
+		return err
+	}
+	st := startCSV(c, ev.Code+dateFileSuffix(date)+"-orders.csv", []string{"order", "created", "status", "email", "first name", "last name",
+		"full name", "mobile number", "ticket type", "date", "quantity", "seats", "source", "promo code", "payment type", "unit price",
 		"add-ons", "promo discount", "total", "paid", "tickets", "senior/PWD discount", "senior/PWD tickets"})
 	var codes []string
-	err = s.services.Organizers.EachOrder(c.Request().Context(), ev.ID, func(o *palaro.Order) error {
+	err = s.services.Organizers.EachOrder(c.Request().Context(), ev.ID, dateID(date), func(o *palaro.Order) error {
 		codes = codes[:0]
 		for _, t := range o.Tickets {
 			codes = append(codes, t.Code)
 		}
-		typeName := ""
+		typeName, passKind, slug := "", "", ""
 		if o.TicketType != nil {
-			typeName = o.TicketType.Name
+			typeName, passKind = o.TicketType.Name, o.TicketType.PassKind
+		}
+		if o.Date != nil {
+			slug = o.Date.Slug
 		}
 		return st.Row([]string{o.PublicID, csvTime(o.CreatedAt), o.Status, o.Email, o.Buyer.FirstName, o.Buyer.LastName,
-			o.Buyer.FullName, o.Buyer.MobileNumber, typeName, strconv.Itoa(o.Quantity), strings.Join(o.Seats, " "), o.Source,
+			o.Buyer.FullName, o.Buyer.MobileNumber, typeName, dateColumn(slug, passKind), strconv.Itoa(o.Quantity), strings.Join(o.Seats, " "), o.Source,
 			o.PromoCode, o.PaymentType, o.UnitPrice.Decimal(), o.AddOnsTotal.Decimal(), o.PromoDiscount.Decimal(),
 			o.Total.Decimal(), csvTime(o.PaidAt), strings.Join(codes, " "), o.SeniorPWDDiscount.Decimal(), discountedTickets(o.Tickets)})
 	})
@@ -157,16 +164,64 @@ func (s *Server) orgAttendeesCSV(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	st := startCSV(c, ev.Code+"-attendees.csv", []string{"ticket", "status", "holder", "email", "ticket type", "seat", "order",
+	date, err := s.orgDateFilter(c, ev)
+	if err != nil {
+		return err
+	}
+	st := startCSV(c, ev.Code+dateFileSuffix(date)+"-attendees.csv", []string{"ticket", "status", "holder", "email", "ticket type", "date", "seat", "order",
 		"first name", "last name", "full name", "mobile number", "company", "designation", "survey answer", "paid", "checked in",
 		"discount", "discount holder", "discount ID number", "discount amount"})
-	err = s.services.Organizers.EachAttendee(c.Request().Context(), ev.ID, func(a *palaro.Attendee) error {
+	err = s.services.Organizers.EachAttendee(c.Request().Context(), ev.ID, dateID(date), func(a *palaro.Attendee) error {
 		b := a.Buyer
-		return st.Row([]string{a.Code, a.Status, a.HolderName, a.Email, a.TypeName, a.Seat, a.OrderID, b.FirstName,
+		slug := ""
+		if a.Date != nil {
+			slug = a.Date.Slug
+		}
+		return st.Row([]string{a.Code, a.Status, a.HolderName, a.Email, a.TypeName, dateColumn(slug, a.PassKind), a.Seat, a.OrderID, b.FirstName,
 			b.LastName, b.FullName, b.MobileNumber, b.CompanyName, b.Designation, b.SurveyAnswer, csvTime(a.PaidAt),
 			csvTime(a.CheckedInAt), a.Discount.Type, a.Discount.HolderName, a.Discount.IDNumber, discountAmount(a.Discount)})
 	})
 	return st.End(s.logger, err)
+}
+
+// orgDateFilter reads the console's and the API's date filter (the query's date, a date's slug):
+// nil when there is none; EINVALID naming the field for a slug that is not one of the event's dates.
+func (s *Server) orgDateFilter(c *echo.Context, ev *palaro.Event) (*palaro.EventDate, error) {
+	slug := strings.TrimSpace(c.QueryParam(palaro.FieldDate))
+	if slug == "" {
+		return nil, nil
+	}
+	d, err := s.services.Series.FindEventDate(c.Request().Context(), ev.ID, slug)
+	if palaro.ErrorCode(err) == palaro.ENOTFOUND {
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgDateUnknown,
+			Fields: map[string]string{palaro.FieldDate: palaro.MsgDateUnknown}}
+	}
+	return d, err
+}
+
+// dateID is a date filter's id, 0 for none.
+func dateID(d *palaro.EventDate) int64 {
+	if d == nil {
+		return 0
+	}
+	return d.ID
+}
+
+// dateFileSuffix names a date filter in an export's file name ("-2027-01-09"), "" for none.
+func dateFileSuffix(d *palaro.EventDate) string {
+	if d == nil {
+		return ""
+	}
+	return "-" + d.Slug
+}
+
+// dateColumn is the exports' and order lists' date of a row: a day ticket's date slug, "Season
+// pass" for a pass, "" for a single-date event's.
+func dateColumn(slug, passKind string) string {
+	if passKind != "" {
+		return palaro.PassRowLabel
+	}
+	return slug
 }
 
 // discountedTickets lists an order's senior citizen and PWD tickets for the orders export: "CODE

@@ -45,10 +45,10 @@ func (p *pausingOrganizers) wait(n int) error {
 	}
 }
 
-func (p *pausingOrganizers) EachAttendee(ctx context.Context, eventID int64, fn func(*palaro.Attendee) error) error {
+func (p *pausingOrganizers) EachAttendee(ctx context.Context, eventID, dateID int64, fn func(*palaro.Attendee) error) error {
 	n := 0
 	defer p.done.Store(true)
-	return p.OrganizerService.EachAttendee(ctx, eventID, func(a *palaro.Attendee) error {
+	return p.OrganizerService.EachAttendee(ctx, eventID, dateID, func(a *palaro.Attendee) error {
 		if n++; p.wait(n) != nil {
 			return errors.New("export not streamed")
 		}
@@ -56,10 +56,10 @@ func (p *pausingOrganizers) EachAttendee(ctx context.Context, eventID int64, fn 
 	})
 }
 
-func (p *pausingOrganizers) EachOrder(ctx context.Context, eventID int64, fn func(*palaro.Order) error) error {
+func (p *pausingOrganizers) EachOrder(ctx context.Context, eventID, dateID int64, fn func(*palaro.Order) error) error {
 	n := 0
 	defer p.done.Store(true)
-	return p.OrganizerService.EachOrder(ctx, eventID, func(o *palaro.Order) error {
+	return p.OrganizerService.EachOrder(ctx, eventID, dateID, func(o *palaro.Order) error {
 		if n++; p.wait(n) != nil {
 			return errors.New("export not streamed")
 		}

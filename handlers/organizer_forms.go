@@ -301,6 +301,9 @@ func readTicketTypeForm(c *echo.Context) (palaro.TicketTypeInput, error) {
 		Seated:         c.FormValue("seated") != "",
 		WithSurvey:     c.FormValue("withSurvey") != "",
 		ShowPromoField: c.FormValue("showPromoField") != "",
+		PassKind:       c.FormValue(palaro.FieldPassKind),
+		PassDates:      fe.int(c, palaro.FieldPassDates, "Number of dates"),
+		PassOf:         c.FormValue(palaro.FieldPassOf),
 	}
 	senior := c.FormValue("seniorPwdDiscount") != ""
 	in.SeniorPWDDiscount = &senior
@@ -310,7 +313,52 @@ func readTicketTypeForm(c *echo.Context) (palaro.TicketTypeInput, error) {
 	return in, fe.merge(in.Normalize().Validate())
 }
 
-func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, err error) views.OrgForm {
+// passChoice is what a ticket type form of a series offers for a pass: the event's number of
+// dates and the day ticket types a pass can take the places of.
+type passChoice struct {
+	dates    int
+	dayTypes []palaro.TicketType
+}
+
+// passChoiceOf returns the pass part of a ticket type form of the event, nil for a single-date
+// event (no pass there); code is the type being edited ("" for a new one), never its own choice.
+func (s *Server) passChoiceOf(c *echo.Context, ev *palaro.Event, code string) (*passChoice, error) {
+	dates, err := s.services.Series.ListEventDates(c.Request().Context(), ev.ID)
+	if err != nil || len(dates) == 0 {
+		return nil, err
+	}
+	pc := &passChoice{dates: len(dates)}
+	for _, tt := range ev.TicketTypes {
+		if !tt.IsPass() && tt.Code != code {
+			pc.dayTypes = append(pc.dayTypes, tt)
+		}
+	}
+	return pc, nil
+}
+
+// section is the form's "Season pass" part: its kind, number of dates and day ticket.
+func (pc *passChoice) section(in palaro.TicketTypeInput, err error) views.OrgFormSection {
+	kind := views.OrgSelect{Name: palaro.FieldPassKind, Label: "Season pass", Error: fieldError(err, palaro.FieldPassKind)}
+	for _, o := range [][2]string{{"", "No: a ticket for one date"}, {palaro.PassEvery, "Every date"},
+		{palaro.PassCount, "A number of dates the holder picks"}} {
+		kind.Options = append(kind.Options, views.SelectOption{Value: o[0], Label: o[1], Selected: in.PassKind == o[0]})
+	}
+	of := views.OrgSelect{Name: palaro.FieldPassOf, Label: "Takes the places (and seats) of", Error: fieldError(err, palaro.FieldPassOf),
+		Options: []views.SelectOption{{Value: "", Label: "Choose a day ticket", Selected: in.PassOf == ""}}}
+	for _, tt := range pc.dayTypes {
+		of.Options = append(of.Options, views.SelectOption{Value: tt.Code, Label: tt.Name, Selected: in.PassOf == tt.Code})
+	}
+	dates := ""
+	if in.PassDates > 0 {
+		dates = strconv.Itoa(in.PassDates)
+	}
+	return views.OrgFormSection{Title: "Season pass", SelectsFirst: true, Selects: []views.OrgSelect{kind, of},
+		Fields: []views.FormField{{Name: palaro.FieldPassDates, Label: "Number of dates", Type: "text", InputMode: "numeric",
+			Value: dates, MaxLength: 3, Error: fieldError(err, palaro.FieldPassDates),
+			Hint: fmt.Sprintf("For a pass of a number of dates: from 2 to the event's %d.", pc.dates)}}}
+}
+
+func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, pass *passChoice, err error) views.OrgForm {
 	field := func(name, label, typ, value, hint string, max int) views.FormField {
 		return views.FormField{Name: name, Label: label, Type: typ, Value: value, Hint: hint, MaxLength: max,
 			Error: fieldError(err, name)}
@@ -349,11 +397,19 @@ func ticketTypeForm(action, submit string, in palaro.TicketTypeInput, err error)
 		{Name: "seniorPwdDiscount", Label: "Admission: senior citizens and persons with disability get the law's discount " +
 			"(RA 9994, RA 10754). Turn off for parking, merchandise and other add-ons.", Checked: in.AppliesSeniorPWD()},
 	}
-	return views.OrgForm{Action: action, Submit: submit, Error: formError(err), Sections: []views.OrgFormSection{main}}
+	sections := []views.OrgFormSection{main}
+	if pass != nil {
+		sections = append(sections, pass.section(in, err))
+	}
+	return views.OrgForm{Action: action, Submit: submit, Error: formError(err), Sections: sections}
 }
 
 func (s *Server) renderTicketTypeForm(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, heading, action, submit string, in palaro.TicketTypeInput, err error) error {
-	v := views.OrgFormView{Frame: eventFrame(c, caller, ev, heading), Form: ticketTypeForm(action, submit, in, err)}
+	pass, perr := s.passChoiceOf(c, ev, "")
+	if perr != nil {
+		return perr
+	}
+	v := views.OrgFormView{Frame: eventFrame(c, caller, ev, heading), Form: ticketTypeForm(action, submit, in, pass, err)}
 	return render(c, statusOfForm(err), views.OrgFormPage(s.orgPage(c, heading), v))
 }
 
@@ -410,7 +466,11 @@ func (s *Server) renderTicketTypeEditPlan(c *echo.Context, caller *palaro.Caller
 	in palaro.TicketTypeInput, err error, seatErr string, plan *palaro.SeatPlan, status int) error {
 	action := "/organizer/events/" + ev.Code + "/ticket-types/" + tt.Code
 	heading := "Edit " + tt.Name
-	v := views.OrgFormView{Frame: eventFrame(c, caller, ev, heading), Form: ticketTypeForm(action, "Save", in, err)}
+	pass, perr := s.passChoiceOf(c, ev, tt.Code)
+	if perr != nil {
+		return perr
+	}
+	v := views.OrgFormView{Frame: eventFrame(c, caller, ev, heading), Form: ticketTypeForm(action, "Save", in, pass, err)}
 	if tt.Seated {
 		grid, gerr := s.seatGrid(c, tt, action+"/seats", plan)
 		if gerr != nil {

@@ -18,6 +18,12 @@ func orderRow(base string, o *palaro.Order) views.OrgOrderRow {
 		Total: o.Total.Display(), Status: o.Status}
 	if o.TicketType != nil {
 		row.Item = strconv.Itoa(o.Quantity) + " × " + o.TicketType.Name
+		if o.TicketType.IsPass() {
+			row.Date = palaro.PassRowLabel
+		}
+	}
+	if o.Date != nil && o.Kind != palaro.OrderKindAddOns {
+		row.Date = palaro.DateSlugLabel(o.Date.Slug)
 	}
 	if o.Kind == palaro.OrderKindAddOns {
 		row.Item = palaro.Plural(len(o.AddOns), "add-on", "add-ons")

@@ -337,3 +337,54 @@ func (s *Server) orgDeleteDate(c *echo.Context, caller *palaro.Caller) error {
 	err = s.services.Series.DeleteDate(c.Request().Context(), ev.ID, c.Param("date"), caller.Actor(), s.Now())
 	return s.orgDatesDone(c, caller, ev, "", err)
 }
+
+// seriesSales reads a series' sales per date for the console (none for a single-date event): the
+// rows of the event page and dashboard, and each day ticket's totals over the dates.
+func (s *Server) seriesSales(c *echo.Context, ev *palaro.Event) ([]views.OrgDateSalesRow, map[int64]palaro.DateTypeSales, error) {
+	sales, err := s.services.Series.DateSales(c.Request().Context(), ev.ID)
+	if err != nil || len(sales) == 0 {
+		return nil, nil, err
+	}
+	rows := make([]views.OrgDateSalesRow, len(sales))
+	for i, d := range sales {
+		row := views.OrgDateSalesRow{Label: dateLabel(d.Date) + ", " + dateHours(d.Date), Href: eventPath(ev.Code, d.Date.Slug),
+			CheckIns: checkInsText(d.CheckedIn, d.Admits)}
+		if d.Date.Status != palaro.DateScheduled {
+			row.Status = d.Date.Status
+		}
+		for _, t := range d.Types {
+			row.Types = append(row.Types, [2]string{t.Name, dateTypeSales(t)})
+		}
+		rows[i] = row
+	}
+	return rows, palaro.SeriesTotals(sales), nil
+}
+
+// dateTypeSales says a ticket type's places on a date: "120 of 300 sold (16 by passes), 2 held"
+// for a day ticket, "16 holders" for a pass.
+func dateTypeSales(t palaro.DateTypeSales) string {
+	if t.PassKind != "" {
+		return palaro.Plural(t.Sold, "holder", "holders")
+	}
+	out := fmt.Sprintf("%d of %d sold", t.Sold, t.Capacity)
+	if t.Passes > 0 {
+		out += fmt.Sprintf(" (%d by passes)", t.Passes)
+	}
+	if t.Held > 0 {
+		out += fmt.Sprintf(", %d held", t.Held)
+	}
+	return out
+}
+
+// seriesTypeNote says how the console counts a ticket type of a series: a day ticket over its
+// dates, a pass by its kind and the day ticket whose places it takes.
+func seriesTypeNote(ev *palaro.Event, tt palaro.TicketType, dates int) string {
+	if tt.IsPass() {
+		of := tt.PassOfCode
+		if i := slices.IndexFunc(ev.TicketTypes, func(o palaro.TicketType) bool { return o.ID == tt.PassOf }); i >= 0 {
+			of = ev.TicketTypes[i].Name
+		}
+		return palaro.PassRowLabel + " (" + strings.ToLower(tt.PassLabel()) + "), in the places of " + of
+	}
+	return "Places over " + palaro.Plural(dates, "date", "dates") + ", passes' included; capacity is per date unless a date sets its own."
+}

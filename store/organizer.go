@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -412,14 +413,18 @@ func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, 
 		if err != nil {
 			return nil, err
 		}
+		passOf, err := checkPass(ctx, tx, eventID, nil, in)
+		if err != nil {
+			return nil, err
+		}
 		payments, _ := json.Marshal(in.PaymentTypes)
 		_, err = tx.ExecContext(ctx, `INSERT INTO ticket_types (event_id, code, name, description, position, price, discount,
 		max_purchasable, capacity, sales_start, sales_end, show_promo_field, with_survey, disclaimer, payment_types, seated,
-		senior_pwd_discount)
-		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		senior_pwd_discount, pass_kind, pass_dates, pass_of)
+		VALUES (?, ?, ?, ?, (SELECT coalesce(max(position), -1) + 1 FROM ticket_types WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			eventID, in.Code, in.Name, in.Description, eventID, in.Price, in.Discount, in.MaxPurchasable, in.Capacity,
 			nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField, in.WithSurvey, in.Disclaimer, string(payments), in.Seated,
-			in.AppliesSeniorPWD())
+			in.AppliesSeniorPWD(), in.PassKind, in.PassDates, passOf)
 		if isUniqueViolation(err) {
 			return nil, codeTaken()
 		} else if err != nil {
@@ -471,6 +476,10 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 		if err := palaro.CheckCapacity(in.Capacity, cur.Sold, cur.Held); err != nil {
 			return nil, err
 		}
+		passOf, err := checkPass(ctx, tx, eventID, cur, in)
+		if err != nil {
+			return nil, err
+		}
 		var plan string
 		if err := tx.QueryRowContext(ctx, `SELECT seat_plan FROM ticket_types WHERE id = ?`, cur.ID).Scan(&plan); err != nil {
 			return nil, err
@@ -499,18 +508,26 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 		payments, _ := json.Marshal(in.PaymentTypes)
 		_, err = tx.ExecContext(ctx, `UPDATE ticket_types SET code = ?, name = ?, description = ?, price = ?, discount = ?,
 		max_purchasable = ?, capacity = ?, sales_start = ?, sales_end = ?, show_promo_field = ?, with_survey = ?,
-		disclaimer = ?, payment_types = ?, seated = ?, senior_pwd_discount = ? WHERE id = ?`, in.Code, in.Name, in.Description, in.Price,
+		disclaimer = ?, payment_types = ?, seated = ?, senior_pwd_discount = ?, pass_kind = ?, pass_dates = ?, pass_of = ? WHERE id = ?`,
+			in.Code, in.Name, in.Description, in.Price,
 			in.Discount, in.MaxPurchasable, in.Capacity, nullTime(in.SalesStart), nullTime(in.SalesEnd), in.ShowPromoField,
-			in.WithSurvey, in.Disclaimer, string(payments), in.Seated, *cmp.Or(in.SeniorPWDDiscount, &cur.SeniorPWDDiscount), cur.ID) // left out: kept
+			in.WithSurvey, in.Disclaimer, string(payments), in.Seated, *cmp.Or(in.SeniorPWDDiscount, &cur.SeniorPWDDiscount), // left out: kept
+			in.PassKind, in.PassDates, passOf, cur.ID)
 		if isUniqueViolation(err) {
 			return nil, codeTaken()
 		} else if err != nil {
 			return nil, err
 		}
-		// a series' dates share the type's capacity unless a date set its own
+		// a series' dates share the type's capacity unless a date set its own; a pass has no places
+		// of its own on dates (checkPass refused the change if any were taken)
 		if _, err := tx.ExecContext(ctx, `UPDATE date_stock SET capacity = ? WHERE ticket_type_id = ? AND own_capacity = 0`,
 			in.Capacity, cur.ID); err != nil {
 			return nil, err
+		}
+		if in.PassKind != "" && cur.PassKind == "" {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM date_stock WHERE ticket_type_id = ?`, cur.ID); err != nil {
+				return nil, err
+			}
 		}
 		if relayout {
 			if err := ensureSeatLayouts(ctx, tx); err != nil {
@@ -527,6 +544,73 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 		}
 		return tt, nil
 	})
+}
+
+// checkPass checks the pass settings of a ticket type being created (cur nil) or changed (cur)
+// against the event's other types and its number of dates (palaro.ValidatePass), and refuses a
+// change of them once the type has orders pending or paid; it returns the pass_of column's value
+// (nil for a day ticket). EINVALID names the field.
+func checkPass(ctx context.Context, tx *sql.Tx, eventID int64, cur *palaro.TicketType, in palaro.TicketTypeInput) (any, error) {
+	fail := func(f map[string]string) error {
+		return &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
+	}
+	if cur != nil && cur.PassKind == in.PassKind && cur.PassDates == in.PassDates && cur.PassOfCode == in.PassOf {
+		if cur.PassOf == 0 {
+			return nil, nil
+		}
+		return cur.PassOf, nil
+	}
+	if cur == nil && in.PassKind == "" && in.PassOf == "" {
+		return nil, nil
+	}
+	types, err := queryRows(ctx, tx, `SELECT id, code, pass_kind, coalesce(pass_of, 0) FROM ticket_types WHERE event_id = ?`,
+		[]any{eventID}, func(r rowScanner) (t palaro.TicketType, err error) {
+			err = r.Scan(&t.ID, &t.Code, &t.PassKind, &t.PassOf)
+			return t, err
+		})
+	if err != nil {
+		return nil, err
+	}
+	t := palaro.TicketType{PassKind: in.PassKind, PassDates: in.PassDates}
+	if cur != nil {
+		t.ID = cur.ID
+	}
+	if in.PassOf != "" {
+		i := slices.IndexFunc(types, func(o palaro.TicketType) bool { return o.Code == in.PassOf })
+		if i < 0 {
+			return nil, fail(map[string]string{palaro.FieldPassOf: palaro.MsgPassOfRequired})
+		}
+		t.PassOf = types[i].ID
+	}
+	var dates int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM event_dates WHERE event_id = ?`, eventID).Scan(&dates); err != nil {
+		return nil, err
+	}
+	if f := palaro.ValidatePass(t, types, dates); len(f) > 0 {
+		return nil, fail(f)
+	}
+	if cur != nil {
+		var orders int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM orders WHERE ticket_type_id = ? AND kind = 'tickets'
+			AND status IN ('pending', 'paid', 'refund')`, cur.ID).Scan(&orders); err != nil {
+			return nil, err
+		}
+		if orders > 0 || cur.Sold+cur.Held > 0 {
+			field := palaro.FieldPassKind
+			switch {
+			case cur.PassKind != in.PassKind:
+			case cur.PassDates != in.PassDates:
+				field = palaro.FieldPassDates
+			default:
+				field = palaro.FieldPassOf
+			}
+			return nil, fail(map[string]string{field: palaro.MsgPassSold})
+		}
+	}
+	if t.PassOf == 0 {
+		return nil, nil
+	}
+	return t.PassOf, nil
 }
 
 // changedFields describes, for the audit log, the fields that differ between two values of the
@@ -546,8 +630,8 @@ func changedFields[T any](before, after T) string {
 	return palaro.AuditDetail(changed)
 }
 
-// SearchOrders returns an event's orders matching an e-mail, order id or ticket code, newest
-// first: the event's orders are walked by orders_event (newest first, so an empty search stops at
+// SearchOrders returns an event's orders matching an e-mail, order id or ticket code (and with
+// places on f.DateID's date of a series, when set, orderOnDate), newest first: the event's orders are walked by orders_event (newest first, so an empty search stops at
 // its limit), and the tickets matching the code or e-mail are found by their own indexes (ticket
 // codes are stored in capitals), not looked up order by order.
 func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearch) (_ []*palaro.Order, err error) {
@@ -565,7 +649,8 @@ func (s *OrganizerService) SearchOrders(ctx context.Context, f palaro.OrderSearc
 	return loadOrders(ctx, tx, `o.event_id = ? AND (? = '' OR o.status = ?) AND (? = ''
 		OR o.email LIKE '%' || lower(?) || '%' ESCAPE '\' OR o.public_id = ?
 		OR o.id IN (SELECT t.order_id FROM tickets t WHERE t.code = upper(?) OR t.email = lower(?)))
-		ORDER BY o.id DESC LIMIT ?`, f.EventID, f.Status, f.Status, q, likeEscape(q), q, q, q, f.Limit)
+		AND `+orderOnDate+` ORDER BY o.id DESC LIMIT ?`, f.EventID, f.Status, f.Status, q, likeEscape(q), q, q, q,
+		f.DateID, f.DateID, f.DateID, f.Limit)
 }
 
 // likeEscape escapes LIKE's wildcards in s.

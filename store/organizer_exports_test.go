@@ -66,7 +66,7 @@ func TestEachOrder_SameAsSearch(t *testing.T) {
 		want, err := org.SearchOrders(ctx, palaro.OrderSearch{EventID: id, Limit: math.MaxInt32})
 		require.NoError(t, err)
 		var got []*palaro.Order
-		require.NoError(t, org.EachOrder(ctx, id, func(o *palaro.Order) error {
+		require.NoError(t, org.EachOrder(ctx, id, 0, func(o *palaro.Order) error {
 			got = append(got, o)
 			return nil
 		}))
@@ -98,7 +98,7 @@ func TestEachOrder_SameAsSearch(t *testing.T) {
 		all, err := org.ListAttendees(ctx, id)
 		require.NoError(t, err)
 		n := 0
-		require.NoError(t, org.EachAttendee(ctx, id, func(a *palaro.Attendee) error {
+		require.NoError(t, org.EachAttendee(ctx, id, 0, func(a *palaro.Attendee) error {
 			require.Equal(t, all[n].Code, a.Code)
 			n++
 			return nil
@@ -113,7 +113,7 @@ func TestEachOrder_SameAsSearch(t *testing.T) {
 	// fn's error stops the walk and comes back
 	stop := palaro.Errorf(palaro.EINVALID, "stop")
 	calls := 0
-	err = org.EachOrder(ctx, busiest, func(*palaro.Order) error { calls++; return stop })
+	err = org.EachOrder(ctx, busiest, 0, func(*palaro.Order) error { calls++; return stop })
 	require.ErrorIs(t, err, stop)
 	require.Equal(t, 1, calls)
 }

@@ -618,3 +618,88 @@ func scanSeries(ctx context.Context, tx *sql.Tx, dates []palaro.EventDate, req p
 	scan.result = palaro.NewCheckInResult(outcome, t)
 	return scan, nil
 }
+
+// DateSales counts each date of the event for the console (palaro.DateSales), from the dates'
+// stock rows and a few grouped counts over the event's passes and tickets (never row by row):
+// a day ticket's places on each date (passes' among them), each pass's holders there, and the
+// tickets valid and admitted there.
+func (s *SeriesService) DateSales(ctx context.Context, eventID int64) (_ []palaro.DateSales, err error) {
+	defer wrapErr(&err, "store: DateSales(%d)", eventID)
+	tx, err := s.db.beginRead(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	avail, err := dateAvailability(ctx, tx, eventID)
+	if err != nil || len(avail) == 0 {
+		return nil, err
+	}
+	type typeRow struct {
+		id, passOf int64
+		name, kind string
+	}
+	types, err := queryRows(ctx, tx, `SELECT id, coalesce(pass_of, 0), name, pass_kind FROM ticket_types WHERE event_id = ?
+		ORDER BY position, id`, []any{eventID}, func(r rowScanner) (t typeRow, err error) {
+		err = r.Scan(&t.id, &t.passOf, &t.name, &t.kind)
+		return t, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	type key struct{ date, tt int64 }
+	counts := func(query string) (map[key]int, error) {
+		type row struct {
+			k key
+			n int
+		}
+		rows, err := queryRows(ctx, tx, query, []any{eventID}, func(r rowScanner) (x row, err error) {
+			err = r.Scan(&x.k.date, &x.k.tt, &x.n)
+			return x, err
+		})
+		out := map[key]int{}
+		for _, r := range rows {
+			out[r.k] += r.n
+		}
+		return out, err
+	}
+	// each pass type's live tickets holding a place on each date, and those admitted there
+	passes, err := counts(`SELECT u.date_id, t.ticket_type_id, count(*) FROM pass_uses u JOIN tickets t ON t.id = u.ticket_id
+		WHERE t.event_id = ? AND t.status != 'cancelled' GROUP BY u.date_id, t.ticket_type_id`)
+	if err != nil {
+		return nil, err
+	}
+	passIn, err := counts(`SELECT u.date_id, 0, count(*) FROM pass_uses u JOIN tickets t ON t.id = u.ticket_id
+		WHERE t.event_id = ? AND t.status != 'cancelled' AND u.checked_in_at IS NOT NULL GROUP BY u.date_id`)
+	if err != nil {
+		return nil, err
+	}
+	// the day tickets of each date: live (0) and admitted (1)
+	day, err := counts(`SELECT date_id, CASE WHEN status = 'checked_in' THEN 1 ELSE 0 END AS admitted, count(*) FROM tickets
+		WHERE event_id = ? AND date_id IS NOT NULL AND status != 'cancelled' GROUP BY date_id, admitted`)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]palaro.DateSales, len(avail))
+	for i, a := range avail {
+		ds := palaro.DateSales{Date: a.Date}
+		for _, t := range types {
+			row := palaro.DateTypeSales{TicketTypeID: t.id, Name: t.name, PassKind: t.kind}
+			if t.kind != "" {
+				row.Sold = passes[key{a.Date.ID, t.id}]
+				ds.Admits += row.Sold
+			} else if st, ok := a.Of(t.id); ok {
+				row.Sold, row.Held, row.Capacity = st.Sold, st.Held, st.Capacity
+				for _, p := range types {
+					if p.passOf == t.id {
+						row.Passes += passes[key{a.Date.ID, p.id}]
+					}
+				}
+			}
+			ds.Types = append(ds.Types, row)
+		}
+		ds.Admits += day[key{a.Date.ID, 0}] + day[key{a.Date.ID, 1}]
+		ds.CheckedIn = day[key{a.Date.ID, 1}] + passIn[key{a.Date.ID, 0}]
+		out[i] = ds
+	}
+	return out, nil
+}

@@ -115,6 +115,18 @@ type OrgTicketTypeRow struct {
 	SaleState string
 	EditHref  string
 	BuyHref   string
+	// Note says how a series counts the type: a day ticket's places over its dates, a pass's kind.
+	Note string
+}
+
+// OrgDateSalesRow is one date of a series on the console's event page and dashboard: each
+// ticket type's places there and the check-ins.
+type OrgDateSalesRow struct {
+	Label    string
+	Href     string // the date's public page
+	Status   string // "" when scheduled
+	Types    [][2]string
+	CheckIns string
 }
 
 // OrgAction is a button that posts to Action (with CSRF), such as "Publish".
@@ -156,6 +168,8 @@ type OrgEventView struct {
 	Audit       []OrgAuditRow
 	// Warning says what keeps the event from selling (no ticket types yet).
 	Warning string
+	// Dates are a series' dates with their sales (none for a single-date event).
+	Dates []OrgDateSalesRow
 }
 
 // OrgOrderRow is one order in the console's order search.
@@ -169,6 +183,8 @@ type OrgOrderRow struct {
 	Total   string
 	Status  string
 	Tickets []string
+	// Date is a series' order's date ("Season pass" for a pass), "" for a single-date event's.
+	Date string
 }
 
 // OrgOrdersView is the order search of an event.
@@ -178,6 +194,8 @@ type OrgOrdersView struct {
 	Query   string
 	Orders  []OrgOrderRow
 	Exports []Link
+	// Dates are a series' dates to filter by (the first "Every date"), none for a single-date event.
+	Dates []SelectOption
 }
 
 // OrgTokenRow is one API token in the console.
@@ -284,6 +302,8 @@ type OrgDashboardView struct {
 	BySource   []OrgSalesRow
 	CheckIns   string
 	CheckInBar SVGBar
+	// Dates are a series' dates with their sales (none for a single-date event).
+	Dates []OrgDateSalesRow
 }
 
 // OrgMemberRow is a member of an organization on the team page.

@@ -20,12 +20,7 @@ func TestSeriesDates_Browser(t *testing.T) {
 	b := newBrowser(t)
 	const event = "lan-party-baguio"
 	var text string
-	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(360, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile),
-		dismissCookies(a.URL),
-		chromedp.Navigate(a.URL+"/sign-in"),
-		chromedp.SendKeys("#f-email", store.DemoOrganizerEmail, chromedp.ByQuery),
-		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
-		submitAndLoad(),
+	require.NoError(t, chromedp.Run(b, organizerOnPhone(a.URL),
 		chromedp.Navigate(a.URL+"/organizer/events/"+event),
 		clickAndLoad(`a[href="/organizer/events/`+event+`/dates"]`, chromedp.ByQuery),
 		chromedp.Text("main", &text, chromedp.ByQuery)))

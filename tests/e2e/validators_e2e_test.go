@@ -162,6 +162,12 @@ func TestValidators_Browser(t *testing.T) {
 	// a series' dates in the console: the list with the add form, and one date's form
 	pages = append(pages, validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates"},
 		validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates?edit=" + dates[0].Slug})
+	// a series in the console: per-date sales on the event page and dashboard, the orders of one
+	// date, the ticket type form with its season pass part, and the pass's own edit form
+	league := "/organizer/events/" + demoLeague
+	pages = append(pages, validatedPage{"organizer", league}, validatedPage{"organizer", league + "/dashboard"},
+		validatedPage{"organizer", league + "/orders?date=2026-03-14"}, validatedPage{"organizer", league + "/ticket-types/new"},
+		validatedPage{"organizer", league + "/ticket-types/" + demoLeague + "-season/edit"})
 	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
 		validatedPage{"operator", "/operator/news"}, validatedPage{"operator", "/operator/pnk/home"})
 
