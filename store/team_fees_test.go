@@ -132,8 +132,12 @@ func TestTeams_EntryFeeLatePaymentAndName(t *testing.T) {
 	require.NoError(t, err, "unpaid registrations do not hold a name")
 	payEntry(t, purchases, first)
 	require.Equal(t, palaro.OrderRefund, payEntry(t, purchases, second).Status)
-	_, err = f.svc.FindTeam(ctx, second.PublicID)
-	require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+	got, err := f.svc.FindTeam(ctx, second.PublicID)
+	require.NoError(t, err)
+	require.Equal(t, palaro.TeamUnpaid, got.Status, "never registered")
+	teams, err := f.svc.ListTeams(ctx, f.t.ID)
+	require.NoError(t, err)
+	require.Len(t, teams, 2)
 }
 
 // TestTeams_EntryFeeCheckInRefunds: when check-in closes, a paid team that missed it and a
