@@ -521,7 +521,7 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 	if err := enqueueWebhook(ctx, tx, palaro.WebhookOrderPaid, o.ID, now); err != nil {
 		return err
 	}
-	if s.composer == nil {
+	if s.composer == nil || entry != nil { // an entry fee's e-mail is the team's registration (placeTeam)
 		return nil
 	}
 	return enqueueOrderMessage(ctx, tx, o, now)

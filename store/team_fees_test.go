@@ -70,6 +70,10 @@ func TestTeams_EntryFee(t *testing.T) {
 	require.Empty(t, o.Tickets, "an entry fee issues no ticket")
 	payEntry(t, purchases, regs[1])
 	payEntry(t, purchases, regs[2])
+	var registered, confirmations int
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(CASE WHEN kind = ? THEN 1 END), count(CASE WHEN kind = ? THEN 1 END)
+		FROM outbox WHERE recipient = 'captain3@x.ph'`, palaro.MessageTeamRegistered, palaro.MessageOrderConfirmation).Scan(&registered, &confirmations))
+	require.Equal(t, [2]int{1, 0}, [2]int{registered, confirmations}, "the paid fee's e-mail is the team's registration, not a ticket's")
 	var invoices int
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM invoices WHERE order_id = ? AND kind = 'invoice' AND total = ?`,
 		o.ID, teamFee).Scan(&invoices))
