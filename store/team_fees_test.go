@@ -27,17 +27,26 @@ func (f *teamsFixture) withFee(t *testing.T, db *DB) *PurchaseService {
 	return NewPurchaseService(db, notify.NewComposer("https://palaro.test", "help@palaro.test"), time.Minute)
 }
 
-// pay pays a registration's entry-fee order through the sandbox's checkout.
+// payEntry pays a registration's entry-fee order through the sandbox's checkout.
 func payEntry(t *testing.T, purchases *PurchaseService, team *palaro.Team) *palaro.Order {
 	t.Helper()
-	ctx := context.Background()
-	o, err := purchases.FindOrderByPublicID(ctx, team.OrderPublicID)
-	require.NoError(t, err)
-	session := "cs_" + team.OrderPublicID
-	require.NoError(t, purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: session, URL: "https://pay.test/" + session}))
-	o, err = purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_"+team.OrderPublicID, session, teamFee))
+	o, err := tryPayEntry(purchases, team)
 	require.NoError(t, err)
 	return o
+}
+
+// tryPayEntry is payEntry for any goroutine: it returns what went wrong.
+func tryPayEntry(purchases *PurchaseService, team *palaro.Team) (*palaro.Order, error) {
+	ctx := context.Background()
+	o, err := purchases.FindOrderByPublicID(ctx, team.OrderPublicID)
+	if err != nil {
+		return nil, err
+	}
+	session := "cs_" + team.OrderPublicID
+	if err := purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: session, URL: "https://pay.test/" + session}); err != nil {
+		return nil, err
+	}
+	return purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_"+team.OrderPublicID, session, teamFee))
 }
 
 // TestTeams_EntryFee: a registration with a fee takes no place until paid; places go in the
@@ -194,10 +203,18 @@ func TestTeams_ConcurrentPaidRegistrations(t *testing.T) {
 		regs[i] = f.register(t, i, teamsNow.Add(-3*time.Hour))
 	}
 	var wg sync.WaitGroup
+	errs := make(chan error, n)
 	for i := range n {
-		wg.Go(func() { payEntry(t, both[i%2], regs[i]) })
+		wg.Go(func() {
+			_, err := tryPayEntry(both[i%2], regs[i])
+			errs <- err
+		})
 	}
 	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
 	teams, err := f.svc.ListTeams(context.Background(), f.t.ID)
 	require.NoError(t, err)
 	require.Len(t, teams, n)
