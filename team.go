@@ -14,6 +14,9 @@ const (
 	TeamDropped      = "dropped"
 	TeamRefused      = "refused"
 	TeamDisqualified = "disqualified"
+	// TeamUnpaid is a registration whose entry fee is not paid yet: it has no entry number, no
+	// place and no team row; its order (Team.OrderPublicID) takes them when paid.
+	TeamUnpaid = "unpaid"
 )
 
 // Team is a tournament's team: registered by its captain, its players joining by invitation.
@@ -33,6 +36,8 @@ type Team struct {
 	CheckedInAt *time.Time
 	CreatedAt   time.Time
 	Players     []TeamPlayer
+	// OrderPublicID is the entry fee's order (a tournament with a fee), else empty.
+	OrderPublicID string
 }
 
 // CheckedIn reports whether the team has checked in.

@@ -42,6 +42,9 @@ const (
 	CheckInByPlayers = "players"
 )
 
+// MaxEntryFee is the highest entry fee a tournament may ask (₱100,000).
+const MaxEntryFee Money = 100_000_00
+
 // Tournament is a competition of teams held at an event; brackets stay on the bracket sites.
 type Tournament struct {
 	ID        int64
@@ -175,8 +178,8 @@ func (t *Tournament) Validate() error {
 	}
 	if t.EntryFee < 0 {
 		f[FieldEntryFee] = "Entry fee cannot be negative."
-	} else if t.EntryFee > 0 {
-		f[FieldEntryFee] = "Entry fees are not collected yet: set the entry fee to 0 (free) and collect it outside Palaro."
+	} else if t.EntryFee > MaxEntryFee {
+		f[FieldEntryFee] = "Entry fee: at most " + MaxEntryFee.String() + "."
 	}
 	if t.Rules == "" || utf8.RuneCountInString(t.Rules) > 20000 {
 		f[FieldRules] = "Rules are required (at most 20000 characters): captains and players accept them."

@@ -15,12 +15,22 @@ import (
 // startCheckout creates the provider's checkout for a pending order and records it; when the
 // provider fails, the order's hold is released at once.
 func (s *Server) startCheckout(ctx context.Context, order *palaro.Order) (string, error) {
-	provider := s.services.Payments
 	cancelPath := "/b/" + order.TicketType.Code
 	if order.Kind == palaro.OrderKindAddOns && len(order.Tickets) > 0 {
 		cancelPath = palaro.AddOnsPath(order.Tickets[0].PublicID)
 	}
-	session, err := provider.CreateCheckout(ctx, order.Checkout(s.config.BaseURL, cancelPath))
+	return s.startCheckoutTo(ctx, order, cancelPath, "")
+}
+
+// startCheckoutTo is startCheckout with the pages the buyer comes back to: cancelPath, and
+// successPath when it is not the order's page.
+func (s *Server) startCheckoutTo(ctx context.Context, order *palaro.Order, cancelPath, successPath string) (string, error) {
+	provider := s.services.Payments
+	checkout := order.Checkout(s.config.BaseURL, cancelPath)
+	if successPath != "" {
+		checkout.SuccessURL = s.config.BaseURL + successPath
+	}
+	session, err := provider.CreateCheckout(ctx, checkout)
 	if err == nil {
 		err = s.services.Purchases.AttachCheckout(ctx, order.ID, provider.Name(), session)
 	}

@@ -106,6 +106,7 @@ var routeTable = []route{
 	r(GET, "/team/:team", (*Server).teamPage, signedIn),
 	r(POST, "/team/:team/invite", (*Server).teamInvite, signedIn, limit(limitRegistration)),
 	r(POST, "/team/:team/check-in", (*Server).teamCheckIn, signedIn),
+	r(POST, "/team/:team/pay", (*Server).teamPay, signedIn),
 	r(GET, "/team/:team/logo", (*Server).teamLogo, public),
 	r(GET, "/team/join/:token", (*Server).teamJoinPage, public),
 	r(POST, "/team/join/:token", (*Server).teamJoinPage, public),

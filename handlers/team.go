@@ -148,6 +148,9 @@ func (s *Server) teamRegisterPage(c *echo.Context) error {
 		}
 		if v.LogoError == "" {
 			team, err := s.services.Tournaments.RegisterTeam(ctx, req, now)
+			if err == nil && team.Status == palaro.TeamUnpaid { // the fee first: the place is taken when paid
+				return s.payEntryFee(c, team)
+			}
 			if err == nil {
 				s.eventsChanged()
 				return c.Redirect(http.StatusSeeOther, palaro.TeamPath(team.PublicID)+"?registered=1")
@@ -204,6 +207,9 @@ func teamStatusText(team *palaro.Team) string {
 		return s
 	case palaro.TeamDropped:
 		return team.Name + " missed check-in and is out."
+	case palaro.TeamUnpaid:
+		return team.Name + " is not registered yet: its place (or its place on the waiting list) is taken when the entry fee of " +
+			team.Tournament.EntryFee.String() + " is paid."
 	}
 	return team.Name + " is out: " + team.Status + " by the organizer."
 }
@@ -257,10 +263,53 @@ func (s *Server) renderTeamPage(c *echo.Context, status int, team *palaro.Team, 
 				MaxLength: 254, Required: true, Error: fieldError(err, palaro.FieldPlayerEmail),
 				Hint: fmt.Sprintf("%d of %d places on the roster taken", len(team.Players), t.RosterSize())}}}
 	}
+	if team.Status == palaro.TeamUnpaid {
+		v.Pay = &views.Form{ID: "pay-form", Action: base + "/pay", Submit: "Pay the entry fee of " + t.EntryFee.String()}
+	}
 	if !out && t.CheckInBy == palaro.CheckInByCaptain && t.CheckInOpen(now) && !team.CheckedIn() {
 		v.CheckIn = &views.Form{ID: "checkin-form", Action: base + "/check-in", Submit: "Check the team in"}
 	}
 	return render(c, status, views.TeamPage(s.accountPage(c, team.Name, true), v))
+}
+
+// teamPay handles the pay button of a registration whose entry fee is not paid: to the checkout.
+func (s *Server) teamPay(c *echo.Context) error {
+	u, err := requireUser(c)
+	if u == nil {
+		return err
+	}
+	team, err := s.services.Tournaments.FindTeam(c.Request().Context(), c.Param("team"))
+	if err != nil {
+		return err
+	}
+	if team.CaptainID != u.ID {
+		return palaro.Errorf(palaro.ENOTFOUND, "Team not found.")
+	}
+	if team.Status != palaro.TeamUnpaid {
+		return c.Redirect(http.StatusSeeOther, palaro.TeamPath(team.PublicID))
+	}
+	return s.payEntryFee(c, team)
+}
+
+// payEntryFee sends a captain to the checkout of their registration's entry fee; back on the
+// team's page once paid. An order whose hold ended cannot be paid: the captain registers again.
+func (s *Server) payEntryFee(c *echo.Context, team *palaro.Team) error {
+	ctx := c.Request().Context()
+	order, err := s.services.Purchases.FindOrderByPublicID(ctx, team.OrderPublicID)
+	if err != nil {
+		return err
+	}
+	if order.Status != palaro.OrderPending {
+		return palaro.Errorf(palaro.ECONFLICT, "This registration's payment time ended: register the team again.")
+	}
+	if order.CheckoutURL != "" {
+		return c.Redirect(http.StatusSeeOther, order.CheckoutURL)
+	}
+	url, err := s.startCheckoutTo(ctx, order, palaro.TeamPath(team.PublicID), palaro.TeamPath(team.PublicID)+"?registered=1")
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, url)
 }
 
 // teamInvite handles the captain's invite form.

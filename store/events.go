@@ -298,7 +298,7 @@ func attachTicketTypes(ctx context.Context, tx *sql.Tx, events []*palaro.Event) 
 	}
 	args, marks, byID := idList(events)
 	rows, err := tx.QueryContext(ctx, `SELECT `+ticketTypeColumns+` FROM ticket_types tt
-		WHERE tt.event_id IN (`+marks+`) ORDER BY tt.position, tt.id`, args...)
+		WHERE tt.event_id IN (`+marks+`) AND tt.tournament_id IS NULL ORDER BY tt.position, tt.id`, args...)
 	if err != nil {
 		return err
 	}

@@ -482,10 +482,19 @@ func knownBuyer(ctx context.Context, q querier, email string) (palaro.Buyer, err
 }
 
 // issue turns a paid order into tickets (or, for an add-on order, adds the add-ons to its
-// ticket), writes its sales invoice and queues its confirmation e-mail, once; the outbox composes the e-mail when it sends
+// ticket; for an entry fee, registers its team), writes its sales invoice and queues its confirmation e-mail, once; the outbox composes the e-mail when it sends
 // it, so the order is not read again here.
 func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
-	if o.Kind == palaro.OrderKindTickets {
+	entry, err := teamOrderOf(ctx, tx, o.ID)
+	if err != nil {
+		return err
+	}
+	if entry != nil { // an entry fee: no ticket, the team registered (a place or the waiting list)
+		teams, _ := s.composer.(palaro.TeamComposer)
+		if err := placeTeam(ctx, tx, o.ID, entry, teams, now); err != nil {
+			return err
+		}
+	} else if o.Kind == palaro.OrderKindTickets {
 		if err := insertOrderTickets(ctx, tx, o, now); err != nil {
 			return err
 		}
@@ -512,7 +521,7 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 	if err := enqueueWebhook(ctx, tx, palaro.WebhookOrderPaid, o.ID, now); err != nil {
 		return err
 	}
-	if s.composer == nil {
+	if s.composer == nil || entry != nil { // an entry fee's e-mail is the team's registration (placeTeam)
 		return nil
 	}
 	return enqueueOrderMessage(ctx, tx, o, now)

@@ -112,6 +112,15 @@ func (s *PurchaseService) ConfirmPayment(ctx context.Context, provider string, l
 // settlePaid turns a paid order's hold into sold tickets, or, when its hold was released,
 // takes them from what capacity remains; if none remains, the order is marked for refund.
 func (s *PurchaseService) settlePaid(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
+	if entry, err := teamOrderOf(ctx, tx, o.ID); err != nil {
+		return err
+	} else if entry != nil {
+		if refused, err := entryRefused(ctx, tx, entry); err != nil {
+			return err
+		} else if refused { // another team took its name or tag while it was unpaid
+			return s.settle(ctx, tx, o, palaro.OrderRefund, now)
+		}
+	}
 	if o.Kind == palaro.OrderKindTickets {
 		plan, err := orderPlan(ctx, tx, o.ID, o.TicketTypeID)
 		if err != nil {

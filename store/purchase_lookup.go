@@ -58,7 +58,8 @@ func readPurchaseTicketType(ctx context.Context, db *DB, code string) (*palaro.T
 		return nil, nil, err
 	}
 	defer tx.Rollback()
-	tt, err := scanTicketType(tx.QueryRowContext(ctx, `SELECT `+ticketTypeColumns+` FROM ticket_types tt WHERE tt.code = ?`, code))
+	tt, err := scanTicketType(tx.QueryRowContext(ctx, `SELECT `+ticketTypeColumns+` FROM ticket_types tt WHERE tt.code = ?
+		AND tt.tournament_id IS NULL`, code)) // an entry fee is paid by registering a team
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, notFound
 	} else if err != nil {

@@ -622,6 +622,19 @@ CREATE TABLE tags (
     name TEXT NOT NULL
 );
 
+CREATE TABLE team_orders (
+    order_id      INTEGER PRIMARY KEY REFERENCES orders (id),
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id) ON DELETE CASCADE,
+    public_id     TEXT NOT NULL UNIQUE,
+    name          TEXT NOT NULL,
+    tag           TEXT NOT NULL,
+    captain_id    INTEGER NOT NULL REFERENCES users (id),
+    logo_type     TEXT CHECK (logo_type IN ('image/jpeg', 'image/png')),
+    logo          BLOB,
+    team_id       INTEGER REFERENCES teams (id),
+    created_at    TEXT NOT NULL
+);
+
 CREATE TABLE team_players (
     id              INTEGER PRIMARY KEY,
     team_id         INTEGER NOT NULL REFERENCES teams (id) ON DELETE CASCADE,
@@ -649,7 +662,7 @@ CREATE TABLE teams (
     logo            BLOB,
     checked_in_at   TEXT,
     created_at      TEXT NOT NULL,
-    updated_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL, order_id INTEGER REFERENCES orders (id),
     UNIQUE (tournament_id, entry)
 );
 
@@ -716,7 +729,7 @@ CREATE TABLE ticket_types (
     with_survey      INTEGER NOT NULL DEFAULT 0,
     disclaimer       TEXT NOT NULL DEFAULT '',
     payment_types    TEXT NOT NULL DEFAULT '["QR","CARD"]',
-    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0, pass_kind TEXT NOT NULL DEFAULT '' CHECK (pass_kind IN ('', 'every', 'count')), pass_dates INTEGER NOT NULL DEFAULT 0 CHECK (pass_dates >= 0), pass_of INTEGER REFERENCES ticket_types (id),
+    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0, pass_kind TEXT NOT NULL DEFAULT '' CHECK (pass_kind IN ('', 'every', 'count')), pass_dates INTEGER NOT NULL DEFAULT 0 CHECK (pass_dates >= 0), pass_of INTEGER REFERENCES ticket_types (id), tournament_id INTEGER REFERENCES tournaments (id),
     CHECK (sold <= capacity)
 );
 
@@ -1010,6 +1023,8 @@ CREATE INDEX ticket_returns_queue ON ticket_returns (ticket_type_id, status, id)
 CREATE INDEX ticket_transfers_ticket ON ticket_transfers (ticket_id, status);
 
 CREATE INDEX ticket_types_event ON ticket_types (event_id);
+
+CREATE UNIQUE INDEX ticket_types_tournament ON ticket_types (tournament_id) WHERE tournament_id IS NOT NULL;
 
 CREATE INDEX tickets_date ON tickets (date_id) WHERE date_id IS NOT NULL;
 

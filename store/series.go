@@ -103,7 +103,7 @@ func dateAvailability(ctx context.Context, q querier, eventID int64) ([]palaro.D
 		id, passOf int64
 		capacity   int
 	}
-	types, err := queryRows(ctx, q, `SELECT id, coalesce(pass_of, 0), capacity FROM ticket_types WHERE event_id = ?
+	types, err := queryRows(ctx, q, `SELECT id, coalesce(pass_of, 0), capacity FROM ticket_types WHERE event_id = ? AND tournament_id IS NULL
 		ORDER BY position, id`, []any{eventID}, func(r rowScanner) (t typeRow, err error) {
 		err = r.Scan(&t.id, &t.passOf, &t.capacity)
 		return t, err
@@ -237,7 +237,7 @@ type dayType struct {
 }
 
 func dayTypes(ctx context.Context, q querier, eventID int64) ([]dayType, error) {
-	return queryRows(ctx, q, `SELECT id, code, capacity FROM ticket_types WHERE event_id = ? AND pass_kind = ''
+	return queryRows(ctx, q, `SELECT id, code, capacity FROM ticket_types WHERE event_id = ? AND pass_kind = '' AND tournament_id IS NULL
 		ORDER BY position, id`, []any{eventID}, func(r rowScanner) (t dayType, err error) {
 		err = r.Scan(&t.id, &t.code, &t.capacity)
 		return t, err

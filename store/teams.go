@@ -113,11 +113,12 @@ func (s *TournamentService) ListTeams(ctx context.Context, tournamentID int64) (
 	return out, nil
 }
 
-// findTeam reads a team by public id with its players and tournament.
+// findTeam reads a team by public id with its players and tournament; a registration whose fee
+// is not paid yet is a team of status TeamUnpaid, without entry nor players.
 func findTeam(ctx context.Context, q querier, publicID string) (*palaro.Team, error) {
 	t, err := scanTeam(q.QueryRowContext(ctx, `SELECT `+teamColumns+teamFrom+` WHERE m.public_id = ?`, publicID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, palaro.Errorf(palaro.ENOTFOUND, "Team not found.")
+		return findUnpaidTeam(ctx, q, publicID)
 	} else if err != nil {
 		return nil, err
 	}
@@ -166,6 +167,9 @@ func (s *TournamentService) RegisterTeam(ctx context.Context, req palaro.TeamReg
 	t, err := s.FindTournament(ctx, req.TournamentCode)
 	if err != nil {
 		return nil, err
+	}
+	if t.EntryFee > 0 {
+		return s.registerUnpaid(ctx, t, req, now)
 	}
 	name, err := eventName(ctx, s.db.read, t.EventID)
 	if err != nil {
@@ -513,6 +517,17 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 				return err
 			}
 			dropped, movedUp = dropped+len(out), movedUp+len(up)
+			if err := s.refundTeams(ctx, tx, out, "missed check-in", now); err != nil {
+				return err
+			}
+			// waiting teams that did not check in as standbys can no longer get a place
+			left, err := listTeams(ctx, tx, t.ID, ` AND m.status = 'waitlisted' AND m.checked_in_at IS NULL`)
+			if err != nil {
+				return err
+			}
+			if err := s.refundTeams(ctx, tx, left, "no place in the tournament", now); err != nil {
+				return err
+			}
 			if err := mailTeams(ctx, tx, out, now, func(team *palaro.Team, to string) palaro.Message {
 				return s.composer.TeamDropped(t, team, name, to)
 			}); err != nil {
@@ -548,7 +563,7 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		return err
 	}
 	t := found.Tournament
-	if t.EventCode != eventCode {
+	if t.EventCode != eventCode || found.Status == palaro.TeamUnpaid {
 		return palaro.Errorf(palaro.ENOTFOUND, "Team not found.")
 	}
 	name, err := eventName(ctx, s.db.read, t.EventID)
@@ -591,6 +606,9 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 				return err
 			}
 			if up, err = promoteWaiting(ctx, tx, t, t.CheckInDone, now); err != nil {
+				return err
+			}
+			if err := s.refundTeams(ctx, tx, []*palaro.Team{team}, status+" by the organizer", now); err != nil {
 				return err
 			}
 		}

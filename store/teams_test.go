@@ -100,7 +100,7 @@ func TestTournament_Validate(t *testing.T) {
 	})
 	t.Run("ErrFields", func(t *testing.T) {
 		v := ok
-		v.StreamURL, v.BracketURL, v.MaxPlayers, v.CheckInCloses, v.EntryFee = "https://evil.example/twitch.tv", "http://challonge.com/x", 4, 60, 10000
+		v.StreamURL, v.BracketURL, v.MaxPlayers, v.CheckInCloses, v.EntryFee = "https://evil.example/twitch.tv", "http://challonge.com/x", 4, 60, palaro.MaxEntryFee+1
 		err := v.Validate()
 		var pe *palaro.Error
 		require.ErrorAs(t, err, &pe)

@@ -14,6 +14,8 @@ import (
 type TournamentService struct {
 	db       *DB
 	composer palaro.TeamComposer
+	refunds  *RefundService // refunds entry fees (SetPayments); one without e-mails when nil
+	hold     time.Duration  // how long an unpaid registration's order holds (SetPayments)
 }
 
 var _ palaro.TournamentService = (*TournamentService)(nil)
@@ -81,8 +83,10 @@ func (s *TournamentService) SaveTournament(ctx context.Context, eventCode string
 			if isUniqueViolation(err) {
 				return &palaro.Error{Code: palaro.ECONFLICT, Message: "Another tournament has the code " + t.Code + ".",
 					Fields: map[string]string{palaro.FieldTournamentCode: "This code is taken: choose another."}}
+			} else if err != nil {
+				return err
 			}
-			return err
+			return saveEntryType(ctx, tx, eventID, t.ID, t)
 		}
 		// a changed start opens check-in again (checkin_done_at) when it moves later than now
 		res, err := tx.ExecContext(ctx, `UPDATE tournaments SET code = ?, name = ?, game = ?, format = ?, min_players = ?,
@@ -99,7 +103,7 @@ func (s *TournamentService) SaveTournament(ctx context.Context, eventCode string
 		if n, _ := res.RowsAffected(); n == 0 {
 			return palaro.Errorf(palaro.ENOTFOUND, "Tournament not found.")
 		}
-		return nil
+		return saveEntryType(ctx, tx, eventID, t.ID, t)
 	})
 	if err != nil {
 		return nil, err

@@ -43,6 +43,7 @@ type TeamPageView struct {
 	Players                        []TeamPlayerRow
 	Invite                         *Form // the captain's invite form, while the roster has room
 	CheckIn                        *Form // a check-in button, while check-in is open
+	Pay                            *Form // the pay button of a registration whose entry fee is unpaid
 	Join                           *Form // a player's join form
 	TeamsHref                      string
 }

@@ -129,6 +129,7 @@ func New(ctx context.Context, cfg Config, logger *slog.Logger) (a *App, err erro
 		jobHolder: jobHolder(), now: cfg.Now, webhooks: store.NewWebhookService(db, composer), mail: store.NewEventMailService(db, composer),
 		refunds: store.NewRefundService(db, composer), refundEvery: cfg.RefundInterval,
 		webhookSender: &webhook.Sender{AllowPrivate: cfg.WebhookAllowPrivate}}
+	a.tournaments.SetPayments(a.refunds, cfg.Hold) // entry fees: held like tickets, refunded like orders
 	if a.payments, a.sandbox, err = newPaymentProvider(ctx, cfg, db, logger); err != nil {
 		return nil, err
 	}

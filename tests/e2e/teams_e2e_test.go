@@ -199,3 +199,67 @@ func lastOutboxKind(t *testing.T, a *testApp, to string) string {
 	require.NoError(t, a.DB().Reader().QueryRow(`SELECT kind FROM outbox WHERE recipient = ? ORDER BY id DESC LIMIT 1`, to).Scan(&kind))
 	return kind
 }
+
+// TestTeams_EntryFeeBrowser is a captain on a 360 px phone paying entry fees through the
+// sandbox: a team registered with the form goes to the checkout and comes back with its place;
+// a registration left unpaid has no place, its page says so, and its pay button takes the
+// captain to the checkout again; once paid it takes the last place.
+func TestTeams_EntryFeeBrowser(t *testing.T) {
+	a := startApp(t)
+	ctx := context.Background()
+	now := a.Now()
+	svc := a.Tournaments()
+	tour, err := svc.SaveTournament(ctx, "tekken-tuesdays-cubao", palaro.Tournament{Code: "e2e-paid", Name: "Paid Cup", Game: palaro.GameMLBB,
+		Format: "Single elimination", MinPlayers: 2, MaxPlayers: 2, MaxTeams: 2, EntryFee: 250_00, Rules: "Pay, then play.",
+		RegistrationOpensAt: now.Add(-time.Hour), RegistrationClosesAt: now.Add(20 * time.Hour), RosterLocksAt: now.Add(21 * time.Hour),
+		StartsAt: now.Add(24 * time.Hour), CheckInOpens: 60, CheckInCloses: 15}, now)
+	require.NoError(t, err)
+	captain := userID(t, a, store.DemoCaptainEmail)
+	unpaid, err := svc.RegisterTeam(ctx, palaro.TeamRegistration{TournamentCode: tour.Code, CaptainID: captain,
+		Name: "Later Payers", Tag: "LATE", AcceptRules: true}, now)
+	require.NoError(t, err)
+	require.Equal(t, palaro.TeamUnpaid, unpaid.Status)
+
+	b := newBrowser(t)
+	var text string
+	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(360, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		dismissCookies(a.URL),
+		chromedp.Navigate(a.URL+"/sign-in"),
+		chromedp.SendKeys("#f-email", store.DemoCaptainEmail, chromedp.ByQuery),
+		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
+		submitAndLoad(),
+		chromedp.Navigate(a.URL+"/tournament/e2e-paid/register"),
+		chromedp.WaitVisible("#f-teamName", chromedp.ByQuery),
+		chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Entry fee ₱250.00")
+	require.NoError(t, chromedp.Run(b, typeInto("f-teamName", "Kidlat Esports"), typeInto("f-tag", "kdl"),
+		chromedp.Click("#f-acceptRules", chromedp.ByQuery), submitIn(".team-register form")))
+	waitPath(t, b, "/sandbox/")
+	screenshot(t, b, "team-fee-checkout")
+	require.NoError(t, chromedp.Run(b, chromedp.Click(`#wallet-pay`, chromedp.ByQuery))) // QR Ph, paid in the sandbox
+	waitPath(t, b, "/team/")
+	require.NoError(t, chromedp.Run(b, chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Your team is registered")
+	require.Contains(t, text, "Kidlat Esports has a place.")
+	screenshot(t, b, "team-fee-paid")
+
+	// the unpaid registration: no place yet, and its pay button
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+palaro.TeamPath(unpaid.PublicID)), chromedp.WaitVisible("#pay-form", chromedp.ByQuery),
+		chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Later Payers is not registered yet")
+	require.Contains(t, text, "Pay the entry fee of ₱250.00")
+	screenshot(t, b, "team-fee-unpaid")
+	assertTouchTargets(t, b)
+	got, err := svc.FindTournament(ctx, tour.Code)
+	require.NoError(t, err)
+	require.Equal(t, 1, got.Registered, "an unpaid registration takes no place")
+	require.NoError(t, chromedp.Run(b, submitIn("#pay-form")))
+	waitPath(t, b, "/sandbox/")
+	require.NoError(t, chromedp.Run(b, chromedp.Click(`#wallet-pay`, chromedp.ByQuery)))
+	waitPath(t, b, "/team/")
+	require.NoError(t, chromedp.Run(b, chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Later Payers has a place.")
+	got, err = svc.FindTournament(ctx, tour.Code)
+	require.NoError(t, err)
+	require.Equal(t, 2, got.Registered)
+}

@@ -127,6 +127,17 @@ func TestValidators_Browser(t *testing.T) {
 	series := []string{"/e/lan-party-baguio", "/e/lan-party-baguio/" + dates[0].Slug, "/e/lan-party-baguio/" + dates[1].Slug,
 		"/b/lan-party-baguio-visitor?date=" + dates[0].Slug, "/s/lan-party-baguio-seat?date=" + dates[0].Slug}
 
+	// a registration whose entry fee is not paid: its team page with the pay button
+	now := a.Now()
+	fee, err := a.Tournaments().SaveTournament(context.Background(), demoLeague, palaro.Tournament{Code: "validated-fee-cup", Name: "Fee Cup",
+		Game: palaro.GameMLBB, MinPlayers: 2, MaxPlayers: 2, MaxTeams: 2, EntryFee: 100_00, Rules: "Pay first.",
+		RegistrationOpensAt: now.Add(-time.Hour), RegistrationClosesAt: now.Add(20 * time.Hour), RosterLocksAt: now.Add(21 * time.Hour),
+		StartsAt: now.Add(24 * time.Hour), CheckInOpens: 60, CheckInCloses: 15}, now)
+	require.NoError(t, err)
+	unpaid, err := a.Tournaments().RegisterTeam(context.Background(), palaro.TeamRegistration{TournamentCode: fee.Code,
+		CaptainID: userID(t, a, store.DemoCaptainEmail), Name: "Unpaid Five", Tag: "UNP", AcceptRules: true}, now)
+	require.NoError(t, err)
+
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType, "/b/kundiman-gala-orchestra",
@@ -156,7 +167,7 @@ func TestValidators_Browser(t *testing.T) {
 	pages = append(pages, validatedPage{"", "/e/" + demoLeague + "/teams"}, validatedPage{"", "/e/" + demoLeague},
 		validatedPage{"", "/e/" + demoLeague + "/2026-03-21"}, validatedPage{"gate", "/organizer/events/" + demoLeague + "/check-in"},
 		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/check-ins"},
-		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"},
+		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"}, validatedPage{"captain", palaro.TeamPath(unpaid.PublicID)},
 		validatedPage{"", "/team/join/demo:bld1@players.palaro.ph"},
 		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments"})
 	// a series' dates in the console: the list with the add form, and one date's form

@@ -1,0 +1,232 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+	"palaro/internal/testdb"
+	"palaro/notify"
+)
+
+const teamFee palaro.Money = 500_00
+
+// withFee gives the fixture's tournament an entry fee and returns the purchases that take it.
+func (f *teamsFixture) withFee(t *testing.T, db *DB) *PurchaseService {
+	t.Helper()
+	tour := *f.t
+	tour.EntryFee = teamFee
+	got, err := f.svc.SaveTournament(context.Background(), "cup", tour, teamsNow)
+	require.NoError(t, err)
+	f.t = got
+	return NewPurchaseService(db, notify.NewComposer("https://palaro.test", "help@palaro.test"), time.Minute)
+}
+
+// payEntry pays a registration's entry-fee order through the sandbox's checkout.
+func payEntry(t *testing.T, purchases *PurchaseService, team *palaro.Team) *palaro.Order {
+	t.Helper()
+	o, err := tryPayEntry(purchases, team)
+	require.NoError(t, err)
+	return o
+}
+
+// tryPayEntry is payEntry for any goroutine: it returns what went wrong.
+func tryPayEntry(purchases *PurchaseService, team *palaro.Team) (*palaro.Order, error) {
+	ctx := context.Background()
+	o, err := purchases.FindOrderByPublicID(ctx, team.OrderPublicID)
+	if err != nil {
+		return nil, err
+	}
+	session := "cs_" + team.OrderPublicID
+	if err := purchases.AttachCheckout(ctx, o.ID, "sandbox", palaro.CheckoutSession{ID: session, URL: "https://pay.test/" + session}); err != nil {
+		return nil, err
+	}
+	return purchases.ConfirmPayment(ctx, "sandbox", false, paid("evt_"+team.OrderPublicID, session, teamFee))
+}
+
+// TestTeams_EntryFee: a registration with a fee takes no place until paid; places go in the
+// order of payment, the waiting list after; an unpaid registration expires like a hold and frees
+// nothing; the paid order has its invoice; a refused team's fee is refunded and the first
+// waiting team takes its place.
+func TestTeams_EntryFee(t *testing.T) {
+	ctx := context.Background()
+	f := newTeamsFixture(t, testdb.URL(t), 2, 4, palaro.CheckInByCaptain)
+	purchases := f.withFee(t, f.db)
+	f.svc.SetPayments(NewRefundService(f.db, nil), time.Minute)
+	at := teamsNow.Add(-3 * time.Hour)
+	var regs []*palaro.Team
+	for i := range 4 {
+		reg := f.register(t, i, at)
+		require.Equal(t, palaro.TeamUnpaid, reg.Status)
+		require.NotEmpty(t, reg.OrderPublicID)
+		regs = append(regs, reg)
+	}
+	teams, err := f.svc.ListTeams(ctx, f.t.ID)
+	require.NoError(t, err)
+	require.Empty(t, teams, "no team before its fee is paid")
+
+	// the fee is an order of the event like a ticket's, not listed for sale
+	ev, err := NewEventService(f.db).FindEventByCode(ctx, "cup")
+	require.NoError(t, err)
+	require.Empty(t, ev.TicketTypes)
+	o := payEntry(t, purchases, regs[3])
+	require.Equal(t, palaro.OrderPaid, o.Status)
+	require.Empty(t, o.Tickets, "an entry fee issues no ticket")
+	payEntry(t, purchases, regs[1])
+	payEntry(t, purchases, regs[2])
+	var registered, confirmations int
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(CASE WHEN kind = ? THEN 1 END), count(CASE WHEN kind = ? THEN 1 END)
+		FROM outbox WHERE recipient = 'captain3@x.ph'`, palaro.MessageTeamRegistered, palaro.MessageOrderConfirmation).Scan(&registered, &confirmations))
+	require.Equal(t, [2]int{1, 0}, [2]int{registered, confirmations}, "the paid fee's e-mail is the team's registration, not a ticket's")
+	var invoices int
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM invoices WHERE order_id = ? AND kind = 'invoice' AND total = ?`,
+		o.ID, teamFee).Scan(&invoices))
+	require.Equal(t, 1, invoices)
+
+	teams, err = f.svc.ListTeams(ctx, f.t.ID)
+	require.NoError(t, err)
+	got := []string{}
+	for _, team := range teams {
+		got = append(got, fmt.Sprintf("%d %s %s", team.Entry, team.Name, team.Status))
+	}
+	require.Equal(t, []string{"1 Team 3 registered", "2 Team 1 registered", "3 Team 2 waitlisted"}, got, "places in the order of payment")
+
+	// the unpaid registration expires like a hold: its order, nothing else
+	n, err := purchases.ExpireHolds(ctx, at.Add(2*time.Minute))
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	var held, sold int
+	require.NoError(t, f.db.read.QueryRow(`SELECT held, sold FROM ticket_types WHERE tournament_id = ?`, f.t.ID).Scan(&held, &sold))
+	require.Equal(t, [2]int{0, 3}, [2]int{held, sold})
+	tour, err := f.svc.FindTournament(ctx, f.t.Code)
+	require.NoError(t, err)
+	require.Equal(t, [2]int{2, 1}, [2]int{tour.Registered, tour.Waitlisted})
+
+	// refused: its fee is refunded whole, and the waiting team moves up
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", regs[1].PublicID, palaro.TeamRefused, nil, teamsNow))
+	require.Equal(t, palaro.TeamRegistered, f.status(t, regs[2]))
+	var amount palaro.Money
+	var status string
+	require.NoError(t, f.db.read.QueryRow(`SELECT r.amount, r.status FROM refunds r JOIN orders o ON o.id = r.order_id
+		WHERE o.public_id = ?`, regs[1].OrderPublicID).Scan(&amount, &status))
+	require.Equal(t, teamFee, amount)
+	require.Equal(t, palaro.RefundPending, status)
+	// asked again (refused once more): nothing more is refunded
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", regs[1].PublicID, palaro.TeamDisqualified, nil, teamsNow))
+	var refunds int
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM refunds`).Scan(&refunds))
+	require.Equal(t, 1, refunds)
+}
+
+// TestTeams_EntryFeeLatePaymentAndName: a payment after the hold expired still registers the
+// team (a place is taken when paid); a paid registration whose name another team took while it
+// was unpaid is not registered and its order is marked for refund.
+func TestTeams_EntryFeeLatePaymentAndName(t *testing.T) {
+	ctx := context.Background()
+	f := newTeamsFixture(t, testdb.URL(t), 2, 2, palaro.CheckInByCaptain)
+	purchases := f.withFee(t, f.db)
+	at := teamsNow.Add(-3 * time.Hour)
+	late := f.register(t, 0, at)
+	_, err := purchases.ExpireHolds(ctx, at.Add(2*time.Minute))
+	require.NoError(t, err)
+	require.Equal(t, palaro.OrderPaid, payEntry(t, purchases, late).Status)
+	require.Equal(t, palaro.TeamRegistered, f.status(t, late))
+
+	first, err := f.svc.RegisterTeam(ctx, palaro.TeamRegistration{TournamentCode: f.t.Code, CaptainID: f.captain[1],
+		Name: "Twins", Tag: "TW1", AcceptRules: true}, at)
+	require.NoError(t, err)
+	second, err := f.svc.RegisterTeam(ctx, palaro.TeamRegistration{TournamentCode: f.t.Code, CaptainID: f.captain[1],
+		Name: "twins", Tag: "TW2", AcceptRules: true}, at)
+	require.NoError(t, err, "unpaid registrations do not hold a name")
+	payEntry(t, purchases, first)
+	require.Equal(t, palaro.OrderRefund, payEntry(t, purchases, second).Status)
+	got, err := f.svc.FindTeam(ctx, second.PublicID)
+	require.NoError(t, err)
+	require.Equal(t, palaro.TeamUnpaid, got.Status, "never registered")
+	teams, err := f.svc.ListTeams(ctx, f.t.ID)
+	require.NoError(t, err)
+	require.Len(t, teams, 2)
+}
+
+// TestTeams_EntryFeeCheckInRefunds: when check-in closes, a paid team that missed it and a
+// waiting team that did not stand by are refunded; the team that checked in is not.
+func TestTeams_EntryFeeCheckInRefunds(t *testing.T) {
+	ctx := context.Background()
+	f := newTeamsFixture(t, testdb.URL(t), 2, 3, palaro.CheckInByCaptain)
+	purchases := f.withFee(t, f.db)
+	at := teamsNow.Add(-3 * time.Hour)
+	var regs []*palaro.Team
+	for i := range 3 {
+		regs = append(regs, f.register(t, i, at))
+		payEntry(t, purchases, regs[i])
+	}
+	for _, email := range []string{"p1@x.ph", "p2@x.ph"} {
+		token := f.invite(t, regs[0], email, at)
+		_, err := f.svc.JoinTeam(ctx, token, palaro.PlayerJoin{InGameName: email, GameAccount: "12345678 (1234)", AcceptRules: true}, at)
+		require.NoError(t, err)
+	}
+	require.NoError(t, f.svc.CheckInCaptain(ctx, regs[0].PublicID, f.captain[0], teamsNow))
+	dropped, _, err := f.svc.CloseCheckIns(ctx, teamsNow.Add(time.Hour))
+	require.NoError(t, err)
+	require.Equal(t, 1, dropped)
+	rows, err := f.db.read.Query(`SELECT o.public_id FROM refunds r JOIN orders o ON o.id = r.order_id ORDER BY o.public_id`)
+	require.NoError(t, err)
+	defer rows.Close()
+	refunded := map[string]bool{}
+	for rows.Next() {
+		var id string
+		require.NoError(t, rows.Scan(&id))
+		refunded[id] = true
+	}
+	require.Equal(t, map[string]bool{regs[1].OrderPublicID: true, regs[2].OrderPublicID: true}, refunded)
+}
+
+// TestTeams_ConcurrentPaidRegistrations pays 16 registrations at once through two stores: the
+// entry numbers run 1..n in the order the payments committed, the first MaxTeams paid have
+// places and the rest wait in order, on both engines.
+func TestTeams_ConcurrentPaidRegistrations(t *testing.T) {
+	const n, places = 16, 5
+	url := testdb.URL(t)
+	f := newTeamsFixture(t, url, places, n, palaro.CheckInByCaptain)
+	purchases := f.withFee(t, f.db)
+	other, err := Open(url)
+	require.NoError(t, err)
+	t.Cleanup(func() { other.Close() })
+	both := []*PurchaseService{purchases, NewPurchaseService(other, notify.NewComposer("https://palaro.test", "help@palaro.test"), time.Minute)}
+	regs := make([]*palaro.Team, n)
+	for i := range n {
+		regs[i] = f.register(t, i, teamsNow.Add(-3*time.Hour))
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() {
+			_, err := tryPayEntry(both[i%2], regs[i])
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	teams, err := f.svc.ListTeams(context.Background(), f.t.ID)
+	require.NoError(t, err)
+	require.Len(t, teams, n)
+	for i, team := range teams {
+		require.Equal(t, i+1, team.Entry, "entries run 1..n without a gap")
+		want := palaro.TeamRegistered
+		if i >= places {
+			want = palaro.TeamWaitlisted
+		}
+		require.Equal(t, want, team.Status, "entry %d", team.Entry)
+	}
+	var held, sold int
+	require.NoError(t, f.db.read.QueryRow(`SELECT held, sold FROM ticket_types WHERE tournament_id = ?`, f.t.ID).Scan(&held, &sold))
+	require.Equal(t, [2]int{0, n}, [2]int{held, sold})
+}
