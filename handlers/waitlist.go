@@ -223,14 +223,15 @@ func (s *Server) withWaitlist(tv views.TicketView, tt palaro.TicketType) views.T
 }
 
 // heldOffer returns the waiting-list offer of a link token when it can be used now to buy the
-// ticket type with code ticketCode, else nil. Such an offer holds its tickets already, so its
-// holder skips the event's queue (queueDetour, queueGate) like an admitted visitor.
-func (s *Server) heldOffer(c *echo.Context, ticketCode, token string) *palaro.WaitlistOffer {
+// ticket type with code ticketCode on the series date slug date ("" for none), else nil. Such an
+// offer holds its tickets already, so its holder skips the event's queue (queueDetour,
+// queueGate) like an admitted visitor.
+func (s *Server) heldOffer(c *echo.Context, ticketCode, token, date string) *palaro.WaitlistOffer {
 	if token == "" {
 		return nil
 	}
 	o, err := s.services.Waitlist.FindOffer(c.Request().Context(), token)
-	if err != nil || o.TicketType.Code != ticketCode || !o.Claimable(s.Now()) || o.DateSlug != c.FormValue("date") {
+	if err != nil || o.TicketType.Code != ticketCode || !o.Claimable(s.Now()) || o.DateSlug != strings.TrimSpace(date) {
 		return nil // a series date's offer buys for its date only
 	}
 	return o
@@ -245,7 +246,7 @@ func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.Bu
 	if token == "" {
 		return nil
 	}
-	o := s.heldOffer(c, tt.Code, token)
+	o := s.heldOffer(c, tt.Code, token, c.FormValue("date"))
 	if o == nil {
 		view.OfferNotice = "This waiting-list offer can no longer be used."
 		return nil
@@ -268,7 +269,7 @@ func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) (offer, he
 	if !tt.Seated {
 		return nil, nil
 	}
-	if o := s.heldOffer(c, tt.Code, c.FormValue("offer")); o != nil {
+	if o := s.heldOffer(c, tt.Code, c.FormValue("offer"), c.FormValue("date")); o != nil {
 		return o.Seats, nil
 	}
 	held, _ = s.services.Seats.HeldSeats(c.Request().Context(), tt.ID, c.FormValue("hold"))
