@@ -33,19 +33,27 @@ type WaitlistJoin struct {
 	TicketCode string `json:"ticketCode"`
 	Email      string `json:"email"`
 	Quantity   int    `json:"quantity"`
+	// Date is the slug of the series date a day ticket's buyer waits for ("" for an event of one
+	// date, or a pass).
+	Date string `json:"date,omitempty"`
 }
 
-// WaitlistEntry is one person (e-mail address) waiting for tickets of one ticket type.
+// WaitlistEntry is one person (e-mail address) waiting for tickets of one ticket type (on one
+// date of a series, for a day ticket).
 type WaitlistEntry struct {
-	ID             int64
-	EventID        int64
-	TicketTypeID   int64
+	ID           int64
+	EventID      int64
+	TicketTypeID int64
+	// DateID and DateSlug name the series date waited for (0 and "": an event of one date, a pass).
+	DateID         int64
+	DateSlug       string
 	TicketTypeCode string
 	TicketTypeName string
 	Email          string
 	Quantity       int
 	Status         string
-	// Position is the entry's place among the type's waiting entries (1 is next); 0 when not waiting.
+	// Position is the entry's place among the waiting entries of its type and date (1 is next); 0
+	// when not waiting.
 	Position int
 	JoinedAt time.Time
 	// Offers are the entry's offers, oldest first (filled for the console).
@@ -65,6 +73,10 @@ type WaitlistOffer struct {
 	ExpiresAt     time.Time
 	ClosedAt      time.Time
 	OrderPublicID string // the order that claimed it
+	// DateID and DateSlug name the series date the offer's tickets are for (0 and "": an event of
+	// one date, a pass); its link buys for that date.
+	DateID   int64
+	DateSlug string
 	// Seats are the seats the offer holds (a seated ticket type; nil otherwise): its claim buys
 	// exactly these.
 	Seats      []string
@@ -142,6 +154,15 @@ const (
 
 // WaitlistPath is the page where a visitor joins a ticket type's waiting list.
 func WaitlistPath(ticketCode string) string { return "/waitlist/" + ticketCode }
+
+// WaitlistDatePath is the waiting-list page of a ticket type on one date of its series (slug "":
+// WaitlistPath).
+func WaitlistDatePath(ticketCode, slug string) string {
+	if slug == "" {
+		return WaitlistPath(ticketCode)
+	}
+	return WaitlistPath(ticketCode) + "?date=" + slug
+}
 
 // WaitlistOfferPath is the link of an offer: the held tickets and the way to buy them.
 func WaitlistOfferPath(token string) string { return "/waitlist/offer/" + token }

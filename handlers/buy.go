@@ -97,7 +97,9 @@ func (s *Server) ticketHeader(tt *palaro.TicketType, ev *palaro.Event, d *dated,
 	}
 	if d != nil {
 		h.EventName, h.EventHref = dateName(ev, *d), eventPath(ev.Code, d.Slug)
-		h.Ticket.WaitlistHref = "" // the waiting lists are the event's, not a date's
+		if h.Ticket.WaitlistHref != "" { // a day ticket sold out on the date waits for that date
+			h.Ticket.WaitlistHref = palaro.WaitlistDatePath(tt.Code, d.Slug)
+		}
 		if d.Date.Status != palaro.DateScheduled {
 			h.Ticket.Available, h.Ticket.Unavailable = false, "This date is "+strings.ToLower(statusLabel(ev.Status))
 		}
@@ -125,7 +127,7 @@ func (s *Server) buyPage(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if to := s.queueDetour(c, ev); to != "" && s.heldOffer(c, tt.Code, c.QueryParam("offer")) == nil {
+	if to := s.queueDetour(c, ev); to != "" && s.heldOffer(c, tt.Code, c.QueryParam("offer"), c.QueryParam("date")) == nil {
 		return c.Redirect(http.StatusSeeOther, to)
 	}
 	source := cleanSource(c.QueryParam("source"))
@@ -204,7 +206,7 @@ func (s *Server) renderBuyPage(c *echo.Context, tt *palaro.TicketType, ev *palar
 			view.Form.Action += "?hold=" + url.QueryEscape(hold)
 		}
 	} else if view.Ticket.WaitlistHref != "" {
-		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
+		w := waitlistJoin(tt, ev, d, s.Now(), "", "", "")
 		view.Waitlist = &w
 	}
 	if framedBuy(c) {

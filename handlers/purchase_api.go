@@ -113,7 +113,7 @@ func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed
 		return placed{}, err
 	}
 	place, err := s.queueGate(c, req.TicketCode)
-	if err != nil && s.heldOffer(c, req.TicketCode, req.Offer) == nil {
+	if err != nil && s.heldOffer(c, req.TicketCode, req.Offer, req.Date) == nil {
 		return placed{}, err // a waiting-list offer's tickets are held for it: its holder does not queue
 	}
 	req.QueuePlace = place

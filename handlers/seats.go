@@ -148,7 +148,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	} else if view.Ticket.Available {
 		p.Islands = []string{"seats"}
 	} else if view.Ticket.WaitlistHref != "" {
-		w := waitlistJoin(tt, ev, s.Now(), "", "", "")
+		w := waitlistJoin(tt, ev, d, s.Now(), "", "", "")
 		view.Waitlist = &w
 	}
 	return render(c, http.StatusOK, views.SeatsPage(p, view))

@@ -232,7 +232,11 @@ func (s *Server) seriesPage(c *echo.Context, series *palaro.Event, dates []dated
 				fallthrough
 			default:
 				view.Tickets[i].BuyHref = views.WithDate(view.Tickets[i].BuyHref, slug)
-				view.Tickets[i].WaitlistHref = "" // the waiting lists are the event's, not a date's
+				if view.Date.Notice != "" {
+					view.Tickets[i].WaitlistHref = "" // a date not on as scheduled has no waiting list
+				} else if view.Tickets[i].WaitlistHref != "" { // sold out on this date: its own waiting list
+					view.Tickets[i].WaitlistHref = palaro.WaitlistDatePath(t.Code, slug)
+				}
 			}
 		}
 	}

@@ -17,9 +17,10 @@ import (
 // offerTimeFormat is how an offer's end is shown (Manila time).
 const offerTimeFormat = "Mon 2 Jan, 3:04 PM"
 
-// waitlistJoin builds the waiting-list section of a ticket type: the join form (with the values
+// waitlistJoin builds the waiting-list section of a ticket type (tt and ev as on the series date
+// d, whose list it joins; nil for an event of one date or a pass): the join form (with the values
 // and error of a refused join), or why the list cannot be joined now.
-func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, now time.Time, email, quantity, problem string) views.WaitlistView {
+func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, d *dated, now time.Time, email, quantity, problem string) views.WaitlistView {
 	v := views.WaitlistView{}
 	if err := palaro.WaitlistRefusal(*tt, ev, now); err != nil {
 		v.Message = palaro.ErrorMessage(err)
@@ -34,13 +35,19 @@ func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, now time.Time, email,
 	if tt.Seated {
 		v.Intro = "Tell us your e-mail address and how many seats you want. When seats come back, we hold them for the people on the list in order (together where we can) and e-mail a link to buy them."
 	}
-	f := &views.Form{ID: "waitlist-form", Action: palaro.WaitlistPath(tt.Code), Submit: "Join the waiting list", Error: problem,
+	if d != nil {
+		v.Intro = "You wait for " + palaro.DateSlugLabel(d.Slug) + " only. " + v.Intro
+	}
+	f := &views.Form{ID: "waitlist-form", Action: palaro.WaitlistDatePath(tt.Code, d.slug()), Submit: "Join the waiting list", Error: problem,
 		Fields: []views.FormField{{Name: "email", Label: "E-mail", Type: "email", Value: email, Autocomplete: "email", MaxLength: 254, Required: true}}}
 	if most == 1 {
 		f.Hidden = [][2]string{{"quantity", "1"}}
 		v.Intro = "Tell us your e-mail address. When a ticket comes back, we offer it to the people on the list in order, by e-mail."
 		if tt.Seated {
 			v.Intro = "Tell us your e-mail address. When a seat comes back, we hold it for the people on the list in order and e-mail a link to buy it."
+		}
+		if d != nil {
+			v.Intro = "You wait for " + palaro.DateSlugLabel(d.Slug) + " only. " + v.Intro
 		}
 	} else {
 		if quantity == "" {
@@ -55,16 +62,23 @@ func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, now time.Time, email,
 
 // waitlistPage serves /waitlist/{ticketTypeCode}: GET shows the join form, POST joins (or updates
 // the quantity of an address already waiting) and answers with the confirmation page.
+// A series' day ticket waits for the date of ?date= (without one, the buyer picks a date first).
 func (s *Server) waitlistPage(c *echo.Context) error {
-	tt, ev, err := s.findTicketType(c)
-	if err != nil {
+	tt, ev, d, err := s.findTicketOnDate(c)
+	if to := pickDateFirst(err, ev); to != "" {
+		return c.Redirect(http.StatusSeeOther, to)
+	} else if err != nil {
 		return err
 	}
 	now := s.Now()
-	header := s.ticketHeader(tt, ev, nil, now)
-	p := s.waitlistMeta(c, "Waiting list · "+tt.Name+" · "+ev.Name, "Join the waiting list for "+tt.Name+" tickets to "+ev.Name+".")
+	header := s.ticketHeader(tt, ev, d, now)
+	name := ev.Name
+	if d != nil {
+		name = dateName(ev, *d)
+	}
+	p := s.waitlistMeta(c, "Waiting list · "+tt.Name+" · "+name, "Join the waiting list for "+tt.Name+" tickets to "+name+".")
 	if c.Request().Method != http.MethodPost {
-		v := waitlistJoin(tt, ev, now, "", "", "")
+		v := waitlistJoin(tt, ev, d, now, "", "", "")
 		v.TicketHeader = header
 		return render(c, http.StatusOK, views.WaitlistPage(p, v))
 	}
@@ -76,7 +90,8 @@ func (s *Server) waitlistPage(c *echo.Context) error {
 	if convErr != nil {
 		n = 0 // refused below with the range
 	}
-	j, err := s.services.Waitlist.Join(c.Request().Context(), palaro.WaitlistJoin{TicketCode: tt.Code, Email: email, Quantity: n}, now)
+	j, err := s.services.Waitlist.Join(c.Request().Context(), palaro.WaitlistJoin{TicketCode: tt.Code, Email: email, Quantity: n,
+		Date: d.slug()}, now)
 	if err != nil {
 		code := palaro.ErrorCode(err)
 		if code == palaro.EINTERNAL || code == palaro.ENOTFOUND {
@@ -86,16 +101,20 @@ func (s *Server) waitlistPage(c *echo.Context) error {
 		if code == palaro.ECONFLICT {
 			status = http.StatusConflict
 		}
-		v := waitlistJoin(tt, ev, now, email, quantity, palaro.ErrorMessage(err))
+		v := waitlistJoin(tt, ev, d, now, email, quantity, palaro.ErrorMessage(err))
 		v.TicketHeader = header
 		return render(c, status, views.WaitlistPage(p, v))
 	}
-	v := views.WaitlistJoinedView{TicketHeader: s.ticketHeader(j.TicketType, j.Event, nil, now), Email: j.Entry.Email, Position: j.Entry.Position,
+	what := tt.Name
+	if d != nil {
+		what += " on " + palaro.DateSlugLabel(d.Slug)
+	}
+	v := views.WaitlistJoinedView{TicketHeader: header, Email: j.Entry.Email, Position: j.Entry.Position,
 		Heading: "You are on the waiting list",
-		Message: fmt.Sprintf("We will let you know when %s of %s come back.", palaro.Tickets(j.Entry.Quantity), tt.Name)}
+		Message: fmt.Sprintf("We will let you know when %s of %s come back.", palaro.Tickets(j.Entry.Quantity), what)}
 	if j.Updated {
 		v.Heading = "You were on the waiting list already"
-		v.Message = fmt.Sprintf("We now wait for %s of %s for you; your place is kept.", palaro.Tickets(j.Entry.Quantity), tt.Name)
+		v.Message = fmt.Sprintf("We now wait for %s of %s for you; your place is kept.", palaro.Tickets(j.Entry.Quantity), what)
 	}
 	p.Title = "On the waiting list · " + tt.Name + " · Palaro"
 	return render(c, http.StatusOK, views.WaitlistJoinedPage(p, v))
@@ -109,21 +128,33 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 		return err
 	}
 	now := s.Now()
-	tt, ev := o.TicketType, o.Event
-	v := views.WaitlistOfferView{TicketHeader: s.ticketHeader(tt, ev, nil, now)}
-	v.Ticket.Available, v.Ticket.WaitlistHref = true, "" // the header speaks of the offer, not of the sale
+	tt, ev, d := o.TicketType, o.Event, (*dated)(nil)
+	if o.DateSlug != "" { // an offer for a series date: the head names the date, the link buys for it
+		if tt, ev, err = s.services.TicketTypes.FindTicketType(c.Request().Context(), tt.Code); err != nil {
+			return err // the event with all its ticket types, as the date's pages show it
+		}
+		if tt, ev, d, err = s.ticketOnDate(c.Request().Context(), tt, ev, o.DateSlug); err != nil {
+			return err
+		}
+	}
+	what, rejoin := tt.Name, palaro.WaitlistDatePath(tt.Code, o.DateSlug)
+	if d != nil {
+		what += " on " + palaro.DateSlugLabel(d.Slug)
+	}
+	v := views.WaitlistOfferView{TicketHeader: s.ticketHeader(tt, ev, d, now)}
+	v.Ticket.Available, v.Ticket.Unavailable, v.Ticket.WaitlistHref = true, "", "" // the header speaks of the offer, not of the sale
 	switch {
 	case o.Claimable(now):
 		v.Heading = "Tickets held for you"
 		v.Message = fmt.Sprintf("%s of %s %s held for you (%s) until %s, Manila time. Buy them before then, or they go to the next person on the waiting list.",
-			palaro.Tickets(o.Quantity), tt.Name, isAre(o.Quantity), o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
-		v.BuyHref = "/b/" + tt.Code + "?offer=" + url.QueryEscape(c.Param("token"))
+			palaro.Tickets(o.Quantity), what, isAre(o.Quantity), o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
+		v.BuyHref = views.WithDate("/b/"+tt.Code+"?offer="+url.QueryEscape(c.Param("token")), o.DateSlug)
 		if len(o.Seats) > 0 {
 			v.Heading = seatsWord(len(o.Seats)) + " held for you"
 			v.Message = fmt.Sprintf("%s %s of %s %s held for you (%s) until %s, Manila time. Buy them before then, or they go to the next person on the waiting list.",
-				seatsWord(len(o.Seats)), strings.Join(o.Seats, ", "), tt.Name, isAre(o.Quantity), o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
+				seatsWord(len(o.Seats)), strings.Join(o.Seats, ", "), what, isAre(o.Quantity), o.Email, o.ExpiresAt.In(palaro.Manila).Format(offerTimeFormat))
 			v.Seats = o.Seats
-			v.BuyHref = "/b/" + tt.Code + "?seats=" + url.QueryEscape(strings.Join(o.Seats, ",")) + "&offer=" + url.QueryEscape(c.Param("token"))
+			v.BuyHref = views.WithDate("/b/"+tt.Code+"?seats="+url.QueryEscape(strings.Join(o.Seats, ","))+"&offer="+url.QueryEscape(c.Param("token")), o.DateSlug)
 		}
 		v.DeclineAction = palaro.WaitlistOfferPath(c.Param("token")) + "/decline"
 		v.DeclineLabel = "Pass these tickets on"
@@ -133,7 +164,7 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 	case o.Declined:
 		v.Heading = "You passed this offer on"
 		v.Message = "The tickets went to the next person on the waiting list, or back on sale. You can join the list again."
-		v.Links = []views.Link{{Label: "Join the waiting list again", Href: palaro.WaitlistPath(tt.Code)}}
+		v.Links = []views.Link{{Label: "Join the waiting list again", Href: rejoin}}
 	case o.Status == palaro.OfferClaimed:
 		v.Heading = "You used this offer"
 		v.Message = "These tickets went to your order. If you did not pay in time, they went back to the waiting list."
@@ -141,7 +172,7 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 	default:
 		v.Heading = "This offer has expired"
 		v.Message = "It was not used in time, so the tickets went to the next person on the waiting list. You can join the list again."
-		v.Links = []views.Link{{Label: "Join the waiting list again", Href: palaro.WaitlistPath(tt.Code)}}
+		v.Links = []views.Link{{Label: "Join the waiting list again", Href: rejoin}}
 	}
 	p := s.waitlistMeta(c, v.Heading+" · "+tt.Name, v.Heading)
 	return render(c, http.StatusOK, views.WaitlistOfferPage(p, v))
@@ -192,15 +223,16 @@ func (s *Server) withWaitlist(tv views.TicketView, tt palaro.TicketType) views.T
 }
 
 // heldOffer returns the waiting-list offer of a link token when it can be used now to buy the
-// ticket type with code ticketCode, else nil. Such an offer holds its tickets already, so its
-// holder skips the event's queue (queueDetour, queueGate) like an admitted visitor.
-func (s *Server) heldOffer(c *echo.Context, ticketCode, token string) *palaro.WaitlistOffer {
+// ticket type with code ticketCode on the series date slug date ("" for none), else nil. Such an
+// offer holds its tickets already, so its holder skips the event's queue (queueDetour,
+// queueGate) like an admitted visitor.
+func (s *Server) heldOffer(c *echo.Context, ticketCode, token, date string) *palaro.WaitlistOffer {
 	if token == "" {
 		return nil
 	}
 	o, err := s.services.Waitlist.FindOffer(c.Request().Context(), token)
-	if err != nil || o.TicketType.Code != ticketCode || !o.Claimable(s.Now()) {
-		return nil
+	if err != nil || o.TicketType.Code != ticketCode || !o.Claimable(s.Now()) || o.DateSlug != strings.TrimSpace(date) {
+		return nil // a series date's offer buys for its date only
 	}
 	return o
 }
@@ -214,7 +246,7 @@ func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.Bu
 	if token == "" {
 		return nil
 	}
-	o := s.heldOffer(c, tt.Code, token)
+	o := s.heldOffer(c, tt.Code, token, c.FormValue("date"))
 	if o == nil {
 		view.OfferNotice = "This waiting-list offer can no longer be used."
 		return nil
@@ -237,7 +269,7 @@ func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) (offer, he
 	if !tt.Seated {
 		return nil, nil
 	}
-	if o := s.heldOffer(c, tt.Code, c.FormValue("offer")); o != nil {
+	if o := s.heldOffer(c, tt.Code, c.FormValue("offer"), c.FormValue("date")); o != nil {
 		return o.Seats, nil
 	}
 	held, _ = s.services.Seats.HeldSeats(c.Request().Context(), tt.ID, c.FormValue("hold"))

@@ -43,18 +43,41 @@ func (s *Server) renderOrgWaitlist(c *echo.Context, caller *palaro.Caller, ev *p
 	if n := waitlistNotices[c.QueryParam("notice")]; n != "" && problem == "" {
 		v.Frame.Notice = n
 	}
-	v.Lists = orgWaitlistTypes(ev, board, base, s.Now())
+	avail, err := s.services.Series.ListDateAvailability(c.Request().Context(), ev.ID)
+	if err != nil {
+		return err
+	}
+	v.Lists = orgWaitlistTypes(ev, board, avail, base, s.Now())
 	return render(c, status, views.OrgWaitlist(s.orgPage(c, "Waiting list · "+ev.Name), v))
 }
 
-// orgWaitlistTypes groups a board's entries per ticket type, in the event's order.
-func orgWaitlistTypes(ev *palaro.Event, board *palaro.WaitlistBoard, base string, now time.Time) []views.OrgWaitlistType {
+// orgWaitlistTypes groups a board's entries per ticket type, in the event's order, and for a
+// series' day ticket per date (avail: the series' dates with their places), in order of date.
+func orgWaitlistTypes(ev *palaro.Event, board *palaro.WaitlistBoard, avail []palaro.DateAvailability, base string, now time.Time) []views.OrgWaitlistType {
 	var lists []views.OrgWaitlistType
+	type list struct {
+		tt   palaro.TicketType
+		date *palaro.DateAvailability
+	}
+	var all []list
 	for _, tt := range ev.TicketTypes {
+		all = append(all, list{tt: tt})
+		for i := range avail {
+			all = append(all, list{tt: tt, date: &avail[i]})
+		}
+	}
+	for _, one := range all {
+		tt, dateID := one.tt, int64(0)
 		l := views.OrgWaitlistType{Name: tt.Name}
+		sold, held, capacity := tt.Sold, tt.Held, tt.Capacity
+		if one.date != nil {
+			dateID, l.Name = one.date.Date.ID, tt.Name+" · "+palaro.DateSlugLabel(one.date.Date.Slug)
+			st, _ := one.date.Of(tt.ID)
+			sold, held, capacity = st.Sold, st.Held, st.Capacity
+		}
 		waiting, open := 0, 0
 		for _, e := range board.Entries {
-			if e.TicketTypeID != tt.ID {
+			if e.TicketTypeID != tt.ID || e.DateID != dateID {
 				continue
 			}
 			row := views.OrgWaitlistEntry{Email: e.Email, Quantity: palaro.Tickets(e.Quantity), Status: e.Status,
@@ -81,7 +104,7 @@ func orgWaitlistTypes(ev *palaro.Event, board *palaro.WaitlistBoard, base string
 		if len(l.Entries) == 0 {
 			continue
 		}
-		l.Summary = fmt.Sprintf("%d waiting · %d open offers · %d sold, %d held of %d", waiting, open, tt.Sold, tt.Held, tt.Capacity)
+		l.Summary = fmt.Sprintf("%d waiting · %d open offers · %d sold, %d held of %d", waiting, open, sold, held, capacity)
 		lists = append(lists, l)
 	}
 	return lists
@@ -163,6 +186,7 @@ type waitlistJSON struct {
 type waitlistEntryJSON struct {
 	ID         int64               `json:"id"`
 	TicketType string              `json:"ticketType"`
+	Date       string              `json:"date,omitempty"`
 	Email      string              `json:"email"`
 	Quantity   int                 `json:"quantity"`
 	Status     string              `json:"status"`
@@ -201,7 +225,7 @@ func (s *Server) apiOrgWaitlist(c *echo.Context, caller *palaro.Caller) error {
 	}
 	out := waitlistJSON{OfferHours: int(board.OfferTime / time.Hour), Entries: []waitlistEntryJSON{}}
 	for _, e := range board.Entries {
-		j := waitlistEntryJSON{ID: e.ID, TicketType: e.TicketTypeCode, Email: e.Email, Quantity: e.Quantity, Status: e.Status,
+		j := waitlistEntryJSON{ID: e.ID, TicketType: e.TicketTypeCode, Date: e.DateSlug, Email: e.Email, Quantity: e.Quantity, Status: e.Status,
 			JoinedAt: e.JoinedAt, Offers: []waitlistOfferJSON{}}
 		if e.Position > 0 {
 			j.Position = &e.Position

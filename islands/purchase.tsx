@@ -381,7 +381,7 @@ function Purchase(p: PurchaseProps) {
       {serverError && (
         <p className="form-error" role="alert">
           {unpaidLink ? <>You have an unpaid order waiting: <a href={unpaidLink}>open it</a></> : serverError}
-          {!unpaidLink && !p.offer && !seatCount && /sold out/i.test(serverError) && <> <a href={`/waitlist/${t.code}`}>Join the waiting list</a></>}
+          {!unpaidLink && !p.offer && !seatCount && /sold out/i.test(serverError) && <> <a href={`/waitlist/${t.code}${p.date ? `?date=${p.date}` : ''}`}>Join the waiting list</a></>}
         </p>
       )}
       {seatRace.map && (

@@ -147,7 +147,7 @@ function QuickBuy(p: QuickBuyProps) {
           {soldOut === t.code ? (
             <>
               <p className="form-error" role="alert">{soldOutMessage}</p>
-              <a className="button block" href={`/waitlist/${t.code}`}>Join the waiting list</a>
+              <a className="button block" href={`/waitlist/${t.code}${p.date ? `?date=${p.date}` : ''}`}>Join the waiting list</a>
             </>
           ) : (
             <PayButtons options={t.payments} free={t.finalPrice === 0} disabled={!valid || busy} reason={busy ? '' : reason} onPay={pay} />

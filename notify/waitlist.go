@@ -11,7 +11,7 @@ var _ palaro.WaitlistComposer = Composer{}
 
 // WaitlistJoined confirms a place on a ticket type's waiting list.
 func (c Composer) WaitlistJoined(j palaro.WaitlistJoined) palaro.Message {
-	name, ticket := j.Event.Name, j.TicketType.Name
+	name, ticket := j.Event.Name+onDate(j.Entry.DateSlug), j.TicketType.Name
 	intro := "You are on the waiting list for " + palaro.Tickets(j.Entry.Quantity) + " of " + ticket + " for " + name + "."
 	if j.Updated {
 		intro = "You were on the waiting list already: we now wait for " + palaro.Tickets(j.Entry.Quantity) + " of " +
@@ -22,8 +22,8 @@ func (c Composer) WaitlistJoined(j palaro.WaitlistJoined) palaro.Message {
 		Title:   "You are on the waiting list",
 		Intro: []string{intro, "When tickets come back (an unpaid order expires, someone cancels or is refunded), we offer " +
 			"them to the people on the list in order: you will get an e-mail with a link that holds the tickets for you for a while."},
-		Rows:   [][2]string{{"Event", name}, {"Ticket", ticket}, {"Tickets wanted", palaro.Tickets(j.Entry.Quantity)}},
-		Button: emailLink{Label: "See the event", URL: c.url("/e/" + j.Event.Code)},
+		Rows:   withDate([][2]string{{"Event", j.Event.Name}}, j.Entry.DateSlug, [2]string{"Ticket", ticket}, [2]string{"Tickets wanted", palaro.Tickets(j.Entry.Quantity)}),
+		Button: emailLink{Label: "See the event", URL: c.url(eventPage(j.Event.Code, j.Entry.DateSlug))},
 		Outro:  []string{"Nothing to do until then. To change how many tickets you wait for, join again with this address."},
 	}
 	if j.Entry.Position > 0 {
@@ -43,7 +43,8 @@ func (c Composer) WaitlistOffer(o *palaro.WaitlistOffer, token string) palaro.Me
 	}
 	until := o.ExpiresAt.In(palaro.Manila).Format("Mon, 2 Jan 2006, 3:04 PM")
 	what := palaro.Tickets(o.Quantity)
-	rows := [][2]string{{"Event", name}, {"Ticket", ticket}, {"Tickets", palaro.Tickets(o.Quantity)}}
+	rows := withDate([][2]string{{"Event", name}}, o.DateSlug, [2]string{"Ticket", ticket}, [2]string{"Tickets", palaro.Tickets(o.Quantity)})
+	name += onDate(o.DateSlug)
 	if len(o.Seats) > 0 {
 		what += " (seats " + strings.Join(o.Seats, ", ") + ")"
 		rows = append(rows, [2]string{"Seats", strings.Join(o.Seats, ", ")})
@@ -66,7 +67,7 @@ func (c Composer) WaitlistOffer(o *palaro.WaitlistOffer, token string) palaro.Me
 func (c Composer) WaitlistOfferExpired(o *palaro.WaitlistOffer) palaro.Message {
 	name, ticket, code := "", "", ""
 	if o.Event != nil {
-		name = o.Event.Name
+		name = o.Event.Name + onDate(o.DateSlug)
 	}
 	if o.TicketType != nil {
 		ticket, code = o.TicketType.Name, o.TicketType.Code
@@ -76,7 +77,31 @@ func (c Composer) WaitlistOfferExpired(o *palaro.WaitlistOffer) palaro.Message {
 		Title:   "Your held tickets were released",
 		Intro: []string{"The " + palaro.Tickets(o.Quantity) + " of " + ticket + " for " + name + " held for you were not bought in time, " +
 			"so they went to the next person on the waiting list.", "If you still want tickets, join the waiting list again: you join at its end."},
-		Button: emailLink{Label: "Join the waiting list again", URL: c.url(palaro.WaitlistPath(code))},
+		Button: emailLink{Label: "Join the waiting list again", URL: c.url(palaro.WaitlistDatePath(code, o.DateSlug))},
 	}
 	return c.message(palaro.MessageWaitlistOfferExpired, o.Email, "Your held tickets for "+name+" were released", v)
+}
+
+// onDate names a series date after an event's name (" on Sat 9 Jan 2027"); "" for no date.
+func onDate(slug string) string {
+	if slug == "" {
+		return ""
+	}
+	return " on " + palaro.DateSlugLabel(slug)
+}
+
+// withDate is an e-mail's rows: the first ones, a "Date" row for a series date (slug set), the rest.
+func withDate(rows [][2]string, slug string, rest ...[2]string) [][2]string {
+	if slug != "" {
+		rows = append(rows, [2]string{"Date", palaro.DateSlugLabel(slug)})
+	}
+	return append(rows, rest...)
+}
+
+// eventPage is the page of an event, or of one date of its series.
+func eventPage(code, slug string) string {
+	if slug == "" {
+		return "/e/" + code
+	}
+	return "/e/" + code + "/" + slug
 }

@@ -830,8 +830,8 @@ CREATE TABLE waitlist_entries (
     quantity       INTEGER NOT NULL CHECK (quantity >= 1),
     status         TEXT    NOT NULL DEFAULT 'waiting' CHECK (status IN ('waiting', 'offered', 'claimed', 'passed')),
     joined_at      TEXT    NOT NULL,
-    updated_at     TEXT    NOT NULL, date_id INTEGER REFERENCES event_dates (id),
-    UNIQUE (ticket_type_id, email)
+    updated_at     TEXT    NOT NULL,
+    date_id        INTEGER REFERENCES event_dates (id)
 );
 
 CREATE TABLE waitlist_offers (
@@ -1044,9 +1044,13 @@ CREATE INDEX tournaments_event ON tournaments (event_id);
 
 CREATE UNIQUE INDEX users_email_lower ON users (lower(email));
 
+CREATE UNIQUE INDEX waitlist_entries_email ON waitlist_entries (ticket_type_id, coalesce(date_id, 0), email);
+
 CREATE INDEX waitlist_entries_event ON waitlist_entries (event_id, joined_at, id);
 
-CREATE INDEX waitlist_entries_queue ON waitlist_entries (ticket_type_id, status, joined_at, id);
+CREATE INDEX waitlist_entries_queue ON waitlist_entries (ticket_type_id, date_id, status, joined_at, id);
+
+CREATE INDEX waitlist_offers_date ON waitlist_offers (date_id) WHERE date_id IS NOT NULL;
 
 CREATE INDEX waitlist_offers_entry ON waitlist_offers (entry_id);
 

@@ -48,20 +48,29 @@ func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now
 	if req, err = palaro.CheckWaitlistJoin(req, *tt); err != nil {
 		return nil, err
 	}
-	if err := palaro.WaitlistRefusal(*tt, ev, now); err != nil {
+	// a series' day ticket waits for one of its dates, open for sale (planDates names a missing,
+	// unknown or closed date); an event of one date and a pass wait for their type's places
+	plan, err := planDates(ctx, s.db.read, ev, tt, req.Date, now)
+	if err != nil {
+		return nil, err
+	}
+	var dateID int64
+	if plan.date != nil {
+		dateID = plan.date.ID
+	} else if err := palaro.WaitlistRefusal(*tt, ev, now); err != nil {
 		return nil, err
 	}
 	j := &palaro.WaitlistJoined{TicketType: tt, Event: ev}
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		j.Updated = false
-		var left int
-		if err := tx.QueryRowContext(ctx, `SELECT capacity - sold - held FROM ticket_types WHERE id = ?`, tt.ID).Scan(&left); err != nil {
+		left, err := placesLeft(ctx, tx, tt.ID, dateID)
+		if err != nil {
 			return err
 		}
 		if left >= req.Quantity {
 			return stillOnSale(tt.Name, left)
 		}
-		id, updated, err := joinEntry(ctx, tx, ev.ID, tt.ID, req, now)
+		id, updated, err := joinEntry(ctx, tx, ev.ID, tt.ID, dateID, req, now)
 		if err != nil {
 			return err
 		}
@@ -82,16 +91,17 @@ func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now
 // joinEntry inserts the address's entry, or updates the one it has, without a read-then-write
 // race (two joins at once on two servers): the insert gives way to the unique key, and each
 // update is conditional on the status it read. updated says the entry was waiting already.
-func joinEntry(ctx context.Context, tx *sql.Tx, eventID, typeID int64, req palaro.WaitlistJoin, now time.Time) (id int64, updated bool, err error) {
-	err = tx.QueryRowContext(ctx, `INSERT INTO waitlist_entries (event_id, ticket_type_id, email, quantity, status,
-		joined_at, updated_at) VALUES (?, ?, ?, ?, 'waiting', ?, ?) ON CONFLICT (ticket_type_id, email) DO NOTHING RETURNING id`,
-		eventID, typeID, req.Email, req.Quantity, formatTime(now), formatTime(now)).Scan(&id)
+func joinEntry(ctx context.Context, tx *sql.Tx, eventID, typeID, dateID int64, req palaro.WaitlistJoin, now time.Time) (id int64, updated bool, err error) {
+	// the only unique key an insert can hit is waitlist_entries_email: (type, date, e-mail)
+	err = tx.QueryRowContext(ctx, `INSERT INTO waitlist_entries (event_id, ticket_type_id, date_id, email, quantity, status,
+		joined_at, updated_at) VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+		eventID, typeID, nullDate(dateID), req.Email, req.Quantity, formatTime(now), formatTime(now)).Scan(&id)
 	if !errors.Is(err, sql.ErrNoRows) {
 		return id, false, err
 	}
 	var status string
-	if err := tx.QueryRowContext(ctx, `SELECT id, status FROM waitlist_entries WHERE ticket_type_id = ? AND email = ?`,
-		typeID, req.Email).Scan(&id, &status); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT id, status FROM waitlist_entries WHERE ticket_type_id = ? AND coalesce(date_id, 0) = ?
+		AND email = ?`, typeID, dateID, req.Email).Scan(&id, &status); err != nil {
 		return 0, false, err
 	}
 	var res sql.Result
@@ -116,18 +126,64 @@ func joinEntry(ctx context.Context, tx *sql.Tx, eventID, typeID int64, req palar
 	return id, status == palaro.WaitlistWaiting, nil
 }
 
+// nullDate is a date id as stored: NULL for none (an event of one date, a pass).
+func nullDate(dateID int64) any {
+	if dateID == 0 {
+		return nil
+	}
+	return dateID
+}
+
+// placesLeft is what is free of a ticket type: on a date of its series (dateID; the type's
+// capacity while the date has no stock row yet), else of the type itself.
+func placesLeft(ctx context.Context, q querier, typeID, dateID int64) (int, error) {
+	var left int
+	if dateID == 0 {
+		err := q.QueryRowContext(ctx, `SELECT capacity - sold - held FROM ticket_types WHERE id = ?`, typeID).Scan(&left)
+		return left, err
+	}
+	err := q.QueryRowContext(ctx, `SELECT coalesce((SELECT s.capacity - s.sold - s.held FROM date_stock s
+		WHERE s.date_id = ? AND s.ticket_type_id = tt.id), tt.capacity) FROM ticket_types tt WHERE tt.id = ?`, dateID, typeID).Scan(&left)
+	return left, err
+}
+
+// holdPlaces holds n places of a ticket type for an offer, on a date of its series (dateID) or of
+// the type itself, with the guarded UPDATE an order's hold uses; false when they are not free.
+func holdPlaces(ctx context.Context, tx *sql.Tx, typeID, dateID int64, n int) (bool, error) {
+	if dateID != 0 {
+		err := takeDatePlaces(ctx, tx, dateID, typeID, n, false)
+		if palaro.ErrorCode(err) == palaro.ECONFLICT {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held + ? WHERE id = ? AND sold + held + ? <= capacity`,
+		n, typeID, n)
+	if err != nil {
+		return false, err
+	}
+	got, err := res.RowsAffected()
+	return got == 1, err
+}
+
 func stillOnSale(name string, left int) error {
 	return palaro.Errorf(palaro.ECONFLICT, "%s of %s can be bought now: no need to wait.", palaro.Tickets(left), name)
 }
 
-const entryColumns = `w.id, w.event_id, w.ticket_type_id, tt.code, tt.name, w.email, w.quantity, w.status, w.joined_at,
+const entryColumns = `w.id, w.event_id, w.ticket_type_id, coalesce(w.date_id, 0), coalesce(d.slug, ''), tt.code, tt.name,
+	w.email, w.quantity, w.status, w.joined_at,
 	CASE WHEN w.status = 'waiting' THEN (SELECT count(*) FROM waitlist_entries o WHERE o.ticket_type_id = w.ticket_type_id
+		AND coalesce(o.date_id, 0) = coalesce(w.date_id, 0)
 		AND o.status = 'waiting' AND (o.joined_at < w.joined_at OR (o.joined_at = w.joined_at AND o.id <= w.id))) ELSE 0 END`
+
+// entryFrom is the FROM clause entryColumns reads.
+const entryFrom = ` FROM waitlist_entries w JOIN ticket_types tt ON tt.id = w.ticket_type_id
+	LEFT JOIN event_dates d ON d.id = w.date_id `
 
 func scanEntry(r rowScanner) (*palaro.WaitlistEntry, error) {
 	var e palaro.WaitlistEntry
 	var joined sql.NullString
-	if err := r.Scan(&e.ID, &e.EventID, &e.TicketTypeID, &e.TicketTypeCode, &e.TicketTypeName, &e.Email, &e.Quantity,
+	if err := r.Scan(&e.ID, &e.EventID, &e.TicketTypeID, &e.DateID, &e.DateSlug, &e.TicketTypeCode, &e.TicketTypeName, &e.Email, &e.Quantity,
 		&e.Status, &joined, &e.Position); err != nil {
 		return nil, err
 	}
@@ -136,8 +192,7 @@ func scanEntry(r rowScanner) (*palaro.WaitlistEntry, error) {
 }
 
 func loadEntry(ctx context.Context, q querier, id int64) (*palaro.WaitlistEntry, error) {
-	e, err := scanEntry(q.QueryRowContext(ctx, `SELECT `+entryColumns+` FROM waitlist_entries w
-		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE w.id = ?`, id))
+	e, err := scanEntry(q.QueryRowContext(ctx, `SELECT `+entryColumns+entryFrom+`WHERE w.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "No such entry on the waiting list.")
 	}
@@ -163,30 +218,40 @@ func (s *WaitlistService) offerFree(ctx context.Context, tx *sql.Tx, now time.Ti
 }
 
 func (s *WaitlistService) offerFreeCount(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
-	types, err := queryIDs(ctx, tx, `SELECT DISTINCT ticket_type_id FROM waitlist_entries WHERE status = 'waiting' ORDER BY ticket_type_id`)
+	type list struct{ typeID, dateID int64 } // a type's list, on one date of its series (0: none)
+	lists, err := queryRows(ctx, tx, `SELECT DISTINCT ticket_type_id, coalesce(date_id, 0) FROM waitlist_entries
+		WHERE status = 'waiting' ORDER BY 1, 2`, nil, func(r rowScanner) (l list, err error) {
+		err = r.Scan(&l.typeID, &l.dateID)
+		return l, err
+	})
 	if err != nil {
 		return 0, err
 	}
 	offered := 0
 	refs := newRefCache()
-	for _, typeID := range types {
-		var eventID int64
-		var free int
-		if err := tx.QueryRowContext(ctx, `SELECT event_id, capacity - sold - held FROM ticket_types WHERE id = ?`,
-			typeID).Scan(&eventID, &free); err != nil {
+	for _, l := range lists {
+		typeID := l.typeID
+		free, err := placesLeft(ctx, tx, typeID, l.dateID)
+		if err != nil {
 			return offered, err
 		}
 		if free <= 0 {
 			continue
 		}
+		var eventID int64
+		if err := tx.QueryRowContext(ctx, `SELECT event_id FROM ticket_types WHERE id = ?`, typeID).Scan(&eventID); err != nil {
+			return offered, err
+		}
 		ev, tt, err := refs.get(ctx, tx, eventID, typeID)
 		if err != nil {
 			return offered, err
 		}
-		if palaro.WaitlistRefusal(*tt, ev, now) != nil {
+		if open, err := waitlistOpen(ctx, tx, tt, ev, l.dateID, now); err != nil {
+			return offered, err
+		} else if !open {
 			continue // sales closed: nothing to offer
 		}
-		entries, err := waitingEntries(ctx, tx, typeID)
+		entries, err := waitingEntries(ctx, tx, typeID, l.dateID)
 		if err != nil {
 			return offered, err
 		}
@@ -208,31 +273,32 @@ func (s *WaitlistService) offerFreeCount(ctx context.Context, tx *sql.Tx, now ti
 	return offered, nil
 }
 
-func queryIDs(ctx context.Context, q querier, query string, args ...any) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+// waitlistOpen reports whether a list can be offered from at now: its type's sales (on its date of
+// a series, dateID, the date's own window and status) are open and the event (the date) not over.
+func waitlistOpen(ctx context.Context, q querier, tt *palaro.TicketType, ev *palaro.Event, dateID int64, now time.Time) (bool, error) {
+	if dateID == 0 {
+		return palaro.WaitlistRefusal(*tt, ev, now) == nil, nil
+	}
+	d, err := scanDate(q.QueryRowContext(ctx, `SELECT `+dateColumns+dateFrom+`WHERE d.id = ?`, dateID))
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
+	switch d.SaleState(*tt, ev, 1, now) {
+	case palaro.SaleEnded, palaro.SaleNotStarted:
+		return false, nil
 	}
-	return ids, rows.Err()
+	return true, nil
 }
 
-// waitingEntries returns a ticket type's waiting entries in list order.
-func waitingEntries(ctx context.Context, q querier, typeID int64) ([]*palaro.WaitlistEntry, error) {
-	return queryEntries(ctx, q, `w.ticket_type_id = ? AND w.status = 'waiting' ORDER BY w.joined_at, w.id`, typeID)
+// waitingEntries returns the waiting entries of a ticket type (on a date of its series, dateID;
+// 0 for none) in list order.
+func waitingEntries(ctx context.Context, q querier, typeID, dateID int64) ([]*palaro.WaitlistEntry, error) {
+	return queryEntries(ctx, q, `w.ticket_type_id = ? AND coalesce(w.date_id, 0) = ? AND w.status = 'waiting'
+		ORDER BY w.joined_at, w.id`, typeID, dateID)
 }
 
 func queryEntries(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistEntry, error) {
-	return queryRows(ctx, q, `SELECT `+entryColumns+` FROM waitlist_entries w
-		JOIN ticket_types tt ON tt.id = w.ticket_type_id WHERE `+where, args, scanEntry)
+	return queryRows(ctx, q, `SELECT `+entryColumns+entryFrom+`WHERE `+where, args, scanEntry)
 }
 
 // makeOffer holds quantity tickets for an entry, with the same guarded UPDATE as an order's hold,
@@ -256,33 +322,32 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 		_, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = ? WHERE id = ?`, e.Status, e.ID)
 		return err
 	}
-	res, err = tx.ExecContext(ctx, `UPDATE ticket_types SET held = held + ? WHERE id = ? AND sold + held + ? <= capacity`,
-		quantity, e.TicketTypeID, quantity)
-	if err != nil {
-		return nil, err
+	if e.DateID != 0 { // a date's places are not on the type's row: lock it as an order of the type does
+		if err := s.db.lockRow(ctx, tx, "ticket_types", e.TicketTypeID); err != nil {
+			return nil, err
+		}
 	}
-	if n, err := res.RowsAffected(); err != nil {
+	if ok, err := holdPlaces(ctx, tx, e.TicketTypeID, e.DateID, quantity); err != nil {
 		return nil, err
-	} else if n == 0 {
+	} else if !ok {
 		if err := keepStatus(); err != nil {
 			return nil, err
 		}
-		var left int
-		if err := tx.QueryRowContext(ctx, `SELECT capacity - sold - held FROM ticket_types WHERE id = ?`,
-			e.TicketTypeID).Scan(&left); err != nil {
+		left, err := placesLeft(ctx, tx, e.TicketTypeID, e.DateID)
+		if err != nil {
 			return nil, err
 		}
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Only %s of %s free to offer: raise its capacity or wait for tickets to come back.",
 			palaro.Tickets(max(left, 0)), e.TicketTypeName)
 	}
-	// the seats are chosen under the hold's row lock: an order of the type takes its seats after
+	// the seats are chosen under the type's row lock: an order of the type takes its seats after
 	// locking the same row (CreateOrder), so the free seats read here stay free until the insert
-	seats, err = offerSeats(ctx, tx, e.TicketTypeID, quantity, seats)
+	seats, err = offerSeats(ctx, tx, e.TicketTypeID, e.DateID, quantity, seats)
 	if err != nil {
 		if palaro.ErrorCode(err) == palaro.EINTERNAL {
 			return nil, err
 		}
-		if err := unhold(ctx, tx, e.TicketTypeID, quantity); err != nil {
+		if err := unhold(ctx, tx, e.TicketTypeID, e.DateID, quantity); err != nil {
 			return nil, err
 		}
 		if err := keepStatus(); err != nil {
@@ -296,13 +361,13 @@ func (s *WaitlistService) makeOffer(ctx context.Context, tx *sql.Tx, e *palaro.W
 	}
 	token, hash := newToken()
 	o := &palaro.WaitlistOffer{EntryID: e.ID, Email: e.Email, Quantity: quantity, Status: palaro.OfferOpen,
-		ByHand: byHand, OfferedAt: now, ExpiresAt: now.Add(d), Seats: seats}
-	if err := tx.QueryRowContext(ctx, `INSERT INTO waitlist_offers (entry_id, ticket_type_id, quantity, token_hash,
-		status, by_hand, offered_at, expires_at, seats) VALUES (?, ?, ?, ?, 'open', ?, ?, ?, ?) RETURNING id`, e.ID, e.TicketTypeID,
-		quantity, hash, boolInt(byHand), formatTime(now), formatTime(o.ExpiresAt), seatsJSON(seats)).Scan(&o.ID); err != nil {
+		ByHand: byHand, OfferedAt: now, ExpiresAt: now.Add(d), Seats: seats, DateID: e.DateID, DateSlug: e.DateSlug}
+	if err := tx.QueryRowContext(ctx, `INSERT INTO waitlist_offers (entry_id, ticket_type_id, date_id, quantity, token_hash,
+		status, by_hand, offered_at, expires_at, seats) VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?, ?) RETURNING id`, e.ID, e.TicketTypeID,
+		nullDate(e.DateID), quantity, hash, boolInt(byHand), formatTime(now), formatTime(o.ExpiresAt), seatsJSON(seats)).Scan(&o.ID); err != nil {
 		return nil, err
 	}
-	if err := holdSeats(ctx, tx, e.TicketTypeID, o.ID, seats); err != nil {
+	if err := holdSeats(ctx, tx, e.TicketTypeID, e.DateID, o.ID, seats); err != nil {
 		return nil, err
 	}
 	if err := enqueueWebhook(ctx, tx, palaro.WebhookWaitlistOffered, o.ID, now); err != nil {
@@ -339,19 +404,19 @@ func (s *WaitlistService) Advance(ctx context.Context, now time.Time) (expired, 
 // expireOffers closes the open offers whose time ended at or before now, gives their tickets back,
 // marks their entries passed and tells each person by e-mail.
 func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, entry_id, ticket_type_id, quantity FROM waitlist_offers
+	rows, err := tx.QueryContext(ctx, `SELECT id, entry_id, ticket_type_id, coalesce(date_id, 0), quantity FROM waitlist_offers
 		WHERE status = 'open' AND expires_at <= ? ORDER BY id`, formatTime(now))
 	if err != nil {
 		return 0, err
 	}
 	type lapsed struct {
-		id, entry, typeID int64
-		quantity          int
+		id, entry, typeID, dateID int64
+		quantity                  int
 	}
 	var offers []lapsed
 	for rows.Next() {
 		var l lapsed
-		if err := rows.Scan(&l.id, &l.entry, &l.typeID, &l.quantity); err != nil {
+		if err := rows.Scan(&l.id, &l.entry, &l.typeID, &l.dateID, &l.quantity); err != nil {
 			rows.Close()
 			return 0, err
 		}
@@ -364,7 +429,7 @@ func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time
 	n := 0
 	refs := newRefCache()
 	for _, l := range offers {
-		ok, err := passOffer(ctx, tx, l.id, l.entry, l.typeID, l.quantity, now)
+		ok, err := passOffer(ctx, tx, l.id, l.entry, l.typeID, l.dateID, l.quantity, now)
 		if err != nil {
 			return n, err
 		}
@@ -375,7 +440,8 @@ func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time
 		if err != nil {
 			return n, err
 		}
-		o := &palaro.WaitlistOffer{ID: l.id, EntryID: l.entry, Email: e.Email, Quantity: l.quantity, Status: palaro.OfferExpired}
+		o := &palaro.WaitlistOffer{ID: l.id, EntryID: l.entry, Email: e.Email, Quantity: l.quantity, Status: palaro.OfferExpired,
+			DateID: e.DateID, DateSlug: e.DateSlug}
 		if o.Event, o.TicketType, err = refs.get(ctx, tx, e.EventID, l.typeID); err != nil {
 			return n, err
 		}
@@ -389,12 +455,12 @@ func (s *WaitlistService) expireOffers(ctx context.Context, tx *sql.Tx, now time
 
 // passOffer closes an open offer as expired, gives its tickets and seats back and marks its entry
 // passed; false (nothing done) when it was not open any more.
-func passOffer(ctx context.Context, tx *sql.Tx, id, entryID, typeID int64, quantity int, now time.Time) (bool, error) {
+func passOffer(ctx context.Context, tx *sql.Tx, id, entryID, typeID, dateID int64, quantity int, now time.Time) (bool, error) {
 	ok, err := closeOffer(ctx, tx, id, palaro.OfferExpired, "", now)
 	if err != nil || !ok {
 		return false, err
 	}
-	if err := unhold(ctx, tx, typeID, quantity); err != nil {
+	if err := unhold(ctx, tx, typeID, dateID, quantity); err != nil {
 		return false, err
 	}
 	if err := releaseOfferSeats(ctx, tx, id); err != nil {
@@ -411,12 +477,13 @@ func (s *WaitlistService) Decline(ctx context.Context, token string, now time.Ti
 	defer wrapErr(&err, "store: Decline")
 
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var id, entryID, typeID int64
+		var id, entryID, typeID, dateID int64
 		var quantity int
 		var status string
 		var expires sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT id, entry_id, ticket_type_id, quantity, status, expires_at FROM waitlist_offers
-			WHERE token_hash = ?`, hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &quantity, &status, &expires)
+		err := tx.QueryRowContext(ctx, `SELECT id, entry_id, ticket_type_id, coalesce(date_id, 0), quantity, status, expires_at
+			FROM waitlist_offers WHERE token_hash = ?`, hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &dateID,
+			&quantity, &status, &expires)
 		if errors.Is(err, sql.ErrNoRows) {
 			return palaro.Errorf(palaro.ENOTFOUND, "This waiting-list offer was not found.")
 		} else if err != nil {
@@ -425,7 +492,7 @@ func (s *WaitlistService) Decline(ctx context.Context, token string, now time.Ti
 		if until, _ := parseTime(expires); status != palaro.OfferOpen || !now.Before(until) {
 			return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer is no longer open.")
 		}
-		if ok, err := passOffer(ctx, tx, id, entryID, typeID, quantity, now); err != nil {
+		if ok, err := passOffer(ctx, tx, id, entryID, typeID, dateID, quantity, now); err != nil {
 			return err
 		} else if !ok {
 			return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer is no longer open.")
@@ -448,9 +515,13 @@ func closeOffer(ctx context.Context, tx *sql.Tx, id int64, status, orderPublicID
 	return n == 1, err
 }
 
-// unhold gives back tickets an offer held.
-func unhold(ctx context.Context, tx *sql.Tx, typeID int64, quantity int) error {
+// unhold gives back tickets an offer held: on its date of a series (dateID), else of its type.
+func unhold(ctx context.Context, tx *sql.Tx, typeID, dateID int64, quantity int) error {
 	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET held = held - ? WHERE id = ? AND held >= ?`, quantity, typeID, quantity)
+	if dateID != 0 {
+		res, err = tx.ExecContext(ctx, `UPDATE date_stock SET held = held - ? WHERE date_id = ? AND ticket_type_id = ? AND held >= ?`,
+			quantity, dateID, typeID, quantity)
+	}
 	if err != nil {
 		return err
 	}
@@ -465,13 +536,15 @@ func unhold(ctx context.Context, tx *sql.Tx, typeID int64, quantity int) error {
 // seated type, exactly its seats. Its hold (and its seats) are given back here so that the
 // order's own guarded hold and seats, right after in the same unit, take them.
 func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, now time.Time) error {
-	var id, entryID, typeID int64
+	var id, entryID, typeID, dateID int64
 	var quantity int
-	var status, email, seatList string
+	var status, email, seatList, slug string
 	var expires sql.NullString
-	err := tx.QueryRowContext(ctx, `SELECT f.id, f.entry_id, f.ticket_type_id, f.quantity, f.status, f.expires_at, w.email, f.seats
-		FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id WHERE f.token_hash = ?`,
-		hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &quantity, &status, &expires, &email, &seatList)
+	err := tx.QueryRowContext(ctx, `SELECT f.id, f.entry_id, f.ticket_type_id, coalesce(f.date_id, 0), coalesce(d.slug, ''),
+		f.quantity, f.status, f.expires_at, w.email, f.seats
+		FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id LEFT JOIN event_dates d ON d.id = f.date_id
+		WHERE f.token_hash = ?`, hashToken(strings.TrimSpace(token))).Scan(&id, &entryID, &typeID, &dateID, &slug, &quantity,
+		&status, &expires, &email, &seatList)
 	if errors.Is(err, sql.ErrNoRows) {
 		return palaro.Errorf(palaro.ENOTFOUND, "This waiting-list offer was not found.")
 	} else if err != nil {
@@ -485,6 +558,8 @@ func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, 
 		return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer has expired: the tickets went to the next person on the list.")
 	case typeID != o.TicketTypeID:
 		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for another ticket.")
+	case dateID != orderDate(o):
+		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for %s.", palaro.DateSlugLabel(slug))
 	case email != o.Email:
 		return palaro.Errorf(palaro.EINVALID, "This waiting-list offer is for %s: please buy with that e-mail address.", email)
 	case quantity != o.Quantity:
@@ -498,7 +573,7 @@ func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, 
 	} else if !ok {
 		return palaro.Errorf(palaro.ECONFLICT, "This waiting-list offer was already used.")
 	}
-	if err := unhold(ctx, tx, typeID, quantity); err != nil {
+	if err := unhold(ctx, tx, typeID, dateID, quantity); err != nil {
 		return err
 	}
 	if err := releaseOfferSeats(ctx, tx, id); err != nil {
@@ -506,6 +581,14 @@ func claimOffer(ctx context.Context, tx *sql.Tx, token string, o *palaro.Order, 
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = 'claimed', updated_at = ? WHERE id = ?`, formatTime(now), entryID)
 	return err
+}
+
+// orderDate is the id of the series date an order is for; 0 for none.
+func orderDate(o *palaro.Order) int64 {
+	if o.Date == nil {
+		return 0
+	}
+	return o.Date.ID
 }
 
 // FindOffer returns the offer of a link token with its event and ticket type.
@@ -543,7 +626,8 @@ func typeOfOffer(ctx context.Context, q querier, id int64) int64 {
 
 func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*palaro.WaitlistOffer, error) {
 	rows, err := q.QueryContext(ctx, `SELECT f.id, f.entry_id, w.email, f.quantity, f.status, f.by_hand, f.offered_at,
-		f.expires_at, f.closed_at, f.order_public_id, f.seats, f.declined FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id
+		f.expires_at, f.closed_at, f.order_public_id, f.seats, f.declined, coalesce(f.date_id, 0), coalesce(fd.slug, '')
+		FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id LEFT JOIN event_dates fd ON fd.id = f.date_id
 		WHERE `+where, args...)
 	if err != nil {
 		return nil, err
@@ -556,7 +640,7 @@ func queryOffers(ctx context.Context, q querier, where string, args ...any) ([]*
 		var offered, expires, closed sql.NullString
 		var seats string
 		if err := rows.Scan(&o.ID, &o.EntryID, &o.Email, &o.Quantity, &o.Status, &byHand, &offered, &expires, &closed,
-			&o.OrderPublicID, &seats, &declined); err != nil {
+			&o.OrderPublicID, &seats, &declined, &o.DateID, &o.DateSlug); err != nil {
 			return nil, err
 		}
 		o.Declined = declined == 1
@@ -584,7 +668,7 @@ func (s *WaitlistService) Board(ctx context.Context, eventID int64) (_ *palaro.W
 		return nil, err
 	}
 	// waiting entries first (in list order), then the others by when they last changed
-	entries, err := queryEntries(ctx, tx, `w.event_id = ? ORDER BY tt.position, tt.id,
+	entries, err := queryEntries(ctx, tx, `w.event_id = ? ORDER BY tt.position, tt.id, coalesce(d.starts_at, ''), coalesce(d.id, 0),
 		CASE WHEN w.status = 'waiting' THEN 0 ELSE 1 END, w.joined_at, w.id LIMIT 2000`, eventID)
 	if err != nil {
 		return nil, err

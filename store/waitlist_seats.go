@@ -10,11 +10,15 @@ import (
 	"palaro"
 )
 
-// offerSeats returns the seats an offer of quantity tickets of a ticket type holds, inside tx:
-// none for an unseated type (naming seats is EINVALID then), the named seats when they are free
-// (their count is the quantity), else those palaro.PickSeats chooses among the free seats
-// (ECONFLICT when fewer than quantity are free).
-func offerSeats(ctx context.Context, tx *sql.Tx, typeID int64, quantity int, named []string) ([]string, error) {
+// offerSeats returns the seats an offer of quantity tickets of a ticket type holds, inside tx, on a
+// date of its series (dateID; 0 for the event itself): none for an unseated type (naming seats is
+// EINVALID then), the named seats when they are free (their count is the quantity), else those
+// palaro.PickSeats chooses among the free seats (ECONFLICT when fewer than quantity are free).
+func offerSeats(ctx context.Context, tx *sql.Tx, typeID, dateID int64, quantity int, named []string) ([]string, error) {
+	var on []int64
+	if dateID != 0 {
+		on = []int64{dateID}
+	}
 	var seated bool
 	if err := tx.QueryRowContext(ctx, `SELECT seated FROM ticket_types WHERE id = ?`, typeID).Scan(&seated); err != nil {
 		return nil, err
@@ -28,12 +32,12 @@ func offerSeats(ctx context.Context, tx *sql.Tx, typeID int64, quantity int, nam
 		if len(named) != quantity {
 			return nil, palaro.Errorf(palaro.EINVALID, "Name %s.", seatCount(quantity))
 		}
-		if err := seatsFree(ctx, tx, typeID, named); err != nil {
+		if err := seatsFreeOn(ctx, tx, typeID, on, named); err != nil {
 			return nil, err
 		}
 		return named, nil
 	}
-	rows, err := seatMap(ctx, tx, typeID)
+	rows, err := seatMapOn(ctx, tx, typeID, on)
 	if err != nil {
 		return nil, err
 	}
@@ -55,12 +59,13 @@ func seatCount(n int) string {
 	return fmt.Sprintf("%d seats", n)
 }
 
-// holdSeats gives an offer its seats: rows of seat_assignments with the offer and no order, so
-// that no order can take them (their primary key) until the offer is claimed or expires.
-func holdSeats(ctx context.Context, tx *sql.Tx, typeID, offerID int64, seats []string) error {
+// holdSeats gives an offer its seats (on its date of a series, dateID; 0 for the event itself):
+// rows of seat_assignments with the offer and no order, so that no order can take them (their
+// primary key) until the offer is claimed or expires.
+func holdSeats(ctx context.Context, tx *sql.Tx, typeID, dateID, offerID int64, seats []string) error {
 	for _, l := range seats {
-		res, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, seat, order_id, offer_id)
-			VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING`, typeID, l, offerID)
+		res, err := tx.ExecContext(ctx, `INSERT INTO seat_assignments (ticket_type_id, date_id, seat, order_id, offer_id)
+			VALUES (?, ?, ?, NULL, ?) ON CONFLICT DO NOTHING`, typeID, dateID, l, offerID)
 		if err != nil {
 			return err
 		}

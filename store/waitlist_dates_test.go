@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"palaro"
+)
+
+// newDatedWaitlist is the waiting-list fixture whose event (tekken-tuesdays-cubao) is a series
+// of n weekly dates, with a free day type of capacity places a date, each date sold out.
+func newDatedWaitlist(t *testing.T, code string, capacity, n int) (*waitlistFixture, string, []palaro.EventDate, [][]*palaro.Order) {
+	t.Helper()
+	f := newWaitlistFixture(t)
+	sf := &seriesFixture{purchaseFixture: f.purchaseFixture, series: NewSeriesService(f.db)}
+	require.NoError(t, f.db.read.QueryRow(`SELECT id FROM events WHERE code = 'tekken-tuesdays-cubao'`).Scan(&sf.eventID))
+	day := f.addTicketType(t, code, 0, capacity, 1)
+	dates := sf.weekly(t, n, nil)
+	sold := make([][]*palaro.Order, n)
+	for i, d := range dates {
+		for k := range capacity {
+			o, err := f.purchases.CreateOrder(context.Background(), dated(day, d.Slug, 1, fmt.Sprintf("buyer%d-%d@x.ph", i, k)), f.clock)
+			require.NoError(t, err)
+			sold[i] = append(sold[i], o)
+		}
+	}
+	return f, day, dates, sold
+}
+
+func (f *waitlistFixture) joinOn(t *testing.T, code, slug, email string) *palaro.WaitlistJoined {
+	t.Helper()
+	j, err := f.lists.Join(context.Background(), palaro.WaitlistJoin{TicketCode: code, Date: slug, Email: email, Quantity: 1}, f.clock)
+	require.NoError(t, err)
+	return j
+}
+
+// entryOn is the status of an address's entry for one date.
+func (f *waitlistFixture) entryOn(t *testing.T, dateID int64, email string) string {
+	t.Helper()
+	var s string
+	require.NoError(t, f.db.read.QueryRow(`SELECT status FROM waitlist_entries WHERE date_id = ? AND email = ?`, dateID, email).Scan(&s))
+	return s
+}
+
+func TestWaitlist_PerDate(t *testing.T) {
+	ctx := context.Background()
+	f, day, dates, sold := newDatedWaitlist(t, "wl-dated", 1, 3)
+	first, second := dates[0], dates[1]
+	sf := &seriesFixture{purchaseFixture: f.purchaseFixture}
+
+	t.Run("ErrNoDate", func(t *testing.T) {
+		_, err := f.lists.Join(ctx, palaro.WaitlistJoin{TicketCode: day, Email: "w@x.ph", Quantity: 1}, f.clock)
+		var e *palaro.Error
+		require.ErrorAs(t, err, &e)
+		require.Equal(t, palaro.MsgDateRequired, e.Fields[palaro.FieldDate], "a day ticket's list is a date's")
+	})
+	t.Run("ErrDateOnSale", func(t *testing.T) {
+		o := sold[2][0]
+		require.NoError(t, NewOrganizerService(f.db, nil).CancelTicket(ctx, o.EventID, o.Tickets[0].Code, "owner@x.ph"))
+		_, err := f.lists.Join(ctx, palaro.WaitlistJoin{TicketCode: day, Date: dates[2].Slug, Email: "w@x.ph", Quantity: 1}, f.clock)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+		require.Contains(t, palaro.ErrorMessage(err), "can be bought now")
+	})
+
+	one := f.joinOn(t, day, first.Slug, "w1@x.ph")
+	require.Equal(t, [2]any{first.ID, 1}, [2]any{one.Entry.DateID, one.Entry.Position})
+	two := f.joinOn(t, day, second.Slug, "w2@x.ph")
+	require.Equal(t, [2]any{second.Slug, 1}, [2]any{two.Entry.DateSlug, two.Entry.Position}, "each date has its own order")
+	also := f.joinOn(t, day, second.Slug, "w1@x.ph")
+	require.False(t, also.Updated, "one address may wait for two dates")
+	require.Equal(t, 2, also.Entry.Position)
+	var body string
+	require.NoError(t, f.db.read.QueryRow(`SELECT body_text FROM outbox WHERE recipient = 'w2@x.ph' AND kind = ?`,
+		palaro.MessageWaitlistJoined).Scan(&body))
+	require.Contains(t, body, "Sat 16 Jan 2027", "the confirmation names the date")
+
+	// a ticket of the second date is cancelled: its place goes to the second date's first entry only
+	org := NewOrganizerService(f.db, nil)
+	require.NoError(t, org.CancelTicket(ctx, sold[1][0].EventID, sold[1][0].Tickets[0].Code, "owner@x.ph"))
+	require.Equal(t, palaro.WaitlistOffered, f.entryOn(t, second.ID, "w2@x.ph"))
+	require.Equal(t, palaro.WaitlistWaiting, f.entryOn(t, first.ID, "w1@x.ph"), "the first date's list waits on")
+	require.Equal(t, palaro.WaitlistWaiting, f.entryOn(t, second.ID, "w1@x.ph"))
+	s, h, _ := sf.stock(t, second.ID, day)
+	require.Equal(t, [2]int{0, 1}, [2]int{s, h}, "the offer holds the date's place")
+	token := f.offerToken(t, "w2@x.ph")
+	o, err := f.lists.FindOffer(ctx, token)
+	require.NoError(t, err)
+	require.Equal(t, second.Slug, o.DateSlug)
+	require.NoError(t, f.db.read.QueryRow(`SELECT body_text FROM outbox WHERE recipient = 'w2@x.ph' AND kind = ?`,
+		palaro.MessageWaitlistOffer).Scan(&body))
+	require.Contains(t, body, "Sat 16 Jan 2027", "the offer names the date")
+
+	// nobody else can buy the held place; the offer buys for its own date only
+	_, err = f.purchases.CreateOrder(ctx, dated(day, second.Slug, 1, "rush@x.ph"), f.clock)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	wrong := dated(day, first.Slug, 1, "w2@x.ph")
+	wrong.Offer = token
+	_, err = f.purchases.CreateOrder(ctx, wrong, f.clock)
+	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err))
+	require.Contains(t, palaro.ErrorMessage(err), "is for Sat 16 Jan 2027")
+
+	// the offer ends unclaimed: it passes to the second date's next entry, not the first date's
+	f.passOn(t, o.ExpiresAt)
+	require.Equal(t, palaro.WaitlistPassed, f.entryOn(t, second.ID, "w2@x.ph"))
+	require.Equal(t, palaro.WaitlistOffered, f.entryOn(t, second.ID, "w1@x.ph"))
+	require.Equal(t, palaro.WaitlistWaiting, f.entryOn(t, first.ID, "w1@x.ph"))
+	next, err := f.lists.FindOffer(ctx, f.offerToken(t, "w1@x.ph"))
+	require.NoError(t, err)
+	require.Equal(t, second.ID, next.DateID)
+
+	claim := dated(day, second.Slug, 1, "w1@x.ph")
+	claim.Offer = f.offerToken(t, "w1@x.ph")
+	got, err := f.purchases.CreateOrder(ctx, claim, f.clock)
+	require.NoError(t, err)
+	require.Equal(t, second.ID, got.Date.ID)
+	s, h, _ = sf.stock(t, second.ID, day)
+	require.Equal(t, [2]int{1, 0}, [2]int{s, h}, "the claim's order took the place its offer held")
+	require.Equal(t, palaro.WaitlistClaimed, f.entryOn(t, second.ID, "w1@x.ph"))
+
+	board, err := f.lists.Board(ctx, first.EventID)
+	require.NoError(t, err)
+	var slugs []string
+	for _, e := range board.Entries {
+		slugs = append(slugs, e.DateSlug+" "+e.Email)
+	}
+	require.Equal(t, []string{first.Slug + " w1@x.ph", second.Slug + " w2@x.ph", second.Slug + " w1@x.ph"}, slugs,
+		"the console's list is by date, then in order of joining")
+}
+
+// TestWaitlist_PerDateReturnsRush frees the second date's places while rush buyers and the job
+// race for them: each goes to the second date's waiting entries in order, once, and never to an
+// entry of the first date (which joined earlier).
+func TestWaitlist_PerDateReturnsRush(t *testing.T) {
+	ctx := context.Background()
+	const places = 3
+	f, day, dates, sold := newDatedWaitlist(t, "wl-dated-rush", places, 2)
+	first, second := dates[0], dates[1]
+	for i := range 4 {
+		f.joinOn(t, day, first.Slug, fmt.Sprintf("one%d@x.ph", i))
+	}
+	for i := range 5 {
+		f.joinOn(t, day, second.Slug, fmt.Sprintf("two%d@x.ph", i))
+	}
+	org := NewOrganizerService(f.db, nil)
+	granted := storm(30, func(i int) int {
+		switch {
+		case i < places:
+			o := sold[1][i]
+			if err := org.CancelTicket(ctx, o.EventID, o.Tickets[0].Code, "owner@x.ph"); err != nil {
+				t.Errorf("cancel %d: %v", i, err)
+			}
+		case i%5 == 0:
+			if _, _, err := f.lists.Advance(ctx, f.clock); err != nil {
+				t.Errorf("advance: %v", err)
+			}
+		default:
+			o, err := f.purchases.CreateOrder(ctx, dated(day, second.Slug, 1, fmt.Sprintf("rush%d@x.ph", i)), f.clock)
+			if err == nil {
+				return o.Quantity
+			}
+			if palaro.ErrorCode(err) != palaro.ECONFLICT {
+				t.Errorf("rush %d: %v", i, err)
+			}
+		}
+		return 0
+	})
+	require.Zero(t, granted, "the freed places went to the waiting list, not to the rush")
+	sf := &seriesFixture{purchaseFixture: f.purchaseFixture}
+	s, h, c := sf.stock(t, second.ID, day)
+	require.Equal(t, [3]int{0, places, places}, [3]int{s, h, c}, "the offers hold the date's places, never more")
+	require.Equal(t, 0, f.countRows(t, `SELECT count(*) FROM waitlist_offers f JOIN waitlist_entries w ON w.id = f.entry_id
+		WHERE w.date_id = ?`, first.ID), "no offer to an entry of the first date")
+	require.Equal(t, places, f.countRows(t, `SELECT count(*) FROM waitlist_offers WHERE date_id = ? AND status = 'open'`, second.ID))
+	require.Equal(t, places, f.countRows(t, `SELECT count(DISTINCT entry_id) FROM waitlist_offers WHERE date_id = ?`, second.ID),
+		"each entry offered once")
+	for i := range 5 {
+		want := palaro.WaitlistWaiting
+		if i < places {
+			want = palaro.WaitlistOffered
+		}
+		require.Equal(t, want, f.entryOn(t, second.ID, fmt.Sprintf("two%d@x.ph", i)), "in list order")
+	}
+	s, h, _ = sf.stock(t, first.ID, day)
+	require.Equal(t, [2]int{places, 0}, [2]int{s, h}, "the first date is untouched")
+}
