@@ -196,7 +196,7 @@ func (s *TournamentService) refundTeams(ctx context.Context, tx *sql.Tx, teams [
 		if o.Status != palaro.OrderPaid {
 			continue // marked for refund or refunded already
 		}
-		if _, err := refunds.refundOrder(ctx, tx, o, nil, palaro.RefundByOrganizer, "palaro ("+team.Name+": "+why+")", now); err != nil {
+		if _, err := refunds.refundOrder(ctx, tx, o, nil, refundWhy{reason: palaro.RefundByOrganizer}, "palaro ("+team.Name+": "+why+")", now); err != nil {
 			return err
 		}
 	}
