@@ -75,8 +75,6 @@ func TestValidators_Browser(t *testing.T) {
 	require.NoError(t, err, "the Nu HTML Checker needs Java: install Debian's default-jre-headless (go tool task java)")
 	axeSource, err := os.ReadFile(axe)
 	require.NoError(t, err)
-	b := newBrowser(t)
-
 	a := startApp(t)
 	_, err = a.DB().SeedStadium(context.Background(), a.Now(), store.StadiumOptions{Places: 1000})
 	require.NoError(t, err)
@@ -221,26 +219,35 @@ func TestValidators_Browser(t *testing.T) {
 		host, err := url.Parse(a.URL)
 		require.NoError(t, err)
 		var found []string
-		for i, p := range pages {
-			var cookies []chromedp.Action
-			cookies = append(cookies, network.ClearBrowserCookies())
-			for _, c := range visitors[p.who].client.Jar.Cookies(host) {
-				cookies = append(cookies, network.SetCookie(c.Name, c.Value).WithURL(a.URL))
-			}
-			var violations, structure []string
-			err := chromedp.Run(b, append(cookies,
-				chromedp.Navigate(a.URL+p.path),
-				waitFor(`document.readyState === 'complete'`),
-				chromedp.Sleep(300*time.Millisecond), // islands mount, the cookie notice shows
-				chromedp.Evaluate(string(axeSource), nil),
-				chromedp.Evaluate(axeScript, &violations, awaitPromise),
-				chromedp.Evaluate(axeStructureScript, &structure, awaitPromise))...)
-			require.NoError(t, err, p.path)
-			violations = append(violations, structure...)
-			screenshot(t, b, fmt.Sprintf("validators-%02d", i))
-			for _, v := range violations {
-				found = append(found, fmt.Sprintf("%s (as %q): %s", p.path, p.who, v))
-			}
+		// A browser per batch of pages: each batch gets the browser's whole guard against a hang,
+		// so a loaded machine does not fail a long list on its last pages.
+		const batch = 15
+		for start := 0; start < len(pages); start += batch {
+			t.Run(fmt.Sprintf("pages%02d", start), func(t *testing.T) {
+				b := newBrowser(t)
+				for i := start; i < min(start+batch, len(pages)); i++ {
+					p := pages[i]
+					var cookies []chromedp.Action
+					cookies = append(cookies, network.ClearBrowserCookies())
+					for _, c := range visitors[p.who].client.Jar.Cookies(host) {
+						cookies = append(cookies, network.SetCookie(c.Name, c.Value).WithURL(a.URL))
+					}
+					var violations, structure []string
+					err := chromedp.Run(b, append(cookies,
+						chromedp.Navigate(a.URL+p.path),
+						waitFor(`document.readyState === 'complete'`),
+						chromedp.Sleep(300*time.Millisecond), // islands mount, the cookie notice shows
+						chromedp.Evaluate(string(axeSource), nil),
+						chromedp.Evaluate(axeScript, &violations, awaitPromise),
+						chromedp.Evaluate(axeStructureScript, &structure, awaitPromise))...)
+					require.NoError(t, err, p.path)
+					violations = append(violations, structure...)
+					screenshot(t, b, fmt.Sprintf("validators-%02d", i))
+					for _, v := range violations {
+						found = append(found, fmt.Sprintf("%s (as %q): %s", p.path, p.who, v))
+					}
+				}
+			})
 		}
 		require.Empty(t, found, "axe-core serious or critical violations:\n%s", strings.Join(found, "\n"))
 	})
