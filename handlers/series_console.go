@@ -235,13 +235,19 @@ func (s *Server) orgAddWeeklyDates(c *echo.Context, caller *palaro.Caller) error
 	return s.orgDatesDone(c, caller, ev, "", err)
 }
 
-// orgUpdateDate saves the Dates page's form of one date (its holders are told of a change).
-func (s *Server) orgUpdateDate(c *echo.Context, caller *palaro.Caller) error {
+// orgEventDate finds the console's event and its date named in the path, for a date's form.
+func (s *Server) orgEventDate(c *echo.Context, caller *palaro.Caller) (*palaro.Event, *palaro.EventDate, error) {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	d, err := s.orgDate(c, ev)
+	return ev, d, err
+}
+
+// orgUpdateDate saves the Dates page's form of one date (its holders are told of a change).
+func (s *Server) orgUpdateDate(c *echo.Context, caller *palaro.Caller) error {
+	ev, d, err := s.orgEventDate(c, caller)
 	if err != nil {
 		return err
 	}
@@ -270,11 +276,7 @@ func (s *Server) orgUpdateDate(c *echo.Context, caller *palaro.Caller) error {
 // orgCancelDate cancels a date of the Dates page once confirmed (the date's other settings
 // unchanged); the first tap shows the confirmation step.
 func (s *Server) orgCancelDate(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.orgEvent(c, caller)
-	if err != nil {
-		return err
-	}
-	d, err := s.orgDate(c, ev)
+	ev, d, err := s.orgEventDate(c, caller)
 	if err != nil {
 		return err
 	}
