@@ -105,6 +105,18 @@ func (s *RefundService) RequestRefund(ctx context.Context, eventID int64, orderP
 	})
 }
 
+// refundedOf reads what the refunds of an order (its id the argument) give back, pending ones included.
+const refundedOf = `SELECT coalesce(sum(amount), 0) FROM refunds WHERE order_id = ?`
+
+// refundLeft is what is left to refund of order o: what it cost less what its refunds give back.
+func refundLeft(ctx context.Context, q querier, o *palaro.Order) (palaro.Money, error) {
+	var before palaro.Money
+	if err := q.QueryRowContext(ctx, refundedOf, o.ID).Scan(&before); err != nil {
+		return 0, err
+	}
+	return max(o.Total-before, 0), nil
+}
+
 // refundTicket is a ticket of an order as a refund reads it; parted is what part refunds of a
 // pass for its cancelled dates gave back of it.
 type refundTicket struct {
@@ -153,7 +165,7 @@ func (s *RefundService) refundOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 		return nil, err
 	}
 	var before palaro.Money // what earlier refunds of the order give back
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(amount), 0) FROM refunds WHERE order_id = ?`, o.ID).Scan(&before); err != nil {
+	if err := tx.QueryRowContext(ctx, refundedOf, o.ID).Scan(&before); err != nil {
 		return nil, err
 	}
 	var chosen []*refundTicket

@@ -64,9 +64,7 @@ func (s *RefundService) RefundEventOrders(ctx context.Context, limit int) (_ int
 
 	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (int, error) {
 		orders, err := loadOrders(ctx, tx, `(o.event_id IN (SELECT id FROM events WHERE refund_all_at IS NOT NULL AND status = 'cancelled')
-			OR o.date_id IN (`+cancelledDates+`)
-			OR (o.kind = 'add_ons' AND o.ticket_id IN (SELECT t.id FROM tickets t WHERE t.date_id IN (`+cancelledDates+`))))
-			AND `+eventOrdersToRefund+` ORDER BY o.id LIMIT ?`, limit)
+			OR `+dateOrdersOf(cancelledDates)+`) AND `+eventOrdersToRefund+` ORDER BY o.id LIMIT ?`, limit)
 		if err != nil {
 			return 0, err
 		}
@@ -99,6 +97,13 @@ func (s *RefundService) RefundEventOrders(ctx context.Context, limit int) (_ int
 
 // cancelledDates selects the cancelled dates of series whose refund was started.
 const cancelledDates = `SELECT id FROM event_dates WHERE refund_all_at IS NOT NULL AND status = 'cancelled'`
+
+// dateOrdersOf selects (over orders o) the orders of the dates whose ids dates selects (SQL):
+// their day-ticket orders and the add-on orders of their tickets.
+func dateOrdersOf(dates string) string {
+	return `(o.date_id IN (` + dates + `)
+		OR (o.kind = 'add_ons' AND o.ticket_id IN (SELECT t.id FROM tickets t WHERE t.date_id IN (` + dates + `))))`
+}
 
 // refundDateRow is a cancelled date of a series as its refunds read it: when its refund was
 // started (cancelledAt) and by whom.
@@ -149,6 +154,34 @@ var passCandidates = passCandidatesOf(`d.refund_all_at IS NOT NULL AND d.status 
 // passCandidate is one row of passCandidates.
 type passCandidate struct{ dateID, orderID, ticketID int64 }
 
+// queryPassCandidates reads the pass candidates query selects (passCandidatesOf).
+func queryPassCandidates(ctx context.Context, q querier, query string, args ...any) ([]passCandidate, error) {
+	return queryRows(ctx, q, query, args, func(r rowScanner) (c passCandidate, err error) {
+		err = r.Scan(&c.dateID, &c.orderID, &c.ticketID)
+		return c, err
+	})
+}
+
+// passRuns splits candidates ordered by date and order into runs of one date and one order,
+// each as its pass tickets' ids, for f; it stops at f's first error.
+func passRuns(cands []passCandidate, f func(dateID, orderID int64, tickets []int64) error) error {
+	for len(cands) > 0 {
+		n := 1
+		for n < len(cands) && cands[n].orderID == cands[0].orderID && cands[n].dateID == cands[0].dateID {
+			n++
+		}
+		ids := make([]int64, n)
+		for i, c := range cands[:n] {
+			ids[i] = c.ticketID
+		}
+		if err := f(cands[0].dateID, cands[0].orderID, ids); err != nil {
+			return err
+		}
+		cands = cands[n:]
+	}
+	return nil
+}
+
 // refundDatePasses decides, inside the refund job's write, the part refunds of up to limit pass
 // tickets for cancelled dates of their series (passCandidates), an order and a date at a time:
 // one pending refund (reason RefundDateCancelled, naming the date) of the shares owed
@@ -160,11 +193,7 @@ func (s *RefundService) refundDatePasses(ctx context.Context, tx *sql.Tx, limit 
 	if limit <= 0 {
 		return 0, nil
 	}
-	scan := func(r rowScanner) (c passCandidate, err error) {
-		err = r.Scan(&c.dateID, &c.orderID, &c.ticketID)
-		return c, err
-	}
-	found, err := queryRows(ctx, tx, passCandidates, []any{limit}, scan)
+	found, err := queryPassCandidates(ctx, tx, passCandidates, limit)
 	if err != nil || len(found) == 0 {
 		return 0, err
 	}
@@ -177,7 +206,7 @@ func (s *RefundService) refundDatePasses(ctx context.Context, tx *sql.Tx, limit 
 			locked = append(locked, c.dateID)
 		}
 	}
-	cands, err := queryRows(ctx, tx, passCandidates, []any{limit}, scan) // again, after any other server's decisions
+	cands, err := queryPassCandidates(ctx, tx, passCandidates, limit) // again, after any other server's decisions
 	if err != nil {
 		return 0, err
 	}
@@ -190,30 +219,17 @@ func (s *RefundService) refundDatePasses(ctx context.Context, tx *sql.Tx, limit 
 			cands = cands[:cut]
 		}
 	}
-	decided := len(cands)
 	dates := map[int64]refundDateRow{}
-	for len(cands) > 0 {
-		n := 1
-		for n < len(cands) && cands[n].orderID == cands[0].orderID && cands[n].dateID == cands[0].dateID {
-			n++
-		}
-		d, ok := dates[cands[0].dateID]
+	return len(cands), passRuns(cands, func(dateID, orderID int64, tickets []int64) error {
+		d, ok := dates[dateID]
 		if !ok {
-			if d, err = cancelledDate(ctx, tx, cands[0].dateID); err != nil {
-				return 0, err
+			if d, err = cancelledDate(ctx, tx, dateID); err != nil {
+				return err
 			}
-			dates[d.ID] = d
+			dates[dateID] = d
 		}
-		ids := make([]int64, n)
-		for i, c := range cands[:n] {
-			ids[i] = c.ticketID
-		}
-		if err := s.refundPassesForDate(ctx, tx, d, cands[0].orderID, ids, now); err != nil {
-			return 0, err
-		}
-		cands = cands[n:]
-	}
-	return decided, nil
+		return s.refundPassesForDate(ctx, tx, d, orderID, tickets, now)
+	})
 }
 
 // passesOwed splits the pass tickets ids of order orderID into those owed a part refund for
@@ -228,11 +244,10 @@ func passesOwed(ctx context.Context, q querier, d refundDateRow, orderID int64, 
 		return nil, nil, nil, err
 	}
 	ticketShares(o, tickets)
-	var before palaro.Money
-	if err := q.QueryRowContext(ctx, `SELECT coalesce(sum(amount), 0) FROM refunds WHERE order_id = ?`, o.ID).Scan(&before); err != nil {
+	orderLeft, err := refundLeft(ctx, q, o)
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	orderLeft := max(o.Total-before, 0)
 	for _, t := range tickets {
 		if !slices.Contains(ids, t.id) {
 			continue

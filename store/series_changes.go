@@ -200,45 +200,29 @@ func (s *SeriesService) PreviewDateCancel(ctx context.Context, eventID int64, sl
 	if err := tx.QueryRowContext(ctx, `SELECT count(DISTINCT t.email) FROM tickets t WHERE `+where, args...).Scan(&p.Holders); err != nil {
 		return p, err
 	}
-	orders, err := loadOrders(ctx, tx, `(o.date_id = ? OR (o.kind = 'add_ons' AND o.ticket_id IN (SELECT t.id FROM tickets t
-		WHERE t.date_id = ?))) AND `+eventOrdersToRefund+` ORDER BY o.id`, d.ID, d.ID)
+	orders, err := loadOrders(ctx, tx, dateOrdersOf(`?`)+` AND `+eventOrdersToRefund+` ORDER BY o.id`, d.ID, d.ID)
 	if err != nil {
 		return p, err
 	}
 	for _, o := range orders {
-		var before palaro.Money
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(amount), 0) FROM refunds WHERE order_id = ?`, o.ID).Scan(&before); err != nil {
+		left, err := refundLeft(ctx, tx, o)
+		if err != nil {
 			return p, err
 		}
-		p.DayOrders, p.DayAmount = p.DayOrders+1, p.DayAmount+max(o.Total-before, 0)
+		p.DayOrders, p.DayAmount = p.DayOrders+1, p.DayAmount+left
 	}
-	cands, err := queryRows(ctx, tx, passCandidatesOf(`d.id = ?`, `?`), []any{d.ID, formatTime(now)},
-		func(r rowScanner) (c passCandidate, err error) {
-			err = r.Scan(&c.dateID, &c.orderID, &c.ticketID)
-			return c, err
-		})
+	cands, err := queryPassCandidates(ctx, tx, passCandidatesOf(`d.id = ?`, `?`), d.ID, formatTime(now))
 	if err != nil {
 		return p, err
 	}
 	date := refundDateRow{RefundDate: palaro.RefundDate{ID: d.ID, Slug: d.Slug, Name: d.Name, StartsAt: d.StartsAt},
 		eventID: eventID, cancelledAt: now}
-	for len(cands) > 0 {
-		n := 1
-		for n < len(cands) && cands[n].orderID == cands[0].orderID {
-			n++
-		}
-		ids := make([]int64, n)
-		for i, c := range cands[:n] {
-			ids[i] = c.ticketID
-		}
-		_, owed, _, err := passesOwed(ctx, tx, date, cands[0].orderID, ids)
-		if err != nil {
-			return p, err
-		}
+	err = passRuns(cands, func(_, orderID int64, tickets []int64) error {
+		_, owed, _, err := passesOwed(ctx, tx, date, orderID, tickets)
 		for _, o := range owed {
 			p.Passes, p.PassAmount = p.Passes+1, p.PassAmount+o.amount
 		}
-		cands = cands[n:]
-	}
-	return p, nil
+		return err
+	})
+	return p, err
 }
