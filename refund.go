@@ -67,13 +67,19 @@ type RefundDate struct {
 // Label names the date for people, in Manila time: "Sat 16 Jan 2027, 7:00 PM".
 func (d RefundDate) Label() string { return d.StartsAt.In(Manila).Format("Mon 2 Jan 2006, 3:04 PM") }
 
+// Cancelled says the date of the event was cancelled: "<event>, <date in Manila> was cancelled".
+func (d RefundDate) Cancelled(eventName string) string {
+	return eventName + ", " + d.Label() + " was cancelled"
+}
+
 // RefundWhy says why a refund was made, for its buyer and the console: for a cancelled date
-// "<event>, <date in Manila> was cancelled"; "" for the other reasons (their callers say them).
+// "<event>, <date in Manila> was cancelled" (RefundDate.Cancelled); "" for the other reasons
+// (their callers say them).
 func RefundWhy(eventName string, r Refund) string {
 	if r.Reason != RefundDateCancelled || r.Date == nil {
 		return ""
 	}
-	return eventName + ", " + r.Date.Label() + " was cancelled"
+	return r.Date.Cancelled(eventName)
 }
 
 // Statuses a refunded ticket shows (the organizer API's and the console's), for its refund's status.

@@ -262,7 +262,7 @@ func (s *Server) orgRefundsPage(c *echo.Context, caller *palaro.Caller) error {
 		return err
 	}
 	for _, d := range dates {
-		line := palaro.RefundWhy(ev.Name, palaro.Refund{Reason: palaro.RefundDateCancelled, Date: &d.Date}) + ": " +
+		line := d.Date.Cancelled(ev.Name) + ": " +
 			palaro.Plural(d.Refunds, "refund", "refunds") + " (" + d.Amount.Display() + "), " + strconv.Itoa(d.Refunded) + " done"
 		if d.Pending > 0 {
 			line += ", " + strconv.Itoa(d.Pending) + " pending"

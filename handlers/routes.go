@@ -323,6 +323,7 @@ var routeTable = []route{
 	o(POST, "/organizer/events/:code/dates/rule", palaro.ActionManageEvents, (*Server).orgAddWeeklyDates),
 	o(POST, "/organizer/events/:code/dates/:date", palaro.ActionManageEvents, (*Server).orgUpdateDate),
 	o(POST, "/organizer/events/:code/dates/:date/delete", palaro.ActionManageEvents, (*Server).orgDeleteDate),
+	o(GET, "/organizer/events/:code/dates/:date/cancel", palaro.ActionManageEvents, (*Server).orgCancelDatePage),
 	o(POST, "/organizer/events/:code/dates/:date/cancel", palaro.ActionManageEvents, (*Server).orgCancelDate),
 	o(GET, "/organizer/events/:code/tournaments", palaro.ActionOrders, (*Server).orgTournamentsPage),
 	o(POST, "/organizer/events/:code/tournaments/:tournament/teams/:team", palaro.ActionManageEvents, (*Server).orgTeamDecision),

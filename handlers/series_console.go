@@ -273,6 +273,16 @@ func (s *Server) orgUpdateDate(c *echo.Context, caller *palaro.Caller) error {
 	return s.orgDatesDone(c, caller, ev, d.Slug, err)
 }
 
+// orgCancelDatePage shows the confirmation step of cancelling a date (its cancel address opened
+// again, or reloaded); it changes nothing.
+func (s *Server) orgCancelDatePage(c *echo.Context, caller *palaro.Caller) error {
+	ev, d, err := s.orgEventDate(c, caller)
+	if err != nil {
+		return err
+	}
+	return s.confirmDateCancel(c, caller, ev, d, "/organizer/events/"+ev.Code+"/dates/"+d.Slug+"/cancel")
+}
+
 // orgCancelDate cancels a date of the Dates page once confirmed (the date's other settings
 // unchanged); the first tap shows the confirmation step.
 func (s *Server) orgCancelDate(c *echo.Context, caller *palaro.Caller) error {
@@ -290,8 +300,12 @@ func (s *Server) orgCancelDate(c *echo.Context, caller *palaro.Caller) error {
 }
 
 // confirmDateCancel renders the confirmation step of cancelling date d: how many holders are
-// e-mailed and what is refunded; its button posts the same form again to action, confirmed.
+// e-mailed and what is refunded; its button posts the same form again to action, confirmed. A
+// date cancelled already has no such step (MsgDateCancelledFinal).
 func (s *Server) confirmDateCancel(c *echo.Context, caller *palaro.Caller, ev *palaro.Event, d *palaro.EventDate, action string) error {
+	if d.Status == palaro.DateCancelled {
+		return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgDateCancelledFinal)
+	}
 	p, err := s.services.Series.PreviewDateCancel(c.Request().Context(), ev.ID, d.Slug, s.Now())
 	if err != nil {
 		return err
@@ -300,16 +314,14 @@ func (s *Server) confirmDateCancel(c *echo.Context, caller *palaro.Caller, ev *p
 	lines := []string{ev.Name + ", " + label + ", " + dateHours(*d) + ": its sale stops and the date is cancelled for good. This cannot be undone.",
 		palaro.Plural(p.Holders, "ticket holder is", "ticket holders are") + " e-mailed that the date is cancelled."}
 	if p.DayOrders > 0 {
-		lines = append(lines, palaro.Plural(p.DayOrders, "order", "orders")+" of day tickets for this date "+
-			map[bool]string{true: "is", false: "are"}[p.DayOrders == 1]+" refunded in full, add-ons included ("+p.DayAmount.Display()+
-			"), through the payment provider; their tickets are cancelled.")
+		lines = append(lines, palaro.Plural(p.DayOrders, "order of day tickets for this date is", "orders of day tickets for this date are")+
+			" refunded in full, add-ons included ("+p.DayAmount.Display()+"), through the payment provider; their tickets are cancelled.")
 	} else {
 		lines = append(lines, "No paid day-ticket order of this date is left to refund.")
 	}
 	if p.Passes > 0 {
-		lines = append(lines, palaro.Plural(p.Passes, "season pass gets", "season passes get")+" back "+
-			map[bool]string{true: "its", false: "their"}[p.Passes == 1]+" share for this date ("+p.PassAmount.Display()+
-			" in all) and "+map[bool]string{true: "stays", false: "stay"}[p.Passes == 1]+" valid on the other dates.")
+		lines = append(lines, palaro.Plural(p.Passes, "season pass gets back its share for this date ("+p.PassAmount.Display()+") and stays",
+			"season passes get back their share for this date ("+p.PassAmount.Display()+" in all) and stay")+" valid on the other dates.")
 	} else {
 		lines = append(lines, "No season pass is owed a share for this date.")
 	}

@@ -259,3 +259,28 @@ func TestDateRefunds_TwoJobsAtOnce(t *testing.T) {
 	require.Equal(t, passes+days, f.countRows(t, `SELECT count(*) FROM outbox WHERE kind = ?`, palaro.MessageRefundStarted),
 		"one e-mail per refund")
 }
+
+// TestRefund_ChosenTicketsNeverMoreThanPaid: the organizer's refund of some tickets of an order
+// whose discounts leave a ticket's share below nothing (a senior ticket of an order nearly free
+// after its promo code: the shares are clamped at 0, so they add up to more than the order cost)
+// gives back at most what is left of the order. On either engine.
+func TestRefund_ChosenTicketsNeverMoreThanPaid(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	day := f.addTicketType(t, "day", 50000, 10, 4)
+	dates := f.weekly(t, 2, nil)
+	o := f.buyWith(t, dated(day, dates[0].Slug, 2, "two@x.ph"))
+	// as a senior discount on the first ticket and a 98% promo code would leave it: 40000 and
+	// 50000 of tickets, 2000 paid, so the shares are -4000 (0) and 6000
+	_, err := f.db.write.Exec(`UPDATE tickets SET discount_type = 'senior', discount_amount = 10000 WHERE id = ?`, o.Tickets[0].ID)
+	require.NoError(t, err)
+	_, err = f.db.write.Exec(`UPDATE orders SET total = 2000 WHERE id = ?`, o.ID)
+	require.NoError(t, err)
+	refunds := NewRefundService(f.db, nil)
+	got, err := refunds.RequestRefund(ctx, f.eventID, o.PublicID, []string{o.Tickets[1].Code}, palaro.RefundByOrganizer, "owner@x.ph")
+	require.NoError(t, err)
+	require.Equal(t, palaro.Money(2000), got[0].Amount, "what the order cost, not the ticket's 6000 share")
+	got, err = refunds.RequestRefund(ctx, f.eventID, o.PublicID, nil, palaro.RefundByOrganizer, "owner@x.ph")
+	require.NoError(t, err)
+	require.Equal(t, palaro.Money(0), got[0].Amount, "nothing is left for the other ticket")
+}

@@ -151,8 +151,8 @@ func orderRefundTickets(ctx context.Context, q querier, orderID int64) ([]refund
 // refundOrder writes, inside tx, the pending refund of the tickets of o whose codes are given
 // (every ticket not refunded yet when codes is empty): the refund and its tickets, the tickets
 // made void, the buyer's e-mail and the audit line. A ticket's amount is its share less what part
-// refunds of a pass gave back of it. It returns nil when there was nothing left to refund (asked
-// again).
+// refunds of a pass gave back of it, and the refund never gives back more than is left of the
+// order. It returns nil when there was nothing left to refund (asked again).
 func (s *RefundService) refundOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, codes []string, why refundWhy, actor string, now time.Time) (*palaro.Refund, error) {
 	reason := why.reason
 	switch o.Status {
@@ -205,10 +205,12 @@ func (s *RefundService) refundOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 			rest -= t.amount
 		}
 		chosen[len(chosen)-1].amount = rest
-	default:
+	default: // some of the tickets left: their shares, never more in all than is left of the order
 		ticketShares(o, tickets)
+		rest := max(o.Total-before, 0)
 		for _, t := range chosen {
-			t.amount = max(t.share-t.parted, 0)
+			t.amount = min(max(t.share-t.parted, 0), rest)
+			rest -= t.amount
 			amount += t.amount
 		}
 	}

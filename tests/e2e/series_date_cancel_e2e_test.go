@@ -16,7 +16,8 @@ import (
 // third match day: a confirmation page says how many holders are e-mailed and what is refunded
 // (the day orders in full, the season passes their share), and only its button cancels the date,
 // whose refunds the job then writes with the date named, as the refund queue page says. Posting the date's form with the status
-// cancelled, unconfirmed, shows the same step and changes nothing.
+// cancelled, unconfirmed, or opening the cancel address (GET) shows the same step and changes
+// nothing; a cancelled date has no such step.
 func TestSeriesDateCancel_Browser(t *testing.T) {
 	a := startApp(t)
 	const day = "2026-03-21"
@@ -31,6 +32,13 @@ func TestSeriesDateCancel_Browser(t *testing.T) {
 	d, err := store.NewSeriesService(a.DB()).FindEventDate(t.Context(), ev.ID, "2026-03-28")
 	require.NoError(t, err)
 	require.Equal(t, palaro.DateScheduled, d.Status, "not cancelled without the confirmation")
+	// the cancel address opened again (GET, even with confirm=yes) shows the step and changes nothing
+	status, body = org.get("/organizer/events/" + demoLeague + "/dates/2026-03-28/cancel?confirm=yes")
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, "Cancel Sat 28 Mar 2026 · Match day 4?")
+	d, err = store.NewSeriesService(a.DB()).FindEventDate(t.Context(), ev.ID, "2026-03-28")
+	require.NoError(t, err)
+	require.Equal(t, palaro.DateScheduled, d.Status, "a GET cancels nothing")
 
 	b := newBrowser(t)
 	var text string
@@ -40,8 +48,9 @@ func TestSeriesDateCancel_Browser(t *testing.T) {
 		chromedp.SendKeys("#f-email", store.DemoOrganizerEmail, chromedp.ByQuery),
 		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
 		submitAndLoad(),
-		chromedp.Navigate(a.URL+"/organizer/events/"+demoLeague+"/dates"),
-		clickAndLoad(`form[action$="/dates/`+day+`/cancel"] button`, chromedp.ByQuery),
+		chromedp.Navigate(a.URL+"/organizer/events/"+demoLeague+"/dates")))
+	screenshot(t, b, "series-dates")
+	require.NoError(t, chromedp.Run(b, clickAndLoad(`form[action$="/dates/`+day+`/cancel"] button`, chromedp.ByQuery),
 		chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Cancel Sat 21 Mar 2026 · Match day 3?")
 	require.Contains(t, text, "ticket holders are e-mailed that the date is cancelled")
@@ -58,6 +67,9 @@ func TestSeriesDateCancel_Browser(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, palaro.DateCancelled, d.Status)
 	screenshot(t, b, "series-date-cancelled")
+	status, body = org.get("/organizer/events/" + demoLeague + "/dates/" + day + "/cancel")
+	require.Equal(t, http.StatusConflict, status, "a cancelled date has no confirmation step")
+	require.Contains(t, body, "it cannot change again")
 
 	a.RefundOnce(t.Context(), a.DB().Now())
 	var reason string
@@ -72,4 +84,14 @@ func TestSeriesDateCancel_Browser(t *testing.T) {
 		chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Palaro League Season 1, Sat 21 Mar 2026, 7:00 PM was cancelled: ")
 	screenshot(t, b, "series-date-refund-queue")
+
+	// a pass's order page names the date and the pass refunded in part, still valid
+	var passOrder string
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT o.public_id FROM refunds r JOIN orders o ON o.id = r.order_id
+		WHERE r.date_id = ? AND EXISTS (SELECT 1 FROM pass_date_refunds p WHERE p.refund_id = r.id) ORDER BY r.id LIMIT 1`, d.ID).Scan(&passOrder))
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+"/organizer/events/"+demoLeague+"/orders/"+passOrder),
+		chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Palaro League Season 1, Sat 21 Mar 2026, 7:00 PM was cancelled")
+	require.Contains(t, text, "(still valid)")
+	screenshot(t, b, "series-date-refund-order")
 }

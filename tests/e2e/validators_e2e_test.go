@@ -171,9 +171,11 @@ func TestValidators_Browser(t *testing.T) {
 	// a match day's waiting list, and the league's lists in the console (one per type and date)
 	pages = append(pages, validatedPage{"", "/waitlist/" + demoLeague + "-day?date=2026-03-21"},
 		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/waitlist"})
-	// a series' dates in the console: the list with the add form, and one date's form
+	// a series' dates in the console: the list with the add form, one date's form and the
+	// confirmation step of cancelling a match day
 	pages = append(pages, validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates"},
-		validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates?edit=" + dates[0].Slug})
+		validatedPage{"organizer", "/organizer/events/lan-party-baguio/dates?edit=" + dates[0].Slug},
+		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/dates/2026-03-28/cancel"})
 	// a series in the console: per-date sales on the event page and dashboard, the orders of one
 	// date, the ticket type form with its season pass part, and the pass's own edit form
 	league := "/organizer/events/" + demoLeague
