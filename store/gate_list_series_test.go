@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -110,4 +111,37 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 	require.Equal(t, map[string][2]int{"Test gate-day": {1, 1}, "Pass gate-season": {1, 1}, "Pass gate-five": {0, 1}, "gate North": {2, 0}}, counts(d1))
 	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {1, 1}, "Pass gate-five": {1, 1}, "gate North": {2, 0}}, counts(d0))
 	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {0, 1}, "Pass gate-five": {1, 1}, "gate North": {1, 0}}, counts(d2))
+}
+
+// TestGateSync_PassOnFullDate: a phone offline let a pass for some dates in on a date whose day
+// ticket has no place left (it cannot know the date's places). The sync records that admission,
+// the place taken over the date's capacity, and the other scans of the batch with it, on both
+// engines; online, the same scan is refused as sold out (nobody is in yet).
+func TestGateSync_PassOnFullDate(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	dates, pass, two, dayTicket := f.gateSeries(t)
+	gate := NewCheckInService(f.db)
+	_, err := f.db.write.Exec(`UPDATE date_stock SET capacity = sold + held WHERE date_id = ?
+		AND ticket_type_id = (SELECT id FROM ticket_types WHERE code = 'gate-day')`, dates[1].ID)
+	require.NoError(t, err)
+	sold, _, capacity := f.stock(t, dates[1].ID, "gate-day")
+	require.Equal(t, sold, capacity, "the second date is full")
+
+	_, err = gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: two, Gate: "North", Date: dates[1].Slug})
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "online, no place is left for the pass")
+
+	at := f.now.Add(time.Hour)
+	results, err := gate.SyncCheckIns(ctx, []palaro.CheckInRequest{
+		{EventID: f.eventID, Code: two, Gate: "North", Date: dates[1].Slug, At: at, ClientID: "phone:1"},
+		{EventID: f.eventID, Code: pass, Gate: "North", Date: dates[1].Slug, At: at, ClientID: "phone:2"},
+		{EventID: f.eventID, Code: dayTicket, Gate: "North", Date: dates[1].Slug, At: at, ClientID: "phone:3"},
+	})
+	require.NoError(t, err, "one admission over the date's places does not stop the phone's sync")
+	for i, r := range results {
+		require.Equal(t, palaro.CheckInOK, r.Outcome, "scan %d", i)
+	}
+	require.Equal(t, []string{dates[1].Slug}, results[0].Ticket.UsedDates)
+	after, _, _ := f.stock(t, dates[1].ID, "gate-day")
+	require.Equal(t, sold+1, after, "the pass's place on the date is counted, over its capacity")
 }
