@@ -52,6 +52,10 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 	require.Equal(t, palaro.GateWrongDate, wrong.Status, "another date's list refuses it")
 	require.Equal(t, d1, wrong.Date, "and names its date")
 
+	before, err := f.gate.CheckInCounts(ctx, f.eventID, d1)
+	require.NoError(t, err)
+	require.Contains(t, before.ByType, palaro.GateCount{Name: "Pass gate-five", Sold: 1}, "a pass for 2 dates, none used, counts on every date")
+
 	// admitted on the first date, the pass is still to come on the second, which knows it used one
 	require.Equal(t, palaro.CheckInOK, scan(pass, d0))
 	d, err := f.gate.GateChanges(ctx, f.eventID, d1, list.Version)
@@ -91,7 +95,8 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), "a date the series does not have")
 
 	// the counts are the date's: on the second, the day ticket and the season pass are in; the
-	// pass for 2 dates counts as sold on every date but came on the first and the third
+	// pass for 2 dates, which came on the first and the third, does not count on the second (its
+	// gate list reads it used up there), as it did on each date before it was used up
 	counts := func(date string) map[string][2]int {
 		c, err := f.gate.CheckInCounts(ctx, f.eventID, date)
 		require.NoError(t, err)
@@ -108,7 +113,7 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, map[string][2]int{"Test gate-day": {1, 1}, "Pass gate-season": {1, 1}, "Pass gate-five": {0, 1}, "gate North": {2, 0}}, counts(d1))
+	require.Equal(t, map[string][2]int{"Test gate-day": {1, 1}, "Pass gate-season": {1, 1}, "Pass gate-five": {0, 0}, "gate North": {2, 0}}, counts(d1))
 	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {1, 1}, "Pass gate-five": {1, 1}, "gate North": {2, 0}}, counts(d0))
 	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {0, 1}, "Pass gate-five": {1, 1}, "gate North": {1, 0}}, counts(d2))
 }
