@@ -189,6 +189,28 @@ func TestGateDate_ManilaMidnight(t *testing.T) {
 	require.Equal(t, "Match Day 3 · Sat 23 Jan", GateDateLabel(EventDate{Name: "Match Day 3", StartsAt: at(23, 19, 0)}))
 }
 
+// TestGateDate_YearAndMonthEnd: a New Year's Eve session going past midnight in Manila is still
+// the gate's date on 1 January (still 31 December in UTC until 8 AM), and once it ended the gate
+// moves to New Year's Day's own session; at a month's end the next month's first date comes next.
+// Labels are Manila's day, not UTC's.
+func TestGateDate_YearAndMonthEnd(t *testing.T) {
+	at := func(y int, m time.Month, day, hour, min int) time.Time { return time.Date(y, m, day, hour, min, 0, 0, Manila) }
+	dates := []EventDate{
+		{Slug: "2026-12-31", StartsAt: at(2026, 12, 31, 22, 0), EndsAt: at(2027, 1, 1, 2, 0)}, // New Year's Eve into 2027
+		{Slug: "2027-01-01", StartsAt: at(2027, 1, 1, 18, 0), EndsAt: at(2027, 1, 1, 22, 0)},
+		{Slug: "2027-02-01", StartsAt: at(2027, 2, 1, 7, 30), EndsAt: at(2027, 2, 1, 10, 0)}, // 23:30 UTC on 31 January
+	}
+	slug := func(at time.Time) string { return slugOf(GateDate(dates, at)) }
+	require.Equal(t, "2026-12-31", slug(at(2027, 1, 1, 0, 30)), "past midnight, the Eve's session is on")
+	require.Equal(t, "2026-12-31", slug(time.Date(2026, 12, 31, 17, 59, 0, 0, time.UTC)), "01:59 on 1 January in Manila")
+	require.Equal(t, "2027-01-01", slug(at(2027, 1, 1, 2, 0)), "the Eve's session ended: New Year's Day's")
+	require.Equal(t, "2027-01-01", slug(at(2027, 1, 1, 23, 0)), "after it, still that day's")
+	require.Equal(t, "2027-02-01", slug(at(2027, 1, 31, 23, 0)), "at January's end, February's first")
+	require.Equal(t, "2027-02-01", slug(time.Date(2027, 1, 31, 22, 0, 0, 0, time.UTC)), "6 AM on 1 February in Manila: today's, not begun")
+	require.Equal(t, "Thu 31 Dec", GateDateLabel(dates[0]))
+	require.Equal(t, "Mon 1 Feb", GateDateLabel(dates[2]), "Manila's day, though UTC's is 31 January")
+}
+
 // slugOf is a date's slug, "" for none.
 func slugOf(d *EventDate) string {
 	if d == nil {

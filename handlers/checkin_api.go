@@ -278,7 +278,7 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	dates, date, err := s.gateDate(c, ev, strings.TrimSpace(c.QueryParam("date")))
+	_, date, err := s.gateDate(c, ev, strings.TrimSpace(c.QueryParam("date")))
 	if err != nil {
 		return err
 	}
@@ -290,14 +290,9 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 	}
 	key := palaro.GateHashKey(s.config.GateListKey, ev.ID)
 	head := gateListHead{Format: gateListFormat, EventCode: ev.Code, PublicKey: s.ticketPublicKey(), PublicKeys: s.ticketPublicKeys(),
-		HashKey: base64.RawURLEncoding.EncodeToString(key), GeneratedAt: s.Now().UTC(), Types: []string{}, Date: date}
-	if date != "" {
+		HashKey: base64.RawURLEncoding.EncodeToString(key), GeneratedAt: s.Now().UTC(), Types: []string{}, Date: date.Slug, DateLabel: date.Label}
+	if date.Slug != "" {
 		head.Format = gateListFormatSeries
-		for _, d := range dates {
-			if d.Slug == date {
-				head.DateLabel = d.Label
-			}
-		}
 	}
 	types := map[string]int{}
 	for _, tt := range ev.TicketTypes {
@@ -319,7 +314,7 @@ func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
 		}
 	}
 	n := 0
-	list, err := s.services.CheckIns.StreamGateChanges(c.Request().Context(), ev.ID, date, since, func(t palaro.GateTicket) error {
+	list, err := s.services.CheckIns.StreamGateChanges(c.Request().Context(), ev.ID, date.Slug, since, func(t palaro.GateTicket) error {
 		i, ok := types[t.TicketType]
 		if !ok { // a type the event no longer lists
 			i = len(head.Types)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,7 +39,7 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	v.Props.Dates, v.Props.Date = dates, date
+	v.Props.Dates, v.Props.Date = dates, date.Slug
 	p := s.orgPage(c, "Gate · "+ev.Name)
 	p.Islands = []string{"gate"}
 	allowWasm(c)
@@ -47,58 +48,54 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 
 // gateDate returns, for a series, the dates a gate can admit to (not cancelled, by start) and
 // the one chosen: slug when given (EINVALID when the series has no such date), else the one the
-// gate opens on now (palaro.GateDate). A single-date event has neither.
-func (s *Server) gateDate(c *echo.Context, ev *palaro.Event, slug string) ([]views.GateDateOption, string, error) {
+// gate opens on now (palaro.GateDate). A single-date event has neither (chosen's Slug "").
+func (s *Server) gateDate(c *echo.Context, ev *palaro.Event, slug string) (options []views.GateDateOption, chosen views.GateDateOption, err error) {
 	all, err := s.services.Series.ListEventDates(c.Request().Context(), ev.ID)
 	if err != nil || len(all) == 0 {
-		return nil, "", err
+		return nil, chosen, err
 	}
-	options := []views.GateDateOption{}
-	known := false
+	var on *palaro.EventDate
+	if slug == "" {
+		on = palaro.GateDate(all, s.Now())
+	} else if i := slices.IndexFunc(all, func(d palaro.EventDate) bool { return d.Slug == slug }); i >= 0 {
+		on = &all[i]
+	} else {
+		return nil, chosen, &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgDateUnknown, Fields: map[string]string{palaro.FieldDate: palaro.MsgDateUnknown}}
+	}
+	if on != nil {
+		chosen = views.GateDateOption{Slug: on.Slug, Label: palaro.GateDateLabel(*on)}
+	}
+	options = []views.GateDateOption{}
 	for _, d := range all {
-		known = known || d.Slug == slug
 		if d.Status != palaro.DateCancelled {
 			options = append(options, views.GateDateOption{Slug: d.Slug, Label: palaro.GateDateLabel(d)})
 		}
 	}
-	switch {
-	case slug != "" && !known:
-		return nil, "", &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgDateUnknown, Fields: map[string]string{palaro.FieldDate: palaro.MsgDateUnknown}}
-	case slug == "":
-		if d := palaro.GateDate(all, s.Now()); d != nil {
-			slug = d.Slug
-		}
-	}
-	return options, slug, nil
+	return options, chosen, nil
 }
 
 // checkInCounts builds the live counts of an event; for a series, of its date slug ("": the
-// gate's date now).
+// gate's date now), with the dates to pick from.
 func (s *Server) checkInCounts(c *echo.Context, ev *palaro.Event, slug string) (views.CheckInCountsView, []views.GateDateOption, error) {
 	dates, date, err := s.gateDate(c, ev, slug)
 	if err != nil {
 		return views.CheckInCountsView{}, nil, err
 	}
-	counts, err := s.services.CheckIns.CheckInCounts(c.Request().Context(), ev.ID, date)
+	counts, err := s.services.CheckIns.CheckInCounts(c.Request().Context(), ev.ID, date.Slug)
 	if err != nil {
 		return views.CheckInCountsView{}, nil, err
 	}
 	live := "/organizer/events/" + ev.Code + "/check-ins/live"
-	if date != "" {
-		live += "?date=" + url.QueryEscape(date)
+	if date.Slug != "" {
+		live += "?date=" + url.QueryEscape(date.Slug)
 	}
-	v := views.CheckInCountsView{LiveURL: live, Date: date, CheckedIn: counts.CheckedIn,
+	v := views.CheckInCountsView{LiveURL: live, Date: date.Slug, DateLabel: date.Label, CheckedIn: counts.CheckedIn,
 		Sold: counts.Sold, Conflicts: counts.Conflicts, TimeCorrected: counts.TimeCorrected}
 	for _, g := range counts.ByGate {
 		v.ByGate = append(v.ByGate, views.CheckInCountRow(g))
 	}
 	for _, g := range counts.ByType {
 		v.ByType = append(v.ByType, views.CheckInCountRow(g))
-	}
-	for _, d := range dates {
-		if d.Slug == date {
-			v.DateLabel = d.Label
-		}
 	}
 	return v, dates, nil
 }
@@ -115,10 +112,14 @@ func (s *Server) checkInsPage(c *echo.Context, caller *palaro.Caller) error {
 	if caller.Can(ev.Organizer.ID, palaro.ActionOrders) {
 		v.UndoAction = base + "/check-ins/undo"
 	}
-	if v.Counts, v.Dates, err = s.checkInCounts(c, ev, strings.TrimSpace(c.QueryParam("date"))); err != nil {
+	var dates []views.GateDateOption
+	if v.Counts, dates, err = s.checkInCounts(c, ev, strings.TrimSpace(c.QueryParam("date"))); err != nil {
 		return err
 	}
-	v.Date = v.Counts.Date
+	v.Date = views.OrgSelect{Name: "date", Label: "Date"}
+	for _, d := range dates {
+		v.Date.Options = append(v.Date.Options, views.SelectOption{Value: d.Slug, Label: d.Label, Selected: d.Slug == v.Counts.Date})
+	}
 	conflicts, err := s.services.CheckIns.CheckInConflicts(c.Request().Context(), ev.ID)
 	if err != nil {
 		return err

@@ -4,7 +4,7 @@
 // (POST /v1/checkin/sync) when the network returns; typed codes are checked online only. Online,
 // it fetches the list's changes every few seconds, so a transferred ticket's old code is refused
 // at once. It also sells tickets at the door.
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './lib/mount';
 import { checkIDLine, checkInOffline, codeHash, findRow, load, manilaTime, markCheckedIn, merge, newID, parse, save, usedLine, type Answer, type GateList, type GateTicket, type Kept } from './lib/gate-offline';
 import { QRScanner } from './components/QRScanner';
@@ -264,7 +264,12 @@ function Gate(props: GateProps) {
 
   const state = syncing ? 'syncing' : online ? 'online' : 'offline';
   const updated = kept.current.list?.generatedAt ? manilaTime(kept.current.list.generatedAt) : '';
-  const count = date && (kept.current.list?.date || '') === date ? dateCount(kept.current) : null;
+  // the date's counter reads the whole list (55,000 rows at a stadium): counted again when the list,
+  // the phone's queue or an answer changed, not at each key of a typed code
+  const count = useMemo(
+    () => (date && (kept.current.list?.date || '') === date ? dateCount(kept.current) : null),
+    [date, listMark, queued, answers],
+  );
   return (
     <div className="gate" data-state={state} data-queued={queued} data-date={date || undefined} data-list={listMark || undefined}>
       {props.dates && props.dates.length > 0 && (

@@ -288,16 +288,17 @@ func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64, date 
 }
 
 // checkInCountsOn counts one date of a series: per type, a day type's paid tickets for the date
-// against those checked in; a pass type's paid passes that can be used on the date (every date:
-// those holding it; some dates: all) against its admissions there (pass_uses); per gate, the
+// against those checked in; a pass type's paid passes that can be used on the date (those holding
+// it, and a pass for some dates with dates left: as the gate list, no pass_used_up) against its
+// admissions there (pass_uses); per gate, the
 // date's check-ins not undone; the conflicts and corrected times of the date's scans.
 func checkInCountsOn(ctx context.Context, tx *sql.Tx, eventID, dateID int64) (_ *palaro.CheckInCounts, err error) {
 	var c palaro.CheckInCounts
 	if c.ByType, err = gateCounts(ctx, tx, `SELECT tt.name,
 		(SELECT COUNT(*) FROM tickets t JOIN orders o ON o.id = t.order_id WHERE t.ticket_type_id = tt.id AND o.status = 'paid'
 			AND t.status IN ('valid', 'checked_in') AND CASE WHEN tt.pass_kind = '' THEN t.date_id = ?
-				WHEN tt.pass_kind = 'count' THEN 1 = 1
-				ELSE EXISTS (SELECT 1 FROM pass_uses u WHERE u.ticket_id = t.id AND u.date_id = ?) END),
+				ELSE EXISTS (SELECT 1 FROM pass_uses u WHERE u.ticket_id = t.id AND u.date_id = ?)
+					OR (tt.pass_kind = 'count' AND (SELECT count(*) FROM pass_uses u WHERE u.ticket_id = t.id) < tt.pass_dates) END),
 		CASE WHEN tt.pass_kind = '' THEN (SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = tt.id AND t.date_id = ?
 				AND t.status = 'checked_in')
 			ELSE (SELECT COUNT(*) FROM pass_uses u JOIN tickets t ON t.id = u.ticket_id WHERE t.ticket_type_id = tt.id

@@ -173,7 +173,7 @@ func gateDateOf(ctx context.Context, q querier, eventID int64, slug string) (*pa
 		if dated == 0 {
 			return nil, nil
 		}
-		return nil, &palaro.Error{Code: palaro.EINVALID, Message: palaro.MsgDateUnknown, Fields: map[string]string{palaro.FieldDate: palaro.MsgDateUnknown}}
+		return nil, dateFieldError(palaro.MsgDateUnknown)
 	}
 	return d, err
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -51,6 +52,10 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 	require.Equal(t, palaro.GateWrongDate, wrong.Status, "another date's list refuses it")
 	require.Equal(t, d1, wrong.Date, "and names its date")
 
+	before, err := f.gate.CheckInCounts(ctx, f.eventID, d1)
+	require.NoError(t, err)
+	require.Contains(t, before.ByType, palaro.GateCount{Name: "Pass gate-five", Sold: 1}, "a pass for 2 dates, none used, counts on every date")
+
 	// admitted on the first date, the pass is still to come on the second, which knows it used one
 	require.Equal(t, palaro.CheckInOK, scan(pass, d0))
 	d, err := f.gate.GateChanges(ctx, f.eventID, d1, list.Version)
@@ -90,7 +95,8 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), "a date the series does not have")
 
 	// the counts are the date's: on the second, the day ticket and the season pass are in; the
-	// pass for 2 dates counts as sold on every date but came on the first and the third
+	// pass for 2 dates, which came on the first and the third, does not count on the second (its
+	// gate list reads it used up there), as it did on each date before it was used up
 	counts := func(date string) map[string][2]int {
 		c, err := f.gate.CheckInCounts(ctx, f.eventID, date)
 		require.NoError(t, err)
@@ -107,7 +113,40 @@ func TestGateList_SeriesPerDate(t *testing.T) {
 		}
 		return out
 	}
-	require.Equal(t, map[string][2]int{"Test gate-day": {1, 1}, "Pass gate-season": {1, 1}, "Pass gate-five": {0, 1}, "gate North": {2, 0}}, counts(d1))
+	require.Equal(t, map[string][2]int{"Test gate-day": {1, 1}, "Pass gate-season": {1, 1}, "Pass gate-five": {0, 0}, "gate North": {2, 0}}, counts(d1))
 	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {1, 1}, "Pass gate-five": {1, 1}, "gate North": {2, 0}}, counts(d0))
 	require.Equal(t, map[string][2]int{"Test gate-day": {0, 0}, "Pass gate-season": {0, 1}, "Pass gate-five": {1, 1}, "gate North": {1, 0}}, counts(d2))
+}
+
+// TestGateSync_PassOnFullDate: a phone offline let a pass for some dates in on a date whose day
+// ticket has no place left (it cannot know the date's places). The sync records that admission,
+// the place taken over the date's capacity, and the other scans of the batch with it, on both
+// engines; online, the same scan is refused as sold out (nobody is in yet).
+func TestGateSync_PassOnFullDate(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	dates, pass, two, dayTicket := f.gateSeries(t)
+	gate := NewCheckInService(f.db)
+	_, err := f.db.write.Exec(`UPDATE date_stock SET capacity = sold + held WHERE date_id = ?
+		AND ticket_type_id = (SELECT id FROM ticket_types WHERE code = 'gate-day')`, dates[1].ID)
+	require.NoError(t, err)
+	sold, _, capacity := f.stock(t, dates[1].ID, "gate-day")
+	require.Equal(t, sold, capacity, "the second date is full")
+
+	_, err = gate.CheckIn(ctx, palaro.CheckInRequest{EventID: f.eventID, Code: two, Gate: "North", Date: dates[1].Slug})
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "online, no place is left for the pass")
+
+	at := f.now.Add(time.Hour)
+	results, err := gate.SyncCheckIns(ctx, []palaro.CheckInRequest{
+		{EventID: f.eventID, Code: two, Gate: "North", Date: dates[1].Slug, At: at, ClientID: "phone:1"},
+		{EventID: f.eventID, Code: pass, Gate: "North", Date: dates[1].Slug, At: at, ClientID: "phone:2"},
+		{EventID: f.eventID, Code: dayTicket, Gate: "North", Date: dates[1].Slug, At: at, ClientID: "phone:3"},
+	})
+	require.NoError(t, err, "one admission over the date's places does not stop the phone's sync")
+	for i, r := range results {
+		require.Equal(t, palaro.CheckInOK, r.Outcome, "scan %d", i)
+	}
+	require.Equal(t, []string{dates[1].Slug}, results[0].Ticket.UsedDates)
+	after, _, _ := f.stock(t, dates[1].ID, "gate-day")
+	require.Equal(t, sold+1, after, "the pass's place on the date is counted, over its capacity")
 }

@@ -537,8 +537,8 @@ type seriesScan struct {
 // scanSeries decides a scan of a ticket of a series: the gate's date (req.Date, or the date
 // falling on the scan's day in Manila); a day ticket of another date is refused (wrong_date); a
 // pass is admitted once per date, through its pass_uses row there (a pass for some dates takes
-// one of its dates, and a place on it, at its first scan there), and the answer lists the dates it
-// was admitted on; claimed is an offline scan's corrected phone time (nil when none). A day
+// one of its dates, and a place on it, at its first scan there; a scan synced from offline takes
+// it even past the date's capacity), and the answer lists the dates it was admitted on; claimed is an offline scan's corrected phone time (nil when none). A day
 // ticket of the date returns no result: the caller checks it in as any ticket.
 func scanSeries(ctx context.Context, tx *sql.Tx, dates []palaro.EventDate, req palaro.CheckInRequest, id int64,
 	t palaro.GateTicket, at, now time.Time, offline bool, claimed any) (seriesScan, error) {
@@ -587,7 +587,16 @@ func scanSeries(ctx context.Context, tx *sql.Tx, dates []palaro.EventDate, req p
 			return scan, nil
 		}
 		if err := takeDatePlaces(ctx, tx, date.ID, passOf, 1, true); err != nil {
-			return scan, err
+			if !offline || palaro.ErrorCode(err) != palaro.ECONFLICT {
+				return scan, err
+			}
+			// the phone let the holder in offline, not knowing the date's places: the admission is
+			// recorded, its place counted over the capacity (a refused sync would hold back the
+			// phone's every other scan)
+			if _, err := tx.ExecContext(ctx, `UPDATE date_stock SET sold = sold + 1 WHERE date_id = ? AND ticket_type_id = ?`,
+				date.ID, passOf); err != nil {
+				return scan, err
+			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO pass_uses (ticket_id, date_id, created_at) VALUES (?, ?, ?)`,
 			id, date.ID, formatTime(now)); err != nil {

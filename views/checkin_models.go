@@ -78,9 +78,8 @@ type CheckInConflictView struct {
 type CheckInsView struct {
 	Frame    OrgFrame
 	GateHref string
-	// Dates are a series' dates to count (none for a single-date event); Date is the one counted.
-	Dates     []GateDateOption
-	Date      string
+	// Date picks the series date counted (no options for a single-date event).
+	Date      OrgSelect
 	Counts    CheckInCountsView
 	Conflicts []CheckInConflictView
 	// UndoAction is where a manager undoes a check-in; empty for gate staff.

@@ -36,6 +36,10 @@ func goOnline(latencyMs float64) chromedp.Action {
 	})
 }
 
+// gateListLoaded is true once the gate page has its list and is online: a series' gate counts the
+// date's tickets ("3 of 40 in"), another the tickets on the phone.
+const gateListLoaded = `/Online · ([1-9]\d* tickets|\d+ of [1-9]\d* in)/.test(document.querySelector('.gate-status')?.textContent || '')`
+
 // openGate signs a browser in as the demo gate member and opens the event's gate page, ready
 // with its ticket list.
 func openGate(t *testing.T, ctx context.Context, a *testApp, event string) {
@@ -49,8 +53,7 @@ func openGate(t *testing.T, ctx context.Context, a *testApp, event string) {
 		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
 		chromedp.Click(`#sign-in button[type="submit"]`, chromedp.ByQuery),
 		waitFor(`location.pathname === `+strconv.Quote(gatePath)),
-		// a series' gate counts the date's tickets ("3 of 40 in"), another the phone's
-		waitFor(`/Online · ([1-9]\d* tickets|\d+ of [1-9]\d* in)/.test(document.querySelector('.gate-status')?.textContent || '')`),
+		waitFor(gateListLoaded),
 	))
 }
 
@@ -384,8 +387,7 @@ func TestGate_LayoutShift_Browser(t *testing.T) {
 			chromedp.Evaluate(`Object.keys(localStorage).filter((k) => k.startsWith('palaro.gate.')).forEach((k) => localStorage.removeItem(k))`, nil),
 			network.SetBypassServiceWorker(true),
 			chromedp.Navigate(a.URL+gatePath),
-			// a series' gate counts the date's tickets ("3 of 40 in"), another the phone's
-			waitFor(`/Online · ([1-9]\d* tickets|\d+ of [1-9]\d* in)/.test(document.querySelector('.gate-status')?.textContent || '')`),
+			waitFor(gateListLoaded),
 			chromedp.Sleep(time.Second),
 			chromedp.Evaluate(`new Promise((resolve) => { let sum = 0; const seen = []; new PerformanceObserver((list) => {
 				for (const e of list.getEntries()) { sum += e.value; seen.push(e.value.toFixed(4) + ' ' + e.sources.map((s) => s.node?.className).join(',')); }

@@ -255,7 +255,7 @@ func TestLeagueGate_OfflinePassPerDate_Browser(t *testing.T) {
 		require.NoError(t, err)
 		path := "/organizer/events/" + demoLeague + "/check-ins"
 		if d.ID == played.ID {
-			require.NoError(t, chromedp.Run(ctx, chromedp.SetValue("#counts-date", played.Slug, chromedp.ByQuery),
+			require.NoError(t, chromedp.Run(ctx, chromedp.SetValue("#f-date", played.Slug, chromedp.ByQuery),
 				chromedp.Click(".checkin-date button", chromedp.ByQuery), waitFor(`location.search === '?date=`+played.Slug+`'`)))
 		} else {
 			require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+path)))
