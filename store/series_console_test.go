@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"math"
 	"testing"
 
@@ -48,11 +49,18 @@ func (f *leagueFixture) count(t *testing.T, query string, args ...any) int {
 // TestSeries_DateSalesOnDemoLeague counts each match day of the demo league as the console shows
 // it, against counts made here from the tickets themselves: a day type's places on a date are its
 // day tickets there plus the passes of it holding a place there; the pass has its 16 holders on
-// every date; the dates over have check-ins, the others none; and a day type's total over the
-// dates is never 0.
+// every date; the dates over have check-ins, the others none; a day type's total over the
+// dates is never 0; and the hidden entry-fee type of the league's tournament is no row.
 func TestSeries_DateSalesOnDemoLeague(t *testing.T) {
 	f := newLeagueFixture(t)
 	ctx := context.Background()
+	require.NoError(t, f.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT min(id) FROM tournaments WHERE event_id = ?`, f.eventID).Scan(&id); err != nil {
+			return err
+		}
+		return saveEntryType(ctx, tx, f.eventID, id, palaro.Tournament{Name: "MLBB Cup", EntryFee: 50_000})
+	}))
 	sales, err := f.series.DateSales(ctx, f.eventID)
 	require.NoError(t, err)
 	require.Len(t, sales, 8)
