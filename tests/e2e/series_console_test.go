@@ -135,7 +135,8 @@ func TestSeriesConsoleAPI_PassesAndDateFilters(t *testing.T) {
 // TestSeriesConsole_Browser: at phone size (360 px) the demo league's console pages show each
 // date's places per ticket type and check-ins (event page and dashboard), the day ticket's sold
 // summed over its dates (never 0), the orders of one date with their date, and the ticket type
-// form's season pass part; an organizer turns a new ticket type into a pass from that form.
+// form's season pass part; an organizer turns a new ticket type into a pass from that form, and
+// the sold season pass's form shows its settings and refuses a change of them.
 func TestSeriesConsole_Browser(t *testing.T) {
 	a := startApp(t)
 	b := newBrowser(t)
@@ -191,6 +192,22 @@ func TestSeriesConsole_Browser(t *testing.T) {
 	require.NoError(t, chromedp.Run(b, chromedp.SetValue("#f-passDates", "5", chromedp.ByQuery),
 		submitIn("form.org-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Season pass (5 dates of your choice), in the places of Match Day Ticket")
+
+	// the sold season pass: its form shows its settings, and a change of them is refused by field
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+base+"/ticket-types/"+demoLeague+"-season/edit"),
+		chromedp.ScrollIntoView("#f-passKind", chromedp.ByQuery)))
+	var kind, of string
+	require.NoError(t, chromedp.Run(b, chromedp.Value("#f-passKind", &kind, chromedp.ByQuery),
+		chromedp.Value("#f-passOf", &of, chromedp.ByQuery)))
+	require.Equal(t, "every", kind)
+	require.Equal(t, demoLeague+"-box", of)
+	screenshot(t, b, "series-console-pass-edit")
+	require.NoError(t, chromedp.Run(b, chromedp.SetValue("#f-passKind", "count", chromedp.ByQuery),
+		chromedp.SendKeys("#f-passDates", "4", chromedp.ByQuery),
+		submitIn("form.org-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "The pass settings cannot change once tickets of this type are sold or held.")
+	require.NoError(t, chromedp.Run(b, chromedp.ScrollIntoView("#f-passKind", chromedp.ByQuery)))
+	screenshot(t, b, "series-console-pass-edit-error")
 }
 
 // organizerOnPhone sets a 360 px phone viewport and signs the demo organizer in on the app at url.
