@@ -473,7 +473,20 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 		if err != nil {
 			return nil, err
 		}
-		if err := palaro.CheckCapacity(in.Capacity, cur.Sold, cur.Held); err != nil {
+		// a series' day ticket sells on its dates (its own counters stay 0): its capacity, which the
+		// dates without their own follow, goes no lower than the busiest of them
+		sold, held := cur.Sold, cur.Held
+		err = tx.QueryRowContext(ctx, `SELECT sold, held FROM date_stock WHERE ticket_type_id = ? AND own_capacity = 0
+			ORDER BY sold + held DESC LIMIT 1`, cur.ID).Scan(&sold, &held)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if err := palaro.CheckCapacity(in.Capacity, sold, held); err != nil {
+			return nil, err
+		}
+		var onDates bool // places taken on any date, for the seat map
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM date_stock WHERE ticket_type_id = ? AND sold + held > 0)`,
+			cur.ID).Scan(&onDates); err != nil {
 			return nil, err
 		}
 		passOf, err := checkPass(ctx, tx, eventID, cur, in)
@@ -494,7 +507,7 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM seat_assignments WHERE ticket_type_id = ?`, cur.ID).Scan(&taken); err != nil {
 				return nil, err
 			}
-			if taken > 0 || (cur.Seated != in.Seated && cur.Sold+cur.Held > 0) {
+			if taken > 0 || (cur.Seated != in.Seated && (cur.Sold+cur.Held > 0 || onDates)) {
 				msg := "The seat map cannot change once seats are sold or held."
 				return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
 			}

@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -286,4 +288,45 @@ func TestOrganizer_PassSettings(t *testing.T) {
 			require.NoError(t, err, "the rest of a sold pass still changes")
 		}
 	})
+}
+
+// TestOrganizer_SeriesDayTicketEdit edits the demo league's day ticket, whose places are on its
+// dates (its own counters stay 0): its capacity, which its dates follow, cannot go below the
+// places taken on the busiest of them, and it cannot become seated once sold.
+func TestOrganizer_SeriesDayTicketEdit(t *testing.T) {
+	f := newLeagueFixture(t)
+	ctx := context.Background()
+	ev, err := f.org.FindEvent(ctx, demoLeague)
+	require.NoError(t, err)
+	i := slices.IndexFunc(ev.TicketTypes, func(tt palaro.TicketType) bool { return tt.Code == demoLeague+"-day" })
+	require.GreaterOrEqual(t, i, 0)
+	day := ev.TicketTypes[i]
+	require.False(t, day.Seated)
+	busiest := f.count(t, `SELECT max(sold + held) FROM date_stock WHERE ticket_type_id = ?`, day.ID)
+	require.Positive(t, busiest)
+	capacities := func() int {
+		return f.count(t, `SELECT sum(capacity) FROM date_stock WHERE ticket_type_id = ?`, day.ID)
+	}
+	before := capacities()
+
+	edit := palaro.TicketTypeInputOf(day)
+	edit.Capacity = busiest - 1
+	_, err = f.org.UpdateTicketType(ctx, f.eventID, day.Code, "test", edit)
+	var e *palaro.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, palaro.EINVALID, e.Code)
+	require.Contains(t, e.Fields[palaro.FieldCapacity], fmt.Sprintf("Capacity cannot be below %d", busiest))
+	require.Equal(t, before, capacities(), "no date's capacity changed")
+
+	edit = palaro.TicketTypeInputOf(day)
+	edit.Seated = true
+	_, err = f.org.UpdateTicketType(ctx, f.eventID, day.Code, "test", edit)
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, "The seat map cannot change once seats are sold or held.", e.Fields[palaro.FieldCapacity])
+
+	edit = palaro.TicketTypeInputOf(day)
+	edit.Capacity = busiest
+	_, err = f.org.UpdateTicketType(ctx, f.eventID, day.Code, "test", edit)
+	require.NoError(t, err, "down to the busiest date's places")
+	require.Equal(t, 8*busiest, capacities(), "every date follows the type's capacity")
 }
