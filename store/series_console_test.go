@@ -126,6 +126,26 @@ func TestSeries_DateSalesOnDemoLeague(t *testing.T) {
 	single, err := f.series.DateSales(ctx, int64(f.count(t, `SELECT min(id) FROM events WHERE id NOT IN (SELECT event_id FROM event_dates)`)))
 	require.NoError(t, err)
 	require.Empty(t, single, "a single-date event has no dates")
+
+	// the console's event list counts the series as its dashboard does: the places on its dates
+	listed, err := f.org.ListEvents(ctx, []int64{int64(f.count(t, `SELECT organizer_id FROM events WHERE id = ?`, f.eventID))})
+	require.NoError(t, err)
+	sold, capacity := 0, 0
+	for _, sum := range totals {
+		sold, capacity = sold+sum.Sold, capacity+sum.Capacity
+	}
+	found := 0
+	for _, e := range listed {
+		if e.ID == f.eventID {
+			found++
+			require.Equal(t, sold, e.Sold)
+			require.Equal(t, capacity, e.Capacity)
+		} else if len(e.TicketTypes) > 0 && f.count(t, `SELECT count(*) FROM event_dates WHERE event_id = ?`, e.ID) == 0 {
+			require.Equal(t, f.count(t, `SELECT coalesce(sum(sold), 0) FROM ticket_types WHERE event_id = ? AND tournament_id IS NULL`, e.ID),
+				e.Sold, "%s: a single-date event by its types' counters", e.Code)
+		}
+	}
+	require.Equal(t, 1, found)
 }
 
 // TestSeries_OrdersByDate filters the demo league's orders and attendees by date, in the search
