@@ -81,7 +81,13 @@ func manilaPtr(t time.Time) *time.Time {
 	return &m
 }
 
-func orgTicketTypeOut(tt palaro.TicketType) orgTicketTypeJSON {
+// orgTicketTypeOut is a ticket type as the API shows it; totals (SeriesTotals, nil for a
+// single-date event) give a series' day ticket its sold and held over its dates, as the console
+// counts them (its own counters stay 0), while its capacity stays the per-date setting a PATCH sends.
+func orgTicketTypeOut(tt palaro.TicketType, totals map[int64]palaro.DateTypeSales) orgTicketTypeJSON {
+	if sum, ok := totals[tt.ID]; ok {
+		tt.Sold, tt.Held = sum.Sold, sum.Held
+	}
 	return orgTicketTypeJSON{Code: tt.Code, Name: tt.Name, Description: tt.Description, Price: tt.Price, Discount: tt.Discount,
 		Capacity: tt.Capacity, MaxPurchasable: tt.MaxPurchasable, SalesStart: manilaPtr(tt.SalesStart), SalesEnd: manilaPtr(tt.SalesEnd),
 		PaymentTypes: tt.PaymentTypes, Disclaimer: tt.Disclaimer, Seated: tt.Seated, WithSurvey: tt.WithSurvey,
@@ -89,13 +95,42 @@ func orgTicketTypeOut(tt palaro.TicketType) orgTicketTypeJSON {
 		PassOf: tt.PassOfCode, Sold: tt.Sold, Held: tt.Held}
 }
 
-func (s *Server) eventJSON(ev *palaro.Event) orgEventJSON {
+func (s *Server) eventJSON(c *echo.Context, ev *palaro.Event) (orgEventJSON, error) {
 	out := orgEventJSON{EventInput: palaro.EventInputOf(ev), Organization: ev.Organizer.Name,
 		URL: s.config.BaseURL + "/e/" + ev.Code, TicketTypes: []orgTicketTypeJSON{}, Queue: s.queueOut(ev.ID)}
+	totals, err := s.seriesTotals(c, ev.ID)
 	for _, tt := range ev.TicketTypes {
-		out.TicketTypes = append(out.TicketTypes, orgTicketTypeOut(tt))
+		out.TicketTypes = append(out.TicketTypes, orgTicketTypeOut(tt, totals))
 	}
-	return out
+	return out, err
+}
+
+// seriesTotals sums a series' day tickets over its dates (palaro.SeriesTotals), nil for a
+// single-date event.
+func (s *Server) seriesTotals(c *echo.Context, eventID int64) (map[int64]palaro.DateTypeSales, error) {
+	sales, err := s.services.Series.DateSales(c.Request().Context(), eventID)
+	if err != nil || len(sales) == 0 {
+		return nil, err
+	}
+	return palaro.SeriesTotals(sales), nil
+}
+
+// eventOut answers with the event as the API shows it.
+func (s *Server) eventOut(c *echo.Context, status int, ev *palaro.Event) error {
+	out, err := s.eventJSON(c, ev)
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, out)
+}
+
+// ticketTypeOut answers with the ticket type of event eventID as the API shows it.
+func (s *Server) ticketTypeOut(c *echo.Context, status int, eventID int64, tt *palaro.TicketType) error {
+	totals, err := s.seriesTotals(c, eventID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, orgTicketTypeOut(*tt, totals))
 }
 
 // apiError names the fields of a validation error in its message, for API callers.
@@ -172,7 +207,7 @@ func (s *Server) apiOrgCreateEvent(c *echo.Context, caller *palaro.Caller) error
 		return apiError(err)
 	}
 	s.eventsChanged()
-	return c.JSON(http.StatusCreated, s.eventJSON(ev))
+	return s.eventOut(c, http.StatusCreated, ev)
 }
 
 func (s *Server) apiOrgEvent(c *echo.Context, caller *palaro.Caller) error {
@@ -180,7 +215,7 @@ func (s *Server) apiOrgEvent(c *echo.Context, caller *palaro.Caller) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, s.eventJSON(ev))
+	return s.eventOut(c, http.StatusOK, ev)
 }
 
 func (s *Server) apiOrgUpdateEvent(c *echo.Context, caller *palaro.Caller) error {
@@ -212,7 +247,7 @@ func (s *Server) apiOrgUpdateEvent(c *echo.Context, caller *palaro.Caller) error
 			return apiError(err)
 		}
 	}
-	return c.JSON(http.StatusOK, s.eventJSON(saved))
+	return s.eventOut(c, http.StatusOK, saved)
 }
 
 func (s *Server) apiOrgCreateTicketType(c *echo.Context, caller *palaro.Caller) error {
@@ -229,7 +264,7 @@ func (s *Server) apiOrgCreateTicketType(c *echo.Context, caller *palaro.Caller) 
 		return apiError(err)
 	}
 	s.eventsChanged()
-	return c.JSON(http.StatusCreated, orgTicketTypeOut(*tt))
+	return s.ticketTypeOut(c, http.StatusCreated, ev.ID, tt)
 }
 
 func (s *Server) apiOrgUpdateTicketType(c *echo.Context, caller *palaro.Caller) error {
@@ -250,7 +285,7 @@ func (s *Server) apiOrgUpdateTicketType(c *echo.Context, caller *palaro.Caller) 
 		return apiError(err)
 	}
 	s.eventsChanged()
-	return c.JSON(http.StatusOK, orgTicketTypeOut(*tt))
+	return s.ticketTypeOut(c, http.StatusOK, ev.ID, tt)
 }
 
 func (s *Server) apiOrgOrders(c *echo.Context, caller *palaro.Caller) error {

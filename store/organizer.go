@@ -154,6 +154,13 @@ func (s *OrganizerService) ListEvents(ctx context.Context, orgIDs []int64) (_ []
 		revenue[id] = m
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	series, err := seriesPlaces(ctx, tx, args, marks)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]*palaro.OrganizerEvent, 0, len(events))
 	for _, ev := range events {
 		oe := &palaro.OrganizerEvent{Event: *ev, OrganizationName: ev.Organizer.Name, Revenue: revenue[ev.ID]}
@@ -161,9 +168,36 @@ func (s *OrganizerService) ListEvents(ctx context.Context, orgIDs []int64) (_ []
 			oe.Sold += tt.Sold
 			oe.Capacity += tt.Capacity
 		}
+		if p, ok := series[ev.ID]; ok { // as the dashboard counts a series: the places on its dates
+			oe.Sold, oe.Capacity = p[0], p[1]
+		}
 		out = append(out, oe)
 	}
-	return out, rows.Err()
+	return out, nil
+}
+
+// seriesPlaces counts the series of the organizations orgIDs (args, marks: int64Args) in one
+// grouped query, by event id: the places taken on their dates (passes' included) and the
+// capacity there, over every date and day ticket (a date without a stock row for a type has the
+// type's capacity), as palaro.SeriesTotals sums them for the console.
+func seriesPlaces(ctx context.Context, tx *sql.Tx, args []any, marks string) (map[int64][2]int, error) {
+	type row struct {
+		eventID        int64
+		sold, capacity int
+	}
+	rows, err := queryRows(ctx, tx, `SELECT d.event_id, coalesce(sum(s.sold), 0), coalesce(sum(coalesce(s.capacity, tt.capacity)), 0)
+		FROM event_dates d JOIN events e ON e.id = d.event_id
+		JOIN ticket_types tt ON tt.event_id = d.event_id AND tt.pass_kind = '' AND tt.tournament_id IS NULL
+		LEFT JOIN date_stock s ON s.date_id = d.id AND s.ticket_type_id = tt.id
+		WHERE e.organizer_id IN (`+marks+`) GROUP BY d.event_id`, args, func(r rowScanner) (x row, err error) {
+		err = r.Scan(&x.eventID, &x.sold, &x.capacity)
+		return x, err
+	})
+	out := make(map[int64][2]int, len(rows))
+	for _, r := range rows {
+		out[r.eventID] = [2]int{r.sold, r.capacity}
+	}
+	return out, err
 }
 
 // int64Args returns ids as query arguments and a matching "?, ?, …" list.
@@ -473,7 +507,20 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 		if err != nil {
 			return nil, err
 		}
-		if err := palaro.CheckCapacity(in.Capacity, cur.Sold, cur.Held); err != nil {
+		// a series' day ticket sells on its dates (its own counters stay 0): its capacity, which the
+		// dates without their own follow, goes no lower than the busiest of them
+		sold, held := cur.Sold, cur.Held
+		err = tx.QueryRowContext(ctx, `SELECT sold, held FROM date_stock WHERE ticket_type_id = ? AND own_capacity = 0
+			ORDER BY sold + held DESC LIMIT 1`, cur.ID).Scan(&sold, &held)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		if err := palaro.CheckCapacity(in.Capacity, sold, held); err != nil {
+			return nil, err
+		}
+		var onDates bool // places taken on any date, for the seat map
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM date_stock WHERE ticket_type_id = ? AND sold + held > 0)`,
+			cur.ID).Scan(&onDates); err != nil {
 			return nil, err
 		}
 		passOf, err := checkPass(ctx, tx, eventID, cur, in)
@@ -494,7 +541,7 @@ func (s *OrganizerService) UpdateTicketType(ctx context.Context, eventID int64, 
 			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM seat_assignments WHERE ticket_type_id = ?`, cur.ID).Scan(&taken); err != nil {
 				return nil, err
 			}
-			if taken > 0 || (cur.Seated != in.Seated && cur.Sold+cur.Held > 0) {
+			if taken > 0 || (cur.Seated != in.Seated && (cur.Sold+cur.Held > 0 || onDates)) {
 				msg := "The seat map cannot change once seats are sold or held."
 				return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldCapacity: msg}}
 			}

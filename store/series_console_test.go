@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -48,11 +51,18 @@ func (f *leagueFixture) count(t *testing.T, query string, args ...any) int {
 // TestSeries_DateSalesOnDemoLeague counts each match day of the demo league as the console shows
 // it, against counts made here from the tickets themselves: a day type's places on a date are its
 // day tickets there plus the passes of it holding a place there; the pass has its 16 holders on
-// every date; the dates over have check-ins, the others none; and a day type's total over the
-// dates is never 0.
+// every date; the dates over have check-ins, the others none; a day type's total over the
+// dates is never 0; and the hidden entry-fee type of the league's tournament is no row.
 func TestSeries_DateSalesOnDemoLeague(t *testing.T) {
 	f := newLeagueFixture(t)
 	ctx := context.Background()
+	require.NoError(t, f.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT min(id) FROM tournaments WHERE event_id = ?`, f.eventID).Scan(&id); err != nil {
+			return err
+		}
+		return saveEntryType(ctx, tx, f.eventID, id, palaro.Tournament{Name: "MLBB Cup", EntryFee: 50_000})
+	}))
 	sales, err := f.series.DateSales(ctx, f.eventID)
 	require.NoError(t, err)
 	require.Len(t, sales, 8)
@@ -116,6 +126,26 @@ func TestSeries_DateSalesOnDemoLeague(t *testing.T) {
 	single, err := f.series.DateSales(ctx, int64(f.count(t, `SELECT min(id) FROM events WHERE id NOT IN (SELECT event_id FROM event_dates)`)))
 	require.NoError(t, err)
 	require.Empty(t, single, "a single-date event has no dates")
+
+	// the console's event list counts the series as its dashboard does: the places on its dates
+	listed, err := f.org.ListEvents(ctx, []int64{int64(f.count(t, `SELECT organizer_id FROM events WHERE id = ?`, f.eventID))})
+	require.NoError(t, err)
+	sold, capacity := 0, 0
+	for _, sum := range totals {
+		sold, capacity = sold+sum.Sold, capacity+sum.Capacity
+	}
+	found := 0
+	for _, e := range listed {
+		if e.ID == f.eventID {
+			found++
+			require.Equal(t, sold, e.Sold)
+			require.Equal(t, capacity, e.Capacity)
+		} else if len(e.TicketTypes) > 0 && f.count(t, `SELECT count(*) FROM event_dates WHERE event_id = ?`, e.ID) == 0 {
+			require.Equal(t, f.count(t, `SELECT coalesce(sum(sold), 0) FROM ticket_types WHERE event_id = ? AND tournament_id IS NULL`, e.ID),
+				e.Sold, "%s: a single-date event by its types' counters", e.Code)
+		}
+	}
+	require.Equal(t, 1, found)
 }
 
 // TestSeries_OrdersByDate filters the demo league's orders and attendees by date, in the search
@@ -278,4 +308,45 @@ func TestOrganizer_PassSettings(t *testing.T) {
 			require.NoError(t, err, "the rest of a sold pass still changes")
 		}
 	})
+}
+
+// TestOrganizer_SeriesDayTicketEdit edits the demo league's day ticket, whose places are on its
+// dates (its own counters stay 0): its capacity, which its dates follow, cannot go below the
+// places taken on the busiest of them, and it cannot become seated once sold.
+func TestOrganizer_SeriesDayTicketEdit(t *testing.T) {
+	f := newLeagueFixture(t)
+	ctx := context.Background()
+	ev, err := f.org.FindEvent(ctx, demoLeague)
+	require.NoError(t, err)
+	i := slices.IndexFunc(ev.TicketTypes, func(tt palaro.TicketType) bool { return tt.Code == demoLeague+"-day" })
+	require.GreaterOrEqual(t, i, 0)
+	day := ev.TicketTypes[i]
+	require.False(t, day.Seated)
+	busiest := f.count(t, `SELECT max(sold + held) FROM date_stock WHERE ticket_type_id = ?`, day.ID)
+	require.Positive(t, busiest)
+	capacities := func() int {
+		return f.count(t, `SELECT sum(capacity) FROM date_stock WHERE ticket_type_id = ?`, day.ID)
+	}
+	before := capacities()
+
+	edit := palaro.TicketTypeInputOf(day)
+	edit.Capacity = busiest - 1
+	_, err = f.org.UpdateTicketType(ctx, f.eventID, day.Code, "test", edit)
+	var e *palaro.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, palaro.EINVALID, e.Code)
+	require.Contains(t, e.Fields[palaro.FieldCapacity], fmt.Sprintf("Capacity cannot be below %d", busiest))
+	require.Equal(t, before, capacities(), "no date's capacity changed")
+
+	edit = palaro.TicketTypeInputOf(day)
+	edit.Seated = true
+	_, err = f.org.UpdateTicketType(ctx, f.eventID, day.Code, "test", edit)
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, "The seat map cannot change once seats are sold or held.", e.Fields[palaro.FieldCapacity])
+
+	edit = palaro.TicketTypeInputOf(day)
+	edit.Capacity = busiest
+	_, err = f.org.UpdateTicketType(ctx, f.eventID, day.Code, "test", edit)
+	require.NoError(t, err, "down to the busiest date's places")
+	require.Equal(t, 8*busiest, capacities(), "every date follows the type's capacity")
 }

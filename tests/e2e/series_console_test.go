@@ -14,7 +14,8 @@ import (
 	"palaro/store"
 )
 
-// TestSeriesConsoleAPI_PassesAndDateFilters: the organizer API creates a pass of the demo league
+// TestSeriesConsoleAPI_PassesAndDateFilters: the event's day tickets answer their places over the
+// dates as sold (the sums of GET …/dates; a pass its own count); the organizer API creates a pass of the demo league
 // (a number of dates of the day ticket), edits it into a pass of every date, and refuses by field
 // a count beyond the eight dates, a pass of a pass, a pass on a single-date event and a change of
 // the sold season pass; the orders list, orders.csv and attendees.csv of one date keep that
@@ -59,6 +60,30 @@ func TestSeriesConsoleAPI_PassesAndDateFilters(t *testing.T) {
 	status, event := api(http.MethodGet, base, "")
 	require.Equal(t, http.StatusOK, status, event)
 	require.Contains(t, fmt.Sprint(event["ticketTypes"]), "passOf:"+demoLeague+"-box", "the event lists its passes' settings")
+	status, dates := api(http.MethodGet, base+"/dates", "")
+	require.Equal(t, http.StatusOK, status, dates)
+	overDates := map[string]float64{}
+	for _, d := range dates["dates"].([]any) {
+		for _, st := range d.(map[string]any)["stock"].([]any) {
+			st := st.(map[string]any)
+			overDates[st["ticketType"].(string)] += st["sold"].(float64)
+		}
+	}
+	for _, tt := range event["ticketTypes"].([]any) {
+		tt := tt.(map[string]any)
+		perDate := map[string]int{demoLeague + "-day": 300, demoLeague + "-box": 120}
+		switch code := tt["code"].(string); {
+		case perDate[code] > 0:
+			require.Positive(t, tt["sold"], "%s: a day ticket's sold is its places over the dates, never 0", code)
+			require.Equal(t, overDates[code], tt["sold"], "%s: the sum of GET …/dates", code)
+			require.EqualValues(t, perDate[code], tt["capacity"], "%s: the capacity stays the per-date setting", code)
+		case code == demoLeague+"-season":
+			require.EqualValues(t, 16, tt["sold"], "a pass counts its own tickets")
+		}
+	}
+	status, body = api(http.MethodPatch, base+"/ticket-types/"+demoLeague+"-day", `{"description":"One match day."}`)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Equal(t, overDates[demoLeague+"-day"], body["sold"], "a PATCH answers with the same sold as GET")
 
 	const day = "2026-03-07" // the first match day, over at the seed's clock
 	status, body = api(http.MethodGet, base+"/orders?date="+day, "")
@@ -110,7 +135,8 @@ func TestSeriesConsoleAPI_PassesAndDateFilters(t *testing.T) {
 // TestSeriesConsole_Browser: at phone size (360 px) the demo league's console pages show each
 // date's places per ticket type and check-ins (event page and dashboard), the day ticket's sold
 // summed over its dates (never 0), the orders of one date with their date, and the ticket type
-// form's season pass part; an organizer turns a new ticket type into a pass from that form.
+// form's season pass part; an organizer turns a new ticket type into a pass from that form, and
+// the sold season pass's form shows its settings and refuses a change of them.
 func TestSeriesConsole_Browser(t *testing.T) {
 	a := startApp(t)
 	b := newBrowser(t)
@@ -166,6 +192,22 @@ func TestSeriesConsole_Browser(t *testing.T) {
 	require.NoError(t, chromedp.Run(b, chromedp.SetValue("#f-passDates", "5", chromedp.ByQuery),
 		submitIn("form.org-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Season pass (5 dates of your choice), in the places of Match Day Ticket")
+
+	// the sold season pass: its form shows its settings, and a change of them is refused by field
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+base+"/ticket-types/"+demoLeague+"-season/edit"),
+		chromedp.ScrollIntoView("#f-passKind", chromedp.ByQuery)))
+	var kind, of string
+	require.NoError(t, chromedp.Run(b, chromedp.Value("#f-passKind", &kind, chromedp.ByQuery),
+		chromedp.Value("#f-passOf", &of, chromedp.ByQuery)))
+	require.Equal(t, "every", kind)
+	require.Equal(t, demoLeague+"-box", of)
+	screenshot(t, b, "series-console-pass-edit")
+	require.NoError(t, chromedp.Run(b, chromedp.SetValue("#f-passKind", "count", chromedp.ByQuery),
+		chromedp.SendKeys("#f-passDates", "4", chromedp.ByQuery),
+		submitIn("form.org-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "The pass settings cannot change once tickets of this type are sold or held.")
+	require.NoError(t, chromedp.Run(b, chromedp.ScrollIntoView("#f-passKind", chromedp.ByQuery)))
+	screenshot(t, b, "series-console-pass-edit-error")
 }
 
 // organizerOnPhone sets a 360 px phone viewport and signs the demo organizer in on the app at url.
