@@ -639,7 +639,7 @@ func (s *SeriesService) DateSales(ctx context.Context, eventID int64) (_ []palar
 		name, kind string
 	}
 	types, err := queryRows(ctx, tx, `SELECT id, coalesce(pass_of, 0), name, pass_kind FROM ticket_types WHERE event_id = ?
-		ORDER BY position, id`, []any{eventID}, func(r rowScanner) (t typeRow, err error) {
+		AND tournament_id IS NULL ORDER BY position, id`, []any{eventID}, func(r rowScanner) (t typeRow, err error) {
 		err = r.Scan(&t.id, &t.passOf, &t.name, &t.kind)
 		return t, err
 	})

@@ -87,6 +87,11 @@ func TestTeams_EntryFee(t *testing.T) {
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM invoices WHERE order_id = ? AND kind = 'invoice' AND total = ?`,
 		o.ID, teamFee).Scan(&invoices))
 	require.Equal(t, 1, invoices)
+	// the gate counts tickets: the fees paid are neither a ticket type there nor admissions expected
+	counts, err := NewCheckInService(f.db).CheckInCounts(ctx, f.t.EventID, "")
+	require.NoError(t, err)
+	require.Empty(t, counts.ByType)
+	require.Zero(t, counts.Sold)
 
 	teams, err = f.svc.ListTeams(ctx, f.t.ID)
 	require.NoError(t, err)
