@@ -125,6 +125,21 @@ func entryRefused(ctx context.Context, tx *sql.Tx, r *teamOrder) (bool, error) {
 	return false, err
 }
 
+// refuseEntry settles the payment of a registration whose name or tag another team took while
+// it was unpaid: its order is marked for refund and the refund started in the same write (the
+// refund job pays it back through the gateway), the captain e-mailed that it is on its way.
+func (s *PurchaseService) refuseEntry(ctx context.Context, tx *sql.Tx, o *palaro.Order, r *teamOrder, now time.Time) error {
+	if err := s.settle(ctx, tx, o, palaro.OrderRefund, now); err != nil {
+		return err
+	}
+	o.Status = palaro.OrderRefund
+	composer, _ := s.composer.(palaro.RefundComposer)
+	refunds := &RefundService{db: s.db, composer: composer}
+	_, err := refunds.refundOrder(ctx, tx, o, nil, refundWhy{reason: palaro.RefundByOrganizer},
+		"palaro ("+r.name+": another team took its name or tag before its entry fee was paid)", now)
+	return err
+}
+
 // placeTeam registers the team of a paid registration, once: like RegisterTeam, the UPDATE that
 // takes the next entry number orders it against every other registration (a row lock on
 // PostgreSQL, the writer on SQLite), so places go to the first paid entries and the waiting list

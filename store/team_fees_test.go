@@ -130,7 +130,8 @@ func TestTeams_EntryFee(t *testing.T) {
 
 // TestTeams_EntryFeeLatePaymentAndName: a payment after the hold expired still registers the
 // team (a place is taken when paid); a paid registration whose name another team took while it
-// was unpaid is not registered and its order is marked for refund.
+// was unpaid is not registered: its order is marked for refund, the refund started and the
+// captain e-mailed.
 func TestTeams_EntryFeeLatePaymentAndName(t *testing.T) {
 	ctx := context.Background()
 	f := newTeamsFixture(t, testdb.URL(t), 2, 2, palaro.CheckInByCaptain)
@@ -153,6 +154,14 @@ func TestTeams_EntryFeeLatePaymentAndName(t *testing.T) {
 	got, err := f.svc.FindTeam(ctx, second.PublicID)
 	require.NoError(t, err)
 	require.Equal(t, palaro.TeamUnpaid, got.Status, "never registered")
+	var amount palaro.Money
+	var started int
+	require.NoError(t, f.db.read.QueryRow(`SELECT r.amount FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.public_id = ?
+		AND r.status = 'pending'`, second.OrderPublicID).Scan(&amount))
+	require.Equal(t, teamFee, amount, "its refund is started at once")
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM outbox WHERE recipient = 'captain1@x.ph' AND kind = ?`,
+		palaro.MessageRefundStarted).Scan(&started))
+	require.Equal(t, 1, started, "the captain is told")
 	teams, err := f.svc.ListTeams(ctx, f.t.ID)
 	require.NoError(t, err)
 	require.Len(t, teams, 2)
