@@ -218,6 +218,21 @@ func (s *TournamentService) refundTeams(ctx context.Context, tx *sql.Tx, teams [
 	return nil
 }
 
+// feeRefunded refuses a place to a team whose entry fee was refunded (or is being refunded):
+// given back its place, it would play without paying; its captain registers it again instead.
+func feeRefunded(ctx context.Context, tx *sql.Tx, team *palaro.Team) error {
+	var status string
+	var refunds int
+	err := tx.QueryRowContext(ctx, `SELECT o.status, (SELECT count(*) FROM refunds r WHERE r.order_id = o.id AND r.status != 'failed')
+		FROM teams m JOIN orders o ON o.id = m.order_id WHERE m.id = ?`, team.ID).Scan(&status, &refunds)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && status == palaro.OrderPaid && refunds == 0 {
+		return nil // no fee, or paid and kept
+	} else if err != nil {
+		return err
+	}
+	return palaro.Errorf(palaro.ECONFLICT, "The entry fee of %s was refunded: it cannot be given a place again; its captain can register the team again.", team.Name)
+}
+
 // findUnpaidTeam reads a registration waiting for its fee (its order unpaid, expired, or marked
 // for refund) as a team of status TeamUnpaid.
 func findUnpaidTeam(ctx context.Context, q querier, publicID string) (*palaro.Team, error) {

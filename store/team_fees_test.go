@@ -126,6 +126,11 @@ func TestTeams_EntryFee(t *testing.T) {
 	var refunds int
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM refunds`).Scan(&refunds))
 	require.Equal(t, 1, refunds)
+	// given a place again, it would play without paying: refused, with the reason
+	err = f.svc.SetTeamStatus(ctx, "cup", regs[1].PublicID, palaro.TeamRegistered, nil, teamsNow)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	require.Contains(t, palaro.ErrorMessage(err), "entry fee of Team 1 was refunded")
+	require.Equal(t, palaro.TeamDisqualified, f.status(t, regs[1]))
 }
 
 // TestTeams_EntryFeeLatePaymentAndName: a payment after the hold expired still registers the

@@ -593,6 +593,9 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		}
 		var up []*palaro.Team
 		if status == palaro.TeamRegistered {
+			if err := feeRefunded(ctx, tx, team); err != nil {
+				return err
+			}
 			res, err := tx.ExecContext(ctx, `UPDATE teams SET status = 'registered', updated_at = ? WHERE id = ?
 				AND (SELECT count(*) FROM teams x WHERE x.tournament_id = ? AND x.status = 'registered') < ?`, formatTime(now), team.ID, t.ID, t.MaxTeams)
 			if err != nil {
