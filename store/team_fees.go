@@ -140,33 +140,23 @@ func (s *PurchaseService) refuseEntry(ctx context.Context, tx *sql.Tx, o *palaro
 	return err
 }
 
-// placeTeam registers the team of a paid registration, once: like RegisterTeam, the UPDATE that
-// takes the next entry number orders it against every other registration (a row lock on
-// PostgreSQL, the writer on SQLite), so places go to the first paid entries and the waiting list
-// is in the order of payment. The captain is e-mailed the result when composer is given.
+// placeTeam registers the team of a paid registration, once: like RegisterTeam, takeEntry orders
+// it against every other registration, so places go to the first paid entries and the waiting
+// list is in the order of payment. The captain is e-mailed the result when composer is given.
 func placeTeam(ctx context.Context, tx *sql.Tx, orderID int64, r *teamOrder, composer palaro.TeamComposer, now time.Time) error {
 	if r.placed {
 		return nil
 	}
-	var entry, maxTeams, placed int
-	if err := tx.QueryRowContext(ctx, `UPDATE tournaments SET entries = entries + 1 WHERE id = ? RETURNING entries, max_teams`,
-		r.tournamentID).Scan(&entry, &maxTeams); err != nil {
+	entry, status, err := takeEntry(ctx, tx, r.tournamentID, "")
+	if err != nil {
 		return err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE tournament_id = ? AND status = 'registered'`, r.tournamentID).Scan(&placed); err != nil {
-		return err
-	}
-	status := palaro.TeamRegistered
-	if placed >= maxTeams {
-		status = palaro.TeamWaitlisted
-	}
-	var logo any
+	var logoType any
 	if r.logoType.Valid {
-		logo = r.logoType.String
+		logoType = r.logoType.String
 	}
-	id, err := insertID(ctx, tx, `INSERT INTO teams (tournament_id, public_id, name, tag, captain_id, entry, status, logo_type, logo,
-		order_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.tournamentID, r.publicID, r.name, r.tag,
-		r.captainID, entry, status, logo, r.logo, orderID, formatTime(now), formatTime(now))
+	req := palaro.TeamRegistration{Name: r.name, Tag: r.tag, CaptainID: r.captainID, Logo: r.logo}
+	id, err := insertTeam(ctx, tx, r.tournamentID, r.publicID, req, entry, status, logoType, orderID, now)
 	if err != nil {
 		return err
 	}

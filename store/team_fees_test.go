@@ -230,21 +230,7 @@ func TestTeams_ConcurrentPaidRegistrations(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
-	teams, err := f.svc.ListTeams(context.Background(), f.t.ID)
-	require.NoError(t, err)
-	require.Len(t, teams, n)
-	for i, team := range teams {
-		require.Equal(t, i+1, team.Entry, "entries run 1..n without a gap")
-		want := palaro.TeamRegistered
-		if i >= places {
-			want = palaro.TeamWaitlisted
-		}
-		require.Equal(t, want, team.Status, "entry %d", team.Entry)
-	}
+	f.requireEntries(t, errs, n, places)
 	var held, sold int
 	require.NoError(t, f.db.read.QueryRow(`SELECT held, sold FROM ticket_types WHERE tournament_id = ?`, f.t.ID).Scan(&held, &sold))
 	require.Equal(t, [2]int{0, n}, [2]int{held, sold})
