@@ -11,7 +11,8 @@ import (
 
 // teamColumns are the columns scanTeam reads, from teams m joined to users u (the captain).
 const teamColumns = `m.id, m.public_id, m.tournament_id, m.name, m.tag, m.captain_id, u.email, m.entry, m.status,
-	COALESCE(m.seed, 0), m.logo_type IS NOT NULL, m.checked_in_at, m.created_at`
+	COALESCE(m.seed, 0), m.logo_type IS NOT NULL, m.checked_in_at, m.created_at,
+	COALESCE((SELECT o.public_id FROM orders o WHERE o.id = m.order_id), '')`
 
 // teamFrom is the FROM clause matching teamColumns.
 const teamFrom = ` FROM teams m JOIN users u ON u.id = m.captain_id`
@@ -20,7 +21,7 @@ func scanTeam(r rowScanner) (*palaro.Team, error) {
 	var t palaro.Team
 	var checked, created sql.NullString
 	if err := r.Scan(&t.ID, &t.PublicID, &t.TournamentID, &t.Name, &t.Tag, &t.CaptainID, &t.CaptainEmail, &t.Entry, &t.Status,
-		&t.Seed, &t.HasLogo, &checked, &created); err != nil {
+		&t.Seed, &t.HasLogo, &checked, &created, &t.OrderPublicID); err != nil {
 		return nil, err
 	}
 	var err error
