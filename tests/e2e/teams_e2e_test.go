@@ -279,5 +279,6 @@ func TestTeams_EntryFeeBrowser(t *testing.T) {
 		chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Kidlat Esports")
 	require.Contains(t, text, "Later Payers")
+	require.Contains(t, text, "entry fee ₱250.00 (a team is listed once it paid)")
 	screenshot(t, o, "team-fee-console")
 }
