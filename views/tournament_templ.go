@@ -598,7 +598,7 @@ func TeamRegisterPage(p Page, v TeamRegisterView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			var templ_7745c5c3_Var29 = []any{"field", templ.KV("has-error", v.LogoError != "")}
+			var templ_7745c5c3_Var29 = []any{"field-file", templ.KV("has-error", v.LogoError != "")}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var29...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
