@@ -171,6 +171,9 @@ type TicketType struct {
 	PassOf int64
 	// PassOfCode is the code of the PassOf type ("" for a day ticket).
 	PassOfCode string
+	// TournamentID is, for a tournament's entry-fee type, the tournament whose fees are its
+	// orders (never listed nor sold as a ticket); 0 for a ticket.
+	TournamentID int64
 }
 
 // FinalPrice is the price after the ticket type's discount.

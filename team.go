@@ -36,7 +36,8 @@ type Team struct {
 	CheckedInAt *time.Time
 	CreatedAt   time.Time
 	Players     []TeamPlayer
-	// OrderPublicID is the entry fee's order (a tournament with a fee), else empty.
+	// OrderPublicID is the entry fee's order (a tournament with a fee: unpaid, or paid by the
+	// team), else empty.
 	OrderPublicID string
 }
 

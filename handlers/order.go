@@ -83,6 +83,9 @@ func (s *Server) orderView(c *echo.Context, o *palaro.Order) (views.OrderView, e
 	case palaro.OrderRefunded:
 		v.Heading, v.Message = "Order refunded", "This order was refunded, and its tickets are no longer valid."
 	}
+	if o.TicketType != nil && o.TicketType.TournamentID != 0 {
+		entryFeeTexts(o, &v)
+	}
 	if o.Status != palaro.OrderPending && o.Status != palaro.OrderExpired {
 		v.PaidWith = palaro.PaidWith(o.PaymentMethod, o.PaymentAccount)
 	}
@@ -93,6 +96,25 @@ func (s *Server) orderView(c *echo.Context, o *palaro.Order) (views.OrderView, e
 		v.Tickets = append(v.Tickets, s.ticketLink(&t, o.Event))
 	}
 	return v, s.orderReturns(c, o, &v)
+}
+
+// entryFeeTexts words the page of a tournament's entry-fee order: a team's registration, no ticket.
+func entryFeeTexts(o *palaro.Order, v *views.OrderView) {
+	switch o.Status {
+	case palaro.OrderPaid:
+		v.Heading, v.Message = "Entry fee paid", "We e-mailed your team's registration to "+o.Email+": its place, or its place on the waiting list, is on the team's page."
+	case palaro.OrderPending:
+		if o.PaymentFailed != "" {
+			v.Message = "Your " + palaro.PaymentMethodName(o.PaymentFailed) + " payment did not go through, and no money was taken. You can try again until " +
+				o.HoldExpiresAt.In(palaro.Manila).Format("3:04 PM") + "."
+		}
+	case palaro.OrderExpired:
+		v.Message, v.BackHref = "The registration expired before its entry fee was paid: register the team again.", ""
+	case palaro.OrderRefund:
+		v.Heading, v.Message = "Entry fee refunded", "This entry fee is being refunded in full."
+	case palaro.OrderRefunded:
+		v.Message = "This entry fee was refunded."
+	}
 }
 
 func orderStatusText(status string) string {

@@ -265,6 +265,8 @@ func (s *Server) renderTeamPage(c *echo.Context, status int, team *palaro.Team, 
 	}
 	if team.Status == palaro.TeamUnpaid {
 		v.Pay = &views.Form{ID: "pay-form", Action: base + "/pay", Submit: "Pay the entry fee of " + t.EntryFee.String()}
+	} else if team.OrderPublicID != "" {
+		v.OrderHref = palaro.OrderPath(team.OrderPublicID)
 	}
 	if !out && t.CheckInBy == palaro.CheckInByCaptain && t.CheckInOpen(now) && !team.CheckedIn() {
 		v.CheckIn = &views.Form{ID: "checkin-form", Action: base + "/check-in", Submit: "Check the team in"}

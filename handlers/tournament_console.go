@@ -43,6 +43,9 @@ func (s *Server) renderOrgTournaments(c *echo.Context, caller *palaro.Caller, ev
 		}
 		ot := views.OrgTournament{Name: t.Name, CSVHref: base + t.Code + "/teams.csv", BracketHref: base + t.Code + "/bracket.txt",
 			Summary: fmt.Sprintf("%s · %d places: %d taken, %d waiting", palaro.GameName(t.Game), t.MaxTeams, t.Registered, t.Waitlisted)}
+		if t.EntryFee > 0 { // the teams listed have paid it; unpaid registrations are not teams yet
+			ot.Summary += " · entry fee " + t.EntryFee.String() + " (a team is listed once it paid)"
+		}
 		for _, team := range teams {
 			row := views.OrgTeamRow{Entry: "#" + strconv.Itoa(team.Entry), Name: team.Name + " [" + team.Tag + "]", Status: team.Status,
 				Players: palaro.Plural(team.Joined(), "player", "players"), Action: base + t.Code + "/teams/" + team.PublicID, ID: team.PublicID}

@@ -275,7 +275,7 @@ func (s *CheckInService) CheckInCounts(ctx context.Context, eventID int64, date 
 	if c.ByType, err = gateCounts(ctx, tx, `SELECT tt.name, tt.sold, coalesce(n.checked, 0)
 		FROM ticket_types tt LEFT JOIN (SELECT ticket_type_id, COUNT(*) AS checked FROM tickets
 			WHERE event_id = ? AND status = 'checked_in' GROUP BY ticket_type_id) n ON n.ticket_type_id = tt.id
-		WHERE tt.event_id = ? ORDER BY tt.id`, eventID, eventID); err != nil {
+		WHERE tt.event_id = ? AND tt.tournament_id IS NULL ORDER BY tt.id`, eventID, eventID); err != nil {
 		return nil, err
 	}
 	if c.ByGate, err = gateCounts(ctx, tx, `SELECT checked_in_gate, 0, COUNT(*) FROM tickets
@@ -303,7 +303,7 @@ func checkInCountsOn(ctx context.Context, tx *sql.Tx, eventID, dateID int64) (_ 
 				AND t.status = 'checked_in')
 			ELSE (SELECT COUNT(*) FROM pass_uses u JOIN tickets t ON t.id = u.ticket_id WHERE t.ticket_type_id = tt.id
 				AND u.date_id = ? AND u.checked_in_at IS NOT NULL) END
-		FROM ticket_types tt WHERE tt.event_id = ? ORDER BY tt.id`, dateID, dateID, dateID, dateID, eventID); err != nil {
+		FROM ticket_types tt WHERE tt.event_id = ? AND tt.tournament_id IS NULL ORDER BY tt.id`, dateID, dateID, dateID, dateID, eventID); err != nil {
 		return nil, err
 	}
 	if c.ByGate, err = gateCounts(ctx, tx, `SELECT gate, 0, COUNT(*) FROM check_ins WHERE event_id = ? AND date_id = ?

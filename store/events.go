@@ -270,7 +270,8 @@ func attachTags(ctx context.Context, tx *sql.Tx, events []*palaro.Event) error {
 const ticketTypeColumns = `tt.id, tt.event_id, tt.code, tt.name, tt.description, tt.price, tt.discount,
 	tt.max_purchasable, tt.capacity, tt.sold, tt.sales_start, tt.sales_end, tt.show_promo_field,
 	tt.with_survey, tt.disclaimer, tt.payment_types, tt.seated, tt.held, tt.senior_pwd_discount != 0,
-	tt.pass_kind, tt.pass_dates, coalesce(tt.pass_of, 0), coalesce((SELECT p.code FROM ticket_types p WHERE p.id = tt.pass_of), '')`
+	tt.pass_kind, tt.pass_dates, coalesce(tt.pass_of, 0), coalesce((SELECT p.code FROM ticket_types p WHERE p.id = tt.pass_of), ''),
+	coalesce(tt.tournament_id, 0)`
 
 func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	var tt palaro.TicketType
@@ -279,7 +280,7 @@ func scanTicketType(r rowScanner) (palaro.TicketType, error) {
 	err := r.Scan(&tt.ID, &tt.EventID, &tt.Code, &tt.Name, &tt.Description, &tt.Price, &tt.Discount,
 		&tt.MaxPurchasable, &tt.Capacity, &tt.Sold, &start, &end, &tt.ShowPromoField,
 		&tt.WithSurvey, &tt.Disclaimer, &payments, &tt.Seated, &tt.Held, &tt.SeniorPWDDiscount,
-		&tt.PassKind, &tt.PassDates, &tt.PassOf, &tt.PassOfCode)
+		&tt.PassKind, &tt.PassDates, &tt.PassOf, &tt.PassOfCode, &tt.TournamentID)
 	if err != nil {
 		return tt, err
 	}

@@ -332,7 +332,7 @@ func (s *OrganizerService) UpdateEvent(ctx context.Context, eventID int64, actor
 		}
 		if before.Status == palaro.EventDraft && palaro.ParseOrganizerStatus(in.Status) == palaro.EventScheduled {
 			var types int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM ticket_types WHERE event_id = ?`, eventID).Scan(&types); err != nil {
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM ticket_types WHERE event_id = ? AND tournament_id IS NULL`, eventID).Scan(&types); err != nil {
 				return nil, err
 			}
 			if types == 0 {
@@ -481,7 +481,7 @@ func (s *OrganizerService) CreateTicketType(ctx context.Context, eventID int64, 
 
 func findTicketTypeTx(ctx context.Context, tx *sql.Tx, eventID int64, code string) (*palaro.TicketType, error) {
 	tt, err := scanTicketType(tx.QueryRowContext(ctx, `SELECT `+ticketTypeColumns+` FROM ticket_types tt
-		WHERE tt.event_id = ? AND tt.code = ?`, eventID, code))
+		WHERE tt.event_id = ? AND tt.code = ? AND tt.tournament_id IS NULL`, eventID, code)) // an entry fee's type is the tournament's
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, palaro.Errorf(palaro.ENOTFOUND, "Ticket type not found.")
 	}

@@ -118,7 +118,7 @@ func (s *PurchaseService) settlePaid(ctx context.Context, tx *sql.Tx, o *palaro.
 		if refused, err := entryRefused(ctx, tx, entry); err != nil {
 			return err
 		} else if refused { // another team took its name or tag while it was unpaid
-			return s.settle(ctx, tx, o, palaro.OrderRefund, now)
+			return s.refuseEntry(ctx, tx, o, entry, now)
 		}
 	}
 	if o.Kind == palaro.OrderKindTickets {

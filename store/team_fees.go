@@ -125,33 +125,38 @@ func entryRefused(ctx context.Context, tx *sql.Tx, r *teamOrder) (bool, error) {
 	return false, err
 }
 
-// placeTeam registers the team of a paid registration, once: like RegisterTeam, the UPDATE that
-// takes the next entry number orders it against every other registration (a row lock on
-// PostgreSQL, the writer on SQLite), so places go to the first paid entries and the waiting list
-// is in the order of payment. The captain is e-mailed the result when composer is given.
+// refuseEntry settles the payment of a registration whose name or tag another team took while
+// it was unpaid: its order is marked for refund and the refund started in the same write (the
+// refund job pays it back through the gateway), the captain e-mailed that it is on its way.
+func (s *PurchaseService) refuseEntry(ctx context.Context, tx *sql.Tx, o *palaro.Order, r *teamOrder, now time.Time) error {
+	if err := s.settle(ctx, tx, o, palaro.OrderRefund, now); err != nil {
+		return err
+	}
+	o.Status = palaro.OrderRefund
+	composer, _ := s.composer.(palaro.RefundComposer)
+	refunds := &RefundService{db: s.db, composer: composer}
+	_, err := refunds.refundOrder(ctx, tx, o, nil, refundWhy{reason: palaro.RefundByOrganizer},
+		"palaro ("+r.name+": another team took its name or tag before its entry fee was paid)", now)
+	return err
+}
+
+// placeTeam registers the team of a paid registration, once: like RegisterTeam, takeEntry orders
+// it against every other registration, so places go to the first paid entries and the waiting
+// list is in the order of payment. The captain is e-mailed the result when composer is given.
 func placeTeam(ctx context.Context, tx *sql.Tx, orderID int64, r *teamOrder, composer palaro.TeamComposer, now time.Time) error {
 	if r.placed {
 		return nil
 	}
-	var entry, maxTeams, placed int
-	if err := tx.QueryRowContext(ctx, `UPDATE tournaments SET entries = entries + 1 WHERE id = ? RETURNING entries, max_teams`,
-		r.tournamentID).Scan(&entry, &maxTeams); err != nil {
+	entry, status, err := takeEntry(ctx, tx, r.tournamentID, "")
+	if err != nil {
 		return err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE tournament_id = ? AND status = 'registered'`, r.tournamentID).Scan(&placed); err != nil {
-		return err
-	}
-	status := palaro.TeamRegistered
-	if placed >= maxTeams {
-		status = palaro.TeamWaitlisted
-	}
-	var logo any
+	var logoType any
 	if r.logoType.Valid {
-		logo = r.logoType.String
+		logoType = r.logoType.String
 	}
-	id, err := insertID(ctx, tx, `INSERT INTO teams (tournament_id, public_id, name, tag, captain_id, entry, status, logo_type, logo,
-		order_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.tournamentID, r.publicID, r.name, r.tag,
-		r.captainID, entry, status, logo, r.logo, orderID, formatTime(now), formatTime(now))
+	req := palaro.TeamRegistration{Name: r.name, Tag: r.tag, CaptainID: r.captainID, Logo: r.logo}
+	id, err := insertTeam(ctx, tx, r.tournamentID, r.publicID, req, entry, status, logoType, orderID, now)
 	if err != nil {
 		return err
 	}
@@ -201,6 +206,21 @@ func (s *TournamentService) refundTeams(ctx context.Context, tx *sql.Tx, teams [
 		}
 	}
 	return nil
+}
+
+// feeRefunded refuses a place to a team whose entry fee was refunded (or is being refunded):
+// given back its place, it would play without paying; its captain registers it again instead.
+func feeRefunded(ctx context.Context, tx *sql.Tx, team *palaro.Team) error {
+	var status string
+	var refunds int
+	err := tx.QueryRowContext(ctx, `SELECT o.status, (SELECT count(*) FROM refunds r WHERE r.order_id = o.id AND r.status != 'failed')
+		FROM teams m JOIN orders o ON o.id = m.order_id WHERE m.id = ?`, team.ID).Scan(&status, &refunds)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && status == palaro.OrderPaid && refunds == 0 {
+		return nil // no fee, or paid and kept
+	} else if err != nil {
+		return err
+	}
+	return palaro.Errorf(palaro.ECONFLICT, "The entry fee of %s was refunded: it cannot be given a place again; its captain can register the team again.", team.Name)
 }
 
 // findUnpaidTeam reads a registration waiting for its fee (its order unpaid, expired, or marked

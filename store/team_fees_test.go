@@ -87,6 +87,11 @@ func TestTeams_EntryFee(t *testing.T) {
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM invoices WHERE order_id = ? AND kind = 'invoice' AND total = ?`,
 		o.ID, teamFee).Scan(&invoices))
 	require.Equal(t, 1, invoices)
+	// the gate counts tickets: the fees paid are neither a ticket type there nor admissions expected
+	counts, err := NewCheckInService(f.db).CheckInCounts(ctx, f.t.EventID, "")
+	require.NoError(t, err)
+	require.Empty(t, counts.ByType)
+	require.Zero(t, counts.Sold)
 
 	teams, err = f.svc.ListTeams(ctx, f.t.ID)
 	require.NoError(t, err)
@@ -121,11 +126,17 @@ func TestTeams_EntryFee(t *testing.T) {
 	var refunds int
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM refunds`).Scan(&refunds))
 	require.Equal(t, 1, refunds)
+	// given a place again, it would play without paying: refused, with the reason
+	err = f.svc.SetTeamStatus(ctx, "cup", regs[1].PublicID, palaro.TeamRegistered, nil, teamsNow)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	require.Contains(t, palaro.ErrorMessage(err), "entry fee of Team 1 was refunded")
+	require.Equal(t, palaro.TeamDisqualified, f.status(t, regs[1]))
 }
 
 // TestTeams_EntryFeeLatePaymentAndName: a payment after the hold expired still registers the
 // team (a place is taken when paid); a paid registration whose name another team took while it
-// was unpaid is not registered and its order is marked for refund.
+// was unpaid is not registered: its order is marked for refund, the refund started and the
+// captain e-mailed.
 func TestTeams_EntryFeeLatePaymentAndName(t *testing.T) {
 	ctx := context.Background()
 	f := newTeamsFixture(t, testdb.URL(t), 2, 2, palaro.CheckInByCaptain)
@@ -148,6 +159,14 @@ func TestTeams_EntryFeeLatePaymentAndName(t *testing.T) {
 	got, err := f.svc.FindTeam(ctx, second.PublicID)
 	require.NoError(t, err)
 	require.Equal(t, palaro.TeamUnpaid, got.Status, "never registered")
+	var amount palaro.Money
+	var started int
+	require.NoError(t, f.db.read.QueryRow(`SELECT r.amount FROM refunds r JOIN orders o ON o.id = r.order_id WHERE o.public_id = ?
+		AND r.status = 'pending'`, second.OrderPublicID).Scan(&amount))
+	require.Equal(t, teamFee, amount, "its refund is started at once")
+	require.NoError(t, f.db.read.QueryRow(`SELECT count(*) FROM outbox WHERE recipient = 'captain1@x.ph' AND kind = ?`,
+		palaro.MessageRefundStarted).Scan(&started))
+	require.Equal(t, 1, started, "the captain is told")
 	teams, err := f.svc.ListTeams(ctx, f.t.ID)
 	require.NoError(t, err)
 	require.Len(t, teams, 2)
@@ -211,21 +230,7 @@ func TestTeams_ConcurrentPaidRegistrations(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
-		require.NoError(t, err)
-	}
-	teams, err := f.svc.ListTeams(context.Background(), f.t.ID)
-	require.NoError(t, err)
-	require.Len(t, teams, n)
-	for i, team := range teams {
-		require.Equal(t, i+1, team.Entry, "entries run 1..n without a gap")
-		want := palaro.TeamRegistered
-		if i >= places {
-			want = palaro.TeamWaitlisted
-		}
-		require.Equal(t, want, team.Status, "entry %d", team.Entry)
-	}
+	f.requireEntries(t, errs, n, places)
 	var held, sold int
 	require.NoError(t, f.db.read.QueryRow(`SELECT held, sold FROM ticket_types WHERE tournament_id = ?`, f.t.ID).Scan(&held, &sold))
 	require.Equal(t, [2]int{0, n}, [2]int{held, sold})

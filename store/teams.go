@@ -11,7 +11,8 @@ import (
 
 // teamColumns are the columns scanTeam reads, from teams m joined to users u (the captain).
 const teamColumns = `m.id, m.public_id, m.tournament_id, m.name, m.tag, m.captain_id, u.email, m.entry, m.status,
-	COALESCE(m.seed, 0), m.logo_type IS NOT NULL, m.checked_in_at, m.created_at`
+	COALESCE(m.seed, 0), m.logo_type IS NOT NULL, m.checked_in_at, m.created_at,
+	COALESCE((SELECT o.public_id FROM orders o WHERE o.id = m.order_id), '')`
 
 // teamFrom is the FROM clause matching teamColumns.
 const teamFrom = ` FROM teams m JOIN users u ON u.id = m.captain_id`
@@ -20,7 +21,7 @@ func scanTeam(r rowScanner) (*palaro.Team, error) {
 	var t palaro.Team
 	var checked, created sql.NullString
 	if err := r.Scan(&t.ID, &t.PublicID, &t.TournamentID, &t.Name, &t.Tag, &t.CaptainID, &t.CaptainEmail, &t.Entry, &t.Status,
-		&t.Seed, &t.HasLogo, &checked, &created); err != nil {
+		&t.Seed, &t.HasLogo, &checked, &created, &t.OrderPublicID); err != nil {
 		return nil, err
 	}
 	var err error
@@ -154,10 +155,9 @@ func eventName(ctx context.Context, q querier, id int64) (string, error) {
 	return name, err
 }
 
-// RegisterTeam registers a team. The guarantee: the UPDATE of the tournament's row that takes
-// the next entry number locks that row (PostgreSQL) or runs alone (SQLite's writer), so the
-// count of teams with a place that follows it sees every earlier registration; the first
-// MaxTeams entries get places and the later ones wait, in entry order.
+// RegisterTeam registers a team (for a tournament with an entry fee, a registration waiting for
+// its payment: registerUnpaid). The guarantee is takeEntry's: the first MaxTeams entries get
+// places and the later ones wait, in entry order.
 func (s *TournamentService) RegisterTeam(ctx context.Context, req palaro.TeamRegistration, now time.Time) (_ *palaro.Team, err error) {
 	defer wrapErr(&err, "store: RegisterTeam(%s)", req.TournamentCode)
 
@@ -177,20 +177,12 @@ func (s *TournamentService) RegisterTeam(ctx context.Context, req palaro.TeamReg
 	}
 	publicID := newPublicID()
 	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Team, error) {
-		var entry, maxTeams, placed int
-		err := tx.QueryRowContext(ctx, `UPDATE tournaments SET entries = entries + 1 WHERE id = ? AND registration_opens_at <= ?
-			AND registration_closes_at > ? RETURNING entries, max_teams`, t.ID, formatTime(now), formatTime(now)).Scan(&entry, &maxTeams)
+		entry, status, err := takeEntry(ctx, tx, t.ID, ` AND registration_opens_at <= ? AND registration_closes_at > ?`,
+			formatTime(now), formatTime(now))
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, palaro.Errorf(palaro.ECONFLICT, "Registration for %s is closed.", t.Name)
 		} else if err != nil {
 			return nil, err
-		}
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE tournament_id = ? AND status = 'registered'`, t.ID).Scan(&placed); err != nil {
-			return nil, err
-		}
-		status := palaro.TeamRegistered
-		if placed >= maxTeams {
-			status = palaro.TeamWaitlisted
 		}
 		if err := teamNameTaken(ctx, tx, t.ID, req); err != nil {
 			return nil, err
@@ -199,10 +191,7 @@ func (s *TournamentService) RegisterTeam(ctx context.Context, req palaro.TeamReg
 		if req.Logo != nil {
 			logoType = req.LogoType
 		}
-		var id int64
-		err = tx.QueryRowContext(ctx, `INSERT INTO teams (tournament_id, public_id, name, tag, captain_id, entry, status, logo_type, logo,
-			created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, t.ID, publicID, req.Name, req.Tag, req.CaptainID,
-			entry, status, logoType, req.Logo, formatTime(now), formatTime(now)).Scan(&id)
+		_, err = insertTeam(ctx, tx, t.ID, publicID, req, entry, status, logoType, nil, now)
 		if isUniqueViolation(err) { // a team of the same name or tag registered at the same time
 			return nil, palaro.Errorf(palaro.ECONFLICT, "Another team has this name or tag.")
 		} else if err != nil {
@@ -214,6 +203,34 @@ func (s *TournamentService) RegisterTeam(ctx context.Context, req palaro.TeamReg
 		}
 		return team, enqueue(ctx, tx, s.composer.TeamRegistered(team.Tournament, team, name), "", now)
 	})
+}
+
+// takeEntry takes the next entry number of tournament id (cond, with args, may refuse it: no
+// row) and says whether the team has a place: the UPDATE locks the tournament's row (PostgreSQL)
+// or runs alone (SQLite's writer), so the count of teams with a place that follows it sees every
+// earlier registration; the first MaxTeams entries get places and the later ones wait, in order.
+func takeEntry(ctx context.Context, tx *sql.Tx, id int64, cond string, args ...any) (entry int, status string, err error) {
+	var maxTeams, placed int
+	if err := tx.QueryRowContext(ctx, `UPDATE tournaments SET entries = entries + 1 WHERE id = ?`+cond+` RETURNING entries, max_teams`,
+		append([]any{id}, args...)...).Scan(&entry, &maxTeams); err != nil {
+		return 0, "", err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE tournament_id = ? AND status = 'registered'`, id).Scan(&placed); err != nil {
+		return 0, "", err
+	}
+	if placed >= maxTeams {
+		return entry, palaro.TeamWaitlisted, nil
+	}
+	return entry, palaro.TeamRegistered, nil
+}
+
+// insertTeam writes the row of a team registered with entry and status (orderID: its entry
+// fee's order, nil for none) and returns its id.
+func insertTeam(ctx context.Context, tx *sql.Tx, tournamentID int64, publicID string, req palaro.TeamRegistration, entry int, status string,
+	logoType, orderID any, now time.Time) (int64, error) {
+	return insertID(ctx, tx, `INSERT INTO teams (tournament_id, public_id, name, tag, captain_id, entry, status, logo_type, logo,
+		order_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, tournamentID, publicID, req.Name, req.Tag,
+		req.CaptainID, entry, status, logoType, req.Logo, orderID, formatTime(now), formatTime(now))
 }
 
 // teamNameTaken says which of a registration's name and tag another team of the tournament has
@@ -593,6 +610,9 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		}
 		var up []*palaro.Team
 		if status == palaro.TeamRegistered {
+			if err := feeRefunded(ctx, tx, team); err != nil {
+				return err
+			}
 			res, err := tx.ExecContext(ctx, `UPDATE teams SET status = 'registered', updated_at = ? WHERE id = ?
 				AND (SELECT count(*) FROM teams x WHERE x.tournament_id = ? AND x.status = 'registered') < ?`, formatTime(now), team.ID, t.ID, t.MaxTeams)
 			if err != nil {

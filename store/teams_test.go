@@ -230,6 +230,16 @@ func TestTeams_ConcurrentRegistrations(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	f.requireEntries(t, errs, n, places)
+	got, err := f.svc.FindTournament(context.Background(), f.t.Code)
+	require.NoError(t, err)
+	require.Equal(t, [2]int{places, n - places}, [2]int{got.Registered, got.Waitlisted})
+}
+
+// requireEntries checks n registrations made at once (their errors in errs, which it closes):
+// none failed, the entries run 1..n without a gap, the first places have places and the rest wait.
+func (f *teamsFixture) requireEntries(t *testing.T, errs chan error, n, places int) {
+	t.Helper()
 	close(errs)
 	for err := range errs {
 		require.NoError(t, err)
@@ -245,9 +255,6 @@ func TestTeams_ConcurrentRegistrations(t *testing.T) {
 		}
 		require.Equal(t, want, team.Status, "entry %d", team.Entry)
 	}
-	got, err := f.svc.FindTournament(context.Background(), f.t.Code)
-	require.NoError(t, err)
-	require.Equal(t, [2]int{places, n - places}, [2]int{got.Registered, got.Waitlisted})
 }
 
 // TestTeams_OrganizerDecisions seeds a team, disqualifies it (its seed kept: the status alone

@@ -49,11 +49,7 @@ func TestTeams_Browser(t *testing.T) {
 	b := newBrowser(t)
 	var text string
 	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(360, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile),
-		dismissCookies(a.URL),
-		chromedp.Navigate(a.URL+"/sign-in"),
-		chromedp.SendKeys("#f-email", store.DemoCaptainEmail, chromedp.ByQuery),
-		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
-		submitAndLoad(),
+		signInAs(a.URL, store.DemoCaptainEmail),
 		chromedp.Navigate(a.URL+"/tournament/e2e-cup/register"),
 		chromedp.WaitVisible("#f-teamName", chromedp.ByQuery)))
 	screenshot(t, b, "team-register")
@@ -200,7 +196,16 @@ func lastOutboxKind(t *testing.T, a *testApp, to string) string {
 	return kind
 }
 
-// TestTeams_EntryFeeBrowser is a captain on a 360 px phone paying entry fees through the
+// signInAs signs the demo account email in (the demo password), the cookie banner dismissed.
+func signInAs(url, email string) chromedp.Action {
+	return chromedp.Tasks{dismissCookies(url),
+		chromedp.Navigate(url + "/sign-in"),
+		chromedp.SendKeys("#f-email", email, chromedp.ByQuery),
+		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
+		submitAndLoad()}
+}
+
+// TestTeams_EntryFeeBrowser is a captain on a 390 px phone paying entry fees through the
 // sandbox: a team registered with the form goes to the checkout and comes back with its place;
 // a registration left unpaid has no place, its page says so, and its pay button takes the
 // captain to the checkout again; once paid it takes the last place.
@@ -222,16 +227,13 @@ func TestTeams_EntryFeeBrowser(t *testing.T) {
 
 	b := newBrowser(t)
 	var text string
-	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(360, 800, chromedp.EmulateScale(2), chromedp.EmulateMobile),
-		dismissCookies(a.URL),
-		chromedp.Navigate(a.URL+"/sign-in"),
-		chromedp.SendKeys("#f-email", store.DemoCaptainEmail, chromedp.ByQuery),
-		chromedp.SendKeys("#f-password", store.DemoOrganizerPassword, chromedp.ByQuery),
-		submitAndLoad(),
+	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		signInAs(a.URL, store.DemoCaptainEmail),
 		chromedp.Navigate(a.URL+"/tournament/e2e-paid/register"),
 		chromedp.WaitVisible("#f-teamName", chromedp.ByQuery),
 		chromedp.Text("main", &text, chromedp.ByQuery)))
 	require.Contains(t, text, "Entry fee ₱250.00")
+	screenshot(t, b, "team-fee-register")
 	require.NoError(t, chromedp.Run(b, typeInto("f-teamName", "Kidlat Esports"), typeInto("f-tag", "kdl"),
 		chromedp.Click("#f-acceptRules", chromedp.ByQuery), submitIn(".team-register form")))
 	waitPath(t, b, "/sandbox/")
@@ -242,6 +244,13 @@ func TestTeams_EntryFeeBrowser(t *testing.T) {
 	require.Contains(t, text, "Your team is registered")
 	require.Contains(t, text, "Kidlat Esports has a place.")
 	screenshot(t, b, "team-fee-paid")
+	// the paid team's page links its order, which links the fee's sales invoice
+	require.NoError(t, chromedp.Run(b, clickAndLoad(`a[href^="/payment/success/"]`, chromedp.ByQuery),
+		chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Sales invoice No.")
+	require.Contains(t, text, "Entry fee paid")
+	require.NotContains(t, text, "tickets")
+	screenshot(t, b, "team-fee-order")
 
 	// the unpaid registration: no place yet, and its pay button
 	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+palaro.TeamPath(unpaid.PublicID)), chromedp.WaitVisible("#pay-form", chromedp.ByQuery),
@@ -262,4 +271,14 @@ func TestTeams_EntryFeeBrowser(t *testing.T) {
 	got, err = svc.FindTournament(ctx, tour.Code)
 	require.NoError(t, err)
 	require.Equal(t, 2, got.Registered)
+	// the organizer's console lists both paid teams
+	o := newBrowser(t)
+	require.NoError(t, chromedp.Run(o, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		signInAs(a.URL, store.DemoOrganizerEmail),
+		chromedp.Navigate(a.URL+"/organizer/events/tekken-tuesdays-cubao/tournaments"),
+		chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Kidlat Esports")
+	require.Contains(t, text, "Later Payers")
+	require.Contains(t, text, "entry fee ₱250.00 (a team is listed once it paid)")
+	screenshot(t, o, "team-fee-console")
 }
