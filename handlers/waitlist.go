@@ -142,7 +142,10 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 		what += " on " + palaro.DateSlugLabel(d.Slug)
 	}
 	v := views.WaitlistOfferView{TicketHeader: s.ticketHeader(tt, ev, d, now)}
-	v.Ticket.Available, v.Ticket.Unavailable, v.Ticket.WaitlistHref = true, "", "" // the header speaks of the offer, not of the sale
+	if d == nil || d.Date.Status == palaro.DateScheduled { // the header speaks of the offer, not of the sale
+		v.Ticket.Available, v.Ticket.Unavailable = true, ""
+	} // else it says the date is cancelled or postponed
+	v.Ticket.WaitlistHref = ""
 	switch {
 	case o.Claimable(now):
 		v.Heading = "Tickets held for you"
@@ -169,13 +172,12 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 		v.Heading = "You used this offer"
 		v.Message = "These tickets went to your order. If you did not pay in time, they went back to the waiting list."
 		v.Links = []views.Link{{Label: "Open your order", Href: palaro.OrderPath(o.OrderPublicID)}}
-	case d != nil && d.Date.Status != palaro.DateScheduled: // its offers were closed when it was called off
-		v.Heading = "This date is " + d.Date.Status
-		v.Message = "Its waiting list has ended and the tickets held for you were released."
+	case d != nil && d.Date.Status != palaro.DateScheduled: // closed when the date was called off; the header says so
+		v.Heading = "Your offer has ended"
+		v.Message = "The date's waiting list has ended and the tickets held for you were released."
 		if d.Date.Status == palaro.DatePostponed {
-			v.Message = "The tickets held for you were released. You keep your place on its waiting list: when it has a new date and tickets come back, we offer them to the list in order."
+			v.Message = "The tickets held for you were released. You keep your place on the date's waiting list: when it has a new date and tickets come back, we offer them to the list in order."
 		}
-		v.Links = []views.Link{{Label: "See the other dates", Href: eventPath(ev.Code, "") + "#dates"}}
 	default:
 		v.Heading = "This offer has expired"
 		v.Message = "It was not used in time, so the tickets went to the next person on the waiting list. You can join the list again."
