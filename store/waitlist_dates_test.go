@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"testing"
 
+	"github.com/pressly/goose/v3"
 	"github.com/stretchr/testify/require"
 
 	"palaro"
@@ -248,4 +250,43 @@ func TestWaitlist_DateCancelledOrPostponed(t *testing.T) {
 	require.Equal(t, 1, offered, "back on sale, the postponed date's list is offered again, in order")
 	require.Equal(t, palaro.WaitlistOffered, f.entryOn(t, second.ID, "a@x.ph"))
 	require.Equal(t, palaro.WaitlistPassed, f.entryOn(t, first.ID, "a@x.ph"))
+}
+
+// TestWaitlist_DatesMigrationDown steps migration 01800 back down with an address waiting for two
+// dates of one type, the second with an open offer: its first entry is kept, the other goes with
+// its offer, and the old unique key (type, e-mail) holds again; no reference is left dangling.
+func TestWaitlist_DatesMigrationDown(t *testing.T) {
+	ctx := context.Background()
+	f, day, dates, sold := newDatedWaitlist(t, "wl-down", 1, 2)
+	first := f.joinOn(t, day, dates[0].Slug, "a@x.ph")
+	f.joinOn(t, day, dates[1].Slug, "a@x.ph")
+	o := sold[1][0]
+	require.NoError(t, NewOrganizerService(f.db, nil).CancelTicket(ctx, o.EventID, o.Tickets[0].Code, "owner@x.ph"))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM waitlist_offers`))
+
+	conn, dir, dialect, opts := f.db.write, "migrations", goose.DialectSQLite3, []goose.ProviderOption{goose.WithAllowOutofOrder(true),
+		goose.WithGoMigrations(sqliteGoMigrations...)}
+	if f.db.postgres {
+		plain, err := openPostgresPlain(f.db.path)
+		require.NoError(t, err)
+		defer plain.Close()
+		conn, dir, dialect, opts = plain, "migrations_postgres", goose.DialectPostgres, opts[:1]
+	}
+	sub, err := fs.Sub(migrationFiles, dir)
+	require.NoError(t, err)
+	p, err := goose.NewProvider(dialect, conn, sub, opts...)
+	require.NoError(t, err)
+	res, err := p.Down(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(1800), res.Source.Version)
+
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM waitlist_entries WHERE id = ?`, first.Entry.ID), "the first entry is kept")
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM waitlist_entries`))
+	require.Zero(t, f.countRows(t, `SELECT count(*) FROM waitlist_offers`), "the other entry's offer went with it")
+	_, err = f.db.write.Exec(`INSERT INTO waitlist_entries (event_id, ticket_type_id, email, quantity, status, joined_at, updated_at)
+		SELECT event_id, ticket_type_id, email, 1, 'waiting', joined_at, updated_at FROM waitlist_entries`)
+	require.Error(t, err, "one entry per type and e-mail again")
+	if !f.db.postgres {
+		require.Zero(t, f.countRows(t, `SELECT count(*) FROM pragma_foreign_key_check`))
+	}
 }
