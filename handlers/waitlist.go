@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,11 +63,11 @@ func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, d *dated, now time.Ti
 
 // waitlistPage serves /waitlist/{ticketTypeCode}: GET shows the join form, POST joins (or updates
 // the quantity of an address already waiting) and answers with the confirmation page.
-// A series' day ticket waits for the date of ?date= (without one, the buyer picks a date first).
+// A series' day ticket waits for the date of ?date= (without one, waitlistPickDate).
 func (s *Server) waitlistPage(c *echo.Context) error {
 	tt, ev, d, err := s.findTicketOnDate(c)
-	if to := pickDateFirst(err, ev); to != "" {
-		return c.Redirect(http.StatusSeeOther, to)
+	if err == errPickDate && ev != nil {
+		return s.waitlistPickDate(c, tt, ev)
 	} else if err != nil {
 		return err
 	}
@@ -118,6 +119,42 @@ func (s *Server) waitlistPage(c *echo.Context) error {
 	}
 	p.Title = "On the waiting list · " + tt.Name + " · Palaro"
 	return render(c, http.StatusOK, views.WaitlistJoinedPage(p, v))
+}
+
+// waitlistPickDate is the waiting-list page of a series' day ticket asked for without a date
+// (a POST is not joined: 422): each date has its own list, so it says so and links the lists of
+// the dates to come that are on as scheduled, or their buy page where the ticket is on sale.
+func (s *Server) waitlistPickDate(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event) error {
+	dates, err := s.seriesDates(c.Request().Context(), ev)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	v := views.WaitlistView{TicketHeader: s.ticketHeader(tt, ev, nil, now),
+		Message: "Each date has its own waiting list: pick the date you want to wait for."}
+	for _, d := range dates {
+		if d.Date.Status != palaro.DateScheduled || d.Date.Past(now) {
+			continue
+		}
+		l := views.Link{Label: palaro.DateSlugLabel(d.Slug), Href: palaro.WaitlistDatePath(tt.Code, d.Slug)}
+		if d.Label != "" {
+			l.Label += " · " + d.Label
+		}
+		if i := slices.IndexFunc(d.Event.TicketTypes, func(t palaro.TicketType) bool { return t.ID == tt.ID }); i >= 0 &&
+			d.Event.TicketTypes[i].Available() > 0 {
+			l.Label, l.Href = l.Label+" · on sale", views.WithDate("/b/"+tt.Code, d.Slug)
+		}
+		v.Dates = append(v.Dates, l)
+	}
+	if len(v.Dates) == 0 {
+		v.Message = "This event has no dates to come."
+	}
+	status := http.StatusOK
+	if c.Request().Method == http.MethodPost {
+		status = http.StatusUnprocessableEntity
+	}
+	p := s.waitlistMeta(c, "Waiting list · "+tt.Name+" · "+ev.Name, "Join the waiting list for "+tt.Name+" tickets to "+ev.Name+".")
+	return render(c, status, views.WaitlistPage(p, v))
 }
 
 // waitlistOfferPage serves an offer's link: the tickets held and a button to buy them on the

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -184,4 +186,34 @@ func TestWaitlistDateSoldOut_Browser(t *testing.T) {
 	require.Contains(t, text, "Your offer has ended")
 	require.NotContains(t, text, "Buy your tickets")
 	screenshot(t, b, "waitlist-date-offer-cancelled")
+}
+
+// TestWaitlistDate_PickADate: the waiting list of a series' day ticket opened without a date (an
+// old link, an address typed by hand) says each date has its own list and links the dates to
+// come: a sold-out date to its list, a date still on sale to its buy page, the dates played to
+// nothing. A join posted without a date is refused (422) and nobody is put on a list.
+func TestWaitlistDate_PickADate(t *testing.T) {
+	a := startApp(t)
+	day := demoLeague + "-day"
+	ev, err := store.NewEventService(a.DB()).FindEventByCode(t.Context(), demoLeague)
+	require.NoError(t, err)
+	dates, err := store.NewSeriesService(a.DB()).ListEventDates(t.Context(), ev.ID)
+	require.NoError(t, err)
+	sellOutOn(t, a, day, dates[2].ID)
+
+	v := newVisitor(t, a)
+	status, page := v.get("/waitlist/" + day)
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, page, "Each date has its own waiting list: pick the date you want to wait for.")
+	require.NotContains(t, page, `id="waitlist-form"`, "no list to join without a date")
+	require.Contains(t, page, `href="/waitlist/`+day+`?date=`+dates[2].Slug+`"`, "the sold-out date links its list")
+	require.Contains(t, page, `href="/b/`+day+`?date=`+dates[3].Slug+`"`, "a date on sale links its buy page")
+	require.NotContains(t, page, "date="+dates[0].Slug, "a date played is not offered")
+
+	status, page = v.post("/waitlist/"+day, url.Values{"email": {"nodate@example.ph"}, "quantity": {"1"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "pick the date you want to wait for")
+	var entries int
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT count(*) FROM waitlist_entries WHERE email = ?`, "nodate@example.ph").Scan(&entries))
+	require.Zero(t, entries)
 }
