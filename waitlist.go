@@ -142,6 +142,19 @@ type WaitlistComposer interface {
 	WaitlistOffer(o *WaitlistOffer, token string) Message
 	// WaitlistOfferExpired tells an entry that its offer ended unclaimed and passed on.
 	WaitlistOfferExpired(o *WaitlistOffer) Message
+	// WaitlistDateOff tells an entry that the series date it waits for was cancelled (its entry
+	// ended) or postponed (it keeps its place), and that tickets held for it were released.
+	WaitlistDateOff(w WaitlistDateOff) Message
+}
+
+// WaitlistDateOff is an entry of a series date's waiting list when the date is cancelled or
+// postponed: its open offer (Released tickets, 0 for none) is closed and its tickets given back.
+type WaitlistDateOff struct {
+	Entry      *WaitlistEntry
+	Date       *EventDate // its Status says cancelled or postponed
+	Released   int
+	TicketType *TicketType
+	Event      *Event
 }
 
 // Message kinds of the waiting list.
@@ -150,6 +163,8 @@ const (
 	MessageWaitlistOffer  = "waitlist_offer"
 	// MessageWaitlistOfferExpired tells a person their offer ended unclaimed.
 	MessageWaitlistOfferExpired = "waitlist_offer_expired"
+	// MessageWaitlistDateOff tells a person the date they wait for was cancelled or postponed.
+	MessageWaitlistDateOff = "waitlist_date_off"
 )
 
 // WaitlistPath is the page where a visitor joins a ticket type's waiting list.

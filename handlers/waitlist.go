@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -62,11 +63,11 @@ func waitlistJoin(tt *palaro.TicketType, ev *palaro.Event, d *dated, now time.Ti
 
 // waitlistPage serves /waitlist/{ticketTypeCode}: GET shows the join form, POST joins (or updates
 // the quantity of an address already waiting) and answers with the confirmation page.
-// A series' day ticket waits for the date of ?date= (without one, the buyer picks a date first).
+// A series' day ticket waits for the date of ?date= (without one, waitlistPickDate).
 func (s *Server) waitlistPage(c *echo.Context) error {
 	tt, ev, d, err := s.findTicketOnDate(c)
-	if to := pickDateFirst(err, ev); to != "" {
-		return c.Redirect(http.StatusSeeOther, to)
+	if err == errPickDate && ev != nil {
+		return s.waitlistPickDate(c, tt, ev)
 	} else if err != nil {
 		return err
 	}
@@ -120,6 +121,42 @@ func (s *Server) waitlistPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.WaitlistJoinedPage(p, v))
 }
 
+// waitlistPickDate is the waiting-list page of a series' day ticket asked for without a date
+// (a POST is not joined: 422): each date has its own list, so it says so and links the lists of
+// the dates to come that are on as scheduled, or their buy page where the ticket is on sale.
+func (s *Server) waitlistPickDate(c *echo.Context, tt *palaro.TicketType, ev *palaro.Event) error {
+	dates, err := s.seriesDates(c.Request().Context(), ev)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	v := views.WaitlistView{TicketHeader: s.ticketHeader(tt, ev, nil, now),
+		Message: "Each date has its own waiting list: pick the date you want to wait for."}
+	for _, d := range dates {
+		if d.Date.Status != palaro.DateScheduled || d.Date.Past(now) {
+			continue
+		}
+		l := views.Link{Label: palaro.DateSlugLabel(d.Slug), Href: palaro.WaitlistDatePath(tt.Code, d.Slug)}
+		if d.Label != "" {
+			l.Label += " · " + d.Label
+		}
+		if i := slices.IndexFunc(d.Event.TicketTypes, func(t palaro.TicketType) bool { return t.ID == tt.ID }); i >= 0 &&
+			d.Event.TicketTypes[i].Available() > 0 {
+			l.Label, l.Href = l.Label+" · on sale", views.WithDate("/b/"+tt.Code, d.Slug)
+		}
+		v.Dates = append(v.Dates, l)
+	}
+	if len(v.Dates) == 0 {
+		v.Message = "This event has no dates to come."
+	}
+	status := http.StatusOK
+	if c.Request().Method == http.MethodPost {
+		status = http.StatusUnprocessableEntity
+	}
+	p := s.waitlistMeta(c, "Waiting list · "+tt.Name+" · "+ev.Name, "Join the waiting list for "+tt.Name+" tickets to "+ev.Name+".")
+	return render(c, status, views.WaitlistPage(p, v))
+}
+
 // waitlistOfferPage serves an offer's link: the tickets held and a button to buy them on the
 // normal purchase form; a used or expired offer says so.
 func (s *Server) waitlistOfferPage(c *echo.Context) error {
@@ -142,7 +179,10 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 		what += " on " + palaro.DateSlugLabel(d.Slug)
 	}
 	v := views.WaitlistOfferView{TicketHeader: s.ticketHeader(tt, ev, d, now)}
-	v.Ticket.Available, v.Ticket.Unavailable, v.Ticket.WaitlistHref = true, "", "" // the header speaks of the offer, not of the sale
+	if d == nil || d.Date.Status == palaro.DateScheduled { // the header speaks of the offer, not of the sale
+		v.Ticket.Available, v.Ticket.Unavailable = true, ""
+	} // else it says the date is cancelled or postponed
+	v.Ticket.WaitlistHref = ""
 	switch {
 	case o.Claimable(now):
 		v.Heading = "Tickets held for you"
@@ -169,6 +209,12 @@ func (s *Server) waitlistOfferPage(c *echo.Context) error {
 		v.Heading = "You used this offer"
 		v.Message = "These tickets went to your order. If you did not pay in time, they went back to the waiting list."
 		v.Links = []views.Link{{Label: "Open your order", Href: palaro.OrderPath(o.OrderPublicID)}}
+	case d != nil && d.Date.Status != palaro.DateScheduled: // closed when the date was called off; the header says so
+		v.Heading = "Your offer has ended"
+		v.Message = "The date's waiting list has ended and the tickets held for you were released."
+		if d.Date.Status == palaro.DatePostponed {
+			v.Message = "The tickets held for you were released. You keep your place on the date's waiting list: when it has a new date and tickets come back, we offer them to the list in order."
+		}
 	default:
 		v.Heading = "This offer has expired"
 		v.Message = "It was not used in time, so the tickets went to the next person on the waiting list. You can join the list again."

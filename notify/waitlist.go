@@ -82,6 +82,35 @@ func (c Composer) WaitlistOfferExpired(o *palaro.WaitlistOffer) palaro.Message {
 	return c.message(palaro.MessageWaitlistOfferExpired, o.Email, "Your held tickets for "+name+" were released", v)
 }
 
+// WaitlistDateOff tells a person waiting for a series date that the date was cancelled (they are
+// off its list) or postponed (they keep their place until it is back on sale), and that the
+// tickets held for them, if any, were released.
+func (c Composer) WaitlistDateOff(w palaro.WaitlistDateOff) palaro.Message {
+	day := palaro.DateSlugLabel(w.Date.Slug)
+	name := w.Event.Name + " on " + day
+	status, then := "postponed", "You keep your place on its waiting list: when it has a new date "+
+		"and tickets come back, we offer them to the list in order."
+	if w.Date.Status == palaro.DateCancelled {
+		status, then = "cancelled", "Its waiting list has ended: you are no longer on it. Nothing was charged."
+	}
+	intro := []string{name + " is " + status + ".", then}
+	if w.Released > 0 {
+		were := " were"
+		if w.Released == 1 {
+			were = " was"
+		}
+		intro = append(intro, "The "+palaro.Tickets(w.Released)+" held for you"+were+" released: the link of that offer no longer works.")
+	}
+	v := emailView{
+		Support: c.Support,
+		Title:   "This date is " + status,
+		Intro:   intro,
+		Rows:    [][2]string{{"Event", w.Event.Name}, {"Date", day}, {"Ticket", w.TicketType.Name}, {"Tickets wanted", palaro.Tickets(w.Entry.Quantity)}},
+		Button:  emailLink{Label: "See the other dates", URL: c.url("/e/" + w.Event.Code + "#dates")},
+	}
+	return c.message(palaro.MessageWaitlistDateOff, w.Entry.Email, name+" is "+status, v)
+}
+
 // onDate names a series date after an event's name (" on Sat 9 Jan 2027"); "" for no date.
 func onDate(slug string) string {
 	if slug == "" {

@@ -72,6 +72,8 @@ type DB struct {
 	Now func() time.Time
 	// returned offers tickets given back to the waiting lists (set by NewWaitlistService).
 	returned func(ctx context.Context, tx *sql.Tx, now time.Time) error
+	// dateOff ends the offers of a cancelled or postponed date's waiting lists (set by NewWaitlistService).
+	dateOff func(ctx context.Context, tx *sql.Tx, ev *palaro.Event, date *palaro.EventDate, now time.Time) error
 	// returnsComposer writes the e-mail of a returned ticket sold again (set by NewReturnsService).
 	returnsComposer palaro.ReturnsComposer
 }

@@ -16,7 +16,9 @@ import (
 // change of time, venue or status is recorded with recordEventChange for the date: its SEQUENCE
 // grows and every holder of its day tickets or of a pass covering it gets one e-mail, queued in
 // this write. Cancelling the date also starts the refund of its day-ticket orders
-// (RefundEventOrders writes them). A cancelled date changes no more (MsgDateCancelledFinal).
+// (RefundEventOrders writes them). Cancelling or postponing it ends the open offers of its
+// waiting lists and tells the people on them (WaitlistService.dateOff). A cancelled date changes
+// no more (MsgDateCancelledFinal).
 func (s *SeriesService) UpdateDate(ctx context.Context, eventID int64, slug string, in palaro.DateInput, actor string, now time.Time) (_ *palaro.EventDate, err error) {
 	defer wrapErr(&err, "store: UpdateDate(%d, %q)", eventID, slug)
 	if err := in.Validate(); err != nil {
@@ -77,6 +79,11 @@ func (s *SeriesService) UpdateDate(ctx context.Context, eventID int64, slug stri
 		}
 		if err := setDateCapacities(ctx, tx, eventID, before.ID, in.Capacities); err != nil {
 			return nil, err // the whole change, its e-mails with it, is undone
+		}
+		if after.Status != before.Status && after.Status != palaro.DateScheduled {
+			if err := s.db.waitlistDateOff(ctx, tx, ev, after, now); err != nil {
+				return nil, err
+			}
 		}
 		if after.Status == palaro.DateCancelled {
 			if _, err := tx.ExecContext(ctx, `UPDATE event_dates SET refund_all_at = ?, refund_all_by = ? WHERE id = ?`,

@@ -25,6 +25,7 @@ var _ palaro.WaitlistService = (*WaitlistService)(nil)
 func NewWaitlistService(db *DB, composer palaro.WaitlistComposer) *WaitlistService {
 	s := &WaitlistService{db: db, composer: composer}
 	db.returned = s.offerFree
+	db.dateOff = s.dateOff
 	return s
 }
 
@@ -35,6 +36,69 @@ func (db *DB) ticketsReturned(ctx context.Context, tx *sql.Tx, now time.Time) er
 		return nil
 	}
 	return db.returned(ctx, tx, now)
+}
+
+// waitlistDateOff ends the waiting lists' offers of a series date that was just cancelled or
+// postponed (dateOff), inside tx, when a waiting list service is registered.
+func (db *DB) waitlistDateOff(ctx context.Context, tx *sql.Tx, ev *palaro.Event, date *palaro.EventDate, now time.Time) error {
+	if db.dateOff == nil {
+		return nil
+	}
+	return db.dateOff(ctx, tx, ev, date, now)
+}
+
+// dateOff, inside the unit that cancelled or postponed a series date (date as it is now), closes
+// the open offers of the date's waiting lists (their places and seats given back), ends a
+// cancelled date's entries (passed) or puts a postponed date's back to waiting in their places,
+// and tells each address that was waiting or offered there by e-mail.
+func (s *WaitlistService) dateOff(ctx context.Context, tx *sql.Tx, ev *palaro.Event, date *palaro.EventDate, now time.Time) error {
+	entries, err := queryEntries(ctx, tx, `w.date_id = ? AND w.status IN ('waiting', 'offered') ORDER BY w.joined_at, w.id`, date.ID)
+	if err != nil {
+		return err
+	}
+	next := palaro.WaitlistWaiting
+	if date.Status == palaro.DateCancelled {
+		next = palaro.WaitlistPassed
+	}
+	refs := newRefCache()
+	for _, e := range entries {
+		open, err := queryRows(ctx, tx, `SELECT id, quantity FROM waitlist_offers WHERE entry_id = ? AND status = 'open'`,
+			[]any{e.ID}, func(r rowScanner) (o [2]int64, err error) {
+				err = r.Scan(&o[0], &o[1])
+				return o, err
+			})
+		if err != nil {
+			return err
+		}
+		released := 0
+		for _, o := range open {
+			if ok, err := closeOffer(ctx, tx, o[0], palaro.OfferExpired, "", now); err != nil {
+				return err
+			} else if !ok {
+				continue
+			}
+			if err := unhold(ctx, tx, e.TicketTypeID, e.DateID, int(o[1])); err != nil {
+				return err
+			}
+			if err := releaseOfferSeats(ctx, tx, o[0]); err != nil {
+				return err
+			}
+			released += int(o[1])
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE waitlist_entries SET status = ?, updated_at = ? WHERE id = ? AND status = ?`,
+			next, formatTime(now), e.ID, e.Status); err != nil {
+			return err
+		}
+		_, tt, err := refs.get(ctx, tx, e.EventID, e.TicketTypeID)
+		if err != nil {
+			return err
+		}
+		w := palaro.WaitlistDateOff{Entry: e, Date: date, Released: released, TicketType: tt, Event: ev}
+		if err := enqueue(ctx, tx, s.composer.WaitlistDateOff(w), "", now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Join puts an address on a sold-out ticket type's waiting list, with its confirmation e-mail.

@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"testing"
 
+	"github.com/pressly/goose/v3"
 	"github.com/stretchr/testify/require"
 
 	"palaro"
@@ -185,4 +187,106 @@ func TestWaitlist_PerDateReturnsRush(t *testing.T) {
 	}
 	s, h, _ = sf.stock(t, first.ID, day)
 	require.Equal(t, [2]int{places, 0}, [2]int{s, h}, "the first date is untouched")
+}
+
+// TestWaitlist_DateCancelledOrPostponed: cancelling a date ends its waiting list (the open offer
+// closed and its place given back, every entry passed, each person told by e-mail, nothing offered
+// after); postponing one closes its open offer but keeps the entries in their places, offered
+// again once the date is back on sale.
+func TestWaitlist_DateCancelledOrPostponed(t *testing.T) {
+	ctx := context.Background()
+	f, day, dates, sold := newDatedWaitlist(t, "wl-dated-off", 1, 3)
+	first, second := dates[0], dates[1]
+	series, org := NewSeriesService(f.db), NewOrganizerService(f.db, nil)
+	sf := &seriesFixture{purchaseFixture: f.purchaseFixture}
+	setStatus := func(d palaro.EventDate, status string) {
+		t.Helper()
+		in := d.InputOf()
+		in.Status = status
+		_, err := series.UpdateDate(ctx, d.EventID, d.Slug, in, "owner@x.ph", f.clock)
+		require.NoError(t, err)
+	}
+	offMail := func(email string) string {
+		t.Helper()
+		var body string
+		require.NoError(t, f.db.read.QueryRow(`SELECT body_text FROM outbox WHERE recipient = ? AND kind = ? ORDER BY id DESC LIMIT 1`,
+			email, palaro.MessageWaitlistDateOff).Scan(&body))
+		return body
+	}
+	for _, d := range []palaro.EventDate{first, second} {
+		f.joinOn(t, day, d.Slug, "a@x.ph")
+		f.joinOn(t, day, d.Slug, "b@x.ph")
+		o := sold[map[int64]int{first.ID: 0, second.ID: 1}[d.ID]][0]
+		require.NoError(t, org.CancelTicket(ctx, o.EventID, o.Tickets[0].Code, "owner@x.ph"))
+		require.Equal(t, palaro.WaitlistOffered, f.entryOn(t, d.ID, "a@x.ph"))
+	}
+	offer := f.offerToken(t, "a@x.ph")
+
+	setStatus(first, palaro.DateCancelled)
+	require.Equal(t, palaro.WaitlistPassed, f.entryOn(t, first.ID, "a@x.ph"))
+	require.Equal(t, palaro.WaitlistPassed, f.entryOn(t, first.ID, "b@x.ph"), "a cancelled date's list ends")
+	_, h, _ := sf.stock(t, first.ID, day)
+	require.Zero(t, h, "the offer's place is given back")
+	require.Contains(t, offMail("b@x.ph"), "Sat 9 Jan 2027 is cancelled")
+	require.NotContains(t, offMail("b@x.ph"), "held for you")
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM outbox WHERE recipient = 'a@x.ph' AND kind = ?`, palaro.MessageWaitlistDateOff))
+	require.Contains(t, offMail("a@x.ph"), "The 1 ticket held for you was released")
+	require.Equal(t, palaro.WaitlistOffered, f.entryOn(t, second.ID, "a@x.ph"), "the other date's list is untouched")
+
+	setStatus(second, palaro.DatePostponed)
+	o, err := f.lists.FindOffer(ctx, offer)
+	require.NoError(t, err)
+	require.Equal(t, palaro.OfferExpired, o.Status, "the postponed date's offer is closed")
+	require.Equal(t, palaro.WaitlistWaiting, f.entryOn(t, second.ID, "a@x.ph"), "it keeps its place")
+	require.Contains(t, offMail("b@x.ph"), "Sat 16 Jan 2027 is postponed")
+	require.Contains(t, offMail("a@x.ph"), "You keep your place")
+	_, offered, err := f.lists.Advance(ctx, f.clock)
+	require.NoError(t, err)
+	require.Zero(t, offered, "nothing is offered for a cancelled or postponed date")
+
+	setStatus(second, palaro.DateScheduled)
+	_, offered, err = f.lists.Advance(ctx, f.clock)
+	require.NoError(t, err)
+	require.Equal(t, 1, offered, "back on sale, the postponed date's list is offered again, in order")
+	require.Equal(t, palaro.WaitlistOffered, f.entryOn(t, second.ID, "a@x.ph"))
+	require.Equal(t, palaro.WaitlistPassed, f.entryOn(t, first.ID, "a@x.ph"))
+}
+
+// TestWaitlist_DatesMigrationDown steps migration 01800 back down with an address waiting for two
+// dates of one type, the second with an open offer: its first entry is kept, the other goes with
+// its offer, and the old unique key (type, e-mail) holds again; no reference is left dangling.
+func TestWaitlist_DatesMigrationDown(t *testing.T) {
+	ctx := context.Background()
+	f, day, dates, sold := newDatedWaitlist(t, "wl-down", 1, 2)
+	first := f.joinOn(t, day, dates[0].Slug, "a@x.ph")
+	f.joinOn(t, day, dates[1].Slug, "a@x.ph")
+	o := sold[1][0]
+	require.NoError(t, NewOrganizerService(f.db, nil).CancelTicket(ctx, o.EventID, o.Tickets[0].Code, "owner@x.ph"))
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM waitlist_offers`))
+
+	conn, dir, dialect, opts := f.db.write, "migrations", goose.DialectSQLite3, []goose.ProviderOption{goose.WithAllowOutofOrder(true),
+		goose.WithGoMigrations(sqliteGoMigrations...)}
+	if f.db.postgres {
+		plain, err := openPostgresPlain(f.db.path)
+		require.NoError(t, err)
+		defer plain.Close()
+		conn, dir, dialect, opts = plain, "migrations_postgres", goose.DialectPostgres, opts[:1]
+	}
+	sub, err := fs.Sub(migrationFiles, dir)
+	require.NoError(t, err)
+	p, err := goose.NewProvider(dialect, conn, sub, opts...)
+	require.NoError(t, err)
+	res, err := p.Down(ctx)
+	require.NoError(t, err)
+	require.Equal(t, int64(1800), res.Source.Version)
+
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM waitlist_entries WHERE id = ?`, first.Entry.ID), "the first entry is kept")
+	require.Equal(t, 1, f.countRows(t, `SELECT count(*) FROM waitlist_entries`))
+	require.Zero(t, f.countRows(t, `SELECT count(*) FROM waitlist_offers`), "the other entry's offer went with it")
+	_, err = f.db.write.Exec(`INSERT INTO waitlist_entries (event_id, ticket_type_id, email, quantity, status, joined_at, updated_at)
+		SELECT event_id, ticket_type_id, email, 1, 'waiting', joined_at, updated_at FROM waitlist_entries`)
+	require.Error(t, err, "one entry per type and e-mail again")
+	if !f.db.postgres {
+		require.Zero(t, f.countRows(t, `SELECT count(*) FROM pragma_foreign_key_check`))
+	}
 }

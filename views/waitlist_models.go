@@ -7,6 +7,8 @@ type WaitlistView struct {
 	Intro   string
 	Form    *Form
 	Message string
+	// Dates are the links to pick a date's list from (a series' day ticket asked for without one).
+	Dates []Link
 }
 
 // WaitlistJoinedView is the confirmation of a join.

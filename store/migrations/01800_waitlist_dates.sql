@@ -29,6 +29,12 @@ CREATE INDEX waitlist_offers_date ON waitlist_offers (date_id) WHERE date_id IS 
 
 -- +goose Down
 DROP INDEX waitlist_offers_date;
+-- an address waits for one list of a type again: its first entry is kept; the others go, with
+-- their offers and the seats those hold (a place such an open offer held stays counted as held)
+DELETE FROM seat_assignments WHERE offer_id IN (SELECT id FROM waitlist_offers WHERE entry_id NOT IN
+    (SELECT min(id) FROM waitlist_entries GROUP BY ticket_type_id, email));
+DELETE FROM waitlist_offers WHERE entry_id NOT IN (SELECT min(id) FROM waitlist_entries GROUP BY ticket_type_id, email);
+DELETE FROM waitlist_entries WHERE id NOT IN (SELECT min(id) FROM waitlist_entries GROUP BY ticket_type_id, email);
 PRAGMA defer_foreign_keys = ON;
 CREATE TABLE waitlist_entries_copy AS SELECT id, event_id, ticket_type_id, email, quantity, status, joined_at, updated_at,
     date_id FROM waitlist_entries;
@@ -45,8 +51,7 @@ CREATE TABLE waitlist_entries (
     UNIQUE (ticket_type_id, email)
 );
 INSERT INTO waitlist_entries (id, event_id, ticket_type_id, email, quantity, status, joined_at, updated_at, date_id)
-    SELECT id, event_id, ticket_type_id, email, quantity, status, joined_at, updated_at, date_id FROM waitlist_entries_copy
-    WHERE id IN (SELECT min(id) FROM waitlist_entries_copy GROUP BY ticket_type_id, email);
+    SELECT id, event_id, ticket_type_id, email, quantity, status, joined_at, updated_at, date_id FROM waitlist_entries_copy;
 DROP TABLE waitlist_entries_copy;
 CREATE INDEX waitlist_entries_queue ON waitlist_entries (ticket_type_id, status, joined_at, id);
 CREATE INDEX waitlist_entries_event ON waitlist_entries (event_id, joined_at, id);

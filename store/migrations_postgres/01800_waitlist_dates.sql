@@ -10,6 +10,12 @@ CREATE INDEX waitlist_offers_date ON waitlist_offers (date_id) WHERE date_id IS 
 
 -- +goose Down
 DROP INDEX waitlist_offers_date;
+-- an address waits for one list of a type again: its first entry is kept; the others go, with
+-- their offers and the seats those hold (a place such an open offer held stays counted as held)
+DELETE FROM seat_assignments WHERE offer_id IN (SELECT id FROM waitlist_offers WHERE entry_id NOT IN
+    (SELECT min(id) FROM waitlist_entries GROUP BY ticket_type_id, email));
+DELETE FROM waitlist_offers WHERE entry_id NOT IN (SELECT min(id) FROM waitlist_entries GROUP BY ticket_type_id, email);
+DELETE FROM waitlist_entries WHERE id NOT IN (SELECT min(id) FROM waitlist_entries GROUP BY ticket_type_id, email);
 DROP INDEX waitlist_entries_queue;
 CREATE INDEX waitlist_entries_queue ON waitlist_entries (ticket_type_id, status, joined_at, id);
 DROP INDEX waitlist_entries_email;

@@ -168,8 +168,9 @@ func TestValidators_Browser(t *testing.T) {
 		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"}, validatedPage{"captain", palaro.TeamPath(unpaid.PublicID)},
 		validatedPage{"", "/team/join/demo:bld1@players.palaro.ph"},
 		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments"})
-	// a match day's waiting list, and the league's lists in the console (one per type and date)
+	// a match day's waiting list, the day ticket's list without a date (pick one), and the league's lists in the console (one per type and date)
 	pages = append(pages, validatedPage{"", "/waitlist/" + demoLeague + "-day?date=2026-03-21"},
+		validatedPage{"", "/waitlist/" + demoLeague + "-day"},
 		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/waitlist"})
 	// a series' dates in the console: the list with the add form, one date's form and the
 	// confirmation step of cancelling a match day

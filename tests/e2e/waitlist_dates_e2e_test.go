@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -103,4 +105,115 @@ func joinWaitlistOn(t *testing.T, a *testApp, code, slug, email string) {
 	t.Helper()
 	status, page := newVisitor(t, a).post("/waitlist/"+code+"?date="+slug, map[string][]string{"email": {email}, "quantity": {"1"}})
 	require.Equal(t, 200, status, page)
+}
+
+// sellOutOn sells out a day ticket on one date of its series (its capacity there set to what is
+// sold and held).
+func sellOutOn(t *testing.T, a *testApp, code string, dateID int64) {
+	t.Helper()
+	_, err := a.DB().Writer().Exec(`UPDATE date_stock SET capacity = sold + held, own_capacity = 1 WHERE date_id = ?
+		AND ticket_type_id = (SELECT id FROM ticket_types WHERE code = ?)`, dateID, code)
+	require.NoError(t, err)
+	a.Server().EventsChanged()
+}
+
+// TestWaitlistDateSoldOut_Browser: at 390x844, the last day tickets of a date go while a buyer is
+// on the purchase form, then on the quick-buy sheet: each says so with a link to that date's
+// waiting list. The date is then cancelled: the person offered tickets and the one waiting are
+// told by e-mail, and the offer's page says the date is cancelled instead of offering tickets.
+func TestWaitlistDateSoldOut_Browser(t *testing.T) {
+	a := startApp(t)
+	bg := context.Background()
+	day := demoLeague + "-day"
+	ev, err := store.NewEventService(a.DB()).FindEventByCode(bg, demoLeague)
+	require.NoError(t, err)
+	series := store.NewSeriesService(a.DB())
+	dates, err := series.ListEventDates(bg, ev.ID)
+	require.NoError(t, err)
+	form, sheet := dates[3], dates[4]
+	b := newBrowser(t)
+	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile), dismissCookies(a.URL)))
+
+	// the purchase form: sold out between opening and paying
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+"/b/"+day+"?date="+form.Slug),
+		chromedp.WaitVisible(`[data-island="purchase"][data-mounted] form`, chromedp.ByQuery),
+		typeInto("fullName", "Rica Santos"), typeInto("email", "late@example.ph")))
+	sellOutOn(t, a, day, form.ID)
+	link := `.form-error a[href="/waitlist/` + day + `?date=` + form.Slug + `"]`
+	require.NoError(t, chromedp.Run(b, pay("Pay by QR PH"), chromedp.WaitVisible(link, chromedp.ByQuery), chromedp.ScrollIntoView(link, chromedp.ByQuery)))
+	screenshot(t, b, "waitlist-date-form-sold-out")
+	require.NoError(t, chromedp.Run(b, chromedp.Click(link, chromedp.ByQuery)))
+	waitPath(t, b, "/waitlist/"+day)
+	var text string
+	require.NoError(t, chromedp.Run(b, chromedp.WaitVisible(`#waitlist-form`, chromedp.ByQuery), chromedp.Text(`main`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "You wait for "+palaro.DateSlugLabel(form.Slug)+" only.")
+
+	// the quick-buy sheet (a day ticket that asks only for an e-mail address), sold out the same way
+	_, err = a.DB().Writer().Exec(`UPDATE events SET required_fields = '["email"]' WHERE id = ?`, ev.ID)
+	require.NoError(t, err)
+	a.Server().EventsChanged()
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+"/e/"+demoLeague+"/"+sheet.Slug),
+		chromedp.Click(`[data-quick-buy="`+day+`"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-island="quickbuy"][data-mounted] .sheet-backdrop.open #quick-email`, chromedp.ByQuery)))
+	sellOutOn(t, a, day, sheet.ID)
+	link = `.sheet a[href="/waitlist/` + day + `?date=` + sheet.Slug + `"]`
+	require.NoError(t, chromedp.Run(b, typeInto("quick-email", "quick@example.ph"), pay("Pay by QR PH"), chromedp.WaitVisible(link, chromedp.ByQuery)))
+	screenshot(t, b, "waitlist-date-quick-buy")
+	require.NoError(t, chromedp.Run(b, chromedp.Click(link, chromedp.ByQuery)))
+	waitPath(t, b, "/waitlist/"+day)
+	require.NoError(t, chromedp.Run(b, chromedp.WaitVisible(`#waitlist-form`, chromedp.ByQuery), chromedp.Text(`main`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "You wait for "+palaro.DateSlugLabel(sheet.Slug)+" only.")
+
+	// two wait for the sheet's date; a place comes back and is offered to the first; the date is cancelled
+	joinWaitlistOn(t, a, day, sheet.Slug, "first@example.ph")
+	joinWaitlistOn(t, a, day, sheet.Slug, "second@example.ph")
+	_, err = a.DB().Writer().Exec(`UPDATE date_stock SET capacity = capacity + 1 WHERE date_id = ?
+		AND ticket_type_id = (SELECT id FROM ticket_types WHERE code = ?)`, sheet.ID, day)
+	require.NoError(t, err)
+	_, _, err = a.Waitlist().Advance(bg, a.Now())
+	require.NoError(t, err)
+	offer := outboxLink(t, a, "first@example.ph", "/waitlist/offer/")
+	in := sheet.InputOf()
+	in.Status = palaro.DateCancelled
+	_, err = series.UpdateDate(bg, ev.ID, sheet.Slug, in, "owner@example.ph", a.Now())
+	require.NoError(t, err)
+	a.Server().EventsChanged()
+	require.Contains(t, lastMail(t, a, "second@example.ph", palaro.MessageWaitlistDateOff).Text, "is cancelled")
+	require.Contains(t, lastMail(t, a, "first@example.ph", palaro.MessageWaitlistDateOff).Text, "held for you was released")
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(offer), chromedp.WaitVisible(`.waitlist-offer`, chromedp.ByQuery),
+		chromedp.Text(`main`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "This date is cancelled")
+	require.Contains(t, text, "Your offer has ended")
+	require.NotContains(t, text, "Buy your tickets")
+	screenshot(t, b, "waitlist-date-offer-cancelled")
+}
+
+// TestWaitlistDate_PickADate: the waiting list of a series' day ticket opened without a date (an
+// old link, an address typed by hand) says each date has its own list and links the dates to
+// come: a sold-out date to its list, a date still on sale to its buy page, the dates played to
+// nothing. A join posted without a date is refused (422) and nobody is put on a list.
+func TestWaitlistDate_PickADate(t *testing.T) {
+	a := startApp(t)
+	day := demoLeague + "-day"
+	ev, err := store.NewEventService(a.DB()).FindEventByCode(t.Context(), demoLeague)
+	require.NoError(t, err)
+	dates, err := store.NewSeriesService(a.DB()).ListEventDates(t.Context(), ev.ID)
+	require.NoError(t, err)
+	sellOutOn(t, a, day, dates[2].ID)
+
+	v := newVisitor(t, a)
+	status, page := v.get("/waitlist/" + day)
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, page, "Each date has its own waiting list: pick the date you want to wait for.")
+	require.NotContains(t, page, `id="waitlist-form"`, "no list to join without a date")
+	require.Contains(t, page, `href="/waitlist/`+day+`?date=`+dates[2].Slug+`"`, "the sold-out date links its list")
+	require.Contains(t, page, `href="/b/`+day+`?date=`+dates[3].Slug+`"`, "a date on sale links its buy page")
+	require.NotContains(t, page, "date="+dates[0].Slug, "a date played is not offered")
+
+	status, page = v.post("/waitlist/"+day, url.Values{"email": {"nodate@example.ph"}, "quantity": {"1"}})
+	require.Equal(t, http.StatusUnprocessableEntity, status)
+	require.Contains(t, page, "pick the date you want to wait for")
+	var entries int
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT count(*) FROM waitlist_entries WHERE email = ?`, "nodate@example.ph").Scan(&entries))
+	require.Zero(t, entries)
 }
