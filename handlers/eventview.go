@@ -156,15 +156,15 @@ func ticketView(t palaro.TicketType, ev *palaro.Event, now time.Time, ended bool
 	} else {
 		notes = append(notes, "One per person")
 	}
-	if left := t.Available(); left > 0 && left <= lowStock {
-		notes = append(notes, fmt.Sprintf("Only %d left", left))
+	state := t.SaleState(ev, now)
+	if left := t.Available(); left > 0 && left <= lowStock && state == palaro.SaleOpen && !ended {
+		notes = append(notes, fmt.Sprintf("Only %d left", left)) // not on a sale ended or cancelled
 	}
 	tv.Note = strings.Join(notes, " · ")
 	tv.BuyHref = "/b/" + t.Code
 	if t.Seated {
 		tv.BuyHref = "/s/" + t.Code
 	}
-	state := t.SaleState(ev, now)
 	switch {
 	case ended || state == palaro.SaleEnded:
 		tv.Unavailable = "Sales ended"

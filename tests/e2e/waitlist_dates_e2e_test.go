@@ -185,6 +185,7 @@ func TestWaitlistDateSoldOut_Browser(t *testing.T) {
 	require.Contains(t, text, "This date is cancelled")
 	require.Contains(t, text, "Your offer has ended")
 	require.NotContains(t, text, "Buy your tickets")
+	require.NotContains(t, text, " left", "no places counted for sale on a cancelled date")
 	screenshot(t, b, "waitlist-date-offer-cancelled")
 }
 
