@@ -235,3 +235,48 @@ func TestTeams_ConcurrentPaidRegistrations(t *testing.T) {
 	require.NoError(t, f.db.read.QueryRow(`SELECT held, sold FROM ticket_types WHERE tournament_id = ?`, f.t.ID).Scan(&held, &sold))
 	require.Equal(t, [2]int{0, n}, [2]int{held, sold})
 }
+
+// TestTournament_ChangeKeepsTeams: a tournament's change is refused by field when it would take
+// from teams what they have: fewer places than the teams holding one, or another entry fee once
+// a team is paying it (held) or paid it; a change keeping both is saved.
+func TestTournament_ChangeKeepsTeams(t *testing.T) {
+	ctx := context.Background()
+	at := teamsNow.Add(-3 * time.Hour)
+	f := newTeamsFixture(t, testdb.URL(t), 3, 3, palaro.CheckInByCaptain)
+	for i := range 3 {
+		require.Equal(t, palaro.TeamRegistered, f.register(t, i, at).Status)
+	}
+	change := *f.t
+	change.MaxTeams = 2
+	_, err := f.svc.SaveTournament(ctx, "cup", change, at)
+	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), err)
+	require.Equal(t, "Maximum teams cannot go below the 3 teams with a place.", fieldOf(err, palaro.FieldMaxTeams))
+	change.MaxTeams, change.Name = 3, "Cup MLBB Open"
+	got, err := f.svc.SaveTournament(ctx, "cup", change, at)
+	require.NoError(t, err)
+	require.Equal(t, "Cup MLBB Open", got.Name)
+	require.Equal(t, 3, got.Registered)
+
+	g := newTeamsFixture(t, testdb.URL(t), 2, 1, palaro.CheckInByCaptain)
+	g.withFee(t, g.db) // no team pays yet: the fee may still change
+	require.Equal(t, palaro.TeamUnpaid, g.register(t, 0, at).Status)
+	change = *g.t
+	change.EntryFee = teamFee + 100_00
+	_, err = g.svc.SaveTournament(ctx, "cup", change, at)
+	require.Equal(t, "The entry fee cannot change once a team has paid it or is paying it.", fieldOf(err, palaro.FieldEntryFee))
+	change.EntryFee = 0
+	_, err = g.svc.SaveTournament(ctx, "cup", change, at)
+	require.Equal(t, "The entry fee cannot change once a team has paid it or is paying it.", fieldOf(err, palaro.FieldEntryFee), "nor become free")
+	change.EntryFee, change.Format = teamFee, "Double elimination"
+	got, err = g.svc.SaveTournament(ctx, "cup", change, at)
+	require.NoError(t, err)
+	require.Equal(t, "Double elimination", got.Format)
+}
+
+// fieldOf returns the message err gives for field ("" when none).
+func fieldOf(err error, field string) string {
+	if e, ok := err.(*palaro.Error); ok {
+		return e.Fields[field]
+	}
+	return ""
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"palaro"
@@ -88,6 +89,9 @@ func (s *TournamentService) SaveTournament(ctx context.Context, eventCode string
 			}
 			return saveEntryType(ctx, tx, eventID, t.ID, t)
 		}
+		if err := tournamentChangeAllowed(ctx, tx, t); err != nil {
+			return err
+		}
 		// a changed start opens check-in again (checkin_done_at) when it moves later than now
 		res, err := tx.ExecContext(ctx, `UPDATE tournaments SET code = ?, name = ?, game = ?, format = ?, min_players = ?,
 			max_players = ?, substitutes = ?, max_teams = ?, entry_fee = ?, rules = ?, registration_opens_at = ?,
@@ -141,4 +145,30 @@ func (s *TournamentService) FindTournament(ctx context.Context, code string) (_ 
 // findTournamentTx reads a tournament by id inside tx.
 func findTournamentTx(ctx context.Context, tx *sql.Tx, id int64) (*palaro.Tournament, error) {
 	return scanTournament(tx.QueryRowContext(ctx, `SELECT `+tournamentColumns+tournamentFrom+` WHERE t.id = ?`, id))
+}
+
+// tournamentChangeAllowed refuses, by field, a change of tournament t that would lose what teams
+// have: fewer places than the teams holding one, or another entry fee once one is paid or being paid.
+func tournamentChangeAllowed(ctx context.Context, tx *sql.Tx, t palaro.Tournament) error {
+	var placed int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE tournament_id = ? AND status = 'registered'`, t.ID).Scan(&placed); err != nil {
+		return err
+	}
+	f := map[string]string{}
+	if t.MaxTeams < placed {
+		f[palaro.FieldMaxTeams] = fmt.Sprintf("Maximum teams cannot go below the %d teams with a place.", placed)
+	}
+	var fee palaro.Money
+	var paying int
+	err := tx.QueryRowContext(ctx, `SELECT price, sold + held FROM ticket_types WHERE tournament_id = ?`, t.ID).Scan(&fee, &paying)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	if paying > 0 && fee != t.EntryFee {
+		f[palaro.FieldEntryFee] = "The entry fee cannot change once a team has paid it or is paying it."
+	}
+	if len(f) == 0 {
+		return nil
+	}
+	return &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: f}
 }

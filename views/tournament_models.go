@@ -60,12 +60,15 @@ type OrgTournamentsView struct {
 	Frame       OrgFrame
 	Error       string
 	Tournaments []OrgTournament
+	// NewHref is the new tournament form ("" for a member who may not create one).
+	NewHref string
 }
 
 // OrgTournament is one tournament on the console page.
 type OrgTournament struct {
 	Name, Summary        string
 	CSVHref, BracketHref string
+	EditHref             string // "" for a member who may not change it
 	Teams                []OrgTeamRow
 }
 
