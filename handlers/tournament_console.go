@@ -306,20 +306,22 @@ func (s *Server) renderTournamentForm(c *echo.Context, caller *palaro.Caller, ev
 }
 
 // orgNewTournamentPage shows the form of a new tournament, set for a five-a-side tournament
-// starting with the event, registration open from now until the day before.
+// starting with the event (a week from today at its time when it starts within two days, or has
+// started: a series), registration open from the next hour until the day before.
 func (s *Server) orgNewTournamentPage(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
 	now := s.Now().In(palaro.Manila)
-	opens := time.Date(now.Year(), now.Month(), now.Day(), now.Hour()+1, 0, 0, 0, palaro.Manila)
-	closes := ev.StartsAt.Add(-24 * time.Hour)
-	if !closes.After(opens) {
-		closes = ev.StartsAt
+	start := ev.StartsAt.In(palaro.Manila)
+	if start.Before(now.Add(48 * time.Hour)) {
+		start = time.Date(now.Year(), now.Month(), now.Day()+7, start.Hour(), start.Minute(), 0, 0, palaro.Manila)
 	}
+	opens := time.Date(now.Year(), now.Month(), now.Day(), now.Hour()+1, 0, 0, 0, palaro.Manila)
+	closes := start.Add(-24 * time.Hour)
 	t := palaro.Tournament{Game: palaro.GameMLBB, MinPlayers: 5, MaxPlayers: 5, Substitutes: 1, MaxTeams: 16,
-		RegistrationOpensAt: opens, RegistrationClosesAt: closes, RosterLocksAt: closes, StartsAt: ev.StartsAt,
+		RegistrationOpensAt: opens, RegistrationClosesAt: closes, RosterLocksAt: closes, StartsAt: start,
 		CheckInOpens: 60, CheckInCloses: 15, CheckInBy: palaro.CheckInByCaptain}
 	base := "/organizer/events/" + ev.Code + "/tournaments/new"
 	return s.renderTournamentForm(c, caller, ev, "New tournament", base, "Create tournament", tournamentValues(t), true, nil)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
 	"palaro"
@@ -111,4 +112,67 @@ func TestTournamentConsole_BadInput(t *testing.T) {
 	got, err = a.Tournaments().FindTournament(t.Context(), "palaro-league-mlbb-cup")
 	require.NoError(t, err)
 	require.Equal(t, [2]any{16, "Swiss, then top 8"}, [2]any{got.MaxTeams, got.Format})
+}
+
+// TestTournamentConsole_Browser is the demo organizer on a 390 px phone: from the demo league's
+// Tournaments page they create a tournament with the console's form (a bracket link on http
+// refused under its field first, what was typed kept), edit it, and find it on the public teams
+// page with its settings.
+func TestTournamentConsole_Browser(t *testing.T) {
+	a := startApp(t)
+	b := newBrowser(t)
+	base := a.URL + "/organizer/events/" + demoLeague + "/tournaments"
+	var text, code string
+	require.NoError(t, chromedp.Run(b, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile),
+		signInAs(a.URL, store.DemoOrganizerEmail),
+		chromedp.Navigate(base), chromedp.WaitVisible(`a[href$="/tournaments/new"]`, chromedp.ByQuery)))
+	screenshot(t, b, "tournament-console-list")
+	require.NoError(t, chromedp.Run(b, clickAndLoad(`a[href$="/tournaments/new"]`, chromedp.ByQuery),
+		chromedp.WaitVisible("#f-name", chromedp.ByQuery)))
+	screenshot(t, b, "tournament-console-new")
+	assertTouchTargets(t, b)
+	require.NoError(t, chromedp.Run(b, typeInto("f-name", "Palaro League VALORANT Open"),
+		chromedp.Value("#f-code", &code, chromedp.ByQuery),
+		chromedp.SetValue("#f-game", palaro.GameValorant, chromedp.ByQuery),
+		typeInto("f-format", "Single elimination, best of 3"),
+		typeInto("f-maxTeams", "8"),
+		chromedp.SetValue("#f-registrationClosesAt", "2026-03-26T18:00", chromedp.ByQuery),
+		chromedp.SetValue("#f-rosterLocksAt", "2026-03-27T18:00", chromedp.ByQuery),
+		chromedp.SetValue("#f-startsAt", "2026-03-28T13:00", chromedp.ByQuery),
+		chromedp.SetValue("#f-checkInBy", palaro.CheckInByPlayers, chromedp.ByQuery),
+		typeInto("f-rules", "Be on time. Play fair. No smurfing."),
+		typeInto("f-bracketUrl", "http://start.gg/palaro-valorant-open"),
+		typeInto("f-streamUrl", "https://www.twitch.tv/palaro"),
+		submitIn("form.org-form")))
+	require.Equal(t, "palaro-league-valorant-open", code, "the code follows the name")
+	require.Equal(t, "Bracket: Enter an https address on start.gg, challonge.com.", fieldError(b, t, "f-bracketUrl"))
+	var kept string
+	require.NoError(t, chromedp.Run(b, chromedp.Value("#f-rules", &kept, chromedp.ByQuery),
+		chromedp.ScrollIntoView("#f-bracketUrl", chromedp.ByQuery)))
+	require.Equal(t, "Be on time. Play fair. No smurfing.", kept)
+	screenshot(t, b, "tournament-console-new-error")
+	require.NoError(t, chromedp.Run(b, typeInto("f-bracketUrl", "https://start.gg/palaro-valorant-open"),
+		submitIn("form.org-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Saved.")
+	require.Contains(t, text, "Palaro League VALORANT Open")
+	require.Contains(t, text, "VALORANT · 8 places: 0 taken, 0 waiting")
+
+	edit := `a[href$="/tournaments/palaro-league-valorant-open/edit"]`
+	require.NoError(t, chromedp.Run(b, chromedp.ScrollIntoView(edit, chromedp.ByQuery), clickAndLoad(edit, chromedp.ByQuery),
+		chromedp.WaitVisible("#f-maxTeams", chromedp.ByQuery)))
+	var starts string
+	require.NoError(t, chromedp.Run(b, chromedp.Value("#f-startsAt", &starts, chromedp.ByQuery)))
+	require.Equal(t, "2026-03-28T13:00", starts, "Manila time, as typed")
+	screenshot(t, b, "tournament-console-edit")
+	require.NoError(t, chromedp.Run(b, typeInto("f-maxTeams", "12"), typeInto("f-format", "Double elimination, best of 3"),
+		submitIn("form.org-form"), chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "VALORANT · 12 places: 0 taken, 0 waiting")
+
+	require.NoError(t, chromedp.Run(b, chromedp.Navigate(a.URL+"/e/"+demoLeague+"/teams"),
+		chromedp.WaitVisible(`a[href="https://start.gg/palaro-valorant-open"]`, chromedp.ByQuery),
+		chromedp.Text("main", &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Palaro League VALORANT Open")
+	require.Contains(t, text, "Double elimination, best of 3")
+	require.NoError(t, chromedp.Run(b, chromedp.ScrollIntoView(`a[href="https://start.gg/palaro-valorant-open"]`, chromedp.ByQuery)))
+	screenshot(t, b, "tournament-console-public")
 }

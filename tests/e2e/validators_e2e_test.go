@@ -159,7 +159,8 @@ func TestValidators_Browser(t *testing.T) {
 		"/organizer/organization/admission-receipts?rate=10"} {
 		pages = append(pages, validatedPage{"organizer", p})
 	}
-	// tournaments: the teams page, a captain's registration form and team page, a player's link
+	// tournaments: the teams page, a captain's registration form and team page, a player's link,
+	// the console's page and its new and edit forms
 	// the demo league: its series page, a match day's page, its gate (a series' gate, with its date
 	// picker) and its check-in counts (per date)
 	pages = append(pages, validatedPage{"", "/e/" + demoLeague + "/teams"}, validatedPage{"", "/e/" + demoLeague},
@@ -167,7 +168,9 @@ func TestValidators_Browser(t *testing.T) {
 		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/check-ins"},
 		validatedPage{"captain", "/tournament/palaro-league-mlbb-cup/register"}, validatedPage{"captain", "/team/demobldpala"}, validatedPage{"captain", palaro.TeamPath(unpaid.PublicID)},
 		validatedPage{"", "/team/join/demo:bld1@players.palaro.ph"},
-		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments"})
+		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments"},
+		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments/new"},
+		validatedPage{"organizer", "/organizer/events/" + demoLeague + "/tournaments/palaro-league-mlbb-cup/edit"})
 	// a match day's waiting list, the day ticket's list without a date (pick one), and the league's lists in the console (one per type and date)
 	pages = append(pages, validatedPage{"", "/waitlist/" + demoLeague + "-day?date=2026-03-21"},
 		validatedPage{"", "/waitlist/" + demoLeague + "-day"},
