@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"html"
 	"net/http"
 	"net/url"
@@ -105,6 +106,23 @@ func TestTournamentConsole_BadInput(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 12, got.MaxTeams)
 	require.NotEqual(t, "Swiss, then top 8", got.Format, "nothing is saved")
+
+	// the API refuses the same change with the same message
+	status, body := org.get("/v1/organizer/events/" + demoLeague + "/tournaments")
+	require.Equal(t, http.StatusOK, status, body)
+	var list struct{ Tournaments []map[string]any }
+	require.NoError(t, json.Unmarshal([]byte(body), &list))
+	require.NotEmpty(t, list.Tournaments)
+	cup := list.Tournaments[0]
+	cup["maxTeams"] = 8
+	for _, k := range []string{"registered", "waitlisted", "checkInDone"} {
+		delete(cup, k)
+	}
+	patch, err := json.Marshal(cup)
+	require.NoError(t, err)
+	status, body = org.send(http.MethodPatch, "/v1/organizer/events/"+demoLeague+"/tournaments/palaro-league-mlbb-cup", "application/json", string(patch), "")
+	require.Equal(t, http.StatusBadRequest, status, body)
+	require.Contains(t, body, "Maximum teams cannot go below the 12 teams with a place.")
 
 	form.Set(palaro.FieldMaxTeams, "16")
 	status, page = org.post(edit, form)
