@@ -32,7 +32,7 @@ func tournamentView(t *palaro.Tournament, now time.Time) views.TournamentView {
 		size = fmt.Sprintf("%d to %d players", t.MinPlayers, t.MaxPlayers)
 	}
 	if t.Substitutes > 0 {
-		size += fmt.Sprintf(" and up to %d substitutes", t.Substitutes)
+		size += " and up to " + palaro.Plural(t.Substitutes, "substitute", "substitutes")
 	}
 	fee := "Free entry"
 	if t.EntryFee > 0 {

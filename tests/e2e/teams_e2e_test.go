@@ -146,6 +146,8 @@ func TestTournamentsAPI_Teams(t *testing.T) {
 			Players          []struct{ InGameName, GameAccount string }
 		}
 	}
+	_, page := newVisitor(t, a).get("/e/palaro-league-season-1/teams")
+	require.Contains(t, page, "5 players and up to 1 substitute", "the demo cup's one substitute, singular")
 	status, body := org.get(base + "/palaro-league-mlbb-cup/teams")
 	require.Equal(t, http.StatusOK, status, body)
 	require.NoError(t, json.Unmarshal([]byte(body), &out))
