@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -76,7 +77,8 @@ func TestLeagueCheckIns_UndoPassOnDate_Browser(t *testing.T) {
 }
 
 // TestLeagueBoxOffice_Date: the box office of the demo league sells for a date: none given is a
-// field error, a date over another, and a coming match day's sale is checked in on that date.
+// field error, a date over another, and a coming match day's sale is checked in on that date. At
+// the gate page (360 px) the box office says which date it sells for and its sale is of that date.
 func TestLeagueBoxOffice_Date(t *testing.T) {
 	a := startApp(t)
 	_, dates := leagueDates(t, a)
@@ -106,6 +108,25 @@ func TestLeagueBoxOffice_Date(t *testing.T) {
 	require.NoError(t, a.DB().Reader().QueryRow(`SELECT date_id, checked_in_at FROM tickets WHERE code = ?`, code).Scan(&dateID, &checked))
 	require.Equal(t, dates[2].ID, dateID)
 	require.True(t, checked.Valid, "checked in at the sale")
+
+	ctx := newBrowser(t)
+	require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(360, 780, chromedp.EmulateScale(2), chromedp.EmulateMobile)))
+	openGate(t, ctx, a, demoLeague)
+	on := evalString(t, ctx, `document.querySelector('#gate-date').value`)
+	i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.Slug == on })
+	require.GreaterOrEqual(t, i, 0)
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Click(".gate-box-office summary", chromedp.ByQuery),
+		chromedp.WaitVisible("[data-box-office-date]", chromedp.ByQuery),
+		chromedp.SendKeys("#bo-name", "Walk-in Fan", chromedp.ByQuery)))
+	require.Equal(t, "For "+palaro.GateDateLabel(dates[i]), evalString(t, ctx, `document.querySelector('[data-box-office-date]').textContent`))
+	screenshot(t, ctx, "league-box-office-date")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Click(".gate-box-office button[type=submit]", chromedp.ByQuery),
+		waitFor(`/Sold and checked in/.test(document.querySelector('.gate-answer-ok')?.textContent || '')`)))
+	screenshot(t, ctx, "league-box-office-sold")
+	var sold int64
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT date_id FROM orders WHERE source = 'box_office' AND buyer LIKE '%Walk-in Fan%'`).Scan(&sold))
+	require.Equal(t, dates[i].ID, sold, "sold for the gate's date")
 }
 
 // leagueDates are the demo league and its eight match days.
