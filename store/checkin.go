@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -270,11 +269,7 @@ func seriesDate(ctx context.Context, tx *sql.Tx, eventID int64, slug string) (*p
 	case slug == "":
 		return nil, dateFieldError(palaro.MsgDateRequired)
 	}
-	i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.Slug == slug })
-	if i < 0 {
-		return nil, dateFieldError(palaro.MsgDateUnknown)
-	}
-	return &dates[i], nil
+	return slugDate(dates, slug)
 }
 
 // notCheckedInOn is the conflict of an undo of a ticket not checked in on a series' date.
