@@ -327,8 +327,10 @@ type DoorSale struct {
 	Email         string
 	PaymentMethod string
 	Gate          string
-	Actor         string
-	At            time.Time
+	// Date is, for a series, the date (slug) the gate sells for and admits to; "" for a single-date event.
+	Date  string
+	Actor string
+	At    time.Time
 }
 
 // CheckInService is what the gate needs: check-ins online and offline, their undo, the ticket
@@ -341,9 +343,11 @@ type CheckInService interface {
 	// SyncCheckIns records check-ins made offline, in order. A ticket already checked in is
 	// recorded as a conflict. A scan whose ClientID was synced before answers as it did then.
 	SyncCheckIns(ctx context.Context, reqs []CheckInRequest) ([]CheckInResult, error)
-	// UndoCheckIn makes a checked-in ticket valid again. Returns ENOTFOUND, ECONFLICT when the
-	// ticket is not checked in.
-	UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) error
+	// UndoCheckIn makes a checked-in ticket valid again; for a series, on date (a slug, required
+	// there): a day ticket of the date, or a pass's admission on it (a pass for a number of dates
+	// gets that date back). Returns ENOTFOUND, EINVALID for a missing or unknown date, ECONFLICT
+	// when the ticket is not checked in (on the date).
+	UndoCheckIn(ctx context.Context, eventID int64, code, date, actor string, now time.Time) error
 	// GateTickets returns every issued ticket of an event, for a phone to keep offline.
 	GateTickets(ctx context.Context, eventID int64) ([]GateTicket, error)
 	// GateChanges returns what a phone keeps of an event's tickets: all of them when since is

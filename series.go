@@ -48,6 +48,8 @@ const (
 	MsgDateNotForSingle = "This event has one date: leave the date out."
 	MsgDateCancelled    = "This date is cancelled."
 	MsgDatePostponed    = "This date is postponed: tickets go on sale again when it has a new date."
+	// MsgDateOver refuses a box-office sale for a date that has ended.
+	MsgDateOver = "This date is over: pick one that is on now or coming."
 	// MsgDateCancelledFinal refuses a change of a cancelled date (its holders were told and refunded).
 	MsgDateCancelledFinal = "This date is cancelled and its tickets are refunded: it cannot change again. Add a new date instead."
 	// MsgDateHasSales refuses to delete a date that sold tickets (or holds places for a pass or a pending order).

@@ -366,9 +366,11 @@ type boxOfficeBody struct {
 	Email         string `json:"email"`
 	PaymentMethod string `json:"paymentMethod"`
 	Gate          string `json:"gate"`
+	// Date is, for a series, the date (slug) the gate sells for and admits to (required there).
+	Date string `json:"date"`
 }
 
-// apiBoxOffice sells a ticket at the door and checks it in at once.
+// apiBoxOffice sells a ticket at the door and checks it in at once; on a series, for the body's date.
 func (s *Server) apiBoxOffice(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
@@ -380,7 +382,7 @@ func (s *Server) apiBoxOffice(c *echo.Context, caller *palaro.Caller) error {
 	}
 	tickets, err := s.services.CheckIns.SellAtDoor(c.Request().Context(), palaro.DoorSale{EventID: ev.ID, TicketType: body.TicketType,
 		Quantity: body.Quantity, HolderName: body.HolderName, Email: body.Email, PaymentMethod: body.PaymentMethod, Gate: body.Gate,
-		Actor: caller.Actor(), At: s.Now()})
+		Date: strings.TrimSpace(body.Date), Actor: caller.Actor(), At: s.Now()})
 	if err != nil {
 		return err
 	}

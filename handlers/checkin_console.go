@@ -129,11 +129,15 @@ func (s *Server) checkInsPage(c *echo.Context, caller *palaro.Caller) error {
 			First:  palaro.GateName(r.FirstGate) + " at " + manilaTime(r.FirstAt),
 			Second: palaro.GateName(r.SecondGate) + " at " + manilaTime(r.SecondAt) + " (synced " + manilaTime(r.SyncedAt) + ")"})
 	}
+	on := ""
+	if v.Counts.DateLabel != "" {
+		on = " on " + v.Counts.DateLabel
+	}
 	switch c.QueryParam("notice") {
 	case "undone":
-		v.Frame.Notice = "The check-in is undone: the ticket is valid again."
+		v.Frame.Notice = "The check-in" + on + " is undone: the ticket is valid again."
 	case "not-checked-in":
-		v.Frame.Notice = "That ticket is not checked in."
+		v.Frame.Notice = "That ticket is not checked in" + on + "."
 	}
 	return render(c, http.StatusOK, views.CheckInsPage(s.orgPage(c, "Check-in · "+ev.Name), v))
 }
@@ -151,15 +155,17 @@ func (s *Server) checkInsLive(c *echo.Context, caller *palaro.Caller) error {
 	return render(c, http.StatusOK, views.CheckInCounts(v))
 }
 
-// undoCheckIn lets a manager make a checked-in ticket valid again (a scan by mistake).
+// undoCheckIn lets a manager make a checked-in ticket valid again (a scan by mistake); for a
+// series, on the date the page shows (the form's date), then shows that date again.
 func (s *Server) undoCheckIn(c *echo.Context, caller *palaro.Caller) error {
 	ev, err := s.orgEvent(c, caller)
 	if err != nil {
 		return err
 	}
 	code, _ := palaro.ParseTicketInput(s.ticketKeys(), c.FormValue("ticket"))
+	date := strings.TrimSpace(c.FormValue("date"))
 	notice := "undone"
-	err = s.services.CheckIns.UndoCheckIn(c.Request().Context(), ev.ID, strings.ToUpper(code), caller.Actor(), s.Now())
+	err = s.services.CheckIns.UndoCheckIn(c.Request().Context(), ev.ID, strings.ToUpper(code), date, caller.Actor(), s.Now())
 	switch palaro.ErrorCode(err) {
 	case "":
 	case palaro.ECONFLICT, palaro.ENOTFOUND:
@@ -167,7 +173,11 @@ func (s *Server) undoCheckIn(c *echo.Context, caller *palaro.Caller) error {
 	default:
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+url.PathEscape(ev.Code)+"/check-ins?notice="+notice)
+	back := "/organizer/events/" + url.PathEscape(ev.Code) + "/check-ins?notice=" + notice
+	if date != "" {
+		back += "&date=" + url.QueryEscape(date)
+	}
+	return c.Redirect(http.StatusSeeOther, back)
 }
 
 // allowWasm lets the page compile WebAssembly, the QR decoder of browsers without BarcodeDetector:

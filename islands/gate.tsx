@@ -365,7 +365,7 @@ function Gate(props: GateProps) {
           }}
         />
       </div>
-      {props.ticketTypes.length > 0 && <BoxOffice {...props} gate={gate} online={online} onAnswer={show} />}
+      {props.ticketTypes.length > 0 && <BoxOffice {...props} gate={gate} date={date} online={online} onAnswer={show} />}
     </div>
   );
 }
@@ -378,7 +378,7 @@ function pesos(centavos: number): string {
 /**
  * BoxOffice sells tickets at the door for cash or an outside card terminal and checks them in: a
  * quantity up to the type's per-buyer maximum and what is left, with the amount to collect shown
- * before the sale is confirmed.
+ * before the sale is confirmed. On a series it sells for the gate's date (date) and admits there.
  */
 function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer: (a: Answer) => void }) {
   const [type, setType] = useState(props.ticketTypes[0].code);
@@ -391,6 +391,7 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
   const most = Math.max(chosen.max, 1);
   const qty = Math.min(quantity, most);
   const amount = chosen.centavos * qty;
+  const dateLabel = props.dates?.find((d) => d.slug === props.date)?.label || '';
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError('');
@@ -402,6 +403,7 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
         email,
         paymentMethod: method,
         gate: props.gate,
+        ...(props.date ? { date: props.date } : {}),
       }, SYNC_TIMEOUT_MS);
       if (status !== 200) {
         const fields = (data.fields as Record<string, string>) || {};
@@ -411,7 +413,7 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
       setName('');
       setEmail('');
       setQuantity(1);
-      props.onAnswer({ ok: true, title: String(data.message), ticket: data.ticket as GateTicket });
+      props.onAnswer({ ok: true, title: String(data.message), ticket: data.ticket as GateTicket, date: dateLabel || undefined });
       // the answer is at the top of the page: bring it into view after the sale
       requestAnimationFrame(() => document.querySelector('.gate-answer')?.scrollIntoView({ block: 'center' }));
     } catch {
@@ -422,6 +424,7 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
     <details className="gate-box-office">
       <summary>Box office: sell at the door</summary>
       <form onSubmit={submit} noValidate>
+        {dateLabel && <p className="gate-collect" data-box-office-date>For {dateLabel}</p>}
         <div className="org-select">
           <label htmlFor="bo-type">Ticket type</label>
           <select id="bo-type" value={type} onChange={(e) => setType(e.target.value)}>

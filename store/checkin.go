@@ -197,39 +197,114 @@ func nullString(s string) any {
 	return s
 }
 
-// UndoCheckIn makes a checked-in ticket valid again and notes it in the audit log.
-func (s *CheckInService) UndoCheckIn(ctx context.Context, eventID int64, code, actor string, now time.Time) (err error) {
-	defer wrapErr(&err, "store: UndoCheckIn(%d)", eventID)
+// UndoCheckIn makes a checked-in ticket valid again and notes it in the audit log. For a series
+// the undo is of one date (a slug; a field error when missing or unknown): a day ticket of that
+// date is undone as any ticket; a pass's admission there is undone through its pass_uses row
+// (undoPassUse). Each change goes through a guarded statement, so of concurrent undos one wins.
+func (s *CheckInService) UndoCheckIn(ctx context.Context, eventID int64, code, date, actor string, now time.Time) (err error) {
+	defer wrapErr(&err, "store: UndoCheckIn(%d, %q)", eventID, date)
 
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM tickets WHERE code = ? AND event_id = ?`, code, eventID).Scan(&id)
+		var id, dayID int64
+		var kind string
+		err := tx.QueryRowContext(ctx, `SELECT t.id, coalesce(t.date_id, 0), tt.pass_kind FROM tickets t
+			JOIN ticket_types tt ON tt.id = t.ticket_type_id WHERE t.code = ? AND t.event_id = ?`, code, eventID).Scan(&id, &dayID, &kind)
 		if errors.Is(err, sql.ErrNoRows) {
 			return palaro.Errorf(palaro.ENOTFOUND, "Unknown ticket")
 		} else if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'valid', checked_in_at = NULL, checked_in_gate = ''
-		WHERE id = ? AND status = 'checked_in'`, id)
+		on, err := seriesDate(ctx, tx, eventID, date)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return palaro.Errorf(palaro.ECONFLICT, "This ticket is not checked in.")
+		detail := map[string]string{"ticket": code}
+		if on != nil {
+			detail["date"] = on.Slug
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE check_ins SET undone_at = ?, undone_by = ?
-		WHERE ticket_id = ? AND outcome = 'checked_in' AND undone_at IS NULL`, formatTime(now), actor, id); err != nil {
-			return err
+		switch {
+		case on != nil && kind != "":
+			err = undoPassUse(ctx, tx, id, *on, kind)
+		case on != nil && dayID != on.ID:
+			err = notCheckedInOn(*on)
+		default:
+			var res sql.Result
+			if res, err = tx.ExecContext(ctx, `UPDATE tickets SET status = 'valid', checked_in_at = NULL, checked_in_gate = ''
+				WHERE id = ? AND status = 'checked_in'`, id); err == nil {
+				if n, _ := res.RowsAffected(); n == 0 && on != nil {
+					err = notCheckedInOn(*on)
+				} else if n == 0 {
+					err = palaro.Errorf(palaro.ECONFLICT, "This ticket is not checked in.")
+				}
+			}
 		}
-		orgID, err := eventOrg(ctx, tx, eventID)
 		if err != nil {
 			return err
 		}
-		if err := audit(ctx, tx, orgID, eventID, actor, "check_in.undo", palaro.AuditDetail(map[string]string{"ticket": code}), now); err != nil {
+		query, args := `UPDATE check_ins SET undone_at = ?, undone_by = ?
+			WHERE ticket_id = ? AND outcome = 'checked_in' AND undone_at IS NULL`, []any{formatTime(now), actor, id}
+		if on != nil { // only the date's check-in: the pass's others stand
+			query, args = query+` AND date_id = ?`, append(args, on.ID)
+		}
+		if _, err := tx.ExecContext(ctx, query, args...); err != nil {
 			return err
 		}
-		return nil
+		return auditOn(ctx, tx, eventID, actor, "check_in.undo", palaro.AuditDetail(detail), now)
 	})
+}
+
+// seriesDate is the date an undo or a door sale is of: nil for a single-date event (a date named
+// there is a field error), the series' date of that slug, or a field error naming a missing or
+// unknown date.
+func seriesDate(ctx context.Context, tx *sql.Tx, eventID int64, slug string) (*palaro.EventDate, error) {
+	slug = strings.TrimSpace(slug)
+	dates, err := eventDates(ctx, tx, eventID)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(dates) == 0 && slug != "":
+		return nil, dateFieldError(palaro.MsgDateNotForSingle)
+	case len(dates) == 0:
+		return nil, nil
+	case slug == "":
+		return nil, dateFieldError(palaro.MsgDateRequired)
+	}
+	return slugDate(dates, slug)
+}
+
+// notCheckedInOn is the conflict of an undo of a ticket not checked in on a series' date.
+func notCheckedInOn(d palaro.EventDate) error {
+	return palaro.Errorf(palaro.ECONFLICT, "This ticket is not checked in on %s.", palaro.GateDateLabel(d))
+}
+
+// undoPassUse undoes a pass's admission on a date. A pass valid on every date keeps its place
+// there (its pass_uses row, taken when it was bought) and is only no longer checked in; a pass
+// for a number of dates took the date at its scan, so its row goes and the date's place with it:
+// the pass has that use again. The pass_uses triggers (migration 01650) put the change in the
+// gate list's deltas. ECONFLICT when the pass was not admitted on the date.
+func undoPassUse(ctx context.Context, tx *sql.Tx, ticketID int64, d palaro.EventDate, kind string) error {
+	query := `UPDATE pass_uses SET checked_in_at = NULL, gate = '' WHERE ticket_id = ? AND date_id = ? AND checked_in_at IS NOT NULL`
+	if kind == palaro.PassCount {
+		query = `DELETE FROM pass_uses WHERE ticket_id = ? AND date_id = ? AND checked_in_at IS NOT NULL`
+	}
+	res, err := tx.ExecContext(ctx, query, ticketID, d.ID)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return notCheckedInOn(d)
+	}
+	if kind != palaro.PassCount {
+		return nil
+	}
+	plan, _, err := ticketPlaces(ctx, tx, ticketID)
+	if err != nil {
+		return err
+	}
+	plan.dates = []int64{d.ID}
+	return plan.unsell(ctx, tx, 1)
 }
 
 // GateTickets returns the event's issued tickets for the gate's offline list.
@@ -402,59 +477,87 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 			msg := "At most " + palaro.Plural(tt.MaxPurchasable, "ticket", "tickets") + " of " + tt.Name + " per sale."
 			return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldQuantity: msg}}
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold + ? WHERE id = ? AND sold + held + ? <= capacity`, n, tt.ID, n)
+		now := sale.At
+		plan, err := doorDates(ctx, tx, sale.EventID, tt, sale.Date, now)
 		if err != nil {
 			return nil, err
 		}
-		if c, _ := res.RowsAffected(); c == 0 {
-			left := max(tt.Capacity-tt.Sold-tt.Held, 0)
-			if left == 0 {
-				return nil, palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
+		if plan.date == nil { // a series' day ticket has no stock but its date's
+			res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET sold = sold + ? WHERE id = ? AND sold + held + ? <= capacity`, n, tt.ID, n)
+			if err != nil {
+				return nil, err
 			}
-			return nil, palaro.Errorf(palaro.ECONFLICT, "Only %s of %s left.", palaro.Plural(left, "ticket", "tickets"), tt.Name)
+			if c, _ := res.RowsAffected(); c == 0 {
+				left := max(tt.Capacity-tt.Sold-tt.Held, 0)
+				if left == 0 {
+					return nil, palaro.Errorf(palaro.ECONFLICT, "%s is sold out.", tt.Name)
+				}
+				return nil, palaro.Errorf(palaro.ECONFLICT, "Only %s of %s left.", palaro.Plural(left, "ticket", "tickets"), tt.Name)
+			}
 		}
-		now := sale.At
+		if err := plan.take(ctx, tx, n, true); err != nil {
+			return nil, err
+		}
 		price := tt.FinalPrice()
 		total := price * palaro.Money(n)
 		buyer, _ := json.Marshal(palaro.Buyer{FullName: sale.HolderName})
+		var dateID any
+		if plan.date != nil {
+			dateID = plan.date.ID
+		}
 		orderID, err := insertID(ctx, tx, `INSERT INTO orders (public_id, kind, event_id, ticket_type_id, quantity, email, buyer,
-		source, payment_type, unit_price, total, status, provider, paid_at, created_at)
-		VALUES (?, 'tickets', ?, ?, ?, ?, ?, 'box_office', ?, ?, ?, 'paid', 'box_office', ?, ?)`,
+		source, payment_type, unit_price, total, status, provider, paid_at, created_at, date_id)
+		VALUES (?, 'tickets', ?, ?, ?, ?, ?, 'box_office', ?, ?, ?, 'paid', 'box_office', ?, ?, ?)`,
 			newPublicID(), sale.EventID, tt.ID, n, sale.Email, string(buyer), sale.PaymentMethod, int64(price), int64(total),
-			formatTime(now), formatTime(now))
+			formatTime(now), formatTime(now), dateID)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]palaro.GateTicket, 0, n)
+		if err := plan.record(ctx, tx, orderID, n); err != nil {
+			return nil, err
+		}
 		codes := make([]string, 0, n)
 		for range n {
 			t := palaro.Ticket{OrderID: orderID, EventID: sale.EventID, HolderName: sale.HolderName, Email: sale.Email,
-				Status: palaro.TicketValid, CreatedAt: now}
+				Status: palaro.TicketValid, CreatedAt: now, Date: plan.date}
 			if err := insertTicket(ctx, tx, &t, tt.ID); err != nil {
 				return nil, err
 			}
-			r, err := checkInTx(ctx, tx, palaro.CheckInRequest{EventID: sale.EventID, Code: t.Code, Gate: sale.Gate, Actor: sale.Actor},
-				now, false)
+			codes = append(codes, t.Code)
+		}
+		if plan.date == nil && len(plan.dates) > 0 { // a pass valid on every date holds its places there
+			if err := insertPassUses(ctx, tx, orderID, now); err != nil {
+				return nil, err
+			}
+		}
+		out := make([]palaro.GateTicket, 0, n)
+		for _, code := range codes {
+			r, err := checkInTx(ctx, tx, palaro.CheckInRequest{EventID: sale.EventID, Code: code, Gate: sale.Gate, Actor: sale.Actor,
+				Date: sale.Date}, now, false)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, r.Ticket)
-			codes = append(codes, t.Code)
 		}
 		sold := &palaro.Order{ID: orderID, Kind: palaro.OrderKindTickets, EventID: sale.EventID, TicketTypeID: tt.ID,
-			Quantity: n, Email: sale.Email, Buyer: palaro.Buyer{FullName: sale.HolderName}, UnitPrice: price, Total: total}
+			Quantity: n, Email: sale.Email, Buyer: palaro.Buyer{FullName: sale.HolderName}, UnitPrice: price, Total: total, Date: plan.date}
 		if err := issueInvoice(ctx, tx, sold, now); err != nil {
 			return nil, err
 		}
-		if err := sellReturns(ctx, tx, s.db, orderID, tt.ID, n, now); err != nil {
-			return nil, err // tickets returned at face value are sold before the rest
+		if strings.TrimSpace(sale.Date) == "" { // a single-date event's: a series' returns are not sold at the door
+			if err := sellReturns(ctx, tx, s.db, orderID, tt.ID, n, now); err != nil {
+				return nil, err // tickets returned at face value are sold before the rest
+			}
 		}
 		orgID, err := eventOrg(ctx, tx, sale.EventID)
 		if err != nil {
 			return nil, err
 		}
-		if err := audit(ctx, tx, orgID, sale.EventID, sale.Actor, "box_office.sale", palaro.AuditDetail(map[string]any{
-			"tickets": codes, "type": tt.Code, "payment": sale.PaymentMethod, "amount": int64(total)}), now); err != nil {
+		detail := map[string]any{"tickets": codes, "type": tt.Code, "payment": sale.PaymentMethod, "amount": int64(total)}
+		if plan.date != nil || len(plan.dates) > 0 {
+			detail["date"] = strings.TrimSpace(sale.Date)
+		}
+		if err := audit(ctx, tx, orgID, sale.EventID, sale.Actor, "box_office.sale", palaro.AuditDetail(detail), now); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -463,4 +566,27 @@ func (s *CheckInService) SellAtDoor(ctx context.Context, sale palaro.DoorSale) (
 		metrics.OrdersBoxOffice.Inc()
 	}
 	return sold, err
+}
+
+// doorDates decides where a box-office sale takes its places: nothing beyond its type's for a
+// single-date event; on a series, the gate's date (slug: required, not cancelled, postponed or
+// over at now, each a field error), whose places a day ticket takes, while a pass takes those an
+// online sale of it would (planDates) and is then admitted on the date.
+func doorDates(ctx context.Context, tx *sql.Tx, eventID int64, tt *palaro.TicketType, slug string, now time.Time) (datePlan, error) {
+	plan := datePlan{stockType: tt.ID}
+	d, err := seriesDate(ctx, tx, eventID, slug)
+	switch {
+	case err != nil || d == nil:
+		return plan, err
+	case d.Status == palaro.DateCancelled:
+		return plan, dateFieldError(palaro.MsgDateCancelled)
+	case d.Status == palaro.DatePostponed:
+		return plan, dateFieldError(palaro.MsgDatePostponed)
+	case d.Past(now):
+		return plan, dateFieldError(palaro.MsgDateOver)
+	case tt.IsPass():
+		return planDates(ctx, tx, &palaro.Event{ID: eventID}, tt, "", now)
+	}
+	plan.date, plan.dates = d, []int64{d.ID}
+	return plan, nil
 }

@@ -76,8 +76,8 @@ func TestCheckInService_CheckIn(t *testing.T) {
 		require.Equal(t, palaro.CheckInCancelled, f.scan(t, f.codes[2], "North").Outcome)
 	})
 	t.Run("OK undo", func(t *testing.T) {
-		require.NoError(t, f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "manager@palaro.ph", f.now))
-		require.Equal(t, palaro.ErrorCode(f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "manager@palaro.ph", f.now)), palaro.ECONFLICT)
+		require.NoError(t, f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "", "manager@palaro.ph", f.now))
+		require.Equal(t, palaro.ErrorCode(f.gate.UndoCheckIn(ctx, f.eventID, f.codes[0], "", "manager@palaro.ph", f.now)), palaro.ECONFLICT)
 		require.Equal(t, palaro.CheckInOK, f.scan(t, f.codes[0], "East").Outcome, "valid again after the undo")
 		counts, err := f.gate.CheckInCounts(ctx, f.eventID, "")
 		require.NoError(t, err)
@@ -91,7 +91,7 @@ func TestCheckInService_Race(t *testing.T) {
 	f := newGateFixture(t, 1)
 	for round := range 5 {
 		if round > 0 {
-			require.NoError(t, f.gate.UndoCheckIn(context.Background(), f.eventID, f.codes[0], "m", f.now))
+			require.NoError(t, f.gate.UndoCheckIn(context.Background(), f.eventID, f.codes[0], "", "m", f.now))
 		}
 		var already atomic.Int64
 		admitted := storm(20, func(i int) int {

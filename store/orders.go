@@ -548,9 +548,15 @@ func insertOrderTickets(ctx context.Context, tx *sql.Tx, o *palaro.Order, now ti
 	if o.Date != nil {
 		return nil
 	}
+	return insertPassUses(ctx, tx, o.ID, now)
+}
+
+// insertPassUses gives a pass order's tickets the places the order took on each date (pass_uses
+// from order_dates, with the tickets' seats); nothing for an order without dates.
+func insertPassUses(ctx context.Context, tx *sql.Tx, orderID int64, now time.Time) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO pass_uses (ticket_id, date_id, seat, created_at)
 		SELECT t.id, od.date_id, t.seat, ? FROM tickets t JOIN order_dates od ON od.order_id = t.order_id
-		WHERE t.order_id = ?`, formatTime(now), o.ID)
+		WHERE t.order_id = ?`, formatTime(now), orderID)
 	return err
 }
 

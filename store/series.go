@@ -358,6 +358,15 @@ func dateFieldError(msg string) error {
 	return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldDate: msg}}
 }
 
+// slugDate is the date of dates with that slug, or the buy body's field error naming an unknown date.
+func slugDate(dates []palaro.EventDate, slug string) (*palaro.EventDate, error) {
+	i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.Slug == slug })
+	if i < 0 {
+		return nil, dateFieldError(palaro.MsgDateUnknown)
+	}
+	return &dates[i], nil
+}
+
 // planDates decides an order's dates from the buy body's date slug: a series' day ticket needs
 // one of its dates, open for sale at now (a field error names a missing or unknown date); a
 // single-date event and a pass take none.
@@ -392,11 +401,11 @@ func planDates(ctx context.Context, q querier, ev *palaro.Event, tt *palaro.Tick
 	case slug == "":
 		return plan, dateFieldError(palaro.MsgDateRequired)
 	}
-	i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.Slug == slug })
-	if i < 0 {
-		return plan, dateFieldError(palaro.MsgDateUnknown)
+	on, err := slugDate(dates, slug)
+	if err != nil {
+		return plan, err
 	}
-	d := dates[i]
+	d := *on
 	switch d.SaleState(*tt, ev, 1, now) { // sold out is decided by the guarded UPDATE, under the write lock
 	case palaro.SaleNotStarted:
 		return plan, palaro.Errorf(palaro.ECONFLICT, "Ticket sales for %s on %s have not started yet.", tt.Name, palaro.DateSlugLabel(d.Slug))
