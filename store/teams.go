@@ -550,9 +550,13 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 			}); err != nil {
 				return err
 			}
-			return mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
+			if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
 				return s.composer.TeamMovedUp(t, team, name, to)
-			})
+			}); err != nil {
+				return err
+			}
+			_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // the dropped teams' passes void, the moved up's issued
+			return err
 		})
 		if err != nil {
 			return dropped, movedUp, err
@@ -638,8 +642,12 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		}); err != nil {
 			return err
 		}
-		return mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
+		if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
 			return s.composer.TeamMovedUp(t, team, name, to)
-		})
+		}); err != nil {
+			return err
+		}
+		_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // an out team's passes void at once
+		return err
 	})
 }
