@@ -69,6 +69,8 @@ type TeamPlayer struct {
 	InvitedAt   time.Time
 	JoinedAt    *time.Time
 	CheckedInAt *time.Time
+	// PassCode is the code of the player's competitor pass, "" while none is issued or once voided.
+	PassCode string
 }
 
 // TeamRegistration is a captain's registration of a team.

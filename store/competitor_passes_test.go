@@ -69,6 +69,16 @@ func TestCompetitorPasses_Flow(t *testing.T) {
 	pass, err := f.svc.CompetitorPass(ctx, ta["a1@x.ph"])
 	require.NoError(t, err)
 	require.NotNil(t, pass)
+	codes := func(team *palaro.Team) (out []string) {
+		got, err := f.svc.FindTeam(ctx, team.PublicID)
+		require.NoError(t, err)
+		for _, p := range got.Players {
+			out = append(out, p.PassCode)
+		}
+		return out
+	}
+	require.Contains(t, codes(a), pass.Code, "the team's players carry their pass codes (the API's passCode)")
+	require.Equal(t, []string{""}, codes(c))
 	none, err := f.svc.CompetitorPass(ctx, tc["c1@x.ph"])
 	require.NoError(t, err)
 	require.Nil(t, none, "a waiting team's player has no pass")
@@ -120,6 +130,7 @@ func TestCompetitorPasses_Flow(t *testing.T) {
 	gone, err := f.svc.CompetitorPass(ctx, ta["a1@x.ph"])
 	require.NoError(t, err)
 	require.Nil(t, gone)
+	require.Equal(t, []string{"", ""}, codes(a), "a voided pass's code is no longer the player's")
 	moved, err := f.svc.CompetitorPass(ctx, tc["c1@x.ph"])
 	require.NoError(t, err)
 	require.NotNil(t, moved, "the team moved up has its pass")

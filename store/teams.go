@@ -42,12 +42,14 @@ func parseOptionalTime(s sql.NullString) (*time.Time, error) {
 }
 
 // playerColumns are the columns scanPlayer reads from team_players.
-const playerColumns = `id, team_id, email, in_game_name, game_account, discord, invited_at, joined_at, checked_in_at`
+const playerColumns = `id, team_id, email, in_game_name, game_account, discord, invited_at, joined_at, checked_in_at,
+	coalesce((SELECT k.code FROM competitor_passes cp JOIN tickets k ON k.id = cp.ticket_id
+		WHERE cp.player_id = team_players.id AND k.status != 'cancelled'), '')`
 
 func scanPlayer(r rowScanner) (*palaro.TeamPlayer, error) {
 	var p palaro.TeamPlayer
 	var invited, joined, checked sql.NullString
-	if err := r.Scan(&p.ID, &p.TeamID, &p.Email, &p.InGameName, &p.GameAccount, &p.Discord, &invited, &joined, &checked); err != nil {
+	if err := r.Scan(&p.ID, &p.TeamID, &p.Email, &p.InGameName, &p.GameAccount, &p.Discord, &invited, &joined, &checked, &p.PassCode); err != nil {
 		return nil, err
 	}
 	var err error
