@@ -140,6 +140,17 @@ func TestCompetitorPasses_Flow(t *testing.T) {
 	require.NotNil(t, kept)
 	passes, valid = f.passCount(t)
 	require.Equal(t, [2]int{4, 2}, [2]int{passes, valid})
+
+	// the organizer gives team 0 a place again (team 1 refused): its passes are valid again, as
+	// they were (the one used stays used), and no second pass is issued
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", b.PublicID, palaro.TeamRefused, nil, locks.Add(3*time.Minute)))
+	require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", a.PublicID, palaro.TeamRegistered, nil, locks.Add(4*time.Minute)))
+	passes, valid = f.passCount(t)
+	require.Equal(t, [2]int{4, 3}, [2]int{passes, valid}, "team 0's 2 back, team 1's voided")
+	require.Equal(t, palaro.CheckInAlready, checkInOutcome(t, gate, f.t.EventID, pass.Code))
+	back := codes(a)
+	require.Contains(t, back, pass.Code)
+	require.NotContains(t, back, "", "both players have their pass back")
 }
 
 func checkInOutcome(t *testing.T, gate *CheckInService, eventID int64, code string) string {
