@@ -69,6 +69,8 @@ type TeamPlayer struct {
 	InvitedAt   time.Time
 	JoinedAt    *time.Time
 	CheckedInAt *time.Time
+	// PassCode is the code of the player's competitor pass, "" while none is issued or once voided.
+	PassCode string
 }
 
 // TeamRegistration is a captain's registration of a team.
@@ -206,7 +208,15 @@ const (
 	MessageTeamDropped    = "team_dropped"
 	MessageTeamMovedUp    = "team_moved_up"
 	MessageTeamDecision   = "team_decision"
+	MessageCompetitorPass = "competitor_pass"
 )
+
+// CompetitorPass is a player's competitor pass: a free ticket of their tournament's hidden
+// "Competitor pass" type, admitted at the gate (the players' entrance) like a ticket.
+type CompetitorPass struct {
+	TicketPublicID string // its ticket page is TicketPath(TicketPublicID)
+	Code           string
+}
 
 // TeamComposer writes the e-mails of teams.
 type TeamComposer interface {
@@ -221,4 +231,6 @@ type TeamComposer interface {
 	// TeamDecision tells a team's captain or player the organizer's decision, its new Status: a
 	// place (registered), refused or disqualified.
 	TeamDecision(t *Tournament, team *Team, eventName, to string) Message
+	// CompetitorPass sends a player of team their competitor pass (its ticket's link).
+	CompetitorPass(t *Tournament, team *Team, eventName, to string, pass CompetitorPass) Message
 }

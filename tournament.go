@@ -262,4 +262,10 @@ type TournamentService interface {
 	// waiting team. The team and the teams moved up are e-mailed. Returns ENOTFOUND, EINVALID,
 	// ECONFLICT (no free place).
 	SetTeamStatus(ctx context.Context, eventCode, teamPublicID, status string, seed *int, now time.Time) error
+	// IssueCompetitorPasses gives, once each tournament's roster is locked, every joined player of
+	// a team holding a place a competitor pass (a free ticket for the tournament's date, e-mailed
+	// to them), and voids the passes of teams that are out. It returns how many it issued and voided.
+	IssueCompetitorPasses(ctx context.Context, now time.Time) (issued, voided int, err error)
+	// CompetitorPass returns the competitor pass of the player of an invite token, nil when none.
+	CompetitorPass(ctx context.Context, token string) (*CompetitorPass, error)
 }

@@ -416,6 +416,17 @@ func (s *Server) renderJoinPage(c *echo.Context, status int, token string, p *pa
 	if !out && p.JoinedAt != nil && p.CheckedInAt == nil && t.CheckInBy == palaro.CheckInByPlayers && t.CheckInOpen(now) {
 		v.CheckIn = &views.Form{ID: "checkin-form", Action: palaro.TeamJoinPath(token) + "/check-in", Submit: "Check in"}
 	}
+	pass, err := s.services.Tournaments.CompetitorPass(c.Request().Context(), token)
+	if err != nil {
+		return err
+	}
+	if pass != nil {
+		qr, err := views.QRSVG(s.ticketQR(pass.Code), 220, 4, "QR code of competitor pass "+pass.Code)
+		if err != nil {
+			return err
+		}
+		v.Pass = &views.CompetitorPassView{Code: pass.Code, Href: palaro.TicketPath(pass.TicketPublicID), QR: qr}
+	}
 	page := s.accountPage(c, "Join "+team.Name, true)
 	return render(c, status, views.TeamPage(page, v))
 }

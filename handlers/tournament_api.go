@@ -147,6 +147,7 @@ type playerJSON struct {
 	Discord     string     `json:"discord"`
 	JoinedAt    *time.Time `json:"joinedAt"`
 	CheckedInAt *time.Time `json:"checkedInAt"`
+	PassCode    string     `json:"passCode"`
 }
 
 func utcPtr(t *time.Time) *time.Time {
@@ -165,7 +166,7 @@ func teamOut(t palaro.Team) teamJSON {
 	}
 	for _, p := range t.Players {
 		j.Players = append(j.Players, playerJSON{Email: p.Email, InGameName: p.InGameName, GameAccount: p.GameAccount, Discord: p.Discord,
-			JoinedAt: utcPtr(p.JoinedAt), CheckedInAt: utcPtr(p.CheckedInAt)})
+			JoinedAt: utcPtr(p.JoinedAt), CheckedInAt: utcPtr(p.CheckedInAt), PassCode: p.PassCode})
 	}
 	return j
 }

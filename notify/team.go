@@ -87,3 +87,13 @@ func (c Composer) TeamDecision(t *palaro.Tournament, team *palaro.Team, eventNam
 		Rows: teamRows(t, team, eventName), Button: emailLink{Label: "See the teams", URL: c.url(palaro.TeamsPath(t.EventCode))}}
 	return c.message(palaro.MessageTeamDecision, to, subject, v)
 }
+
+// CompetitorPass sends a player their competitor pass: the link to its ticket page (its QR).
+func (c Composer) CompetitorPass(t *palaro.Tournament, team *palaro.Team, eventName, to string, pass palaro.CompetitorPass) palaro.Message {
+	v := emailView{Support: c.Support, Title: "Your competitor pass",
+		Intro: []string{"The roster of " + team.Name + " is locked: here is your competitor pass for " + t.Name + ".",
+			"Show its QR code at the players' entrance; it is yours alone and lets you in once."},
+		Rows:   append(teamRows(t, team, eventName), [2]string{"Pass code", pass.Code}),
+		Button: emailLink{Label: "Open your competitor pass", URL: c.url(palaro.TicketPath(pass.TicketPublicID))}}
+	return c.message(palaro.MessageCompetitorPass, to, "Your competitor pass for "+t.Name, v)
+}

@@ -24,10 +24,15 @@ func NewCheckInService(db *DB) *CheckInService { return &CheckInService{db: db} 
 
 // gateTicketColumns reads a ticket for the gate; a ticket of an order that is no longer paid
 // (refunded) reads as cancelled.
-const gateTicketColumns = `t.id, t.event_id, t.code, t.holder_name, tt.name, t.seat,
+const gateTicketColumns = `t.id, t.event_id, t.code, t.holder_name, ` + gateTypeName + `, t.seat,
 	CASE WHEN o.status = 'paid' THEN t.status ELSE 'cancelled' END, t.checked_in_at, t.checked_in_gate,
 	t.discount_type, t.discount_holder, t.discount_id_number
 	FROM tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id JOIN orders o ON o.id = t.order_id`
+
+// gateTypeName is the type the gate shows for ticket t of type tt: a competitor pass names its
+// team ("Competitor pass · Team"), so the players' entrance tells it from a spectator's ticket.
+const gateTypeName = `coalesce((SELECT 'Competitor pass · ' || cm.name FROM competitor_passes cp JOIN teams cm ON cm.id = cp.team_id
+	WHERE cp.ticket_id = t.id), tt.name)`
 
 func scanGateTicket(r rowScanner) (id, eventID int64, t palaro.GateTicket, err error) {
 	var at sql.NullString

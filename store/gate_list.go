@@ -182,7 +182,7 @@ func gateDateOf(ctx context.Context, q querier, eventID int64, slug string) (*pa
 // date's id): gateTicketColumns, then the day ticket's date, the pass's kind and number of dates,
 // its pass_uses row on the date (taken, checked in at, gate, seat), how many dates it took and the
 // dates it was admitted on, by start.
-const gateOnDateColumns = `t.id, t.event_id, t.code, t.holder_name, tt.name, t.seat,
+const gateOnDateColumns = `t.id, t.event_id, t.code, t.holder_name, ` + gateTypeName + `, t.seat,
 	CASE WHEN o.status = 'paid' THEN t.status ELSE 'cancelled' END, t.checked_in_at, t.checked_in_gate,
 	t.discount_type, t.discount_holder, t.discount_id_number,
 	coalesce(td.slug, ''), tt.pass_kind, tt.pass_dates, CASE WHEN u.ticket_id IS NULL THEN 0 ELSE 1 END, u.checked_in_at,

@@ -49,13 +49,14 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *p
 		r.Days = append(r.Days, palaro.SalesDay{Date: t, Tickets: d.Tickets, Revenue: d.Revenue})
 		r.Revenue += d.Revenue
 	}
+	// Competitor passes (free tickets of players) are no sale: left out of the types, sources and issued tickets.
 	// A ticket order's revenue is split: its add-ons' part (add_ons_total, less any discount beyond
 	// the tickets' part) goes to the add-ons line, the rest to its ticket type; an add-on order is all add-ons.
 	if r.ByType, err = lines(`SELECT tt.name, coalesce(sum(CASE WHEN o.kind = 'tickets' THEN o.quantity END), 0),
 		coalesce(sum(CASE WHEN o.kind = 'tickets' AND o.total > o.add_ons_total THEN o.total - o.add_ons_total ELSE 0 END), 0)
 		FROM ticket_types tt
 		LEFT JOIN orders o ON o.ticket_type_id = tt.id AND o.status = 'paid'
-		WHERE tt.event_id = ? GROUP BY tt.id ORDER BY tt.position, tt.id`); err != nil {
+		WHERE tt.event_id = ? AND tt.competitor_pass = 0 GROUP BY tt.id ORDER BY tt.position, tt.id`); err != nil {
 		return nil, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN o.kind = 'add_ons' THEN o.total
@@ -67,12 +68,13 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *p
 		WHEN o.source = 'box_office' THEN 'Box office' WHEN o.source != '' THEN o.source ELSE 'Direct' END AS label,
 		sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END), sum(o.total)
 		FROM orders o LEFT JOIN promo_codes p ON p.id = o.promo_code_id
-		WHERE o.event_id = ? AND o.status = 'paid' GROUP BY label ORDER BY 3 DESC, 1`); err != nil {
+		WHERE o.event_id = ? AND o.status = 'paid' AND o.source != 'competitor' GROUP BY label ORDER BY 3 DESC, 1`); err != nil {
 		return nil, err
 	}
 	var checked sql.NullInt64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), sum(CASE WHEN status = 'checked_in' THEN 1 ELSE 0 END) FROM tickets
-		WHERE event_id = ? AND status != 'cancelled'`, eventID).Scan(&r.Issued, &checked); err != nil {
+		WHERE event_id = ? AND status != 'cancelled' AND ticket_type_id NOT IN (SELECT id FROM ticket_types WHERE competitor_pass = 1)`,
+		eventID).Scan(&r.Issued, &checked); err != nil {
 		return nil, err
 	}
 	r.CheckedIn = int(checked.Int64)

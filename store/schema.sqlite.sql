@@ -98,6 +98,13 @@ CREATE TABLE check_ins (
     undone_by   TEXT
 , claimed_at TEXT, date_id INTEGER REFERENCES event_dates (id));
 
+CREATE TABLE competitor_passes (
+    player_id  INTEGER PRIMARY KEY REFERENCES team_players (id),
+    team_id    INTEGER NOT NULL REFERENCES teams (id),
+    ticket_id  INTEGER NOT NULL UNIQUE REFERENCES tickets (id),
+    created_at TEXT NOT NULL
+);
+
 CREATE TABLE date_stock (
     date_id        INTEGER NOT NULL REFERENCES event_dates (id) ON DELETE CASCADE,
     ticket_type_id INTEGER NOT NULL REFERENCES ticket_types (id) ON DELETE CASCADE,
@@ -729,7 +736,7 @@ CREATE TABLE ticket_types (
     with_survey      INTEGER NOT NULL DEFAULT 0,
     disclaimer       TEXT NOT NULL DEFAULT '',
     payment_types    TEXT NOT NULL DEFAULT '["QR","CARD"]',
-    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0, pass_kind TEXT NOT NULL DEFAULT '' CHECK (pass_kind IN ('', 'every', 'count')), pass_dates INTEGER NOT NULL DEFAULT 0 CHECK (pass_dates >= 0), pass_of INTEGER REFERENCES ticket_types (id), tournament_id INTEGER REFERENCES tournaments (id),
+    seated           INTEGER NOT NULL DEFAULT 0, held INTEGER NOT NULL DEFAULT 0 CHECK (held >= 0), seat_plan TEXT NOT NULL DEFAULT '', senior_pwd_discount INTEGER NOT NULL DEFAULT 0, pass_kind TEXT NOT NULL DEFAULT '' CHECK (pass_kind IN ('', 'every', 'count')), pass_dates INTEGER NOT NULL DEFAULT 0 CHECK (pass_dates >= 0), pass_of INTEGER REFERENCES ticket_types (id), tournament_id INTEGER REFERENCES tournaments (id), competitor_pass INTEGER NOT NULL DEFAULT 0,
     CHECK (sold <= capacity)
 );
 
@@ -898,6 +905,8 @@ CREATE INDEX check_ins_event ON check_ins (event_id, outcome);
 
 CREATE INDEX check_ins_ticket ON check_ins (ticket_id, id);
 
+CREATE INDEX competitor_passes_team ON competitor_passes (team_id);
+
 CREATE INDEX date_stock_type ON date_stock (ticket_type_id);
 
 CREATE INDEX event_changes_date ON event_changes (date_id) WHERE date_id IS NOT NULL;
@@ -1024,7 +1033,7 @@ CREATE INDEX ticket_transfers_ticket ON ticket_transfers (ticket_id, status);
 
 CREATE INDEX ticket_types_event ON ticket_types (event_id);
 
-CREATE UNIQUE INDEX ticket_types_tournament ON ticket_types (tournament_id) WHERE tournament_id IS NOT NULL;
+CREATE UNIQUE INDEX ticket_types_tournament ON ticket_types (tournament_id, competitor_pass) WHERE tournament_id IS NOT NULL;
 
 CREATE INDEX tickets_date ON tickets (date_id) WHERE date_id IS NOT NULL;
 

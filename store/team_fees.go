@@ -25,7 +25,7 @@ func (s *TournamentService) SetPayments(refunds *RefundService, hold time.Durati
 // when it first has one, renamed and repriced after (orders keep the price they were made at).
 func saveEntryType(ctx context.Context, tx *sql.Tx, eventID, id int64, t palaro.Tournament) error {
 	name := "Entry fee · " + t.Name
-	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET name = ?, price = ? WHERE tournament_id = ?`, name, t.EntryFee, id)
+	res, err := tx.ExecContext(ctx, `UPDATE ticket_types SET name = ?, price = ? WHERE tournament_id = ? AND competitor_pass = 0`, name, t.EntryFee, id)
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func (s *TournamentService) registerUnpaid(ctx context.Context, t *palaro.Tourna
 		return nil, palaro.Errorf(palaro.ECONFLICT, "Registration for %s is closed.", t.Name)
 	}
 	var typeID int64
-	if err := s.db.read.QueryRowContext(ctx, `SELECT id FROM ticket_types WHERE tournament_id = ?`, t.ID).Scan(&typeID); err != nil {
+	if err := s.db.read.QueryRowContext(ctx, `SELECT id FROM ticket_types WHERE tournament_id = ? AND competitor_pass = 0`, t.ID).Scan(&typeID); err != nil {
 		return nil, err
 	}
 	var email, first, last string

@@ -42,12 +42,14 @@ func parseOptionalTime(s sql.NullString) (*time.Time, error) {
 }
 
 // playerColumns are the columns scanPlayer reads from team_players.
-const playerColumns = `id, team_id, email, in_game_name, game_account, discord, invited_at, joined_at, checked_in_at`
+const playerColumns = `id, team_id, email, in_game_name, game_account, discord, invited_at, joined_at, checked_in_at,
+	coalesce((SELECT k.code FROM competitor_passes cp JOIN tickets k ON k.id = cp.ticket_id
+		WHERE cp.player_id = team_players.id AND k.status != 'cancelled'), '')`
 
 func scanPlayer(r rowScanner) (*palaro.TeamPlayer, error) {
 	var p palaro.TeamPlayer
 	var invited, joined, checked sql.NullString
-	if err := r.Scan(&p.ID, &p.TeamID, &p.Email, &p.InGameName, &p.GameAccount, &p.Discord, &invited, &joined, &checked); err != nil {
+	if err := r.Scan(&p.ID, &p.TeamID, &p.Email, &p.InGameName, &p.GameAccount, &p.Discord, &invited, &joined, &checked, &p.PassCode); err != nil {
 		return nil, err
 	}
 	var err error
@@ -550,9 +552,13 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 			}); err != nil {
 				return err
 			}
-			return mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
+			if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
 				return s.composer.TeamMovedUp(t, team, name, to)
-			})
+			}); err != nil {
+				return err
+			}
+			_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // the dropped teams' passes void, the moved up's issued
+			return err
 		})
 		if err != nil {
 			return dropped, movedUp, err
@@ -638,8 +644,12 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		}); err != nil {
 			return err
 		}
-		return mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
+		if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
 			return s.composer.TeamMovedUp(t, team, name, to)
-		})
+		}); err != nil {
+			return err
+		}
+		_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // an out team's passes void at once
+		return err
 	})
 }

@@ -1,5 +1,7 @@
 package views
 
+import "github.com/a-h/templ"
+
 // TeamsView is an event's public page of registered teams, /e/{code}/teams.
 type TeamsView struct {
 	EventName, EventHref string
@@ -41,12 +43,19 @@ type TeamPageView struct {
 	Tournament                     TournamentView
 	Rules                          string
 	Players                        []TeamPlayerRow
-	Invite                         *Form  // the captain's invite form, while the roster has room
-	CheckIn                        *Form  // a check-in button, while check-in is open
-	Pay                            *Form  // the pay button of a registration whose entry fee is unpaid
-	OrderHref                      string // the paid entry fee's order (its invoice), else empty
-	Join                           *Form  // a player's join form
+	Invite                         *Form               // the captain's invite form, while the roster has room
+	CheckIn                        *Form               // a check-in button, while check-in is open
+	Pay                            *Form               // the pay button of a registration whose entry fee is unpaid
+	OrderHref                      string              // the paid entry fee's order (its invoice), else empty
+	Join                           *Form               // a player's join form
+	Pass                           *CompetitorPassView // the player's competitor pass, once issued
 	TeamsHref                      string
+}
+
+// CompetitorPassView is a player's competitor pass on their page: its QR code, code and ticket page.
+type CompetitorPassView struct {
+	Code, Href string
+	QR         templ.Component
 }
 
 // TeamPlayerRow is a player on a team's page.

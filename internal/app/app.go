@@ -417,6 +417,12 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 			a.server.EventsChanged()
 		}
 	}
+	// rosters locked: the players of placed teams get their competitor passes, out teams' are voided
+	if issued, voided, err := a.tournaments.IssueCompetitorPasses(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("competitor passes", "error", err)
+	} else if issued+voided > 0 {
+		a.logger.Info("competitor passes", "issued", issued, "voided", voided)
+	}
 	if n, err := a.mail.QueueReminders(ctx, now); err != nil && ctx.Err() == nil {
 		a.logger.Error("reminders", "error", err)
 	} else if n > 0 {

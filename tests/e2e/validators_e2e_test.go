@@ -136,6 +136,12 @@ func TestValidators_Browser(t *testing.T) {
 		CaptainID: userID(t, a, store.DemoCaptainEmail), Name: "Unpaid Five", Tag: "UNP", AcceptRules: true}, now)
 	require.NoError(t, err)
 
+	// the demo tournament's roster locked: its players' pages (the player's link below) show their competitor passes
+	demoCup, err := a.Tournaments().FindTournament(context.Background(), "palaro-league-mlbb-cup")
+	require.NoError(t, err)
+	_, _, err = a.Tournaments().IssueCompetitorPasses(context.Background(), demoCup.RosterLocksAt)
+	require.NoError(t, err)
+
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType, "/b/kundiman-gala-orchestra",
