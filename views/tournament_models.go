@@ -41,11 +41,11 @@ type TeamPageView struct {
 	Tournament                     TournamentView
 	Rules                          string
 	Players                        []TeamPlayerRow
-	Invite                         *Form // the captain's invite form, while the roster has room
-	CheckIn                        *Form // a check-in button, while check-in is open
-	Pay                            *Form // the pay button of a registration whose entry fee is unpaid
+	Invite                         *Form  // the captain's invite form, while the roster has room
+	CheckIn                        *Form  // a check-in button, while check-in is open
+	Pay                            *Form  // the pay button of a registration whose entry fee is unpaid
 	OrderHref                      string // the paid entry fee's order (its invoice), else empty
-	Join                           *Form // a player's join form
+	Join                           *Form  // a player's join form
 	TeamsHref                      string
 }
 

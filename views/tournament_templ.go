@@ -1378,7 +1378,7 @@ func OrgTournaments(p Page, v OrgTournamentsView) templ.Component {
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
-						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 120, "\">Reason (they and the captain are told)</label></div><button type=\"submit\" class=\"button secondary\">Remove player</button></form>")
+						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 120, "\">Reason</label></div><button type=\"submit\" class=\"button secondary\">Remove player</button></form>")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
