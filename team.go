@@ -47,6 +47,12 @@ func (t Team) CheckedIn() bool { return t.CheckedInAt != nil }
 // Out reports whether the team no longer plays (dropped, refused, disqualified).
 func (t Team) Out() bool { return t.Status != TeamRegistered && t.Status != TeamWaitlisted }
 
+// PlayersNeeded is how many more joined players the team needs for its tournament's minimum
+// (the count check-in requires), 0 when it has them; t.Tournament must be set.
+func (t Team) PlayersNeeded() int {
+	return max(0, t.Tournament.MinPlayers-t.Joined())
+}
+
 // Joined counts the players who joined.
 func (t Team) Joined() int {
 	n := 0
@@ -99,6 +105,8 @@ const (
 	FieldGameAccount = "gameAccount"
 	FieldDiscord     = "discord"
 	FieldPlayerEmail = "email"
+	// FieldRemoveReason is the organizer's reason for removing a player.
+	FieldRemoveReason = "reason"
 )
 
 var (
@@ -209,6 +217,7 @@ const (
 	MessageTeamMovedUp    = "team_moved_up"
 	MessageTeamDecision   = "team_decision"
 	MessageCompetitorPass = "competitor_pass"
+	MessagePlayerRemoved  = "team_player_removed"
 )
 
 // CompetitorPass is a player's competitor pass: a free ticket of their tournament's hidden
@@ -233,4 +242,8 @@ type TeamComposer interface {
 	TeamDecision(t *Tournament, team *Team, eventName, to string) Message
 	// CompetitorPass sends a player of team their competitor pass (its ticket's link).
 	CompetitorPass(t *Tournament, team *Team, eventName, to string, pass CompetitorPass) Message
+	// PlayerRemoved tells a removed player, or their team's captain, that the organizer took
+	// player off the team (team as it is after) for reason; a team left short of its minimum is
+	// told what it needs.
+	PlayerRemoved(t *Tournament, team *Team, eventName, to, player, reason string) Message
 }

@@ -257,6 +257,15 @@ type TournamentService interface {
 	// places freed, and e-mails everyone concerned, once per tournament. It returns how many
 	// teams were dropped and moved up.
 	CloseCheckIns(ctx context.Context, now time.Time) (dropped, movedUp int, err error)
+	// RefundStandbys refunds, once per tournament that started by now, the entry fees of the
+	// waiting teams that checked in as standbys and never got a place; it returns how many such
+	// teams there were.
+	RefundStandbys(ctx context.Context, now time.Time) (standbys int, err error)
+	// RemovePlayer takes a player (by e-mail) off a team of the event for reason: their
+	// invitation link stops working, the player and the captain are e-mailed (a team left short
+	// of its minimum is told what it needs), the removal is audited by actor. It returns the team
+	// as it is after. Returns EINVALID (no player or reason), ENOTFOUND.
+	RemovePlayer(ctx context.Context, eventCode, teamPublicID, email, reason, actor string, now time.Time) (*Team, error)
 	// SetTeamStatus lets the organizer approve (a place), refuse or disqualify a team (status ""
 	// keeps it), or set its seed (nil keeps it, 0 clears it); a freed place goes to the first
 	// waiting team. The team and the teams moved up are e-mailed. Returns ENOTFOUND, EINVALID,

@@ -12,19 +12,30 @@ import (
 
 // Webhook event types: what an organization's endpoints may ask to receive.
 const (
-	WebhookOrderPaid         = "order.paid"         // an order completed (paid, or free)
-	WebhookOrderRefunded     = "order.refunded"     // an order was refunded
-	WebhookOrderCancelled    = "order.cancelled"    // the organizer cancelled an order's last ticket that admitted anyone
-	WebhookTicketTransferred = "ticket.transferred" // a ticket moved to another e-mail address
-	WebhookTicketCheckedIn   = "ticket.checked_in"  // a ticket was checked in at the gate
-	WebhookWaitlistOffered   = "waitlist.offered"   // someone on a waiting list was offered tickets
+	WebhookOrderPaid         = "order.paid"          // an order completed (paid, or free)
+	WebhookOrderRefunded     = "order.refunded"      // an order was refunded
+	WebhookOrderCancelled    = "order.cancelled"     // the organizer cancelled an order's last ticket that admitted anyone
+	WebhookTicketTransferred = "ticket.transferred"  // a ticket moved to another e-mail address
+	WebhookTicketCheckedIn   = "ticket.checked_in"   // a ticket was checked in at the gate
+	WebhookWaitlistOffered   = "waitlist.offered"    // someone on a waiting list was offered tickets
+	WebhookTeamRegistered    = "team.registered"     // a team registered for a tournament (a place or the waiting list)
+	WebhookTeamApproved      = "team.approved"       // the organizer gave a team a place
+	WebhookTeamRefused       = "team.refused"        // the organizer refused a team
+	WebhookTeamDisqualified  = "team.disqualified"   // the organizer disqualified a team
+	WebhookTeamCheckedIn     = "team.checked_in"     // a team checked in (or stood by, when waiting)
+	WebhookTeamDropped       = "team.dropped"        // a team with a place missed check-in and dropped out
+	WebhookTeamMovedUp       = "team.moved_up"       // a waiting team moved up into a place
+	WebhookPlayerJoined      = "team.player_joined"  // a player joined a team from their invitation
+	WebhookPlayerRemoved     = "team.player_removed" // the organizer removed a player from a team
 	// WebhookTest is the event the console's "Send a test event" sends; endpoints do not choose it.
 	WebhookTest = "webhook.test"
 )
 
 // WebhookEventTypes lists the event types an endpoint may choose, in the order the console shows them.
 var WebhookEventTypes = []string{WebhookOrderPaid, WebhookOrderRefunded, WebhookOrderCancelled,
-	WebhookTicketTransferred, WebhookTicketCheckedIn, WebhookWaitlistOffered}
+	WebhookTicketTransferred, WebhookTicketCheckedIn, WebhookWaitlistOffered, WebhookTeamRegistered, WebhookTeamApproved,
+	WebhookTeamRefused, WebhookTeamDisqualified, WebhookTeamCheckedIn, WebhookTeamDropped, WebhookTeamMovedUp,
+	WebhookPlayerJoined, WebhookPlayerRemoved}
 
 // Statuses of a webhook delivery.
 const (
@@ -292,4 +303,60 @@ type WaitlistOfferView struct {
 	Status     string    `json:"status"`
 	OfferedAt  time.Time `json:"offeredAt"`
 	ExpiresAt  time.Time `json:"expiresAt"`
+}
+
+// TeamView is a team as the organizer API and webhooks show it, with its players and check-in state.
+type TeamView struct {
+	ID           string       `json:"id"`
+	Name         string       `json:"name"`
+	Tag          string       `json:"tag"`
+	Entry        int          `json:"entry"`
+	Status       string       `json:"status"`
+	Seed         *int         `json:"seed"`
+	CaptainEmail string       `json:"captainEmail"`
+	CheckedInAt  *time.Time   `json:"checkedInAt"`
+	Players      []PlayerView `json:"players"`
+}
+
+// PlayerView is a team's player in the organizer API and webhooks.
+type PlayerView struct {
+	Email       string     `json:"email"`
+	InGameName  string     `json:"inGameName"`
+	GameAccount string     `json:"gameAccount"`
+	Discord     string     `json:"discord"`
+	JoinedAt    *time.Time `json:"joinedAt"`
+	CheckedInAt *time.Time `json:"checkedInAt"`
+	// PassCode is the code of the player's competitor pass, "" while none is issued.
+	PassCode string `json:"passCode"`
+}
+
+// TeamWebhookView is the data of a team event: the event and tournament codes, the team as it
+// is when the delivery is sent, and for a player's event the player's e-mail.
+type TeamWebhookView struct {
+	Event      string    `json:"event"`
+	Tournament string    `json:"tournament"`
+	Team       *TeamView `json:"team"`
+	Player     string    `json:"player,omitempty"`
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// NewTeamView returns t as the organizer API shows it (times in UTC).
+func NewTeamView(t Team) TeamView {
+	j := TeamView{ID: t.PublicID, Name: t.Name, Tag: t.Tag, Entry: t.Entry, Status: t.Status, CaptainEmail: t.CaptainEmail,
+		CheckedInAt: utcPtr(t.CheckedInAt), Players: []PlayerView{}}
+	if t.Seed > 0 {
+		j.Seed = &t.Seed
+	}
+	for _, p := range t.Players {
+		j.Players = append(j.Players, PlayerView{Email: p.Email, InGameName: p.InGameName, GameAccount: p.GameAccount, Discord: p.Discord,
+			JoinedAt: utcPtr(p.JoinedAt), CheckedInAt: utcPtr(p.CheckedInAt), PassCode: p.PassCode})
+	}
+	return j
 }

@@ -126,60 +126,15 @@ func (s *Server) orgTeams(c *echo.Context, caller *palaro.Caller) (*palaro.Tourn
 	return t, teams, err
 }
 
-// teamJSON is a team in the organizer API, with its players and check-in state.
-type teamJSON struct {
-	ID           string       `json:"id"`
-	Name         string       `json:"name"`
-	Tag          string       `json:"tag"`
-	Entry        int          `json:"entry"`
-	Status       string       `json:"status"`
-	Seed         *int         `json:"seed"`
-	CaptainEmail string       `json:"captainEmail"`
-	CheckedInAt  *time.Time   `json:"checkedInAt"`
-	Players      []playerJSON `json:"players"`
-}
-
-// playerJSON is a team's player in the organizer API.
-type playerJSON struct {
-	Email       string     `json:"email"`
-	InGameName  string     `json:"inGameName"`
-	GameAccount string     `json:"gameAccount"`
-	Discord     string     `json:"discord"`
-	JoinedAt    *time.Time `json:"joinedAt"`
-	CheckedInAt *time.Time `json:"checkedInAt"`
-	PassCode    string     `json:"passCode"`
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
-func teamOut(t palaro.Team) teamJSON {
-	j := teamJSON{ID: t.PublicID, Name: t.Name, Tag: t.Tag, Entry: t.Entry, Status: t.Status, CaptainEmail: t.CaptainEmail,
-		CheckedInAt: utcPtr(t.CheckedInAt), Players: []playerJSON{}}
-	if t.Seed > 0 {
-		j.Seed = &t.Seed
-	}
-	for _, p := range t.Players {
-		j.Players = append(j.Players, playerJSON{Email: p.Email, InGameName: p.InGameName, GameAccount: p.GameAccount, Discord: p.Discord,
-			JoinedAt: utcPtr(p.JoinedAt), CheckedInAt: utcPtr(p.CheckedInAt), PassCode: p.PassCode})
-	}
-	return j
-}
-
 // apiOrgTeams lists a tournament's teams in entry order with players and check-in state (for bots).
 func (s *Server) apiOrgTeams(c *echo.Context, caller *palaro.Caller) error {
 	t, teams, err := s.orgTeams(c, caller)
 	if err != nil {
 		return err
 	}
-	out := []teamJSON{}
+	out := []palaro.TeamView{}
 	for _, team := range teams {
-		out = append(out, teamOut(team))
+		out = append(out, palaro.NewTeamView(team))
 	}
 	return c.JSON(http.StatusOK, map[string]any{"tournament": tournamentOut(t), "teams": out})
 }
@@ -207,5 +162,28 @@ func (s *Server) apiOrgUpdateTeam(c *echo.Context, caller *palaro.Caller) error 
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, teamOut(*team))
+	return c.JSON(http.StatusOK, palaro.NewTeamView(*team))
+}
+
+// apiOrgRemovePlayer takes a player off a team's roster: DELETE …/teams/{team}/players/{email}
+// with {"reason"}; it answers the team as it is after and how many joined players it still needs
+// for the tournament's minimum.
+func (s *Server) apiOrgRemovePlayer(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Reason string `json:"reason"`
+	}
+	if err := decodeJSONStrict(c, &in); err != nil {
+		return err
+	}
+	team, err := s.services.Tournaments.RemovePlayer(c.Request().Context(), ev.Code, c.Param("team"), c.Param("email"), in.Reason,
+		caller.Actor(), s.Now())
+	if err != nil {
+		return err
+	}
+	s.eventsChanged()
+	return c.JSON(http.StatusOK, map[string]any{"team": palaro.NewTeamView(*team), "playersNeeded": team.PlayersNeeded()})
 }

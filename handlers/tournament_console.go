@@ -37,8 +37,13 @@ func (s *Server) renderOrgTournaments(c *echo.Context, caller *palaro.Caller, ev
 		v.NewHref = base + "new"
 	}
 	v.Frame.Back = views.Link{Label: ev.Name, Href: "/organizer/events/" + ev.Code}
-	if c.QueryParam("notice") == "saved" && problem == "" {
-		v.Frame.Notice = "Saved."
+	if problem == "" {
+		switch c.QueryParam("notice") {
+		case "saved":
+			v.Frame.Notice = "Saved."
+		case "removed":
+			v.Frame.Notice = "The player is removed; they and the captain are e-mailed."
+		}
 	}
 	for _, t := range ts {
 		teams, err := s.services.Tournaments.ListTeams(ctx, t.ID)
@@ -61,6 +66,23 @@ func (s *Server) renderOrgTournaments(c *echo.Context, caller *palaro.Caller, ev
 			}
 			if team.CheckedIn() {
 				row.CheckedIn = ", checked in"
+			}
+			team.Tournament = &t
+			if need := team.PlayersNeeded(); need > 0 && !team.Out() {
+				row.Short = fmt.Sprintf("Needs %s to check in (minimum %d).", palaro.Plural(need, "more player", "more players"), t.MinPlayers)
+			}
+			if len(team.Players) > 0 {
+				row.Remove = base + t.Code + "/teams/" + team.PublicID + "/players/remove"
+			}
+			for _, p := range team.Players {
+				label := p.Email
+				if p.InGameName != "" {
+					label = p.InGameName + " · " + p.Email
+				}
+				if p.JoinedAt == nil {
+					label += " (invited)"
+				}
+				row.Roster = append(row.Roster, views.SelectOption{Value: p.Email, Label: label})
 			}
 			ot.Teams = append(ot.Teams, row)
 		}
@@ -90,6 +112,23 @@ func (s *Server) orgTeamDecision(c *echo.Context, caller *palaro.Caller) error {
 	}
 	s.eventsChanged()
 	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/tournaments?notice=saved")
+}
+
+// orgRemovePlayer takes the player chosen in the console off a team's roster, with the reason given.
+func (s *Server) orgRemovePlayer(c *echo.Context, caller *palaro.Caller) error {
+	ev, err := s.orgEvent(c, caller)
+	if err != nil {
+		return err
+	}
+	team, err := s.services.Tournaments.RemovePlayer(c.Request().Context(), ev.Code, c.Param("team"), c.FormValue("email"),
+		c.FormValue("reason"), caller.Actor(), s.Now())
+	if e, ok := userFacing(err); ok {
+		return s.renderOrgTournaments(c, caller, ev, statusOfForm(err), e.Message)
+	} else if err != nil {
+		return err
+	}
+	s.eventsChanged()
+	return c.Redirect(http.StatusSeeOther, "/organizer/events/"+ev.Code+"/tournaments?notice=removed#team-"+team.PublicID)
 }
 
 // orgTeamsExport streams a tournament's teams: teams.csv (one row per player, a team without

@@ -97,3 +97,24 @@ func (c Composer) CompetitorPass(t *palaro.Tournament, team *palaro.Team, eventN
 		Button: emailLink{Label: "Open your competitor pass", URL: c.url(palaro.TicketPath(pass.TicketPublicID))}}
 	return c.message(palaro.MessageCompetitorPass, to, "Your competitor pass for "+t.Name, v)
 }
+
+// PlayerRemoved tells a removed player, or their team's captain, that the organizer took the
+// player off the team and why; the captain of a team left short of its minimum is told what it needs.
+func (c Composer) PlayerRemoved(t *palaro.Tournament, team *palaro.Team, eventName, to, player, reason string) palaro.Message {
+	subject := player + " was removed from " + team.Name
+	intro := []string{"The organizer of " + t.Name + " removed " + player + " from " + team.Name + ".", "Reason: " + reason}
+	if to == player {
+		subject = "You were removed from " + team.Name
+		intro = []string{"The organizer of " + t.Name + " removed you from " + team.Name + ": your invitation link no longer opens the team.",
+			"Reason: " + reason, "If you have a question about it, contact the organizer or your captain."}
+	} else if need := team.PlayersNeeded(); need > 0 && !team.Out() {
+		intro = append(intro, team.Name+" now has "+palaro.Plural(team.Joined(), "player", "players")+" who joined; it needs "+
+			strconv.Itoa(t.MinPlayers)+" to check in: "+palaro.Plural(need, "more player", "more players")+
+			". Invite from your team's page until the roster locks ("+when(t.RosterLocksAt)+"); after that, ask the organizer.")
+	}
+	v := emailView{Support: c.Support, Title: subject, Intro: intro, Rows: teamRows(t, team, eventName)}
+	if to != player {
+		v.Button = emailLink{Label: "Open your team's page", URL: c.url(palaro.TeamPath(team.PublicID))}
+	}
+	return c.message(palaro.MessagePlayerRemoved, to, subject, v)
+}

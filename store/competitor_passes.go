@@ -115,6 +115,19 @@ func syncCompetitorPasses(ctx context.Context, tx *sql.Tx, t *palaro.Tournament,
 	return issued, voided, err
 }
 
+// voidPlayerPass voids, inside tx, the competitor pass of the player of team teamID with the
+// e-mail address email (a player removed): its ticket is cancelled (the gate refuses it, its list's
+// delta carries it) and its record goes with the player's row.
+func voidPlayerPass(ctx context.Context, tx *sql.Tx, teamID int64, email string) error {
+	player := `SELECT id FROM team_players WHERE team_id = ? AND lower(email) = lower(?)`
+	if _, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE status IN ('valid', 'checked_in') AND id IN
+		(SELECT ticket_id FROM competitor_passes WHERE player_id IN (`+player+`))`, teamID, email); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM competitor_passes WHERE player_id IN (`+player+`)`, teamID, email)
+	return err
+}
+
 // issueCompetitorPass writes player p's pass: a paid order of 0 (no payment, no invoice) and its
 // ticket in the player's name, and returns it.
 func issueCompetitorPass(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, typeID int64, date *palaro.EventDate, p newPass, now time.Time) (*palaro.CompetitorPass, error) {

@@ -151,6 +151,28 @@ func TestCompetitorPasses_Flow(t *testing.T) {
 	back := codes(a)
 	require.Contains(t, back, pass.Code)
 	require.NotContains(t, back, "", "both players have their pass back")
+
+	// the organizer removes a player holding a pass: the removal goes through, the pass is void at
+	// the gate and in its list's delta, and the sync never gives it back
+	a2, err := f.svc.CompetitorPass(ctx, ta["a2@x.ph"])
+	require.NoError(t, err)
+	require.NotNil(t, a2)
+	list, err = gate.GateChanges(ctx, f.t.EventID, "", -1)
+	require.NoError(t, err)
+	_, err = f.svc.RemovePlayer(ctx, "cup", a.PublicID, "a2@x.ph", "Smurf account", "owner@x.ph", locks.Add(5*time.Minute))
+	require.NoError(t, err)
+	require.Equal(t, palaro.CheckInCancelled, checkInOutcome(t, gate, f.t.EventID, a2.Code))
+	delta, err = gate.GateChanges(ctx, f.t.EventID, "", list.Version)
+	require.NoError(t, err)
+	status = map[string]string{}
+	for _, k := range delta.Tickets {
+		status[k.Code] = k.Status
+	}
+	require.Equal(t, palaro.TicketCancelled, status[a2.Code], "the gate list drops the removed player's pass")
+	issued, _, err = f.svc.IssueCompetitorPasses(ctx, locks.Add(6*time.Minute))
+	require.NoError(t, err)
+	require.Zero(t, issued)
+	require.Equal(t, palaro.CheckInCancelled, checkInOutcome(t, gate, f.t.EventID, a2.Code), "still void after the next sync")
 }
 
 func checkInOutcome(t *testing.T, gate *CheckInService, eventID int64, code string) string {

@@ -781,7 +781,7 @@ CREATE TABLE tournaments (
     checkin_done_at         TEXT,
     created_at              TEXT NOT NULL,
     updated_at              TEXT NOT NULL
-);
+, standbys_refunded_at TEXT);
 
 CREATE TABLE user_pictures (
     user_id      INTEGER PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
@@ -874,7 +874,7 @@ CREATE TABLE webhook_deliveries (
     retry_until     TEXT NOT NULL,
     claimed_until   TEXT,
     last_attempt_at TEXT,
-    created_at      TEXT NOT NULL,
+    created_at      TEXT NOT NULL, note TEXT NOT NULL DEFAULT '',
     UNIQUE (endpoint_id, event_id)
 );
 

@@ -163,6 +163,9 @@ func placeTeam(ctx context.Context, tx *sql.Tx, orderID int64, r *teamOrder, com
 	if _, err := tx.ExecContext(ctx, `UPDATE team_orders SET team_id = ?, logo = NULL WHERE order_id = ?`, id, orderID); err != nil {
 		return err
 	}
+	if err := enqueueWebhookNote(ctx, tx, palaro.WebhookTeamRegistered, id, "", now); err != nil {
+		return err
+	}
 	if composer == nil {
 		return nil
 	}

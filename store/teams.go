@@ -3,8 +3,12 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"palaro"
 )
@@ -193,10 +197,13 @@ func (s *TournamentService) RegisterTeam(ctx context.Context, req palaro.TeamReg
 		if req.Logo != nil {
 			logoType = req.LogoType
 		}
-		_, err = insertTeam(ctx, tx, t.ID, publicID, req, entry, status, logoType, nil, now)
+		id, err := insertTeam(ctx, tx, t.ID, publicID, req, entry, status, logoType, nil, now)
 		if isUniqueViolation(err) { // a team of the same name or tag registered at the same time
 			return nil, palaro.Errorf(palaro.ECONFLICT, "Another team has this name or tag.")
 		} else if err != nil {
+			return nil, err
+		}
+		if err := enqueueWebhookNote(ctx, tx, palaro.WebhookTeamRegistered, id, "", now); err != nil {
 			return nil, err
 		}
 		team, err := findTeam(ctx, tx, publicID)
@@ -340,9 +347,15 @@ func (s *TournamentService) JoinTeam(ctx context.Context, token string, j palaro
 		return nil, palaro.Errorf(palaro.ECONFLICT, "%s is out of the tournament.", team.Name)
 	}
 	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.TeamPlayer, error) {
-		res, err := tx.ExecContext(ctx, `UPDATE team_players SET in_game_name = ?, game_account = ?, discord = ?,
-			joined_at = COALESCE(joined_at, ?) WHERE token_hash = ? AND (SELECT roster_locks_at FROM tournaments WHERE id = ?) > ?`,
-			j.InGameName, j.GameAccount, j.Discord, formatTime(now), hashToken(token), team.TournamentID, formatTime(now))
+		// joined_at is set once (the row's lock orders two joins): only the first is the player's joining
+		first, err := tx.ExecContext(ctx, `UPDATE team_players SET joined_at = ? WHERE token_hash = ? AND joined_at IS NULL
+			AND (SELECT roster_locks_at FROM tournaments WHERE id = ?) > ?`, formatTime(now), hashToken(token), team.TournamentID, formatTime(now))
+		if err != nil {
+			return nil, err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE team_players SET in_game_name = ?, game_account = ?, discord = ?
+			WHERE token_hash = ? AND (SELECT roster_locks_at FROM tournaments WHERE id = ?) > ?`,
+			j.InGameName, j.GameAccount, j.Discord, hashToken(token), team.TournamentID, formatTime(now))
 		if err != nil {
 			return nil, err
 		}
@@ -350,6 +363,12 @@ func (s *TournamentService) JoinTeam(ctx context.Context, token string, j palaro
 			return nil, palaro.Errorf(palaro.ECONFLICT, "The roster is locked: ask the organizer to change it.")
 		}
 		p, _, err := findPlayer(ctx, tx, token)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := first.RowsAffected(); n > 0 {
+			err = enqueueWebhookNote(ctx, tx, palaro.WebhookPlayerJoined, team.ID, p.Email, now)
+		}
 		return p, err
 	})
 }
@@ -389,15 +408,23 @@ func (s *TournamentService) CheckInCaptain(ctx context.Context, teamPublicID str
 	}
 	t := team.Tournament
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE teams SET checked_in_at = COALESCE(checked_in_at, ?), updated_at = ?
-			WHERE id = ? AND status IN ('registered', 'waitlisted')
+		// checked_in_at IS NULL first: the team's check-in happens once (its row's lock orders two clicks)
+		cond := ` AND status IN ('registered', 'waitlisted')
 			AND (SELECT count(*) FROM team_players p WHERE p.team_id = teams.id AND p.joined_at IS NOT NULL) >= ?
-			AND (SELECT checkin_done_at FROM tournaments WHERE id = ?) IS NULL`,
+			AND (SELECT checkin_done_at FROM tournaments WHERE id = ?) IS NULL`
+		res, err := tx.ExecContext(ctx, `UPDATE teams SET checked_in_at = ?, updated_at = ? WHERE id = ? AND checked_in_at IS NULL`+cond,
 			formatTime(now), formatTime(now), team.ID, t.MinPlayers, t.ID)
 		if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
+		if n, _ := res.RowsAffected(); n > 0 {
+			return enqueueWebhookNote(ctx, tx, palaro.WebhookTeamCheckedIn, team.ID, "", now)
+		}
+		var ok int // checked in already: still refused if it no longer has its players
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE id = ?`+cond, team.ID, t.MinPlayers, t.ID).Scan(&ok); err != nil {
+			return err
+		}
+		if ok == 0 {
 			return palaro.Errorf(palaro.ECONFLICT, "%s needs %d players who joined to check in (it has %d).", team.Name, t.MinPlayers, team.Joined())
 		}
 		return nil
@@ -423,11 +450,17 @@ func (s *TournamentService) CheckInPlayer(ctx context.Context, token string, now
 		if _, err := tx.ExecContext(ctx, `UPDATE team_players SET checked_in_at = COALESCE(checked_in_at, ?) WHERE id = ?`, at, p.ID); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE teams SET checked_in_at = ?, updated_at = ? WHERE id = ? AND checked_in_at IS NULL
+		res, err := tx.ExecContext(ctx, `UPDATE teams SET checked_in_at = ?, updated_at = ? WHERE id = ? AND checked_in_at IS NULL
 			AND status IN ('registered', 'waitlisted')
 			AND (SELECT count(*) FROM team_players p WHERE p.team_id = teams.id AND p.checked_in_at IS NOT NULL) >= ?
 			AND (SELECT checkin_done_at FROM tournaments WHERE id = ?) IS NULL`, at, at, team.ID, team.Tournament.MinPlayers, team.TournamentID)
-		return err
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n > 0 { // this player's check-in made the team's
+			return enqueueWebhookNote(ctx, tx, palaro.WebhookTeamCheckedIn, team.ID, "", now)
+		}
+		return nil
 	})
 }
 
@@ -536,6 +569,12 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 				return err
 			}
 			dropped, movedUp = dropped+len(out), movedUp+len(up)
+			if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamDropped, out, "", now); err != nil {
+				return err
+			}
+			if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
+				return err
+			}
 			if err := s.refundTeams(ctx, tx, out, "missed check-in", now); err != nil {
 				return err
 			}
@@ -565,6 +604,42 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 		}
 	}
 	return dropped, movedUp, nil
+}
+
+// RefundStandbys refunds, for every tournament that started by now (its start instant
+// included), the entry fees of the waiting teams that checked in as standbys and never got a
+// place: each tournament once, in one unit (standbys_refunded_at is set by its first, conditional
+// UPDATE, so two servers never both refund). It returns how many standby teams it went through.
+func (s *TournamentService) RefundStandbys(ctx context.Context, now time.Time) (standbys int, err error) {
+	defer wrapErr(&err, "store: RefundStandbys")
+
+	due, err := queryRows(ctx, s.db.read, `SELECT id FROM tournaments WHERE standbys_refunded_at IS NULL AND starts_at <= ? ORDER BY id`,
+		[]any{formatTime(now)}, func(r rowScanner) (id int64, err error) { return id, r.Scan(&id) })
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range due {
+		err := s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `UPDATE tournaments SET standbys_refunded_at = ? WHERE id = ? AND standbys_refunded_at IS NULL`,
+				formatTime(now), id)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return nil // another server did it
+			}
+			left, err := listTeams(ctx, tx, id, ` AND m.status = 'waitlisted' AND m.checked_in_at IS NOT NULL`)
+			if err != nil {
+				return err
+			}
+			standbys += len(left)
+			return s.refundTeams(ctx, tx, left, "standby without a place when the tournament started", now)
+		})
+		if err != nil {
+			return standbys, err
+		}
+	}
+	return standbys, nil
 }
 
 // SetTeamStatus applies an organizer's decision about a team of the event: the team's captain
@@ -639,6 +714,12 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 			}
 		}
 		team.Status = status
+		if err := enqueueTeamWebhooks(ctx, tx, teamDecisionEvents[status], []*palaro.Team{team}, "", now); err != nil {
+			return err
+		}
+		if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
+			return err
+		}
 		if err := mailTeams(ctx, tx, []*palaro.Team{team}, now, func(team *palaro.Team, to string) palaro.Message {
 			return s.composer.TeamDecision(t, team, name, to)
 		}); err != nil {
@@ -651,5 +732,85 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		}
 		_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // an out team's passes void at once
 		return err
+	})
+}
+
+// teamDecisionEvents are the webhook events of the organizer's decisions, by the team's new status.
+var teamDecisionEvents = map[string]string{palaro.TeamRegistered: palaro.WebhookTeamApproved,
+	palaro.TeamRefused: palaro.WebhookTeamRefused, palaro.TeamDisqualified: palaro.WebhookTeamDisqualified}
+
+// maxRemoveReason is the longest reason an organizer gives for removing a player.
+const maxRemoveReason = 300
+
+// RemovePlayer takes a player (by e-mail) off a team of the event, for reason: the player's
+// row goes, so their invitation link no longer opens the team (the captain may invite them
+// again); the player and the captain are e-mailed, the removal is in the event's audit log and
+// sent to webhooks (team.player_removed), all in one unit. The team is returned as it is after.
+func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPublicID, email, reason, actor string, now time.Time) (_ *palaro.Team, err error) {
+	defer wrapErr(&err, "store: RemovePlayer(%s)", eventCode)
+
+	email = strings.TrimSpace(email)
+	reason = strings.TrimSpace(reason)
+	switch {
+	case email == "":
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Choose the player to remove.",
+			Fields: map[string]string{palaro.FieldPlayerEmail: "Choose the player to remove."}}
+	case reason == "":
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: "Give a reason: the player and the captain are told it.",
+			Fields: map[string]string{palaro.FieldRemoveReason: "Give a reason: the player and the captain are told it."}}
+	case utf8.RuneCountInString(reason) > maxRemoveReason:
+		msg := fmt.Sprintf("Reason: at most %d characters.", maxRemoveReason)
+		return nil, &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldRemoveReason: msg}}
+	}
+	found, err := s.FindTeam(ctx, teamPublicID)
+	if err != nil {
+		return nil, err
+	}
+	t := found.Tournament
+	if t.EventCode != eventCode || found.Status == palaro.TeamUnpaid {
+		return nil, palaro.Errorf(palaro.ENOTFOUND, "Team not found.")
+	}
+	name, err := eventName(ctx, s.db.read, t.EventID)
+	if err != nil {
+		return nil, err
+	}
+	return write(ctx, s.db, func(ctx context.Context, tx *sql.Tx) (*palaro.Team, error) {
+		// the team's row first, as an invitation locks it
+		if _, err := tx.ExecContext(ctx, `UPDATE teams SET updated_at = ? WHERE id = ?`, formatTime(now), found.ID); err != nil {
+			return nil, err
+		}
+		if err := voidPlayerPass(ctx, tx, found.ID, email); err != nil {
+			return nil, err
+		}
+		var player string
+		err := tx.QueryRowContext(ctx, `DELETE FROM team_players WHERE team_id = ? AND lower(email) = lower(?) RETURNING email`,
+			found.ID, email).Scan(&player)
+		if errors.Is(err, sql.ErrNoRows) {
+			msg := email + " is not on the roster of " + found.Name + "."
+			return nil, &palaro.Error{Code: palaro.ENOTFOUND, Message: msg, Fields: map[string]string{palaro.FieldPlayerEmail: msg}}
+		} else if err != nil {
+			return nil, err
+		}
+		team, err := findTeam(ctx, tx, teamPublicID)
+		if err != nil {
+			return nil, err
+		}
+		to := []string{player}
+		if !strings.EqualFold(player, team.CaptainEmail) {
+			to = append(to, team.CaptainEmail)
+		}
+		for _, addr := range to {
+			if err := enqueue(ctx, tx, s.composer.PlayerRemoved(t, team, name, addr, player, reason), "", now); err != nil {
+				return nil, err
+			}
+		}
+		if err := enqueueWebhookNote(ctx, tx, palaro.WebhookPlayerRemoved, team.ID, player, now); err != nil {
+			return nil, err
+		}
+		detail, err := json.Marshal(map[string]string{"team": team.Name, "tournament": t.Name, "player": player, "reason": reason})
+		if err != nil {
+			return nil, err
+		}
+		return team, auditOn(ctx, tx, t.EventID, actor, "player removed from a team", string(detail), now)
 	})
 }

@@ -139,13 +139,14 @@ func (s *WebhookService) DeleteEndpoint(ctx context.Context, orgIDs []int64, pub
 	})
 }
 
-const deliveryColumns = `id, endpoint_id, event_id, type, subject_id, status, attempts, answer_code,
+const deliveryColumns = `id, endpoint_id, event_id, type, subject_id, note, status, attempts, answer_code,
 	last_error, next_attempt_at, last_attempt_at, created_at`
 
 // deliveryRow is a stored delivery, with what its body is composed from.
 type deliveryRow struct {
 	*palaro.WebhookDelivery
 	subjectID int64
+	note      string // a player's event: the player's e-mail
 }
 
 func (r deliveryRow) rowID() int64 { return r.ID }
@@ -153,7 +154,7 @@ func (r deliveryRow) rowID() int64 { return r.ID }
 func scanDelivery(r rowScanner) (deliveryRow, error) {
 	d := deliveryRow{WebhookDelivery: &palaro.WebhookDelivery{}}
 	var next, last, created sql.NullString
-	err := r.Scan(&d.ID, &d.EndpointID, &d.EventID, &d.Type, &d.subjectID, &d.Status, &d.Attempts, &d.AnswerCode,
+	err := r.Scan(&d.ID, &d.EndpointID, &d.EventID, &d.Type, &d.subjectID, &d.note, &d.Status, &d.Attempts, &d.AnswerCode,
 		&d.LastError, &next, &last, &created)
 	d.NextAttemptAt, _ = parseTime(next)
 	d.LastAttemptAt, _ = parseTime(last)
@@ -216,20 +217,47 @@ var webhookOrgOf = map[string]string{
 		JOIN events e ON e.id = tt.event_id WHERE f.id = ?`,
 }
 
+// teamOrgOf finds the organization of a team (its id the one argument): the subject of every team event.
+const teamOrgOf = `SELECT e.organizer_id FROM teams m JOIN tournaments t ON t.id = m.tournament_id JOIN events e ON e.id = t.event_id WHERE m.id = ?`
+
+func init() {
+	for _, typ := range []string{palaro.WebhookTeamRegistered, palaro.WebhookTeamApproved, palaro.WebhookTeamRefused,
+		palaro.WebhookTeamDisqualified, palaro.WebhookTeamCheckedIn, palaro.WebhookTeamDropped, palaro.WebhookTeamMovedUp,
+		palaro.WebhookPlayerJoined, palaro.WebhookPlayerRemoved} {
+		webhookOrgOf[typ] = teamOrgOf
+	}
+}
+
 // enqueueWebhook queues event typ about subjectID (an order's, ticket's or waiting-list offer's
 // id) for every active endpoint of the subject's organization that chose the type, inside tx:
 // the change and its deliveries commit together, or neither does. One INSERT … SELECT, cheap when
 // the organization has no endpoint.
 func enqueueWebhook(ctx context.Context, tx *sql.Tx, typ string, subjectID int64, now time.Time) error {
+	return enqueueWebhookNote(ctx, tx, typ, subjectID, "", now)
+}
+
+// enqueueTeamWebhooks queues event typ about each team (team events: the subject is the team;
+// player, the e-mail of the player a player's event is about, or "").
+func enqueueTeamWebhooks(ctx context.Context, tx *sql.Tx, typ string, teams []*palaro.Team, player string, now time.Time) error {
+	for _, team := range teams {
+		if err := enqueueWebhookNote(ctx, tx, typ, team.ID, player, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// enqueueWebhookNote is enqueueWebhook keeping note with the deliveries (a player's e-mail).
+func enqueueWebhookNote(ctx context.Context, tx *sql.Tx, typ string, subjectID int64, note string, now time.Time) error {
 	org, ok := webhookOrgOf[typ]
 	if !ok {
 		return errors.New("webhook: unknown event type " + typ)
 	}
 	at := formatTime(now)
-	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (endpoint_id, event_id, type, subject_id, next_attempt_at,
-		retry_until, created_at) SELECT id, ?, ?, ?, ?, ?, ? FROM webhook_endpoints
+	_, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (endpoint_id, event_id, type, subject_id, note, next_attempt_at,
+		retry_until, created_at) SELECT id, ?, ?, ?, ?, ?, ?, ? FROM webhook_endpoints
 		WHERE organization_id = (`+org+`) AND active = 1 AND events LIKE ?`,
-		"evt_"+newPublicID(), typ, subjectID, at, formatTime(now.Add(palaro.WebhookRetryFor)), at, subjectID, "%,"+typ+",%")
+		"evt_"+newPublicID(), typ, subjectID, note, at, formatTime(now.Add(palaro.WebhookRetryFor)), at, subjectID, "%,"+typ+",%")
 	return err
 }
 
@@ -344,6 +372,24 @@ func (s *WebhookService) webhookData(ctx context.Context, d deliveryRow) (json.R
 			return nil, err
 		}
 		v = ov
+	case palaro.WebhookTeamRegistered, palaro.WebhookTeamApproved, palaro.WebhookTeamRefused, palaro.WebhookTeamDisqualified,
+		palaro.WebhookTeamCheckedIn, palaro.WebhookTeamDropped, palaro.WebhookTeamMovedUp, palaro.WebhookPlayerJoined, palaro.WebhookPlayerRemoved:
+		tv := palaro.TeamWebhookView{Player: d.note}
+		var publicID string
+		err := s.db.read.QueryRowContext(ctx, `SELECT m.public_id, t.code, e.code FROM teams m JOIN tournaments t ON t.id = m.tournament_id
+			JOIN events e ON e.id = t.event_id WHERE m.id = ?`, d.subjectID).Scan(&publicID, &tv.Tournament, &tv.Event)
+		if errors.Is(err, sql.ErrNoRows) {
+			return json.RawMessage(`{}`), nil
+		} else if err != nil {
+			return nil, err
+		}
+		team, err := findTeam(ctx, s.db.read, publicID)
+		if err != nil {
+			return nil, err
+		}
+		view := palaro.NewTeamView(*team)
+		tv.Team = &view
+		v = tv
 	default: // webhook.test
 		v = map[string]string{"message": "A test event from Palaro."}
 	}

@@ -86,4 +86,10 @@ type OrgTeamRow struct {
 	Entry, Name, Status, Seed, CheckedIn, Players string
 	Action                                        string
 	ID                                            string // unique part of the form's element ids
+	// Short says how many more joined players the team needs for the minimum, or is empty.
+	Short string
+	// Roster is the team's players (value: e-mail) for the removal form; Remove is its action,
+	// empty when the team has no player.
+	Roster []SelectOption
+	Remove string
 }

@@ -423,6 +423,12 @@ func (a *App) SettleOnce(ctx context.Context, now time.Time) {
 	} else if issued+voided > 0 {
 		a.logger.Info("competitor passes", "issued", issued, "voided", voided)
 	}
+	// tournaments that started: standbys that never got a place get their entry fees back
+	if n, err := a.tournaments.RefundStandbys(ctx, now); err != nil && ctx.Err() == nil {
+		a.logger.Error("tournament standbys", "error", err)
+	} else if n > 0 {
+		a.logger.Info("tournament standbys refunded", "teams", n)
+	}
 	if n, err := a.mail.QueueReminders(ctx, now); err != nil && ctx.Err() == nil {
 		a.logger.Error("reminders", "error", err)
 	} else if n > 0 {
