@@ -194,7 +194,9 @@ func TestGateDate_ManilaMidnight(t *testing.T) {
 // moves to New Year's Day's own session; at a month's end the next month's first date comes next.
 // Labels are Manila's day, not UTC's.
 func TestGateDate_YearAndMonthEnd(t *testing.T) {
-	at := func(y int, m time.Month, day, hour, min int) time.Time { return time.Date(y, m, day, hour, min, 0, 0, Manila) }
+	at := func(y int, m time.Month, day, hour, min int) time.Time {
+		return time.Date(y, m, day, hour, min, 0, 0, Manila)
+	}
 	dates := []EventDate{
 		{Slug: "2026-12-31", StartsAt: at(2026, 12, 31, 22, 0), EndsAt: at(2027, 1, 1, 2, 0)}, // New Year's Eve into 2027
 		{Slug: "2027-01-01", StartsAt: at(2027, 1, 1, 18, 0), EndsAt: at(2027, 1, 1, 22, 0)},
