@@ -52,8 +52,9 @@ func TestLeagueCheckIns_UndoPassOnDate_Browser(t *testing.T) {
 	before := count()
 
 	undo := func() string {
+		// the next page's notice, not the one still shown from the last undo
 		require.NoError(t, chromedp.Run(ctx, chromedp.SendKeys("#undo-code", pass, chromedp.ByQuery),
-			chromedp.Click(`#undo-code ~ button, form[action$="/check-ins/undo"] button`, chromedp.ByQuery),
+			clickAndLoad(`#undo-code ~ button, form[action$="/check-ins/undo"] button`, chromedp.ByQuery),
 			chromedp.WaitVisible(".form-notice", chromedp.ByQuery)))
 		require.Equal(t, day2.Slug, evalString(t, ctx, `document.querySelector('.checkin-date select').value`), "the page stays on the date")
 		return evalString(t, ctx, `document.querySelector('.form-notice').textContent`)
