@@ -177,7 +177,11 @@ func TestGateChanges_NewTicketsAndPruning(t *testing.T) {
 	before := f.countRows(t, `SELECT COUNT(*) FROM gate_changes`)
 	n, err = f.db.PruneGateChanges(ctx, now.Add(GateChangesKept+time.Minute), GateChangesKept)
 	require.NoError(t, err)
-	require.Positive(t, n, "the changes before the first mark are deleted")
+	if old.Version < mid.Version {
+		require.Positive(t, n, "the changes before the first mark are deleted")
+	} else { // PostgreSQL, where an open transaction anywhere in the cluster held the first mark back: nothing is before it
+		require.True(t, testdb.Postgres())
+	}
 	require.Equal(t, before-int(n), f.countRows(t, `SELECT COUNT(*) FROM gate_changes`))
 	require.Equal(t, 1, f.countRows(t, `SELECT COUNT(*) FROM gate_changes c JOIN tickets t ON t.id = c.ticket_id WHERE t.code = ?
 		AND c.id > ?`, f.codes[0], scanAfter), "the check-in after the first mark is kept")
