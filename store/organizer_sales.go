@@ -1,15 +1,20 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"maps"
+	"slices"
 	"time"
 
 	"palaro"
 )
 
 // SalesReport sums an event's paid orders per Manila day, per ticket type and per promo code or
-// source, and counts its issued and checked-in tickets.
+// source, and counts its issued and checked-in tickets. The paid orders are read once: one query
+// groups them by day, ticket type, source and promo code (from the covering index
+// orders_event_paid), and those few hundred groups are folded here into the report's lines.
 func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *palaro.SalesReport, err error) {
 	defer wrapErr(&err, "store: SalesReport(%d)", eventID)
 
@@ -19,57 +24,91 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *p
 	}
 	defer tx.Rollback()
 	r := &palaro.SalesReport{}
-	lines := func(query string) ([]palaro.SalesLine, error) {
-		rows, err := tx.QueryContext(ctx, query, eventID)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []palaro.SalesLine
-		for rows.Next() {
-			var l palaro.SalesLine
-			if err := rows.Scan(&l.Label, &l.Tickets, &l.Revenue); err != nil {
-				return nil, err
-			}
-			out = append(out, l)
-		}
-		return out, rows.Err()
-	}
-	// Manila is UTC+8 without daylight saving: a paid_at shifted by 8 hours falls on its Manila date.
-	days, err := lines(`SELECT ` + s.db.manilaDate("o.paid_at") + ` AS day, sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END),
-		sum(o.total) FROM orders o WHERE o.event_id = ? AND o.status = 'paid' AND o.paid_at IS NOT NULL GROUP BY day ORDER BY day`)
+	// Competitor passes (free tickets of players) are no sale: left out of the types, sources and issued tickets.
+	types := map[int64]int{} // ticket type id → its index in r.ByType
+	rows, err := tx.QueryContext(ctx, `SELECT id, name FROM ticket_types WHERE event_id = ? AND competitor_pass = 0
+		ORDER BY position, id`, eventID)
 	if err != nil {
 		return nil, err
 	}
-	for _, d := range days {
-		t, err := time.ParseInLocation("2006-01-02", d.Label, palaro.Manila)
+	for rows.Next() {
+		var id int64
+		var l palaro.SalesLine
+		if err := rows.Scan(&id, &l.Label); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		types[id] = len(r.ByType)
+		r.ByType = append(r.ByType, l)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Manila is UTC+8 without daylight saving: a paid_at shifted by 8 hours falls on its Manila date.
+	// A ticket order's revenue is split: its add-ons' part (add_ons_total, less any discount beyond
+	// the tickets' part) goes to the add-ons line, the rest to its ticket type; an add-on order is all
+	// add-ons. The groups come ordered by their source's label, so that sources of equal revenue keep
+	// the database's order of labels once sorted by revenue below.
+	rows, err = tx.QueryContext(ctx, `SELECT g.day, g.ticket_type_id, g.source = 'competitor', CASE WHEN p.code IS NOT NULL THEN 'Promo ' || p.code
+		WHEN g.source = 'box_office' THEN 'Box office' WHEN g.source != '' THEN g.source ELSE 'Direct' END AS label,
+		g.tickets, g.total, g.ticket_part, g.add_on_part
+		FROM (SELECT `+s.db.manilaDate("o.paid_at")+` AS day, o.ticket_type_id, o.source, o.promo_code_id,
+			sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END) AS tickets, sum(o.total) AS total,
+			sum(CASE WHEN o.kind = 'tickets' AND o.total > o.add_ons_total THEN o.total - o.add_ons_total ELSE 0 END) AS ticket_part,
+			sum(CASE WHEN o.kind = 'add_ons' THEN o.total WHEN o.total > o.add_ons_total THEN o.add_ons_total ELSE o.total END) AS add_on_part
+			FROM orders o WHERE o.event_id = ? AND o.status = 'paid'
+			GROUP BY day, o.ticket_type_id, o.source, o.promo_code_id) g
+		LEFT JOIN promo_codes p ON p.id = g.promo_code_id ORDER BY label`, eventID)
+	if err != nil {
+		return nil, err
+	}
+	days := map[string]palaro.SalesLine{}
+	sources := map[string]int{} // label → its index in r.BySource
+	for rows.Next() {
+		var day sql.NullString
+		var typeID sql.NullInt64
+		var competitor bool
+		var label string
+		var tickets int
+		var total, ticketPart, addOnPart palaro.Money
+		if err := rows.Scan(&day, &typeID, &competitor, &label, &tickets, &total, &ticketPart, &addOnPart); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if day.Valid {
+			d := days[day.String]
+			d.Tickets, d.Revenue = d.Tickets+tickets, d.Revenue+total
+			days[day.String] = d
+		}
+		if i, ok := types[typeID.Int64]; ok && typeID.Valid {
+			r.ByType[i].Tickets += tickets
+			r.ByType[i].Revenue += ticketPart
+		}
+		r.AddOnRevenue += addOnPart
+		if !competitor {
+			i, ok := sources[label]
+			if !ok {
+				i = len(r.BySource)
+				sources[label] = i
+				r.BySource = append(r.BySource, palaro.SalesLine{Label: label})
+			}
+			r.BySource[i].Tickets += tickets
+			r.BySource[i].Revenue += total
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(r.BySource, func(a, b palaro.SalesLine) int { return cmp.Compare(b.Revenue, a.Revenue) })
+	for _, day := range slices.Sorted(maps.Keys(days)) {
+		t, err := time.ParseInLocation("2006-01-02", day, palaro.Manila)
 		if err != nil {
 			return nil, err
 		}
-		r.Days = append(r.Days, palaro.SalesDay{Date: t, Tickets: d.Tickets, Revenue: d.Revenue})
-		r.Revenue += d.Revenue
-	}
-	// Competitor passes (free tickets of players) are no sale: left out of the types, sources and issued tickets.
-	// A ticket order's revenue is split: its add-ons' part (add_ons_total, less any discount beyond
-	// the tickets' part) goes to the add-ons line, the rest to its ticket type; an add-on order is all add-ons.
-	if r.ByType, err = lines(`SELECT tt.name, coalesce(sum(CASE WHEN o.kind = 'tickets' THEN o.quantity END), 0),
-		coalesce(sum(CASE WHEN o.kind = 'tickets' AND o.total > o.add_ons_total THEN o.total - o.add_ons_total ELSE 0 END), 0)
-		FROM ticket_types tt
-		LEFT JOIN orders o ON o.ticket_type_id = tt.id AND o.status = 'paid'
-		WHERE tt.event_id = ? AND tt.competitor_pass = 0 GROUP BY tt.id ORDER BY tt.position, tt.id`); err != nil {
-		return nil, err
-	}
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(CASE WHEN o.kind = 'add_ons' THEN o.total
-		WHEN o.total > o.add_ons_total THEN o.add_ons_total ELSE o.total END), 0)
-		FROM orders o WHERE o.event_id = ? AND o.status = 'paid'`, eventID).Scan(&r.AddOnRevenue); err != nil {
-		return nil, err
-	}
-	if r.BySource, err = lines(`SELECT CASE WHEN p.code IS NOT NULL THEN 'Promo ' || p.code
-		WHEN o.source = 'box_office' THEN 'Box office' WHEN o.source != '' THEN o.source ELSE 'Direct' END AS label,
-		sum(CASE WHEN o.kind = 'tickets' THEN o.quantity ELSE 0 END), sum(o.total)
-		FROM orders o LEFT JOIN promo_codes p ON p.id = o.promo_code_id
-		WHERE o.event_id = ? AND o.status = 'paid' AND o.source != 'competitor' GROUP BY label ORDER BY 3 DESC, 1`); err != nil {
-		return nil, err
+		r.Days = append(r.Days, palaro.SalesDay{Date: t, Tickets: days[day].Tickets, Revenue: days[day].Revenue})
+		r.Revenue += days[day].Revenue
 	}
 	var checked sql.NullInt64
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), sum(CASE WHEN status = 'checked_in' THEN 1 ELSE 0 END) FROM tickets

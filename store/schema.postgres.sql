@@ -138,7 +138,7 @@ CREATE TABLE check_ins (
     CONSTRAINT check_ins_pkey PRIMARY KEY (id),
     CONSTRAINT check_ins_client_id_key UNIQUE (client_id)
 );
-CREATE INDEX check_ins_event ON check_ins USING btree (event_id, outcome);
+CREATE INDEX check_ins_event ON check_ins USING btree (event_id, outcome, claimed_at);
 CREATE INDEX check_ins_ticket ON check_ins USING btree (ticket_id, id);
 
 CREATE TABLE competitor_passes (
@@ -547,8 +547,8 @@ CREATE TABLE orders (
 );
 CREATE INDEX orders_date ON orders USING btree (date_id) WHERE (date_id IS NOT NULL);
 CREATE INDEX orders_email ON orders USING btree (email);
-CREATE INDEX orders_event ON orders USING btree (event_id, id);
-CREATE INDEX orders_event_paid ON orders USING btree (event_id, paid_at) WHERE (status = 'paid'::text);
+CREATE INDEX orders_event ON orders USING btree (event_id, id, status, email, public_id);
+CREATE INDEX orders_event_paid ON orders USING btree (event_id, paid_at, ticket_type_id, source, promo_code_id, kind, quantity, total, add_ons_total, status) WHERE (status = 'paid'::text);
 CREATE INDEX orders_pending_session ON orders USING btree (ticket_type_id, session_key) WHERE (status = 'pending'::text);
 CREATE INDEX orders_provider_intent ON orders USING btree (provider, provider_intent) WHERE (provider_intent <> ''::text);
 CREATE INDEX orders_provider_ref ON orders USING btree (provider, provider_ref);

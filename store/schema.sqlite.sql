@@ -901,7 +901,7 @@ CREATE INDEX api_tokens_organizer ON api_tokens (organizer_id);
 
 CREATE INDEX audit_log_event ON audit_log (event_id, id);
 
-CREATE INDEX check_ins_event ON check_ins (event_id, outcome);
+CREATE INDEX check_ins_event ON check_ins (event_id, outcome, claimed_at);
 
 CREATE INDEX check_ins_ticket ON check_ins (ticket_id, id);
 
@@ -953,9 +953,10 @@ CREATE INDEX orders_date ON orders (date_id) WHERE date_id IS NOT NULL;
 
 CREATE INDEX orders_email ON orders (email);
 
-CREATE INDEX orders_event ON orders (event_id, id);
+CREATE INDEX orders_event ON orders (event_id, id, status, email, public_id);
 
-CREATE INDEX orders_event_paid ON orders (event_id, paid_at) WHERE status = 'paid';
+CREATE INDEX orders_event_paid ON orders (event_id, paid_at, ticket_type_id, source, promo_code_id, kind, quantity, total,
+    add_ons_total, status) WHERE status = 'paid';
 
 CREATE INDEX orders_pending_session ON orders (ticket_type_id, session_key) WHERE status = 'pending';
 
