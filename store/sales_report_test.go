@@ -17,7 +17,8 @@ import (
 // demo event and on one given orders of every kind the report treats apart: several Manila days
 // (an order paid at 23:30 in Manila and one at 00:30 the next day), a paid order without paid_at,
 // add-on orders, a competitor's order, promo codes, box office and other sources (two of equal
-// revenue, whose order then comes from their labels), and orders not paid (pending, refunded).
+// revenue, whose order then comes from their labels), orders not paid (pending, refunded), and
+// tickets valid, checked in, cancelled and of a competitor's pass.
 func TestSalesReport_OnePassMatchesFourPasses(t *testing.T) {
 	ctx := context.Background()
 	f := newPurchaseFixture(t)
@@ -57,6 +58,23 @@ func TestSalesReport_OnePassMatchesFourPasses(t *testing.T) {
 	order("tickets", a, 2, "facebook", nil, 40000, 0, "paid", nil) // paid without a time: no day, but in the lines
 	order("tickets", a, 4, "facebook", nil, 80000, 0, "pending", nil)
 	order("tickets", a, 1, "", nil, 20000, 0, "refunded", late)
+
+	// Tickets of each status, and a competitor's pass (no sale: not issued in the report).
+	_, err = f.db.write.Exec(`INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity, competitor_pass)
+		VALUES (?, 'sales-pass-player', 'Players', 0, 1, 10, 1)`, ev.ID)
+	require.NoError(t, err)
+	player := typeID("sales-pass-player")
+	var firstOrder int64
+	require.NoError(t, f.db.read.QueryRow(`SELECT id FROM orders WHERE public_id = 'one-pass-1'`).Scan(&firstOrder))
+	for i, tk := range []struct {
+		typ    int64
+		status string
+	}{{a, "valid"}, {a, "checked_in"}, {a, "cancelled"}, {b, "checked_in"}, {player, "checked_in"}, {player, "valid"}} {
+		_, err := f.db.write.Exec(`INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id, holder_name, email, status, created_at)
+			VALUES (?, ?, ?, ?, ?, 'Holder', 'h@x.ph', ?, ?)`, fmt.Sprintf("one-pass-t%d", i), fmt.Sprintf("ONEPASS%d", i),
+			firstOrder, ev.ID, tk.typ, tk.status, formatTime(f.now))
+		require.NoError(t, err)
+	}
 
 	var ids []int64
 	rows, err := f.db.read.Query(`SELECT id FROM events ORDER BY id`)
