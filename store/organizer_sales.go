@@ -26,38 +26,35 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *p
 	defer tx.Rollback()
 	r := &palaro.SalesReport{}
 	// Competitor passes (free tickets of players) are no sale: left out of the types, sources and issued tickets.
-	types := map[int64]int{}       // ticket type id → its index in r.ByType
-	competitor := map[int64]bool{} // the event's competitor pass types
-	rows, err := tx.QueryContext(ctx, `SELECT id, name, competitor_pass FROM ticket_types WHERE event_id = ?
-		ORDER BY position, id`, eventID)
+	type typeRow struct {
+		id         int64
+		name       string
+		competitor bool
+	}
+	typeRows, err := queryRows(ctx, tx, `SELECT id, name, competitor_pass FROM ticket_types WHERE event_id = ?
+		ORDER BY position, id`, []any{eventID}, func(rs rowScanner) (t typeRow, err error) {
+		err = rs.Scan(&t.id, &t.name, &t.competitor)
+		return t, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var id int64
-		var pass bool
-		var l palaro.SalesLine
-		if err := rows.Scan(&id, &l.Label, &pass); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if pass {
-			competitor[id] = true
+	types := map[int64]int{}       // ticket type id → its index in r.ByType
+	competitor := map[int64]bool{} // the event's competitor pass types
+	for _, t := range typeRows {
+		if t.competitor {
+			competitor[t.id] = true
 			continue
 		}
-		types[id] = len(r.ByType)
-		r.ByType = append(r.ByType, l)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+		types[t.id] = len(r.ByType)
+		r.ByType = append(r.ByType, palaro.SalesLine{Label: t.name})
 	}
 	// Manila is UTC+8 without daylight saving: a paid_at shifted by 8 hours falls on its Manila date.
 	// A ticket order's revenue is split: its add-ons' part (add_ons_total, less any discount beyond
 	// the tickets' part) goes to the add-ons line, the rest to its ticket type; an add-on order is all
 	// add-ons. The groups come ordered by their source's label, so that sources of equal revenue keep
 	// the database's order of labels once sorted by revenue below.
-	rows, err = tx.QueryContext(ctx, `SELECT g.day, g.ticket_type_id, g.source = 'competitor', CASE WHEN p.code IS NOT NULL THEN 'Promo ' || p.code
+	rows, err := tx.QueryContext(ctx, `SELECT g.day, g.ticket_type_id, g.source = 'competitor', CASE WHEN p.code IS NOT NULL THEN 'Promo ' || p.code
 		WHEN g.source = 'box_office' THEN 'Box office' WHEN g.source != '' THEN g.source ELSE 'Direct' END AS label,
 		g.tickets, g.total, g.ticket_part, g.add_on_part
 		FROM (SELECT `+s.db.manilaDate("o.paid_at")+` AS day, o.ticket_type_id, o.source, o.promo_code_id,
@@ -119,30 +116,27 @@ func (s *OrganizerService) SalesReport(ctx context.Context, eventID int64) (_ *p
 	}
 	// The tickets issued and checked in: counted per status and type in the order of the index
 	// tickets_event_counts (no sorting), the cancelled ones and competitor passes left out here.
-	rows, err = tx.QueryContext(ctx, `SELECT status, ticket_type_id, count(*) FROM tickets WHERE event_id = ?
-		GROUP BY status, ticket_type_id`, eventID)
+	type countRow struct {
+		status string
+		typeID int64
+		n      int
+	}
+	counts, err := queryRows(ctx, tx, `SELECT status, ticket_type_id, count(*) FROM tickets WHERE event_id = ?
+		GROUP BY status, ticket_type_id`, []any{eventID}, func(rs rowScanner) (c countRow, err error) {
+		err = rs.Scan(&c.status, &c.typeID, &c.n)
+		return c, err
+	})
 	if err != nil {
 		return nil, err
 	}
-	for rows.Next() {
-		var status string
-		var typeID int64
-		var n int
-		if err := rows.Scan(&status, &typeID, &n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if status == palaro.TicketCancelled || competitor[typeID] {
+	for _, c := range counts {
+		if c.status == palaro.TicketCancelled || competitor[c.typeID] {
 			continue
 		}
-		r.Issued += n
-		if status == palaro.TicketCheckedIn {
-			r.CheckedIn += n
+		r.Issued += c.n
+		if c.status == palaro.TicketCheckedIn {
+			r.CheckedIn += c.n
 		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
 	}
 	if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(discount_amount), 0) FROM tickets
 		WHERE event_id = ? AND status != 'cancelled' AND discount_type != ''`, eventID).Scan(&r.SeniorPWDTickets, &r.SeniorPWDDiscount); err != nil {
