@@ -392,6 +392,14 @@ func checkInRefusal(team *palaro.Team, by string, now time.Time) error {
 	return nil
 }
 
+// lockTeam locks team id's row (PostgreSQL) before a check-in counts its players, so the count,
+// read by the next statement, sees a player removal that committed while it waited (RemovePlayer
+// locks the same row first); SQLite's writer runs the unit alone.
+func lockTeam(ctx context.Context, tx *sql.Tx, id int64) error {
+	var locked int64
+	return tx.QueryRowContext(ctx, `SELECT id FROM teams WHERE id = ?`+forUpdate, id).Scan(&locked)
+}
+
 // CheckInCaptain checks a team in by its captain; the team needs MinPlayers joined players.
 func (s *TournamentService) CheckInCaptain(ctx context.Context, teamPublicID string, captainID int64, now time.Time) (err error) {
 	defer wrapErr(&err, "store: CheckInCaptain")
@@ -408,6 +416,9 @@ func (s *TournamentService) CheckInCaptain(ctx context.Context, teamPublicID str
 	}
 	t := team.Tournament
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := lockTeam(ctx, tx, team.ID); err != nil {
+			return err
+		}
 		// checked_in_at IS NULL first: the team's check-in happens once (its row's lock orders two clicks)
 		cond := ` AND status IN ('registered', 'waitlisted')
 			AND (SELECT count(*) FROM team_players p WHERE p.team_id = teams.id AND p.joined_at IS NOT NULL) >= ?
@@ -446,6 +457,9 @@ func (s *TournamentService) CheckInPlayer(ctx context.Context, token string, now
 		return err
 	}
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := lockTeam(ctx, tx, team.ID); err != nil {
+			return err
+		}
 		at := formatTime(now)
 		if _, err := tx.ExecContext(ctx, `UPDATE team_players SET checked_in_at = COALESCE(checked_in_at, ?) WHERE id = ?`, at, p.ID); err != nil {
 			return err
@@ -744,8 +758,10 @@ const maxRemoveReason = 300
 
 // RemovePlayer takes a player (by e-mail) off a team of the event, for reason: the player's
 // row goes, so their invitation link no longer opens the team (the captain may invite them
-// again); the player and the captain are e-mailed, the removal is in the event's audit log and
-// sent to webhooks (team.player_removed), all in one unit. The team is returned as it is after.
+// again); a team checked in that falls below its minimum while check-in is open has its check-in
+// withdrawn (withdrawShortCheckIn); the player and the captain are e-mailed, the removal is in the
+// event's audit log and sent to webhooks (team.player_removed), all in one unit. The team is
+// returned as it is after.
 func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPublicID, email, reason, actor string, now time.Time) (_ *palaro.Team, err error) {
 	defer wrapErr(&err, "store: RemovePlayer(%s)", eventCode)
 
@@ -791,6 +807,10 @@ func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPub
 		} else if err != nil {
 			return nil, err
 		}
+		withdrawn, err := withdrawShortCheckIn(ctx, tx, t, found.ID, now)
+		if err != nil {
+			return nil, err
+		}
 		team, err := findTeam(ctx, tx, teamPublicID)
 		if err != nil {
 			return nil, err
@@ -800,7 +820,7 @@ func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPub
 			to = append(to, team.CaptainEmail)
 		}
 		for _, addr := range to {
-			if err := enqueue(ctx, tx, s.composer.PlayerRemoved(t, team, name, addr, player, reason), "", now); err != nil {
+			if err := enqueue(ctx, tx, s.composer.PlayerRemoved(t, team, name, addr, player, reason, withdrawn), "", now); err != nil {
 				return nil, err
 			}
 		}
@@ -813,4 +833,29 @@ func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPub
 		}
 		return team, auditOn(ctx, tx, t.EventID, actor, "player removed from a team", string(detail), now)
 	})
+}
+
+// withdrawShortCheckIn withdraws, inside the caller's unit (the team's row locked), the check-in
+// of team teamID of tournament t when it no longer has the players check-in requires (joined
+// players, or checked-in players when every player checks in) and check-in is still open: the
+// team checks in again once it has them. After check-in closed the team keeps its check-in and
+// its place (the organizer decides: the console says it is short; disqualifying it moves the
+// first waiting team up). It reports whether it withdrew the check-in.
+func withdrawShortCheckIn(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, teamID int64, now time.Time) (bool, error) {
+	if _, closes := t.CheckInWindow(); !now.Before(closes) {
+		return false, nil
+	}
+	counted := "joined_at"
+	if t.CheckInBy == palaro.CheckInByPlayers {
+		counted = "checked_in_at"
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE teams SET checked_in_at = NULL, updated_at = ? WHERE id = ? AND checked_in_at IS NOT NULL
+		AND (SELECT checkin_done_at FROM tournaments WHERE id = ?) IS NULL
+		AND (SELECT count(*) FROM team_players p WHERE p.team_id = teams.id AND p.`+counted+` IS NOT NULL) < ?`,
+		formatTime(now), teamID, t.ID, t.MinPlayers)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }
