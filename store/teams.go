@@ -502,8 +502,9 @@ func mailTeams(ctx context.Context, tx *sql.Tx, teams []*palaro.Team, now time.T
 }
 
 // promoteWaiting gives the places free in a tournament to its waiting teams in entry order
-// (only those checked in, when checkedIn) and returns them; the caller holds the tournament's
-// row lock (its UPDATE ran first in the unit).
+// (only those checked in, when checkedIn; never one whose entry fee was refunded: it paid its fee
+// to be listed, and a refunded one would play without paying) and returns them; the caller holds
+// the tournament's row lock (its UPDATE ran first in the unit) and announces them (announceMovedUp).
 func promoteWaiting(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, checkedIn bool, now time.Time) ([]*palaro.Team, error) {
 	var placed int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE tournament_id = ? AND status = 'registered'`, t.ID).Scan(&placed); err != nil {
@@ -512,7 +513,9 @@ func promoteWaiting(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, check
 	if placed >= t.MaxTeams {
 		return nil, nil
 	}
-	where := ` AND m.status = 'waitlisted'`
+	// a team whose entry fee was refunded (or is being refunded) never gets a place back (feeRefunded)
+	where := ` AND m.status = 'waitlisted' AND (m.order_id IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.id = m.order_id
+		AND o.status = 'paid' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status != 'failed')))`
 	if checkedIn {
 		where += ` AND m.checked_in_at IS NOT NULL`
 	}
@@ -528,6 +531,18 @@ func promoteWaiting(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, check
 		team.Status = palaro.TeamRegistered
 	}
 	return up, nil
+}
+
+// announceMovedUp tells, inside the caller's unit, that teams up of tournament t (of the event
+// named eventName) moved up from the waiting list: a team.moved_up webhook each, and an e-mail
+// (team_moved_up) to each team's captain and players.
+func (s *TournamentService) announceMovedUp(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, eventName string, up []*palaro.Team, now time.Time) error {
+	if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
+		return err
+	}
+	return mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
+		return s.composer.TeamMovedUp(t, team, eventName, to)
+	})
 }
 
 // CloseCheckIns ends the check-ins that closed by now: each tournament in one unit, once
@@ -586,9 +601,6 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 			if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamDropped, out, "", now); err != nil {
 				return err
 			}
-			if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
-				return err
-			}
 			if err := s.refundTeams(ctx, tx, out, "missed check-in", now); err != nil {
 				return err
 			}
@@ -605,9 +617,7 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 			}); err != nil {
 				return err
 			}
-			if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
-				return s.composer.TeamMovedUp(t, team, name, to)
-			}); err != nil {
+			if err := s.announceMovedUp(ctx, tx, t, name, up, now); err != nil {
 				return err
 			}
 			_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // the dropped teams' passes void, the moved up's issued
@@ -731,17 +741,12 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		if err := enqueueTeamWebhooks(ctx, tx, teamDecisionEvents[status], []*palaro.Team{team}, "", now); err != nil {
 			return err
 		}
-		if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
-			return err
-		}
 		if err := mailTeams(ctx, tx, []*palaro.Team{team}, now, func(team *palaro.Team, to string) palaro.Message {
 			return s.composer.TeamDecision(t, team, name, to)
 		}); err != nil {
 			return err
 		}
-		if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
-			return s.composer.TeamMovedUp(t, team, name, to)
-		}); err != nil {
+		if err := s.announceMovedUp(ctx, tx, t, name, up, now); err != nil {
 			return err
 		}
 		_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // an out team's passes void at once

@@ -107,12 +107,40 @@ func (s *TournamentService) SaveTournament(ctx context.Context, eventCode string
 		if n, _ := res.RowsAffected(); n == 0 {
 			return palaro.Errorf(palaro.ENOTFOUND, "Tournament not found.")
 		}
-		return saveEntryType(ctx, tx, eventID, t.ID, t)
+		if err := saveEntryType(ctx, tx, eventID, t.ID, t); err != nil {
+			return err
+		}
+		return s.moveUpToMaxTeams(ctx, tx, t.ID, now)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.FindTournament(ctx, t.Code)
+}
+
+// moveUpToMaxTeams gives the places a change of tournament id left free (a higher maximum of
+// teams) to its waiting teams, in the change's unit and under its row lock (its UPDATE ran
+// first): in entry order, after check-in closed only those checked in as standbys, never one whose
+// fee was refunded (promoteWaiting, as a decision or the close of check-in moves teams up); each
+// announced (announceMovedUp) and given its players' competitor passes once the roster is locked.
+func (s *TournamentService) moveUpToMaxTeams(ctx context.Context, tx *sql.Tx, id int64, now time.Time) error {
+	t, err := findTournamentTx(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	up, err := promoteWaiting(ctx, tx, t, t.CheckInDone, now)
+	if err != nil || len(up) == 0 {
+		return err
+	}
+	name, err := eventName(ctx, tx, t.EventID)
+	if err != nil {
+		return err
+	}
+	if err := s.announceMovedUp(ctx, tx, t, name, up, now); err != nil {
+		return err
+	}
+	_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now)
+	return err
 }
 
 // ListTournaments returns an event's tournaments by start.
