@@ -72,6 +72,9 @@ func (s *TournamentService) SaveTournament(ctx context.Context, eventCode string
 		} else if err != nil {
 			return err
 		}
+		if err := startsOnSeriesDate(ctx, tx, eventID, t.StartsAt); err != nil {
+			return err
+		}
 		args := []any{t.Code, t.Name, t.Game, t.Format, t.MinPlayers, t.MaxPlayers, t.Substitutes, t.MaxTeams, t.EntryFee, t.Rules,
 			formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.RosterLocksAt), formatTime(t.StartsAt),
 			t.CheckInOpens, t.CheckInCloses, t.CheckInBy, t.BracketURL, t.StreamURL, formatTime(now)}
