@@ -279,3 +279,28 @@ func TestTournament_StartsOnSeriesDate(t *testing.T) {
 	_, err = f.svc.SaveTournament(ctx, "cup", *f.t, teamsNow)
 	require.NoError(t, err, "midnight of the 30th in Manila is on the 30th's date")
 }
+
+// TestCompetitorPasses_Exports: the attendees export lists each competitor pass, its type naming
+// it a competitor pass of its team (as the gate does); the orders export leaves the passes' orders
+// out, as the sales report does: they are not sales.
+func TestCompetitorPasses_Exports(t *testing.T) {
+	ctx := context.Background()
+	f := newTeamsFixture(t, testdb.URL(t), 2, 1, palaro.CheckInByCaptain)
+	a := f.register(t, 0, teamsNow.Add(-3*time.Hour))
+	f.passPlayers(t, a, "a1@x.ph", "a2@x.ph")
+	issued, _, err := f.svc.IssueCompetitorPasses(ctx, f.t.RosterLocksAt)
+	require.NoError(t, err)
+	require.Equal(t, 2, issued)
+	org := NewOrganizerService(f.db, nil)
+	var types, holders []string
+	require.NoError(t, org.EachAttendee(ctx, f.t.EventID, 0, func(at *palaro.Attendee) error {
+		types, holders = append(types, at.TypeName), append(holders, at.HolderName)
+		require.Zero(t, at.UnitPrice)
+		return nil
+	}))
+	require.Equal(t, []string{"Competitor pass · Team 0", "Competitor pass · Team 0"}, types)
+	require.Equal(t, []string{"IGN a1@x.ph", "IGN a2@x.ph"}, holders)
+	orders := 0
+	require.NoError(t, org.EachOrder(ctx, f.t.EventID, 0, func(*palaro.Order) error { orders++; return nil }))
+	require.Zero(t, orders, "a competitor pass is not a sale")
+}
