@@ -135,13 +135,7 @@ func TestLeagueBoxOffice_Date(t *testing.T) {
 
 	// the quantity follows the gate's date: another date with 2 places left offers 2, this one its per-buyer maximum
 	quantities := `String(document.querySelectorAll('#bo-quantity option').length)`
-	pick := func(slug string) {
-		t.Helper()
-		require.NoError(t, chromedp.Run(ctx,
-			chromedp.Evaluate(`(() => { const s = document.querySelector('#gate-date'); s.value = `+strconv.Quote(slug)+`;
-				s.dispatchEvent(new Event('change', { bubbles: true })); })()`, nil),
-			waitFor(`(document.querySelector('.gate').dataset.list || '').startsWith(`+strconv.Quote(slug+"@")+`)`)))
-	}
+	pick := func(slug string) { t.Helper(); pickGateDate(t, ctx, slug) }
 	most := evalString(t, ctx, quantities)
 	require.Equal(t, strconv.Itoa(dayType.MaxPurchasable), most, "the per-buyer maximum on a date with room")
 	pick(dates[short].Slug)
@@ -155,6 +149,15 @@ func TestLeagueBoxOffice_Date(t *testing.T) {
 	var sold int64
 	require.NoError(t, a.DB().Reader().QueryRow(`SELECT date_id FROM orders WHERE source = 'box_office' AND buyer LIKE '%Walk-in Fan%'`).Scan(&sold))
 	require.Equal(t, dates[i].ID, sold, "sold for the gate's date")
+}
+
+// pickGateDate switches the gate's date picker to the date slug and waits for that date's list.
+func pickGateDate(t *testing.T, ctx context.Context, slug string) {
+	t.Helper()
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Evaluate(`(() => { const s = document.querySelector('#gate-date'); s.value = `+strconv.Quote(slug)+`;
+			s.dispatchEvent(new Event('change', { bubbles: true })); })()`, nil),
+		waitFor(`(document.querySelector('.gate').dataset.list || '').startsWith(`+strconv.Quote(slug+"@")+`)`)))
 }
 
 // leagueDates are the demo league and its eight match days.
