@@ -328,7 +328,7 @@ func TestTournament_RaiseMaxTeamsMovesUp(t *testing.T) {
 			payEntry(t, purchases, teams[i])
 		}
 		for i, team := range teams[:3] { // the 4th never checks in
-			f.joinPlayers(t, team, fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
+			f.passPlayers(t, team, fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
 			require.NoError(t, f.svc.CheckInCaptain(ctx, team.PublicID, team.CaptainID, teamsNow))
 		}
 		start := f.t.StartsAt
@@ -344,7 +344,7 @@ func TestTournament_RaiseMaxTeamsMovesUp(t *testing.T) {
 		for i := range 3 {
 			teams = append(teams, g.register(t, i, at))
 			payEntry(t, purchases, teams[i])
-			g.joinPlayers(t, teams[i], fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
+			g.passPlayers(t, teams[i], fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
 			require.NoError(t, g.svc.CheckInCaptain(ctx, teams[i].PublicID, teams[i].CaptainID, teamsNow))
 		}
 		_, _, err = g.svc.CloseCheckIns(ctx, start.Add(-15*time.Minute))
@@ -364,18 +364,11 @@ func TestTournament_RaiseMaxTeamsWhileRegistering(t *testing.T) {
 	const n, places = 16, 6
 	url := testdb.URL(t)
 	f := newTeamsFixture(t, url, 2, n, palaro.CheckInByCaptain)
-	other, err := Open(url)
-	require.NoError(t, err)
-	t.Cleanup(func() { other.Close() })
-	services := []*TournamentService{f.svc, NewTournamentService(other, notify.NewComposer("https://palaro.test", "help@palaro.test"))}
+	services := f.twoServers(t, url)
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
-		wg.Go(func() {
-			_, err := services[i%2].RegisterTeam(context.Background(), palaro.TeamRegistration{TournamentCode: f.t.Code, CaptainID: f.captain[i],
-				Name: fmt.Sprintf("Team %d", i), Tag: fmt.Sprintf("T%d", i), AcceptRules: true}, teamsNow.Add(-3*time.Hour))
-			errs <- err
-		})
+		wg.Go(func() { errs <- f.registerOn(services[i%2], i) })
 		if i == n/2 {
 			wg.Go(func() { f.raiseMaxTeams(t, services[1], places, teamsNow.Add(-3*time.Hour)) })
 		}

@@ -245,20 +245,6 @@ func TestTeams_RefundStandbys(t *testing.T) {
 		[]string{f.status(t, regs[0]), f.status(t, regs[1]), f.status(t, regs[2])})
 }
 
-// joinPlayers invites and joins players (by e-mail) to team before its roster locks, and returns their tokens.
-func (f *teamsFixture) joinPlayers(t *testing.T, team *palaro.Team, emails ...string) map[string]string {
-	t.Helper()
-	before := teamsNow.Add(-2 * time.Hour)
-	tokens := map[string]string{}
-	for _, email := range emails {
-		tokens[email] = f.invite(t, team, email, before)
-		_, err := f.svc.JoinTeam(context.Background(), tokens[email], palaro.PlayerJoin{InGameName: email, GameAccount: "12345678 (1234)",
-			AcceptRules: true}, before)
-		require.NoError(t, err)
-	}
-	return tokens
-}
-
 // captainMail returns the body of the last e-mail of kind to team's captain.
 func (f *teamsFixture) captainMail(t *testing.T, team *palaro.Team, kind string) string {
 	t.Helper()
@@ -281,8 +267,8 @@ func TestTeams_RemovePlayerWithdrawsCheckIn(t *testing.T) {
 		f := newTeamsFixture(t, testdb.URL(t), 2, 2, palaro.CheckInByCaptain)
 		f.teamHook(t)
 		a, b := f.register(t, 0, teamsNow.Add(-3*time.Hour)), f.register(t, 1, teamsNow.Add(-3*time.Hour))
-		f.joinPlayers(t, a, "a1@x.ph", "a2@x.ph")
-		f.joinPlayers(t, b, "b1@x.ph", "b2@x.ph")
+		f.passPlayers(t, a, "a1@x.ph", "a2@x.ph")
+		f.passPlayers(t, b, "b1@x.ph", "b2@x.ph")
 		require.NoError(t, f.svc.CheckInCaptain(ctx, a.PublicID, a.CaptainID, teamsNow))
 		require.NoError(t, f.svc.CheckInCaptain(ctx, b.PublicID, b.CaptainID, teamsNow))
 
@@ -318,7 +304,7 @@ func TestTeams_RemovePlayerWithdrawsCheckIn(t *testing.T) {
 		var teams []*palaro.Team
 		for i, p := range []string{"a", "c", "b"} {
 			team := f.register(t, i, teamsNow.Add(-3*time.Hour))
-			f.joinPlayers(t, team, p+"1@x.ph", p+"2@x.ph")
+			f.passPlayers(t, team, p+"1@x.ph", p+"2@x.ph")
 			require.NoError(t, f.svc.CheckInCaptain(ctx, team.PublicID, team.CaptainID, teamsNow))
 			teams = append(teams, team)
 		}
@@ -343,7 +329,7 @@ func TestTeams_RemovePlayerWithdrawsCheckIn(t *testing.T) {
 		f := newTeamsFixture(t, testdb.URL(t), 2, 1, palaro.CheckInByPlayers)
 		f.teamHook(t)
 		a := f.register(t, 0, teamsNow.Add(-3*time.Hour))
-		tokens := f.joinPlayers(t, a, "a1@x.ph", "a2@x.ph", "a3@x.ph")
+		tokens := f.passPlayers(t, a, "a1@x.ph", "a2@x.ph", "a3@x.ph")
 		require.NoError(t, f.svc.CheckInPlayer(ctx, tokens["a1@x.ph"], teamsNow))
 		require.NoError(t, f.svc.CheckInPlayer(ctx, tokens["a2@x.ph"], teamsNow))
 		require.Equal(t, palaro.TeamRegistered, f.status(t, a))
@@ -377,14 +363,11 @@ func TestTeams_RemovePlayerDuringCheckIn(t *testing.T) {
 	const n = 8
 	url := testdb.URL(t)
 	f := newTeamsFixture(t, url, n, n, palaro.CheckInByCaptain)
-	other, err := Open(url)
-	require.NoError(t, err)
-	t.Cleanup(func() { other.Close() })
-	services := []*TournamentService{f.svc, NewTournamentService(other, notify.NewComposer("https://palaro.test", "help@palaro.test"))}
+	services := f.twoServers(t, url)
 	var teams []*palaro.Team
 	for i := range n {
 		team := f.register(t, i, teamsNow.Add(-3*time.Hour))
-		f.joinPlayers(t, team, fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
+		f.passPlayers(t, team, fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
 		teams = append(teams, team)
 	}
 	var wg sync.WaitGroup
