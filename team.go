@@ -244,6 +244,6 @@ type TeamComposer interface {
 	CompetitorPass(t *Tournament, team *Team, eventName, to string, pass CompetitorPass) Message
 	// PlayerRemoved tells a removed player, or their team's captain, that the organizer took
 	// player off the team (team as it is after) for reason; a team left short of its minimum is
-	// told what it needs.
-	PlayerRemoved(t *Tournament, team *Team, eventName, to, player, reason string) Message
+	// told what it needs, and, when withdrawn, that its check-in was withdrawn until it has them.
+	PlayerRemoved(t *Tournament, team *Team, eventName, to, player, reason string, withdrawn bool) Message
 }

@@ -25,14 +25,28 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 		Member:      strconv.FormatInt(caller.UserID, 10),
 		TicketTypes: []views.GateTicketType{}}}
 	v.Frame.Back = views.Link{Label: "Your events", Href: "/organizer"}
+	avail, err := s.services.Series.ListDateAvailability(c.Request().Context(), ev.ID) // none for a single-date event
+	if err != nil {
+		return err
+	}
 	for _, tt := range ev.TicketTypes {
 		if !tt.Seated {
-			limit := max(tt.Capacity-tt.Sold-tt.Held, 0)
-			if tt.MaxPurchasable > 0 {
-				limit = min(limit, tt.MaxPurchasable)
+			gt := views.GateTicketType{Code: tt.Code, Name: tt.Name, Price: tt.FinalPrice().String(), Centavos: int64(tt.FinalPrice()),
+				Max: boxOfficeLimit(tt, max(tt.Capacity-tt.Sold-tt.Held, 0))}
+			for _, a := range avail {
+				if gt.MaxByDate == nil {
+					gt.MaxByDate = map[string]int{}
+				}
+				left := 0
+				if st, ok := a.Of(tt.ID); ok {
+					left = st.Available()
+				}
+				if tt.PassKind != "" { // a pass has its own places too, on its type
+					left = min(left, max(tt.Capacity-tt.Sold-tt.Held, 0))
+				}
+				gt.MaxByDate[a.Date.Slug] = boxOfficeLimit(tt, left)
 			}
-			v.Props.TicketTypes = append(v.Props.TicketTypes, views.GateTicketType{Code: tt.Code, Name: tt.Name,
-				Price: tt.FinalPrice().String(), Centavos: int64(tt.FinalPrice()), Max: limit})
+			v.Props.TicketTypes = append(v.Props.TicketTypes, gt)
 		}
 	}
 	dates, date, err := s.gateDate(c, ev, "")
@@ -44,6 +58,15 @@ func (s *Server) gatePage(c *echo.Context, caller *palaro.Caller) error {
 	p.Islands = []string{"gate"}
 	allowWasm(c)
 	return render(c, http.StatusOK, views.GatePage(p, v))
+}
+
+// boxOfficeLimit is how many tickets of tt one box-office sale may have with left places: at
+// most its per-buyer maximum.
+func boxOfficeLimit(tt palaro.TicketType, left int) int {
+	if tt.MaxPurchasable > 0 {
+		return min(left, tt.MaxPurchasable)
+	}
+	return left
 }
 
 // gateDate returns, for a series, the dates a gate can admit to (not cancelled, by start) and

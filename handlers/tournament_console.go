@@ -68,7 +68,11 @@ func (s *Server) renderOrgTournaments(c *echo.Context, caller *palaro.Caller, ev
 				row.CheckedIn = ", checked in"
 			}
 			team.Tournament = &t
-			if need := team.PlayersNeeded(); need > 0 && !team.Out() {
+			if need := team.PlayersNeeded(); need > 0 && !team.Out() && team.CheckedIn() {
+				// checked in and short: check-in closed (while open, a removal withdraws the check-in)
+				row.Short = fmt.Sprintf("Checked in but %s short of the minimum %d: it keeps its place unless you disqualify it (the first waiting team then moves up).",
+					palaro.Plural(need, "player", "players"), t.MinPlayers)
+			} else if need > 0 && !team.Out() {
 				row.Short = fmt.Sprintf("Needs %s to check in (minimum %d).", palaro.Plural(need, "more player", "more players"), t.MinPlayers)
 			}
 			if len(team.Players) > 0 {

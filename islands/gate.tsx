@@ -18,7 +18,7 @@ interface GateProps {
   listUrl: string;
   member: string;
   consoleHref: string;
-  ticketTypes: Array<{ code: string; name: string; price: string; centavos: number; max: number }>;
+  ticketTypes: Array<{ code: string; name: string; price: string; centavos: number; max: number; maxByDate?: Record<string, number> }>;
   /** dates are a series' dates the gate admits to (none for a single-date event); date is today's. */
   dates?: Array<{ slug: string; label: string }>;
   date?: string;
@@ -377,8 +377,9 @@ function pesos(centavos: number): string {
 
 /**
  * BoxOffice sells tickets at the door for cash or an outside card terminal and checks them in: a
- * quantity up to the type's per-buyer maximum and what is left, with the amount to collect shown
- * before the sale is confirmed. On a series it sells for the gate's date (date) and admits there.
+ * quantity up to the type's per-buyer maximum and what is left (on a series, on the gate's date),
+ * with the amount to collect shown before the sale is confirmed. On a series it sells for the
+ * gate's date (date) and admits there.
  */
 function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer: (a: Answer) => void }) {
   const [type, setType] = useState(props.ticketTypes[0].code);
@@ -388,7 +389,9 @@ function BoxOffice(props: GateProps & { gate: string; online: boolean; onAnswer:
   const [method, setMethod] = useState('CASH');
   const [error, setError] = useState('');
   const chosen = props.ticketTypes.find((t) => t.code === type) || props.ticketTypes[0];
-  const most = Math.max(chosen.max, 1);
+  // on a series, the places left on the gate's date (the server enforces them at the sale)
+  const onDate = props.date ? chosen.maxByDate?.[props.date] : undefined;
+  const most = Math.max(onDate ?? chosen.max, 1);
   const qty = Math.min(quantity, most);
   const amount = chosen.centavos * qty;
   const dateLabel = props.dates?.find((d) => d.slug === props.date)?.label || '';

@@ -99,18 +99,35 @@ func (c Composer) CompetitorPass(t *palaro.Tournament, team *palaro.Team, eventN
 }
 
 // PlayerRemoved tells a removed player, or their team's captain, that the organizer took the
-// player off the team and why; the captain of a team left short of its minimum is told what it needs.
-func (c Composer) PlayerRemoved(t *palaro.Tournament, team *palaro.Team, eventName, to, player, reason string) palaro.Message {
+// player off the team and why; the captain of a team left short of its minimum is told what it
+// needs: when its check-in was withdrawn (withdrawn), to check in again once it has them; when it
+// stays checked in after check-in closed, that the organizer decides.
+func (c Composer) PlayerRemoved(t *palaro.Tournament, team *palaro.Team, eventName, to, player, reason string, withdrawn bool) palaro.Message {
 	subject := player + " was removed from " + team.Name
 	intro := []string{"The organizer of " + t.Name + " removed " + player + " from " + team.Name + ".", "Reason: " + reason}
 	if to == player {
 		subject = "You were removed from " + team.Name
 		intro = []string{"The organizer of " + t.Name + " removed you from " + team.Name + ": your invitation link no longer opens the team.",
 			"Reason: " + reason, "If you have a question about it, contact the organizer or your captain."}
-	} else if need := team.PlayersNeeded(); need > 0 && !team.Out() {
-		intro = append(intro, team.Name+" now has "+palaro.Plural(team.Joined(), "player", "players")+" who joined; it needs "+
-			strconv.Itoa(t.MinPlayers)+" to check in: "+palaro.Plural(need, "more player", "more players")+
-			". Invite from your team's page until the roster locks ("+when(t.RosterLocksAt)+"); after that, ask the organizer.")
+	} else if need := team.PlayersNeeded(); (need > 0 || withdrawn) && !team.Out() {
+		_, closes := t.CheckInWindow()
+		switch {
+		case withdrawn && t.CheckInBy == palaro.CheckInByPlayers:
+			intro = append(intro, "The check-in of "+team.Name+" is withdrawn: it needs "+strconv.Itoa(t.MinPlayers)+
+				" players checked in. It is checked in again once they have, before check-in closes ("+when(closes)+"); else it drops out.")
+		case withdrawn:
+			intro = append(intro, "The check-in of "+team.Name+" is withdrawn: add a player and check in again before check-in closes ("+
+				when(closes)+"), or the team drops out.")
+		case team.CheckedIn():
+			intro = append(intro, team.Name+" now has "+palaro.Plural(team.Joined(), "player", "players")+" who joined, "+
+				strconv.Itoa(need)+" short of "+strconv.Itoa(t.MinPlayers)+
+				". Check-in has closed: the team stays checked in and keeps its place; the organizer decides whether it plays.")
+		}
+		if need > 0 && !team.CheckedIn() {
+			intro = append(intro, team.Name+" now has "+palaro.Plural(team.Joined(), "player", "players")+" who joined; it needs "+
+				strconv.Itoa(t.MinPlayers)+" to check in: "+palaro.Plural(need, "more player", "more players")+
+				". Invite from your team's page until the roster locks ("+when(t.RosterLocksAt)+"); after that, ask the organizer.")
+		}
 	}
 	v := emailView{Support: c.Support, Title: subject, Intro: intro, Rows: teamRows(t, team, eventName)}
 	if to != player {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"palaro"
@@ -29,13 +30,45 @@ func passDate(ctx context.Context, tx *sql.Tx, eventID int64, starts time.Time) 
 	if err != nil {
 		return nil, err
 	}
-	day := starts.In(palaro.Manila).Format(time.DateOnly)
+	return dateOnDay(dates, starts), nil
+}
+
+// dateOnDay returns the first of dates falling on the Manila day of starts, or nil.
+func dateOnDay(dates []palaro.EventDate, starts time.Time) *palaro.EventDate {
+	day := palaro.ManilaDay(starts)
 	for i := range dates {
-		if dates[i].StartsAt.In(palaro.Manila).Format(time.DateOnly) == day {
-			return &dates[i], nil
+		if palaro.ManilaDay(dates[i].StartsAt) == day {
+			return &dates[i]
 		}
 	}
-	return nil, nil
+	return nil
+}
+
+// startsOnSeriesDate refuses, naming startsAt and the dates, a tournament of series event
+// eventID starting on a day without a date of the series (not cancelled): its competitor passes
+// are day tickets of the date it is played on, and a pass of no date would be refused at the gate
+// of every date. An event of one date takes any start.
+func startsOnSeriesDate(ctx context.Context, tx *sql.Tx, eventID int64, starts time.Time) error {
+	dates, err := eventDates(ctx, tx, eventID)
+	if err != nil || len(dates) == 0 {
+		return err
+	}
+	var on []palaro.EventDate
+	var labels []string
+	for _, d := range dates {
+		if d.Status != palaro.DateCancelled {
+			on = append(on, d)
+			labels = append(labels, palaro.GateDateLabel(d))
+		}
+	}
+	if dateOnDay(on, starts) != nil {
+		return nil
+	}
+	msg := "On a series the tournament starts on one of its dates (Manila time): " + strings.Join(labels, ", ") + "."
+	if len(labels) == 0 {
+		msg = "Every date of this series is cancelled: add a date first."
+	}
+	return &palaro.Error{Code: palaro.EINVALID, Message: "Please correct the highlighted fields.", Fields: map[string]string{palaro.FieldStartsAt: msg}}
 }
 
 // newPass is a joined player of a placed team who has no competitor pass yet.

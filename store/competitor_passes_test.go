@@ -246,3 +246,61 @@ func TestCompetitorPasses_Concurrent(t *testing.T) {
 	require.NoError(t, f.db.read.QueryRow(`SELECT count(DISTINCT player_id) FROM competitor_passes`).Scan(&players))
 	require.Equal(t, 8, players)
 }
+
+// TestTournament_StartsOnSeriesDate: on a series a tournament must start on the Manila day of
+// one of its dates not cancelled (its competitor passes are that date's day tickets): another day
+// is refused naming startsAt and the dates; a start at midnight in Manila (still the day before
+// in UTC) is on the date of its Manila day.
+func TestTournament_StartsOnSeriesDate(t *testing.T) {
+	ctx := context.Background()
+	f := newTeamsFixture(t, testdb.URL(t), 2, 1, palaro.CheckInByCaptain) // starts 30 May, 00:00 Manila
+	var eventID int64
+	require.NoError(t, f.db.read.QueryRow(`SELECT id FROM events WHERE code = 'cup'`).Scan(&eventID))
+	addDate := func(day int, status string) {
+		starts := time.Date(2026, 5, day, 19, 0, 0, 0, palaro.Manila)
+		_, err := f.db.write.Exec(`INSERT INTO event_dates (event_id, slug, starts_at, ends_at, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			eventID, starts.Format(time.DateOnly), formatTime(starts), formatTime(starts.Add(4*time.Hour)), status, formatTime(teamsNow), formatTime(teamsNow))
+		require.NoError(t, err)
+	}
+	addDate(29, palaro.DateScheduled)
+	addDate(30, palaro.DateCancelled)
+	addDate(31, palaro.DateScheduled)
+	_, err := f.svc.SaveTournament(ctx, "cup", *f.t, teamsNow)
+	require.Equal(t, palaro.EINVALID, palaro.ErrorCode(err), err)
+	require.Equal(t, "On a series the tournament starts on one of its dates (Manila time): Fri 29 May, Sun 31 May.", fieldOf(err, palaro.FieldStartsAt),
+		"the 30th's date is cancelled; 29 May 16:00 UTC is the 30th in Manila")
+	created := *f.t
+	created.ID, created.Code = 0, "cup-late"
+	_, err = f.svc.SaveTournament(ctx, "cup", created, teamsNow)
+	require.Equal(t, "On a series the tournament starts on one of its dates (Manila time): Fri 29 May, Sun 31 May.", fieldOf(err, palaro.FieldStartsAt), "creating too")
+
+	_, err = f.db.write.Exec(`UPDATE event_dates SET status = ? WHERE slug = '2026-05-30'`, palaro.DateScheduled)
+	require.NoError(t, err)
+	_, err = f.svc.SaveTournament(ctx, "cup", *f.t, teamsNow)
+	require.NoError(t, err, "midnight of the 30th in Manila is on the 30th's date")
+}
+
+// TestCompetitorPasses_Exports: the attendees export lists each competitor pass, its type naming
+// it a competitor pass of its team (as the gate does); the orders export leaves the passes' orders
+// out, as the sales report does: they are not sales.
+func TestCompetitorPasses_Exports(t *testing.T) {
+	ctx := context.Background()
+	f := newTeamsFixture(t, testdb.URL(t), 2, 1, palaro.CheckInByCaptain)
+	a := f.register(t, 0, teamsNow.Add(-3*time.Hour))
+	f.passPlayers(t, a, "a1@x.ph", "a2@x.ph")
+	issued, _, err := f.svc.IssueCompetitorPasses(ctx, f.t.RosterLocksAt)
+	require.NoError(t, err)
+	require.Equal(t, 2, issued)
+	org := NewOrganizerService(f.db, nil)
+	var types, holders []string
+	require.NoError(t, org.EachAttendee(ctx, f.t.EventID, 0, func(at *palaro.Attendee) error {
+		types, holders = append(types, at.TypeName), append(holders, at.HolderName)
+		require.Zero(t, at.UnitPrice)
+		return nil
+	}))
+	require.Equal(t, []string{"Competitor pass · Team 0", "Competitor pass · Team 0"}, types)
+	require.Equal(t, []string{"IGN a1@x.ph", "IGN a2@x.ph"}, holders)
+	orders := 0
+	require.NoError(t, org.EachOrder(ctx, f.t.EventID, 0, func(*palaro.Order) error { orders++; return nil }))
+	require.Zero(t, orders, "a competitor pass is not a sale")
+}

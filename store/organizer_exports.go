@@ -20,7 +20,7 @@ func (s *OrganizerService) EachAttendee(ctx context.Context, eventID, dateID int
 	defer wrapErr(&err, "store: EachAttendee(%d, %d)", eventID, dateID)
 
 	rows, err := s.db.read.QueryContext(ctx, `SELECT t.public_id, t.code, t.holder_name, t.email, t.seat, t.status,
-		t.checked_in_at, o.public_id, o.buyer, o.paid_at, tt.name, o.unit_price, t.discount_type, t.discount_holder,
+		t.checked_in_at, o.public_id, o.buyer, o.paid_at, `+gateTypeName+`, o.unit_price, t.discount_type, t.discount_holder,
 		t.discount_id_number, t.discount_amount, coalesce(d.slug, ''), tt.pass_kind
 		FROM orders o CROSS JOIN tickets t JOIN ticket_types tt ON tt.id = t.ticket_type_id
 		LEFT JOIN event_dates d ON d.id = t.date_id
@@ -87,7 +87,7 @@ func (s *OrganizerService) EachOrder(ctx context.Context, eventID, dateID int64,
 		LEFT JOIN event_dates d ON d.id = o.date_id
 		LEFT JOIN tickets t ON t.order_id = o.id AND o.kind = 'tickets'
 		LEFT JOIN tickets a ON a.id = o.ticket_id AND o.kind = 'add_ons'
-		WHERE o.event_id = ? AND `+orderOnDate+` ORDER BY o.id DESC, t.id`, eventID, dateID, dateID, dateID)
+		WHERE o.event_id = ? AND o.source != 'competitor' AND `+orderOnDate+` ORDER BY o.id DESC, t.id`, eventID, dateID, dateID, dateID)
 	if err != nil {
 		return err
 	}

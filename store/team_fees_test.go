@@ -280,3 +280,99 @@ func fieldOf(err error, field string) string {
 	}
 	return ""
 }
+
+// raiseMaxTeams saves f's tournament with max teams n at now.
+func (f *teamsFixture) raiseMaxTeams(t *testing.T, svc *TournamentService, n int, now time.Time) *palaro.Tournament {
+	t.Helper()
+	change := *f.t
+	change.MaxTeams = n
+	got, err := svc.SaveTournament(context.Background(), "cup", change, now)
+	require.NoError(t, err)
+	return got
+}
+
+// TestTournament_RaiseMaxTeamsMovesUp: raising maxTeams moves waiting teams up in the same write,
+// in entry order, each e-mailed and sent as team.moved_up; after check-in closed only the standbys
+// (checked in) move up, and never a standby whose entry fee was refunded.
+func TestTournament_RaiseMaxTeamsMovesUp(t *testing.T) {
+	ctx := context.Background()
+	at := teamsNow.Add(-3 * time.Hour)
+
+	t.Run("OK free tournament", func(t *testing.T) {
+		f := newTeamsFixture(t, testdb.URL(t), 2, 5, palaro.CheckInByCaptain)
+		f.teamHook(t)
+		var teams []*palaro.Team
+		for i := range 5 {
+			teams = append(teams, f.register(t, i, at))
+		}
+		got := f.raiseMaxTeams(t, f.svc, 4, at.Add(time.Minute))
+		require.Equal(t, [2]int{4, 1}, [2]int{got.Registered, got.Waitlisted})
+		for i, want := range []string{palaro.TeamRegistered, palaro.TeamRegistered, palaro.TeamRegistered, palaro.TeamRegistered, palaro.TeamWaitlisted} {
+			require.Equal(t, want, f.status(t, teams[i]), teams[i].Name)
+		}
+		movedUp, err := queryStrings(ctx, f.db.read, `SELECT recipient FROM outbox WHERE kind = ? ORDER BY id`, palaro.MessageTeamMovedUp)
+		require.NoError(t, err)
+		require.Equal(t, []string{"captain2@x.ph", "captain3@x.ph"}, movedUp, "in waiting order")
+		hooks := f.hookTypes(t)
+		require.Equal(t, []string{palaro.WebhookTeamMovedUp, palaro.WebhookTeamMovedUp}, hooks[len(hooks)-2:])
+		f.raiseMaxTeams(t, f.svc, 4, at.Add(2*time.Minute)) // saved again: nothing more to move
+		require.Len(t, f.hookTypes(t), len(hooks))
+	})
+
+	t.Run("OK after check-in: standbys only, never a refunded fee", func(t *testing.T) {
+		f := newTeamsFixture(t, testdb.URL(t), 2, 4, palaro.CheckInByCaptain)
+		purchases := f.withFee(t, f.db)
+		var teams []*palaro.Team
+		for i := range 4 {
+			teams = append(teams, f.register(t, i, at))
+			payEntry(t, purchases, teams[i])
+		}
+		for i, team := range teams[:3] { // the 4th never checks in
+			f.passPlayers(t, team, fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
+			require.NoError(t, f.svc.CheckInCaptain(ctx, team.PublicID, team.CaptainID, teamsNow))
+		}
+		start := f.t.StartsAt
+		_, _, err := f.svc.CloseCheckIns(ctx, start.Add(-15*time.Minute))
+		require.NoError(t, err)
+		f.raiseMaxTeams(t, f.svc, 4, start.Add(-10*time.Minute))
+		require.Equal(t, palaro.TeamRegistered, f.status(t, teams[2]), "the standby moves up")
+		require.Equal(t, palaro.TeamWaitlisted, f.status(t, teams[3]), "not checked in: no place after check-in closed")
+
+		g := newTeamsFixture(t, testdb.URL(t), 2, 3, palaro.CheckInByCaptain)
+		purchases = g.withFee(t, g.db)
+		teams = nil
+		for i := range 3 {
+			teams = append(teams, g.register(t, i, at))
+			payEntry(t, purchases, teams[i])
+			g.passPlayers(t, teams[i], fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
+			require.NoError(t, g.svc.CheckInCaptain(ctx, teams[i].PublicID, teams[i].CaptainID, teamsNow))
+		}
+		_, _, err = g.svc.CloseCheckIns(ctx, start.Add(-15*time.Minute))
+		require.NoError(t, err)
+		n, err := g.svc.RefundStandbys(ctx, start)
+		require.NoError(t, err)
+		require.Equal(t, 1, n)
+		got := g.raiseMaxTeams(t, g.svc, 3, start.Add(time.Minute))
+		require.Equal(t, 2, got.Registered)
+		require.Equal(t, palaro.TeamWaitlisted, g.status(t, teams[2]), "its fee was refunded: it would play without paying")
+	})
+}
+
+// TestTournament_RaiseMaxTeamsWhileRegistering raises maxTeams while teams register, through two
+// stores (two servers): the places always go to the first entries, the rest wait in order.
+func TestTournament_RaiseMaxTeamsWhileRegistering(t *testing.T) {
+	const n, places = 16, 6
+	url := testdb.URL(t)
+	f := newTeamsFixture(t, url, 2, n, palaro.CheckInByCaptain)
+	services := f.twoServers(t, url)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := range n {
+		wg.Go(func() { errs <- f.registerOn(services[i%2], i) })
+		if i == n/2 {
+			wg.Go(func() { f.raiseMaxTeams(t, services[1], places, teamsNow.Add(-3*time.Hour)) })
+		}
+	}
+	wg.Wait()
+	f.requireEntries(t, errs, n, places)
+}

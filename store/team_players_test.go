@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -242,4 +243,151 @@ func TestTeams_RefundStandbys(t *testing.T) {
 	require.Equal(t, map[string]bool{regs[2].OrderPublicID: true, regs[3].OrderPublicID: true}, refunded())
 	require.Equal(t, []string{palaro.TeamRegistered, palaro.TeamRegistered, palaro.TeamWaitlisted},
 		[]string{f.status(t, regs[0]), f.status(t, regs[1]), f.status(t, regs[2])})
+}
+
+// captainMail returns the body of the last e-mail of kind to team's captain.
+func (f *teamsFixture) captainMail(t *testing.T, team *palaro.Team, kind string) string {
+	t.Helper()
+	var body string
+	require.NoError(t, f.db.read.QueryRow(`SELECT body_text FROM outbox WHERE recipient = ? AND kind = ? ORDER BY id DESC LIMIT 1`,
+		team.CaptainEmail, kind).Scan(&body))
+	return body
+}
+
+// TestTeams_RemovePlayerWithdrawsCheckIn: a checked-in team that a removal leaves below its
+// minimum while check-in is open has its check-in withdrawn in the same write (the captain told
+// to add a player and check in again; team.checked_in is sent again when it does), and drops out
+// if it does not; after check-in closed it keeps its check-in and its place, the captain told the
+// organizer decides. When every player checks in, the team is in again once enough have.
+func TestTeams_RemovePlayerWithdrawsCheckIn(t *testing.T) {
+	ctx := context.Background()
+	closes := time.Date(2026, 5, 29, 23, 45, 0, 0, palaro.Manila) // the fixture's check-in: 23:00 to 23:45
+
+	t.Run("OK captain: withdrawn while open, out at close", func(t *testing.T) {
+		f := newTeamsFixture(t, testdb.URL(t), 2, 2, palaro.CheckInByCaptain)
+		f.teamHook(t)
+		a, b := f.register(t, 0, teamsNow.Add(-3*time.Hour)), f.register(t, 1, teamsNow.Add(-3*time.Hour))
+		f.passPlayers(t, a, "a1@x.ph", "a2@x.ph")
+		f.passPlayers(t, b, "b1@x.ph", "b2@x.ph")
+		require.NoError(t, f.svc.CheckInCaptain(ctx, a.PublicID, a.CaptainID, teamsNow))
+		require.NoError(t, f.svc.CheckInCaptain(ctx, b.PublicID, b.CaptainID, teamsNow))
+
+		team, err := f.svc.RemovePlayer(ctx, "cup", a.PublicID, "a2@x.ph", "Smurf account", "owner@x.ph", teamsNow.Add(time.Minute))
+		require.NoError(t, err)
+		require.False(t, team.CheckedIn(), "the check-in is withdrawn in the removal's write")
+		require.Equal(t, palaro.TeamRegistered, team.Status)
+		body := f.captainMail(t, a, palaro.MessagePlayerRemoved)
+		require.Contains(t, body, "The check-in of Team 0 is withdrawn: add a player and check in again before check-in closes (Fri, 29 May 2026, 11:45 PM)")
+		require.Contains(t, body, "it needs 2 to check in: 1 more player")
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(f.svc.CheckInCaptain(ctx, a.PublicID, a.CaptainID, teamsNow.Add(2*time.Minute))))
+
+		// a team that keeps its minimum keeps its check-in
+		b.Tournament = f.t
+		f.joinPlayersLate(t, b, "b3@x.ph")
+		team, err = f.svc.RemovePlayer(ctx, "cup", b.PublicID, "b3@x.ph", "Wrong team", "owner@x.ph", teamsNow.Add(time.Minute))
+		require.NoError(t, err)
+		require.True(t, team.CheckedIn())
+		require.NotContains(t, f.captainMail(t, b, palaro.MessagePlayerRemoved), "withdrawn")
+
+		dropped, _, err := f.svc.CloseCheckIns(ctx, closes)
+		require.NoError(t, err)
+		require.Equal(t, 1, dropped)
+		require.Equal(t, palaro.TeamDropped, f.status(t, a))
+		require.Equal(t, palaro.TeamRegistered, f.status(t, b))
+		hooks := f.hookTypes(t)
+		require.Equal(t, []string{palaro.WebhookTeamCheckedIn, palaro.WebhookTeamCheckedIn, palaro.WebhookPlayerRemoved + " a2@x.ph",
+			palaro.WebhookPlayerRemoved + " b3@x.ph", palaro.WebhookTeamDropped}, hooks[len(hooks)-5:])
+	})
+
+	t.Run("OK captain: after check-in closed the team keeps its check-in and place", func(t *testing.T) {
+		f := newTeamsFixture(t, testdb.URL(t), 2, 3, palaro.CheckInByCaptain)
+		var teams []*palaro.Team
+		for i, p := range []string{"a", "c", "b"} {
+			team := f.register(t, i, teamsNow.Add(-3*time.Hour))
+			f.passPlayers(t, team, p+"1@x.ph", p+"2@x.ph")
+			require.NoError(t, f.svc.CheckInCaptain(ctx, team.PublicID, team.CaptainID, teamsNow))
+			teams = append(teams, team)
+		}
+		a, b := teams[0], teams[2] // b: a standby
+		_, _, err := f.svc.CloseCheckIns(ctx, closes)
+		require.NoError(t, err)
+
+		team, err := f.svc.RemovePlayer(ctx, "cup", a.PublicID, "a2@x.ph", "Smurf account", "owner@x.ph", closes.Add(time.Minute))
+		require.NoError(t, err)
+		require.True(t, team.CheckedIn())
+		require.Equal(t, palaro.TeamRegistered, team.Status)
+		require.Equal(t, palaro.TeamWaitlisted, f.status(t, b), "no one moves up: the organizer decides")
+		require.Contains(t, f.captainMail(t, a, palaro.MessagePlayerRemoved),
+			"Check-in has closed: the team stays checked in and keeps its place; the organizer decides whether it plays.")
+
+		// the organizer's decision is the existing one: disqualified, the standby moves up
+		require.NoError(t, f.svc.SetTeamStatus(ctx, "cup", a.PublicID, palaro.TeamDisqualified, nil, closes.Add(2*time.Minute)))
+		require.Equal(t, palaro.TeamRegistered, f.status(t, b))
+	})
+
+	t.Run("OK players: withdrawn, in again once enough checked in", func(t *testing.T) {
+		f := newTeamsFixture(t, testdb.URL(t), 2, 1, palaro.CheckInByPlayers)
+		f.teamHook(t)
+		a := f.register(t, 0, teamsNow.Add(-3*time.Hour))
+		tokens := f.passPlayers(t, a, "a1@x.ph", "a2@x.ph", "a3@x.ph")
+		require.NoError(t, f.svc.CheckInPlayer(ctx, tokens["a1@x.ph"], teamsNow))
+		require.NoError(t, f.svc.CheckInPlayer(ctx, tokens["a2@x.ph"], teamsNow))
+		require.Equal(t, palaro.TeamRegistered, f.status(t, a))
+
+		team, err := f.svc.RemovePlayer(ctx, "cup", a.PublicID, "a2@x.ph", "Smurf account", "owner@x.ph", teamsNow.Add(time.Minute))
+		require.NoError(t, err)
+		require.False(t, team.CheckedIn(), "1 player checked in of the 2 needed")
+		require.Contains(t, f.captainMail(t, a, palaro.MessagePlayerRemoved), "is withdrawn: it needs 2 players checked in")
+		require.NoError(t, f.svc.CheckInPlayer(ctx, tokens["a3@x.ph"], teamsNow.Add(2*time.Minute)))
+		team, err = f.svc.FindTeam(ctx, a.PublicID)
+		require.NoError(t, err)
+		require.True(t, team.CheckedIn(), "checked in again")
+		hooks := f.hookTypes(t)
+		require.Equal(t, []string{palaro.WebhookTeamCheckedIn, palaro.WebhookPlayerRemoved + " a2@x.ph", palaro.WebhookTeamCheckedIn}, hooks[len(hooks)-3:])
+	})
+}
+
+// joinPlayersLate adds a joined player to team after its roster locked, as only the organizer's
+// data could (the fixture's roster locks before check-in opens).
+func (f *teamsFixture) joinPlayersLate(t *testing.T, team *palaro.Team, email string) {
+	t.Helper()
+	_, err := f.db.write.Exec(`INSERT INTO team_players (team_id, email, token_hash, invited_at, joined_at) VALUES (?, ?, ?, ?, ?)`,
+		team.ID, email, "late-"+email, formatTime(teamsNow), formatTime(teamsNow))
+	require.NoError(t, err)
+}
+
+// TestTeams_RemovePlayerDuringCheckIn: captains check in while the organizer removes a player of
+// each team at once, through two stores (two servers): no team ends checked in with fewer joined
+// players than its minimum, whichever came first.
+func TestTeams_RemovePlayerDuringCheckIn(t *testing.T) {
+	const n = 8
+	url := testdb.URL(t)
+	f := newTeamsFixture(t, url, n, n, palaro.CheckInByCaptain)
+	services := f.twoServers(t, url)
+	var teams []*palaro.Team
+	for i := range n {
+		team := f.register(t, i, teamsNow.Add(-3*time.Hour))
+		f.passPlayers(t, team, fmt.Sprintf("p1-%d@x.ph", i), fmt.Sprintf("p2-%d@x.ph", i))
+		teams = append(teams, team)
+	}
+	var wg sync.WaitGroup
+	for i, team := range teams {
+		wg.Go(func() {
+			err := services[i%2].CheckInCaptain(context.Background(), team.PublicID, team.CaptainID, teamsNow)
+			if err != nil {
+				require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), err)
+			}
+		})
+		wg.Go(func() {
+			_, err := services[(i+1)%2].RemovePlayer(context.Background(), "cup", team.PublicID, fmt.Sprintf("p2-%d@x.ph", i), "Smurf", "owner@x.ph", teamsNow)
+			require.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	got, err := f.svc.ListTeams(context.Background(), f.t.ID)
+	require.NoError(t, err)
+	for _, team := range got {
+		require.Equal(t, 1, team.Joined())
+		require.False(t, team.CheckedIn(), "%s checked in with 1 player", team.Name)
+	}
 }

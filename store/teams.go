@@ -392,6 +392,14 @@ func checkInRefusal(team *palaro.Team, by string, now time.Time) error {
 	return nil
 }
 
+// lockTeam locks team id's row (PostgreSQL) before a check-in counts its players, so the count,
+// read by the next statement, sees a player removal that committed while it waited (RemovePlayer
+// locks the same row first); SQLite's writer runs the unit alone.
+func lockTeam(ctx context.Context, tx *sql.Tx, id int64) error {
+	var locked int64
+	return tx.QueryRowContext(ctx, `SELECT id FROM teams WHERE id = ?`+forUpdate, id).Scan(&locked)
+}
+
 // CheckInCaptain checks a team in by its captain; the team needs MinPlayers joined players.
 func (s *TournamentService) CheckInCaptain(ctx context.Context, teamPublicID string, captainID int64, now time.Time) (err error) {
 	defer wrapErr(&err, "store: CheckInCaptain")
@@ -408,6 +416,9 @@ func (s *TournamentService) CheckInCaptain(ctx context.Context, teamPublicID str
 	}
 	t := team.Tournament
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := lockTeam(ctx, tx, team.ID); err != nil {
+			return err
+		}
 		// checked_in_at IS NULL first: the team's check-in happens once (its row's lock orders two clicks)
 		cond := ` AND status IN ('registered', 'waitlisted')
 			AND (SELECT count(*) FROM team_players p WHERE p.team_id = teams.id AND p.joined_at IS NOT NULL) >= ?
@@ -446,6 +457,9 @@ func (s *TournamentService) CheckInPlayer(ctx context.Context, token string, now
 		return err
 	}
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := lockTeam(ctx, tx, team.ID); err != nil {
+			return err
+		}
 		at := formatTime(now)
 		if _, err := tx.ExecContext(ctx, `UPDATE team_players SET checked_in_at = COALESCE(checked_in_at, ?) WHERE id = ?`, at, p.ID); err != nil {
 			return err
@@ -488,8 +502,9 @@ func mailTeams(ctx context.Context, tx *sql.Tx, teams []*palaro.Team, now time.T
 }
 
 // promoteWaiting gives the places free in a tournament to its waiting teams in entry order
-// (only those checked in, when checkedIn) and returns them; the caller holds the tournament's
-// row lock (its UPDATE ran first in the unit).
+// (only those checked in, when checkedIn; never one whose entry fee was refunded: it paid its fee
+// to be listed, and a refunded one would play without paying) and returns them; the caller holds
+// the tournament's row lock (its UPDATE ran first in the unit) and announces them (announceMovedUp).
 func promoteWaiting(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, checkedIn bool, now time.Time) ([]*palaro.Team, error) {
 	var placed int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM teams WHERE tournament_id = ? AND status = 'registered'`, t.ID).Scan(&placed); err != nil {
@@ -498,7 +513,9 @@ func promoteWaiting(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, check
 	if placed >= t.MaxTeams {
 		return nil, nil
 	}
-	where := ` AND m.status = 'waitlisted'`
+	// a team whose entry fee was refunded (or is being refunded) never gets a place back (feeRefunded)
+	where := ` AND m.status = 'waitlisted' AND (m.order_id IS NULL OR EXISTS (SELECT 1 FROM orders o WHERE o.id = m.order_id
+		AND o.status = 'paid' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.id AND r.status != 'failed')))`
 	if checkedIn {
 		where += ` AND m.checked_in_at IS NOT NULL`
 	}
@@ -514,6 +531,18 @@ func promoteWaiting(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, check
 		team.Status = palaro.TeamRegistered
 	}
 	return up, nil
+}
+
+// announceMovedUp tells, inside the caller's unit, that teams up of tournament t (of the event
+// named eventName) moved up from the waiting list: a team.moved_up webhook each, and an e-mail
+// (team_moved_up) to each team's captain and players.
+func (s *TournamentService) announceMovedUp(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, eventName string, up []*palaro.Team, now time.Time) error {
+	if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
+		return err
+	}
+	return mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
+		return s.composer.TeamMovedUp(t, team, eventName, to)
+	})
 }
 
 // CloseCheckIns ends the check-ins that closed by now: each tournament in one unit, once
@@ -572,9 +601,6 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 			if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamDropped, out, "", now); err != nil {
 				return err
 			}
-			if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
-				return err
-			}
 			if err := s.refundTeams(ctx, tx, out, "missed check-in", now); err != nil {
 				return err
 			}
@@ -591,9 +617,7 @@ func (s *TournamentService) CloseCheckIns(ctx context.Context, now time.Time) (d
 			}); err != nil {
 				return err
 			}
-			if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
-				return s.composer.TeamMovedUp(t, team, name, to)
-			}); err != nil {
+			if err := s.announceMovedUp(ctx, tx, t, name, up, now); err != nil {
 				return err
 			}
 			_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // the dropped teams' passes void, the moved up's issued
@@ -717,17 +741,12 @@ func (s *TournamentService) SetTeamStatus(ctx context.Context, eventCode, teamPu
 		if err := enqueueTeamWebhooks(ctx, tx, teamDecisionEvents[status], []*palaro.Team{team}, "", now); err != nil {
 			return err
 		}
-		if err := enqueueTeamWebhooks(ctx, tx, palaro.WebhookTeamMovedUp, up, "", now); err != nil {
-			return err
-		}
 		if err := mailTeams(ctx, tx, []*palaro.Team{team}, now, func(team *palaro.Team, to string) palaro.Message {
 			return s.composer.TeamDecision(t, team, name, to)
 		}); err != nil {
 			return err
 		}
-		if err := mailTeams(ctx, tx, up, now, func(team *palaro.Team, to string) palaro.Message {
-			return s.composer.TeamMovedUp(t, team, name, to)
-		}); err != nil {
+		if err := s.announceMovedUp(ctx, tx, t, name, up, now); err != nil {
 			return err
 		}
 		_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now) // an out team's passes void at once
@@ -744,8 +763,10 @@ const maxRemoveReason = 300
 
 // RemovePlayer takes a player (by e-mail) off a team of the event, for reason: the player's
 // row goes, so their invitation link no longer opens the team (the captain may invite them
-// again); the player and the captain are e-mailed, the removal is in the event's audit log and
-// sent to webhooks (team.player_removed), all in one unit. The team is returned as it is after.
+// again); a team checked in that falls below its minimum while check-in is open has its check-in
+// withdrawn (withdrawShortCheckIn); the player and the captain are e-mailed, the removal is in the
+// event's audit log and sent to webhooks (team.player_removed), all in one unit. The team is
+// returned as it is after.
 func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPublicID, email, reason, actor string, now time.Time) (_ *palaro.Team, err error) {
 	defer wrapErr(&err, "store: RemovePlayer(%s)", eventCode)
 
@@ -791,6 +812,10 @@ func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPub
 		} else if err != nil {
 			return nil, err
 		}
+		withdrawn, err := withdrawShortCheckIn(ctx, tx, t, found.ID, now)
+		if err != nil {
+			return nil, err
+		}
 		team, err := findTeam(ctx, tx, teamPublicID)
 		if err != nil {
 			return nil, err
@@ -800,7 +825,7 @@ func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPub
 			to = append(to, team.CaptainEmail)
 		}
 		for _, addr := range to {
-			if err := enqueue(ctx, tx, s.composer.PlayerRemoved(t, team, name, addr, player, reason), "", now); err != nil {
+			if err := enqueue(ctx, tx, s.composer.PlayerRemoved(t, team, name, addr, player, reason, withdrawn), "", now); err != nil {
 				return nil, err
 			}
 		}
@@ -813,4 +838,29 @@ func (s *TournamentService) RemovePlayer(ctx context.Context, eventCode, teamPub
 		}
 		return team, auditOn(ctx, tx, t.EventID, actor, "player removed from a team", string(detail), now)
 	})
+}
+
+// withdrawShortCheckIn withdraws, inside the caller's unit (the team's row locked), the check-in
+// of team teamID of tournament t when it no longer has the players check-in requires (joined
+// players, or checked-in players when every player checks in) and check-in is still open: the
+// team checks in again once it has them. After check-in closed the team keeps its check-in and
+// its place (the organizer decides: the console says it is short; disqualifying it moves the
+// first waiting team up). It reports whether it withdrew the check-in.
+func withdrawShortCheckIn(ctx context.Context, tx *sql.Tx, t *palaro.Tournament, teamID int64, now time.Time) (bool, error) {
+	if _, closes := t.CheckInWindow(); !now.Before(closes) {
+		return false, nil
+	}
+	counted := "joined_at"
+	if t.CheckInBy == palaro.CheckInByPlayers {
+		counted = "checked_in_at"
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE teams SET checked_in_at = NULL, updated_at = ? WHERE id = ? AND checked_in_at IS NOT NULL
+		AND (SELECT checkin_done_at FROM tournaments WHERE id = ?) IS NULL
+		AND (SELECT count(*) FROM team_players p WHERE p.team_id = teams.id AND p.`+counted+` IS NOT NULL) < ?`,
+		formatTime(now), teamID, t.ID, t.MinPlayers)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
 }

@@ -216,24 +216,33 @@ func TestTeams_ConcurrentRegistrations(t *testing.T) {
 	const n, places = 24, 8
 	url := testdb.URL(t)
 	f := newTeamsFixture(t, url, places, n, palaro.CheckInByCaptain)
-	other, err := Open(url)
-	require.NoError(t, err)
-	t.Cleanup(func() { other.Close() })
-	services := []*TournamentService{f.svc, NewTournamentService(other, notify.NewComposer("https://palaro.test", "help@palaro.test"))}
+	services := f.twoServers(t, url)
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
-		wg.Go(func() {
-			_, err := services[i%2].RegisterTeam(context.Background(), palaro.TeamRegistration{TournamentCode: f.t.Code, CaptainID: f.captain[i],
-				Name: fmt.Sprintf("Team %d", i), Tag: fmt.Sprintf("T%d", i), AcceptRules: true}, teamsNow.Add(-3*time.Hour))
-			errs <- err
-		})
+		wg.Go(func() { errs <- f.registerOn(services[i%2], i) })
 	}
 	wg.Wait()
 	f.requireEntries(t, errs, n, places)
 	got, err := f.svc.FindTournament(context.Background(), f.t.Code)
 	require.NoError(t, err)
 	require.Equal(t, [2]int{places, n - places}, [2]int{got.Registered, got.Waitlisted})
+}
+
+// twoServers returns the fixture's store and a second one on the same database at url (two servers).
+func (f *teamsFixture) twoServers(t *testing.T, url string) []*TournamentService {
+	t.Helper()
+	other, err := Open(url)
+	require.NoError(t, err)
+	t.Cleanup(func() { other.Close() })
+	return []*TournamentService{f.svc, NewTournamentService(other, notify.NewComposer("https://palaro.test", "help@palaro.test"))}
+}
+
+// registerOn registers team i (its captain, name "Team i", tag "Ti") through svc three hours before teamsNow.
+func (f *teamsFixture) registerOn(svc *TournamentService, i int) error {
+	_, err := svc.RegisterTeam(context.Background(), palaro.TeamRegistration{TournamentCode: f.t.Code, CaptainID: f.captain[i],
+		Name: fmt.Sprintf("Team %d", i), Tag: fmt.Sprintf("T%d", i), AcceptRules: true}, teamsNow.Add(-3*time.Hour))
+	return err
 }
 
 // requireEntries checks n registrations made at once (their errors in errs, which it closes):

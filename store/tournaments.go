@@ -72,6 +72,9 @@ func (s *TournamentService) SaveTournament(ctx context.Context, eventCode string
 		} else if err != nil {
 			return err
 		}
+		if err := startsOnSeriesDate(ctx, tx, eventID, t.StartsAt); err != nil {
+			return err
+		}
 		args := []any{t.Code, t.Name, t.Game, t.Format, t.MinPlayers, t.MaxPlayers, t.Substitutes, t.MaxTeams, t.EntryFee, t.Rules,
 			formatTime(t.RegistrationOpensAt), formatTime(t.RegistrationClosesAt), formatTime(t.RosterLocksAt), formatTime(t.StartsAt),
 			t.CheckInOpens, t.CheckInCloses, t.CheckInBy, t.BracketURL, t.StreamURL, formatTime(now)}
@@ -107,12 +110,40 @@ func (s *TournamentService) SaveTournament(ctx context.Context, eventCode string
 		if n, _ := res.RowsAffected(); n == 0 {
 			return palaro.Errorf(palaro.ENOTFOUND, "Tournament not found.")
 		}
-		return saveEntryType(ctx, tx, eventID, t.ID, t)
+		if err := saveEntryType(ctx, tx, eventID, t.ID, t); err != nil {
+			return err
+		}
+		return s.moveUpToMaxTeams(ctx, tx, t.ID, now)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.FindTournament(ctx, t.Code)
+}
+
+// moveUpToMaxTeams gives the places a change of tournament id left free (a higher maximum of
+// teams) to its waiting teams, in the change's unit and under its row lock (its UPDATE ran
+// first): in entry order, after check-in closed only those checked in as standbys, never one whose
+// fee was refunded (promoteWaiting, as a decision or the close of check-in moves teams up); each
+// announced (announceMovedUp) and given its players' competitor passes once the roster is locked.
+func (s *TournamentService) moveUpToMaxTeams(ctx context.Context, tx *sql.Tx, id int64, now time.Time) error {
+	t, err := findTournamentTx(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	up, err := promoteWaiting(ctx, tx, t, t.CheckInDone, now)
+	if err != nil || len(up) == 0 {
+		return err
+	}
+	name, err := eventName(ctx, tx, t.EventID)
+	if err != nil {
+		return err
+	}
+	if err := s.announceMovedUp(ctx, tx, t, name, up, now); err != nil {
+		return err
+	}
+	_, _, err = syncCompetitorPasses(ctx, tx, t, s.composer, now)
+	return err
 }
 
 // ListTournaments returns an event's tournaments by start.

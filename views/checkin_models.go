@@ -9,6 +9,9 @@ type GateTicketType struct {
 	Centavos int64 `json:"centavos"`
 	// Max is how many one sale may have: the per-buyer maximum, at most the tickets left when the page was made.
 	Max int `json:"max"`
+	// MaxByDate is, on a series, Max on each date (by slug) from the date's places left (a day
+	// ticket's own counters stay 0); the gate shows its chosen date's.
+	MaxByDate map[string]int `json:"maxByDate,omitempty"`
 }
 
 // GateProps are the gate island's props.

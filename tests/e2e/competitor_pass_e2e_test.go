@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +79,45 @@ func TestCompetitorPass_Browser(t *testing.T) {
 	screenshot(t, g, "competitor-pass-gate")
 	ok, answer = gateScan(t, g, pass.Code)
 	require.False(t, ok, "let in once: %s", answer)
+}
+
+// TestCompetitorPass_SeriesGate_Browser is the players' entrance of the demo league on a 390 px
+// phone: once the demo cup's roster locks, a player's competitor pass is a day ticket of the
+// tournament's match day; the gate on that date admits it, answering "Competitor pass · {team}",
+// and refuses it a second time.
+func TestCompetitorPass_SeriesGate_Browser(t *testing.T) {
+	a := startApp(t)
+	ctx := context.Background()
+	svc := a.Tournaments()
+	demoCup, err := svc.FindTournament(ctx, "palaro-league-mlbb-cup")
+	require.NoError(t, err)
+	issued, _, err := svc.IssueCompetitorPasses(ctx, demoCup.RosterLocksAt)
+	require.NoError(t, err)
+	require.Positive(t, issued)
+	const token = "demo:bld1@players.palaro.ph"
+	pass, err := svc.CompetitorPass(ctx, token)
+	require.NoError(t, err)
+	require.NotNil(t, pass)
+	_, team, err := svc.FindPlayer(ctx, token)
+	require.NoError(t, err)
+	_, dates := leagueDates(t, a)
+	var dateID int64
+	require.NoError(t, a.DB().Reader().QueryRow(`SELECT date_id FROM tickets WHERE code = ?`, pass.Code).Scan(&dateID))
+	i := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.ID == dateID })
+	require.GreaterOrEqual(t, i, 0, "the pass is for a match day")
+	require.Equal(t, palaro.ManilaDay(demoCup.StartsAt), palaro.ManilaDay(dates[i].StartsAt), "the tournament's")
+
+	g := newBrowser(t)
+	require.NoError(t, chromedp.Run(g, chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2), chromedp.EmulateMobile)))
+	openGate(t, g, a, demoLeague)
+	pickGateDate(t, g, dates[i].Slug)
+	ok, answer := gateScan(t, g, pass.Code)
+	require.True(t, ok, answer)
+	require.Contains(t, answer, "Competitor pass · "+team.Name)
+	require.Contains(t, answer, palaro.GateDateLabel(dates[i]))
+	screenshot(t, g, "competitor-pass-series-gate")
+	ok, answer = gateScan(t, g, pass.Code)
+	require.False(t, ok, "let in once: %s", answer)
+	require.Contains(t, answer, "Already checked in")
+	screenshot(t, g, "competitor-pass-series-gate-again")
 }

@@ -206,13 +206,7 @@ func TestLeagueGate_OfflinePassPerDate_Browser(t *testing.T) {
 	require.Contains(t, labels, palaro.GateDateLabel(played))
 	screenshot(t, ctx, "league-gate-picker")
 
-	pick := func(slug string) {
-		t.Helper()
-		require.NoError(t, chromedp.Run(ctx,
-			chromedp.Evaluate(`(() => { const s = document.querySelector('#gate-date'); s.value = `+strconv.Quote(slug)+`;
-				s.dispatchEvent(new Event('change', { bubbles: true })); })()`, nil),
-			waitFor(`(document.querySelector('.gate').dataset.list || '').startsWith(`+strconv.Quote(slug+"@")+`)`)))
-	}
+	pick := func(slug string) { t.Helper(); pickGateDate(t, ctx, slug) }
 	// the picker switches to last week's match day: the pass was in then
 	pick(played.Slug)
 	ok, answer := gateScan(t, ctx, pass)

@@ -110,6 +110,16 @@ func TestLeagueBoxOffice_Date(t *testing.T) {
 	require.Equal(t, dates[2].ID, dateID)
 	require.True(t, checked.Valid, "checked in at the sale")
 
+	// a coming date other than the gate's with 2 day tickets left (its own capacity)
+	ev, _ := leagueDates(t, a)
+	dayType := ev.TicketTypes[slices.IndexFunc(ev.TicketTypes, func(tt palaro.TicketType) bool { return tt.Code == demoLeague+"-day" })]
+	require.Greater(t, dayType.MaxPurchasable, 2)
+	opens := palaro.GateDate(dates, a.Now())
+	short := slices.IndexFunc(dates, func(d palaro.EventDate) bool { return d.StartsAt.After(a.Now()) && d.ID != opens.ID })
+	_, err := a.DB().Writer().Exec(`UPDATE date_stock SET capacity = sold + held + 2, own_capacity = 1 WHERE date_id = ? AND ticket_type_id = ?`,
+		dates[short].ID, dayType.ID)
+	require.NoError(t, err)
+
 	ctx := newBrowser(t)
 	require.NoError(t, chromedp.Run(ctx, chromedp.EmulateViewport(360, 780, chromedp.EmulateScale(2), chromedp.EmulateMobile)))
 	openGate(t, ctx, a, demoLeague)
@@ -122,12 +132,32 @@ func TestLeagueBoxOffice_Date(t *testing.T) {
 		chromedp.SendKeys("#bo-name", "Walk-in Fan", chromedp.ByQuery)))
 	require.Equal(t, "For "+palaro.GateDateLabel(dates[i]), evalString(t, ctx, `document.querySelector('[data-box-office-date]').textContent`))
 	screenshot(t, ctx, "league-box-office-date")
+
+	// the quantity follows the gate's date: another date with 2 places left offers 2, this one its per-buyer maximum
+	quantities := `String(document.querySelectorAll('#bo-quantity option').length)`
+	pick := func(slug string) { t.Helper(); pickGateDate(t, ctx, slug) }
+	most := evalString(t, ctx, quantities)
+	require.Equal(t, strconv.Itoa(dayType.MaxPurchasable), most, "the per-buyer maximum on a date with room")
+	pick(dates[short].Slug)
+	require.NoError(t, chromedp.Run(ctx, waitFor(quantities+` === "2"`)))
+	screenshot(t, ctx, "league-box-office-date-left")
+	pick(dates[i].Slug)
+	require.NoError(t, chromedp.Run(ctx, waitFor(quantities+` === `+strconv.Quote(most))))
 	require.NoError(t, chromedp.Run(ctx, chromedp.Click(".gate-box-office button[type=submit]", chromedp.ByQuery),
 		waitFor(`/Sold and checked in/.test(document.querySelector('.gate-answer-ok')?.textContent || '')`)))
 	screenshot(t, ctx, "league-box-office-sold")
 	var sold int64
 	require.NoError(t, a.DB().Reader().QueryRow(`SELECT date_id FROM orders WHERE source = 'box_office' AND buyer LIKE '%Walk-in Fan%'`).Scan(&sold))
 	require.Equal(t, dates[i].ID, sold, "sold for the gate's date")
+}
+
+// pickGateDate switches the gate's date picker to the date slug and waits for that date's list.
+func pickGateDate(t *testing.T, ctx context.Context, slug string) {
+	t.Helper()
+	require.NoError(t, chromedp.Run(ctx,
+		chromedp.Evaluate(`(() => { const s = document.querySelector('#gate-date'); s.value = `+strconv.Quote(slug)+`;
+			s.dispatchEvent(new Event('change', { bubbles: true })); })()`, nil),
+		waitFor(`(document.querySelector('.gate').dataset.list || '').startsWith(`+strconv.Quote(slug+"@")+`)`)))
 }
 
 // leagueDates are the demo league and its eight match days.

@@ -121,4 +121,15 @@ func TestTeams_RemovePlayerBrowser(t *testing.T) {
 	screenshot(t, b, "team-remove-player-done")
 	_, after := demoCupTeam(t, org, 1)
 	require.NotContains(t, after, players[2])
+
+	// a team checked in, short of players once check-in closed, keeps its place: the page warns the organizer
+	at := a.Now().UTC().Format("2006-01-02T15:04:05Z")
+	_, err := a.DB().Writer().Exec(`UPDATE teams SET checked_in_at = ? WHERE public_id = ?`, at, team)
+	require.NoError(t, err)
+	_, err = a.DB().Writer().Exec(`UPDATE tournaments SET checkin_done_at = ? WHERE code = 'palaro-league-mlbb-cup'`, at)
+	require.NoError(t, err)
+	require.NoError(t, chromedp.Run(b, chromedp.Reload(), chromedp.ScrollIntoView("#team-"+team, chromedp.ByQuery),
+		chromedp.Text("#team-"+team, &text, chromedp.ByQuery)))
+	require.Contains(t, text, "Checked in but 1 player short of the minimum 5: it keeps its place unless you disqualify it")
+	screenshot(t, b, "team-short-after-check-in")
 }
