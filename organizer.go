@@ -161,6 +161,10 @@ type OrganizerService interface {
 	// FindEvent returns an event of any status with its venue, tags, links, ticket types and
 	// add-ons. Returns ENOTFOUND for an unknown code.
 	FindEvent(ctx context.Context, code string) (*Event, error)
+	// GateEvent is FindEvent for the gate's every scan and sync: from memory until the event data
+	// changes, so its ticket types' sold and held counts may be older than the last order, and its
+	// tags and links up to a second older. Returns ENOTFOUND for an unknown code.
+	GateEvent(ctx context.Context, code string) (*Event, error)
 	// CreateEvent adds an event to an organization. Returns EINVALID (with Fields), including a
 	// code already taken.
 	CreateEvent(ctx context.Context, orgID int64, actor string, in EventInput) (*Event, error)

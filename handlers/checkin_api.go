@@ -73,10 +73,11 @@ type checkInAnswer struct {
 	ResponseCode int    `json:"responseCode"`
 }
 
-// gateEvent returns the event named in a JSON body when the caller may check tickets in there:
-// ENOTFOUND for another organization's event, so nothing leaks about its tickets.
+// gateEvent returns the event named in a JSON body (or the route's :code) when the caller may
+// check tickets in there: ENOTFOUND for another organization's event, so nothing leaks about its
+// tickets. It comes from memory (GateEvent): every scan and change fetch of every gate asks.
 func (s *Server) gateEvent(c *echo.Context, caller *palaro.Caller, code string) (*palaro.Event, error) {
-	ev, err := s.services.Organizers.FindEvent(c.Request().Context(), strings.TrimSpace(code))
+	ev, err := s.services.Organizers.GateEvent(c.Request().Context(), strings.TrimSpace(code))
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +275,7 @@ func gateListRow(key []byte, t palaro.GateTicket, typeIndex int) []any {
 // tickets is never held in memory. A series' list is of one date (?date={slug}, else the gate's
 // date now): format 3, each ticket in its state on that date.
 func (s *Server) apiGateList(c *echo.Context, caller *palaro.Caller) error {
-	ev, err := s.orgEvent(c, caller)
+	ev, err := s.gateEvent(c, caller, c.Param("code"))
 	if err != nil {
 		return err
 	}

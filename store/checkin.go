@@ -34,6 +34,16 @@ const gateTicketColumns = `t.id, t.event_id, t.code, t.holder_name, ` + gateType
 const gateTypeName = `coalesce((SELECT 'Competitor pass · ' || cm.name FROM competitor_passes cp JOIN teams cm ON cm.id = cp.team_id
 	WHERE cp.ticket_id = t.id), tt.name)`
 
+// prefixScanner scans a row whose first column goes to first and the rest as the row scanner
+// it wraps is asked: a query that reads one column before a shared column list.
+type prefixScanner struct {
+	r     rowScanner
+	first any
+}
+
+// Scan scans the first column into first and the others into dest.
+func (p prefixScanner) Scan(dest ...any) error { return p.r.Scan(append([]any{p.first}, dest...)...) }
+
 func scanGateTicket(r rowScanner) (id, eventID int64, t palaro.GateTicket, err error) {
 	var at sql.NullString
 	var idNumber string
@@ -114,7 +124,11 @@ func syncedBefore(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest) (*
 // checkInTx is one scan inside a write transaction. An offline scan (offline true) of a ticket
 // already checked in is kept as a conflict.
 func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now time.Time, offline bool) (*palaro.CheckInResult, error) {
-	id, eventID, t, err := scanGateTicket(tx.QueryRowContext(ctx, `SELECT `+gateTicketColumns+` WHERE t.code = ?`, req.Code))
+	// whether the event is a series comes with the ticket: most events have no dates, and each
+	// statement in the writer's transaction delays every gate's scan
+	var series bool
+	id, eventID, t, err := scanGateTicket(prefixScanner{tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM event_dates d
+		WHERE d.event_id = t.event_id), `+gateTicketColumns+` WHERE t.code = ?`, req.Code), &series})
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return palaro.NewCheckInResult(palaro.CheckInUnknown, palaro.GateTicket{Code: req.Code}), nil
@@ -134,9 +148,11 @@ func checkInTx(ctx context.Context, tx *sql.Tx, req palaro.CheckInRequest, now t
 		claimed = formatTime(req.At)
 	}
 	var dateID any
-	if dates, err := eventDates(ctx, tx, eventID); err != nil {
-		return nil, err
-	} else if len(dates) > 0 { // a series: the gate admits to one date
+	if series { // the gate admits to one date
+		dates, err := eventDates(ctx, tx, eventID)
+		if err != nil {
+			return nil, err
+		}
 		scan, err := scanSeries(ctx, tx, dates, req, id, t, at, now, offline, claimed)
 		if err != nil {
 			return nil, err

@@ -55,8 +55,9 @@ func (s *CheckInService) GateChanges(ctx context.Context, eventID int64, date st
 	return out, nil
 }
 
-// StreamGateChanges reads the event's gate list in one read transaction and hands each ticket to
-// each as it is read, so that no list is ever held in memory: the whole list when since is
+// StreamGateChanges reads the event's gate list in one read transaction and hands each ticket of
+// a whole list to each as it is read, so that no whole list is ever held in memory (a delta, at
+// most maxGateDelta tickets, is handed on once read, its read ended): the whole list when since is
 // negative, older than the oldest version kept (PruneGateChanges), never given, or when too much
 // changed; else the tickets changed after version since, and the codes transfers replaced. The
 // version is read first, so a change that lands meanwhile is in the list and again in the next
@@ -115,21 +116,37 @@ func (s *CheckInService) StreamGateChanges(ctx context.Context, eventID int64, d
 			WHERE c.event_id = ? AND ` + s.db.gateAfter() + `) ORDER BY t.id`
 		args = append(args, since)
 	}
-	if err := eachGateTicket(ctx, tx, query, args, on, each); err != nil {
-		return nil, err
-	}
 	if !out.Delta {
-		return out, nil
+		return out, eachGateTicket(ctx, tx, query, args, on, each)
+	}
+	// A delta (maxGateDelta tickets at most) is read whole before it is handed on, so that its
+	// read connection is free again before the answer goes out to a slow phone: 60 gates fetch
+	// changes every 3 s, and scans and other reads share the pool.
+	var tickets []palaro.GateTicket
+	if err := eachGateTicket(ctx, tx, query, args, on, func(t palaro.GateTicket) error {
+		tickets = append(tickets, t)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	out.Voided, err = queryRows(ctx, tx, `SELECT DISTINCT c.old_code FROM gate_changes c WHERE c.event_id = ? AND `+s.db.gateAfter()+`
 		AND c.old_code IS NOT NULL`, []any{eventID, since}, func(r rowScanner) (code string, err error) {
 		err = r.Scan(&code)
 		return code, err
 	})
+	if err != nil {
+		return nil, err
+	}
 	if out.Voided == nil {
 		out.Voided = []string{}
 	}
-	return out, err
+	_ = tx.Rollback() // a read: nothing to keep
+	for _, t := range tickets {
+		if err := each(t); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // eachGateTicket hands each ticket the query reads to fn, one row at a time; on is the series

@@ -221,6 +221,19 @@ func (s *OrganizerService) FindEvent(ctx context.Context, code string) (_ *palar
 	return findAnyEvent(ctx, tx, code)
 }
 
+// GateEvent returns the event as FindEvent reads it, kept in the catalog until event data changes
+// (see palaro.OrganizerService). The slices inside are shared with other callers: read only.
+func (s *OrganizerService) GateEvent(ctx context.Context, code string) (_ *palaro.Event, err error) {
+	v, err := s.db.cached(catalogEvent+code, func() (any, error) {
+		return s.FindEvent(context.WithoutCancel(ctx), code)
+	})
+	if err != nil {
+		return nil, err
+	}
+	ev := *v.(*palaro.Event)
+	return &ev, nil
+}
+
 func findAnyEvent(ctx context.Context, q *sql.Tx, code string) (*palaro.Event, error) {
 	notFound := palaro.Errorf(palaro.ENOTFOUND, "Event not found.")
 	if !palaro.ValidCode(code) {
@@ -818,6 +831,9 @@ func (s *OrganizerService) RevokeToken(ctx context.Context, orgIDs []int64, toke
 
 // AuthenticateToken returns the caller a live token of an approved organization stands for: a
 // member's token only while they are a member of its organization, with its role narrowed to theirs.
+// The token's row is read once and kept in the catalog (every gate scan is authenticated) until a
+// token, membership or organization changes, so a revocation counts from its commit; for at most
+// catalogTTL where the writer connection cannot see it (another server of a PostgreSQL database).
 func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string) (_ *palaro.Caller, err error) {
 	defer wrapErr(&err, "store: AuthenticateToken")
 
@@ -825,37 +841,52 @@ func (s *OrganizerService) AuthenticateToken(ctx context.Context, secret string)
 	if !strings.HasPrefix(secret, tokenPrefix) || len(secret) > 100 {
 		return nil, unauthorized
 	}
-	var c palaro.Caller
-	var m palaro.Membership
-	var used sql.NullString
-	var creator sql.NullInt64
-	var creatorRole sql.NullString
-	err = s.db.read.QueryRowContext(ctx, `SELECT t.id, t.created_by, o.id, o.name, t.role, o.status = 'approved', t.last_used_at,
-		t.created_by_user_id, m.role
+	v, err := s.db.cached(catalogToken+tokenHash(secret), func() (any, error) {
+		var t liveToken
+		var creator sql.NullInt64
+		var creatorRole sql.NullString
+		err := s.db.read.QueryRowContext(context.WithoutCancel(ctx), `SELECT t.id, t.created_by, o.id, o.name, t.role,
+		o.status = 'approved', t.last_used_at, t.created_by_user_id, m.role
 		FROM api_tokens t JOIN organizers o ON o.id = t.organizer_id
 		LEFT JOIN organizer_members m ON m.organizer_id = t.organizer_id AND m.user_id = t.created_by_user_id
 		WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
-		tokenHash(secret)).Scan(&c.TokenID, &c.Email, &m.OrganizationID, &m.OrganizationName, &m.Role, &m.Approved, &used,
-		&creator, &creatorRole)
+			tokenHash(secret)).Scan(&t.id, &t.email, &t.m.OrganizationID, &t.m.OrganizationName, &t.m.Role, &t.m.Approved, &t.used,
+			&creator, &creatorRole)
+		if creator.Valid {
+			t.m.Role = palaro.TokenRole(t.m.Role, creatorRole.String)
+			t.refused = t.m.Role == "" // its creator left the organization, or holds no role the token may act with
+		}
+		return t, err
+	})
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, unauthorized
 	} else if err != nil {
 		return nil, err
 	}
-	if creator.Valid {
-		if m.Role = palaro.TokenRole(m.Role, creatorRole.String); m.Role == "" {
-			return nil, unauthorized // its creator left the organization, or holds no role the token may act with
-		}
+	t := v.(liveToken)
+	if t.refused {
+		return nil, unauthorized
 	}
-	c.Memberships = []palaro.Membership{m}
+	c := palaro.Caller{TokenID: t.id, Email: t.email, Memberships: []palaro.Membership{t.m}}
 	// The console shows when a token was last used, to the hour: one write per token and hour at most.
 	now := s.db.Now()
-	if last, _ := parseTime(used); now.Sub(last) >= tokenUseResolution {
+	if last, _ := parseTime(t.used); now.Sub(last) >= tokenUseResolution {
 		if err := s.markTokenUsed(ctx, c.TokenID, now); err != nil {
 			return nil, err
 		}
 	}
 	return &c, nil
+}
+
+// liveToken is a live token as AuthenticateToken reads it (and the catalog keeps it): its id,
+// creator's e-mail, last use, and its organization with the role it acts with; refused when its
+// creator's membership no longer lets it act.
+type liveToken struct {
+	id      int64
+	email   string
+	used    sql.NullString
+	m       palaro.Membership
+	refused bool
 }
 
 // tokenUseResolution is how precisely a token's last use is recorded.

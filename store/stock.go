@@ -120,17 +120,19 @@ func (s *stockCounts) reload(ctx context.Context, tx *sql.Tx) (publish func(comm
 	}, nil
 }
 
-// catalogTTL bounds how long a purchase lookup is reused, for a change the writer connection
-// cannot see (another process writing to the file).
+// catalogTTL bounds how long a lookup of the catalog is reused, for a change the writer connection
+// cannot see (another process writing to the file, another server of a PostgreSQL database).
 const catalogTTL = time.Second
 
-// catalog keeps the purchase path's lookups (a ticket type by code, with its event and add-ons)
-// until one of the tables they come from changes on the writer connection: rowChanged drops them
-// all as soon as a statement changes a row there, and again once that transaction ends
-// (writerTx), so that a lookup read between the change and its commit is not kept either. A
-// statement that changes only a ticket type's sold and held counters (every order, expiry and
-// payment) keeps them: it only marks the counters the entries carry as old (counterGen), and
-// purchaseTicketType then takes them from the writer's exact counts or reads them alone.
+// catalog keeps lookups that many requests make and few changes touch: the purchase path's (a
+// ticket type by code, with its event and add-ons), the gate's event (catalogEvent) and API tokens
+// (catalogToken). They are kept until one of the tables they come from changes on the writer
+// connection: rowChanged drops them all as soon as a statement changes a row there, and again once
+// that transaction ends (writerTx), so that a lookup read between the change and its commit is not
+// kept either. A statement that changes only a ticket type's sold and held counters (every order,
+// expiry and payment) keeps them: it only marks the counters the entries carry as old
+// (counterGen), and purchaseTicketType then takes them from the writer's exact counts or reads
+// them alone.
 type catalog struct {
 	mu            sync.Mutex
 	gen           uint64
@@ -142,16 +144,38 @@ type catalog struct {
 }
 
 type catalogEntry struct {
-	tt         palaro.TicketType
-	ev         *palaro.Event
+	v          any       // what the load returned; shared by every caller, never modified
 	loaded     time.Time // by the store's clock
 	counterGen uint64    // counterGen when the load began
 }
+
+// Key prefixes of the catalog's lookups other than the purchase path's (whose keys are ticket
+// type codes, which never hold a colon).
+const (
+	catalogEvent = "event:" // + event code: the event as FindEvent reads it (GateEvent)
+	catalogToken = "token:" // + token hash: the token's caller (AuthenticateToken)
+)
 
 // maxCatalogEntries bounds the catalog; it starts again empty when full.
 const maxCatalogEntries = 2000
 
 func newCatalog() *catalog { return &catalog{entries: map[string]catalogEntry{}} }
+
+// cached returns the catalog's value under key, or the one load returns (see catalog.get); with
+// the catalog off, load's.
+func (db *DB) cached(key string, load func() (any, error)) (any, error) {
+	if db.catalog == nil {
+		return load()
+	}
+	v, _, err := db.catalog.get(key, db.Now(), load)
+	return v, err
+}
+
+// purchaseEntry is a purchase lookup as the catalog keeps it.
+type purchaseEntry struct {
+	tt palaro.TicketType
+	ev *palaro.Event
+}
 
 // lookup returns copies of the ticket type with the given code and its event, from memory or
 // loaded by load (once for concurrent callers); now is the store's clock, for the TTL. counted
@@ -159,39 +183,58 @@ func newCatalog() *catalog { return &catalog{entries: map[string]catalogEntry{}}
 // counters; when false they may be older and the caller takes them from elsewhere. Errors are not
 // kept.
 func (c *catalog) lookup(code string, now time.Time, load func() (*palaro.TicketType, *palaro.Event, error)) (tt *palaro.TicketType, ev *palaro.Event, counted bool, err error) {
+	v, counted, err := c.get(code, now, func() (any, error) {
+		tt, ev, err := load()
+		if err != nil {
+			return nil, err
+		}
+		return purchaseEntry{tt: *tt, ev: ev}, nil
+	})
+	if err != nil {
+		return nil, nil, false, err
+	}
+	e := v.(purchaseEntry)
+	t, event := e.tt, *e.ev // callers own their copies; the slices inside are shared and never modified
+	return &t, &event, counted, nil
+}
+
+// get returns the value kept under key, or the one load returns (loaded once for concurrent
+// callers, and kept unless something changed while it loaded), for at most catalogTTL by now (the
+// store's clock); counted is as in lookup. The value is shared: callers copy before changing it.
+// Errors are not kept.
+func (c *catalog) get(key string, now time.Time, load func() (any, error)) (_ any, counted bool, err error) {
 	c.mu.Lock()
-	e, ok := c.entries[code]
+	e, ok := c.entries[key]
 	gen, counterGen := c.gen, c.counterGen
 	c.mu.Unlock()
 	if !ok || now.Sub(e.loaded) >= catalogTTL || now.Before(e.loaded) {
 		// concurrent callers share one load, but not with a load begun before the last change
-		v, err, _ := c.group.Do(strconv.FormatUint(gen, 10)+":"+code, func() (any, error) {
+		v, err, _ := c.group.Do(strconv.FormatUint(gen, 10)+":"+key, func() (any, error) {
 			e := catalogEntry{loaded: now, counterGen: counterGen}
-			tt, ev, err := load()
+			v, err := load()
 			if err != nil {
 				return nil, err
 			}
-			e.tt, e.ev = *tt, ev
+			e.v = v
 			c.mu.Lock()
 			if c.gen == gen { // nothing changed while it loaded
 				if len(c.entries) >= maxCatalogEntries {
 					clear(c.entries)
 				}
-				c.entries[code] = e
+				c.entries[key] = e
 			}
 			c.mu.Unlock()
 			return e, nil
 		})
 		if err != nil {
-			return nil, nil, false, err
+			return nil, false, err
 		}
 		e = v.(catalogEntry)
 	}
 	c.mu.Lock()
 	counted = e.counterGen == c.counterGen
 	c.mu.Unlock()
-	t, event := e.tt, *e.ev // callers own their copies; the slices inside are shared and never modified
-	return &t, &event, counted, nil
+	return e.v, counted, nil
 }
 
 // changed drops every lookup; during a writer transaction, it is dropped again when it ends.
@@ -243,7 +286,7 @@ func (db *DB) rowChanged(table string, rowid int64, countersOnly bool) {
 			return
 		}
 		fallthrough
-	case "events", "venues", "organizers", "add_ons":
+	case "events", "venues", "organizers", "add_ons", "api_tokens", "organizer_members":
 		if db.catalog != nil {
 			db.catalog.changed(true)
 		}

@@ -11,12 +11,17 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime"
 	"time"
 )
 
 // Start listens on addr, which must be a loopback address (the profiles show the program's
-// internals), and serves /debug/pprof/ there until ctx ends.
+// internals), and serves /debug/pprof/ there until ctx ends. It also turns on the block and mutex
+// profiles (sampled, a small cost only a server with PALARO_PPROF pays), which show where
+// requests wait: for the database pools, the writer, a lock.
 func Start(ctx context.Context, addr string, logger *slog.Logger) error {
+	runtime.SetBlockProfileRate(int(100 * time.Microsecond)) // about one blocking event per 100 µs blocked
+	runtime.SetMutexProfileFraction(10)                      // one contended lock in 10
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
