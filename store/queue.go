@@ -191,14 +191,8 @@ func (s *QueueStore) JoinQueue(ctx context.Context, eventID, dateID int64, clien
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var opened bool
 		var next int
-		err := tx.QueryRowContext(ctx, `UPDATE event_queues SET next_place = next_place + opened, version = version + 1
-			WHERE event_id = ? RETURNING opened, next_place, version`, eventID).Scan(&opened, &next, &version)
-		if errors.Is(err, sql.ErrNoRows) {
-			return palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
-		} else if err != nil {
-			return err
-		}
-		if err := queueDateOf(ctx, tx, eventID, dateID); err != nil {
+		if err := lockQueue(ctx, tx, eventID, dateID, `UPDATE event_queues SET next_place = next_place + opened, version = version + 1
+			WHERE event_id = ? RETURNING opened, next_place, version`, &opened, &next, &version); err != nil {
 			return err
 		}
 		var taken int
@@ -217,6 +211,19 @@ func (s *QueueStore) JoinQueue(ctx context.Context, eventID, dateID int64, clien
 			eventID, place, nullDate(dateID), formatTime(now), client).Scan(&p.ID)
 	})
 	return p, version, err
+}
+
+// lockQueue runs an UPDATE of an event's queue row (which locks it) with the event's ID and scans
+// what it returns, then checks that a place's date is the event's (queueDateOf); ENOTFOUND when the
+// event has no queue.
+func lockQueue(ctx context.Context, tx *sql.Tx, eventID, dateID int64, update string, dest ...any) error {
+	err := tx.QueryRowContext(ctx, update, eventID).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
+	} else if err != nil {
+		return err
+	}
+	return queueDateOf(ctx, tx, eventID, dateID)
 }
 
 // queueDateOf checks that a place's date (0: none) is one of the event's; ENOTFOUND otherwise.
@@ -240,18 +247,12 @@ func (s *QueueStore) MoveQueuePlace(ctx context.Context, eventID, placeID, dateI
 	defer wrapErr(&err, "store: MoveQueuePlace(%d, %d)", eventID, placeID)
 
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `UPDATE event_queues SET version = version + 1 WHERE event_id = ? RETURNING version`,
-			eventID).Scan(&version)
-		if errors.Is(err, sql.ErrNoRows) {
-			return palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
-		} else if err != nil {
-			return err
-		}
-		if err := queueDateOf(ctx, tx, eventID, dateID); err != nil {
+		if err := lockQueue(ctx, tx, eventID, dateID, `UPDATE event_queues SET version = version + 1 WHERE event_id = ? RETURNING version`,
+			&version); err != nil {
 			return err
 		}
 		var admitted sql.NullString
-		err = tx.QueryRowContext(ctx, `SELECT admitted_at FROM queue_places WHERE id = ? AND event_id = ?`, placeID, eventID).Scan(&admitted)
+		err := tx.QueryRowContext(ctx, `SELECT admitted_at FROM queue_places WHERE id = ? AND event_id = ?`, placeID, eventID).Scan(&admitted)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			return palaro.Errorf(palaro.ENOTFOUND, "This place is not in the queue.")

@@ -117,3 +117,43 @@ func TestSeriesQueue_Browser(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, body)
 	require.Contains(t, body, `"dates":[{"date":"`+third.Slug+`","waiting":0,"admitted":2},{"date":"`+fifth.Slug+`","waiting":0,"admitted":1}]`)
 }
+
+// TestSeriesQueue_AdmissionPerDate: an admission for one date of a series buys for that date only
+// (another date's purchase is a 429 naming it), and a visitor queued for a date that is then
+// cancelled is told so on the queue page, with the dates to wait for instead.
+func TestSeriesQueue_AdmissionPerDate(t *testing.T) {
+	a := startApp(t)
+	league, dates := leagueDates(t, a)
+	day := demoLeague + "-day"
+	require.NoError(t, a.Queues().Configure(context.Background(), league, "test", &palaro.QueueSettings{OpensAt: a.Now().Add(-time.Minute), AdmitPerMinute: 600}, a.Now()))
+	buyer := newVisitor(t, a)
+	status, body := buyer.get("/v1/queue/" + demoLeague + "?date=" + dates[2].Slug)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, `"admitted":true`)
+	require.Contains(t, body, `"date":"`+dates[2].Slug+`","dateAvailability":"On sale"`)
+	buy := func(slug string) (int, string) {
+		return buyer.postJSON("/v1/ticket/buy", `{"ticketCode":"`+day+`","date":"`+slug+`","quantity":1,"email":"per-date@example.ph",`+
+			`"fullName":"Per Date","paymentType":"QR"}`)
+	}
+	status, body = buy(dates[4].Slug)
+	require.Equal(t, http.StatusTooManyRequests, status, body)
+	require.Contains(t, body, palaro.QueueOtherDateMessage)
+	status, body = buy(dates[2].Slug)
+	require.Equal(t, http.StatusOK, status, body)
+
+	// Another visitor waits for the seventh date; the organizer cancels it.
+	waiting := newVisitor(t, a)
+	status, _ = waiting.get("/queue/" + demoLeague + "?date=" + dates[6].Slug)
+	require.Equal(t, http.StatusSeeOther, status, "the place given, on to the address without the date")
+	status, body = waiting.get("/queue/" + demoLeague)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, "For <strong>"+palaro.GateDateLabel(dates[6])+"</strong>")
+	in := dates[6].InputOf()
+	in.Status = palaro.DateCancelled
+	_, err := store.NewSeriesService(a.DB()).UpdateDate(context.Background(), league.ID, dates[6].Slug, in, "test", a.Now())
+	require.NoError(t, err)
+	status, body = waiting.get("/queue/" + demoLeague)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, palaro.GateDateLabel(dates[6])+" is cancelled")
+	require.Contains(t, body, `href="/queue/`+demoLeague+`?date=`+dates[7].Slug)
+}
