@@ -138,7 +138,7 @@ func (s *Server) queueGate(c *echo.Context, ticketCode, slug string) (int64, err
 		return 0, palaro.Errorf(palaro.ETOOMANY, palaro.QueueWaitMessage)
 	}
 	if on != slug {
-		return 0, palaro.Errorf(palaro.ETOOMANY, palaro.QueueOtherDateMessage)
+		return 0, palaro.Errorf(palaro.ETOOMANY, "%s", palaro.QueueOtherDateMessage)
 	}
 	return place, nil
 }

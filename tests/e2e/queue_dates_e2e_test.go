@@ -116,6 +116,16 @@ func TestSeriesQueue_Browser(t *testing.T) {
 	status, body := organizer.send(http.MethodGet, "/v1/organizer/events/"+demoLeague, "application/json", "", tok)
 	require.Equal(t, http.StatusOK, status, body)
 	require.Contains(t, body, `"dates":[{"date":"`+third.Slug+`","waiting":0,"admitted":2},{"date":"`+fifth.Slug+`","waiting":0,"admitted":1}]`)
+
+	// So does the console's queue page, with what each date has left.
+	require.NoError(t, chromedp.Run(ctx, chromedp.Navigate(a.URL+"/sign-in?next=/organizer/events/"+demoLeague+"/queue"),
+		setField("email", store.DemoOrganizerEmail), setField("password", store.DemoOrganizerPassword), submitAndLoad()))
+	waitPath(t, ctx, "/organizer/events/"+demoLeague+"/queue")
+	require.NoError(t, chromedp.Run(ctx, chromedp.Text(`.queue-dates`, &text, chromedp.ByQuery)))
+	require.Contains(t, text, palaro.GateDateLabel(third)+"\t0\t2")
+	require.Contains(t, text, palaro.GateDateLabel(fifth)+"\t0\t1")
+	require.NoError(t, chromedp.Run(ctx, chromedp.ScrollIntoView(`.queue-dates`, chromedp.ByQuery)))
+	screenshot(t, ctx, "queue-date-console")
 }
 
 // TestSeriesQueue_AdmissionPerDate: an admission for one date of a series buys for that date only
