@@ -26,6 +26,11 @@ var (
 	QueueEmailTakenMessage = "This e-mail address already bought with another place in this queue."
 	// QueuePlaceTakenMessage refuses a place that bought for another address.
 	QueuePlaceTakenMessage = "This place in the queue already bought with another e-mail address."
+	// QueueOtherDateMessage refuses a purchase for a date of a series other than the one the
+	// browser's turn in the queue was for: an admission buys for its own date only.
+	QueueOtherDateMessage = "Your turn in the queue is for another date. Please wait in the queue for this one."
+	// QueueMoveAdmittedMessage refuses to move a place to another date once its turn has come.
+	QueueMoveAdmittedMessage = "Your turn has come for the date you queued for; join the queue again for another date."
 )
 
 // MaxAdmitPerMinute is the highest admission rate an organizer may set.
@@ -70,7 +75,10 @@ type Queue struct {
 type QueuePlace struct {
 	ID int64
 	// Place is 1 for the first in line; 0 before the draw.
-	Place    int
+	Place int
+	// DateID is the date of a series the place is for (its admission buys for that date only);
+	// 0 for an event of one date, or a series' passes.
+	DateID   int64
 	JoinedAt time.Time
 	// AdmittedAt is when the browser first got its admission; zero before.
 	AdmittedAt time.Time
@@ -88,6 +96,8 @@ type QueueStatus struct {
 	Admitted             bool `json:"admitted"`
 	// AdmittedAt is when its admission began (zero before): it ends AdmissionWindow later.
 	AdmittedAt time.Time `json:"-"`
+	// DateID is the date of a series the place is for (0: none).
+	DateID int64 `json:"-"`
 }
 
 // QueueStats is the organizer's live view of a queue.
@@ -97,6 +107,15 @@ type QueueStats struct {
 	// Waiting is how many browsers wait: before the opening, every one that arrived.
 	Waiting int
 	// Admitted is how many were admitted so far.
+	Admitted int
+	// Dates splits Waiting and Admitted by the date of a series the places are for, by date ID
+	// (0: no date, a series' passes); nil for a queue with no place for a date.
+	Dates map[int64]QueueCount
+}
+
+// QueueCount is how many places of a queue wait and were admitted (for one date of a series).
+type QueueCount struct {
+	Waiting  int
 	Admitted int
 }
 
@@ -110,9 +129,14 @@ type QueueService interface {
 	Active() bool
 	// Configure turns the event's queue on or changes it; nil turns it off.
 	Configure(ctx context.Context, ev *Event, actor string, settings *QueueSettings, now time.Time) error
-	// Join gives a browser a place (at the end, or in the draw before the opening); client is
-	// its network address (ETOOMANY when that holds QueuePlacesPerAddress places already).
-	Join(ctx context.Context, eventID int64, client string, now time.Time) (placeID int64, err error)
+	// Join gives a browser a place (at the end, or in the draw before the opening) for a date of
+	// the event's series (0: none; ENOTFOUND for a date of another event); client is its network
+	// address (ETOOMANY when that holds QueuePlacesPerAddress places already).
+	Join(ctx context.Context, eventID, dateID int64, client string, now time.Time) (placeID int64, err error)
+	// Move makes a waiting place one for another date of the series (0: none), keeping its place
+	// in line (the line and its rate are the event's); ECONFLICT once its turn has come
+	// (QueueMoveAdmittedMessage), ENOTFOUND for an unknown place or date.
+	Move(ctx context.Context, eventID, placeID, dateID int64) error
 	// Status answers about a place; ENOTFOUND when the queue has no such place.
 	Status(ctx context.Context, eventID, placeID int64, now time.Time) (QueueStatus, error)
 	// Stats returns the organizer's live figures.

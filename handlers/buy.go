@@ -127,7 +127,7 @@ func (s *Server) buyPage(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if to := s.queueDetour(c, ev); to != "" && s.heldOffer(c, tt.Code, c.QueryParam("offer"), c.QueryParam("date")) == nil {
+	if to := s.queueDetour(c, ev, d.slug(), d != nil || tt.IsPass()); to != "" && s.heldOffer(c, tt.Code, c.QueryParam("offer"), c.QueryParam("date")) == nil {
 		return c.Redirect(http.StatusSeeOther, to)
 	}
 	source := cleanSource(c.QueryParam("source"))

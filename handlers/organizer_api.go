@@ -97,7 +97,12 @@ func orgTicketTypeOut(tt palaro.TicketType, totals map[int64]palaro.DateTypeSale
 
 func (s *Server) eventJSON(c *echo.Context, ev *palaro.Event) (orgEventJSON, error) {
 	out := orgEventJSON{EventInput: palaro.EventInputOf(ev), Organization: ev.Organizer.Name,
-		URL: s.config.BaseURL + "/e/" + ev.Code, TicketTypes: []orgTicketTypeJSON{}, Queue: s.queueOut(ev.ID)}
+		URL: s.config.BaseURL + "/e/" + ev.Code, TicketTypes: []orgTicketTypeJSON{}}
+	queue, err := s.queueOut(c.Request().Context(), ev)
+	if err != nil {
+		return out, err
+	}
+	out.Queue = queue
 	totals, err := s.seriesTotals(c, ev.ID)
 	for _, tt := range ev.TicketTypes {
 		out.TicketTypes = append(out.TicketTypes, orgTicketTypeOut(tt, totals))

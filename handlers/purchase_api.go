@@ -112,7 +112,7 @@ func (s *Server) placeOrder(c *echo.Context, req palaro.PurchaseRequest) (placed
 	if err := s.throttlePurchase(c, req.Email); err != nil {
 		return placed{}, err
 	}
-	place, err := s.queueGate(c, req.TicketCode)
+	place, err := s.queueGate(c, req.TicketCode, req.Date)
 	if err != nil && s.heldOffer(c, req.TicketCode, req.Offer, req.Date) == nil {
 		return placed{}, err // a waiting-list offer's tickets are held for it: its holder does not queue
 	}

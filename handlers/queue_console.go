@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -21,16 +22,51 @@ type queueJSON struct {
 	Opened         bool      `json:"opened"`
 	Waiting        int       `json:"waiting"`
 	Admitted       int       `json:"admitted"`
+	// Dates splits waiting and admitted by the series date the places are for (date "" for a
+	// series' passes); absent when no place is for a date.
+	Dates []queueDateJSON `json:"dates,omitempty"`
+}
+
+// queueDateJSON is a queue's figures for one date of a series.
+type queueDateJSON struct {
+	Date     string `json:"date"`
+	Waiting  int    `json:"waiting"`
+	Admitted int    `json:"admitted"`
 }
 
 // queueOut is an event's queue for the organizer API, nil when it has none.
-func (s *Server) queueOut(eventID int64) *queueJSON {
-	st, ok := s.services.Queues.Stats(eventID, s.Now())
+func (s *Server) queueOut(ctx context.Context, ev *palaro.Event) (*queueJSON, error) {
+	st, ok := s.services.Queues.Stats(ev.ID, s.Now())
 	if !ok {
+		return nil, nil
+	}
+	out := &queueJSON{OpensAt: st.OpensAt.In(palaro.Manila), AdmitPerMinute: st.AdmitPerMinute, Opened: st.Opened,
+		Waiting: st.Waiting, Admitted: st.Admitted}
+	err := s.eachQueueDate(ctx, ev, st, func(d *dated, n palaro.QueueCount) {
+		out.Dates = append(out.Dates, queueDateJSON{Date: d.slug(), Waiting: n.Waiting, Admitted: n.Admitted})
+	})
+	return out, err
+}
+
+// eachQueueDate calls each with the queue's figures of every series date a place is for, in the
+// order of the dates, then those of the places for no date (d nil: a series' passes) if any.
+func (s *Server) eachQueueDate(ctx context.Context, ev *palaro.Event, st palaro.QueueStats, each func(d *dated, n palaro.QueueCount)) error {
+	if st.Dates == nil {
 		return nil
 	}
-	return &queueJSON{OpensAt: st.OpensAt.In(palaro.Manila), AdmitPerMinute: st.AdmitPerMinute, Opened: st.Opened,
-		Waiting: st.Waiting, Admitted: st.Admitted}
+	dates, err := s.seriesDates(ctx, ev)
+	if err != nil {
+		return err
+	}
+	for i := range dates {
+		if n, ok := st.Dates[dates[i].Date.ID]; ok {
+			each(&dates[i], n)
+		}
+	}
+	if n := st.Dates[0]; n.Waiting+n.Admitted > 0 {
+		each(nil, n)
+	}
+	return nil
 }
 
 // queueSettingsJSON reads the "queue" member of PATCH /v1/organizer/events/{code}: null turns the
@@ -86,7 +122,10 @@ func (s *Server) renderOrgQueue(c *echo.Context, caller *palaro.Caller, ev *pala
 		values = q.QueueSettings
 		submit = "Save"
 		v.Off = &views.OrgAction{Label: "Turn the queue off", Action: base + "/queue/off", Secondary: true}
-		st := s.orgQueueStats(ev)
+		st, err := s.orgQueueStats(c.Request().Context(), ev)
+		if err != nil {
+			return err
+		}
 		v.Stats = &st
 	}
 	raw := map[string]string{}
@@ -116,18 +155,27 @@ func (s *Server) renderOrgQueue(c *echo.Context, caller *palaro.Caller, ev *pala
 	return render(c, status, views.OrgQueue(s.orgPage(c, "Queue · "+ev.Name), v))
 }
 
-// orgQueueStats are an event's live queue figures for the console.
-func (s *Server) orgQueueStats(ev *palaro.Event) views.OrgQueueStats {
-	st, _ := s.services.Queues.Stats(ev.ID, s.Now())
+// orgQueueStats are an event's live queue figures for the console, per date for a series.
+func (s *Server) orgQueueStats(ctx context.Context, ev *palaro.Event) (views.OrgQueueStats, error) {
+	now := s.Now()
+	st, _ := s.services.Queues.Stats(ev.ID, now)
 	out := views.OrgQueueStats{URL: "/organizer/events/" + ev.Code + "/queue/figures", State: "waiting for the opening",
 		OpensAt: manilaTime(st.OpensAt), Waiting: st.Waiting, Admitted: st.Admitted, Rate: st.AdmitPerMinute}
-	if st.Opened || !s.Now().Before(st.OpensAt) {
+	if st.Opened || !now.Before(st.OpensAt) {
 		out.State = "open"
 	}
 	if st.Waiting > 0 && st.AdmitPerMinute > 0 {
 		out.Drain = "in " + waitText(st.Waiting*60/st.AdmitPerMinute)
 	}
-	return out
+	err := s.eachQueueDate(ctx, ev, st, func(d *dated, n palaro.QueueCount) {
+		row := views.OrgQueueDate{Label: "Season passes", Waiting: n.Waiting, Admitted: n.Admitted}
+		if d != nil {
+			row.Label = palaro.GateDateLabel(d.Date)
+			row.Left, _ = dateAvailability(d.Event, now)
+		}
+		out.Dates = append(out.Dates, row)
+	})
+	return out, err
 }
 
 func (s *Server) orgQueueFigures(c *echo.Context, caller *palaro.Caller) error {
@@ -138,7 +186,11 @@ func (s *Server) orgQueueFigures(c *echo.Context, caller *palaro.Caller) error {
 	if s.queueOf(ev.ID) == nil {
 		return c.NoContent(http.StatusNoContent) // turned off elsewhere: htmx keeps the last figures
 	}
-	return render(c, http.StatusOK, views.OrgQueueFigures(s.orgQueueStats(ev)))
+	st, err := s.orgQueueStats(c.Request().Context(), ev)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.OrgQueueFigures(st))
 }
 
 func (s *Server) orgSaveQueue(c *echo.Context, caller *palaro.Caller) error {

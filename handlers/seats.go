@@ -63,7 +63,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if to := s.queueDetour(c, ev); to != "" {
+	if to := s.queueDetour(c, ev, d.slug(), d != nil || tt.IsPass()); to != "" {
 		return c.Redirect(http.StatusSeeOther, to)
 	}
 	source := cleanSource(c.QueryParam("source"))

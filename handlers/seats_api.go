@@ -84,7 +84,7 @@ func (s *Server) bestSeats(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if to := s.queueDetour(c, ev); to != "" {
+	if to := s.queueDetour(c, ev, "", false); to != "" { // a sectioned plan sells for the event, not per date
 		return palaro.Errorf(palaro.ECONFLICT, "Please wait your turn in the queue.")
 	}
 	if !tt.Seated {

@@ -15,6 +15,8 @@ type line struct {
 	q palaro.Queue
 	// early counts the browsers that arrived before the draw.
 	early int
+	// earlyDates gives the date of each early browser's place that is for a date of a series.
+	earlyDates map[int64]int64
 	// places holds the drawn and later places by place number (index place-1); a zero ID is a
 	// place another server gave that this copy has not loaded yet.
 	places []palaro.QueuePlace
@@ -28,7 +30,7 @@ type line struct {
 
 // newLine builds an event's line from its stored queue and places.
 func newLine(q palaro.Queue, places []palaro.QueuePlace) *line {
-	l := &line{q: q, index: make(map[int64]int, len(places)), seen: map[int64]bool{}}
+	l := &line{q: q, index: make(map[int64]int, len(places)), seen: map[int64]bool{}, earlyDates: map[int64]int64{}}
 	for _, p := range places {
 		l.put(p)
 	}
@@ -43,6 +45,9 @@ func (l *line) put(p palaro.QueuePlace) {
 			l.early++
 		}
 		l.index[p.ID] = -1
+		if p.DateID != 0 {
+			l.earlyDates[p.ID] = p.DateID
+		}
 		return
 	}
 	for len(l.places) < p.Place {
@@ -55,17 +60,89 @@ func (l *line) put(p palaro.QueuePlace) {
 // apply adds a place this server gave, stored at version; it reports false when the place leaves
 // a gap (another server gave the places before it), so the line should be loaded again.
 func (l *line) apply(p palaro.QueuePlace, version int64) bool {
-	if version <= l.q.Version || l.seen[version] {
+	if !l.fresh(version) {
 		return true // already in the copy loaded from the database
+	}
+	l.put(p)
+	l.extend()
+	return p.Place == 0 || p.Place <= len(l.turns)
+}
+
+// fresh records a version of the queue this server wrote; false when the copy loaded from the
+// database holds it already.
+func (l *line) fresh(version int64) bool {
+	if version <= l.q.Version || l.seen[version] {
+		return false
 	}
 	l.seen[version] = true
 	for l.seen[l.q.Version+1] {
 		delete(l.seen, l.q.Version+1)
 		l.q.Version++
 	}
-	l.put(p)
-	l.extend()
-	return p.Place == 0 || p.Place <= len(l.turns)
+	return true
+}
+
+// move makes a place, moved at version, one for another date; it reports false when this copy
+// does not hold the place yet (it should be loaded again).
+func (l *line) move(placeID, dateID int64, version int64) bool {
+	i, ok := l.index[placeID]
+	if !ok {
+		return false
+	}
+	if !l.fresh(version) {
+		return true
+	}
+	switch {
+	case i >= 0:
+		l.places[i].DateID = dateID
+	case dateID == 0:
+		delete(l.earlyDates, placeID)
+	default:
+		l.earlyDates[placeID] = dateID
+	}
+	return true
+}
+
+// dateOf is the date the place at index i (-1: waiting for the draw) is for.
+func (l *line) dateOf(placeID int64, i int) int64 {
+	if i < 0 {
+		return l.earlyDates[placeID]
+	}
+	return l.places[i].DateID
+}
+
+// byDate splits the waiting and admitted places by their dates at now; nil when no place is for a
+// date.
+func (l *line) byDate(now time.Time) map[int64]palaro.QueueCount {
+	out := map[int64]palaro.QueueCount{}
+	if !l.q.Opened {
+		for _, d := range l.earlyDates {
+			c := out[d]
+			c.Waiting++
+			out[d] = c
+		}
+		if len(out) == 0 {
+			return nil
+		}
+		out[0] = palaro.QueueCount{Waiting: l.early - len(l.earlyDates)}
+		return out
+	}
+	done := l.admitted(now)
+	dated := false
+	for i, p := range l.places {
+		c := out[p.DateID]
+		if i < done {
+			c.Admitted++
+		} else {
+			c.Waiting++
+		}
+		out[p.DateID] = c
+		dated = dated || p.DateID != 0
+	}
+	if !dated {
+		return nil
+	}
+	return out
 }
 
 // extend computes the turns of the places after the last computed one, up to the first gap.
@@ -126,9 +203,9 @@ func (l *line) admitted(now time.Time) int {
 	return sort.Search(len(l.turns), func(i int) bool { return l.turns[i].After(now) })
 }
 
-// status answers about the place at index i (-1: waiting for the draw).
-func (l *line) status(i int, now time.Time) palaro.QueueStatus {
-	st := palaro.QueueStatus{OpensAt: l.q.OpensAt}
+// status answers about the place placeID at index i (-1: waiting for the draw).
+func (l *line) status(placeID int64, i int, now time.Time) palaro.QueueStatus {
+	st := palaro.QueueStatus{OpensAt: l.q.OpensAt, DateID: l.dateOf(placeID, i)}
 	if !l.q.Opened || i < 0 {
 		st.EstimatedWaitSeconds = seconds(l.q.OpensAt.Sub(now))
 		return st

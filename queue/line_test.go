@@ -46,14 +46,14 @@ func TestLine_AdmissionRateOverTenMinutes(t *testing.T) {
 
 func TestLine_OrderAndStatus(t *testing.T) {
 	l := testLine(10, 60) // one a second
-	st := l.status(0, opens)
+	st := l.status(0, 0, opens)
 	require.True(t, st.Admitted, "the first place goes in at the opening")
-	st = l.status(4, opens.Add(2*time.Second)) // place 5; places 1-3 are in
+	st = l.status(0, 4, opens.Add(2*time.Second)) // place 5; places 1-3 are in
 	require.False(t, st.Admitted)
 	require.Equal(t, 5, *st.Position)
 	require.Equal(t, 1, *st.Ahead, "place 4 still waits before it")
 	require.Equal(t, 2, st.EstimatedWaitSeconds)
-	st = l.status(4, opens.Add(4*time.Second))
+	st = l.status(0, 4, opens.Add(4*time.Second))
 	require.True(t, st.Admitted)
 	require.Equal(t, 0, *st.Ahead)
 }
@@ -96,7 +96,7 @@ func TestLine_GapFromAnotherServer(t *testing.T) {
 	l := testLine(3, 60)
 	require.False(t, l.apply(palaro.QueuePlace{ID: 10, Place: 5, JoinedAt: opens}, 3), "place 4 is missing")
 	require.Len(t, l.turns, 3, "no turn is guessed past the gap")
-	st := l.status(4, opens)
+	st := l.status(0, 4, opens)
 	require.Equal(t, 5, *st.Position)
 	require.Positive(t, st.EstimatedWaitSeconds)
 	require.True(t, l.apply(palaro.QueuePlace{ID: 9, Place: 4, JoinedAt: opens}, 2))
@@ -108,7 +108,7 @@ func TestLine_BeforeTheDraw(t *testing.T) {
 	q := palaro.Queue{QueueSettings: palaro.QueueSettings{OpensAt: opens, AdmitPerMinute: 10}, Rates: []palaro.QueueRate{{From: opens, AdmitPerMinute: 10}}}
 	l := newLine(q, []palaro.QueuePlace{{ID: 1, JoinedAt: opens.Add(-time.Hour)}, {ID: 2, JoinedAt: opens.Add(-time.Minute)}})
 	require.Equal(t, 2, l.early)
-	st := l.status(l.index[1], opens.Add(-90*time.Second))
+	st := l.status(1, l.index[1], opens.Add(-90*time.Second))
 	require.Nil(t, st.Position)
 	require.Nil(t, st.Ahead)
 	require.False(t, st.Admitted)

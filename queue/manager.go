@@ -22,8 +22,11 @@ type Store interface {
 	LoadQueue(ctx context.Context, eventID int64) (*palaro.Queue, []palaro.QueuePlace, error)
 	// SaveQueue creates or changes an event's queue (nil settings delete it), with an audit entry.
 	SaveQueue(ctx context.Context, ev *palaro.Event, actor string, settings *palaro.QueueSettings, seed uint64, now time.Time) error
-	// JoinQueue stores a new place and returns it with the queue's version after it.
-	JoinQueue(ctx context.Context, eventID int64, client string, now time.Time) (palaro.QueuePlace, int64, error)
+	// JoinQueue stores a new place (for a date, 0: none) and returns it with the queue's version after it.
+	JoinQueue(ctx context.Context, eventID, dateID int64, client string, now time.Time) (palaro.QueuePlace, int64, error)
+	// MoveQueuePlace makes a place not admitted yet one for another date and returns the queue's
+	// version after it.
+	MoveQueuePlace(ctx context.Context, eventID, placeID, dateID int64) (int64, error)
 	// DrawQueue gives the early arrivals their drawn places, once.
 	DrawQueue(ctx context.Context, eventID int64) error
 	// AdmitPlace records a place's first admission and returns when it was.
@@ -187,9 +190,10 @@ func (m *Manager) Configure(ctx context.Context, ev *palaro.Event, actor string,
 	return m.reload(ctx, ev.ID)
 }
 
-// Join gives a browser a place: drawn at the opening when it arrives before, else the next one.
-// client is its network address, of which the store counts the places.
-func (m *Manager) Join(ctx context.Context, eventID int64, client string, now time.Time) (int64, error) {
+// Join gives a browser a place for a date of the series (0: none): drawn at the opening when it
+// arrives before, else the next one. client is its network address, of which the store counts the
+// places.
+func (m *Manager) Join(ctx context.Context, eventID, dateID int64, client string, now time.Time) (int64, error) {
 	q := m.Settings(eventID)
 	if q == nil {
 		return 0, palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
@@ -200,7 +204,7 @@ func (m *Manager) Join(ctx context.Context, eventID int64, client string, now ti
 			return 0, err
 		}
 	}
-	p, version, err := m.store.JoinQueue(ctx, eventID, client, now.UTC().Truncate(time.Second))
+	p, version, err := m.store.JoinQueue(ctx, eventID, dateID, client, now.UTC().Truncate(time.Second))
 	if err != nil {
 		return 0, err
 	}
@@ -214,6 +218,25 @@ func (m *Manager) Join(ctx context.Context, eventID int64, client string, now ti
 		err = m.reload(ctx, eventID)
 	}
 	return p.ID, err
+}
+
+// Move makes a waiting place one for another date of the series (0: none); its place in line and
+// turn stay, for the line and its rate are the event's.
+func (m *Manager) Move(ctx context.Context, eventID, placeID, dateID int64) error {
+	version, err := m.store.MoveQueuePlace(ctx, eventID, placeID, dateID)
+	if err != nil {
+		return err
+	}
+	m.mu.Lock()
+	complete := false
+	if l := m.lines[eventID]; l != nil {
+		complete = l.move(placeID, dateID, version)
+	}
+	m.mu.Unlock()
+	if !complete {
+		return m.reload(ctx, eventID)
+	}
+	return nil
 }
 
 // Status answers about a place from memory. A place whose turn has come gets its admission
@@ -230,7 +253,7 @@ func (m *Manager) Status(ctx context.Context, eventID, placeID int64, now time.T
 	i, ok := 0, false
 	if l != nil {
 		if i, ok = l.index[placeID]; ok {
-			st = l.status(i, now)
+			st = l.status(placeID, i, now)
 		}
 	}
 	m.mu.RUnlock()
@@ -280,7 +303,7 @@ func (m *Manager) Stats(eventID int64, now time.Time) (palaro.QueueStats, bool) 
 	if l == nil {
 		return palaro.QueueStats{}, false
 	}
-	st := palaro.QueueStats{QueueSettings: l.q.QueueSettings, Opened: l.q.Opened}
+	st := palaro.QueueStats{QueueSettings: l.q.QueueSettings, Opened: l.q.Opened, Dates: l.byDate(now)}
 	if !l.q.Opened {
 		st.Waiting = l.early
 		return st, true

@@ -66,7 +66,7 @@ func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (_ *palaro.Qu
 	if q.Rates, err = queueRates(ctx, tx, eventID); err != nil {
 		return nil, nil, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id, place, joined_at, admitted_at FROM queue_places
+	rows, err := tx.QueryContext(ctx, `SELECT id, place, date_id, joined_at, admitted_at FROM queue_places
 		WHERE event_id = ? ORDER BY id`, eventID)
 	if err != nil {
 		return nil, nil, err
@@ -75,12 +75,12 @@ func (s *QueueStore) LoadQueue(ctx context.Context, eventID int64) (_ *palaro.Qu
 	var places []palaro.QueuePlace
 	for rows.Next() {
 		var p palaro.QueuePlace
-		var place sql.NullInt64
+		var place, date sql.NullInt64
 		var joined, admitted sql.NullString
-		if err := rows.Scan(&p.ID, &place, &joined, &admitted); err != nil {
+		if err := rows.Scan(&p.ID, &place, &date, &joined, &admitted); err != nil {
 			return nil, nil, err
 		}
-		p.Place = int(place.Int64)
+		p.Place, p.DateID = int(place.Int64), date.Int64
 		if p.JoinedAt, err = parseTime(joined); err != nil {
 			return nil, nil, err
 		}
@@ -178,23 +178,21 @@ func setQueueRate(ctx context.Context, tx *sql.Tx, eventID int64, from time.Time
 	return err
 }
 
-// JoinQueue stores a new place taken from a client's network address: before the draw without a
-// place number, after it the next one. The queue's row is updated first, which locks it: a join
-// and the draw never interleave, and the address's places are counted under that lock, so an
-// address never holds more than palaro.QueuePlacesPerAddress (ETOOMANY), on either engine.
-func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, client string, now time.Time) (_ palaro.QueuePlace, _ int64, err error) {
+// JoinQueue stores a new place taken from a client's network address, for a date of the event's
+// series (0: none): before the draw without a place number, after it the next one. The queue's row
+// is updated first, which locks it: a join and the draw never interleave, and the address's places
+// are counted under that lock, so an address never holds more than palaro.QueuePlacesPerAddress
+// (ETOOMANY), on either engine.
+func (s *QueueStore) JoinQueue(ctx context.Context, eventID, dateID int64, client string, now time.Time) (_ palaro.QueuePlace, _ int64, err error) {
 	defer wrapErr(&err, "store: JoinQueue(%d)", eventID)
 
-	p := palaro.QueuePlace{JoinedAt: now}
+	p := palaro.QueuePlace{JoinedAt: now, DateID: dateID}
 	var version int64
 	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		var opened bool
 		var next int
-		err := tx.QueryRowContext(ctx, `UPDATE event_queues SET next_place = next_place + opened, version = version + 1
-			WHERE event_id = ? RETURNING opened, next_place, version`, eventID).Scan(&opened, &next, &version)
-		if errors.Is(err, sql.ErrNoRows) {
-			return palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
-		} else if err != nil {
+		if err := lockQueue(ctx, tx, eventID, dateID, `UPDATE event_queues SET next_place = next_place + opened, version = version + 1
+			WHERE event_id = ? RETURNING opened, next_place, version`, &opened, &next, &version); err != nil {
 			return err
 		}
 		var taken int
@@ -209,10 +207,64 @@ func (s *QueueStore) JoinQueue(ctx context.Context, eventID int64, client string
 		if opened {
 			p.Place, place = next, next
 		}
-		return tx.QueryRowContext(ctx, `INSERT INTO queue_places (event_id, place, joined_at, client) VALUES (?, ?, ?, ?) RETURNING id`,
-			eventID, place, formatTime(now), client).Scan(&p.ID)
+		return tx.QueryRowContext(ctx, `INSERT INTO queue_places (event_id, place, date_id, joined_at, client) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+			eventID, place, nullDate(dateID), formatTime(now), client).Scan(&p.ID)
 	})
 	return p, version, err
+}
+
+// lockQueue runs an UPDATE of an event's queue row (which locks it) with the event's ID and scans
+// what it returns, then checks that a place's date is the event's (queueDateOf); ENOTFOUND when the
+// event has no queue.
+func lockQueue(ctx context.Context, tx *sql.Tx, eventID, dateID int64, update string, dest ...any) error {
+	err := tx.QueryRowContext(ctx, update, eventID).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.Errorf(palaro.ENOTFOUND, "This event has no queue.")
+	} else if err != nil {
+		return err
+	}
+	return queueDateOf(ctx, tx, eventID, dateID)
+}
+
+// queueDateOf checks that a place's date (0: none) is one of the event's; ENOTFOUND otherwise.
+func queueDateOf(ctx context.Context, tx *sql.Tx, eventID, dateID int64) error {
+	if dateID == 0 {
+		return nil
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM event_dates WHERE id = ? AND event_id = ?`, dateID, eventID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return palaro.Errorf(palaro.ENOTFOUND, "%s", palaro.MsgDateUnknown)
+	}
+	return err
+}
+
+// MoveQueuePlace makes a place that has not been admitted one for another date of the series (0:
+// none); its place in line stays. It locks the queue's row and moves its version like a join, so
+// other servers load the change. ECONFLICT once the place was admitted, ENOTFOUND for a place or
+// date not of the event.
+func (s *QueueStore) MoveQueuePlace(ctx context.Context, eventID, placeID, dateID int64) (version int64, err error) {
+	defer wrapErr(&err, "store: MoveQueuePlace(%d, %d)", eventID, placeID)
+
+	err = s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		if err := lockQueue(ctx, tx, eventID, dateID, `UPDATE event_queues SET version = version + 1 WHERE event_id = ? RETURNING version`,
+			&version); err != nil {
+			return err
+		}
+		var admitted sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT admitted_at FROM queue_places WHERE id = ? AND event_id = ?`, placeID, eventID).Scan(&admitted)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return palaro.Errorf(palaro.ENOTFOUND, "This place is not in the queue.")
+		case err != nil:
+			return err
+		case admitted.Valid:
+			return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.QueueMoveAdmittedMessage)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE queue_places SET date_id = ? WHERE id = ?`, nullDate(dateID), placeID)
+		return err
+	})
+	return version, err
 }
 
 // DrawQueue gives the browsers that arrived before the opening their places, drawn from the

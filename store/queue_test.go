@@ -64,7 +64,7 @@ func TestQueue_DrawOrderAndRestart(t *testing.T) {
 	// 40 browsers arrive before the opening, some hours, some seconds early.
 	var early []int64
 	for i := range 40 {
-		id, err := f.manager.Join(ctx, f.event.ID, nextClient(), fixtureNow.Add(time.Duration(i)*time.Minute))
+		id, err := f.manager.Join(ctx, f.event.ID, 0, nextClient(), fixtureNow.Add(time.Duration(i)*time.Minute))
 		require.NoError(t, err)
 		early = append(early, id)
 	}
@@ -86,7 +86,7 @@ func TestQueue_DrawOrderAndRestart(t *testing.T) {
 	// Later arrivals join at the end, in order.
 	var late []int64
 	for i := range 5 {
-		id, err := f.manager.Join(ctx, f.event.ID, nextClient(), opens.Add(time.Duration(i+1)*time.Second))
+		id, err := f.manager.Join(ctx, f.event.ID, 0, nextClient(), opens.Add(time.Duration(i+1)*time.Second))
 		require.NoError(t, err)
 		late = append(late, id)
 		st, err := f.manager.Status(ctx, f.event.ID, id, opens.Add(time.Duration(i+1)*time.Second))
@@ -139,7 +139,7 @@ func TestQueue_RateChangeAndOff(t *testing.T) {
 	opens := fixtureNow.UTC()
 	require.NoError(t, f.manager.Configure(ctx, f.event, "org@example.ph", &palaro.QueueSettings{OpensAt: opens, AdmitPerMinute: 6}, fixtureNow))
 	for range 100 {
-		_, err := f.manager.Join(ctx, f.event.ID, nextClient(), opens)
+		_, err := f.manager.Join(ctx, f.event.ID, 0, nextClient(), opens)
 		require.NoError(t, err)
 	}
 	require.NoError(t, f.manager.Sync(ctx, opens)) // the draw: everyone came at the opening
@@ -158,7 +158,7 @@ func TestQueue_RateChangeAndOff(t *testing.T) {
 	// Another server's copy follows the database.
 	other := queue.NewManager(NewQueueStore(f.db))
 	require.NoError(t, other.Load(ctx))
-	id, err := other.Join(ctx, f.event.ID, nextClient(), opens.Add(2*time.Minute))
+	id, err := other.Join(ctx, f.event.ID, 0, nextClient(), opens.Add(2*time.Minute))
 	require.NoError(t, err)
 	require.NoError(t, f.manager.Sync(ctx, opens.Add(2*time.Minute)))
 	st, err := f.manager.Status(ctx, f.event.ID, id, opens.Add(2*time.Minute))
@@ -199,7 +199,7 @@ func TestQueue_JoinsRacingTheDraw(t *testing.T) {
 	ids := make(chan int64, early+racing)
 	isEarly := map[int64]bool{}
 	for range early {
-		id, err := f.manager.Join(ctx, f.event.ID, nextClient(), fixtureNow)
+		id, err := f.manager.Join(ctx, f.event.ID, 0, nextClient(), fixtureNow)
 		require.NoError(t, err)
 		ids <- id
 		isEarly[id] = true
@@ -207,7 +207,7 @@ func TestQueue_JoinsRacingTheDraw(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range racing {
 		wg.Go(func() {
-			id, err := f.manager.Join(ctx, f.event.ID, nextClient(), opens.Add(time.Duration(i%3)*time.Second))
+			id, err := f.manager.Join(ctx, f.event.ID, 0, nextClient(), opens.Add(time.Duration(i%3)*time.Second))
 			if err == nil {
 				ids <- id
 			}
@@ -254,9 +254,9 @@ func TestQueue_EmailTiedByTheOrder(t *testing.T) {
 	m := queue.NewManager(NewQueueStore(f.db))
 	require.NoError(t, m.Load(ctx))
 	require.NoError(t, m.Configure(ctx, ev, "org@example.ph", &palaro.QueueSettings{OpensAt: f.now.Add(-time.Hour), AdmitPerMinute: 60}, f.now))
-	first, err := m.Join(ctx, ev.ID, "198.51.100.1", f.now)
+	first, err := m.Join(ctx, ev.ID, 0, "198.51.100.1", f.now)
 	require.NoError(t, err)
-	second, err := m.Join(ctx, ev.ID, "198.51.100.2", f.now)
+	second, err := m.Join(ctx, ev.ID, 0, "198.51.100.2", f.now)
 	require.NoError(t, err)
 	buy := func(place int64, email string, quantity int) error {
 		req := freeRequest(code, quantity, email)
@@ -317,7 +317,7 @@ func TestQueue_PlacesPerAddress(t *testing.T) {
 	var joined, refused atomic.Int64
 	for range palaro.QueuePlacesPerAddress + 30 {
 		wg.Go(func() {
-			_, err := m.Join(ctx, ev.ID, "203.0.113.7", f.now)
+			_, err := m.Join(ctx, ev.ID, 0, "203.0.113.7", f.now)
 			switch palaro.ErrorCode(err) {
 			case "":
 				joined.Add(1)
@@ -331,9 +331,142 @@ func TestQueue_PlacesPerAddress(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, int64(palaro.QueuePlacesPerAddress), joined.Load())
 	require.Equal(t, int64(30), refused.Load())
-	_, err = m.Join(ctx, ev.ID, "203.0.113.7", f.now)
+	_, err = m.Join(ctx, ev.ID, 0, "203.0.113.7", f.now)
 	require.Equal(t, palaro.QueueAddressFullMessage, palaro.ErrorMessage(err))
-	_, err = m.Join(ctx, ev.ID, "203.0.113.8", f.now)
+	_, err = m.Join(ctx, ev.ID, 0, "203.0.113.8", f.now)
 	require.NoError(t, err)
 	require.Equal(t, palaro.QueuePlacesPerAddress+1, f.countRows(t, `SELECT COUNT(*) FROM queue_places`))
+}
+
+// TestQueue_PerDate: a place in a series' queue is for the date the visitor came for (0: the
+// passes), through the draw, a restart and another server's copy; a waiting place moves to
+// another date keeping its place in line, an admitted one cannot; the figures split by date.
+// Joins race on PostgreSQL too (scripts/pgtest.sh).
+func TestQueue_PerDate(t *testing.T) {
+	f := newSeriesFixture(t)
+	ctx := context.Background()
+	day := f.addTicketType(t, "day", 50000, 30, 4)
+	dates := f.weekly(t, 3, map[string]int{day: 10})
+	ev, err := NewEventService(f.db).FindEventByCode(ctx, "tekken-tuesdays-cubao")
+	require.NoError(t, err)
+	m := queue.NewManager(NewQueueStore(f.db))
+	m.Seed = func() uint64 { return 7 }
+	require.NoError(t, m.Load(ctx))
+	opens := f.now.Add(time.Hour)
+	require.NoError(t, m.Configure(ctx, ev, "org@example.ph", &palaro.QueueSettings{OpensAt: opens, AdmitPerMinute: 60}, f.now))
+
+	t.Run("ErrNotFound a date of another event", func(t *testing.T) {
+		_, err := m.Join(ctx, ev.ID, 999999, nextClient(), f.now)
+		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(err))
+		require.Equal(t, palaro.MsgDateUnknown, palaro.ErrorMessage(err))
+	})
+
+	// 4 early arrivals for the third date, then 30 joins at once after the opening, a third for each
+	// date and some for the passes.
+	dateOf := map[int64]int64{}
+	for range 4 {
+		id, err := m.Join(ctx, ev.ID, dates[2].ID, nextClient(), f.now)
+		require.NoError(t, err)
+		dateOf[id] = dates[2].ID
+	}
+	st, _ := m.Stats(ev.ID, f.now)
+	require.Equal(t, map[int64]palaro.QueueCount{dates[2].ID: {Waiting: 4}, 0: {}}, st.Dates, "before the draw")
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for i := range 30 {
+		wg.Go(func() {
+			want := int64(0)
+			if i%4 != 3 {
+				want = dates[i%3].ID
+			}
+			id, err := m.Join(ctx, ev.ID, want, nextClient(), opens.Add(time.Second))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			dateOf[id] = want
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	require.Len(t, dateOf, 34)
+	stored := map[int64]int64{}
+	rows, err := f.db.read.Query(`SELECT id, COALESCE(date_id, 0) FROM queue_places`)
+	require.NoError(t, err)
+	for rows.Next() {
+		var id, d int64
+		require.NoError(t, rows.Scan(&id, &d))
+		stored[id] = d
+	}
+	require.NoError(t, rows.Close())
+	require.Equal(t, dateOf, stored, "each place keeps the date it joined for")
+	require.Equal(t, 34, f.countRows(t, `SELECT COUNT(DISTINCT place) FROM queue_places WHERE place BETWEEN 1 AND 34`), "one line: places 1..34 once each")
+
+	fresh := queue.NewManager(NewQueueStore(f.db)) // another server, or a restart
+	require.NoError(t, fresh.Load(ctx))
+	for id, want := range dateOf {
+		a, err := m.Status(ctx, ev.ID, id, opens.Add(time.Second))
+		require.NoError(t, err)
+		b, err := fresh.Status(ctx, ev.ID, id, opens.Add(time.Second))
+		require.NoError(t, err)
+		require.Equal(t, want, a.DateID)
+		require.Equal(t, want, b.DateID)
+	}
+
+	// At 60 a minute, 10 are admitted 9 s after the opening; the figures split by date.
+	at := opens.Add(9 * time.Second)
+	st, _ = m.Stats(ev.ID, at)
+	require.Equal(t, 10, st.Admitted)
+	var sum palaro.QueueCount
+	for d, n := range st.Dates {
+		require.True(t, d == 0 || d == dates[0].ID || d == dates[1].ID || d == dates[2].ID, "date %d", d)
+		sum.Waiting += n.Waiting
+		sum.Admitted += n.Admitted
+	}
+	require.Equal(t, palaro.QueueCount{Waiting: 24, Admitted: 10}, sum)
+	require.GreaterOrEqual(t, st.Dates[dates[2].ID].Waiting+st.Dates[dates[2].ID].Admitted, 4+8)
+
+	// The last in line moves from its date to the first: its place and wait stay.
+	var last int64
+	for id := range dateOf {
+		s, err := m.Status(ctx, ev.ID, id, at)
+		require.NoError(t, err)
+		if *s.Position == 34 {
+			last = id
+		}
+	}
+	before, err := m.Status(ctx, ev.ID, last, at)
+	require.NoError(t, err)
+	require.NoError(t, m.Move(ctx, ev.ID, last, dates[0].ID))
+	after, err := m.Status(ctx, ev.ID, last, at)
+	require.NoError(t, err)
+	require.Equal(t, dates[0].ID, after.DateID)
+	require.Equal(t, *before.Position, *after.Position)
+	require.Equal(t, before.EstimatedWaitSeconds, after.EstimatedWaitSeconds)
+	require.NoError(t, fresh.Sync(ctx, at), "the other server loads the moved version")
+	other, err := fresh.Status(ctx, ev.ID, last, at)
+	require.NoError(t, err)
+	require.Equal(t, dates[0].ID, other.DateID)
+
+	t.Run("ErrConflict an admitted place does not move", func(t *testing.T) {
+		var first int64
+		for id := range dateOf {
+			if s, _ := m.Status(ctx, ev.ID, id, at); *s.Position == 1 {
+				first = id
+			}
+		}
+		s, err := m.Status(ctx, ev.ID, first, at) // its admission is recorded
+		require.NoError(t, err)
+		require.True(t, s.Admitted)
+		err = m.Move(ctx, ev.ID, first, dates[1].ID)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+		require.Equal(t, palaro.QueueMoveAdmittedMessage, palaro.ErrorMessage(err))
+		s, err = m.Status(ctx, ev.ID, first, at)
+		require.NoError(t, err)
+		require.Equal(t, dateOf[first], s.DateID)
+	})
+	t.Run("ErrNotFound a place not in the queue", func(t *testing.T) {
+		require.Equal(t, palaro.ENOTFOUND, palaro.ErrorCode(m.Move(ctx, ev.ID, 999999, dates[1].ID)))
+	})
 }

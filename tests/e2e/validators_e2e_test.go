@@ -192,6 +192,12 @@ func TestValidators_Browser(t *testing.T) {
 	pages = append(pages, validatedPage{"organizer", league}, validatedPage{"organizer", league + "/dashboard"},
 		validatedPage{"organizer", league + "/orders?date=2026-03-14"}, validatedPage{"organizer", league + "/ticket-types/new"},
 		validatedPage{"organizer", league + "/ticket-types/" + demoLeague + "-season/edit"})
+	// the league's queue per date: a place for a match day whose sales ended (its notice and the
+	// dates with places) and the console's figures per date
+	leagueEv, leagueDays := leagueDates(t, a)
+	require.NoError(t, a.Queues().Configure(context.Background(), leagueEv, "validators", &palaro.QueueSettings{OpensAt: a.Now().Add(-time.Hour), AdmitPerMinute: 1}, a.Now()))
+	anon.get("/v1/queue/" + demoLeague + "?date=" + leagueDays[2].Slug)
+	pages = append(pages, validatedPage{"", "/queue/" + demoLeague + "?date=" + leagueDays[0].Slug}, validatedPage{"organizer", league + "/queue"})
 	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
 		validatedPage{"operator", "/operator/news"}, validatedPage{"operator", "/operator/pnk/home"})
 
