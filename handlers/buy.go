@@ -133,7 +133,7 @@ func (s *Server) buyPage(c *echo.Context) error {
 	source := cleanSource(c.QueryParam("source"))
 	var seats []string
 	if tt.Seated {
-		offer, held := s.offeredSeats(c, tt)
+		offer, held := s.offeredSeats(c, tt, d)
 		seats, err = s.chosenSeats(c.Request().Context(), tt, d, c.QueryParams()["seats"], offer, held)
 		if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 			return err

@@ -52,7 +52,7 @@ func (s *Server) ticketType(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	offer, held := s.offeredSeats(c, tt)
+	offer, held := s.offeredSeats(c, tt, date)
 	seats, err := s.chosenSeats(ctx, tt, date, c.QueryParams()["seats"], offer, held)
 	if err != nil {
 		return err

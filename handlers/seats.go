@@ -83,13 +83,13 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	var rows []palaro.SeatRow
 	section := strings.ToUpper(strings.TrimSpace(c.QueryParam("section")))
 	if len(plan.Sections) > 0 {
-		// a stadium: the overview, and a section's seats only when the query opens one (a
-		// sectioned plan is sold for the event itself, not per series date)
-		if view.Arena, err = s.arenaOverview(ctx, ev, tt, source); err != nil {
+		// a stadium: the overview, and a section's seats only when the query opens one, both on
+		// the series date d when there is one
+		if view.Arena, err = s.arenaOverview(ctx, ev, tt, d, source); err != nil {
 			return err
 		}
 		if _, ok := plan.Section(section); ok {
-			rows, err = s.services.Seats.SectionSeats(ctx, tt.ID, section)
+			rows, err = s.services.Seats.SectionSeats(ctx, tt.ID, d.ids(), section)
 		}
 	} else {
 		section = ""
@@ -99,7 +99,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		return err
 	}
 	hold := c.QueryParam("hold")
-	held, err := s.services.Seats.HeldSeats(ctx, tt.ID, hold)
+	held, err := s.services.Seats.HeldSeats(ctx, tt.ID, d.id(), hold)
 	if err != nil {
 		return err
 	}
@@ -154,14 +154,19 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.SeatsPage(p, view))
 }
 
-// arenaOverview is the overview of a stadium's seat map: every price zone of the event with its
-// price, each seated zone's sections with their free seats, each standing zone's places left.
-// Its size grows with the number of sections, never with the seats.
-func (s *Server) arenaOverview(ctx context.Context, ev *palaro.Event, current *palaro.TicketType, source string) (*views.ArenaProps, error) {
-	a := &views.ArenaProps{Zone: current.Code, Source: source, Zones: []views.ArenaZoneJSON{}}
+// arenaOverview is the overview of a stadium's seat map: every price zone of the event (ev as on
+// the series date d, when not nil) with its price, each seated zone's sections with their free
+// seats, each standing zone's places left, all on that date, and each zone's page for it. A
+// series' passes are left out: they are bought for the series on their own pages. Its size grows
+// with the number of sections, never with the seats.
+func (s *Server) arenaOverview(ctx context.Context, ev *palaro.Event, current *palaro.TicketType, d *dated, source string) (*views.ArenaProps, error) {
+	a := &views.ArenaProps{Zone: current.Code, Source: source, Date: d.slug(), Zones: []views.ArenaZoneJSON{}}
 	for _, tt := range ev.TicketTypes {
+		if d != nil && tt.IsPass() {
+			continue
+		}
 		z := views.ArenaZoneJSON{Code: tt.Code, Name: tt.Name, Price: int64(tt.FinalPrice()), Max: max(tt.MaxPurchasable, 1),
-			MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Free: tt.Available(), Href: seatsHref(tt.Code, nil, source, "")}
+			MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Free: tt.Available(), Href: seatsHref(tt.Code, nil, source, d.slug())}
 		if !tt.Seated {
 			z.Href = strings.Replace(z.Href, "/s/", "/b/", 1)
 			a.Zones = append(a.Zones, z)
@@ -175,7 +180,7 @@ func (s *Server) arenaOverview(ctx context.Context, ev *palaro.Event, current *p
 			a.Zones = append(a.Zones, z)
 			continue
 		}
-		counts, err := s.services.Seats.SectionCounts(ctx, tt.ID)
+		counts, err := s.services.Seats.SectionCounts(ctx, tt.ID, d.ids())
 		if err != nil {
 			return nil, err
 		}

@@ -147,8 +147,8 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 				return err // the offer's hold (and seats) are given back here and taken below
 			}
 		}
-		if req.SeatHold != "" { // the buyer's own best-available hold gives its seats back for the order to take
-			if err := endSeatHolds(ctx, tx, `ticket_type_id = ? AND public_id = ?`, tt.ID, req.SeatHold); err != nil {
+		if req.SeatHold != "" { // the buyer's own best-available hold on the order's date gives its seats back for the order to take
+			if err := endSeatHolds(ctx, tx, `ticket_type_id = ? AND public_id = ? AND date_id = ?`, tt.ID, req.SeatHold, plan.dateID()); err != nil {
 				return err
 			}
 		}

@@ -353,6 +353,15 @@ type datePlan struct {
 	stockType int64             // the ticket type whose places (and seats) are taken on those dates
 }
 
+// dateID is the id of a day ticket's date, 0 for none (the event itself, or a pass): the date a
+// best-available hold the order names is on (seat_holds.date_id).
+func (p datePlan) dateID() int64 {
+	if p.date == nil {
+		return 0
+	}
+	return p.date.ID
+}
+
 // dateFieldError is the buy body's field error for its date.
 func dateFieldError(msg string) error {
 	return &palaro.Error{Code: palaro.EINVALID, Message: msg, Fields: map[string]string{palaro.FieldDate: msg}}
