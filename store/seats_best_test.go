@@ -123,20 +123,12 @@ func TestSeatService_BestSeatsUnderConcurrency(t *testing.T) {
 				got[i] = []string{first[i/10%3]}
 				return 1
 			}
-			if palaro.ErrorCode(err) != palaro.ECONFLICT {
-				t.Errorf("buyer %d: %v", i, err)
-			}
-			refused.Add(1)
-			return 0
+			return refusedSeats(t, i, err, &refused)
 		}
 		hold, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: id, Quantity: 3, AcrossAisle: i%2 == 1},
 			f.now.Add(time.Duration(i)*time.Millisecond))
 		if err != nil {
-			if palaro.ErrorCode(err) != palaro.ECONFLICT {
-				t.Errorf("buyer %d: %v", i, err)
-			}
-			refused.Add(1)
-			return 0
+			return refusedSeats(t, i, err, &refused)
 		}
 		got[i] = hold.Seats
 		return len(hold.Seats)
@@ -152,6 +144,16 @@ func TestSeatService_BestSeatsUnderConcurrency(t *testing.T) {
 		AND (hold_id IS NOT NULL OR order_id IN (SELECT id FROM orders WHERE status = 'pending'))`, id))
 	require.Equal(t, f.countRows(t, `SELECT COUNT(*) FROM seat_holds`)*3,
 		f.countRows(t, `SELECT COUNT(*) FROM seat_assignments WHERE hold_id IS NOT NULL`))
+}
+
+// refusedSeats counts a storm buyer's refusal and returns the seats granted, none: ECONFLICT is
+// what a buyer told the seats are gone gets, anything else fails the test.
+func refusedSeats(t *testing.T, i int, err error, refused *atomic.Int64) int {
+	if palaro.ErrorCode(err) != palaro.ECONFLICT {
+		t.Errorf("buyer %d: %v", i, err)
+	}
+	refused.Add(1)
+	return 0
 }
 
 // mustPlan reads a ticket type's seat plan.

@@ -47,13 +47,7 @@ func sectionStates(t *testing.T, db *DB, id int64, section string, dateIDs ...in
 	t.Helper()
 	rows, err := NewSeatService(db).SectionSeats(context.Background(), id, dateIDs, section)
 	require.NoError(t, err)
-	out := map[string]string{}
-	for _, r := range rows {
-		for _, s := range r.Seats {
-			out[s.Label] = s.Status
-		}
-	}
-	return out
+	return labelStates(rows)
 }
 
 // TestSeatService_SectionsPerDate: a sectioned zone of a series is sold per date. A seat ordered
@@ -179,11 +173,7 @@ func TestSeatService_BestSeatsPerDateUnderConcurrency(t *testing.T) {
 			req := arenaRequest(code, fmt.Sprintf("hand%d@x.ph", i), best[i/5%3])
 			req.Date = day.Slug
 			if _, err := f.purchases.CreateOrder(ctx, req, f.now); err != nil {
-				if palaro.ErrorCode(err) != palaro.ECONFLICT {
-					t.Errorf("buyer %d: %v", i, err)
-				}
-				refused.Add(1)
-				return 0
+				return refusedSeats(t, i, err, &refused)
 			}
 			got[i] = promise{day.ID, req.Seats}
 			return 1
@@ -191,11 +181,7 @@ func TestSeatService_BestSeatsPerDateUnderConcurrency(t *testing.T) {
 		hold, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: id, DateID: d2, Quantity: 3, AcrossAisle: i%2 == 1},
 			f.now.Add(time.Duration(i)*time.Millisecond))
 		if err != nil {
-			if palaro.ErrorCode(err) != palaro.ECONFLICT {
-				t.Errorf("buyer %d: %v", i, err)
-			}
-			refused.Add(1)
-			return 0
+			return refusedSeats(t, i, err, &refused)
 		}
 		got[i] = promise{d2, hold.Seats}
 		return len(hold.Seats)

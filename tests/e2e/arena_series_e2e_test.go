@@ -58,11 +58,7 @@ func TestArenaSeriesDate_Browser(t *testing.T) {
 	require.Equal(t, 200, status, raw)
 	var res map[string]any
 	require.NoError(t, json.Unmarshal([]byte(raw), &res))
-	o1, err := a.Purchases().FindOrderByPublicID(bg, res["orderId"].(string))
-	require.NoError(t, err)
-	_, err = a.Purchases().ConfirmPayment(bg, o1.Provider, false, palaro.PaymentEvent{ID: "evt_" + o1.PublicID, SessionID: o1.ProviderRef,
-		Status: palaro.PaymentPaid, Amount: o1.Total, Currency: palaro.PaymentCurrency})
-	require.NoError(t, err)
+	confirmPaid(t, a, res["orderId"].(string))
 	section, _, _, _ := palaro.SplitSeatLabel(hold.Seats[0])
 
 	// without JavaScript: the section links carry the date; the seats are sold on the first date, free on the third
