@@ -26,12 +26,16 @@ type sectionSeatsJSON struct {
 // ticket type's map, on the series date the query names (a series' day ticket needs one),
 // fetched by the stadium seat page when the buyer opens it.
 func (s *Server) sectionSeats(c *echo.Context) error {
-	tt, _, d, err := s.findTicketOnDate(c)
+	tt, ev, d, err := s.findTicketOnDate(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
+	sc, err := s.seatScopeOf(ctx, tt, ev, d) // a pass's: its day type's on all its dates
+	if err != nil {
+		return err
+	}
+	plan, err := s.services.Seats.SeatPlan(ctx, sc.typeID)
 	if err != nil {
 		return err
 	}
@@ -40,7 +44,7 @@ func (s *Server) sectionSeats(c *echo.Context) error {
 	if !ok {
 		return palaro.Errorf(palaro.ENOTFOUND, "This seat map has no section %s.", name)
 	}
-	rows, err := s.services.Seats.SectionSeats(ctx, tt.ID, d.ids(), name)
+	rows, err := s.services.Seats.SectionSeats(ctx, sc.typeID, sc.dates, name)
 	if err != nil {
 		return err
 	}

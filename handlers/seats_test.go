@@ -183,3 +183,64 @@ func TestAPI_BuySeats(t *testing.T) {
 	err = store.NewSeatService(f.db).CheckSeats(context.Background(), tickets[0].TicketType.ID, seats)
 	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "the paid order keeps its seats")
 }
+
+// TestSeatsPage_SeasonPass: the seat page of the demo league's seated season pass shows its day
+// type's (the box's) seats at the pass's price, a seat free only when it is free on every coming
+// match day: a box seat bought for the third coming match day only is taken on the pass's map
+// (and refused by its buy page and its order) while it stays free on the first match day's map.
+func TestSeatsPage_SeasonPass(t *testing.T) {
+	f := newAPIFixture(t)
+	ctx := context.Background()
+	const league = "palaro-league-season-1"
+	const pass, box = league + "-season", league + "-box"
+	ev, err := store.NewEventService(f.db).FindEventByCode(ctx, league)
+	require.NoError(t, err)
+	dates, err := store.NewSeriesService(f.db).ListEventDates(ctx, ev.ID)
+	require.NoError(t, err)
+	var coming []palaro.EventDate
+	for _, d := range dates {
+		if !d.Past(f.now) && d.Status != palaro.DateCancelled {
+			coming = append(coming, d)
+		}
+	}
+	require.GreaterOrEqual(t, len(coming), 3)
+	passType, _, err := store.NewEventService(f.db).FindTicketType(ctx, pass)
+	require.NoError(t, err)
+
+	// the pass's map: the box's seats, one character a seat; pick a free one
+	status, _, doc := f.page(t, "/s/"+pass)
+	require.Equal(t, http.StatusOK, status)
+	p := seatProps(t, doc)
+	require.Equal(t, pass, p.Code)
+	require.Equal(t, int64(passType.FinalPrice()), p.FinalPrice, "the pass's own price")
+	require.NotEmpty(t, p.Rows)
+	row, at := -1, -1
+	for i, r := range p.Rows {
+		if j := strings.IndexByte(r.Status, 'a'); j >= 0 && row < 0 {
+			row, at = i, j
+		}
+	}
+	require.GreaterOrEqual(t, row, 0, "the pass's map has a free seat")
+	boxRows, err := store.NewSeatService(f.db).SeatMapOn(ctx, passType.PassOf, nil)
+	require.NoError(t, err)
+	seat := boxRows[row].Seats[at].Label
+
+	// that seat is bought for the third coming match day only (its order pending: held there)
+	_, err = f.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: box, Date: coming[2].Slug, Quantity: 1,
+		Email: "day3@x.ph", FullName: "Ana Reyes", MobileNumber: "09171234567", Seats: []string{seat}}, f.now)
+	require.NoError(t, err)
+	_, _, doc = f.page(t, "/s/"+pass)
+	require.NotEqual(t, byte('a'), seatProps(t, doc).Rows[row].Status[at], "taken on one coming date: taken for the pass")
+	_, _, doc = f.page(t, "/s/"+box+"?date="+coming[0].Slug)
+	require.Equal(t, byte('a'), seatProps(t, doc).Rows[row].Status[at], "still free on the first match day")
+	_, _, doc = f.page(t, "/s/"+box+"?date="+coming[2].Slug)
+	require.NotEqual(t, byte('a'), seatProps(t, doc).Rows[row].Status[at], "taken on the third")
+
+	// the pass's buy page sends the taken seat back to the pass's map, and its order refuses it
+	status, to, _ := f.page(t, "/b/"+pass+"?seats="+seat)
+	require.Equal(t, http.StatusSeeOther, status)
+	require.Contains(t, to, "/s/"+pass)
+	_, err = f.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: pass, Quantity: 1,
+		Email: "pass@x.ph", FullName: "Ana Reyes", MobileNumber: "09171234567", Seats: []string{seat}}, f.now)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "%v", err)
+}

@@ -152,7 +152,7 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 				return err
 			}
 		}
-		if err := seatsFreeOn(ctx, tx, plan.stockType, plan.dates, o.Seats); err != nil {
+		if err := seatsFreeOn(ctx, tx, plan.stockType, plan.seatsFreeOn(), o.Seats); err != nil {
 			return err // a taken seat says so before 'sold out' does
 		}
 		if plan.date == nil { // a series' day ticket has no stock but its dates'
