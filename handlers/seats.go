@@ -121,7 +121,7 @@ func (s *Server) seatsPage(c *echo.Context) error {
 			return err
 		}
 		if _, ok := plan.Section(section); ok {
-			rows, err = s.services.Seats.SectionSeats(ctx, tt.ID, d.ids(), section)
+			rows, err = s.services.Seats.SectionSeats(ctx, sc.typeID, sc.dates, section)
 		}
 	} else {
 		section = ""

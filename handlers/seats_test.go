@@ -246,7 +246,7 @@ func TestSeatsPage_SeasonPass(t *testing.T) {
 }
 
 // TestSeatsPage_SectionedSeasonPass: on a stadium made a series, a seated pass of its lower zone
-// shows the overview with its own zone only, and a section's seats (the API) free only when
+// shows the overview with its own zone only, and a section's seats (page and API) free only when
 // free on every coming date: a seat bought for the third date only is taken for the pass.
 func TestSeatsPage_SectionedSeasonPass(t *testing.T) {
 	f := newAPIFixture(t)
@@ -306,4 +306,10 @@ func TestSeatsPage_SectionedSeasonPass(t *testing.T) {
 	require.NotEqual(t, byte('a'), sectionStatus("/v1/seats/"+pass+"/sections/"+section), "taken on the third date: taken for the pass")
 	require.Equal(t, byte('a'), sectionStatus("/v1/seats/"+lower+"/sections/"+section+"?date="+dates[0].Slug), "free on the first date")
 	require.NotContains(t, doc.Text(), `"code":"`+seed.TicketTypes[1]+`"`, "the pass's overview has its zone only")
+	status, _, doc = f.page(t, "/s/"+pass+"?section="+section) // without JavaScript: the section's seats on the page
+	require.Equal(t, http.StatusOK, status)
+	input := doc.Find(`input[name="seats"][value="` + seat + `"]`)
+	require.Equal(t, 1, input.Length())
+	_, disabled := input.Attr("disabled")
+	require.True(t, disabled, "taken for the pass on the no-JS section page too")
 }
