@@ -80,21 +80,25 @@ func arenaRing(ring int, prefix string, n, seats int, wide, front float64) SeatP
 const SeatHoldTime = 10 * time.Minute
 
 // BestSeatsRequest asks for the best Quantity adjacent free seats of a seated ticket type (its
-// price zone), in Section only when given; AcrossAisle lets the seats sit on both sides of an
-// aisle. Replace is the buyer's earlier hold (SeatHold.ID), given back in the same write.
+// price zone) on DateID, one date of a series (0: the event itself), in Section only when given;
+// AcrossAisle lets the seats sit on both sides of an aisle. Replace is the buyer's earlier hold
+// (SeatHold.ID), given back in the same write.
 type BestSeatsRequest struct {
 	TicketTypeID int64
+	DateID       int64
 	Quantity     int
 	Section      string
 	AcrossAisle  bool
 	Replace      string
 }
 
-// SeatHold is seats held for a buyer by best available until ExpiresAt: the buy page takes them
-// with its ID, and nobody else can meanwhile.
+// SeatHold is seats held for a buyer by best available until ExpiresAt, on DateID (a date of a
+// series; 0: the event itself): the buy page for that date takes them with its ID, and nobody
+// else can meanwhile.
 type SeatHold struct {
 	ID           string
 	TicketTypeID int64
+	DateID       int64
 	Seats        []string
 	ExpiresAt    time.Time
 }
@@ -107,19 +111,24 @@ type SectionCount struct {
 }
 
 // SeatAreaService is the seat map of a large, sectioned venue: per-section counts for its
-// overview, one section's seats at a time, and best available.
+// overview, one section's seats at a time, and best available, each on the given dates of a
+// series (as SeatService.SeatMapOn: a seat taken on any of them is taken; no dates, or date 0:
+// the event itself).
 type SeatAreaService interface {
 	// SectionCounts returns the seats and free seats of each section of a ticket type's plan.
-	SectionCounts(ctx context.Context, ticketTypeID int64) ([]SectionCount, error)
+	SectionCounts(ctx context.Context, ticketTypeID int64, dateIDs []int64) ([]SectionCount, error)
 	// SectionSeats returns one section's rows with their seats' states ("" for a plan without
 	// sections: all of its rows). Returns ENOTFOUND for a section the plan does not have.
-	SectionSeats(ctx context.Context, ticketTypeID int64, section string) ([]SeatRow, error)
-	// HoldBestSeats chooses the best free seats (BestSeats) and holds them for SeatHoldTime, in
-	// one write. Returns ECONFLICT when no such seats are free.
+	SectionSeats(ctx context.Context, ticketTypeID int64, dateIDs []int64, section string) ([]SeatRow, error)
+	// HoldBestSeats chooses the best free seats (BestSeats) on the request's date and holds them
+	// there for SeatHoldTime, in one write. Returns ECONFLICT when no such seats are free, and
+	// EINVALID (field date) for a date missing on a series, given on a single-date event, or not
+	// the event's.
 	HoldBestSeats(ctx context.Context, req BestSeatsRequest, now time.Time) (*SeatHold, error)
-	// HeldSeats returns the seats a hold of the ticket type still holds (an ended hold's, until
-	// the job loop gives them back: they are still its buyer's), nil for an unknown one.
-	HeldSeats(ctx context.Context, ticketTypeID int64, holdID string) ([]string, error)
+	// HeldSeats returns the seats a hold of the ticket type on the date still holds (an ended
+	// hold's, until the job loop gives them back: they are still its buyer's), nil for an unknown
+	// one or one of another date.
+	HeldSeats(ctx context.Context, ticketTypeID, dateID int64, holdID string) ([]string, error)
 }
 
 // BestSeats chooses n adjacent free seats of plan for best available: the run of n seats in one

@@ -133,8 +133,12 @@ func (s *Server) buyPage(c *echo.Context) error {
 	source := cleanSource(c.QueryParam("source"))
 	var seats []string
 	if tt.Seated {
-		offer, held := s.offeredSeats(c, tt)
-		seats, err = s.chosenSeats(c.Request().Context(), tt, d, c.QueryParams()["seats"], offer, held)
+		offer, held := s.offeredSeats(c, tt, d)
+		sc, serr := s.seatScopeOf(c.Request().Context(), tt, ev, d)
+		if serr != nil {
+			return serr
+		}
+		seats, err = s.chosenSeats(c.Request().Context(), tt, sc, c.QueryParams()["seats"], offer, held)
 		if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 			return err
 		} else if err != nil || len(seats) == 0 {

@@ -52,8 +52,12 @@ func (s *Server) ticketType(c *echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	offer, held := s.offeredSeats(c, tt)
-	seats, err := s.chosenSeats(ctx, tt, date, c.QueryParams()["seats"], offer, held)
+	offer, held := s.offeredSeats(c, tt, date)
+	sc, err := s.seatScopeOf(ctx, tt, ev, date)
+	if err != nil {
+		return err
+	}
+	seats, err := s.chosenSeats(ctx, tt, sc, c.QueryParams()["seats"], offer, held)
 	if err != nil {
 		return err
 	}
@@ -148,12 +152,16 @@ func (s *Server) seatRaceLost(ctx context.Context, req palaro.PurchaseRequest, e
 	if ferr != nil {
 		return err
 	}
-	tt, _, d, ferr := s.ticketOnDate(ctx, tt, ev, req.Date)
+	tt, ev, d, ferr := s.ticketOnDate(ctx, tt, ev, req.Date)
 	if ferr != nil {
 		return err
 	}
-	rows, rerr := s.services.Seats.SeatMapOn(ctx, tt.ID, d.ids())
-	plan, perr := s.services.Seats.SeatPlan(ctx, tt.ID)
+	sc, ferr := s.seatScopeOf(ctx, tt, ev, d)
+	if ferr != nil {
+		return err
+	}
+	rows, rerr := s.services.Seats.SeatMapOn(ctx, sc.typeID, sc.dates)
+	plan, perr := s.services.Seats.SeatPlan(ctx, sc.typeID)
 	if rerr != nil || perr != nil {
 		return err
 	}

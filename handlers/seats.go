@@ -13,12 +13,40 @@ import (
 	"palaro/views"
 )
 
+// seatScope is where the seats of a ticket type are looked up: the type whose seats they are,
+// on which dates of a series (none: the event itself).
+type seatScope struct {
+	typeID int64
+	dates  []int64
+}
+
+// seatScopeOf is the seat scope of a ticket type: its own seats on the series date d (none for
+// an event of one date); a pass's are its day type's (pass_of) on every coming date of its series
+// not cancelled, as a seated pass keeps its seat on each of them (a pass for some dates too: its
+// seat is kept on every date), so a seat is free for it only when it is free on all of them.
+func (s *Server) seatScopeOf(ctx context.Context, tt *palaro.TicketType, ev *palaro.Event, d *dated) (seatScope, error) {
+	if !tt.IsPass() || tt.PassOf == 0 {
+		return seatScope{typeID: tt.ID, dates: d.ids()}, nil
+	}
+	dates, err := s.seriesDates(ctx, ev)
+	if err != nil {
+		return seatScope{}, err
+	}
+	sc, now := seatScope{typeID: tt.PassOf}, s.Now()
+	for _, on := range dates {
+		if on.Date.Status != palaro.DateCancelled && !on.Date.Past(now) {
+			sc.dates = append(sc.dates, on.Date.ID)
+		}
+	}
+	return sc, nil
+}
+
 // chosenSeats reads and checks the seats query of a ticket type: free seats of a seated ticket
-// type (on the series date d, when not nil), at most its per-buyer limit; the seats of the
+// type (in the seat scope sc: on its dates), at most its per-buyer limit; the seats of the
 // buyer's waiting-list offer (all of them) or best-available hold (any of them: the buyer may
 // keep fewer) count as free (offeredSeats). It returns the parsed seats (nil when malformed) with
 // the first problem: EINVALID for a malformed, unknown or surplus seat, ECONFLICT for a taken one.
-func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, d *dated, values []string, offered, held []string) ([]string, error) {
+func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, sc seatScope, values []string, offered, held []string) ([]string, error) {
 	seats, err := palaro.ParseSeats(values)
 	if err != nil {
 		return nil, err
@@ -30,7 +58,7 @@ func (s *Server) chosenSeats(ctx context.Context, tt *palaro.TicketType, d *date
 		return seats, nil // held by the buyer's waiting-list offer
 	}
 	others := slices.DeleteFunc(slices.Clone(seats), func(l string) bool { return slices.Contains(held, l) })
-	return seats, s.services.Seats.CheckSeatsOn(ctx, tt.ID, d.ids(), others)
+	return seats, s.services.Seats.CheckSeatsOn(ctx, sc.typeID, sc.dates, others)
 }
 
 // seatsHref is the seat page of a ticket type, with seats to choose again, a source code and the
@@ -75,7 +103,11 @@ func (s *Server) seatsPage(c *echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, views.WithDate(href, d.slug()))
 	}
 	ctx := c.Request().Context()
-	plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
+	sc, err := s.seatScopeOf(ctx, tt, ev, d)
+	if err != nil {
+		return err
+	}
+	plan, err := s.services.Seats.SeatPlan(ctx, sc.typeID)
 	if err != nil {
 		return err
 	}
@@ -83,27 +115,27 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	var rows []palaro.SeatRow
 	section := strings.ToUpper(strings.TrimSpace(c.QueryParam("section")))
 	if len(plan.Sections) > 0 {
-		// a stadium: the overview, and a section's seats only when the query opens one (a
-		// sectioned plan is sold for the event itself, not per series date)
-		if view.Arena, err = s.arenaOverview(ctx, ev, tt, source); err != nil {
+		// a stadium: the overview, and a section's seats only when the query opens one, both on
+		// the series date d when there is one
+		if view.Arena, err = s.arenaOverview(ctx, ev, tt, d, source); err != nil {
 			return err
 		}
 		if _, ok := plan.Section(section); ok {
-			rows, err = s.services.Seats.SectionSeats(ctx, tt.ID, section)
+			rows, err = s.services.Seats.SectionSeats(ctx, sc.typeID, sc.dates, section)
 		}
 	} else {
 		section = ""
-		rows, err = s.services.Seats.SeatMapOn(ctx, tt.ID, d.ids())
+		rows, err = s.services.Seats.SeatMapOn(ctx, sc.typeID, sc.dates)
 	}
 	if err != nil {
 		return err
 	}
 	hold := c.QueryParam("hold")
-	held, err := s.services.Seats.HeldSeats(ctx, tt.ID, hold)
+	held, err := s.services.Seats.HeldSeats(ctx, tt.ID, d.id(), hold)
 	if err != nil {
 		return err
 	}
-	wanted, err := s.chosenSeats(ctx, tt, d, c.QueryParams()["seats"], nil, held)
+	wanted, err := s.chosenSeats(ctx, tt, sc, c.QueryParams()["seats"], nil, held)
 	if code := palaro.ErrorCode(err); code == palaro.EINTERNAL {
 		return err
 	} else if err != nil {
@@ -154,20 +186,30 @@ func (s *Server) seatsPage(c *echo.Context) error {
 	return render(c, http.StatusOK, views.SeatsPage(p, view))
 }
 
-// arenaOverview is the overview of a stadium's seat map: every price zone of the event with its
-// price, each seated zone's sections with their free seats, each standing zone's places left.
-// Its size grows with the number of sections, never with the seats.
-func (s *Server) arenaOverview(ctx context.Context, ev *palaro.Event, current *palaro.TicketType, source string) (*views.ArenaProps, error) {
-	a := &views.ArenaProps{Zone: current.Code, Source: source, Zones: []views.ArenaZoneJSON{}}
+// arenaOverview is the overview of a stadium's seat map: every price zone of the event (ev as on
+// the series date d, when not nil) with its price, each seated zone's sections with their free
+// seats, each standing zone's places left, all on that date, and each zone's page for it. A
+// series' passes are left out: they are bought for the series on their own pages, which show the
+// pass's zone only (its sections' free seats those free on all its dates, seatScopeOf). Its size grows
+// with the number of sections, never with the seats.
+func (s *Server) arenaOverview(ctx context.Context, ev *palaro.Event, current *palaro.TicketType, d *dated, source string) (*views.ArenaProps, error) {
+	a := &views.ArenaProps{Zone: current.Code, Source: source, Date: d.slug(), Zones: []views.ArenaZoneJSON{}}
 	for _, tt := range ev.TicketTypes {
+		if (d != nil && tt.IsPass()) || (current.IsPass() && tt.ID != current.ID) {
+			continue // a pass is bought on its own page, which shows only its zone
+		}
 		z := views.ArenaZoneJSON{Code: tt.Code, Name: tt.Name, Price: int64(tt.FinalPrice()), Max: max(tt.MaxPurchasable, 1),
-			MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Free: tt.Available(), Href: seatsHref(tt.Code, nil, source, "")}
+			MaxMessage: palaro.MaxTicketsMessage(max(tt.MaxPurchasable, 1)), Free: tt.Available(), Href: seatsHref(tt.Code, nil, source, d.slug())}
 		if !tt.Seated {
 			z.Href = strings.Replace(z.Href, "/s/", "/b/", 1)
 			a.Zones = append(a.Zones, z)
 			continue
 		}
-		plan, err := s.services.Seats.SeatPlan(ctx, tt.ID)
+		sc, err := s.seatScopeOf(ctx, &tt, ev, d)
+		if err != nil {
+			return nil, err
+		}
+		plan, err := s.services.Seats.SeatPlan(ctx, sc.typeID)
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +217,7 @@ func (s *Server) arenaOverview(ctx context.Context, ev *palaro.Event, current *p
 			a.Zones = append(a.Zones, z)
 			continue
 		}
-		counts, err := s.services.Seats.SectionCounts(ctx, tt.ID)
+		counts, err := s.services.Seats.SectionCounts(ctx, sc.typeID, sc.dates)
 		if err != nil {
 			return nil, err
 		}

@@ -183,3 +183,133 @@ func TestAPI_BuySeats(t *testing.T) {
 	err = store.NewSeatService(f.db).CheckSeats(context.Background(), tickets[0].TicketType.ID, seats)
 	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "the paid order keeps its seats")
 }
+
+// TestSeatsPage_SeasonPass: the seat page of the demo league's seated season pass shows its day
+// type's (the box's) seats at the pass's price, a seat free only when it is free on every coming
+// match day: a box seat bought for the third coming match day only is taken on the pass's map
+// (and refused by its buy page and its order) while it stays free on the first match day's map.
+func TestSeatsPage_SeasonPass(t *testing.T) {
+	f := newAPIFixture(t)
+	ctx := context.Background()
+	const league = "palaro-league-season-1"
+	const pass, box = league + "-season", league + "-box"
+	ev, err := store.NewEventService(f.db).FindEventByCode(ctx, league)
+	require.NoError(t, err)
+	dates, err := store.NewSeriesService(f.db).ListEventDates(ctx, ev.ID)
+	require.NoError(t, err)
+	var coming []palaro.EventDate
+	for _, d := range dates {
+		if !d.Past(f.now) && d.Status != palaro.DateCancelled {
+			coming = append(coming, d)
+		}
+	}
+	require.GreaterOrEqual(t, len(coming), 3)
+	passType, _, err := store.NewEventService(f.db).FindTicketType(ctx, pass)
+	require.NoError(t, err)
+
+	// the pass's map: the box's seats, one character a seat; pick a free one
+	status, _, doc := f.page(t, "/s/"+pass)
+	require.Equal(t, http.StatusOK, status)
+	p := seatProps(t, doc)
+	require.Equal(t, pass, p.Code)
+	require.Equal(t, int64(passType.FinalPrice()), p.FinalPrice, "the pass's own price")
+	require.NotEmpty(t, p.Rows)
+	row, at := -1, -1
+	for i, r := range p.Rows {
+		if j := strings.IndexByte(r.Status, 'a'); j >= 0 && row < 0 {
+			row, at = i, j
+		}
+	}
+	require.GreaterOrEqual(t, row, 0, "the pass's map has a free seat")
+	boxRows, err := store.NewSeatService(f.db).SeatMapOn(ctx, passType.PassOf, nil)
+	require.NoError(t, err)
+	seat := boxRows[row].Seats[at].Label
+
+	// that seat is bought for the third coming match day only (its order pending: held there)
+	_, err = f.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: box, Date: coming[2].Slug, Quantity: 1,
+		Email: "day3@x.ph", FullName: "Ana Reyes", MobileNumber: "09171234567", Seats: []string{seat}}, f.now)
+	require.NoError(t, err)
+	_, _, doc = f.page(t, "/s/"+pass)
+	require.NotEqual(t, byte('a'), seatProps(t, doc).Rows[row].Status[at], "taken on one coming date: taken for the pass")
+	_, _, doc = f.page(t, "/s/"+box+"?date="+coming[0].Slug)
+	require.Equal(t, byte('a'), seatProps(t, doc).Rows[row].Status[at], "still free on the first match day")
+	_, _, doc = f.page(t, "/s/"+box+"?date="+coming[2].Slug)
+	require.NotEqual(t, byte('a'), seatProps(t, doc).Rows[row].Status[at], "taken on the third")
+
+	// the pass's buy page sends the taken seat back to the pass's map, and its order refuses it
+	status, to, _ := f.page(t, "/b/"+pass+"?seats="+seat)
+	require.Equal(t, http.StatusSeeOther, status)
+	require.Contains(t, to, "/s/"+pass)
+	_, err = f.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: pass, Quantity: 1,
+		Email: "pass@x.ph", FullName: "Ana Reyes", MobileNumber: "09171234567", Seats: []string{seat}}, f.now)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "%v", err)
+}
+
+// TestSeatsPage_SectionedSeasonPass: on a stadium made a series, a seated pass of its lower zone
+// shows the overview with its own zone only, and a section's seats (page and API) free only when
+// free on every coming date: a seat bought for the third date only is taken for the pass.
+func TestSeatsPage_SectionedSeasonPass(t *testing.T) {
+	f := newAPIFixture(t)
+	ctx := context.Background()
+	seed, err := f.db.SeedStadium(ctx, f.now, store.StadiumOptions{Places: 1000})
+	require.NoError(t, err)
+	lower := seed.TicketTypes[0]
+	var inputs []palaro.DateInput
+	for i := range 3 {
+		at := f.now.AddDate(0, 0, 7*(i+1))
+		inputs = append(inputs, palaro.DateInput{StartsAt: at, EndsAt: at.Add(5 * time.Hour), Status: palaro.DateScheduled})
+	}
+	dates, err := store.NewSeriesService(f.db).CreateDates(ctx, seed.EventID, inputs, f.now)
+	require.NoError(t, err)
+	const pass = "arena-finals-pass"
+	_, err = f.db.Writer().Exec(`INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity,
+		payment_types, pass_kind, pass_dates, pass_of, seated) SELECT event_id, ?, 'Finals pass', 300000, 4, 50, '["QR","CARD"]',
+		'every', 0, id, 1 FROM ticket_types WHERE code = ?`, pass, lower)
+	require.NoError(t, err)
+	f.server.EventsChanged()
+	lowerType, _, err := store.NewEventService(f.db).FindTicketType(ctx, lower)
+	require.NoError(t, err)
+	plan, err := store.NewSeatService(f.db).SeatPlan(ctx, lowerType.ID)
+	require.NoError(t, err)
+	section := plan.Sections[0].Name
+	rows, err := store.NewSeatService(f.db).SectionSeats(ctx, lowerType.ID, []int64{dates[0].ID, dates[1].ID, dates[2].ID}, section)
+	require.NoError(t, err)
+	row, at := -1, -1
+	for i, r := range rows {
+		for j, s := range r.Seats {
+			if s.Status == palaro.SeatAvailable && row < 0 {
+				row, at = i, j
+			}
+		}
+	}
+	require.GreaterOrEqual(t, row, 0)
+	seat := rows[row].Seats[at].Label
+	_, err = f.purchases.CreateOrder(ctx, palaro.PurchaseRequest{TicketCode: lower, Date: dates[2].Slug, Quantity: 1,
+		Email: "day3@x.ph", FirstName: "Ana", LastName: "Reyes", MobileNumber: "09171234567", Seats: []string{seat}}, f.now)
+	require.NoError(t, err)
+
+	status, _, doc := f.page(t, "/s/"+pass)
+	require.Equal(t, http.StatusOK, status, strings.Join(strings.Fields(doc.Text()), " "))
+	require.Equal(t, "arena", doc.Find(`[data-island]`).AttrOr("data-island", ""))
+	sectionStatus := func(path string) byte {
+		t.Helper()
+		resp, err := http.Get(f.http.URL + path)
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, path)
+		var out struct {
+			Rows []views.SeatRowJSON `json:"rows"`
+		}
+		require.NoError(t, json.NewDecoder(resp.Body).Decode(&out))
+		return out.Rows[row].Status[at]
+	}
+	require.NotEqual(t, byte('a'), sectionStatus("/v1/seats/"+pass+"/sections/"+section), "taken on the third date: taken for the pass")
+	require.Equal(t, byte('a'), sectionStatus("/v1/seats/"+lower+"/sections/"+section+"?date="+dates[0].Slug), "free on the first date")
+	require.NotContains(t, doc.Text(), `"code":"`+seed.TicketTypes[1]+`"`, "the pass's overview has its zone only")
+	status, _, doc = f.page(t, "/s/"+pass+"?section="+section) // without JavaScript: the section's seats on the page
+	require.Equal(t, http.StatusOK, status)
+	input := doc.Find(`input[name="seats"][value="` + seat + `"]`)
+	require.Equal(t, 1, input.Length())
+	_, disabled := input.Attr("disabled")
+	require.True(t, disabled, "taken for the pass on the no-JS section page too")
+}

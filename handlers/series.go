@@ -332,6 +332,14 @@ func (d *dated) ids() []int64 {
 	return []int64{d.Date.ID}
 }
 
+// id is the date's id, 0 for no date: the date a best-available hold is on (seat_holds.date_id).
+func (d *dated) id() int64 {
+	if d == nil {
+		return 0
+	}
+	return d.Date.ID
+}
+
 // errPickDate says that a series' day ticket was asked for without one of its dates.
 var errPickDate = palaro.Errorf(palaro.EINVALID, palaro.MsgDateRequired)
 

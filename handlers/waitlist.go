@@ -308,17 +308,17 @@ func (s *Server) buyOffer(c *echo.Context, tt *palaro.TicketType, view *views.Bu
 }
 
 // offeredSeats returns the seats the request's waiting-list offer holds (query or form value
-// "offer"), or else those of its best-available hold ("hold"), for ticket type tt while they can
-// be used; nil otherwise. Those seats are taken (by the offer or the hold) yet free for their
+// "offer"), or else those of its best-available hold ("hold") on the series date d (nil: the
+// event itself), for ticket type tt while they can be used; nil otherwise. Those seats are taken (by the offer or the hold) yet free for their
 // holder: an offer's all together, a hold's any of them (chosenSeats).
-func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType) (offer, held []string) {
+func (s *Server) offeredSeats(c *echo.Context, tt *palaro.TicketType, d *dated) (offer, held []string) {
 	if !tt.Seated {
 		return nil, nil
 	}
 	if o := s.heldOffer(c, tt.Code, c.FormValue("offer"), c.FormValue("date")); o != nil {
 		return o.Seats, nil
 	}
-	held, _ = s.services.Seats.HeldSeats(c.Request().Context(), tt.ID, c.FormValue("hold"))
+	held, _ = s.services.Seats.HeldSeats(c.Request().Context(), tt.ID, d.id(), c.FormValue("hold"))
 	return nil, held
 }
 

@@ -4,7 +4,8 @@
 // (GET /v1/seats/{code}/sections/{section}) and draws them with the seat map of islands/seats.tsx,
 // where the buyer pans and zooms. "Best available" asks the server for the best adjacent seats of
 // a zone (POST /v1/seats/{code}/best), which it holds for the buyer: the map opens on their
-// section with them chosen, and the buyer buys them or chooses by hand.
+// section with them chosen, and the buyer buys them or chooses by hand. On a series date (date in
+// the props) the counts, a section's seats and best available's hold are that date's.
 import { useState } from 'react';
 import { mountIsland } from './lib/mount';
 import { call, peso, toast, GENERIC_ERROR } from './lib/api';
@@ -13,8 +14,8 @@ import { Seats, type SeatsProps } from './seats';
 type Section = { name: string; ring: number; from: number; to: number; seats: number; free: number };
 type Zone = { code: string; name: string; price: number; max: number; maxMessage: string; free: number; href: string; sections?: Section[] };
 
-/** ArenaProps are the island's props, rendered by the server (views.ArenaProps). */
-type ArenaProps = { zone: string; zones: Zone[]; source: string; seats?: SeatsProps };
+/** ArenaProps are the island's props, rendered by the server (views.ArenaProps); date is the series date's slug. */
+type ArenaProps = { zone: string; zones: Zone[]; source: string; date?: string; seats?: SeatsProps };
 
 type Hold = { hold: string; seats: string[]; section: string; expiresAt: string; buyHref: string; code: string };
 
@@ -48,14 +49,15 @@ function Arena(p: ArenaProps) {
     const z = zoneOf(code);
     if (!z) return;
     setBusy(true);
-    const { status, data } = await call('GET', `/v1/seats/${encodeURIComponent(code)}/sections/${encodeURIComponent(section)}`);
+    const day = p.date ? `?date=${encodeURIComponent(p.date)}` : '';
+    const { status, data } = await call('GET', `/v1/seats/${encodeURIComponent(code)}/sections/${encodeURIComponent(section)}${day}`);
     setBusy(false);
     if (status !== 200 || !data) return toast(data?.message || GENERIC_ERROR);
     const mine = h && h.code === code && h.section === section ? h : null;
     setOpen({
       code, name: z.name, finalPrice: z.price, max: Math.max(1, Math.min(z.max, z.free + (mine ? mine.seats.length : 0))),
       maxMessage: z.maxMessage, rows: data.rows as SeatsProps['rows'], aisles: data.aisles as number[], rowGaps: [],
-      selected: mine ? mine.seats : [], source: p.source, section, hold: mine?.hold, held: mine?.seats,
+      selected: mine ? mine.seats : [], source: p.source, date: p.date, section, hold: mine?.hold, held: mine?.seats,
     });
     window.setTimeout(() => document.getElementById('arena-section')?.scrollIntoView({ block: 'start' }), 0);
   }
@@ -65,7 +67,7 @@ function Arena(p: ArenaProps) {
     setBusy(true);
     const q = p.source ? `?source=${encodeURIComponent(p.source)}` : '';
     const { status, data } = await call('POST', `/v1/seats/${encodeURIComponent(zone)}/best${q}`, {
-      quantity: qty, acrossAisle: across, replace: hold?.hold || '',
+      date: p.date || '', quantity: qty, acrossAisle: across, replace: hold?.hold || '',
     });
     setBusy(false);
     if (status !== 200 || !data) return toast(data?.message || GENERIC_ERROR);

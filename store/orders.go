@@ -147,12 +147,12 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 				return err // the offer's hold (and seats) are given back here and taken below
 			}
 		}
-		if req.SeatHold != "" { // the buyer's own best-available hold gives its seats back for the order to take
-			if err := endSeatHolds(ctx, tx, `ticket_type_id = ? AND public_id = ?`, tt.ID, req.SeatHold); err != nil {
+		if req.SeatHold != "" { // the buyer's own best-available hold on the order's date gives its seats back for the order to take
+			if err := endSeatHolds(ctx, tx, `ticket_type_id = ? AND public_id = ? AND date_id = ?`, tt.ID, req.SeatHold, plan.dateID()); err != nil {
 				return err
 			}
 		}
-		if err := seatsFreeOn(ctx, tx, plan.stockType, plan.dates, o.Seats); err != nil {
+		if err := seatsFreeOn(ctx, tx, plan.stockType, plan.seatsFreeOn(), o.Seats); err != nil {
 			return err // a taken seat says so before 'sold out' does
 		}
 		if plan.date == nil { // a series' day ticket has no stock but its dates'

@@ -903,6 +903,7 @@ CREATE TABLE seat_holds (
     seats text DEFAULT '[]'::text NOT NULL,
     expires_at text NOT NULL,
     created_at text NOT NULL,
+    date_id bigint DEFAULT 0 NOT NULL,
     CONSTRAINT seat_holds_ticket_type_id_fkey FOREIGN KEY (ticket_type_id) REFERENCES ticket_types(id) ON DELETE CASCADE,
     CONSTRAINT seat_holds_pkey PRIMARY KEY (id),
     CONSTRAINT seat_holds_public_id_key UNIQUE (public_id)

@@ -605,7 +605,7 @@ CREATE TABLE seat_holds (
     seats          TEXT NOT NULL DEFAULT '[]',
     expires_at     TEXT NOT NULL,
     created_at     TEXT NOT NULL
-);
+, date_id INTEGER NOT NULL DEFAULT 0);
 
 CREATE TABLE seats (
     ticket_type_id INTEGER NOT NULL REFERENCES ticket_types (id) ON DELETE CASCADE,

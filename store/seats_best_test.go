@@ -29,7 +29,7 @@ func TestSeatService_HoldBestSeats(t *testing.T) {
 	f, id, code := stadiumFixture(t)
 	seats := NewSeatService(f.db)
 
-	counts, err := seats.SectionCounts(ctx, id)
+	counts, err := seats.SectionCounts(ctx, id, nil)
 	require.NoError(t, err)
 	require.Len(t, counts, 16)
 	freeBefore := 0
@@ -45,10 +45,10 @@ func TestSeatService_HoldBestSeats(t *testing.T) {
 	for _, l := range hold.Seats {
 		require.Equal(t, palaro.SeatHeld, states[l], "%s is held", l)
 	}
-	held, err := seats.HeldSeats(ctx, id, hold.ID)
+	held, err := seats.HeldSeats(ctx, id, 0, hold.ID)
 	require.NoError(t, err)
 	require.Equal(t, hold.Seats, held)
-	counts, _ = seats.SectionCounts(ctx, id)
+	counts, _ = seats.SectionCounts(ctx, id, nil)
 	freeAfter := 0
 	for _, c := range counts {
 		freeAfter += c.Free
@@ -59,7 +59,7 @@ func TestSeatService_HoldBestSeats(t *testing.T) {
 	again, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: id, Quantity: 2, Replace: hold.ID}, f.now)
 	require.NoError(t, err)
 	require.Equal(t, hold.Seats, again.Seats)
-	held, _ = seats.HeldSeats(ctx, id, hold.ID)
+	held, _ = seats.HeldSeats(ctx, id, 0, hold.ID)
 	require.Nil(t, held, "the replaced hold is gone")
 
 	// the buyer buys the held seats with the hold; nobody else can
@@ -76,12 +76,12 @@ func TestSeatService_HoldBestSeats(t *testing.T) {
 	// an ended hold gives its seats back
 	late, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: id, Quantity: 3}, f.now)
 	require.NoError(t, err)
-	held, err = seats.HeldSeats(ctx, id, late.ID)
+	held, err = seats.HeldSeats(ctx, id, 0, late.ID)
 	require.NoError(t, err)
 	require.Equal(t, late.Seats, held, "past its end, until the job gives them back, the seats are still its buyer's")
 	_, err = f.purchases.ExpireHolds(ctx, late.ExpiresAt)
 	require.NoError(t, err)
-	held, err = seats.HeldSeats(ctx, id, late.ID)
+	held, err = seats.HeldSeats(ctx, id, 0, late.ID)
 	require.NoError(t, err)
 	require.Nil(t, held, "given back")
 	for _, l := range late.Seats {
@@ -104,7 +104,7 @@ func TestSeatService_BestSeatsUnderConcurrency(t *testing.T) {
 	ctx := context.Background()
 	f, id, code := stadiumFixture(t)
 	seats := NewSeatService(f.db)
-	counts, err := seats.SectionCounts(ctx, id)
+	counts, err := seats.SectionCounts(ctx, id, nil)
 	require.NoError(t, err)
 	free := 0
 	for _, c := range counts {
@@ -123,20 +123,12 @@ func TestSeatService_BestSeatsUnderConcurrency(t *testing.T) {
 				got[i] = []string{first[i/10%3]}
 				return 1
 			}
-			if palaro.ErrorCode(err) != palaro.ECONFLICT {
-				t.Errorf("buyer %d: %v", i, err)
-			}
-			refused.Add(1)
-			return 0
+			return refusedSeats(t, i, err, &refused)
 		}
 		hold, err := seats.HoldBestSeats(ctx, palaro.BestSeatsRequest{TicketTypeID: id, Quantity: 3, AcrossAisle: i%2 == 1},
 			f.now.Add(time.Duration(i)*time.Millisecond))
 		if err != nil {
-			if palaro.ErrorCode(err) != palaro.ECONFLICT {
-				t.Errorf("buyer %d: %v", i, err)
-			}
-			refused.Add(1)
-			return 0
+			return refusedSeats(t, i, err, &refused)
 		}
 		got[i] = hold.Seats
 		return len(hold.Seats)
@@ -152,6 +144,16 @@ func TestSeatService_BestSeatsUnderConcurrency(t *testing.T) {
 		AND (hold_id IS NOT NULL OR order_id IN (SELECT id FROM orders WHERE status = 'pending'))`, id))
 	require.Equal(t, f.countRows(t, `SELECT COUNT(*) FROM seat_holds`)*3,
 		f.countRows(t, `SELECT COUNT(*) FROM seat_assignments WHERE hold_id IS NOT NULL`))
+}
+
+// refusedSeats counts a storm buyer's refusal and returns the seats granted, none: ECONFLICT is
+// what a buyer told the seats are gone gets, anything else fails the test.
+func refusedSeats(t *testing.T, i int, err error, refused *atomic.Int64) int {
+	if palaro.ErrorCode(err) != palaro.ECONFLICT {
+		t.Errorf("buyer %d: %v", i, err)
+	}
+	refused.Add(1)
+	return 0
 }
 
 // mustPlan reads a ticket type's seat plan.

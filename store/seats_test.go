@@ -38,6 +38,11 @@ func (f *purchaseFixture) seatStates(t *testing.T, ticketTypeID int64) map[strin
 	t.Helper()
 	rows, err := NewSeatService(f.db).SeatMap(context.Background(), ticketTypeID)
 	require.NoError(t, err)
+	return labelStates(rows)
+}
+
+// labelStates returns the state of each seat of the rows by label.
+func labelStates(rows []palaro.SeatRow) map[string]string {
 	states := map[string]string{}
 	for _, r := range rows {
 		for _, s := range r.Seats {

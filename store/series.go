@@ -351,6 +351,27 @@ type datePlan struct {
 	date      *palaro.EventDate // a day ticket's date
 	dates     []int64           // the dates places are taken on (the day ticket's, or a pass's)
 	stockType int64             // the ticket type whose places (and seats) are taken on those dates
+	// freeOn are the coming dates of a pass for some dates: it takes no place at purchase but
+	// keeps its seat on every date (taken on date 0), so its seats must be free on all of them
+	freeOn []int64
+}
+
+// seatsFreeOn are the dates the order's seats must be free on: its dates, or a pass for some
+// dates' coming ones.
+func (p datePlan) seatsFreeOn() []int64 {
+	if len(p.dates) == 0 {
+		return p.freeOn
+	}
+	return p.dates
+}
+
+// dateID is the id of a day ticket's date, 0 for none (the event itself, or a pass): the date a
+// best-available hold the order names is on (seat_holds.date_id).
+func (p datePlan) dateID() int64 {
+	if p.date == nil {
+		return 0
+	}
+	return p.date.ID
 }
 
 // dateFieldError is the buy body's field error for its date.
@@ -386,14 +407,17 @@ func planDates(ctx context.Context, q querier, ev *palaro.Event, tt *palaro.Tick
 		return plan, dateFieldError(palaro.MsgPassNoDateChoice)
 	case tt.IsPass():
 		plan.stockType = tt.PassOf
-		if tt.PassKind != palaro.PassEvery {
-			return plan, nil
-		}
+		var coming []int64
 		for _, d := range dates {
 			if d.Status != palaro.DateCancelled && !d.Past(now) {
-				plan.dates = append(plan.dates, d.ID)
+				coming = append(coming, d.ID)
 			}
 		}
+		if tt.PassKind != palaro.PassEvery {
+			plan.freeOn = coming
+			return plan, nil
+		}
+		plan.dates = coming
 		if len(plan.dates) == 0 {
 			return plan, palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgPassNoDates)
 		}

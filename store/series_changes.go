@@ -139,7 +139,7 @@ func setDateCapacities(ctx context.Context, tx *sql.Tx, eventID, dateID int64, c
 
 // DeleteDate deletes a date of a series that nothing was sold or held on: no order, ticket or
 // pass place there, nobody waiting or queued for it; else ECONFLICT (MsgDateHasSales). Its stock,
-// seats and recorded changes go with it.
+// seats (best-available holds on it too) and recorded changes go with it.
 func (s *SeriesService) DeleteDate(ctx context.Context, eventID int64, slug string, actor string, now time.Time) (err error) {
 	defer wrapErr(&err, "store: DeleteDate(%d, %q)", eventID, slug)
 	return s.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -162,7 +162,7 @@ func (s *SeriesService) DeleteDate(ctx context.Context, eventID int64, slug stri
 			return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgDateHasSales)
 		}
 		for _, q := range []string{`DELETE FROM event_changes WHERE date_id = ?`, `DELETE FROM seat_assignments WHERE date_id = ?`,
-			`DELETE FROM date_stock WHERE date_id = ?`, `DELETE FROM event_dates WHERE id = ?`} {
+			`DELETE FROM seat_holds WHERE date_id = ?`, `DELETE FROM date_stock WHERE date_id = ?`, `DELETE FROM event_dates WHERE id = ?`} {
 			if _, err := tx.ExecContext(ctx, q, d.ID); err != nil {
 				return fmt.Errorf("%s: %w", q, err)
 			}

@@ -467,3 +467,33 @@ func TestSeries_ListedByDates(t *testing.T) {
 	require.NotContains(t, between(time.Date(2026, 3, 22, 0, 0, 0, 0, palaro.Manila), time.Date(2026, 3, 28, 0, 0, 0, 0, palaro.Manila)), league,
 		"Sunday to Friday between two match days")
 }
+
+// TestSeries_CountPassSeatFreeOnEveryDate: a seated pass for some dates keeps its seat on every
+// date (taken on date 0), so its order refuses a seat sold for the third date only, which its
+// check on date 0 alone let through (the seat was then its and the day ticket's on that date).
+func TestSeries_CountPassSeatFreeOnEveryDate(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	day := f.addTicketType(t, "cbox", 0, 4, 4)
+	f.seatRow(t, day, 4)
+	dates := f.weekly(t, 3, nil)
+	pass := f.addPass(t, "cpass", palaro.PassCount, day, 0, 2, true)
+	r := dated(day, dates[2].Slug, 1, "d3@x.ph")
+	r.Seats = []string{"A3"}
+	_, err := f.purchases.CreateOrder(ctx, r, f.now)
+	require.NoError(t, err)
+
+	r = dated(pass, "", 1, "p@x.ph")
+	r.Seats = []string{"A3"}
+	_, err = f.purchases.CreateOrder(ctx, r, f.now)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "A3 is taken on the third date: %v", err)
+	r.Seats = []string{"A4"}
+	_, err = f.purchases.CreateOrder(ctx, r, f.now)
+	require.NoError(t, err)
+	for _, d := range dates {
+		r := dated(day, d.Slug, 1, "d-"+d.Slug+"@x.ph")
+		r.Seats = []string{"A4"}
+		_, err = f.purchases.CreateOrder(ctx, r, f.now)
+		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "the pass keeps A4 on %s", d.Slug)
+	}
+}

@@ -194,11 +194,13 @@ type ArenaZoneJSON struct {
 // ArenaProps are the stadium seat map island's props (islands/arena.tsx): the overview of every
 // price zone's sections with prices and free seats, the same size at any venue size; a section's
 // seats are fetched when the buyer opens it (GET /v1/seats/{code}/sections/{section}). Zone is
-// the zone the page is for; Seats, when set, the section opened from the query.
+// the zone the page is for; Date the slug of the series date everything is on ("" for an event of
+// one date); Seats, when set, the section opened from the query.
 type ArenaProps struct {
 	Zone   string          `json:"zone"`
 	Zones  []ArenaZoneJSON `json:"zones"`
 	Source string          `json:"source"`
+	Date   string          `json:"date,omitempty"`
 	Seats  *SeatsProps     `json:"seats,omitempty"`
 }
 

@@ -2451,9 +2451,9 @@ func arenaOverview(a ArenaProps) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var124 templ.SafeURL
-					templ_7745c5c3_Var124, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(z.sectionHref(sec.Name, a.Source)))
+					templ_7745c5c3_Var124, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(z.sectionHref(sec.Name, a.Source, a.Date)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/purchase.templ`, Line: 425, Col: 68}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/purchase.templ`, Line: 425, Col: 76}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var124))
 					if templ_7745c5c3_Err != nil {
@@ -2466,7 +2466,7 @@ func arenaOverview(a ArenaProps) templ.Component {
 					var templ_7745c5c3_Var125 string
 					templ_7745c5c3_Var125, templ_7745c5c3_Err = templ.JoinStringErrs(sec.Name)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/purchase.templ`, Line: 425, Col: 89}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/purchase.templ`, Line: 425, Col: 97}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var125))
 					if templ_7745c5c3_Err != nil {
@@ -2479,7 +2479,7 @@ func arenaOverview(a ArenaProps) templ.Component {
 					var templ_7745c5c3_Var126 string
 					templ_7745c5c3_Var126, templ_7745c5c3_Err = templ.JoinStringErrs(freeLine(sec.Free, sec.Seats))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/purchase.templ`, Line: 425, Col: 138}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/purchase.templ`, Line: 425, Col: 146}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var126))
 					if templ_7745c5c3_Err != nil {

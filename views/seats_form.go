@@ -116,11 +116,15 @@ func (p SeatsProps) buyHref() string {
 	return href
 }
 
-// sectionHref is the seat page of one of the zone's sections.
-func (z ArenaZoneJSON) sectionHref(section, source string) string {
+// sectionHref is the seat page of one of the zone's sections, on the series date slug names ("" for
+// an event of one date).
+func (z ArenaZoneJSON) sectionHref(section, source, slug string) string {
 	q := url.Values{"section": {section}}
 	if source != "" {
 		q.Set("source", source)
+	}
+	if slug != "" {
+		q.Set("date", slug)
 	}
 	return "/s/" + z.Code + "?" + q.Encode()
 }

@@ -16,9 +16,18 @@ import (
 // through the sandbox's payment event, as its webhook would.
 func paidOrder(t *testing.T, a *testApp, email string, quantity int) *palaro.Order {
 	t.Helper()
-	ctx := context.Background()
 	_, res := buyOrder(t, a, email, quantity, "QR")
-	o, err := a.Purchases().FindOrderByPublicID(ctx, res["orderId"].(string))
+	o := confirmPaid(t, a, res["orderId"].(string))
+	require.Len(t, o.Tickets, quantity)
+	return o
+}
+
+// confirmPaid pays the order with that public id through the sandbox's payment event, as its
+// webhook would, and returns it paid.
+func confirmPaid(t *testing.T, a *testApp, orderID string) *palaro.Order {
+	t.Helper()
+	ctx := context.Background()
+	o, err := a.Purchases().FindOrderByPublicID(ctx, orderID)
 	require.NoError(t, err)
 	require.NotEmpty(t, o.ProviderRef)
 	_, err = a.Purchases().ConfirmPayment(ctx, o.Provider, false, palaro.PaymentEvent{ID: "evt_" + o.PublicID, SessionID: o.ProviderRef,
@@ -27,7 +36,6 @@ func paidOrder(t *testing.T, a *testApp, email string, quantity int) *palaro.Ord
 	o, err = a.Purchases().FindOrderByPublicID(ctx, o.PublicID)
 	require.NoError(t, err)
 	require.Equal(t, palaro.OrderPaid, o.Status)
-	require.Len(t, o.Tickets, quantity)
 	return o
 }
 

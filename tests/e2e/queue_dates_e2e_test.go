@@ -150,6 +150,16 @@ func TestSeriesQueue_AdmissionPerDate(t *testing.T) {
 	require.Contains(t, body, palaro.QueueOtherDateMessage)
 	status, body = buy(dates[2].Slug)
 	require.Equal(t, http.StatusOK, status, body)
+	// Best available holds seats only on the admission's date too.
+	best := func(slug string) (int, string) {
+		return buyer.postJSON("/v1/seats/"+demoLeague+"-box/best", `{"date":"`+slug+`","quantity":1}`)
+	}
+	status, body = best(dates[4].Slug)
+	require.Equal(t, http.StatusConflict, status, body)
+	require.Contains(t, body, "Please wait your turn in the queue.")
+	status, body = best(dates[2].Slug)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Contains(t, body, `"buyHref":"/b/`+demoLeague+`-box?`)
 
 	// Another visitor waits for the seventh date; the organizer cancels it.
 	waiting := newVisitor(t, a)

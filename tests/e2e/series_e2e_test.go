@@ -45,11 +45,7 @@ func TestSeriesPickDate_Browser(t *testing.T) {
 	require.Equal(t, 200, status, raw)
 	var res map[string]any
 	require.NoError(t, json.Unmarshal([]byte(raw), &res))
-	first, err := a.Purchases().FindOrderByPublicID(bg, res["orderId"].(string))
-	require.NoError(t, err)
-	_, err = a.Purchases().ConfirmPayment(bg, first.Provider, false, palaro.PaymentEvent{ID: "evt_" + first.PublicID, SessionID: first.ProviderRef,
-		Status: palaro.PaymentPaid, Amount: first.Total, Currency: palaro.PaymentCurrency})
-	require.NoError(t, err)
+	confirmPaid(t, a, res["orderId"].(string))
 	a.Server().EventsChanged()
 
 	ctx := newBrowser(t)

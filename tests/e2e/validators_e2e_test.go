@@ -145,7 +145,7 @@ func TestValidators_Browser(t *testing.T) {
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType, "/b/kundiman-gala-orchestra",
-		"/s/dota-2-visayas-major-lower", "/s/" + store.StadiumEventCode + "-lower", "/s/" + store.StadiumEventCode + "-lower?section=101",
+		"/s/dota-2-visayas-major-lower", "/s/palaro-league-season-1-season", "/s/" + store.StadiumEventCode + "-lower", "/s/" + store.StadiumEventCode + "-lower?section=101",
 		"/payment/success/" + order.PublicID, "/payment/success/" + order.PublicID + "/cancel", "/t/" + order.Tickets[0].PublicID,
 		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
 		palaro.InvoicePath(invoiced.Invoices[0].PublicID), "/embed/e/" + demoOwnedEvent,
