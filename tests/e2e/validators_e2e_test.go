@@ -84,6 +84,7 @@ func TestValidators_Browser(t *testing.T) {
 		"gate":      signedIn(t, a, store.DemoGateEmail),
 		"operator":  signedIn(t, a, store.DemoOperatorEmail),
 		"captain":   signedIn(t, a, store.DemoCaptainEmail),
+		"pass":      newVisitor(t, a), // admitted by the league's queue for its season pass (below)
 	}
 	anon := visitors[""]
 
@@ -126,11 +127,21 @@ func TestValidators_Browser(t *testing.T) {
 		"/b/lan-party-baguio-visitor?date=" + dates[0].Slug, "/s/lan-party-baguio-seat?date=" + dates[0].Slug}
 
 	// a registration whose entry fee is not paid: its team page with the pay button
+	// (a tournament of a series starts on one of its dates: the league's second date to come)
 	now := a.Now()
+	_, leagueDays := leagueDates(t, a)
+	var coming []time.Time
+	for _, d := range leagueDays {
+		if d.StartsAt.After(now) {
+			coming = append(coming, d.StartsAt)
+		}
+	}
+	require.GreaterOrEqual(t, len(coming), 2, "the demo league has dates to come")
+	starts := coming[1]
 	fee, err := a.Tournaments().SaveTournament(context.Background(), demoLeague, palaro.Tournament{Code: "validated-fee-cup", Name: "Fee Cup",
 		Game: palaro.GameMLBB, MinPlayers: 2, MaxPlayers: 2, MaxTeams: 2, EntryFee: 100_00, Rules: "Pay first.",
-		RegistrationOpensAt: now.Add(-time.Hour), RegistrationClosesAt: now.Add(20 * time.Hour), RosterLocksAt: now.Add(21 * time.Hour),
-		StartsAt: now.Add(24 * time.Hour), CheckInOpens: 60, CheckInCloses: 15}, now)
+		RegistrationOpensAt: now.Add(-time.Hour), RegistrationClosesAt: starts.Add(-4 * time.Hour), RosterLocksAt: starts.Add(-3 * time.Hour),
+		StartsAt: starts, CheckInOpens: 60, CheckInCloses: 15}, now)
 	require.NoError(t, err)
 	unpaid, err := a.Tournaments().RegisterTeam(context.Background(), palaro.TeamRegistration{TournamentCode: fee.Code,
 		CaptainID: userID(t, a, store.DemoCaptainEmail), Name: "Unpaid Five", Tag: "UNP", AcceptRules: true}, now)
@@ -145,7 +156,7 @@ func TestValidators_Browser(t *testing.T) {
 	var pages []validatedPage
 	for _, p := range []string{"/", "/e/" + demoOwnedEvent, walletPage[1], "/f/valorant", "/calendar", "/news", article[1], "/pnk",
 		"/about", "/faq", "/contacts", "/privacy", "/terms", "/cookies", "/b/" + demoOwnedType, "/b/kundiman-gala-orchestra",
-		"/s/dota-2-visayas-major-lower", "/s/palaro-league-season-1-season", "/s/" + store.StadiumEventCode + "-lower", "/s/" + store.StadiumEventCode + "-lower?section=101",
+		"/s/dota-2-visayas-major-lower", "/s/" + store.StadiumEventCode + "-lower", "/s/" + store.StadiumEventCode + "-lower?section=101",
 		"/payment/success/" + order.PublicID, "/payment/success/" + order.PublicID + "/cancel", "/t/" + order.Tickets[0].PublicID,
 		"/tickets", "/activities", "/leaderboard", "/register", "/register/organizer", "/sign-in", "/sign-up", "/reset-password",
 		palaro.InvoicePath(invoiced.Invoices[0].PublicID), "/embed/e/" + demoOwnedEvent,
@@ -196,8 +207,15 @@ func TestValidators_Browser(t *testing.T) {
 	// dates with places) and the console's figures per date
 	leagueEv, leagueDays := leagueDates(t, a)
 	require.NoError(t, a.Queues().Configure(context.Background(), leagueEv, "validators", &palaro.QueueSettings{OpensAt: a.Now().Add(-time.Hour), AdmitPerMinute: 1}, a.Now()))
-	anon.get("/v1/queue/" + demoLeague + "?date=" + leagueDays[2].Slug)
-	pages = append(pages, validatedPage{"", "/queue/" + demoLeague + "?date=" + leagueDays[0].Slug}, validatedPage{"organizer", league + "/queue"})
+	// the first place in line, for the season pass (no date), has its turn at once: its seat map
+	_, admitted := visitors["pass"].get("/v1/queue/" + demoLeague)
+	require.Contains(t, admitted, `"admitted":true`)
+	// the next place, waiting, is for the first match day (over): its page tells, with the dates to move to
+	status, joined := anon.get("/v1/queue/" + demoLeague + "?date=" + leagueDays[0].Slug)
+	require.Equal(t, 200, status, joined)
+	require.Contains(t, joined, `"date":"`+leagueDays[0].Slug+`"`)
+	pages = append(pages, validatedPage{"", "/queue/" + demoLeague}, validatedPage{"organizer", league + "/queue"},
+		validatedPage{"pass", "/s/" + demoLeague + "-season"})
 	pages = append(pages, validatedPage{"gate", ev + "/check-in"}, validatedPage{"gate", "/organizer"},
 		validatedPage{"operator", "/operator/news"}, validatedPage{"operator", "/operator/pnk/home"})
 
