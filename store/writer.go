@@ -37,6 +37,8 @@ type writeUnit struct {
 	// queued is when the unit was sent, for the writer's wait metric (a duration, not logic).
 	queued time.Time
 	done   chan error // receives the unit's outcome once its batch has committed (or failed)
+	// alone counts the batches of its own the unit was moved to after losing a deadlock (commit).
+	alone int
 }
 
 // WriterStats counts the work of the batching writer since the database was opened.
@@ -352,6 +354,28 @@ func (w *writer) commit(batch []*writeUnit) {
 	}()
 	w.units.Add(int64(len(live)))
 	metrics.WriterBatchUnits.Observe(float64(len(live)))
+	// A unit that still loses a deadlock after its tries waits for a lock that another server's
+	// transaction holds while it waits for one this batch's earlier units took: retrying it here
+	// cannot win. It runs again in a batch of its own once this one has committed and let go.
+	var again []*writeUnit
+	if broken == nil {
+		kept, keptResults := make([]*writeUnit, 0, len(live)), make([]error, 0, len(live))
+		for i, u := range live {
+			if isRetryable(results[i]) && u.alone < maxUnitTries {
+				u.alone++
+				u.state.Store(unitQueued)
+				again = append(again, u)
+				continue
+			}
+			kept, keptResults = append(kept, u), append(keptResults, results[i])
+		}
+		live, results = kept, keptResults
+		defer func() {
+			if len(again) > 0 {
+				w.commit(again)
+			}
+		}()
+	}
 	if broken != nil {
 		metrics.WriterFailedBatches.Inc()
 		answer(live, results, broken) // nothing of the batch was applied: no fsync to wait for

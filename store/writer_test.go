@@ -595,7 +595,22 @@ func TestWriter_RetriesLostRace(t *testing.T) {
 		return &pgconn.PgError{Code: "40001", Message: "could not serialize access"}
 	})
 	require.True(t, isRetryable(err), "%v", err)
-	require.Equal(t, maxUnitTries, tries)
+	require.Equal(t, maxUnitTries*(1+maxUnitTries), tries, "its tries in its batch, then as many in each of its batches alone")
+
+	// losing every try in its batch, it wins in a batch of its own: applied once
+	tries = 0
+	require.NoError(t, db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		tries++
+		if err := insertProbe(fmt.Sprintf("alone%d", tries))(ctx, tx); err != nil {
+			return err
+		}
+		if tries <= maxUnitTries {
+			return &pgconn.PgError{Code: "40P01", Message: "deadlock detected"}
+		}
+		return nil
+	}))
+	require.Equal(t, maxUnitTries+1, tries)
+	require.Equal(t, []string{fmt.Sprintf("alone%d", maxUnitTries+1), "try2"}, probeNames(t, db), "only the winning try's write is kept")
 
 	tries = 0
 	err = db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
@@ -604,7 +619,7 @@ func TestWriter_RetriesLostRace(t *testing.T) {
 	})
 	require.True(t, isUniqueViolation(err), "%v", err)
 	require.Equal(t, 1, tries)
-	require.Equal(t, []string{"try2"}, probeNames(t, db))
+	require.Equal(t, []string{fmt.Sprintf("alone%d", maxUnitTries+1), "try2"}, probeNames(t, db))
 }
 
 // TestOutbox_Counts: the operator's metrics count the pending messages and the failed ones (given
