@@ -101,6 +101,19 @@ func (d EventDate) ScheduleOf(ev *Event) EventSchedule {
 // Past reports whether the date has ended at now.
 func (d EventDate) Past(now time.Time) bool { return !now.Before(d.EndsAt) }
 
+// PassDates are the ids of the dates a pass holds at now: the coming dates of its series not
+// cancelled (a postponed date stays). A pass valid on every date takes a place on each of them;
+// a seated pass, of either kind, keeps its seat on each, so its seat must be free on all of them.
+func PassDates(dates []EventDate, now time.Time) []int64 {
+	var ids []int64
+	for _, d := range dates {
+		if d.Status != DateCancelled && !d.Past(now) {
+			ids = append(ids, d.ID)
+		}
+	}
+	return ids
+}
+
 // SaleState tells whether ticket type t can be bought for the date at now, given the places left
 // on it (DateStock.Available): a cancelled event or date, or a postponed date, ends its sale;
 // the date's own sales window, where set, replaces the type's.

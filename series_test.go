@@ -112,6 +112,27 @@ func TestEventDate_SaleState(t *testing.T) {
 	require.Equal(t, SaleEnded, own.SaleState(tt, nil, 5, before))
 }
 
+func TestPassDates_ComingNotCancelled(t *testing.T) {
+	// dates ending at midnight in Manila across the year's end: 31 December's ends at 00:00 on 1 January
+	day := func(id int64, y int, m time.Month, d int, status string) EventDate {
+		start := time.Date(y, m, d, 20, 0, 0, 0, Manila)
+		return EventDate{ID: id, StartsAt: start, EndsAt: time.Date(y, m, d+1, 0, 0, 0, 0, Manila), Status: status}
+	}
+	dates := []EventDate{
+		day(1, 2026, time.December, 30, DateScheduled),
+		day(2, 2026, time.December, 31, DateScheduled),
+		day(3, 2027, time.January, 1, DateCancelled),
+		day(4, 2027, time.January, 2, DatePostponed),
+		day(5, 2027, time.January, 31, DateScheduled),
+	}
+	newYear := time.Date(2027, 1, 1, 0, 0, 0, 0, Manila)
+	require.Equal(t, []int64{1, 2, 4, 5}, PassDates(dates, newYear.Add(-24*time.Hour-time.Nanosecond)),
+		"a nanosecond before 30 December's end: every date not cancelled")
+	require.Equal(t, []int64{2, 4, 5}, PassDates(dates, newYear.Add(-24*time.Hour)), "30 December's date has ended at its midnight")
+	require.Equal(t, []int64{4, 5}, PassDates(dates, newYear), "New Year's Eve's date ends at midnight in Manila (16:00 UTC)")
+	require.Empty(t, PassDates(dates, time.Date(2027, 2, 1, 0, 0, 0, 0, Manila)), "after the month's last date, none")
+}
+
 func TestValidatePass(t *testing.T) {
 	day := TicketType{ID: 1, Code: "day"}
 	pass := TicketType{ID: 2, PassKind: PassCount, PassDates: 1, PassOf: 0}

@@ -21,9 +21,9 @@ type seatScope struct {
 }
 
 // seatScopeOf is the seat scope of a ticket type: its own seats on the series date d (none for
-// an event of one date); a pass's are its day type's (pass_of) on every coming date of its series
-// not cancelled, as a seated pass keeps its seat on each of them (a pass for some dates too: its
-// seat is kept on every date), so a seat is free for it only when it is free on all of them.
+// an event of one date); a pass's are its day type's (pass_of) on the dates it holds
+// (palaro.PassDates, the rule the order's own check follows), so a seat is free for it only when
+// it is free on all of them.
 func (s *Server) seatScopeOf(ctx context.Context, tt *palaro.TicketType, ev *palaro.Event, d *dated) (seatScope, error) {
 	if !tt.IsPass() || tt.PassOf == 0 {
 		return seatScope{typeID: tt.ID, dates: d.ids()}, nil
@@ -32,13 +32,11 @@ func (s *Server) seatScopeOf(ctx context.Context, tt *palaro.TicketType, ev *pal
 	if err != nil {
 		return seatScope{}, err
 	}
-	sc, now := seatScope{typeID: tt.PassOf}, s.Now()
-	for _, on := range dates {
-		if on.Date.Status != palaro.DateCancelled && !on.Date.Past(now) {
-			sc.dates = append(sc.dates, on.Date.ID)
-		}
+	days := make([]palaro.EventDate, len(dates))
+	for i, on := range dates {
+		days[i] = on.Date
 	}
-	return sc, nil
+	return seatScope{typeID: tt.PassOf, dates: palaro.PassDates(days, s.Now())}, nil
 }
 
 // chosenSeats reads and checks the seats query of a ticket type: free seats of a seated ticket

@@ -407,12 +407,7 @@ func planDates(ctx context.Context, q querier, ev *palaro.Event, tt *palaro.Tick
 		return plan, dateFieldError(palaro.MsgPassNoDateChoice)
 	case tt.IsPass():
 		plan.stockType = tt.PassOf
-		var coming []int64
-		for _, d := range dates {
-			if d.Status != palaro.DateCancelled && !d.Past(now) {
-				coming = append(coming, d.ID)
-			}
-		}
+		coming := palaro.PassDates(dates, now)
 		if tt.PassKind != palaro.PassEvery {
 			plan.freeOn = coming
 			return plan, nil
