@@ -360,7 +360,7 @@ func sellRestTx(ctx context.Context, tx *sql.Tx) error {
 			SELECT 'bench-rest-' || tt.id || '-' || s.label, tt.event_id, tt.id, 1, 'rest.' || lower(s.label) || '@bench.palaro.test',
 				json_object('FullName', 'Rest ' || s.label), json_array(s.label), 'QR', tt.price, tt.price, 'paid', 'sandbox', ?, ?
 			FROM seats s JOIN ticket_types tt ON tt.id = s.ticket_type_id JOIN events e ON e.id = tt.event_id
-			WHERE e.code = ? AND NOT EXISTS (SELECT 1 FROM seat_assignments a WHERE a.ticket_type_id = s.ticket_type_id AND a.seat = s.label)
+			WHERE e.code = ? AND NOT EXISTS (SELECT 1 FROM seat_assignments a WHERE a.ticket_type_id = s.ticket_type_id AND a.date_id = 0 AND a.seat = s.label)
 			ORDER BY tt.id, s.section, s.row_index, s.number`, []any{paid, paid, store.StadiumEventCode}},
 		{`INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id, holder_name, email, seat, status, created_at)
 			SELECT public_id, 'RS' || printf('%08d', id), id, event_id, ticket_type_id, json_extract(buyer, '$.FullName'), email,
