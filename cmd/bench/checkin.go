@@ -39,14 +39,14 @@ func (c *CheckInBench) AnsweredPerSecond() float64 {
 // a ticket), while each gate also fetches the list's changes since version every 3 s; then it
 // reads back the check-ins.
 func runCheckIns(ctx context.Context, p *palaroProcess, token, eventCode, typeCode string, codes []string, version int64, o options) (*CheckInBench, error) {
+	scanned := scanCodes(codes, o.Scans)
 	cb := &CheckInBench{Gates: o.Gates, Tickets: min(o.Scans*4/5, len(codes)), Scans: o.Scans}
-	step := len(codes) / cb.Tickets
 	client := newLoadClient(o.Gates)
 	defer client.CloseIdleConnections()
 	progress("check-in: %d gates scan %d times (%d tickets of %d)", o.Gates, o.Scans, cb.Tickets, len(codes))
 	stopPolling := pollChanges(ctx, p, token, eventCode, o.Gates, version)
 	cb.Scan = runLoad(ctx, o.Gates, time.Minute, o.Scans, func(ctx context.Context, i int) result {
-		body, _ := json.Marshal(map[string]string{"eventCode": eventCode, "ticket": codes[(i%cb.Tickets)*step], "gate": fmt.Sprintf("Gate %d", i%o.Gates)})
+		body, _ := json.Marshal(map[string]string{"eventCode": eventCode, "ticket": scanned[i], "gate": fmt.Sprintf("Gate %d", i%o.Gates)})
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.URL+"/v1/checkin", bytes.NewReader(body))
 		if err != nil {
 			return failed
@@ -78,6 +78,19 @@ func runCheckIns(ctx context.Context, p *palaroProcess, token, eventCode, typeCo
 		(SELECT COUNT(*) FROM check_ins c JOIN tickets t ON t.id = c.ticket_id JOIN ticket_types tt ON tt.id = t.ticket_type_id
 			WHERE tt.code = ? AND c.outcome = 'checked_in')`, typeCode, typeCode).Scan(&cb.CheckedIn, &cb.CheckInRows)
 	return cb, err
+}
+
+// scanCodes returns the ticket scanned by each of scans scans: four fifths as many tickets as
+// scans (all of codes when there are fewer), evenly spread over codes, each scanned once in turn,
+// then the first of them again, so that a fifth of the scans are second scans.
+func scanCodes(codes []string, scans int) []string {
+	tickets := min(scans*4/5, len(codes))
+	step := len(codes) / tickets
+	out := make([]string, scans)
+	for i := range out {
+		out[i] = codes[(i%tickets)*step]
+	}
+	return out
 }
 
 // insertToken adds an API token of the organization with the role and returns it.

@@ -3,30 +3,41 @@ package main
 import (
 	"context"
 	"database/sql"
-	"errors"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"palaro/store"
 )
 
-// The cost-growth section ("scale section" of docs/BENCHMARKS.md): for events of -scale-sizes
-// tickets, each on its own `bin/palaro serve` with a fresh database, the time and the server's
-// peak memory of the pages and calls whose cost could grow with the event's size.
+// The cost-growth section ("scale section" of docs/BENCHMARKS.md): for arenas of -scale-sizes
+// places, made by the stadium seed (`bin/palaro seed --demo --stadium --places N`, the event
+// arena-grand-finals), the time and the server's peak memory of the pages and calls whose cost
+// could grow with the event's size. Each size is measured in two states, each on its own
+// `bin/palaro serve` with a fresh database: on sale, about half sold (the seat page, best
+// available, the queue storm), and sold out, every place sold and a share checked in (the gate
+// list and the organizer's views: an event of exactly N tickets).
 
 // GrowthOp is one operation measured at one event size.
 type GrowthOp struct {
 	Name      string
+	Tickets   int           // the tickets of the event it ran on
 	Reps      int           // times it ran, one after the other
 	P50, P99  time.Duration // of the reps (nearest rank: with few reps, p99 is the slowest)
 	FirstP99  time.Duration // time to the answer's headers (sent with its first bytes), p99 of the reps
 	Total     time.Duration // wall time of every rep (a storm: the whole storm)
 	Bytes     int           // bytes on the wire of one answer (gzip where the client asked for it)
+	Weight    *Weight       // a first view: everything its first visit downloads (nil for the others)
 	RSSBefore int64         // the server's resident memory just before (VmRSS), bytes
 	Peak      int64         // the server's peak resident memory while it ran (VmHWM after a reset), bytes
 	Failures  int
@@ -34,102 +45,384 @@ type GrowthOp struct {
 	Skipped   string // why it was not measured
 }
 
-// GrowthRun is every operation at one event size.
+// GrowthEvent is the arena event in one state, as the bench made it.
+type GrowthEvent struct {
+	Tickets, Orders int
+	Rest            int           // tickets the bench sold itself after the seed, one seat per order (sold out only)
+	CheckedIn       int           // tickets checked in (sold out only)
+	Seed            time.Duration // `bin/palaro seed` and, sold out, the bench's rows after it
+}
+
+// GrowthRun is every operation at one arena size.
 type GrowthRun struct {
-	Tickets, Orders, CheckedIn int
-	Fixture                    time.Duration // building the event's tickets
-	Ops                        []GrowthOp
+	Places          int
+	OnSale, SoldOut GrowthEvent
+	Ops             []GrowthOp
 }
 
 // growthOpNames are the operations in the order of the table.
-var growthOpNames = []string{"seat page, first view", "best available", "gate list, full", "gate list, delta",
+var growthOpNames = []string{growthSeatPage, "best available", "gate list, full", "gate list, delta",
 	"dashboard", "orders search", "check-in counts", "attendees CSV", "orders CSV", "queue storm"}
 
-// growthSeatCap is the largest seated ticket type Palaro allows (palaro.MaxSeatedCapacity) until
-// the stadium's seat map lands: the seat page is measured with min(size, this) seats.
-const growthSeatCap = 5000
+// growthOnSale are the operations measured on the arena on sale; the others run on the sold-out one.
+var growthOnSale = map[string]bool{growthSeatPage: true, "best available": true, "queue storm": true}
 
-// runGrowth measures each size on a new server.
-func runGrowth(ctx context.Context, o options, eventPath string) ([]GrowthRun, error) {
+// The arena's states and what is measured on them.
+const (
+	growthSoldShare     = 0.5     // on sale: `--sold`, the share of each price zone the seed sells
+	growthCheckedIn     = 30      // sold out: percent of the tickets checked in
+	growthZone          = "upper" // the price zone of the seat page and best available: the upper box, the largest seated one
+	growthBestQuantity  = 2       // seats each best-available buyer asks for
+	growthBestReps      = 20      // best-available buyers, one after the other
+	growthSeatPageReps  = 20
+	growthOrganizerReps = 50
+)
+
+// runGrowth measures each size on new servers.
+func runGrowth(ctx context.Context, o options) ([]GrowthRun, error) {
 	var runs []GrowthRun
 	for _, n := range o.ScaleSizes {
-		run, err := runGrowthSize(ctx, o, strings.TrimPrefix(eventPath, "/e/"), n)
+		run, err := runGrowthSize(ctx, o, n)
 		if err != nil {
-			return nil, fmt.Errorf("scale %d tickets: %w", n, err)
+			return nil, fmt.Errorf("scale %d places: %w", n, err)
 		}
 		runs = append(runs, run)
 	}
 	return runs, nil
 }
 
-func runGrowthSize(ctx context.Context, o options, eventCode string, n int) (GrowthRun, error) {
-	run := GrowthRun{Tickets: n}
-	progress("scale %d: starting a server", n)
-	p, err := startPalaro(ctx, o.Bin)
+func runGrowthSize(ctx context.Context, o options, places int) (GrowthRun, error) {
+	run := GrowthRun{Places: places}
+	if err := measureOnSale(ctx, o, places, &run); err != nil {
+		return run, fmt.Errorf("on sale: %w", err)
+	}
+	if err := measureSoldOut(ctx, o, places, &run); err != nil {
+		return run, fmt.Errorf("sold out: %w", err)
+	}
+	for i := range run.Ops {
+		run.Ops[i].Tickets = run.SoldOut.Tickets
+		if growthOnSale[run.Ops[i].Name] {
+			run.Ops[i].Tickets = run.OnSale.Tickets
+		}
+	}
+	return run, nil
+}
+
+// measureOnSale measures the seat page's first view, best available and the queue storm on the
+// arena of places on sale.
+func measureOnSale(ctx context.Context, o options, places int, run *GrowthRun) error {
+	p, err := startArena(ctx, o.Bin, places, false, &run.OnSale)
 	if err != nil {
-		return run, err
+		return err
 	}
 	defer p.Stop()
 	pid := p.cmd.Process.Pid
-	t0 := time.Now()
-	fx, err := seedScaleEvent(ctx, p.DB, eventCode, n)
-	if err != nil {
-		return run, fmt.Errorf("fixture: %w", err)
-	}
-	run.Fixture, run.Orders, run.CheckedIn = time.Since(t0), fx.orders, fx.checkedIn
-	progress("scale %d: %d tickets in %d orders issued in %s", n, n, fx.orders, run.Fixture.Round(time.Millisecond))
-
-	org, err := signIn(ctx, p.URL)
-	if err != nil {
-		return run, err
-	}
-	manager, err := seedToken(ctx, p.DB, eventCode, "manager")
-	if err != nil {
-		return run, err
-	}
-	gate, err := seedToken(ctx, p.DB, eventCode, "gate")
-	if err != nil {
-		return run, err
-	}
-	base := p.URL + "/organizer/events/" + eventCode
-
-	// The seat page: a seated ticket type of min(n, growthSeatCap) seats, created through the API.
-	seatCode := fmt.Sprintf("%s-scale-seats", eventCode)
-	seats := min(n, growthSeatCap)
-	body := fmt.Sprintf(`{"code":%q,"name":"Scale seats","price":0,"capacity":%d,"maxPurchasable":4,"seated":true}`, seatCode, seats)
-	if _, err := organizerCall(ctx, newLoadClient(1), http.MethodPost, p.URL+"/v1/organizer/events/"+eventCode+"/ticket-types", manager, body); err != nil {
-		return run, fmt.Errorf("seated ticket type: %w", err)
+	zone := store.StadiumEventCode + "-" + growthZone
+	var seats, sold int
+	if err := queryRow(ctx, p.DB, `SELECT capacity, sold FROM ticket_types WHERE code = ?`, []any{zone}, &seats, &sold); err != nil {
+		return err
 	}
 	anon := newLoadClient(1)
 	gz := http.Header{"Accept-Encoding": {"gzip"}}
-	seatOp := measureOp(pid, "seat page, first view", 20, func() (int, time.Duration, error) {
-		return getBytes(ctx, anon, p.URL+"/s/"+seatCode, gz)
+	seatOp := measureOp(pid, growthSeatPage, growthSeatPageReps, func() (int, time.Duration, error) {
+		return getBytes(ctx, anon, p.URL+"/s/"+zone, gz)
 	})
-	if w, err := measureWeight(ctx, anon, p.URL, "/s/"+seatCode); err == nil {
-		seatOp.Note = fmt.Sprintf("%d seats; first view HTML + CSS + JS %.1f KB gz", seats, float64(w.Bytes("html", "css", "js"))/kb)
+	if w, err := measureWeight(ctx, anon, p.URL, "/s/"+zone); err == nil {
+		seatOp.Weight = &w
+		seatOp.Note = fmt.Sprintf("`/s/%s`, the %s seats of the upper box (%s sold): its overview of sections; first view HTML + CSS + JS %.1f KB gz",
+			zone, thousands(seats), thousands(sold), float64(w.Bytes("html", "css", "js"))/kb)
 	} else {
+		seatOp.Failures++
 		seatOp.Note = "weight: " + err.Error()
 	}
-	if n > growthSeatCap {
-		seatOp.Note += fmt.Sprintf(" (capped at %d: a seated type holds at most that many seats until the stadium's seat map lands)", growthSeatCap)
+	best := measureBest(ctx, pid, p.URL, zone)
+	manager, err := seedToken(ctx, p.DB, store.StadiumEventCode, "manager")
+	if err != nil {
+		return err
 	}
-	run.Ops = append(run.Ops, seatOp, GrowthOp{Name: "best available", Skipped: "not in this branch (the stadium's best-available call, branch i24-stadium)"})
+	run.Ops = append(run.Ops, seatOp, best,
+		queueStorm(ctx, pid, p.palaroProcess, store.StadiumEventCode, manager, o.ScaleQueueBuyers, o.ScaleQueueConcurrency))
+	return nil
+}
 
-	full, delta := measureGateList(ctx, pid, p, eventCode, gate)
+// measureSoldOut measures the gate list and the organizer's views on the sold-out arena of places,
+// an event of exactly places tickets.
+func measureSoldOut(ctx context.Context, o options, places int, run *GrowthRun) error {
+	p, err := startArena(ctx, o.Bin, places, true, &run.SoldOut)
+	if err != nil {
+		return err
+	}
+	defer p.Stop()
+	pid := p.cmd.Process.Pid
+	eventCode := store.StadiumEventCode
+	var email string
+	if err := queryRow(ctx, p.DB, `SELECT o.email FROM orders o JOIN events e ON e.id = o.event_id WHERE e.code = ?
+		ORDER BY o.id LIMIT 1 OFFSET ?`, []any{eventCode, run.SoldOut.Orders / 5}, &email); err != nil {
+		return fmt.Errorf("a buyer to search for: %w", err)
+	}
+	org, err := signIn(ctx, p.URL)
+	if err != nil {
+		return err
+	}
+	gate, err := seedToken(ctx, p.DB, eventCode, "gate")
+	if err != nil {
+		return err
+	}
+	full, delta := measureGateList(ctx, pid, p.palaroProcess, eventCode, gate)
 	run.Ops = append(run.Ops, full, delta)
 
+	base := p.URL + "/organizer/events/" + eventCode
+	gz := http.Header{"Accept-Encoding": {"gzip"}}
 	authed := func(name, path string, reps int, header http.Header) GrowthOp {
 		return measureOp(pid, name, reps, func() (int, time.Duration, error) { return getBytes(ctx, org, base+path, header) })
 	}
-	run.Ops = append(run.Ops,
-		authed("dashboard", "/dashboard", 50, gz),
-		authed("orders search", "/orders?q="+url.QueryEscape(fx.someEmail), 50, gz),
-		authed("check-in counts", "/check-ins/live", 50, gz),
+	run.Ops = append(run.Ops, authed("dashboard", "/dashboard", growthOrganizerReps, gz))
+	search := authed("orders search", "/orders?q="+url.QueryEscape(email), growthOrganizerReps, gz)
+	search.Note = "an e-mail's search: every order of the event is matched"
+	run.Ops = append(run.Ops, search,
+		authed("check-in counts", "/check-ins/live", growthOrganizerReps, gz),
 		authed("attendees CSV", "/attendees.csv", 3, nil),
 		authed("orders CSV", "/orders.csv", 3, nil))
-	run.Ops[len(run.Ops)-4].Note = "an e-mail's search: every order of the event is matched"
-	run.Ops = append(run.Ops, queueStorm(ctx, pid, p, eventCode, manager, o.ScaleQueueBuyers, o.ScaleQueueConcurrency))
-	return run, nil
+	return nil
+}
+
+// measureBest measures best available as buyers use it: growthBestReps buyers, one after the other,
+// each with its own session and the CSRF token of the seat page it opened (not timed), ask
+// POST /v1/seats/{code}/best for growthBestQuantity adjacent seats; an answer without that many
+// seats, or a seat held twice, counts as a failure.
+func measureBest(ctx context.Context, pid int, base, zone string) GrowthOp {
+	buyers := make([]buyer, growthBestReps)
+	for i := range buyers {
+		jar, _ := cookiejar.New(nil)
+		buyers[i].client = &http.Client{Jar: jar, Timeout: 10 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+		page, err := fetch(ctx, buyers[i].client, base+"/s/"+zone)
+		if err != nil {
+			return GrowthOp{Name: "best available", Skipped: err.Error()}
+		}
+		doc, err := page.body()
+		if err != nil {
+			return GrowthOp{Name: "best available", Skipped: err.Error()}
+		}
+		if buyers[i].token = csrfToken(doc); buyers[i].token == "" {
+			return GrowthOp{Name: "best available", Skipped: "no CSRF token on the seat page"}
+		}
+	}
+	held := map[string]bool{}
+	next := 0
+	body := fmt.Sprintf(`{"quantity":%d,"acrossAisle":false,"section":"","replace":""}`, growthBestQuantity)
+	g := measureOp(pid, "best available", len(buyers), func() (int, time.Duration, error) {
+		b := buyers[next]
+		next++
+		n, first, seats, err := postBest(ctx, b, base+"/v1/seats/"+zone+"/best", body)
+		if err == nil && len(seats) != growthBestQuantity {
+			err = fmt.Errorf("best available held %d seats, not %d", len(seats), growthBestQuantity)
+		}
+		for _, s := range seats {
+			if held[s] && err == nil {
+				err = fmt.Errorf("seat %s held twice", s)
+			}
+			held[s] = true
+		}
+		return n, first, err
+	})
+	if g.Failures == 0 {
+		g.Note = fmt.Sprintf("%d buyers, one after the other, each with its session and CSRF token, ask `POST /v1/seats/%s/best` for %d adjacent seats: %d seats held, none twice",
+			len(buyers), zone, growthBestQuantity, len(held))
+	}
+	return g
+}
+
+// postBest asks best available with a buyer's session and CSRF token, as the arena island does,
+// and returns the answer's bytes, the time to its headers and the seats held.
+func postBest(ctx context.Context, b buyer, u, body string) (int, time.Duration, []string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(body))
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("X-CSRF-Token", b.token)
+	start := time.Now()
+	resp, err := b.client.Do(req)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	first := time.Since(start)
+	defer resp.Body.Close()
+	wire, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, first, nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return len(wire), first, nil, fmt.Errorf("POST %s: %d %.200s", u, resp.StatusCode, wire)
+	}
+	raw, err := (response{Status: resp.StatusCode, Header: resp.Header, Wire: wire}).body()
+	if err != nil {
+		return len(wire), first, nil, err
+	}
+	var hold struct {
+		Seats []string `json:"seats"`
+	}
+	err = json.Unmarshal(raw, &hold)
+	return len(wire), first, hold.Seats, err
+}
+
+// arenaServer is a `bin/palaro serve` on a database of its own that the stadium seed filled.
+type arenaServer struct {
+	*palaroProcess
+	dir string // the database's folder
+}
+
+// Stop ends the server and removes its database.
+func (a *arenaServer) Stop() {
+	a.palaroProcess.Stop()
+	_ = os.RemoveAll(a.dir)
+}
+
+// startArena fills a new SQLite database with `bin/palaro seed --demo --stadium --places N` (the
+// demo data and the arena), on sale with --sold growthSoldShare; sold out with --sold 1, after
+// which the bench sells the places the seed leaves (sellRest) and checks growthCheckedIn percent
+// of the tickets in (checkInShare). Then it starts a server on it and fills ev.
+func startArena(ctx context.Context, bin string, places int, soldOut bool, ev *GrowthEvent) (*arenaServer, error) {
+	state, share := "on sale", strconv.FormatFloat(growthSoldShare, 'f', -1, 64)
+	if soldOut {
+		state, share = "sold out", "1"
+	}
+	dir, err := os.MkdirTemp("", "palaro-bench-arena-")
+	if err != nil {
+		return nil, err
+	}
+	dbPath := filepath.Join(dir, "palaro.db")
+	progress("scale %d places, %s: seeding the arena", places, state)
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, bin, "seed", "--demo", "--stadium", "--places", strconv.Itoa(places), "--sold", share)
+	cmd.Env = append(os.Environ(), "PALARO_DB="+dbPath)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, out)
+	}
+	if soldOut {
+		if err = sellRest(ctx, dbPath); err == nil {
+			err = checkInShare(ctx, dbPath)
+		}
+	}
+	if err == nil {
+		ev.Seed = time.Since(start)
+		err = queryRow(ctx, dbPath, `SELECT (SELECT COUNT(*) FROM tickets WHERE event_id = e.id), (SELECT COUNT(*) FROM orders WHERE event_id = e.id),
+			(SELECT COUNT(*) FROM tickets WHERE event_id = e.id AND public_id LIKE 'bench-rest-%'),
+			(SELECT COUNT(*) FROM tickets WHERE event_id = e.id AND status = 'checked_in') FROM events e WHERE e.code = ?`,
+			[]any{store.StadiumEventCode}, &ev.Tickets, &ev.Orders, &ev.Rest, &ev.CheckedIn)
+	}
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	progress("scale %d places, %s: %d tickets in %d orders in %s; starting a server", places, state, ev.Tickets, ev.Orders, ev.Seed.Round(time.Millisecond))
+	p, err := startPalaroOn(ctx, bin, dbPath)
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	return &arenaServer{palaroProcess: p, dir: dir}, nil
+}
+
+// openFixtureDB opens a server's SQLite database for the bench's own rows (outside the server's writer).
+func openFixtureDB(dbPath string) (*sql.DB, error) {
+	return sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000&_txlock=immediate")
+}
+
+// queryRow scans one row of a query on the SQLite database at dbPath into dest.
+func queryRow(ctx context.Context, dbPath, query string, args []any, dest ...any) error {
+	db, err := openFixtureDB(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.QueryRowContext(ctx, query, args...).Scan(dest...)
+}
+
+// sellRest sells every seat of the arena that the seed left (`--sold 1` sells the far sections'
+// groups with a chance of 0.6 to 1 and every standing place), one seat per paid order, straight
+// into the database in one transaction, with the rows a sale leaves (order, ticket, seat
+// assignment, sold counter), so that the event has a ticket for each of its places.
+func sellRest(ctx context.Context, dbPath string) error {
+	return inFixtureTx(ctx, dbPath, func(tx *sql.Tx) error { return sellRestTx(ctx, tx) })
+}
+
+func sellRestTx(ctx context.Context, tx *sql.Tx) error {
+	paid := time.Now().UTC().Add(-time.Hour).Format("2006-01-02T15:04:05Z")
+	for _, q := range []struct {
+		query string
+		args  []any
+	}{
+		{`INSERT INTO orders (public_id, event_id, ticket_type_id, quantity, email, buyer, seats, payment_type, unit_price, total,
+			status, provider, paid_at, created_at)
+			SELECT 'bench-rest-' || tt.id || '-' || s.label, tt.event_id, tt.id, 1, 'rest.' || lower(s.label) || '@bench.palaro.test',
+				json_object('FullName', 'Rest ' || s.label), json_array(s.label), 'QR', tt.price, tt.price, 'paid', 'sandbox', ?, ?
+			FROM seats s JOIN ticket_types tt ON tt.id = s.ticket_type_id JOIN events e ON e.id = tt.event_id
+			WHERE e.code = ? AND NOT EXISTS (SELECT 1 FROM seat_assignments a WHERE a.ticket_type_id = s.ticket_type_id AND a.date_id = 0 AND a.seat = s.label)
+			ORDER BY tt.id, s.section, s.row_index, s.number`, []any{paid, paid, store.StadiumEventCode}},
+		{`INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id, holder_name, email, seat, status, created_at)
+			SELECT public_id, 'RS' || printf('%08d', id), id, event_id, ticket_type_id, json_extract(buyer, '$.FullName'), email,
+				json_extract(seats, '$[0]'), 'valid', created_at
+			FROM orders WHERE public_id LIKE 'bench-rest-%'`, nil},
+		{`INSERT INTO seat_assignments (ticket_type_id, seat, order_id)
+			SELECT ticket_type_id, seat, order_id FROM tickets WHERE public_id LIKE 'bench-rest-%'`, nil},
+		{`UPDATE ticket_types SET sold = (SELECT COUNT(*) FROM tickets t WHERE t.ticket_type_id = ticket_types.id)
+			WHERE event_id = (SELECT id FROM events WHERE code = ?)`, []any{store.StadiumEventCode}},
+	} {
+		if _, err := tx.ExecContext(ctx, q.query, q.args...); err != nil {
+			return fmt.Errorf("selling the rest: %w", err)
+		}
+	}
+	var places, tickets int
+	if err := tx.QueryRowContext(ctx, `SELECT (SELECT SUM(capacity) FROM ticket_types WHERE event_id = e.id),
+		(SELECT COUNT(*) FROM tickets WHERE event_id = e.id) FROM events e WHERE e.code = ?`, store.StadiumEventCode).Scan(&places, &tickets); err != nil {
+		return err
+	}
+	if places != tickets {
+		return fmt.Errorf("selling the rest: %d tickets for %d places", tickets, places)
+	}
+	return nil
+}
+
+// checkInShare checks growthCheckedIn percent of the arena's tickets in (those whose id modulo 100
+// is below it), at 60 gates over the last three hours, straight into the database: the ticket's status,
+// time and gate, and its check-in row.
+func checkInShare(ctx context.Context, dbPath string) error {
+	now := time.Now().UTC().Format("2006-01-02T15:04:05Z")
+	return inFixtureTx(ctx, dbPath, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE tickets SET status = 'checked_in', checked_in_gate = 'Gate ' || (id % 60 + 1),
+			checked_in_at = strftime('%Y-%m-%dT%H:%M:%SZ', ?, '-' || (id % 180) || ' minutes')
+			WHERE event_id = (SELECT id FROM events WHERE code = ?) AND id % 100 < ?`, now, store.StadiumEventCode, growthCheckedIn); err != nil {
+			return fmt.Errorf("check-ins: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at, outcome)
+			SELECT id, event_id, checked_in_gate, 'gate@palaro.ph', checked_in_at, checked_in_at, 'checked_in' FROM tickets
+			WHERE event_id = (SELECT id FROM events WHERE code = ?) AND status = 'checked_in'`, store.StadiumEventCode); err != nil {
+			return fmt.Errorf("check-ins: %w", err)
+		}
+		return nil
+	})
+}
+
+// inFixtureTx runs fn in one write transaction on the SQLite database at dbPath and commits it
+// when fn succeeds.
+func inFixtureTx(ctx context.Context, dbPath string, fn func(tx *sql.Tx) error) error {
+	db, err := openFixtureDB(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // measureOp runs op reps times, one after the other, with the server's peak memory reset before
@@ -284,126 +577,16 @@ func queueStorm(ctx context.Context, pid int, p *palaroProcess, eventCode, token
 	return g
 }
 
-// scaleFixture is what seedScaleEvent made.
-type scaleFixture struct {
-	orders, checkedIn int
-	someEmail         string // a buyer's e-mail, for the orders search
-}
-
-// scaleTypes are the ticket types of the scale event's tickets and their shares of them.
-var scaleTypes = []struct {
-	code, name string
-	price      int64
-	share      int // percent
-}{{"scale-lower", "Scale lower box", 350000, 20}, {"scale-upper", "Scale upper box", 180000, 50}, {"scale-ga", "Scale general admission", 80000, 30}}
-
-// seedScaleEvent issues n paid tickets of the event straight into its database, in one
-// transaction: three ticket types, orders of 1 to 4 tickets bought over 60 days from a few
-// sources, 1% senior citizen discounts, and 30% of the tickets checked in at 60 gates. It is the
-// fixture until the stadium seed (branch i24-stadium) lands.
-func seedScaleEvent(ctx context.Context, dbPath, eventCode string, n int) (scaleFixture, error) {
-	var fx scaleFixture
-	db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000&_txlock=immediate")
-	if err != nil {
-		return fx, err
-	}
-	defer db.Close()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return fx, err
-	}
-	defer tx.Rollback()
-	var eventID int64
-	if err := tx.QueryRowContext(ctx, `SELECT id FROM events WHERE code = ?`, eventCode).Scan(&eventID); err != nil {
-		return fx, fmt.Errorf("event %q: %w", eventCode, err)
-	}
-	insOrder, err := tx.PrepareContext(ctx, `INSERT INTO orders (public_id, event_id, ticket_type_id, quantity, email, buyer,
-		source, unit_price, total, status, paid_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'paid', ?, ?)`)
-	if err != nil {
-		return fx, err
-	}
-	insTicket, err := tx.PrepareContext(ctx, `INSERT INTO tickets (public_id, code, order_id, event_id, ticket_type_id, holder_name,
-		email, status, checked_in_at, checked_in_gate, created_at, discount_type, discount_holder, discount_id_number, discount_amount)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return fx, err
-	}
-	insCheckIn, err := tx.PrepareContext(ctx, `INSERT INTO check_ins (ticket_id, event_id, gate, actor, scanned_at, recorded_at, outcome)
-		VALUES (?, ?, ?, 'gate@palaro.ph', ?, ?, 'checked_in')`)
-	if err != nil {
-		return fx, err
-	}
-	now := time.Now().UTC()
-	sources := []string{"", "", "facebook", "box_office", "tiktok"}
-	issued := 0
-	for k, st := range scaleTypes {
-		count := n * st.share / 100
-		if k == len(scaleTypes)-1 {
-			count = n - issued
-		}
-		var typeID int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity, sold)
-			VALUES (?, ?, ?, ?, 4, ?, ?) RETURNING id`, eventID, st.code, st.name, st.price, count, count).Scan(&typeID); err != nil {
-			return fx, err
-		}
-		for left := count; left > 0; {
-			q := min(left, fx.orders%4+1)
-			left -= q
-			fx.orders++
-			email := fmt.Sprintf("fan%d@scale.palaro.test", fx.orders)
-			if fx.orders == n/5 {
-				fx.someEmail = email
-			}
-			paid := now.Add(-time.Duration(fx.orders%(60*24)) * time.Hour).Format("2006-01-02T15:04:05Z")
-			buyer := fmt.Sprintf(`{"FirstName":"Fan","LastName":"Number %d","FullName":"Fan Number %d","MobileNumber":"+63917%07d"}`,
-				fx.orders, fx.orders, fx.orders)
-			res, err := insOrder.ExecContext(ctx, fmt.Sprintf("scale-o-%d", fx.orders), eventID, typeID, q, email, buyer,
-				sources[fx.orders%len(sources)], st.price, st.price*int64(q), paid, paid)
-			if err != nil {
-				return fx, err
-			}
-			orderID, _ := res.LastInsertId()
-			for range q {
-				issued++
-				status, checked, gate := "valid", any(nil), ""
-				if issued%10 < 3 {
-					status, checked, gate = "checked_in", paid, fmt.Sprintf("Gate %d", issued%60+1)
-					fx.checkedIn++
-				}
-				dType, dHolder, dID, dAmount := "", "", "", int64(0)
-				if issued%100 == 7 {
-					dType, dHolder, dID, dAmount = "senior", "Lola Number "+strconv.Itoa(issued), "OSCA-"+strconv.Itoa(issued), st.price/5
-				}
-				res, err := insTicket.ExecContext(ctx, fmt.Sprintf("scale-t-%d", issued), fmt.Sprintf("SC%08d", issued), orderID, eventID, typeID,
-					"Fan Number "+strconv.Itoa(fx.orders), email, status, checked, gate, paid, dType, dHolder, dID, dAmount)
-				if err != nil {
-					return fx, err
-				}
-				if checked != nil {
-					ticketID, _ := res.LastInsertId()
-					if _, err := insCheckIn.ExecContext(ctx, ticketID, eventID, gate, paid, paid); err != nil {
-						return fx, err
-					}
-				}
-			}
-		}
-	}
-	if fx.someEmail == "" {
-		return fx, errors.New("no buyer to search for")
-	}
-	return fx, tx.Commit()
-}
-
-// cancelScaleTickets cancels the scale event's tickets whose id is a multiple of 100 (1%
-// of its tickets), as refunds would, and returns how many.
+// cancelScaleTickets cancels the arena's tickets whose id is a multiple of 100 (1% of its
+// tickets), as refunds would, and returns how many.
 func cancelScaleTickets(ctx context.Context, dbPath string) (int, error) {
-	db, err := sql.Open("sqlite3", "file:"+dbPath+"?_busy_timeout=10000&_txlock=immediate")
+	db, err := openFixtureDB(dbPath)
 	if err != nil {
 		return 0, err
 	}
 	defer db.Close()
-	res, err := db.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE id IN (SELECT id FROM tickets
-		WHERE public_id LIKE 'scale-t-%' AND status IN ('valid', 'checked_in') AND id % 100 = 0)`)
+	res, err := db.ExecContext(ctx, `UPDATE tickets SET status = 'cancelled' WHERE event_id = (SELECT id FROM events WHERE code = ?)
+		AND status IN ('valid', 'checked_in') AND id % 100 = 0`, store.StadiumEventCode)
 	if err != nil {
 		return 0, err
 	}

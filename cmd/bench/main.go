@@ -70,7 +70,7 @@ func main() {
 	flag.IntVar(&o.QueueRate, "queue-rate", 600, "queue benchmark: admissions a minute")
 	flag.StringVar(&o.Postgres, "postgres", os.Getenv("PALARO_TEST_POSTGRES"),
 		"PostgreSQL cluster (postgres:// URL) for the runs with one and three app servers; default $PALARO_TEST_POSTGRES, set by scripts/pgtest.sh (--durable for the bench); empty skips them")
-	scaleSizes := flag.String("scale-sizes", "1000,10000,55000", "scale section: event sizes in tickets, each measured on its own server (empty: skip it)")
+	scaleSizes := flag.String("scale-sizes", "1000,10000,55000", "scale section: arena sizes in places (the stadium seed's --places), each measured on sale and sold out on servers of their own (empty: skip it)")
 	flag.IntVar(&o.ScaleQueueBuyers, "scale-queue-buyers", 20000, "scale section: buyers in the queue storm")
 	flag.IntVar(&o.ScaleQueueConcurrency, "scale-queue-c", 2000, "scale section: the queue storm's concurrent buyers")
 	flag.StringVar(&o.Note, "note", "", "the machine's state, printed with the run (e.g. \"busy machine, 7 other engineers compiling\")")
@@ -81,8 +81,8 @@ func main() {
 			continue
 		}
 		n, err := strconv.Atoi(f)
-		if err != nil || n < 10 {
-			fmt.Fprintln(os.Stderr, "bench: -scale-sizes is a list of ticket counts of at least 10, such as 1000,10000,55000")
+		if err != nil || n < 200 {
+			fmt.Fprintln(os.Stderr, "bench: -scale-sizes is a list of arena sizes of at least 200 places (the stadium seed's smallest), such as 1000,10000,55000")
 			os.Exit(2)
 		}
 		o.ScaleSizes = append(o.ScaleSizes, n)
@@ -227,7 +227,7 @@ func run(ctx context.Context, o options) (*report, error) {
 		}
 	}
 	if len(o.ScaleSizes) > 0 {
-		if rep.Growth, err = runGrowth(ctx, o, eventPath); err != nil {
+		if rep.Growth, err = runGrowth(ctx, o); err != nil {
 			return nil, err
 		}
 	}

@@ -282,13 +282,16 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   is the budget's figure; p50 and p99 are over every answer of every round; beside it, the rate of bare SQLite write transactions
   (` + "`BEGIN IMMEDIATE; UPDATE …; COMMIT`" + `, one connection, WAL, ` + "`synchronous=NORMAL`" + `) on a
   temporary database in the same run: the ceiling of any design with one writer that does not fsync;
-- runs the gate at 1,000 and 55,000 tickets in that event: issues tickets in bulk
-  (` + "`store.IssueGateTickets`" + `) and adds a gate API token, downloads the gate list whole (gzip: time,
-  bytes, growth of the server's peak memory), lets 60 gates (` + "`-gates`" + `) scan at once through
-  ` + "`POST /v1/checkin`" + `, online, ` + "`-scans`" + ` scans of four fifths as many tickets (a fifth are second
-  scans, 409) while each gate also fetches the list's changes every 3 s, reports scans answered per
-  second and latency, reads back that every scanned ticket was checked in exactly once, and
-  downloads the delta since the whole list (` + "`MeasureGateList`" + `);
+- runs the gate at 1,000 and 55,000 tickets, each on a new event: a draft event of the demo event's
+  organization, created through ` + "`POST /v1/organizer/events`" + ` with a manager API token, gets exactly
+  that many tickets in bulk (` + "`store.IssueGateTickets`" + `), so that a row's size is its event's own
+  (the demo event already holds the storm's tickets); with a gate API token the bench downloads the
+  gate list whole (gzip: time, bytes, growth of the server's peak memory), lets 60 gates (` + "`-gates`" + `)
+  scan at once through ` + "`POST /v1/checkin`" + `, online, ` + "`-scans`" + ` scans (1,250) of four fifths as many
+  tickets spread evenly over the event's (every ticket of the 1,000-ticket event; a fifth of the
+  scans are second scans, 409) while each gate also fetches the list's changes every 3 s, reports
+  the tickets scanned, scans answered per second and latency, reads back that every scanned ticket
+  was checked in exactly once, and downloads the delta since the whole list (` + "`MeasureGateList`" + `);
 - runs the queue: puts a queue in front of that event's sale through the organizer API (opening
   in an hour), lets ` + "`-queue-visitors`" + ` visitors (20,000) join, each with its first
   ` + "`GET /v1/queue/{code}`" + ` (one write each, 200 at a time), moves the opening to a few seconds on, then
@@ -305,34 +308,49 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   again on a new database with one ` + "`bin/palaro serve`" + `, then with three on one database
   (` + "`PALARO_SERVERS=3`" + `, started one after the other), the clients split evenly among the servers and buyer i
   buying on server i mod n, and reads back the oversold count: the rows sit beside the SQLite run's;
-- runs the scale section (cmd/bench/growth.go; ` + "`-scale-sizes 1000,10000,55000`" + `, empty skips it): for each
-  size a new ` + "`bin/palaro serve`" + ` on a fresh database with the demo data, into whose first event it writes
-  that many paid tickets (three ticket types, orders of 1 to 4 tickets over 60 days, 30% checked in
-  at 60 gates, 1% senior discounts; straight into SQLite, until the stadium seed lands), then
-  measures, one request after the other: the seat page's first view (a seated type of min(size,
-  5,000) seats, the most Palaro allows today, created through the organizer API; and its first-visit
-  weight), the gate list through ` + "`GET /v1/organizer/events/{code}/gate-list`" + ` with a gate token and
+- runs the scale section (cmd/bench/growth.go; ` + "`-scale-sizes 1000,10000,55000`" + `, arenas of that many
+  places, empty skips it) on the stadium seed's arena: for each size, twice,
+  ` + "`bin/palaro seed --demo --stadium --places N`" + ` on a fresh SQLite database (the event
+  ` + "`arena-grand-finals`" + `: a lower box of 16 and an upper box of 24 sections, two standing areas; the
+  seeding is timed) and a new
+  ` + "`bin/palaro serve`" + ` on it, measuring one request after the other:
+  **on sale**, ` + "`--sold 0.5`" + ` (about half of each price zone sold: about N/2 tickets), the seat page's
+  first view of the upper box, the largest seated zone (` + "`/s/arena-grand-finals-upper`" + `: its overview
+  of sections; and its first-visit weight, HTML + CSS + JS gzipped), best available (20 buyers one
+  after the other, each with its own session and the CSRF token of the seat page it opened, not
+  timed, ask ` + "`POST /v1/seats/arena-grand-finals-upper/best`" + ` for 2 adjacent seats; an answer without
+  2 seats, or a seat held twice, is a failure) and a queue storm (` + "`-scale-queue-buyers`" + ` 20,000
+  buyers join the event's queue, ` + "`-scale-queue-c`" + ` 2,000 at a time, then each asks for its place once);
+  **sold out**, ` + "`--sold 1`" + ` (which still leaves some of the far sections' seats unsold), after which
+  the bench sells every seat left, one per paid order, and checks 30% of the tickets in at 60 gates
+  (the ticket's status and a check-in row), straight into SQLite, so that the event has exactly N
+  tickets: the gate list through ` + "`GET /v1/organizer/events/{code}/gate-list`" + ` with a gate token and
   gzip (full, then ` + "`?since=`" + ` after 1% of the tickets were cancelled), the organizer's dashboard,
   orders search (an e-mail's), check-in counts (` + "`/check-ins/live`" + `), attendees and orders CSV
-  (signed in as the demo organizer; for the exports also the time to their first bytes), and a
-  queue storm (` + "`-scale-queue-buyers`" + ` 20,000 buyers join the event's queue, ` + "`-scale-queue-c`" + ` 2,000 at a
-  time, then each asks for its place once); for each: p50 and p99 of its repetitions and the
+  (signed in as the demo organizer; for the exports also the time to their first bytes);
+  for each: p50 and p99 of its repetitions and the
   server's **peak resident memory**: before each operation the bench writes ` + "`5`" + ` to
   ` + "`/proc/<pid>/clear_refs`" + ` of the server, which resets its VmHWM (peak resident set) to its
   current VmRSS, and reads VmHWM from ` + "`/proc/<pid>/status`" + ` after it: the peak of the whole process
   (Go heap, SQLite's page cache and sorter, buffers) during that operation, and how far it rose
-  above the resident memory just before. The table shows how each grows from the smallest size to
-  the largest and flags a time or memory that grows faster than the tickets, and a first view
-  whose bytes grow at all; the budget holds the organizer views of the largest size to p99 ≤ 100 ms
-  (the exports: their first bytes; they stream);
+  above the resident memory just before. The table's headers give each size's places and the
+  tickets of both states, and each row names the state it ran on; the last column shows how each
+  grows from the smallest size to the largest and flags a time or memory that grows faster than
+  the tickets of that state, and a first view whose bytes (its HTML, or all it downloads) grow by
+  more than 5%; the budgets hold the organizer views of the largest sold-out arena to p99 ≤ 100 ms
+  (the exports: their first bytes; they stream), and the seat page's first view at the largest
+  size to the island budget (JS ≤ 90 KB gzipped) and to not growing;
 - compares the figures with the budgets of DESIGN.md and prints PASS or FAIL for each. This is
   a report, not an assertion: the command exits 0 unless the measurement itself failed.
 
-Flags (after ` + "`--`" + `): ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `, ` + "`-warmup 1s`" + `,
-` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `,
-` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `, ` + "`-checkin=false`" + `, ` + "`-gates 60`" + `, ` + "`-scans 1250`" + `, ` + "`-queue=false`" + `, ` + "`-queue-visitors 20000`" + `,
-` + "`-queue-every 10s`" + `, ` + "`-queue-duration 2m`" + `, ` + "`-queue-rate 600`" + `, ` + "`-scale-sizes 1000,10000,55000`" + `, ` + "`-scale-queue-buyers 20000`" + `,
-` + "`-scale-queue-c 2000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed with the run), ` + "`-out FILE`" + `.
+Flags (after ` + "`--`" + `): ` + "`-bin bin/palaro`" + `, ` + "`-duration 10s`" + ` load time per page and server, ` + "`-rounds 2`" + `,
+` + "`-warmup 1s`" + `, ` + "`-c 200`" + ` clients, ` + "`-max-requests`" + ` bound per round, ` + "`-pages=false`" + ` (no throughput
+rounds), ` + "`-storm=false`" + `, ` + "`-buyers 2000`" + `, ` + "`-capacity 500`" + ` (both per round), ` + "`-storm-rounds 3`" + `,
+` + "`-checkin=false`" + `, ` + "`-gates 60`" + `, ` + "`-scans 1250`" + `, ` + "`-queue=false`" + `, ` + "`-queue-visitors 20000`" + `,
+` + "`-queue-every 10s`" + `, ` + "`-queue-duration 2m`" + `, ` + "`-queue-rate 600`" + `, ` + "`-postgres URL`" + ` (empty: no PostgreSQL
+runs), ` + "`-scale-sizes 1000,10000,55000`" + ` (arena places; empty: no scale section),
+` + "`-scale-queue-buyers 20000`" + `, ` + "`-scale-queue-c 2000`" + `, ` + "`-note TEXT`" + ` (the machine's state, printed
+with the run), ` + "`-out FILE`" + `.
 
 **Noise.** The machine that produced the figures below has 2 CPUs, shared by the load generator,
 the bare handler and Palaro, and, at the time, by other engineers' builds and tests (see the load
