@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -216,4 +217,56 @@ func TestWorker_StopsOnCancel(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the worker did not stop")
 	}
+}
+
+// chanSender hands each message it sends to a channel.
+type chanSender chan palaro.Message
+
+func (s chanSender) Send(ctx context.Context, m palaro.Message) error {
+	s <- m
+	return nil
+}
+
+// TestWorker_WaitsWhileTheWriterIsBusy proves the worker claims nothing while Busy reports the
+// writer's rush (it keeps asking, and the message stays queued), sends as soon as the rush ends,
+// and, in a rush that does not end, still sends once MaxWait has passed: nothing is held back for
+// longer than that.
+func TestWorker_WaitsWhileTheWriterIsBusy(t *testing.T) {
+	box := newOutbox(t, time.Now())
+	sent := make(chanSender, 1)
+	var busy atomic.Bool
+	var asked atomic.Int32
+	busy.Store(true)
+	w := &Worker{Outbox: box, Sender: sent, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Interval: time.Hour,
+		MaxWait: time.Hour, Busy: func() bool { asked.Add(1); return busy.Load() }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- w.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	require.Eventually(t, func() bool { return asked.Load() >= 3 }, 5*time.Second, 10*time.Millisecond)
+	require.Empty(t, sent, "nothing is sent during the rush")
+	require.Equal(t, palaro.MessagePending, onlyMessage(t, box).Status, "nor claimed")
+	busy.Store(false)
+	select {
+	case m := <-sent:
+		require.Equal(t, "a@b.ph", m.To)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the message was not sent once the rush ended")
+	}
+
+	t.Run("OK a rush that does not end holds a message back at most MaxWait", func(t *testing.T) {
+		box := newOutbox(t, time.Now())
+		sent := make(chanSender, 1)
+		w := &Worker{Outbox: box, Sender: sent, Logger: w.Logger, Interval: time.Hour, MaxWait: 20 * time.Millisecond,
+			Busy: func() bool { return true }}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error)
+		go func() { done <- w.Run(ctx) }()
+		t.Cleanup(func() { cancel(); <-done })
+		select {
+		case <-sent:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the message was held back past MaxWait")
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -24,7 +25,20 @@ type Worker struct {
 	MaxAttempts int
 	// Now tells the time; time.Now when nil.
 	Now func() time.Time
+	// Busy, when set, reports a rush on the store's writer (store.DB.WriterBusy): before each
+	// batch the worker waits while it lasts, so that composing e-mails (QR images) does not take
+	// the CPUs from the buyers, but never more than MaxWait since its last batch: in a rush it
+	// still sends a batch at least every MaxWait, and nothing is dropped.
+	Busy func() bool
+	// MaxWait bounds each wait for Busy (DefaultMaxWait when zero).
+	MaxWait time.Duration
 }
+
+// DefaultMaxWait is how long the worker waits at most, before a batch, for the writer's rush to end.
+const DefaultMaxWait = 2 * time.Second
+
+// busyPoll is how often a waiting worker asks Busy again.
+const busyPoll = 50 * time.Millisecond
 
 // Backoff is the wait before retry number attempt (1-based): 30 s doubling, at most 1 hour.
 func Backoff(attempt int) time.Duration {
@@ -45,6 +59,9 @@ func (w *Worker) Run(ctx context.Context) error {
 		interval = 2 * time.Second
 	}
 	for {
+		if !w.waitForQuiet(ctx) {
+			return nil
+		}
 		n, err := w.Drain(ctx)
 		if err != nil && ctx.Err() == nil {
 			w.Logger.Error("outbox drain failed", "error", err)
@@ -56,6 +73,29 @@ func (w *Worker) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-time.After(interval):
+		}
+	}
+}
+
+// waitForQuiet waits while Busy reports a rush, at most MaxWait; false when ctx ended meanwhile.
+func (w *Worker) waitForQuiet(ctx context.Context) bool {
+	if w.Busy == nil || !w.Busy() {
+		return ctx.Err() == nil
+	}
+	limit := time.NewTimer(cmp.Or(w.MaxWait, DefaultMaxWait))
+	defer limit.Stop()
+	poll := time.NewTicker(busyPoll)
+	defer poll.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-limit.C:
+			return true
+		case <-poll.C:
+			if !w.Busy() {
+				return true
+			}
 		}
 	}
 }

@@ -606,7 +606,11 @@ func doorDates(ctx context.Context, tx *sql.Tx, eventID int64, tt *palaro.Ticket
 	case d.Past(now):
 		return plan, dateFieldError(palaro.MsgDateOver)
 	case tt.IsPass():
-		return planDates(ctx, tx, &palaro.Event{ID: eventID}, tt, "", now)
+		dates, err := eventDates(ctx, tx, eventID)
+		if err != nil {
+			return plan, err
+		}
+		return planDates(dates, &palaro.Event{ID: eventID}, tt, "", now)
 	}
 	plan.date, plan.dates = d, []int64{d.ID}
 	return plan, nil

@@ -68,7 +68,11 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 			return nil, verr
 		}
 	}
-	plan, err := planDates(ctx, s.db.read, ev, tt, req.Date, now)
+	dates, err := s.db.purchaseDates(ctx, ev.ID)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planDates(dates, ev, tt, req.Date, now)
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +245,8 @@ func (s *PurchaseService) saveOrder(ctx context.Context, tx *sql.Tx, o *palaro.O
 			return err
 		}
 	}
-	if o.Free() {
-		return s.issue(ctx, tx, o, now)
+	if o.Free() { // issued in this unit: no team entry can name it yet, and nothing is read back
+		return s.issueOrder(ctx, tx, o, now, nil, &issuedNew{dated: len(plan.dates) > 0})
 	}
 	return nil
 }
@@ -489,13 +493,24 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 	if err != nil {
 		return err
 	}
+	return s.issueOrder(ctx, tx, o, now, entry, nil)
+}
+
+// issuedNew is what issueOrder need not read back for an order saved in the same unit
+// (saveOrder): it has no team entry, its discounts are o.Discounts as just saved, and dated says
+// whether it recorded places on dates (order_dates), which a pass's tickets take (pass_uses).
+type issuedNew struct{ dated bool }
+
+// issueOrder is issue with the order's team entry (nil for none) read; fresh, when set, says the
+// order was saved in this unit (issuedNew), so its discounts and dates are not read back.
+func (s *PurchaseService) issueOrder(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time, entry *teamOrder, fresh *issuedNew) error {
 	if entry != nil { // an entry fee: no ticket, the team registered (a place or the waiting list)
 		teams, _ := s.composer.(palaro.TeamComposer)
 		if err := placeTeam(ctx, tx, o.ID, entry, teams, now); err != nil {
 			return err
 		}
 	} else if o.Kind == palaro.OrderKindTickets {
-		if err := insertOrderTickets(ctx, tx, o, now); err != nil {
+		if err := insertOrderTickets(ctx, tx, o, now, fresh); err != nil {
 			return err
 		}
 		if err := sellReturns(ctx, tx, s.db, o.ID, o.TicketTypeID, len(o.Tickets), now); err != nil {
@@ -528,9 +543,10 @@ func (s *PurchaseService) issue(ctx context.Context, tx *sql.Tx, o *palaro.Order
 }
 
 // insertOrderTickets inserts a paid ticket order's tickets (o.Tickets) and, for a pass, the places its
-// order took on each date (pass_uses, with the tickets' seats).
-func insertOrderTickets(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time) error {
-	if o.Discounts == nil {
+// order took on each date (pass_uses, with the tickets' seats). For an order saved in this unit
+// (fresh), its discounts are o.Discounts and it has places on dates only when fresh.dated.
+func insertOrderTickets(ctx context.Context, tx *sql.Tx, o *palaro.Order, now time.Time, fresh *issuedNew) error {
+	if o.Discounts == nil && fresh == nil {
 		var err error
 		if o.Discounts, err = orderDiscounts(ctx, tx, o.ID); err != nil {
 			return err
@@ -545,7 +561,7 @@ func insertOrderTickets(ctx context.Context, tx *sql.Tx, o *palaro.Order, now ti
 		}
 		o.Tickets = append(o.Tickets, t)
 	}
-	if o.Date != nil {
+	if o.Date != nil || fresh != nil && !fresh.dated {
 		return nil
 	}
 	return insertPassUses(ctx, tx, o.ID, now)

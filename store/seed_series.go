@@ -113,7 +113,7 @@ func (d *seedData) insertSeriesSales(ctx context.Context, db *DB, tx *sql.Tx, no
 			if err := takeSeatsOn(ctx, tx, stock, on, o.ID, seats); err != nil {
 				return nil, err
 			}
-			if err := insertOrderTickets(ctx, tx, o, paid); err != nil {
+			if err := insertOrderTickets(ctx, tx, o, paid, nil); err != nil {
 				return nil, err
 			}
 			_, err := tx.ExecContext(ctx, `UPDATE orders SET provider = 'sandbox' WHERE id = ?`, o.ID)

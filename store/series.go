@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -388,16 +389,26 @@ func slugDate(dates []palaro.EventDate, slug string) (*palaro.EventDate, error) 
 	return &dates[i], nil
 }
 
-// planDates decides an order's dates from the buy body's date slug: a series' day ticket needs
-// one of its dates, open for sale at now (a field error names a missing or unknown date); a
-// single-date event and a pass take none.
-func planDates(ctx context.Context, q querier, ev *palaro.Event, tt *palaro.TicketType, slug string, now time.Time) (datePlan, error) {
+// purchaseDates returns the event's dates as a purchase plans them (planDates), from the catalog:
+// read once, kept until an event_dates or venues row changes on the writer connection (or
+// catalogTTL for another process's change), like the ticket type lookup beside it. So a rush on a
+// single-date event reads nothing per order for its dates. The slice is shared: never modified.
+func (db *DB) purchaseDates(ctx context.Context, eventID int64) ([]palaro.EventDate, error) {
+	v, err := db.cached(catalogDates+strconv.FormatInt(eventID, 10), func() (any, error) {
+		return eventDates(context.WithoutCancel(ctx), db.read, eventID)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.([]palaro.EventDate), nil
+}
+
+// planDates decides an order's dates from the buy body's date slug and the event's dates (read
+// only, not modified): a series' day ticket needs one of its dates, open for sale at now (a field
+// error names a missing or unknown date); a single-date event and a pass take none.
+func planDates(dates []palaro.EventDate, ev *palaro.Event, tt *palaro.TicketType, slug string, now time.Time) (datePlan, error) {
 	slug = strings.TrimSpace(slug)
 	plan := datePlan{stockType: tt.ID}
-	dates, err := eventDates(ctx, q, ev.ID)
-	if err != nil {
-		return plan, err
-	}
 	switch {
 	case len(dates) == 0 && slug != "":
 		return plan, dateFieldError(palaro.MsgDateNotForSingle)

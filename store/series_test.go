@@ -497,3 +497,31 @@ func TestSeries_CountPassSeatFreeOnEveryDate(t *testing.T) {
 		require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "the pass keeps A4 on %s", d.Slug)
 	}
 }
+
+// TestSeries_PurchaseDatesKeptUntilChanged proves the purchase path's dates (purchaseDates, kept
+// in the catalog) are read again once an event_dates row changes through the writer: a date
+// cancelled, or added, after buyers were served from memory counts for the very next buyer.
+func TestSeries_PurchaseDatesKeptUntilChanged(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	day := f.addTicketType(t, "dayk", 0, 10, 4)
+	dates := f.weekly(t, 2, nil)
+	_, err := f.purchases.CreateOrder(ctx, dated(day, dates[0].Slug, 1, "a@x.ph"), f.now)
+	require.NoError(t, err)
+	_, err = f.purchases.CreateOrder(ctx, dated(day, dates[0].Slug, 1, "b@x.ph"), f.now)
+	require.NoError(t, err, "the dates come from memory now")
+
+	require.NoError(t, f.db.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE event_dates SET status = 'cancelled' WHERE id = ?`, dates[0].ID)
+		return err
+	}))
+	_, err = f.purchases.CreateOrder(ctx, dated(day, dates[0].Slug, 1, "c@x.ph"), f.now)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err))
+	require.Equal(t, palaro.MsgDateCancelled, palaro.ErrorMessage(err))
+
+	later, err := f.series.CreateDates(ctx, f.eventID, []palaro.DateInput{{StartsAt: dates[1].StartsAt.AddDate(0, 0, 7),
+		EndsAt: dates[1].EndsAt.AddDate(0, 0, 7)}}, f.now)
+	require.NoError(t, err)
+	_, err = f.purchases.CreateOrder(ctx, dated(day, later[0].Slug, 1, "c@x.ph"), f.now)
+	require.NoError(t, err, "a date added after the dates were kept sells at once")
+}

@@ -154,6 +154,7 @@ type catalogEntry struct {
 const (
 	catalogEvent = "event:" // + event code: the event as FindEvent reads it (GateEvent)
 	catalogToken = "token:" // + token hash: the token's caller (AuthenticateToken)
+	catalogDates = "dates:" // + event id: the event's dates as a purchase plans them (purchaseDates)
 )
 
 // maxCatalogEntries bounds the catalog; it starts again empty when full.
@@ -286,7 +287,7 @@ func (db *DB) rowChanged(table string, rowid int64, countersOnly bool) {
 			return
 		}
 		fallthrough
-	case "events", "venues", "organizers", "add_ons", "api_tokens", "organizer_members":
+	case "events", "event_dates", "venues", "organizers", "add_ons", "api_tokens", "organizer_members":
 		if db.catalog != nil {
 			db.catalog.changed(true)
 		}

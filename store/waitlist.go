@@ -114,7 +114,11 @@ func (s *WaitlistService) Join(ctx context.Context, req palaro.WaitlistJoin, now
 	}
 	// a series' day ticket waits for one of its dates, open for sale (planDates names a missing,
 	// unknown or closed date); an event of one date and a pass wait for their type's places
-	plan, err := planDates(ctx, s.db.read, ev, tt, req.Date, now)
+	dates, err := s.db.purchaseDates(ctx, ev.ID)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := planDates(dates, ev, tt, req.Date, now)
 	if err != nil {
 		return nil, err
 	}

@@ -80,6 +80,9 @@ type writer struct {
 	units     atomic.Int64
 	commits   atomic.Int64
 	syncs     atomic.Int64
+	// rushAt is when (since writerEpoch) the writer last took a batch of at least rushUnits units:
+	// a rush is on (Busy).
+	rushAt atomic.Int64
 	// failed is the first failed sync's error: from then on nothing more is committed and no
 	// batch is acknowledged (syncLoop).
 	failed atomic.Pointer[error]
@@ -206,6 +209,29 @@ func (w *writer) send(ctx context.Context, u *writeUnit) error {
 	}
 }
 
+// rushUnits is the batch size from which the writer counts as busy with a rush: one request's
+// writes come one or two units at a time, a crowd's by the dozen.
+const rushUnits = 8
+
+// rushLasts is how long after its last batch of rushUnits a rush counts as still on.
+const rushLasts = 200 * time.Millisecond
+
+// writerEpoch is the monotonic origin of writer.rushAt.
+var writerEpoch = time.Now()
+
+// WriterBusy reports whether the writer is in a rush: it took a batch of at least rushUnits units
+// in the last rushLasts, or that many units wait for it now. Background work that can wait a
+// little (the outbox worker composing e-mails) waits while it is (notify.Worker.Busy), leaving
+// the CPUs to the buyers.
+func (db *DB) WriterBusy() bool {
+	w := db.writer
+	if len(w.queue) >= rushUnits {
+		return true
+	}
+	at := w.rushAt.Load()
+	return at != 0 && time.Since(writerEpoch)-time.Duration(at) < rushLasts
+}
+
 // WriterStats returns how many units of work the writer ran and in how many commits.
 func (db *DB) WriterStats() WriterStats {
 	return WriterStats{Units: db.writer.units.Load(), Commits: db.writer.commits.Load(), Syncs: db.writer.syncs.Load()}
@@ -307,6 +333,9 @@ func (w *writer) commit(batch []*writeUnit) {
 	}
 	if len(live) == 0 {
 		return
+	}
+	if len(live) >= rushUnits {
+		w.rushAt.Store(int64(time.Since(writerEpoch)))
 	}
 	results := make([]error, len(live))
 	broken := func() error {

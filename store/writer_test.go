@@ -650,3 +650,32 @@ func TestOutbox_Counts(t *testing.T) {
 	require.Equal(t, failed0+1, failed)
 	require.Equal(t, pending0+1, pending, "c@x.ph is still pending; the sent and the failed are not")
 }
+
+// TestWriter_BusyInARush proves WriterBusy (what the outbox worker waits on): idle and after a
+// batch of a few units it is not busy; with rushUnits units waiting it is, and a batch of that many
+// marks a rush (busy for rushLasts after it); it is not once the rush is over.
+func TestWriter_BusyInARush(t *testing.T) {
+	db := writerProbe(t)
+	ctx := context.Background()
+	require.False(t, db.WriterBusy(), "idle")
+	batch := func(n int, prefix string) {
+		release, held := holdWriter(t, db)
+		errs := make(chan error, n)
+		for i := range n {
+			go func() { errs <- db.inWrite(ctx, insertProbe(fmt.Sprintf("%s%d", prefix, i))) }()
+		}
+		waitQueued(db, n)
+		require.Equal(t, n >= rushUnits, db.WriterBusy(), "%d units waiting", n)
+		release()
+		require.NoError(t, <-held)
+		for range n {
+			require.NoError(t, <-errs)
+		}
+	}
+	batch(rushUnits-1, "few")
+	require.False(t, db.WriterBusy(), "a batch of %d units is no rush", rushUnits-1)
+	require.Zero(t, db.writer.rushAt.Load())
+	batch(rushUnits, "rush")
+	require.NotZero(t, db.writer.rushAt.Load(), "a batch of rushUnits is a rush (busy for rushLasts after it)")
+	require.Eventually(t, func() bool { return !db.WriterBusy() }, 5*time.Second, 10*time.Millisecond, "the rush ends")
+}

@@ -283,7 +283,8 @@ func jobHolder() string {
 // holds its lease.
 func (a *App) RunJobs(ctx context.Context) {
 	var wg sync.WaitGroup
-	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now}
+	worker := &notify.Worker{Outbox: a.outbox, Sender: a.sender, Jobs: a.purchases, Logger: a.logger, Now: a.now,
+		Busy: a.db.WriterBusy}
 	wg.Go(func() { _ = worker.Run(ctx) })
 	hooks := &webhook.Worker{Store: a.webhooks, Sender: a.webhookSender, Logger: a.logger, Now: a.now}
 	wg.Go(func() { hooks.Run(ctx) })
