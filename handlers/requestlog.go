@@ -42,13 +42,21 @@ func (s *Server) logRequest(ctx context.Context, method, route string, status in
 		route = "(none)"
 	}
 	metrics.Request(route, method, status, latency)
-	s.logger.LogAttrs(ctx, slog.LevelInfo, "request",
+	h := s.logger.Handler()
+	if !h.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	// The record is made here without its caller's program counter (Logger.LogAttrs would walk
+	// the stack for it on every request, and the log has no source field).
+	r := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+	r.AddAttrs(
 		slog.String("method", method),
 		slog.String("route", route),
 		slog.Int("status", status),
 		slog.Int64("bytes", size),
 		slog.Float64("duration_ms", float64(latency.Microseconds())/float64(time.Millisecond/time.Microsecond)),
 		slog.String("request_id", loggableID(id)))
+	_ = h.Handle(ctx, r)
 }
 
 // requestIDLetters are the characters of a request id newRequestID makes (Echo's own generator's).
