@@ -27,6 +27,9 @@ var pageQueryParams = []string{"lat", "lng", "month", "page", "tag", "type", "v"
 
 // pageKey is the cache key of a public page: its path and the query parameters it reads.
 func pageKey(r *http.Request) string {
+	if r.URL.RawQuery == "" {
+		return r.URL.Path + "?"
+	}
 	q := r.URL.Query()
 	kept := url.Values{}
 	for _, k := range pageQueryParams {
@@ -65,7 +68,21 @@ type cachedPage struct {
 	gzipETag    string
 	expires     time.Time
 	refreshing  bool // a request is rendering it again since it expired (guarded by pageCache.mu)
+
+	// route is the pattern of the route that rendered it (such as /e/:code), for the request log.
+	route string
+	// fast lets the fast path (serveCachedPage) answer with it: the request that rendered it had
+	// no escapes in its path, so Echo routed it on the path its key holds, as it would route the
+	// fast path's request; and its route is no framed page, whose policy frameAncestors reads
+	// from the event at each request.
+	fast bool
+	// The headers of the answers, made once (writePage): the content type, the ETags and the
+	// lengths of both bodies.
+	typeHeader, etagHeader, gzipETagHeader, lengthHeader, gzipLengthHeader []string
 }
+
+// header returns a header value made once for every answer of a page (see headerValue).
+func header(value string) []string { return []string{value}[:1:1] }
 
 // pageCache keeps the rendered public pages of anonymous visitors by path and query, for at most
 // ttl, until Invalidate. Concurrent misses of one page share one render.
@@ -90,6 +107,14 @@ type cachedPage struct {
 // Control: public, max-age=0, s-maxage=10, stale-while-revalidate=30 lets a CDN keep it briefly.
 // An answer that must set a cookie is private.
 //
+// Two paths serve a cached page. A fresh page asked for by a visitor without a session cookie
+// (GET or HEAD, no body, no escapes in the path, no trailing slash) is answered before Echo by
+// serveCachedPage (pagecache_fast.go, via Server.ServeHTTP and pageCache.fresh): the same
+// headers, bytes, log line and hit count as the chain's, without the chain. Every other request
+// of a cached route goes through Echo's whole chain to cachePublicPages (a miss, an expired page
+// and its render again, a session cookie, a framed widget page, a page rendered from an escaped
+// path). Both write the page with writePage.
+//
 // Invalidated when event data changes. eventsChanged (handlers/organizer.go) drops both caches.
 // Callers: the organizer console and API on every save, publish, cover upload and cancel; news and
 // partner-page saves; POST /v1/ticket/buy after an order leaving 20 or fewer tickets of its type,
@@ -108,7 +133,7 @@ type pageCache struct {
 	ttl time.Duration
 	now func() time.Time
 
-	mu      sync.Mutex
+	mu      sync.RWMutex
 	entries map[string]*cachedPage
 	gen     uint64 // counts Invalidate calls: a render started before one is not kept
 	group   singleflight.Group
@@ -124,6 +149,27 @@ func (pc *pageCache) Invalidate() {
 	defer pc.mu.Unlock()
 	clear(pc.entries)
 	pc.gen++
+}
+
+// fresh returns the page cached for r when it is fresh, counting a hit, or nil: the fast path's
+// lookup (serveCachedPage). A page that is missing, expired or not for the fast path is left to
+// get, in Echo's chain. A key without query is looked up without allocating it.
+func (pc *pageCache) fresh(r *http.Request) *cachedPage {
+	var p *cachedPage
+	now := pc.now()
+	pc.mu.RLock()
+	if r.URL.RawQuery == "" {
+		var buf [128]byte
+		p = pc.entries[string(append(append(buf[:0], r.URL.Path...), '?'))]
+	} else {
+		p = pc.entries[pageKey(r)]
+	}
+	pc.mu.RUnlock()
+	if p == nil || !p.fast || !now.Before(p.expires) {
+		return nil
+	}
+	metrics.PageCacheHit.Inc()
+	return p
 }
 
 // maxStale is how long past its expiry a cached page may still be served while it is rendered
@@ -248,7 +294,8 @@ func renderPage(c *echo.Context, next echo.HandlerFunc) (*cachedPage, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &cachedPage{status: rec.status, contentType: rec.header.Get(echo.HeaderContentType), body: rec.body.Bytes()}
+	p := &cachedPage{status: rec.status, contentType: rec.header.Get(echo.HeaderContentType), body: rec.body.Bytes(),
+		route: c.Path(), fast: req.URL.RawPath == "" && !framedRoute(c.Path())}
 	if p.status == 0 {
 		p.status = http.StatusOK
 	}
@@ -262,38 +309,66 @@ func renderPage(c *echo.Context, next echo.HandlerFunc) (*cachedPage, error) {
 	sum := sha256.Sum256(p.body)
 	tag := base64.RawURLEncoding.EncodeToString(sum[:12])
 	p.etag, p.gzipETag = `"`+tag+`"`, `"`+tag+`-gz"`
+	p.typeHeader, p.etagHeader, p.gzipETagHeader = header(p.contentType), header(p.etag), header(p.gzipETag)
+	p.lengthHeader, p.gzipLengthHeader = header(strconv.Itoa(len(p.body))), header(strconv.Itoa(len(p.gzipped)))
 	return p, nil
 }
 
 // servePage writes a cached page: gzipped to clients that accept it, or a 304 when the client's
 // copy is current. A response that sets a cookie (an expired sign-in being cleared) is private.
 func servePage(c *echo.Context, p *cachedPage) error {
-	w, r := c.Response(), c.Request()
-	h := w.Header()
-	h.Set(echo.HeaderContentType, p.contentType)
-	if len(h.Values("Set-Cookie")) > 0 {
-		h.Set("Cache-Control", "private, no-cache")
-	} else {
-		h.Set("Cache-Control", publicCacheControl)
-	}
-	body, etag := p.body, p.etag
-	if strings.Contains(r.Header.Get(echo.HeaderAcceptEncoding), "gzip") {
-		body, etag = p.gzipped, p.gzipETag
-		h.Set(echo.HeaderContentEncoding, "gzip")
-	}
-	h.Set("ETag", etag)
-	if p.status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), etag) {
-		h.Del(echo.HeaderContentEncoding)
-		w.WriteHeader(http.StatusNotModified)
-		return nil
-	}
-	h.Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
-	w.WriteHeader(p.status)
-	if r.Method == http.MethodHead {
-		return nil
-	}
-	_, err := w.Write(body)
+	w := c.Response()
+	_, _, err := writePage(w, c.Request(), p, len(w.Header().Values("Set-Cookie")) > 0)
 	return err
+}
+
+// Header names of writePage, canonical, to set them without canonicalizing each time.
+const (
+	headerCacheControl    = "Cache-Control"
+	headerContentEncoding = "Content-Encoding"
+	headerContentLength   = "Content-Length"
+	headerContentType     = "Content-Type"
+	headerETag            = "Etag"
+)
+
+// Header values of writePage, made once.
+var (
+	publicCacheControlHeader  = header(publicCacheControl)
+	privateCacheControlHeader = header("private, no-cache")
+	gzipHeader                = header("gzip")
+)
+
+// writePage writes the cached page p as the answer to r, for servePage and the fast path alike:
+// gzipped when r accepts gzip, a 304 when r's If-None-Match names the body's ETag, private when
+// private (the answer sets a cookie), else public for a proxy too (publicCacheControl). The body
+// is written for a HEAD too: net/http drops it (a HEAD reaches servePage as a GET, headAsGet). It
+// returns the status and the body's bytes written, for the request log.
+func writePage(w http.ResponseWriter, r *http.Request, p *cachedPage, private bool) (status, size int, err error) {
+	h := w.Header()
+	h[headerContentType] = p.typeHeader
+	if private {
+		h[headerCacheControl] = privateCacheControlHeader
+	} else {
+		h[headerCacheControl] = publicCacheControlHeader
+	}
+	body, etag, etagHeader, lengthHeader := p.body, p.etag, p.etagHeader, p.lengthHeader
+	gz := strings.Contains(r.Header.Get(echo.HeaderAcceptEncoding), "gzip")
+	if gz {
+		body, etag, etagHeader, lengthHeader = p.gzipped, p.gzipETag, p.gzipETagHeader, p.gzipLengthHeader
+	}
+	h[headerETag] = etagHeader
+	if p.status == http.StatusOK && etagMatches(r.Header.Get("If-None-Match"), etag) {
+		delete(h, headerContentEncoding)
+		w.WriteHeader(http.StatusNotModified)
+		return http.StatusNotModified, 0, nil
+	}
+	if gz {
+		h[headerContentEncoding] = gzipHeader
+	}
+	h[headerContentLength] = lengthHeader
+	w.WriteHeader(p.status)
+	size, err = w.Write(body)
+	return p.status, size, err
 }
 
 // etagMatches reports whether an If-None-Match header names etag (weak comparison, or "*").

@@ -154,6 +154,8 @@ type Server struct {
 	secure bool
 	// csp is the Content-Security-Policy of every answer (contentSecurityPolicy).
 	csp string
+	// headers are the security headers of every answer but HSTS (securityHeaderValues of csp).
+	headers []headerValue
 	// pages keeps the rendered public pages for anonymous visitors (pagecache.go).
 	pages *pageCache
 	// Now returns the current time; tests replace it.
@@ -176,6 +178,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	s := &Server{echo: echo.New(), config: cfg, services: services, assets: assets, logger: logger, Now: time.Now}
 	s.secure = strings.HasPrefix(cfg.BaseURL, "https://")
 	s.csp = contentSecurityPolicy(cfg.TagManagerID != "" || cfg.PixelID != "")
+	s.headers = securityHeaderValues(s.csp)
 	s.pages = newPageCache(cfg.PageCacheTTL, func() time.Time { return s.Now() })
 	s.sessions = newSessionStore(cfg.SessionKey, s.secure)
 	s.limits = newLimiter(func() time.Time { return s.Now() }, cfg.Servers)
@@ -186,7 +189,7 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 		s.echo.IPExtractor = echo.ExtractIPFromXFFHeader()
 	}
 	s.echo.Pre(headAsGet)
-	s.echo.Use(middleware.RequestID())
+	s.echo.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: newRequestID}))
 	s.echo.Use(s.requestLog())
 	s.echo.Use(middleware.Recover())
 	s.echo.Use(s.securityHeaders)
@@ -201,17 +204,25 @@ func New(cfg Config, services Services, assets *static.Assets, logger *slog.Logg
 	return s
 }
 
-// ServeHTTP lets the server be used as an http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+// ServeHTTP lets the server be used as an http.Handler: an anonymous visitor's GET or HEAD of a
+// public page fresh in the page cache is answered at once (serveCachedPage, the same answer and log
+// line as Echo's chain would give), every other request by Echo's chain.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.serveCachedPage(w, r) {
+		return
+	}
+	s.echo.ServeHTTP(w, r)
+}
 
 // Echo returns the underlying Echo instance, for the tests that walk its router (every route is
-// on the route table, handlers/routes.go).
+// on the route table, handlers/routes.go) and the test that compares the cached pages' fast path
+// with Echo's chain.
 func (s *Server) Echo() *echo.Echo { return s.echo }
 
 // Start serves HTTP on addr until ctx is cancelled, then shuts down gracefully.
 func (s *Server) Start(ctx context.Context, addr string) error {
 	sc := echo.StartConfig{Address: addr, HideBanner: true, HidePort: true, GracefulTimeout: 10 * time.Second}
-	return sc.Start(ctx, s.echo)
+	return sc.Start(ctx, s)
 }
 
 // headAsGet answers a HEAD request as the GET of the same URL (RFC 9110: HEAD wherever GET works):

@@ -62,6 +62,17 @@ func (s *Server) frameAncestors(c *echo.Context) {
 	h.Del("X-Frame-Options")
 }
 
+// framedRoute reports whether route (a pattern, such as /embed/e/:code) is one of the widget's
+// pages, whose security headers frameAncestors narrows: the cached pages' fast path leaves them to
+// Echo's chain.
+func framedRoute(route string) bool {
+	switch route {
+	case embedEventPath, embedBuyPath, embedOrderPath:
+		return true
+	}
+	return false
+}
+
 // framedEvent returns the event of a page other sites may frame, or nil for any other page (or
 // an unknown event, ticket type or order).
 func (s *Server) framedEvent(c *echo.Context) *palaro.Event {

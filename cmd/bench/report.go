@@ -56,6 +56,7 @@ type report struct {
 	LoadBefore    string
 	LoadAfter     string
 	Server        []serverResult
+	PagesSteady   string // how the page rounds waited for the server's start-up work (waitStartupDrained)
 	Weights       []Weight
 	Storm         *Storm
 	CheckIn       *GateBench
@@ -144,6 +145,9 @@ func (r *report) Markdown() string {
 
 	fmt.Fprintf(&b, "#### Throughput and latency: %d concurrent clients, %s per page and server (%d alternating rounds)\n\n",
 		o.Concurrency, o.Duration, o.Rounds)
+	if r.PagesSteady != "" {
+		b.WriteString(r.PagesSteady + "\n\n")
+	}
 	b.WriteString("| Page | Server | Requests/s | p50 | p99 | Requests | Failures |\n|---|---|---:|---:|---:|---:|---:|\n")
 	for _, s := range r.Server {
 		for _, row := range []struct {

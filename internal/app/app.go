@@ -296,8 +296,10 @@ func (a *App) RunJobs(ctx context.Context) {
 
 // leasedLoop runs round every pause until ctx is cancelled, on the one server that holds the
 // job's lease; the lease lasts settleLeaseRounds pauses, so another server takes the job over
-// when its holder misses that many (a round longer than that may overlap another server's).
+// when its holder misses that many (a round longer than that may overlap another server's). Each
+// round run is counted in palaro_job_rounds_total{job=name} (the bench waits for the first).
 func (a *App) leasedLoop(ctx context.Context, name string, every time.Duration, round func(context.Context, time.Time)) {
+	rounds := metrics.JobRounds.WithLabelValues(name)
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
 	for {
@@ -307,6 +309,7 @@ func (a *App) leasedLoop(ctx context.Context, name string, every time.Duration, 
 		}
 		if held {
 			round(ctx, a.now())
+			rounds.Inc()
 		}
 		select {
 		case <-ctx.Done():

@@ -64,6 +64,11 @@ var (
 	QueueAdmissions = counter("palaro_queue_admissions_total",
 		"Places of the on-sale queues admitted to buy, each once.")
 
+	// JobRounds counts the rounds of the periodic jobs this server ran (as the holder of the job's
+	// lease), by job: "settle" (reconcile, release holds, queue reminders, ...) and "refunds".
+	JobRounds = counterVec("palaro_job_rounds_total",
+		"Rounds of the periodic jobs this server ran as the holder of the job's lease, by job (settle, refunds).", "job")
+
 	// PageCache counts the public page cache's answers by result: "hit" (served from memory) or
 	// "miss" (rendered).
 	PageCache = counterVec("palaro_page_cache_requests_total",
@@ -89,7 +94,7 @@ func counterVec(name, help, label string) *prometheus.CounterVec {
 
 // own are the collectors above, registered in every registry NewRegistry makes.
 var own = []prometheus.Collector{requestDuration, WriterBatchUnits, WriterWait, WriterFailedBatches,
-	OrdersPlaced, OutboxSendFailures, OutboxSent, WebhookSendFailures, WebhookSent, QueueAdmissions, PageCache}
+	OrdersPlaced, OutboxSendFailures, OutboxSent, WebhookSendFailures, WebhookSent, QueueAdmissions, JobRounds, PageCache}
 
 // NewRegistry returns a registry of the Go runtime's and the process's collectors, Palaro's own
 // metrics and extra (collectors read at scrape time, such as the outbox's depth).
