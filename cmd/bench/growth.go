@@ -552,10 +552,13 @@ func queueStorm(ctx context.Context, pid int, p *palaroProcess, eventCode, token
 	client.Timeout = time.Minute // a buyer waits longer than a page's load client: count slow answers, not failures
 	defer client.CloseIdleConnections()
 	cookies := make([]string, buyers)
+	why := &failureCounts{}
 	g.RSSBefore, _ = resetPeakRSS(pid)
 	start := time.Now()
 	join := runLoad(ctx, concurrency, 10*time.Minute, buyers, func(ctx context.Context, i int) result {
-		return joinQueue(ctx, client, p.URL, eventCode, cookies, i)
+		r, reason := joinQueue(ctx, client, p.URL, eventCode, cookies, i)
+		why.add(r, "joining: "+reason)
+		return r
 	})
 	if err := setQueue(time.Now().Add(-time.Second).Truncate(time.Second)); err != nil {
 		g.Skipped = err.Error()
@@ -565,6 +568,7 @@ func queueStorm(ctx context.Context, pid int, p *palaroProcess, eventCode, token
 		resp, err := request(ctx, client, p.URL+"/queue/"+eventCode, "Cookie", cookies[i], "HX-Request", "true",
 			"X-Forwarded-For", visitorAddress(i))
 		if err != nil || resp.StatusCode != http.StatusOK {
+			why.add(failed, "asking: "+failureReason(resp, err))
 			return failed
 		}
 		return done
@@ -574,6 +578,9 @@ func queueStorm(ctx context.Context, pid int, p *palaroProcess, eventCode, token
 	all := join.merge(refresh)
 	g.P50, g.P99, g.Failures = all.Percentile(50), all.Percentile(99), all.Failures
 	g.Note = fmt.Sprintf("%d buyers join (%d at a time), then each asks for its place once; %d answers", buyers, concurrency, all.Requests)
+	if failures := why.String(); failures != "" {
+		g.Note += "; failures: " + failures
+	}
 	return g
 }
 

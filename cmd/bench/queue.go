@@ -9,6 +9,8 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -77,7 +79,8 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 	client := newLoadClient(o.Concurrency)
 	defer client.CloseIdleConnections()
 	qb.Join = runLoad(ctx, o.Concurrency, 10*time.Minute, qb.Visitors, func(ctx context.Context, i int) result {
-		return joinQueue(ctx, client, p.URL, eventCode, cookies, i)
+		r, _ := joinQueue(ctx, client, p.URL, eventCode, cookies, i)
+		return r
 	})
 
 	// The opening, two seconds on: the first refresh after it draws the places.
@@ -137,20 +140,68 @@ func runQueue(ctx context.Context, p *palaroProcess, eventCode string, o options
 
 // joinQueue is visitor i's first GET /v1/queue/{code}, which gives it a place: its queue cookie
 // goes into cookies[i].
-func joinQueue(ctx context.Context, client *http.Client, base, eventCode string, cookies []string, i int) result {
+func joinQueue(ctx context.Context, client *http.Client, base, eventCode string, cookies []string, i int) (result, string) {
 	resp, err := request(ctx, client, base+"/v1/queue/"+eventCode, "X-Forwarded-For", visitorAddress(i))
 	if err != nil {
-		return failed
+		return failed, failureReason(nil, err)
 	}
 	for _, c := range resp.Cookies() {
 		if c.Name == "palaro_queue_"+eventCode {
 			cookies[i] = c.Name + "=" + c.Value
 		}
 	}
-	if resp.StatusCode != http.StatusOK || cookies[i] == "" {
-		return failed
+	if resp.StatusCode != http.StatusOK {
+		return failed, failureReason(resp, nil)
 	}
-	return done
+	if cookies[i] == "" {
+		return failed, "no queue cookie"
+	}
+	return done, ""
+}
+
+// failureReason names why a request failed: its error, or its answer's status.
+func failureReason(resp *http.Response, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return "status " + strconv.Itoa(resp.StatusCode)
+}
+
+// failureCounts counts failed requests by reason, for the report's note; safe for concurrent use.
+type failureCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// add counts a failed result under reason (a result that did not fail is not counted).
+func (f *failureCounts) add(r result, reason string) {
+	if r != failed {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == nil {
+		f.n = map[string]int{}
+	}
+	f.n[reason]++
+}
+
+// String lists the reasons, most frequent first ("" when nothing failed).
+func (f *failureCounts) String() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	reasons := make([]string, 0, len(f.n))
+	for r := range f.n {
+		reasons = append(reasons, r)
+	}
+	sort.Slice(reasons, func(i, j int) bool {
+		return f.n[reasons[i]] > f.n[reasons[j]] || f.n[reasons[i]] == f.n[reasons[j]] && reasons[i] < reasons[j]
+	})
+	parts := make([]string, len(reasons))
+	for i, r := range reasons {
+		parts[i] = fmt.Sprintf("%d × %s", f.n[r], r)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // request sends a GET as a browser would (gzip asked) with the given headers (the cookie; htmx's
