@@ -90,7 +90,7 @@ func (r *report) Checks() []check {
 	var out []check
 	for _, s := range r.Server {
 		out = append(out,
-			check{fmt.Sprintf("`%s` throughput ≥ %.1f × bare", s.Path, budgetPageRatio), fmt.Sprintf("%.2f", s.Ratio()), s.Ratio() >= budgetPageRatio},
+			check{fmt.Sprintf("`%s` throughput ≥ %.1f × bare", s.Path, budgetPageRatio), fmt.Sprintf("%.3f", s.Ratio()), s.Ratio() >= budgetPageRatio},
 			p99Check(fmt.Sprintf("`%s`", s.Path), "bare", s.Palaro, s.Bare),
 		)
 	}
@@ -112,7 +112,7 @@ func (r *report) Checks() []check {
 	if st := r.Storm; st != nil {
 		out = append(out, check{"Purchase storm: oversold = 0", fmt.Sprintf("%d", st.Oversold()), st.Oversold() <= 0})
 		out = append(out,
-			check{fmt.Sprintf("Purchase storm: orders/s ≥ %.1f × bare order server", budgetOrderRatio), fmt.Sprintf("%.2f", st.OrderRatio()),
+			check{fmt.Sprintf("Purchase storm: orders/s ≥ %.1f × bare order server", budgetOrderRatio), fmt.Sprintf("%.3f", st.OrderRatio()),
 				st.OrderRatio() >= budgetOrderRatio},
 			p99Check("Purchase storm:", "bare order server's", st.Buy, st.BareOrders))
 	}
@@ -157,7 +157,7 @@ func (r *report) Markdown() string {
 			fmt.Fprintf(&b, "| `%s` | %s | %.0f | %s | %s | %d | %d |\n",
 				s.Path, row.name, row.l.RPS(), ms(row.l.Percentile(50)), ms(row.l.Percentile(99)), row.l.Requests, row.l.Failures)
 		}
-		fmt.Fprintf(&b, "| `%s` | **ratio Palaro / bare** | **%.2f** | | | | |\n", s.Path, s.Ratio())
+		fmt.Fprintf(&b, "| `%s` | **ratio Palaro / bare** | **%.3f** | | | | |\n", s.Path, s.Ratio())
 	}
 
 	b.WriteString("\n#### Page weight: bytes transferred on a first visit (gzip)\n\n")
@@ -189,7 +189,7 @@ func (r *report) Markdown() string {
 		l = st.BareWrite
 		fmt.Fprintf(&b, "| bare SQLite write transaction (`BEGIN IMMEDIATE; UPDATE; COMMIT`) | %.0f | | %s | %s | %d | | %d | %s |\n",
 			l.RPS(), ms(l.Percentile(50)), ms(l.Percentile(99)), l.Requests, l.Failures, l.Elapsed.Round(time.Millisecond))
-		fmt.Fprintf(&b, "\nOrders/s ÷ the bare order server's orders/s (each placed until its last order, %s and %s): **%.2f**. ",
+		fmt.Fprintf(&b, "\nOrders/s ÷ the bare order server's orders/s (each placed until its last order, %s and %s): **%.3f**. ",
 			st.SellingTime.Round(time.Millisecond), st.BareSellingTime.Round(time.Millisecond), st.OrderRatio())
 		durable := "one fsync each (`synchronous=FULL`)"
 		if st.Writer.Syncs > 0 {
