@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -119,11 +118,7 @@ func TestGrowthChecks(t *testing.T) {
 // cancelScaleTickets cancels 1%.
 func TestArenaSoldOut(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "palaro.db")
-	db, err := store.Open(path)
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
-	require.NoError(t, db.Migrate(ctx))
+	db, path := migratedDB(t)
 	seed, err := db.SeedStadium(ctx, time.Date(2026, 11, 28, 19, 0, 0, 0, palaro.Manila), store.StadiumOptions{Places: 1000, SoldShare: 1})
 	require.NoError(t, err)
 	require.Less(t, seed.Sold, 1000, "the seed alone leaves far seats unsold")

@@ -29,13 +29,21 @@ func TestStock_Oversold(t *testing.T) {
 	require.Equal(t, 1, stock{Capacity: 5, Counter: 5, OrderedQty: 6, TicketsCount: 5}.Oversold())
 }
 
-func TestStorm_TicketTypeAndReadBack(t *testing.T) {
-	ctx := context.Background()
+// migratedDB opens a new SQLite database file with every migration run, closed when the test
+// ends, and returns it with its path (for the bench's own connections to the file).
+func migratedDB(t *testing.T) (*store.DB, string) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "palaro.db")
 	db, err := store.Open(path)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	require.NoError(t, db.Migrate(ctx))
+	require.NoError(t, db.Migrate(context.Background()))
+	return db, path
+}
+
+func TestStorm_TicketTypeAndReadBack(t *testing.T) {
+	ctx := context.Background()
+	db, path := migratedDB(t)
 	now := time.Date(2026, 3, 4, 10, 0, 0, 0, palaro.Manila)
 	require.NoError(t, db.SeedDemo(ctx, now))
 	const event = "tekken-tuesdays-cubao"
