@@ -164,6 +164,9 @@ func (s *PurchaseService) CreateOrder(ctx context.Context, req palaro.PurchaseRe
 				return err
 			}
 		}
+		if err := plan.stillOn(ctx, tx); err != nil {
+			return err
+		}
 		if err := plan.take(ctx, tx, o.Quantity, o.Free()); err != nil {
 			return err
 		}

@@ -452,6 +452,28 @@ func planDates(dates []palaro.EventDate, ev *palaro.Event, tt *palaro.TicketType
 	return plan, nil
 }
 
+// stillOn checks, inside the order's write, that the plan's dates are still on: the plan was made
+// from the dates kept in the catalog (purchaseDates), which another app server's cancellation
+// reaches only through the change feed, so a date cancelled (or, for a day ticket, postponed)
+// meanwhile is refused here, as planDates refuses it, and no order takes places on it.
+func (p datePlan) stillOn(ctx context.Context, tx *sql.Tx) error {
+	for _, d := range p.dates {
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT status FROM event_dates WHERE id = ?`, d).Scan(&status)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			return dateFieldError(palaro.MsgDateUnknown)
+		case err != nil:
+			return err
+		case status == palaro.DateCancelled:
+			return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgDateCancelled)
+		case status == palaro.DatePostponed && p.date != nil:
+			return palaro.Errorf(palaro.ECONFLICT, "%s", palaro.MsgDatePostponed)
+		}
+	}
+	return nil
+}
+
 // take takes the plan's places on its dates (held, or sold for a free order), inside the order's
 // write transaction, before the order is saved.
 func (p datePlan) take(ctx context.Context, tx *sql.Tx, quantity int, sell bool) error {

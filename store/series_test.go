@@ -525,3 +525,32 @@ func TestSeries_PurchaseDatesKeptUntilChanged(t *testing.T) {
 	_, err = f.purchases.CreateOrder(ctx, dated(day, later[0].Slug, 1, "c@x.ph"), f.now)
 	require.NoError(t, err, "a date added after the dates were kept sells at once")
 }
+
+// TestSeries_DateCancelledOnAnotherServer: a date cancelled through another app server (whose
+// change this server's catalog has not heard of yet) is refused inside the order's write: no
+// order takes places on it, for a day ticket or a pass for every date.
+func TestSeries_DateCancelledOnAnotherServer(t *testing.T) {
+	ctx := context.Background()
+	f := newSeriesFixture(t)
+	day := f.addTicketType(t, "dayo", 0, 10, 4)
+	dates := f.weekly(t, 2, nil)
+	pass := f.addPass(t, "passo", palaro.PassEvery, day, 0, 10, false)
+	_, err := f.purchases.CreateOrder(ctx, dated(day, dates[0].Slug, 1, "a@x.ph"), f.now)
+	require.NoError(t, err, "the dates are kept in this server's catalog")
+
+	other, err := Open(f.db.path)
+	require.NoError(t, err)
+	t.Cleanup(func() { other.Close() })
+	require.NoError(t, other.inWrite(ctx, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE event_dates SET status = 'cancelled' WHERE id = ?`, dates[0].ID)
+		return err
+	}))
+	_, err = f.purchases.CreateOrder(ctx, dated(day, dates[0].Slug, 1, "b@x.ph"), f.now)
+	require.Equal(t, palaro.ECONFLICT, palaro.ErrorCode(err), "%v", err)
+	require.Equal(t, palaro.MsgDateCancelled, palaro.ErrorMessage(err))
+	_, err = f.purchases.CreateOrder(ctx, dated(pass, "", 1, "c@x.ph"), f.now)
+	require.Equal(t, palaro.MsgDateCancelled, palaro.ErrorMessage(err), "a pass planned on the cancelled date")
+	var sold int
+	require.NoError(t, f.db.read.QueryRow(`SELECT coalesce(sum(sold + held), 0) FROM date_stock WHERE date_id = ?`, dates[0].ID).Scan(&sold))
+	require.Equal(t, 1, sold, "only the order placed before the cancellation holds a place there")
+}
