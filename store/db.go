@@ -59,6 +59,9 @@ type DB struct {
 	writer *writer
 	// wal is the SQLite write-ahead log the writer's syncer fsyncs; nil on PostgreSQL and in memory.
 	wal *walFile
+	// checkpoints copies the SQLite write-ahead log into the database file beside the writer;
+	// nil on PostgreSQL and in memory.
+	checkpoints *checkpointer
 	// stock is the tickets left of each ticket type, kept by the writer, that answers sold-out
 	// buyers at once; nil turns it off (a store where other servers write too, such as
 	// PostgreSQL, cannot keep it exact in one process).
@@ -96,6 +99,11 @@ func Open(path string) (*DB, error) {
 	if path != ":memory:" {
 		db.wal = &walFile{path: path + "-wal"}
 		syncWAL = db.wal.sync
+		ck, err := newCheckpointer(readDSN)
+		if err != nil {
+			return nil, fmt.Errorf("open the checkpointer: %w", err)
+		}
+		db.checkpoints = ck
 	}
 	write := sql.OpenDB(writerConnector{dsn: writeDSN, db: db})
 	write.SetMaxOpenConns(1)
@@ -103,6 +111,7 @@ func Open(path string) (*DB, error) {
 	read, err := sql.Open("sqlite3", readDSN)
 	if err != nil {
 		write.Close()
+		db.closeCheckpointer()
 		return nil, fmt.Errorf("open readers: %w", err)
 	}
 	read.SetMaxOpenConns(8)
@@ -113,6 +122,7 @@ func Open(path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db.writer = newWriter(write, db.stock, syncWAL)
+	db.writer.checkpoints = db.checkpoints
 	return db, nil
 }
 
@@ -169,12 +179,21 @@ func (db *DB) Close() error {
 	if db.wal != nil {
 		db.wal.close() // the syncer ended with the writer
 	}
+	db.closeCheckpointer()
 	err1 := db.read.Close()
 	err2 := db.write.Close()
 	if err1 != nil {
 		return err1
 	}
 	return err2
+}
+
+// closeCheckpointer stops the checkpointer, if any, once nothing more commits.
+func (db *DB) closeCheckpointer() {
+	if db.checkpoints != nil {
+		db.checkpoints.close()
+		db.checkpoints = nil
+	}
 }
 
 // Writer returns the single writer connection pool, for tools (such as the bench) that write

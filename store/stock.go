@@ -344,6 +344,14 @@ func (c writerConnector) Connect(context.Context) (driver.Conn, error) {
 		sc.Close()
 		return nil, err
 	}
+	if ck := c.db.checkpoints; ck != nil {
+		// The checkpointer copies the log after commits; the writer does not (checkpoint.go).
+		if _, err := sc.Exec(`PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = `+strconv.Itoa(walSizeLimit), nil); err != nil {
+			sc.Close()
+			return nil, err
+		}
+		sc.RegisterCommitHook(func() int { ck.committed(); return 0 })
+	}
 	wc := &writerConn{SQLiteConn: sc, db: c.db}
 	sc.RegisterUpdateHook(func(_ int, _ string, table string, rowid int64) {
 		c.db.rowChanged(table, rowid, wc.countersOnly) // the hook runs inside wc's statement

@@ -83,6 +83,9 @@ type writer struct {
 	// rushAt is when (since writerEpoch) the writer last took a batch of at least rushUnits units:
 	// a rush is on (Busy).
 	rushAt atomic.Int64
+	// checkpoints is the database's checkpointer (nil on PostgreSQL and in memory): when it asks,
+	// the writer copies the log's tail itself between two batches (checkpointTail).
+	checkpoints *checkpointer
 	// failed is the first failed sync's error: from then on nothing more is committed and no
 	// batch is acknowledged (syncLoop).
 	failed atomic.Pointer[error]
@@ -256,6 +259,7 @@ func (w *writer) run() {
 	for {
 		select {
 		case u := <-w.queue:
+			w.checkpointTail()
 			w.commit(w.fill([]*writeUnit{u}))
 		case <-w.stop:
 			for len(w.queue) > 0 { // closed: nothing new arrives; finish what waits
@@ -264,6 +268,17 @@ func (w *writer) run() {
 			return
 		}
 	}
+}
+
+// checkpointTail copies the write-ahead log's last pages into the database file when the
+// checkpointer found the log long (restartFrames): its passes copied the rest, so this is short,
+// and the writer's next transaction starts the log again from its beginning.
+func (w *writer) checkpointTail() {
+	if w.checkpoints == nil || !w.checkpoints.due.CompareAndSwap(true, false) {
+		return
+	}
+	_, err := w.conn.ExecContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`)
+	metrics.Checkpoints.WithLabelValues(checkpointOutcome(err, 0)).Inc()
 }
 
 // syncLoop is the syncer: it takes the committed batches waiting, makes them durable with one

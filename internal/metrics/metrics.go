@@ -69,6 +69,11 @@ var (
 	JobRounds = counterVec("palaro_job_rounds_total",
 		"Rounds of the periodic jobs this server ran as the holder of the job's lease, by job (settle, refunds).", "job")
 
+	// Checkpoints counts the passes of the store's checkpointer (the SQLite write-ahead log copied
+	// into the database file beside the writer), by outcome: done, busy or failed.
+	Checkpoints = counterVec("palaro_checkpoints_total",
+		"Passes of the store's checkpointer copying SQLite's write-ahead log into the database file, by outcome (done, busy, failed).", "outcome")
+
 	// PageCache counts the public page cache's answers by result: "hit" (served from memory) or
 	// "miss" (rendered).
 	PageCache = counterVec("palaro_page_cache_requests_total",
@@ -94,7 +99,7 @@ func counterVec(name, help, label string) *prometheus.CounterVec {
 
 // own are the collectors above, registered in every registry NewRegistry makes.
 var own = []prometheus.Collector{requestDuration, WriterBatchUnits, WriterWait, WriterFailedBatches,
-	OrdersPlaced, OutboxSendFailures, OutboxSent, WebhookSendFailures, WebhookSent, QueueAdmissions, JobRounds, PageCache}
+	OrdersPlaced, OutboxSendFailures, OutboxSent, WebhookSendFailures, WebhookSent, QueueAdmissions, JobRounds, Checkpoints, PageCache}
 
 // NewRegistry returns a registry of the Go runtime's and the process's collectors, Palaro's own
 // metrics and extra (collectors read at scrape time, such as the outbox's depth).
