@@ -13,6 +13,8 @@ import (
 // turn comes.
 type line struct {
 	q palaro.Queue
+	// installed is Manager.installed when this line was put in memory.
+	installed uint64
 	// early counts the browsers that arrived before the draw.
 	early int
 	// earlyDates gives the date of each early browser's place that is for a date of a series.

@@ -42,7 +42,10 @@ type Manager struct {
 	mu     sync.RWMutex
 	lines  map[int64]*line
 	byCode map[string]int64
-	draws  singleflight.Group
+	// installed counts the lines put in memory; each line keeps the count it was put in at
+	// (line.installed), so that a read of the database begun before it cannot drop it.
+	installed uint64
+	draws     singleflight.Group
 }
 
 var _ palaro.QueueService = (*Manager)(nil)
@@ -64,14 +67,17 @@ func (m *Manager) Load(ctx context.Context) error { return m.Sync(ctx, time.Time
 // Sync loads again the queues changed in the database by another server (or not loaded yet),
 // drops deleted ones and, when now is set, draws the places of queues whose opening has come.
 func (m *Manager) Sync(ctx context.Context, now time.Time) error {
+	m.mu.RLock()
+	before := m.installed
+	m.mu.RUnlock()
 	versions, err := m.store.QueueVersions(ctx)
 	if err != nil {
 		return err
 	}
 	m.mu.Lock()
 	var stale []int64
-	for id := range m.lines {
-		if _, ok := versions[id]; !ok {
+	for id, l := range m.lines {
+		if _, ok := versions[id]; !ok && l.installed <= before { // a queue made since the read is kept
 			m.drop(id)
 		}
 	}
@@ -115,21 +121,30 @@ func (m *Manager) drop(eventID int64) {
 
 // reload replaces an event's line with the database's.
 func (m *Manager) reload(ctx context.Context, eventID int64) error {
+	m.mu.RLock()
+	before := m.installed
+	m.mu.RUnlock()
 	q, places, err := m.store.LoadQueue(ctx, eventID)
 	if err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	old := m.lines[eventID]
 	if q == nil {
-		m.drop(eventID)
+		if old == nil || old.installed <= before { // a queue made since the read is kept
+			m.drop(eventID)
+		}
 		return nil
 	}
-	if old := m.lines[eventID]; old != nil && old.q.Version > q.Version {
+	if old != nil && old.q.Version > q.Version {
 		return nil // a newer copy arrived meanwhile
 	}
 	m.drop(eventID)
-	m.lines[eventID] = newLine(*q, places)
+	m.installed++
+	l := newLine(*q, places)
+	l.installed = m.installed
+	m.lines[eventID] = l
 	m.byCode[q.EventCode] = eventID
 	return nil
 }
