@@ -132,7 +132,7 @@ func (m *Manager) reload(ctx context.Context, eventID int64) error {
 	defer m.mu.Unlock()
 	old := m.lines[eventID]
 	if q == nil {
-		if old == nil || old.installed <= before { // a queue made since the read is kept
+		if old != nil && old.installed <= before { // a queue made since the read is kept
 			m.drop(eventID)
 		}
 		return nil

@@ -121,8 +121,7 @@ func Open(path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db.writer = newWriter(write, db.stock, syncWAL)
-	db.writer.checkpoints = db.checkpoints
+	db.writer = newWriter(write, db.stock, syncWAL, db.checkpoints)
 	return db, nil
 }
 
@@ -151,7 +150,7 @@ func openPostgresDB(url string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("open PostgreSQL: %w", err)
 	}
-	db.writer = newWriter(write, nil, nil) // each commit is flushed by the server (synchronous_commit)
+	db.writer = newWriter(write, nil, nil, nil) // each commit is flushed by the server (synchronous_commit)
 	return db, nil
 }
 

@@ -22,13 +22,13 @@ type purchaseFixture struct {
 	now       time.Time
 }
 
-func newPurchaseFixture(t *testing.T) *purchaseFixture {
+func newPurchaseFixture(t testing.TB) *purchaseFixture {
 	t.Helper()
 	return newPurchaseFixtureAt(t, testdb.URL(t))
 }
 
 // newPurchaseFixtureAt is newPurchaseFixture on the database at url (a file or a postgres:// URL).
-func newPurchaseFixtureAt(t *testing.T, url string) *purchaseFixture {
+func newPurchaseFixtureAt(t testing.TB, url string) *purchaseFixture {
 	t.Helper()
 	db, err := Open(url)
 	require.NoError(t, err)
@@ -47,7 +47,7 @@ func newPurchaseFixtureAt(t *testing.T, url string) *purchaseFixture {
 }
 
 // addTicketType adds a ticket type to a demo event and returns its code.
-func (f *purchaseFixture) addTicketType(t *testing.T, code string, price palaro.Money, capacity, max int) string {
+func (f *purchaseFixture) addTicketType(t testing.TB, code string, price palaro.Money, capacity, max int) string {
 	t.Helper()
 	_, err := f.db.write.Exec(`INSERT INTO ticket_types (event_id, code, name, price, max_purchasable, capacity,
 		payment_types) SELECT id, ?, 'Test ' || ?, ?, ?, ?, '["QR","CARD"]' FROM events WHERE code = 'tekken-tuesdays-cubao'`,

@@ -98,8 +98,8 @@ type committedBatch struct {
 	results []error
 }
 
-func newWriter(conn *sql.DB, stock *stockCounts, sync func() error) *writer {
-	w := &writer{conn: conn, stock: stock, sync: sync, queue: make(chan *writeUnit, 4*maxBatch),
+func newWriter(conn *sql.DB, stock *stockCounts, sync func() error, checkpoints *checkpointer) *writer {
+	w := &writer{conn: conn, stock: stock, sync: sync, checkpoints: checkpoints, queue: make(chan *writeUnit, 4*maxBatch),
 		committed: make(chan committedBatch, 4*maxBatch), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go w.run()
 	return w
