@@ -52,7 +52,7 @@ func TestActivities_CameraScansBooth(t *testing.T) {
 		screenshot(t, ctx, "activities-scan-button")
 		assertTouchTargets(t, ctx)
 		require.NoError(t, chromedp.Run(ctx,
-			chromedp.Click(".camera-scan-island button", chromedp.ByQuery),
+			chromedp.Click(".camera-scan-island[data-mounted] button", chromedp.ByQuery),
 			waitFor(`location.pathname === '/activities'`), // /scan's form posts the visit at once
 			chromedp.WaitVisible(".scan-banner", chromedp.ByQuery),
 			chromedp.Text(".scan-banner", &banner, chromedp.ByQuery),
@@ -67,7 +67,7 @@ func TestActivities_CameraScansBooth(t *testing.T) {
 		require.NoError(t, chromedp.Run(ctx,
 			chromedp.Navigate(a.URL+"/activities"),
 			chromedp.WaitVisible(".camera-scan-island[data-mounted] button", chromedp.ByQuery),
-			chromedp.Click(".camera-scan-island button", chromedp.ByQuery),
+			chromedp.Click(".camera-scan-island[data-mounted] button", chromedp.ByQuery),
 			waitFor(`document.querySelector('.camera-scan-message').textContent !== ''`),
 			chromedp.Text(".camera-scan-message", &message, chromedp.ByQuery),
 		))
@@ -96,7 +96,7 @@ func TestActivities_CameraScansParticipant(t *testing.T) {
 	))
 	screenshot(t, ctx, "console-booth-camera")
 	require.NoError(t, chromedp.Run(ctx,
-		chromedp.Click(".camera-scan-island button", chromedp.ByQuery),
+		chromedp.Click(".camera-scan-island[data-mounted] button", chromedp.ByQuery),
 		waitFor(`/visit registered/.test(document.querySelector('.form-notice')?.textContent || '')`),
 		chromedp.Text(".form-notice", &notice, chromedp.ByQuery),
 	))
