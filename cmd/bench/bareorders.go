@@ -99,12 +99,13 @@ func bareOrder(ctx context.Context, db *sql.DB, p purchase) (int64, error) {
 }
 
 // runBareOrders loads the bare order server exactly as round r of the storm loads Palaro (same
-// buyers, concurrency, bodies and load generator), on a new database, and returns the load and the
-// time to its last order.
-func runBareOrders(ctx context.Context, dir, eventCode, code string, r int, o options) (Load, time.Duration, error) {
+// buyers, concurrency, bodies and load generator), on a new database, and returns the load, the
+// time to its last order and the bench's processor time during the load (the load generator's and
+// the bare order server's).
+func runBareOrders(ctx context.Context, dir, eventCode, code string, r int, o options) (Load, time.Duration, time.Duration, error) {
 	url, stop, err := startBareOrders(dir, fmt.Sprintf("bare-orders-%d.db", r+1), o.Capacity)
 	if err != nil {
-		return Load{}, 0, err
+		return Load{}, 0, 0, err
 	}
 	defer stop()
 	transport := &http.Transport{MaxIdleConns: 2 * o.Concurrency, MaxIdleConnsPerHost: 2 * o.Concurrency, DisableCompression: true}
@@ -112,6 +113,7 @@ func runBareOrders(ctx context.Context, dir, eventCode, code string, r int, o op
 	b := buyer{client: &http.Client{Transport: transport, Timeout: 10 * time.Second}}
 	var mu sync.Mutex
 	var selling time.Duration
+	cpuBefore := selfCPU()
 	start := time.Now()
 	l := runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
 		i += r * o.Buyers
@@ -129,7 +131,7 @@ func runBareOrders(ctx context.Context, dir, eventCode, code string, r int, o op
 		}
 		return failed
 	})
-	return l, selling, nil
+	return l, selling, selfCPU() - cpuBefore, nil
 }
 
 // writerCounts is what Palaro's batching writer reports on SIGUSR1.

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // resetPeakRSS resets the process's peak resident memory (VmHWM) to its resident memory now, by
@@ -30,4 +32,48 @@ func procMemory(pid int, field string) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// userHZ is the unit of the processor times in /proc/{pid}/stat: Linux exports them in ticks of
+// 1/100 s on every architecture (USER_HZ).
+const userHZ = 100
+
+// procCPU reads the processor time the process has used so far (user and system, every thread)
+// from /proc/{pid}/stat, to 10 ms; ok is false where it cannot be read.
+func procCPU(pid int) (time.Duration, bool) {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, false
+	}
+	return parseStatCPU(string(data))
+}
+
+// parseStatCPU reads utime and stime (the 14th and 15th fields) from a /proc/{pid}/stat line. The
+// command name, the second field, is in parentheses and may hold spaces, so fields are counted
+// from its closing parenthesis.
+func parseStatCPU(stat string) (time.Duration, bool) {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	fields := strings.Fields(stat[i+1:]) // from the 3rd field (state) on
+	if len(fields) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * time.Second / userHZ, true
+}
+
+// selfCPU is the processor time the bench's own process has used so far (user and system, every
+// thread), to the microsecond.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -208,6 +208,14 @@ func (r *report) Markdown() string {
 			statuses = append(statuses, fmt.Sprintf("%d × %d", st.Statuses[code], code))
 		}
 		fmt.Fprintf(&b, "Answers by status: %s.\n\n", strings.Join(statuses, ", "))
+		if c := st.CPU; c.Known {
+			fmt.Fprintf(&b, "Processor time per answer (user and system, during the rounds' loads, all answers counted; Palaro's "+
+				"read from /proc to 10 ms a round): Palaro's server **%s**; the bare order server about **%s** (the bench's "+
+				"process in the bare rounds, %s, less the load generator's share, %s, measured in Palaro's rounds). "+
+				"Palaro's process used %s during the bare rounds (its background work: the confirmation e-mails, its jobs).\n\n",
+				us(perAnswer(c.Palaro, st.Buy)), us(st.BareServerPerAnswer()), us(perAnswer(c.Bare, st.BareOrders)),
+				us(perAnswer(c.Generator, st.Buy)), c.PalaroAside.Round(time.Millisecond))
+		}
 		fmt.Fprintf(&b, "Read back from the database: capacity %d; sold + held counter %d; ordered (paid and pending) %d; "+
 			"tickets issued %d; **oversold %d**.\n", st.Sold.Capacity, st.Sold.Counter, st.Sold.OrderedQty,
 			st.Sold.TicketsCount, st.Oversold())
@@ -286,6 +294,10 @@ the tables). The command builds ` + "`bin/palaro`" + `, then ` + "`cmd/bench`" +
   is the budget's figure; p50 and p99 are over every answer of every round; beside it, the rate of bare SQLite write transactions
   (` + "`BEGIN IMMEDIATE; UPDATE …; COMMIT`" + `, one connection, WAL, ` + "`synchronous=NORMAL`" + `) on a
   temporary database in the same run: the ceiling of any design with one writer that does not fsync;
+  and the processor time (user and system) each side's loads took, per answer: Palaro's process
+  read from ` + "`/proc/{pid}/stat`" + `, the bench's own from ` + "`getrusage`" + `; the bare order server runs inside
+  the bench, so its share is the bench's time per answer in its rounds less the load generator's
+  per answer in Palaro's rounds;
 - runs the gate at 1,000 and 55,000 tickets, each on a new event: a draft event of the demo event's
   organization, created through ` + "`POST /v1/organizer/events`" + ` with a manager API token, gets exactly
   that many tickets in bulk (` + "`store.IssueGateTickets`" + `), so that a row's size is its event's own
@@ -434,3 +446,6 @@ func appServers(n int) string {
 	}
 	return fmt.Sprintf("%d app servers", n)
 }
+
+// us formats a duration in microseconds, e.g. "212 µs".
+func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }

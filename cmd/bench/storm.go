@@ -38,6 +38,35 @@ type Storm struct {
 	Writer           writerCounts  // Palaro's batching writer during the storm: units run, commits (fsyncs)
 	BareOrders       Load          // the bare order server under the same storm
 	BareSellingTime  time.Duration // from its start to its last order placed
+	CPU              stormCPU      // processor time of the rounds' loads, by process
+}
+
+// stormCPU is the processor time (user and system) that the storm's loads took, by process,
+// summed over the rounds: it tells what one answer costs each server, beside the load generator.
+type stormCPU struct {
+	Palaro    time.Duration // Palaro's process during its rounds' loads (to 10 ms a round)
+	Generator time.Duration // the bench's process during Palaro's loads: the load generator alone
+	Bare      time.Duration // the bench's process during the bare loads: the load generator and the bare order server
+	// PalaroAside is Palaro's process during the bare rounds: its background work (the
+	// confirmation e-mails of the orders just placed, its jobs), on the same two cores.
+	PalaroAside time.Duration
+	Known       bool // Palaro's /proc figures could be read
+}
+
+// perAnswer is d divided among a load's answers (done, refused and failed alike).
+func perAnswer(d time.Duration, l Load) time.Duration {
+	n := l.Requests + l.Refused + l.Failures
+	if n == 0 {
+		return 0
+	}
+	return d / time.Duration(n)
+}
+
+// BareServerPerAnswer is the bare order server's processor time per answer: the bench's time per
+// answer in the bare rounds less the load generator's per answer in Palaro's rounds (the same
+// generator, bodies and concurrency; Palaro's buyers also send a cookie and a CSRF header).
+func (s *Storm) BareServerPerAnswer() time.Duration {
+	return max(0, perAnswer(s.CPU.Bare, s.BareOrders)-perAnswer(s.CPU.Generator, s.Buy))
 }
 
 // BareOrdersPerSecond is the bare order server's rate of orders placed until the last one.
@@ -138,6 +167,8 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 		}
 		var mu sync.Mutex
 		var selling time.Duration
+		palaroBefore, known := procCPU(p.cmd.Process.Pid)
+		benchBefore := selfCPU()
 		start := time.Now()
 		l := runLoad(ctx, o.Concurrency, time.Minute, o.Buyers, func(ctx context.Context, i int) result {
 			i += r * o.Buyers
@@ -159,6 +190,9 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 			}
 			return failed
 		})
+		st.CPU.Generator += selfCPU() - benchBefore
+		palaroAfter, ok := procCPU(p.cmd.Process.Pid)
+		st.CPU.Palaro += palaroAfter - palaroBefore
 		st.Buy = st.Buy.merge(l)
 		st.SellingTime += selling
 		writerAfter, err := p.writerStats(ctx)
@@ -175,10 +209,14 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 		st.Sold, st.oversold = st.Sold.plus(sold), st.oversold+sold.Oversold()
 
 		progress("storm round %d/%d: the bare order server, same load", r+1, rounds)
-		bare, bareSelling, err := runBareOrders(ctx, filepath.Dir(p.DB), eventCode, code, r, o)
+		bare, bareSelling, bareCPU, err := runBareOrders(ctx, filepath.Dir(p.DB), eventCode, code, r, o)
 		if err != nil {
 			return nil, err
 		}
+		aside, asideOK := procCPU(p.cmd.Process.Pid)
+		st.CPU.PalaroAside += aside - palaroAfter
+		st.CPU.Bare += bareCPU
+		st.CPU.Known = (r == 0 || st.CPU.Known) && known && ok && asideOK
 		st.BareOrders = st.BareOrders.merge(bare)
 		st.BareSellingTime += bareSelling
 	}
