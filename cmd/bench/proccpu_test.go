@@ -58,7 +58,7 @@ func TestStorm_ProcessorTimePerAnswer(t *testing.T) {
 
 	md := (&report{Storm: st}).Markdown()
 	require.Contains(t, md, "Palaro's server **200 µs**; the bare order server about **80 µs** (the bench's process in the bare rounds, 130 µs, less the load generator's share, 50 µs")
-	require.Contains(t, md, "Palaro's process used 1.5s during the bare rounds")
+	require.Contains(t, md, "Palaro's process used 1.5s between the end of its loads and the end of the bare rounds that followed")
 
 	st.CPU.Bare = 50 * time.Millisecond
 	require.Zero(t, st.BareServerPerAnswer(), "never below zero")

@@ -212,7 +212,8 @@ func (r *report) Markdown() string {
 			fmt.Fprintf(&b, "Processor time per answer (user and system, during the rounds' loads, all answers counted; Palaro's "+
 				"read from /proc to 10 ms a round): Palaro's server **%s**; the bare order server about **%s** (the bench's "+
 				"process in the bare rounds, %s, less the load generator's share, %s, measured in Palaro's rounds). "+
-				"Palaro's process used %s during the bare rounds (its background work: the confirmation e-mails, its jobs).\n\n",
+				"Palaro's process used %s between the end of its loads and the end of the bare rounds that followed "+
+				"(its background work: the confirmation e-mails, its jobs).\n\n",
 				us(perAnswer(c.Palaro, st.Buy)), us(st.BareServerPerAnswer()), us(perAnswer(c.Bare, st.BareOrders)),
 				us(perAnswer(c.Generator, st.Buy)), c.PalaroAside.Round(time.Millisecond))
 		}

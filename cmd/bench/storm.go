@@ -47,7 +47,8 @@ type stormCPU struct {
 	Palaro    time.Duration // Palaro's process during its rounds' loads (to 10 ms a round)
 	Generator time.Duration // the bench's process during Palaro's loads: the load generator alone
 	Bare      time.Duration // the bench's process during the bare loads: the load generator and the bare order server
-	// PalaroAside is Palaro's process during the bare rounds: its background work (the
+	// PalaroAside is Palaro's process from the end of each of its loads to the end of the bare
+	// round that follows (the bare load and the bench's reads between): its background work (the
 	// confirmation e-mails of the orders just placed, its jobs), on the same two cores.
 	PalaroAside time.Duration
 	Known       bool // Palaro's /proc figures could be read
@@ -62,9 +63,11 @@ func perAnswer(d time.Duration, l Load) time.Duration {
 	return d / time.Duration(n)
 }
 
-// BareServerPerAnswer is the bare order server's processor time per answer: the bench's time per
-// answer in the bare rounds less the load generator's per answer in Palaro's rounds (the same
-// generator, bodies and concurrency; Palaro's buyers also send a cookie and a CSRF header).
+// BareServerPerAnswer estimates the bare order server's processor time per answer: the bench's
+// time per answer in the bare rounds less the load generator's per answer in Palaro's rounds (the
+// same generator, bodies and concurrency). The generator does a little more in Palaro's rounds
+// (its buyers send a cookie and a CSRF header) and a little more in the bare rounds (it opens its
+// connections anew), so the estimate errs both ways by that much.
 func (s *Storm) BareServerPerAnswer() time.Duration {
 	return max(0, perAnswer(s.CPU.Bare, s.BareOrders)-perAnswer(s.CPU.Generator, s.Buy))
 }
