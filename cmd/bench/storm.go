@@ -51,7 +51,7 @@ type stormCPU struct {
 	// round that follows (the bare load and the bench's reads between): its background work (the
 	// confirmation e-mails of the orders just placed, its jobs), on the same two cores.
 	PalaroAside time.Duration
-	Known       bool // Palaro's /proc figures could be read
+	Known       bool // Palaro's /proc figures could be read in every round
 }
 
 // perAnswer is d divided among a load's answers (done, refused and failed alike).
@@ -130,7 +130,7 @@ type buyer struct {
 // database. After each Palaro round the database tells how many were sold.
 func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options) (*Storm, error) {
 	rounds := max(o.StormRounds, 1)
-	st := &Storm{Buyers: o.Buyers, Capacity: o.Capacity, Rounds: rounds, Statuses: map[int]int{}}
+	st := &Storm{Buyers: o.Buyers, Capacity: o.Capacity, Rounds: rounds, Statuses: map[int]int{}, CPU: stormCPU{Known: true}}
 	transport := &http.Transport{MaxIdleConns: 2 * o.Concurrency, MaxIdleConnsPerHost: 2 * o.Concurrency, DisableCompression: true}
 	defer transport.CloseIdleConnections()
 	for r := range rounds {
@@ -219,7 +219,7 @@ func runStorm(ctx context.Context, p *palaroProcess, eventCode string, o options
 		aside, asideOK := procCPU(p.cmd.Process.Pid)
 		st.CPU.PalaroAside += aside - palaroAfter
 		st.CPU.Bare += bareCPU
-		st.CPU.Known = (r == 0 || st.CPU.Known) && known && ok && asideOK
+		st.CPU.Known = st.CPU.Known && known && ok && asideOK
 		st.BareOrders = st.BareOrders.merge(bare)
 		st.BareSellingTime += bareSelling
 	}
